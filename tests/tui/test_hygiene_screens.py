@@ -12,10 +12,11 @@ from hygiene_support import bundled, leaks, normalise, visible_text
 from textual.clock import MockClock
 from textual.containers import VerticalScroll
 
+from warroom.core.library import TUTORIAL_ID
 from warroom.core.load import load_drill
 from warroom.core.model import ESCALATION_INSTRUCTION
 from warroom.tui.app import WarroomApp
-from warroom.tui.logic import TUTORIAL_ID, Services, load_entry
+from warroom.tui.logic import Services, load_entry
 from warroom.tui.room import WarRoomScreen
 from warroom.tui.screens import BriefingScreen
 from warroom.tui.widgets import HelpScreen

@@ -452,3 +452,10 @@ def test_scores_list_marks_sessions_that_are_not_verified(tmp_path: Path):
 
     rows = {r["session_id"]: r["verification"] for r in csv.DictReader(out.open(encoding="utf-8"))}
     assert rows == {honest: "", "forged": "disagrees"}
+
+
+def test_the_tutorial_mode_on_another_drill_is_not_verified(tmp_path: Path):
+    sid = killed_journal(tmp_path, bundled_drill_path(), {"mode": "tutorial"}, GOOD)
+    state, reason, verdict = recovered_verdict(tmp_path, sid)
+    assert (state, verdict) == ("disagrees", Verdict.DISAGREES)  # it would hide an attempt from every figure
+    assert "mode \"tutorial\" is stored, but 'duplicate-charge-refunds' is not the tutorial's drill" in reason

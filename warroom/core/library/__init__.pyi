@@ -5,6 +5,7 @@ from ._cache import CachedFile, FolderCache, Stamp, file_stamp, settled
 from ._card import DrillCard
 from ._drillset import SetDrill, drill_set_problems, resolve_set_drills
 from ._library import (
+    TUTORIAL_ID,
     DrillLibrary,
     LoadedDrill,
     bundled_drills_dir,
@@ -23,6 +24,7 @@ __all__ = [
     "LoadedDrill",
     "SetDrill",
     "Stamp",
+    "TUTORIAL_ID",
     "bundled_drills_dir",
     "choose_next",
     "cross_file_problems",

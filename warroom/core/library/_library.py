@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from warroom.core.model import Drill
 
 DRILL_SUFFIXES = (".yaml", ".yml")
+#: The id (and file stem) of the tutorial's drill, bundled as drills/tutorial.yaml: the one drill played in the
+#: ``tutorial`` mode (``warroom tutorial``), whose sessions no figure counts.
+TUTORIAL_ID = "tutorial"
 
 
 def bundled_drills_dir() -> Path:

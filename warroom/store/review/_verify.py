@@ -31,6 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.library import TUTORIAL_ID
 from warroom.core.scoring import SCORING_VERSION, ScoringError, score
 from warroom.store.errors import CorruptSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
@@ -286,6 +287,9 @@ def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions:
         trial = f" (played as {s.played_as})" if found.twin else ""
         out.append(f"all_clear {_shown(s.all_clear)} is stored, its drill{trial} "
                    f"{'is' if drill.is_all_clear else 'is not'} an all-clear drill")  # fmt: skip
+    if s.mode == "tutorial" and drill.id != TUTORIAL_ID:  # the mode no figure counts: only the tutorial's drill
+        out.append(f"mode \"tutorial\" is stored, but {drill.id!r} is not the tutorial's drill (only "
+                   "`warroom tutorial` plays that mode, and no figure counts it)")  # fmt: skip
     if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in actions):
         out.append("an assessment session whose action log pauses or changes the speed (assessment plays at 1x, "
                    "without pauses)")  # fmt: skip

@@ -13,7 +13,7 @@ from ._drillsets import (
     mode_line,
 )
 from ._entries import DrillEntry, load_entry
-from ._lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
+from ._lessons import LESSONS, Lesson, Tutor, is_tutorial, tutorial_path
 from ._pickergroups import SORTS, Group, domain_key, domain_of, filter_entries, group_entries, new_trainee, sort_entries
 from ._recording import JournalUnwritable, Recorder, ResultsUnavailable, SessionUnavailable
 from ._services import Services, unfinished_sessions
@@ -35,7 +35,6 @@ __all__ = [
     "SORTS",
     "Services",
     "SessionUnavailable",
-    "TUTORIAL_ID",
     "TraceIndex",
     "Tutor",
     "agent_labels",

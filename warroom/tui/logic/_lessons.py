@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from warroom.core.library import TUTORIAL_ID
+
 if TYPE_CHECKING:
     from warroom.tui.logic._entries import DrillEntry
 
-__all__ = ["ACTION_KINDS", "LESSONS", "TUTORIAL_ID", "Lesson", "Tutor", "is_tutorial", "tutorial_path"]
+__all__ = ["ACTION_KINDS", "LESSONS", "Lesson", "Tutor", "is_tutorial", "tutorial_path"]
 
-#: The id (and file stem) of the tutorial's drill, bundled as drills/tutorial.yaml.
-TUTORIAL_ID = "tutorial"
 
 
 def tutorial_path() -> Path:
