@@ -221,3 +221,29 @@ def test_without_the_engine_self_test_the_checks_find_the_same_runs_and_problems
     monkeypatch.setattr(trainee, "score", lambda *a, **k: calls.append(a) or pytest.fail("re-scored"))
     run_checks(drill, self_test=False)
     assert calls == []
+
+
+@pytest.mark.parametrize(("share", "shown", "warned"), [(0.104, "10.4%", True), (0.1, "10%", False),
+                                                         (0.096, "9.6%", False), (0.25, "25%", True)])
+def test_the_newest_guess_line_never_says_10_percent_is_more_than_10_percent(share, shown, warned):
+    from types import SimpleNamespace
+
+    from warroom.cli.author._check import _newest_guess_line
+
+    report = SimpleNamespace(all_clear=False, newest_guess_share=share, newest_guess=[(5.0, 9.0, "e04")])
+    (line,) = _newest_guess_line(report)
+    assert f"a hit for {shown} of the trace (e04 at 5-9 s)" in line
+    assert line.strip().startswith("warning:") is warned
+
+
+def test_author_mode_s_save_shows_the_newest_guess_warning_check_gives(tmp_path):
+    from warroom.core.author import KeyDraft, findings
+    from warroom.tui.author._panel import findings_text, key_text
+
+    path = tmp_path / "early-tell.yaml"
+    path.write_text(EARLY_TELL, encoding="utf-8")
+    found = findings(path)
+    assert found.ok and len(found.check_warnings) == 1
+    assert "a hit for 42% of the trace" in found.check_warnings[0]
+    assert "check: passed\ncheck: 1 warning" in key_text(KeyDraft(), found, saved=True).plain
+    assert "warning: newest guess" in findings_text(found).plain

@@ -64,23 +64,12 @@ def _newest_guess_line(report: Any) -> list[str]:
     """The chance that a guess reading nothing is a hit (a drill with a fault only): moving onto the newest event at
     a random moment and confirming what the escalation dialog offers; a warning above
     :data:`~warroom.core.author.NEWEST_GUESS_WARN` (docs/scoring.md, "The gaming battery")."""
-    from warroom.core.author import NEWEST_GUESS_WARN
+    from warroom.core.author import newest_guess_sentence
 
     if report.all_clear:
         return []
-    share = report.newest_guess_share
-    spans = ", ".join(f"{e} at {a:g}-{b:g} s" for a, b, e in report.newest_guess[:4])
-    more = f" and {len(report.newest_guess) - 4} more" if len(report.newest_guess) > 4 else ""
-    where = f" ({spans}{more})" if spans else ""
-    chance = "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
-    line = f"newest guess (the newest event's step, citing it, at a random moment): a hit for {chance} of the trace"
-    if share <= NEWEST_GUESS_WARN:
-        return [f"  {line}{where}"]
-    return [
-        f"  warning: {line}{where}, more than {NEWEST_GUESS_WARN:.0%}: a guess that reads nothing wins that often "
-        "(release other events between the evidence and the deadline, so that the newest event is less often the "
-        "evidence)"
-    ]
+    line, warned = newest_guess_sentence(report.newest_guess_share, report.newest_guess)
+    return [f"  warning: {line}" if warned else f"  {line}"]
 
 
 #: Where the drill writes what a check problem is about, by how the problem's message starts: the problem is

@@ -2,7 +2,7 @@
 
 from ._annotatefile import AnnotatedFile, AnnotateError, Findings, findings, open_for_annotation
 from ._annotation import REPLAN_AFTER, DeadlineMark, KeyDraft, item_events, item_label
-from ._battery import NEWEST_GUESS_WARN, newest_guess_share, newest_guess_windows
+from ._battery import NEWEST_GUESS_WARN, newest_guess_sentence, newest_guess_share, newest_guess_windows
 from ._check import MIN_REACTION_WINDOW, check_variants, run_checks
 from ._examples import full_example_text, seed_example_path
 from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, ChangedOnDisk, KeyWriteError, write_draft
@@ -38,6 +38,7 @@ __all__ = [
     "item_events",
     "item_label",
     "migrate_file",
+    "newest_guess_sentence",
     "newest_guess_share",
     "newest_guess_windows",
     "open_for_annotation",

@@ -72,6 +72,8 @@ class Findings:
     warnings: list[str] = field(default_factory=list)
     check: list[str] = field(default_factory=list)
     checked: bool = False
+    #: What ``warroom check`` warns of without failing the drill (the newest guess over its threshold).
+    check_warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -180,5 +182,11 @@ def findings(path: str | os.PathLike[str]) -> Findings:
     out.warnings = [str(p) for p in group_warnings([*warnings, *drill_advice(path, drill)])]
     out.problems = [str(p) for p in cross_file_problems([(Path(path), drill)]).get(Path(path), [])]
     out.checked = True
-    out.check = list(run_checks(drill).problems)
+    report = run_checks(drill)
+    out.check = list(report.problems)
+    if not report.all_clear:
+        from warroom.core.author._battery import newest_guess_sentence
+
+        line, warned = newest_guess_sentence(report.newest_guess_share, report.newest_guess)
+        out.check_warnings = [line] if warned else []
     return out

@@ -291,3 +291,22 @@ def newest_guess_share(spans: list[tuple[float, float, str]], drill: Drill) -> f
     """The chance that the *newest-guess* (:func:`newest_guess_windows`, whose ``spans`` these are) is a hit: their
     total length over the drill's duration (0 for a drill of no duration)."""
     return sum(end - start for start, end, _ in spans) / drill.duration if drill.duration > 0 else 0.0
+
+
+def newest_guess_sentence(share: float, spans: list[tuple[float, float, str]]) -> tuple[str, bool]:
+    """What ``warroom check`` (and author mode's save) says of the *newest-guess* of a drill with a fault: the
+    sentence, and whether it is a warning (the chance over :data:`NEWEST_GUESS_WARN`, with what to do about it). A
+    chance that rounds to the threshold is given to a tenth of a percent, so that 10.4% is never "10%, more than
+    10%"."""
+    listed = ", ".join(f"{e} at {a:g}-{b:g} s" for a, b, e in spans[:4])
+    more = f" and {len(spans) - 4} more" if len(spans) > 4 else ""
+    where = f" ({listed}{more})" if listed else ""
+    chance = "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
+    if f"{share:.0%}" == f"{NEWEST_GUESS_WARN:.0%}" and share != NEWEST_GUESS_WARN:
+        chance = f"{share:.1%}"
+    line = f"newest guess (the newest event's step, citing it, at a random moment): a hit for {chance} of the trace"
+    if share <= NEWEST_GUESS_WARN:
+        return f"{line}{where}", False
+    return (f"{line}{where}, more than {NEWEST_GUESS_WARN:.0%}: a guess that reads nothing wins that often (release "
+            "other events between the evidence and the deadline, so that the newest event is less often the "
+            "evidence)"), True

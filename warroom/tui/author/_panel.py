@@ -119,6 +119,8 @@ def _summary(out: Text, findings: Findings) -> None:
         out.append(f"check: {plural(len(findings.check), 'problem')}\n", style="bold red")
     else:
         out.append("check: passed\n", style="bold green")
+    if findings.check_warnings:  # the newest guess: it does not fail the drill, but an author should see it
+        out.append(f"check: {plural(len(findings.check_warnings), 'warning')}\n", style="bold yellow")
 
 
 def findings_text(findings: Findings) -> Text:
@@ -138,6 +140,8 @@ def findings_text(findings: Findings) -> Text:
         out.append("passed: winnable in time, and it ranks the scripted trainees fairly\n", style="bold green")
     for line in findings.check:
         out.append(clean(line) + "\n\n")
+    for line in findings.check_warnings:
+        out.append("warning: " + clean(line) + "\n", style="yellow")
     return out
 
 
