@@ -100,6 +100,7 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         # said on the debrief's first line, not in a toast over its scorecard (issue 35's walk-through)
         assert screen_text(app).splitlines()[1].strip("│ ").startswith("Tutorial done: the debrief explains")
         assert not any("Tutorial done" in m for m in told)
+        assert "trial" not in screen_text(app)  # the tutorial always plays its fault: no "signal trial ... twin"
     with ResultsStore(services.data_dir, create=False) as store:
         (session,) = store.query(trainee=services.trainee)
         assert session.mode == "tutorial" and session.drill_id == "tutorial"

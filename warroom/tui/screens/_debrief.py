@@ -42,6 +42,7 @@ from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.core.text import clean_line, clock, damage, damage_amount, seconds, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
+from warroom.tui.logic import is_tutorial
 from warroom.tui.render import prose, summarize
 from warroom.tui.widgets import HelpScreen, KeyFooter
 
@@ -346,7 +347,8 @@ class DebriefScreen(Screen[None]):
         out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")
         out.append(prose(on_the_clock(card.outcome_text)))
-        trial = trial_sentence(self.entry.drill, self.drill)
+        # the tutorial always plays its fault: no sentence on which trial it was (there was no other to be)
+        trial = None if is_tutorial(self.entry) else trial_sentence(self.entry.drill, self.drill)
         if trial is not None:  # a drill with a twin: which trial this session was, said here and nowhere before
             out.append("\n\n")
             out.append(prose(trial), style="bold")
