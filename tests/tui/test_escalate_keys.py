@@ -169,6 +169,8 @@ async def test_n_after_enter_goes_back_to_the_evidence_list_the_trainee_was_in(s
         row = screen.query_one("#escalate-cites").highlighted
         await pilot.press("enter")
         assert screen.asking
+        await pilot.pause()
+        assert "▶" not in screen_text(app)  # the question has the keys (y / n), no list: none is marked
         await pilot.press("n")
         await pilot.pause()
         await pilot.pause()

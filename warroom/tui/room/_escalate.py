@@ -231,7 +231,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
 
     def _title(self, zone: str) -> Text:
         """A list's title, marked when the list has the focus (the trainee sees where keys go)."""
-        if self.zone == zone:
+        if self.zone == zone and not self.asking:  # while it asks, the question has the keys (y / n): no list
             return Text(self.FOCUS_MARK + self.TITLES[zone], style="bold")
         return Text(self.TITLES[zone])
 
@@ -246,7 +246,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 widget = self.query_one(ident)
             except NoMatches:  # not composed yet
                 return
-            widget.set_class(self.zone == zone, "-zone")
+            widget.set_class(self.zone == zone and not self.asking, "-zone")
             widget.border_title = self._title(zone)
 
     #: The lists' most rows (borders included) at 24 terminal rows (warroom.tcss): the steps, and the cited events
@@ -396,6 +396,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self.query_one("#escalate-title", Label).update(question)
         self.query_one("#escalate-hint", Label).update(self.ASK_HINT)
         self.add_class("-asking")
+        self.show_zone()
 
     def answer(self, key: str) -> None:
         """The trainee's answer to the confirmation: ``y`` sends the escalation; ``n`` or escape goes back to the
