@@ -37,6 +37,11 @@ async def test_moving_onto_an_event_leaves_follow_mode_and_the_cursor_stays_on_i
         assert "3 new" in screen_text(app)
         await pilot.press("j")  # down onto e04: still the trainee's choice (no longer following at the bottom)
         assert table.selected_key == "e04" and not table.following
+        assert table.unseen == 3 and "3 new" in screen_text(app)  # e05 to e07, all below the cursor
+        await pilot.press("j", "j")  # onto e06: e05 and e06 read, e07 below
+        assert table.unseen == 1 and "1 new" in screen_text(app)
+        await pilot.press("k", "k")  # back up: what was read stays read
+        assert table.unseen == 1
         await pilot.press("e")
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen)

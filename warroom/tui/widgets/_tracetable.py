@@ -81,7 +81,8 @@ class TraceTable(LineTable):
     The table starts in **follow mode**: the cursor moves to each new row. Reading an event leaves follow mode: the
     trainee moving the cursor (↑ ↓ j k, a page, the first row, a click) or inspecting the row (:meth:`stop_following`,
     called by the war room on ``enter``); from then on the cursor stays on the event the trainee chose and new rows
-    only raise :attr:`unseen` (shown as a hint), until ``G`` / ``end`` jumps to the newest row and follows again. So
+    only raise :attr:`unseen` (shown as a hint: the new rows below the cursor, so moving down through them counts them
+    read), until ``G`` / ``end`` jumps to the newest row and follows again. So
     the keys that act on the selected event act on one the trainee chose, never on one that just arrived
     (:attr:`chosen`). Row keys are event ids; notes that are not trace events (e.g. a re-plan answering a false
     escalation) get keys starting with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
@@ -254,8 +255,8 @@ class TraceTable(LineTable):
 
     def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
         super().move_cursor(row, animate, scroll)
-        if self.row_count == 0 or self.cursor_row >= self.row_count - 1:
-            self.unseen = 0
+        # the new rows not read yet are below the cursor: moving down through them reads them
+        self.unseen = max(0, min(self.unseen, self.row_count - 1 - self.cursor_row))
 
     # The trainee's moves read an event: each leaves follow mode; the last row (G, end) follows again.
 
