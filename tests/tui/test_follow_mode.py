@@ -46,6 +46,7 @@ async def test_moving_onto_an_event_leaves_follow_mode_and_the_cursor_stays_on_i
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen)
         assert dialog.step == "s1" and dialog.cites == ("e04",)  # the event the trainee is on
+        assert "[x] e04  00:12" in screen_text(app)  # its time as the trace shows it
         await pilot.press("escape")
         await pilot.press("G")  # follows the newest event again
         assert table.following and table.selected_key == "e07" and table.unseen == 0

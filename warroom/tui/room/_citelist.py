@@ -24,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from warroom.core.model import TraceEvent, split_cite
-from warroom.core.text import clean_line, seconds
+from warroom.core.text import clean_line, clock
 from warroom.tui.render import KINDS, summarize
 from warroom.tui.room._keylist import ListKeys
 
@@ -50,11 +50,11 @@ def _match(folded: Sequence[str], typed: str) -> int | None:
 
 def cite_row(event: TraceEvent, cited: bool, cite: str | None = None) -> Text:
     """The row of one trace event: a tick box, its id (or ``cite``, the citation of a field of it: ``e05:currency``),
-    drill time, kind, plan step and summary (all literal)."""
+    drill time (on the war room's clock, as the trace shows it), kind, plan step and summary (all literal)."""
     row = Text(no_wrap=True, overflow="ellipsis")
     row.append("[x] " if cited else "[ ] ", style="bold" if cited else "dim")
     row.append(clean_line(cite or event.id), style="bold")
-    row.append(f"  {seconds(event.t)}  ", style="dim")
+    row.append(f"  {clock(event.t)}  ", style="dim")  # as the trace shows it (00:24, not 23.9 s)
     row.append(KINDS[type(event)].label)
     row.append(f"  {clean_line(event.step) if event.step is not None else '—'}  ", style="dim")
     summary = clean_line(summarize(event, limit=SUMMARY_LIMIT))
