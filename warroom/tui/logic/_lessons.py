@@ -151,7 +151,7 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         ask="press v, choose the probe p1, then enter.",
         wrong="You asked for {got}; this lesson asks for {target}: press v and choose it.",
-        done="Asked: the executor checks s2; its answer (p1) comes in half a second of drill time.",
+        done="Asked: the executor checks s2. Its answer, p1, comes in as the trace's newest event.",
     ),
     Lesson(
         name="Escalate",
