@@ -11,6 +11,7 @@ before the screen moves on. The score comes from scoring at the end.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -74,6 +75,8 @@ class WarRoomScreen(DrillScreen):
     #: Below 100 columns the plan panel gives way to the trace, below 80 more so (see warroom.tcss, ``.-medium``,
     #: ``.-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-medium"), (100, "-wide")]
+    #: This screen's offset of its ticks (drawn when it is mounted, under :data:`TICK_INTERVAL`).
+    _phase = 0.0
     #: The repeated event the inspector shows and its repetitions then (see :meth:`refresh_repeated`).
     _inspected_repeat: tuple[str, int] | None = None
 
@@ -156,6 +159,7 @@ class WarRoomScreen(DrillScreen):
     def on_mount(self) -> None:
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
+        self._phase = random.uniform(0.0, TICK_INTERVAL)
         self._schedule_tick()
         self.query_one(TraceTable).focus()
 
@@ -188,7 +192,9 @@ class WarRoomScreen(DrillScreen):
             return
         if self.ticker is not None:
             self.ticker.stop()
-        self.ticker = self.set_timer(self._tick_delay(), self._on_ticker, name="drill-clock")
+        # plus this screen's own phase, so that the war rooms of a class that started together (one host serves
+        # them all) do not all wake at once: each tick comes at most a tenth of a second after it is due, as before
+        self.ticker = self.set_timer(self._tick_delay() + self._phase, self._on_ticker, name="drill-clock")
         if self.paused:
             self.ticker.pause()
 
