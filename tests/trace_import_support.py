@@ -74,3 +74,15 @@ LANGFUSE_V3_KEY = """answer_key:
   deadline: {event: e0005, after: 6}
   debrief: e0005 is an empty list for a month with unpaid invoices.
 """  # noqa: E501
+
+
+def framework_drill(name: str, options: Any = None) -> dict[str, Any]:
+    """The drill (as its data) that the importer recognising ``tests/fixtures/frameworks/NAME`` makes of it, with
+    ``options`` (a :class:`~warroom.importers.kit.TraceOptions`, None: the defaults); the recording must give one."""
+    from warroom.importers.kit import convert, recognise
+
+    path = FIXTURES / "frameworks" / name
+    importer = recognise(path)
+    assert importer is not None
+    [(data, _)] = convert(importer, path, options)
+    return data

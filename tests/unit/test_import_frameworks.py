@@ -9,23 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES, marked_up
+from trace_import_support import FIXTURES, framework_drill, marked_up
 
 from warroom.core.author import run_checks
 from warroom.core.load import DrillLoadError
-from warroom.importers.kit import Price, TraceOptions, convert, import_files, recognise
+from warroom.importers.kit import Price, TraceOptions, import_files, recognise
 from warroom.importers.spans._build import NOT_RECORDED
 
 FRAMEWORKS = FIXTURES / "frameworks"
 SWALLOWED = '{"status": "ok", "duplicates": []}'
-
-
-def _drill(name: str, options: TraceOptions | None = None) -> dict[str, Any]:
-    path = FRAMEWORKS / name
-    importer = recognise(path)
-    assert importer is not None
-    [(data, _)] = convert(importer, path, options)
-    return data
 
 
 def _by_tool(data: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
@@ -48,14 +40,14 @@ def _keyed_passes_check(name: str, tmp_path: Path, evidence_tool: str, damage_to
     options = importer.make_options({"reading_time": 10.0}, None)
     report = import_files(importer, [path], tmp_path, options)
     [result] = report.imported
-    data = _by_tool(_drill(name))
+    data = _by_tool(framework_drill(name))
     drill = marked_up(result.output, _key(data[evidence_tool][1]["id"], data[damage_tool][1]["id"]))
     assert "Re-timed for reading:" in drill.source
     assert run_checks(drill).passed, run_checks(drill).problems
 
 
 def test_langgraph_over_openinference_keeps_nodes_batch_and_unwrapped_results(tmp_path: Path) -> None:
-    data = _drill("langgraph-openinference.jsonl")
+    data = framework_drill("langgraph-openinference.jsonl")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     assert [s["title"] for s in data["plan"]] == [
@@ -74,7 +66,7 @@ def test_langgraph_over_openinference_keeps_nodes_batch_and_unwrapped_results(tm
 
 
 def test_agents_sdk_over_openinference_names_the_agents_and_the_handoff(tmp_path: Path) -> None:
-    data = _drill("openai-agents-openinference.jsonl")
+    data = framework_drill("openai-agents-openinference.jsonl")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("Triage", "planner"), ("Refunds", "executor"), ("tools", "tool-host")]
     handoffs = [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"]
@@ -88,7 +80,7 @@ def test_agents_sdk_over_openinference_names_the_agents_and_the_handoff(tmp_path
 
 
 def test_pydantic_ai_uses_its_recorded_costs(tmp_path: Path) -> None:
-    data = _drill("pydantic-ai.jsonl", TraceOptions(price=Price(1.0, 1.0)))
+    data = framework_drill("pydantic-ai.jsonl", TraceOptions(price=Price(1.0, 1.0)))
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
@@ -107,7 +99,7 @@ def test_pydantic_ai_uses_its_recorded_costs(tmp_path: Path) -> None:
 
 def test_langfuse_sdk_spans_import_as_its_observations(tmp_path: Path) -> None:
     """The v3+ SDK's OpenTelemetry spans (langfuse.observation.*), refused in a circle before (issue 33, gap 7)."""
-    data = _drill("langfuse-otel.jsonl")
+    data = framework_drill("langfuse-otel.jsonl")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
@@ -126,7 +118,7 @@ def test_langfuse_sdk_spans_import_as_its_observations(tmp_path: Path) -> None:
 def test_langsmith_ingest_payloads_read_as_their_runs(tmp_path: Path, name: str) -> None:
     """What the langsmith SDK sent to /runs/batch and /runs/multipart (captured on 127.0.0.1) reads as the runs it
     posted and patched: LangGraph's nodes as agents, the ToolNode's calls the executor's, one batch."""
-    data = _drill(name)
+    data = framework_drill(name)
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     tools = _by_tool(data)
@@ -145,7 +137,7 @@ def test_smolagents_over_openinference_unwraps_its_wrappers_and_takes_the_task_a
     """smolagents' spans: each agent's span is `NAME.run` and records run()'s bound arguments (`{"task": ...,
     "stream": ..., "reset": ...}`) as its input, each tool span `{args, sanitize_inputs_outputs, kwargs}`; the
     manager calls its managed agent as a tool (no tool span: the managed agent's run is under the manager's step)."""
-    data = _drill("smolagents-openinference.jsonl")
+    data = framework_drill("smolagents-openinference.jsonl")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     assert data["briefing"]["goal"] == ("Customer says order 4417 was charged twice. Refund the duplicate charge, "
@@ -181,7 +173,7 @@ def test_llama_index_agent_workflow_names_its_agents_and_drops_phantom_model_cal
     an `AgentWorkflow.run_agent_step` CHAIN span whose input names the agent (`current_agent_name='executor'`); the
     `handoff` tool hands the run over; tool results are ToolOutputs, arguments `{kwargs}`; every model call has a
     `_prepare_chat_with_tools` LLM span beside it that calls no model."""
-    data = _drill("llama-index-openinference.jsonl")
+    data = framework_drill("llama-index-openinference.jsonl")
     # in order of appearance: the handoff tool's result comes back before the executor's first turn
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("planner", "planner"), ("tools", "tool-host"), ("executor", "executor")]
@@ -217,7 +209,7 @@ def test_llama_index_agent_workflow_names_its_agents_and_drops_phantom_model_cal
 def test_openai_v2_without_content_marks_every_result_not_recorded(tmp_path: Path) -> None:
     """opentelemetry-instrumentation-openai-v2's default (content capture off), with opentelemetry-util-genai's
     agent and tool spans: no message, no argument, no result, only names, ids, tokens, finish reasons and errors."""
-    data = _drill("openai-v2.jsonl")
+    data = framework_drill("openai-v2.jsonl")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
@@ -246,7 +238,7 @@ def test_openai_v2_without_content_marks_every_result_not_recorded(tmp_path: Pat
 
 def test_openai_v2_with_content_keeps_every_fact(tmp_path: Path) -> None:
     """The same run with content capture on the spans (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only)."""
-    data = _drill("openai-v2-content.jsonl")
+    data = framework_drill("openai-v2-content.jsonl")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     assert data["briefing"]["goal"] == ("Customer says order 4417 was charged twice. Refund the duplicate charge, "

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES, marked_up
+from trace_import_support import FIXTURES, framework_drill, marked_up
 
 from warroom.core.author import run_checks
 from warroom.core.play import trace_cost
-from warroom.importers.kit import Price, TraceOptions, convert, import_files, recognise
+from warroom.importers.kit import Price, TraceOptions, import_files, recognise
 
 FRAMEWORKS = FIXTURES / "frameworks"
 SWALLOWED = {"volume_id": "vol-7", "snapshots": []}
@@ -32,14 +32,6 @@ def _spans(path: Path) -> list[dict[str, Any]]:
                     attrs = {a["key"]: next(iter(a["value"].values())) for a in s.get("attributes", [])}
                     out.append({**s, "attributes": attrs})
     return out
-
-
-def _drill(name: str, options: TraceOptions | None = None) -> dict[str, Any]:
-    path = FRAMEWORKS / name
-    importer = recognise(path)
-    assert importer is not None
-    [(data, _)] = convert(importer, path, options)
-    return data
 
 
 def _calls(data: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
@@ -91,7 +83,7 @@ def _keyed_passes_check(name: str, tmp_path: Path, calls: dict[str, Any]) -> Non
 
 
 def test_langgraph_three_delegations_are_three_plan_steps(tmp_path: Path) -> None:
-    data = _drill("volume-langgraph.jsonl")
+    data = framework_drill("volume-langgraph.jsonl")
     calls = _assert_shape(data, "planner", "executor", "get_quota")
     assert [e["content"] for e in data["trace"] if e["kind"] == "planner_call"] == [
         *(f"Executor: {t}" for t in TASKS), "vol-7 is now 200 GB."]
@@ -102,7 +94,7 @@ def test_langgraph_three_delegations_are_three_plan_steps(tmp_path: Path) -> Non
 
 
 def test_pydantic_ai_three_delegations_keep_handoffs_and_recorded_costs(tmp_path: Path) -> None:
-    data = _drill("volume-pydantic-ai.jsonl", TraceOptions(price=Price(1.0, 1.0)))
+    data = framework_drill("volume-pydantic-ai.jsonl", TraceOptions(price=Price(1.0, 1.0)))
     calls = _assert_shape(data, "planner", "executor", "get_quota_tool")
     assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
         ("planner", "executor", t) for t in TASKS]
@@ -122,7 +114,7 @@ def test_pydantic_ai_three_delegations_keep_handoffs_and_recorded_costs(tmp_path
 
 
 def test_agents_sdk_agent_as_tool_three_delegations(tmp_path: Path) -> None:
-    data = _drill("volume-openai-agents.jsonl")
+    data = framework_drill("volume-openai-agents.jsonl")
     calls = _assert_shape(data, "Ops", "Executor", "get_quota_tool")
     # each handoff carries the task the agent-as-tool call gave (the Executor's spans record no input of their own)
     assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
@@ -140,7 +132,7 @@ def test_agents_sdk_agent_as_tool_three_delegations(tmp_path: Path) -> None:
 def test_smolagents_managed_agent_called_three_times(tmp_path: Path) -> None:
     """smolagents: the manager calls its managed agent as a tool (no tool span); the tool spans record no call id
     (matched by name to the model's calls), the 429 is raised (the tool span's error, and the step's log)."""
-    data = _drill("volume-smolagents.jsonl")
+    data = framework_drill("volume-smolagents.jsonl")
     calls = _assert_shape(data, "planner", "executor", "get_quota")
     handoffs = [e for e in data["trace"] if e["kind"] == "handoff"]
     assert [(e["from_agent"], e["to_agent"], _plan_of(data, e["id"])) for e in handoffs] == [
@@ -157,7 +149,7 @@ def test_smolagents_managed_agent_called_three_times(tmp_path: Path) -> None:
 def test_llama_index_agents_hand_the_run_back_and_forth(tmp_path: Path) -> None:
     """LlamaIndex's AgentWorkflow: planner and executor hand the run to each other with the `handoff` tool, three
     times each way; ToolOutput results unwrapped to the tools' own objects."""
-    data = _drill("volume-llama-index.jsonl")
+    data = framework_drill("volume-llama-index.jsonl")
     calls = _assert_shape(data, "planner", "executor", "get_quota")
     reports = [c[0]["arguments"]["reason"] for i, c in calls.items() if i.startswith("call_back_")]
     assert [(e["from_agent"], e["to_agent"], e["content"], _plan_of(data, e["id"]))
@@ -174,9 +166,9 @@ def test_llama_index_agents_hand_the_run_back_and_forth(tmp_path: Path) -> None:
 def test_langsmith_ingest_of_the_langgraph_run(tmp_path: Path) -> None:
     """The LangGraph run traced by LangSmith's own tracer (the `/runs/batch` bodies it sent): the same steps, batch
     and results as the OpenInference recording of it."""
-    data = _drill("volume-langsmith-batch.jsonl")
+    data = framework_drill("volume-langsmith-batch.jsonl")
     calls = _assert_shape(data, "planner", "executor", "get_quota")
-    other = _calls(_drill("volume-langgraph.jsonl"))
+    other = _calls(framework_drill("volume-langgraph.jsonl"))
     assert {i: (c["tool"], c["arguments"], r["status"]) for i, (c, r) in calls.items()} == {
         i: (c["tool"], c["arguments"], r["status"]) for i, (c, r) in other.items()}
     assert calls["call_gq"][1]["output"] == "RuntimeError('429 Too Many Requests: quota API rate limit')"
@@ -186,7 +178,7 @@ def test_langsmith_ingest_of_the_langgraph_run(tmp_path: Path) -> None:
 def test_openai_v2_with_util_genai_agents_delegating_three_times(tmp_path: Path) -> None:
     """opentelemetry-instrumentation-openai-v2's chat spans (content on the spans) under opentelemetry-util-genai's
     agent and tool spans: each `delegate` call hands the planner's task to the executor."""
-    data = _drill("volume-openai-v2-content.jsonl")
+    data = framework_drill("volume-openai-v2-content.jsonl")
     calls = _assert_shape(data, "planner", "executor", "get_quota")
     assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
         ("planner", "executor", t) for t in TASKS]
@@ -198,7 +190,7 @@ def test_openai_v2_with_util_genai_agents_delegating_three_times(tmp_path: Path)
 
 def test_langfuse_sdk_spans_three_delegations(tmp_path: Path) -> None:
     """The Langfuse SDK's own spans: agent, generation and tool observations; the 429 at level ERROR."""
-    data = _drill("volume-langfuse-otel.jsonl")
+    data = framework_drill("volume-langfuse-otel.jsonl")
     calls = _assert_shape(data, "planner", "executor", "get_quota")
     assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
         ("planner", "executor", t) for t in TASKS]
