@@ -189,6 +189,12 @@ def _rescore_one(
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}", write)
+    return result(RescoreStatus.CHANGED, _what_changed(s, new, file_detail), write)
+
+
+def _what_changed(s: StoredSession, new: Scorecard, file_detail: str) -> str:
+    """What a re-score changes of stored session ``s``: its rules, outcome and score (``scorecard details changed``
+    when none of them), then ``file_detail`` (the drill file it is now scored on), if any."""
     detail = []
     if new.scoring_version != s.scoring_version:
         detail.append(f"scoring rules version {s.scoring_version or '(none)'} -> {new.scoring_version}")
@@ -200,7 +206,7 @@ def _rescore_one(
         detail.append("scorecard details changed")
     if file_detail:
         detail.append(file_detail)
-    return result(RescoreStatus.CHANGED, ", ".join(detail), write)
+    return ", ".join(detail)
 
 
 def _changed_file_record(s: StoredSession, found: SessionDrill) -> tuple[dict[str, Any], str]:
