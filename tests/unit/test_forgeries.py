@@ -459,3 +459,17 @@ def test_the_tutorial_mode_on_another_drill_is_not_verified(tmp_path: Path):
     state, reason, verdict = recovered_verdict(tmp_path, sid)
     assert (state, verdict) == ("disagrees", Verdict.DISAGREES)  # it would hide an attempt from every figure
     assert "mode \"tutorial\" is stored, but 'duplicate-charge-refunds' is not the tutorial's drill" in reason
+
+
+def test_a_journal_delivered_again_says_it_was_already_stored(tmp_path: Path):
+    import shutil
+
+    rec = play(tmp_path, "ann", GOOD)
+    done = tmp_path / "journals" / "done" / f"{rec.session_id}.jsonl"
+    shutil.copyfile(done, tmp_path / "journals" / done.name)  # the same finished journal, delivered twice
+    (again,) = recover_unfinished(tmp_path)
+    assert again.stored and "this session was already stored; nothing was stored again" in again.problems
+    assert not any("its result was stored at recovery" in p for p in again.problems)
+    with ResultsStore(tmp_path) as store:
+        assert [r.session_id for r in store.query()] == [rec.session_id]
+        assert store.get(rec.session_id).notes == []  # the stored session is as it was

@@ -346,7 +346,10 @@ def _recover_one(
         notes = [*rec.problems, "the session had finished; its result was stored at recovery"]
     else:
         notes = rec.problems
-    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall, check=check)
+    inserted = store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall,
+                            check=check)  # fmt: skip
+    if not inserted:  # the journal was delivered before (copied back, or synced twice): nothing stored again
+        notes = [*rec.problems, "this session was already stored; nothing was stored again"]
     rec.problems = notes
     rec.stored = True
     dest = done_dir(data_dir) / path.name
