@@ -18,7 +18,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
@@ -163,3 +163,25 @@ def backend_url(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 #: For a test in a module run on both back ends that is about the SQLite file itself (its bytes, a store per data
 #: directory): run it on SQLite only.
 sqlite_only = pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)
+
+
+def as_role(url: str, role: str) -> str:
+    """``url`` connecting as the login role ``role`` (the test server trusts its socket)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
+
+
+def secured_roles(server: PostgresServer, store_url: str, data_dir: Path) -> tuple[str, str]:
+    """The store at ``store_url`` secured (``warroom store secure``) and two new login roles in it: a trainee
+    ``ann_*`` and a facilitator ``fac_*``; their names."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    tag = uuid.uuid4().hex[:8]
+    ann, fac = f"ann_{tag}", f"fac_{tag}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(data_dir)])
+    assert secured.exit_code == 0, secured.output
+    server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE warroom_trainee")
+    server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE warroom_facilitator")
+    return ann, fac

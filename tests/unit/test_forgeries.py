@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from click.testing import CliRunner
-from pg_support import PostgresServer
+from pg_support import PostgresServer, as_role, secured_roles
 from store_support import DRILL_ID, add_session, bundled_drill_path, copy_drill, load
 
 from warroom.cli import main
@@ -30,11 +28,6 @@ from warroom.store.review import Verdict, default_drill_resolver, load_review, v
 #: A trainee who finds the fault on time: the bundled drill's evidence e04 cited at 12 s (contained, 100).
 GOOD = [Action(t=12.0, kind=ActionKind.INSPECT, event="e04"),
         Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot", cites=("e04",))]  # fmt: skip
-
-
-def as_role(url: str, role: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
 
 
 def play(data: Path, trainee: str, actions: list[Action], drill_path: Path | None = None, mode: str = "practice"):
@@ -76,12 +69,7 @@ def row_of(conn, session_id: str) -> dict:
 @pytest.fixture
 def class_store(tmp_path: Path, postgres_server: PostgresServer, store_url: str, monkeypatch):
     """A secured PostgreSQL store with a trainee role ``ann_*`` and a facilitator role ``fac_*``."""
-    tag = uuid.uuid4().hex[:8]
-    ann, fac = f"ann_{tag}", f"fac_{tag}"
-    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
-    assert secured.exit_code == 0, secured.output
-    postgres_server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE warroom_trainee")
-    postgres_server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE warroom_facilitator")
+    ann, fac = secured_roles(postgres_server, store_url, tmp_path)
     return ann, as_role(store_url, ann), as_role(store_url, fac)
 
 

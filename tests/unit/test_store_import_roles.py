@@ -6,20 +6,13 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from click.testing import CliRunner
-from pg_support import PostgresServer
+from pg_support import PostgresServer, as_role
 from store_support import add_session
 
 from warroom.cli import main
 from warroom.store.results import ResultsStore, export_lines
-
-
-def as_role(url: str, role: str) -> str:
-    """``url`` connecting as the login role ``role`` (the test server trusts its socket)."""
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
 
 
 def test_a_trainee_importing_anothers_session_gets_a_refused_line_not_an_abort(

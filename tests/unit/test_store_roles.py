@@ -6,23 +6,16 @@ from __future__ import annotations
 import re
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from click.testing import CliRunner
-from pg_support import PostgresServer
+from pg_support import PostgresServer, as_role, secured_roles
 from store_support import add_session
 
 from warroom.cli import main
 from warroom.store.cohort import FactsQuery, cohort_stats
 from warroom.store.errors import DuplicateSession, StoreError
 from warroom.store.results import ResultsStore, export_lines, import_lines
-
-
-def as_role(url: str, role: str) -> str:
-    """``url`` connecting as the login role ``role`` (the test server trusts its socket)."""
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
 
 
 def test_trainees_see_their_own_sessions_and_facilitators_all(
@@ -188,12 +181,7 @@ def test_a_trainee_role_adds_a_check_record_only_as_its_own_client_does(
     """A trainee role may add a verification record only for a session it stores in the same transaction, not
     verified, under its own name (the trigger's; ``store import``'s): never to a session stored before without one
     (one the facilitator's server stored), never naming another user as checker or submitter (schema version 16)."""
-    tag = uuid.uuid4().hex[:8]
-    ann, fac = f"ann_{tag}", f"fac_{tag}"
-    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
-    assert secured.exit_code == 0, secured.output
-    postgres_server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE warroom_trainee")
-    postgres_server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE warroom_facilitator")
+    ann, fac = secured_roles(postgres_server, store_url, tmp_path)
     with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
         add_session(store, "s-served", trainee=ann, total=80)  # stored by the facilitator's server: no record
     forge = "INSERT INTO session_checks VALUES (?, 'unverified', 'x', '2026-11-01T10:00:00+00:00', ?, ?)"
