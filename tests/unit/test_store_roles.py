@@ -204,7 +204,7 @@ def test_the_upgrade_to_version_16_narrows_the_trainee_policy_on_check_records(
 ):
     from store_support import set_version
 
-    ann, _ = secured_roles(postgres_server, store_url, tmp_path)
+    ann, fac = secured_roles(postgres_server, store_url, tmp_path)
     with ResultsStore(tmp_path, url=store_url) as store:
         add_session(store, "s-served", trainee=ann, total=80)
         own = "EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = session_checks.session_id)"
