@@ -1,6 +1,7 @@
 """The gaming battery of `warroom check` (issue 31, warroom.core.author._battery): scripted trainees that do not read
 the trace are never a hit, on any bundled drill, in any variant, while the ideal trainee still scores 100; each
-plays as docs/scoring.md says; a drill where one of them is a hit fails by name."""
+plays as docs/scoring.md says; a drill where one of them is a hit fails by name. The newest guess (a blind guess
+`warroom check` only warns of) wins at most NEWEST_GUESS_WARN of any bundled drill and of its first 5 variants."""
 
 from __future__ import annotations
 
@@ -44,6 +45,31 @@ def test_no_battery_trainee_is_a_hit_on_a_bundled_drill_or_its_variants_and_the_
             assert max(r.scorecard.total for r in report.battery) < report.total("late")
             assert specific_moments(variant) == []
 
+
+def _newest_guess_over_warn(drill, variants=5):
+    """The plays of ``drill`` (itself, and its first ``variants`` seeded variants) whose *newest guess* is a hit for
+    more than NEWEST_GUESS_WARN of the trace, as ``(seed, share)`` (seed None: the drill as written)."""
+    from warroom.core.author import NEWEST_GUESS_WARN, newest_guess_share, newest_guess_windows
+
+    seeds = range(variants) if drill.variants else range(0)
+    played = [(None, drill), *((seed, apply_variant(drill, seed)) for seed in seeds)]
+    shares = [(seed, newest_guess_share(newest_guess_windows(v), v)) for seed, v in played]
+    return [(seed, round(share, 4)) for seed, share in shares if share > NEWEST_GUESS_WARN]
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_the_newest_guess_wins_at_most_10_percent_of_a_bundled_drill_or_its_first_5_variants(path):
+    # the blind guess `warroom check` only warns of (docs/scoring.md, "The gaming battery") is a failure for the
+    # bundled library: CI runs this test, so a bundled drill whose evidence stays the newest event too long fails it
+    assert _newest_guess_over_warn(load_drill(path)) == []
+
+
+def test_the_newest_guess_guard_fails_a_drill_over_the_threshold(tmp_path):
+    # the guard above is no test that cannot fail: a drill whose evidence is the newest event for 25 s of 60 s is caught
+    path = tmp_path / "early-tell.yaml"
+    path.write_text(EARLY_TELL, encoding="utf-8")
+    assert _newest_guess_over_warn(load_drill(path)) == [(None, round(25 / 60, 4))]
+    assert _newest_guess_over_warn(REFUNDS) == []  # 4 s of 92 s
 
 def test_until_accepted_escalates_every_event_in_turn_citing_it_and_is_no_hit():
     run = play_battery_trainee(REFUNDS, "until-accepted")
