@@ -39,6 +39,8 @@ def test_no_battery_trainee_is_a_hit_on_a_bundled_drill_or_its_variants_and_the_
         assert report.passed, report.problems
         assert len(report.battery) == len(BATTERY) - 1 + RANDOM_SEEDS
         assert [(r.trainee, r.seed) for r in report.battery if r.hit] == []
+        # nor the reference trainees that do not read the evidence (fairness rule trigger-happy-contains)
+        assert [r.trainee for r in report.runs if r.hit and r.trainee in ("trigger-happy", "never", "wrong-step")] == []
         assert report.total("ideal") == 100
         if not drill.is_all_clear:
             assert report.run("ideal").response is Response.HIT
