@@ -125,7 +125,7 @@ async def test_the_preview_separates_the_author_from_the_domain(services):
         table.move_cursor(row=ids.index("late-delivery-replies"))
         await pilot.pause()
         text = screen_text(app)
-        assert "late-delivery-replies v1 · by warroom drill library · customer-support" in text, text
+        assert "late-delivery-replies v2 · by warroom drill library · customer-support" in text, text
 
 
 async def test_the_group_names_are_on_screen_beside_their_first_drill(services):
