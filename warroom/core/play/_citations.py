@@ -155,17 +155,21 @@ def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
     return any(kind in SUPPORTING for _, kind in judge_citations(drill, cites))
 
 
-def citation_precision(drill: Drill, cites: Iterable[str] | None) -> float:
+def citation_precision(drill: Drill, cites: Iterable[str] | None, *, once_per_event: bool = True) -> float:
     """The share of what is cited that is evidence or accepted evidence of ``drill`` (the events of a comparison
-    count when the comparison is cited whole): the distinct **events** with a citation that supports, over those
-    plus the distinct citations that do not; 0.0 when nothing is cited. An event is never counted twice as evidence
-    (format 2: cited whole and by its evidence field, or by several fields), so citing the evidence again in another
-    form does not make a citation more precise; a field that shows nothing counts against it, even of that event."""
+    count when the comparison is cited whole); 0.0 when nothing is cited.
+
+    With ``once_per_event`` (scoring rules version 5 on): the distinct **events** with a citation that supports,
+    over those plus the distinct citations that do not. An event is never counted twice as evidence (format 2: cited
+    whole and by its evidence field, or by several fields), so citing the evidence again in another form does not
+    make a citation more precise; a field that shows nothing counts against it, even of that event. Without it
+    (version 4): the supporting distinct citations over all distinct citations (an event cited whole and by its
+    evidence field is two citations of evidence)."""
     supporting: set[str] = set()
     other = 0
     for cite, kind in judge_citations(drill, dict.fromkeys(cites or ())):
         if kind in SUPPORTING:
-            supporting.add(split_cite(cite)[0])
+            supporting.add(split_cite(cite)[0] if once_per_event else cite)
         else:
             other += 1
     if not supporting and not other:
@@ -173,15 +177,18 @@ def citation_precision(drill: Drill, cites: Iterable[str] | None) -> float:
     return len(supporting) / (len(supporting) + other)
 
 
-def is_specific(drill: Drill, cites: Iterable[str] | None, *, min_precision: float, max_cited: int) -> bool:
+def is_specific(
+    drill: Drill, cites: Iterable[str] | None, *, min_precision: float, max_cited: int, once_per_event: bool = True
+) -> bool:
     """True when ``cites`` supports an escalation on ``drill`` (:func:`is_supported`) **and** is specific: at
-    least ``min_precision`` of the distinct cited events are evidence or accepted evidence, and at most
-    ``max_cited`` distinct events are cited (0: no limit). Citing everything released, or every flagged event, is
-    not specific."""
+    least ``min_precision`` of the distinct cited events are evidence or accepted evidence
+    (:func:`citation_precision`, ``once_per_event`` as there), and at most ``max_cited`` distinct events are cited
+    (0: no limit). Citing everything released, or every flagged event, is not specific."""
     cited = list(dict.fromkeys(cites or ()))
     if max_cited and len(cited) > max_cited:
         return False
-    return is_supported(drill, cited) and citation_precision(drill, cited) >= min_precision
+    precision = citation_precision(drill, cited, once_per_event=once_per_event)
+    return is_supported(drill, cited) and precision >= min_precision
 
 
 def misplaced_evidence(drill: Drill, step: str | None, cites: Iterable[str] | None, t: float) -> str | None:

@@ -67,10 +67,12 @@ def verdict_of(drill: Drill, result: EscalationResult, edition: Edition) -> Esca
 
 def supported(drill: Drill, cites: tuple[str, ...] | None, edition: Edition) -> bool:
     """Whether an escalation citing ``cites`` on ``drill`` is supported by the ``edition``'s rules: it cites
-    evidence (versions 2 and 3), and specifically (version 4: :func:`warroom.core.play.is_specific`)."""
+    evidence (versions 2 and 3), and specifically (version 4: :func:`warroom.core.play.is_specific`; version 5
+    counts an event once as evidence)."""
     if edition.max_cited or edition.min_citation_precision:
         return is_specific(
-            drill, cites, min_precision=edition.min_citation_precision, max_cited=edition.max_cited
+            drill, cites, min_precision=edition.min_citation_precision, max_cited=edition.max_cited,
+            once_per_event=edition.evidence_event_once,
         )
     return is_supported(drill, cites)
 
@@ -192,11 +194,15 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
 
 
 def _probe_only_unseen(drill: Drill, replay: Replay) -> str:
-    """In a drill whose fault only a probe shows (no trace event is evidence), when no probe's own answer showed it
-    in this session: the probes that would have (``probe p1``), in words; else the empty text."""
-    probes = [p.id for p in finding_probes(drill) if p.id in evidence_ids(drill.answer_key)]
+    """In a drill whose fault only a probe shows (no trace event is evidence, nor, when the replay counts accepted
+    evidence as detection (version 5 on), accepted evidence), when no probe's own answer showed it in this session:
+    the probes that would have (``probe p1``), in words; else the empty text."""
+    key = drill.answer_key
+    probes = [p.id for p in finding_probes(drill) if p.id in evidence_ids(key)]
     if not probes or detection_events(drill) or any(r.finds for r in replay.probes.requests):
         return ""
+    if replay.accepted_evidence_detects and any(i not in replay.probes.by_id for i in accepted_ids(key)):
+        return ""  # an accepted symptom in the trace shows it too: "before any evidence" says it
     return " or ".join(f"probe {p}'s answer" for p in probes)
 
 
