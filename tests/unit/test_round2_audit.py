@@ -60,8 +60,21 @@ def test_handoff_export_scores(actions, total, outcome):
     (("e12:repriced",), 20, 10),
 ])
 def test_fx_by_position_scores(cites, t, total):
-    card = score(drill("fx-by-position"), [esc(t, "s1", *cites)], rules="4")
+    card = score(drill("fx-by-position"), [esc(t, "s1", *cites)], rules="5")
     assert card.total == total, card.lines
+
+
+def test_version_4_lets_a_distractor_field_complete_a_comparison_as_released():
+    # before version 5's switch any cited field cited its event for a comparison: e05:stale_after (a distractor)
+    # beside e10 completed all_of [e05, e10], half the citations evidence: contained, 94, as a stored version-4
+    # session scored it; by version 5 e10 alone is part of the comparison: right step, unsupported, 10
+    actions = [esc(15, "s1", "e05:stale_after", "e10")]
+    v4 = score(drill("fx-by-position"), actions, rules="4")
+    assert (v4.outcome, v4.total) == (Outcome.CONTAINED, 94), v4.lines
+    assert "Escalation of s1 at 15 s cited e05:stale_after (a distractor), e10 (evidence)." in v4.lines
+    v5 = score(drill("fx-by-position"), actions, rules="5")
+    assert (v5.outcome, v5.total) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10), v5.lines
+    assert "e10 (part of a comparison: cite every event of it)" in v5.lines[0]
 
 
 def test_a_distractor_field_does_not_complete_a_comparison():

@@ -18,6 +18,7 @@ RELEASED = {
         cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+        distractor_fields_compare=True,
     ),
     "2": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -25,6 +26,7 @@ RELEASED = {
         cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+        distractor_fields_compare=True,
     ),
     "3": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -32,6 +34,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+        distractor_fields_compare=True,
     ),
     "4": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -39,6 +42,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+        distractor_fields_compare=True,
     ),
     "5": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -46,6 +50,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
+        distractor_fields_compare=False,
     ),
 }  # fmt: skip
 

@@ -56,7 +56,10 @@ class Edition:
     has reached the earliest evidence's time: the replay contains an escalation of the origin after it; the earliest
     evidence and the speed window are unchanged) and
     ``drops_float_noise`` (speed and damage points drop float noise below 1e-9 before rounding halves up, so a
-    spend that is exactly half the full damage gives 12.5 points, 13).
+    spend that is exactly half the full damage gives 12.5 points, 13); and, true up to version 4,
+    ``distractor_fields_compare`` (a cited field of an event cites that event for a comparison, ``all_of``, even a
+    distractor's field: ``e05:stale_after`` beside ``e10`` completes ``all_of [e05, e10]``; version 5 counts only
+    fields that are not a distractor's, or that hold an evidence field).
     """
 
     version: str
@@ -79,6 +82,7 @@ class Edition:
     evidence_event_once: bool
     accepted_evidence_detects: bool
     drops_float_noise: bool
+    distractor_fields_compare: bool
 
 
 #: Version 1: the escalated step alone decides; citations are not judged.
@@ -89,6 +93,7 @@ _VERSION_1 = Edition(
     cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
     evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
@@ -100,6 +105,7 @@ _VERSION_2 = Edition(
     cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
     evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 #: Version 3: a requested verification probe that does not find the fault costs 2 points (format 2 probes).
 _VERSION_3 = Edition(
@@ -109,6 +115,7 @@ _VERSION_3 = Edition(
     cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
     evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 #: Version 4: the trial and its response (the first escalation decides: hit, miss, localisation error, false
 #: alarm, correct rejection; a session quit with no escalation is a miss, or on a noise trial abandoned), and
@@ -121,12 +128,14 @@ _VERSION_4 = Edition(
     cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
     early_escalation=True, min_citation_precision=0.5, max_cited=4,
     evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 
-#: Version 5: version 4's points and citations, and three switches (issue 34): a released accepted-evidence event
+#: Version 5: version 4's points and citations, and four switches (issue 34): a released accepted-evidence event
 #: makes the fault detectable (in a drill whose fault only a probe's answer shows, escalating the origin after the
 #: accepted symptom contains instead of being an early escalation); an event cited whole and by its evidence field
-#: counts once as evidence; float noise below 1e-9 is dropped before a half is rounded up.
+#: counts once as evidence; float noise below 1e-9 is dropped before a half is rounded up; a distractor's field does
+#: not complete a comparison.
 _VERSION_5 = Edition(
     version="5",
     contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -134,6 +143,7 @@ _VERSION_5 = Edition(
     cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
     early_escalation=True, min_citation_precision=0.5, max_cited=4,
     evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
+    distractor_fields_compare=False,
 )  # fmt: skip
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.

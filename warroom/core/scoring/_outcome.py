@@ -72,9 +72,9 @@ def supported(drill: Drill, cites: tuple[str, ...] | None, edition: Edition) -> 
     if edition.max_cited or edition.min_citation_precision:
         return is_specific(
             drill, cites, min_precision=edition.min_citation_precision, max_cited=edition.max_cited,
-            once_per_event=edition.evidence_event_once,
+            once_per_event=edition.evidence_event_once, distractor_fields_compare=edition.distractor_fields_compare,
         )
-    return is_supported(drill, cites)
+    return is_supported(drill, cites, distractor_fields_compare=edition.distractor_fields_compare)
 
 
 def played_as(drill: Drill) -> PlayedAs:
@@ -107,9 +107,10 @@ def citation_lines(replay: Replay, edition: Edition) -> list[str]:
     citations)."""
     if not edition.cites_count:
         return []
+    lenient = edition.distractor_fields_compare
     return [
         f"Escalation of {_named(replay.drill, e.action.step)} at {seconds(e.action.t)} cited "
-        f"{describe_citations(replay.drill, e.action.cites)}."
+        f"{describe_citations(replay.drill, e.action.cites, distractor_fields_compare=lenient)}."
         for e in replay.escalations
     ]
 
@@ -139,7 +140,7 @@ def outcome_words(replay: Replay, outcome: Outcome, edition: Edition) -> str:
     return OUTCOME_LABELS[outcome]
 
 
-def outcome_text(replay: Replay, outcome: Outcome) -> str:
+def outcome_text(replay: Replay, outcome: Outcome, edition: Edition) -> str:
     drill = replay.drill
     key = drill.answer_key
     origin = _named(drill, key.fault.target) if key else ""
@@ -163,7 +164,7 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
         shown = ", ".join(evidence_ids(key) + accepted_ids(key)) if key else ""
         return (
             f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, and the cascade "
-            f"stopped; but you cited {describe_citations(drill, cites)}: nothing that shows the fault. The events "
+            f"stopped; but you cited {_described(drill, cites, edition)}: nothing that shows the fault. The events "
             f"that do: {shown}. The right step with no evidence is a guess the scorecard cannot tell from luck."
         )
     if outcome is Outcome.WRONG_STEP:
@@ -191,6 +192,10 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     if outcome is Outcome.ALL_CLEAR_HELD:
         return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
     return f"You left the drill at {seconds(replay.end_time)}, before it ended."
+
+
+def _described(drill: Drill, cites: tuple[str, ...] | None, edition: Edition) -> str:
+    return describe_citations(drill, cites, distractor_fields_compare=edition.distractor_fields_compare)
 
 
 def _probe_only_unseen(drill: Drill, replay: Replay) -> str:

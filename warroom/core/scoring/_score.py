@@ -204,7 +204,7 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         components.append(probe_component(replay, edition))
     raw = sum(c.points for c in components)
     total = 0 if outcome is Outcome.ABANDONED else max(0, min(MAX_TOTAL, raw))
-    text = outcome_text(replay, outcome)
+    text = outcome_text(replay, outcome, edition)
     lines = [f"Outcome: {outcome_words(replay, outcome, edition)}. {text}"]
     lines += citation_lines(replay, edition)
     lines += probe_lines(replay)
