@@ -7,7 +7,13 @@ import yaml
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.core.author import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, full_example_text, is_valid_drill_id, skeleton_text
+from warroom.core.author import (
+    LOCAL_SCHEMA_REF,
+    REPO_SCHEMA_REF,
+    example_text,
+    is_valid_drill_id,
+    skeleton_text,
+)
 from warroom.core.load import load_drill_text
 from warroom.core.model import Drill
 from warroom.core.play import EndReason, Replay
@@ -150,12 +156,12 @@ def test_the_skeleton_quotes_every_text_inside_braces_so_an_edit_with_a_comma_st
     assert load_drill_text(edited).agents[1].description == "Runs the tools, reports, and retries."
 
 
-@pytest.mark.parametrize("example", ["basic", "full"])
+@pytest.mark.parametrize("example", ["basic", "full", "loop"])
 def test_the_skeletons_parse_with_every_pyyaml_reader(example: str):
     """A skeleton is copied by authors into their tools (linters, editors, scripts): it must read the same with
     PyYAML's pure-Python reader as with libyaml. (The pure-Python scanner refuses a `?` right before the `}` of a
     flow mapping, `{content: Pay 20 invoices?}`, which libyaml accepts: such texts are quoted.)"""
-    text = skeleton_text("demo") if example == "basic" else full_example_text("demo", LOCAL_SCHEMA_REF)
+    text = skeleton_text("demo") if example == "basic" else example_text(example, "demo", LOCAL_SCHEMA_REF)
     pure = yaml.load(text, Loader=yaml.SafeLoader)
     assert pure == yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     assert pure["id"] == "demo"
@@ -170,3 +176,67 @@ def test_the_id_line_keeps_its_comment_in_line_with_the_others(drill_id):
     column = id_line.index("# must equal")
     assert column == max(title_line.index("# shown"), len(f'id: "{drill_id}"') + 2)
     assert id_line[:column].rstrip() == f'id: "{drill_id}"'
+
+
+def _round2_fields(data: dict) -> set[str]:
+    """The format-2 round-2 fields (issue 34) a drill's data uses as YAML (comments do not count)."""
+    key = data.get("answer_key") or {}
+    fault, damage, deadline = key.get("fault", {}), key.get("damage", {}), key.get("deadline")
+    found = {
+        "parallel": any(s.get("parallel") is True for s in data["plan"]),
+        "approval_for": any("approval_for" in s for s in data["plan"]),
+        "spend": bool(damage.get("spend")),
+        "budget deadline": isinstance(deadline, dict) and "budget" in deadline,
+        "origin: handoff": fault.get("origin") == "handoff" and "origin_event" in fault,
+        "probe answers": any(p.get("answers") for p in data.get("probes", [])),
+        "distractor field": any("path" in d for d in data.get("distractors", [])),
+        "accepted evidence field": any(isinstance(a, dict) and "path" in a for a in key.get("accepted_evidence", [])),
+        "repeat": any("repeat" in e for e in data["trace"]),
+    }
+    return {name for name, used in found.items() if used}
+
+
+ROUND2_FIELDS = {"parallel", "approval_for", "spend", "budget deadline", "origin: handoff", "probe answers",
+                 "distractor field", "accepted evidence field", "repeat"}
+
+
+def test_the_examples_hold_every_round_2_field_as_yaml_that_validates_and_checks(tmp_path):
+    """`warroom new --example full` and `--example loop` (one drill cannot hold a payments cascade and a spend budget
+    consistently): each validates, passes `warroom check` and the JSON Schema, and between them every field format 2
+    gained in round 2 (issue 34) is real YAML, not a comment."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author._schema import drill_json_schema
+    from warroom.core.load import load_drill
+
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft7Validator(drill_json_schema())
+    used: dict[str, set[str]] = {}
+    for example in ("full", "loop"):
+        result = CliRunner().invoke(main, ["new", f"my-{example}", "--out", str(tmp_path), "--example", example])
+        assert result.exit_code == 0, result.output
+        path = tmp_path / f"my-{example}.yaml"
+        assert load_drill(path).id == f"my-{example}"
+        checked = CliRunner().invoke(main, ["check", str(path)])
+        assert checked.exit_code == 0 and "PASS" in checked.output, checked.output
+        data = yaml.safe_load(path.read_text())
+        assert [e.message for e in validator.iter_errors(data)] == []
+        used[example] = _round2_fields(data)
+    assert used["full"] | used["loop"] == ROUND2_FIELDS
+    assert {"parallel", "spend", "budget deadline", "origin: handoff"} <= used["loop"]
+
+
+def test_the_json_schema_has_every_round_2_field():
+    from warroom.core.author._schema import drill_json_schema
+
+    defs = drill_json_schema()["definitions"]
+    assert {"parallel", "approval_for"} <= set(defs["PlanStep"]["properties"])
+    assert "spend" in defs["Damage"]["properties"]
+    deadline = defs["AnswerKey"]["properties"]["deadline"]["anyOf"]
+    assert any("budget" in (d.get("properties") or defs.get(d.get("$ref", "").split("/")[-1], {}).get("properties", {}))
+               for d in deadline)
+    assert "handoff" in defs["FaultOrigin"]["enum"] and "origin_event" in defs["Fault"]["properties"]
+    assert {"until", "until_event", "reveals"} <= set(defs["ProbeAnswer"]["properties"])
+    assert "answers" in defs["Probe"]["properties"]
+    assert "path" in defs["Distractor"]["properties"] and "path" in defs["FieldRef"]["properties"]

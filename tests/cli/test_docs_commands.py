@@ -72,7 +72,7 @@ def synopsis_args(text: str) -> list[str]:
     ``$VAR`` as a value."""
     text = re.sub(r"\[OPTIONS\]", "", text)
     text = re.sub(r"\[([^\]]*)\]", r"\1", text)
-    text = re.sub(r"(\S+)\|\S+", r"\1", text)  # a|b (choices in a synopsis), once any pipe is cut below
+    text = re.sub(r"([^\s|]+)(?:\|[^\s|]+)+", r"\1", text)  # a|b|c (choices in a synopsis): the first
     words = shlex.split(text, comments=True)
     if "|" in words:
         words = words[: words.index("|")]
@@ -151,6 +151,7 @@ def test_a_wrong_command_line_does_not_parse() -> None:
     assert parse_command_line(synopsis_args("warroom scores --trainee ana summary")) == ["warroom", "scores", "summary"]
     assert synopsis_args("warroom new ID [--out DIR] [--example basic|full]") == ["new", "ID", "--out", "DIR",
                                                                                    "--example", "basic"]
+    assert synopsis_args("warroom new ID [--example basic|full|loop]") == ["new", "ID", "--example", "basic"]
 
 
 def _all_commands() -> Iterator[tuple[str, click.Command]]:

@@ -60,8 +60,21 @@ def test_handoff_export_scores(actions, total, outcome):
     (("e12:repriced",), 20, 10),
 ])
 def test_fx_by_position_scores(cites, t, total):
-    card = score(drill("fx-by-position"), [esc(t, "s1", *cites)], rules="4")
+    card = score(drill("fx-by-position"), [esc(t, "s1", *cites)], rules="5")
     assert card.total == total, card.lines
+
+
+def test_version_4_lets_a_distractor_field_complete_a_comparison_as_released():
+    # before version 5's switch any cited field cited its event for a comparison: e05:stale_after (a distractor)
+    # beside e10 completed all_of [e05, e10], half the citations evidence: contained, 94, as a stored version-4
+    # session scored it; by version 5 e10 alone is part of the comparison: right step, unsupported, 10
+    actions = [esc(15, "s1", "e05:stale_after", "e10")]
+    v4 = score(drill("fx-by-position"), actions, rules="4")
+    assert (v4.outcome, v4.total) == (Outcome.CONTAINED, 94), v4.lines
+    assert "Escalation of s1 at 15 s cited e05:stale_after (a distractor), e10 (evidence)." in v4.lines
+    v5 = score(drill("fx-by-position"), actions, rules="5")
+    assert (v5.outcome, v5.total) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10), v5.lines
+    assert "e10 (part of a comparison: cite every event of it)" in v5.lines[0]
 
 
 def test_a_distractor_field_does_not_complete_a_comparison():
@@ -261,9 +274,9 @@ def test_an_earlier_answer_that_holds_until_the_trace_ends_is_refused(until):
     assert "but the trace ends at 50 s: the probe's own `reveals` could never be asked for" in load_error(text)
 
 
-def test_half_the_spend_saved_is_12_5_points_rounded_up():
+def _half_spend_card(rules: str):
     # e05 and 5 repetitions of e07 at $0.006 a call (1,000 in, 200 out at $3/$15): escalating at 13 s, after 3 of
-    # the 6 calls, saves exactly half: 25 x (1 - 0.018/0.036) = 12.5 -> 13 (the summed costs gave 12.4999..., 12)
+    # the 6 calls, saves exactly half: 25 x (1 - 0.018/0.036) = 12.5, where the summed call costs give 12.4999...
     call = "usage: {input_tokens: 1000, output_tokens: 200}"
     text = (text_of("audit-booking-loop")
             .replace("usage: {input_tokens: 20000, output_tokens: 200}, repeat: {count: 40, interval: 2}",
@@ -272,82 +285,20 @@ def test_half_the_spend_saved_is_12_5_points_rounded_up():
             .replace("deadline: {budget: 1.00}", "deadline: 30"))
     from warroom.core.load import load_drill_text
 
-    card = score(load_drill_text(text, "audit-booking-loop.yaml"), [esc(13, "s2", "e06")], rules="4")
+    return score(load_drill_text(text, "audit-booking-loop.yaml"), [esc(13, "s2", "e06")], rules=rules)
+
+
+def test_half_the_spend_saved_is_12_5_points_rounded_up():
+    card = _half_spend_card("5")  # version 5 drops the float noise below 1e-9 before rounding the half up
     damage = next(line for line in card.lines if line.startswith("Damage avoided"))
     assert damage.startswith("Damage avoided: 13 of 25 points.") and damage.endswith("= 12.5, rounded 13."), damage
-    # the formula writes the figures as the sentence does ($0.018 of $0.036), not as 0.02/0.04
-    assert "$0.018 of a full cascade's $0.036" in damage and "25 x (1 - 0.018/0.036)" in damage, damage
     # speed: 25 x (1 - 2/19) = 22.4 -> 22; 50 + 22 + 13
     assert card.total == 85, card.lines
 
 
-def test_a_spend_call_of_a_batch_without_usage_names_the_call_that_has_it():
-    text = text_of("audit-fx-by-position").replace(
-        "    unit: items mispriced\n", "    unit: USD lost\n    spend: [e03]\n")
-    assert ("spend event `e03` is a tool_call without `usage`: only a model call with token usage costs anything; "
-            "list the model calls whose cost is the damage (its batch `b1` is one model turn, whose usage is given on "
-            "`e02`: list `e02`)") in load_error(text)
-
-
-@pytest.mark.parametrize(("event", "hint"), [
-    ("e02", "`e02` is a handoff (use `origin: handoff` with `origin_event: e02` for a fault in that handoff)"),
-    ("e01", "`e01` is a planner_call (use `origin: plan` with `origin_event: e01` for a fault in that plan)"),
-])
-def test_a_set_up_fault_is_not_at_a_plan_or_a_handoff(event, hint):
-    # before step 1 and outside any step, e01 and e02 were accepted as set-up: the dialog then offered "set-up" as
-    # right and the plan (or the handoff itself) as a wrong step
-    text = text_of("audit-handoff-export").replace("origin: handoff", "origin: setup").replace(
-        "origin_event: e02", f"origin_event: {event}")
-    message = load_error(text)
-    assert "the origin_event of a set-up fault is the harness's own set-up, not a plan or a handoff" in message
-    assert hint in message
-
-
-def test_a_budget_deadline_needs_spend_damage():
-    # with damage entries alone the budget falls on a damage event, which must come after the deadline: check failed
-    # it as nothing-to-save, suggesting a time the budget cannot give
-    message = load_error(text_of("audit-handoff-export").replace("deadline: 25", "deadline: {budget: 100}"))
-    assert "a budget deadline needs `spend` damage (a runaway loop's model calls)" in message
-
-
-# truncated-incidents: evidence all_of [e06, e07] (11 s); accepted e06:incidents[4].owner (a field of the full output,
-# not of what the model was shown); distractor e06:served_from; deadline 35 s (window 24 s); a retry repeated 3 times.
-@pytest.mark.parametrize(("actions", "total"), [
-    ([esc(12, "s1", "e06", "e07")], 99),  # 25 x 23/24 = 23.96 -> 24
-    ([esc(12, "s1", "e06:incidents[4].owner")], 99),
-    ([esc(12, "s1", "e06:incidents")], 99),  # holds the accepted field
-    ([esc(12, "s1", "e06:total", "e07")], 99),  # a field of e06 that is not the distractor's completes the comparison
-    ([esc(12, "s1", "e06:served_from")], 10),
-    ([esc(12, "s1", "e06:served_from", "e07")], 10),
-    ([esc(10, "s1", "e06:incidents[4].owner")], 0),  # accepted evidence sets no detection: before the comparison
-    ([esc(36, "s1", "e06", "e07")], 45),  # late, before the damage at 45 s: 20 + 25
-])
-def test_truncated_incidents_scores(actions, total):
-    card = score(drill("truncated-incidents"), actions, rules="4")
-    assert card.total == total, card.lines
-
-
-def test_a_repeated_retry_is_one_attempt_per_repetition():
-    from warroom.core.play import index_calls
-
-    calls = index_calls(drill("truncated-incidents").trace)
-    assert [calls.attempt(c) for c in ("e02", "e04", "e05")] == [1, 2, 5]  # e04 is attempts 2 to 4
-
-
-def test_a_probe_only_fault_never_shown_says_so_not_that_the_escalation_came_before_the_evidence():
-    # at 50 s, citing the later symptom e09 (accepted evidence) without ever asking p1: by the rules still no
-    # detection (an early escalation), but not "before any evidence of the fault had appeared" after the damage
-    card = score(drill("flag-probe"), [esc(50, "s1", "e09")], rules="4")
-    assert card.outcome is Outcome.FALSE_ALARM and card.total == 0
-    assert card.lines[0] == (
-        "Outcome: early escalation. You escalated once, but nothing in this session showed the fault: only probe p1's "
-        "answer shows it, and you never had that answer; an event that only follows from the fault does not make it "
-        "detectable, so s1 was never named after the evidence and the cascade ran on.")
-    early = score(drill("refund-approval"), [esc(15, "s2")], rules="4")  # a trace event is evidence there
-    assert "before any evidence of the fault had appeared" in early.lines[0]
-
-
-def test_each_field_cited_counts_as_a_citation_for_specificity():
-    # docs/scoring.md, "Specific citations": three fields of e05, one of them evidence, are one third evidence
-    card = score(drill("parallel-researchers"), [esc(8, "s2", "e05:ev_share", "e05:country", "e05:year")], rules="4")
-    assert card.outcome is Outcome.RIGHT_STEP_UNSUPPORTED and card.total == 10
+def test_version_4_rounds_the_summed_spend_as_released():
+    # version 4 as released rounds the float sum 12.4999... to 12 (a stored version-4 scorecard says 84)
+    card = _half_spend_card("4")
+    damage = next(line for line in card.lines if line.startswith("Damage avoided"))
+    assert damage.startswith("Damage avoided: 12 of 25 points."), damage
+    assert card.total == 84, card.lines

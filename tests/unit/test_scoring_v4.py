@@ -71,22 +71,36 @@ def test_more_than_four_events_is_not_specific_even_if_all_are_evidence() -> Non
 
 def test_citing_the_evidence_event_again_by_a_field_does_not_make_a_citation_more_precise() -> None:
     """retail-camera-zoom-exchange (format 2): the evidence is m011's field product_id (86.4 s, step u02); m009 and
-    m007 are earlier results of u02 that show nothing. Precision is over distinct events: m011 cited whole and by its
-    field is one event, not two evidence citations (it was a hit, 100 points, while the same three events cited once
-    each were right step, unsupported)."""
+    m007 are earlier results of u02 that show nothing. By version 5 precision is over distinct events: m011 cited
+    whole and by its field is one event, not two evidence citations (version 4, as released, counted each distinct
+    citation: it was a hit, 100 points, while the same three events cited once each were right step, unsupported)."""
     drill = load_drill(DRILLS / "retail-camera-zoom-exchange.yaml")
     padded = ("m011", "m011:product_id", "m009", "m007")
     once = ("m011", "m009", "m007")
     assert citation_precision(drill, padded) == pytest.approx(1 / 3) == citation_precision(drill, once)
-    got = card(esc(87, "u02", *padded), drill=drill)
+    got = score(drill, [esc(87, "u02", *padded)], rules="5")
     assert (got.outcome.value, got.total, got.response) == ("right_step_unsupported", 10, Response.LOCALISATION_ERROR)
     # a field that shows nothing counts against the citation, even beside the evidence's field of the same event
     assert citation_precision(drill, ("m011:product_id", "m011:name", "m009")) == pytest.approx(1 / 3)
     assert citation_precision(drill, ("m011:product_id", "m011:name")) == 0.5
     # cited once, or whole and by its evidence field, it is still one event of evidence
     for cites in (("m011:product_id", "m009"), ("m011", "m011:product_id")):
-        got = card(esc(87, "u02", *cites), drill=drill)
+        got = score(drill, [esc(87, "u02", *cites)], rules="5")
         assert (got.outcome.value, got.total, got.response) == ("contained", 100, Response.HIT), cites
+
+
+def test_version_4_counts_each_distinct_citation_of_the_evidence_as_released() -> None:
+    """Version 4 as released (before version 5's evidence_event_once): m011 cited whole and by its field is two
+    citations of evidence, 2 of 4, specific: the padded citation is a hit of 100, as a stored version-4 session
+    scored it; the same three events cited once each are 1 of 3, right step, unsupported."""
+    drill = load_drill(DRILLS / "retail-camera-zoom-exchange.yaml")
+    padded = ("m011", "m011:product_id", "m009", "m007")
+    assert citation_precision(drill, padded, once_per_event=False) == 0.5
+    assert citation_precision(drill, ("m011", "m009", "m007"), once_per_event=False) == pytest.approx(1 / 3)
+    got = card(esc(87, "u02", *padded), drill=drill)
+    assert (got.outcome.value, got.total, got.response) == ("contained", 100, Response.HIT)
+    got = card(esc(87, "u02", "m011", "m009", "m007"), drill=drill)
+    assert (got.outcome.value, got.total) == ("right_step_unsupported", 10)
 
 
 def test_the_score_still_rewards_recovering_while_the_response_reads_the_first_escalation() -> None:

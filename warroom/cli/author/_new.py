@@ -31,11 +31,15 @@ def _schema_ref_for(out_dir: Path) -> str:
 )
 @click.option(
     "--example",
-    type=click.Choice(["basic", "full"]),
+    type=click.Choice(["basic", "full", "loop"]),
     default="basic",
     show_default=True,
     help="basic: a short commented format-2 skeleton (a planner and an executor); full: a format-2 drill that "
-    "uses agents, models, batches, retries, repetition, approvals and command results.",
+    "uses agents, models, batches, retries, repetition, approvals (approval_for), command results, probes with "
+    "answers by time, evidence, accepted evidence and distractors at a field, and a twin; loop: a format-2 drill "
+    "whose fault is a supervisor's handoff (origin: handoff), with steps that run at once (parallel) and spend as "
+    "damage (damage.spend) with a budget deadline (one drill cannot hold a payments cascade and a spend budget "
+    "consistently, so these fields are in their own example).",
 )
 def new(drill_id: str, out_dir: Path, example: str) -> None:
     """Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.
@@ -62,10 +66,10 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     if out_dir.exists() and not out_dir.is_dir():
         raise failure(f"{out_dir} is not a folder")
     schema_ref = _schema_ref_for(out_dir)
-    if example == "full":
-        from warroom.core.author import full_example_text
+    if example != "basic":
+        from warroom.core.author import example_text
 
-        text = full_example_text(drill_id, schema_ref)
+        text = example_text(example, drill_id, schema_ref)
     else:
         text = skeleton_text(drill_id, schema_ref)
     try:

@@ -84,7 +84,8 @@ def specific_moments(drill: Drill) -> list[tuple[float, tuple[str, ...]]]:
         released = tuple(dict.fromkeys(e.id for e in drill.trace if e.t <= t))
         if len(released) > edition.max_cited:
             break  # (more events only come later)
-        if is_specific(drill, released, min_precision=edition.min_citation_precision, max_cited=edition.max_cited):
+        if is_specific(drill, released, min_precision=edition.min_citation_precision, max_cited=edition.max_cited,
+                       once_per_event=edition.evidence_event_once):
             moments.append((t, released))
     return moments
 

@@ -1,6 +1,7 @@
-"""The format-2 example drill shipped in the package (``warroom/core/author/examples/fanout-retries.yaml``) and the seed
-worked example of ``warroom cost --example``, which
-``warroom new ID --example full`` writes under the author's id."""
+"""The format-2 example drills shipped in the package, which ``warroom new ID --example NAME`` writes under the
+author's id (``full``: ``warroom/core/author/examples/fanout-retries.yaml``; ``loop``: ``handoff-loop.yaml``, the
+parts one drill with a payments cascade cannot hold consistently: a handoff as the origin, parallel steps, spend as
+damage with a budget deadline), and the seed worked example of ``warroom cost --example``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from pathlib import Path
 
 #: The example's own id, replaced by the author's.
 FULL_EXAMPLE_ID = "fanout-retries"
+#: Each example of ``warroom new --example`` but the skeleton (``basic``): its name and its drill's own id (its file
+#: is ``examples/ID.yaml``).
+EXAMPLES: dict[str, str] = {"full": FULL_EXAMPLE_ID, "loop": "handoff-loop"}
 
 
 def full_example_path() -> Path:
@@ -22,9 +26,19 @@ def seed_example_path() -> Path:
     return Path(__file__).resolve().parent / "examples" / "seed-cost.yaml"
 
 
-def full_example_text(drill_id: str, schema_ref: str) -> str:
-    """The example drill's text with ``id`` set to ``drill_id`` (a valid id, checked by the caller) and a first
-    line pointing VS Code at the drill schema ``schema_ref``."""
-    text = full_example_path().read_text(encoding="utf-8")
-    text = re.sub(rf"^id: {FULL_EXAMPLE_ID}$", f"id: {drill_id}", text, count=1, flags=re.MULTILINE)
+def example_path(example: str) -> Path:
+    """The packaged drill of the example named ``example`` (a key of :data:`EXAMPLES`; KeyError otherwise)."""
+    return Path(__file__).resolve().parent / "examples" / f"{EXAMPLES[example]}.yaml"
+
+
+def example_text(example: str, drill_id: str, schema_ref: str) -> str:
+    """The text of the example named ``example`` (:data:`EXAMPLES`) with ``id`` set to ``drill_id`` (a valid id,
+    checked by the caller) and a first line pointing VS Code at the drill schema ``schema_ref``."""
+    text = example_path(example).read_text(encoding="utf-8")
+    text = re.sub(rf"^id: {EXAMPLES[example]}$", f"id: {drill_id}", text, count=1, flags=re.MULTILINE)
     return f"# yaml-language-server: $schema={schema_ref}\n" + text
+
+
+def full_example_text(drill_id: str, schema_ref: str) -> str:
+    """The full example's text (:func:`example_text` of ``full``)."""
+    return example_text("full", drill_id, schema_ref)

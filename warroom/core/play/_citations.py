@@ -63,13 +63,19 @@ def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) 
     return judge.kind(event_id, judge.cited_events([*(cites or ()), event_id]))
 
 
-def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
+def judge_citations(
+    drill: Drill, cites: Iterable[str] | None, *, distractor_fields_compare: bool = False
+) -> list[tuple[str, Cited]]:
     """Each citation (in the order cited; None, a log from before citations, cites nothing) with its kind, as
-    :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds)."""
+    :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds).
+
+    ``distractor_fields_compare`` (scoring rules versions 1 to 4 as released): every cited field cites its event
+    for a comparison, a distractor's field too (``e05:stale_after`` beside ``e10`` completes ``all_of [e05, e10]``);
+    by default (version 5 on) a distractor's field is no reading of what the comparison compares."""
     split = [(c, split_cite(c)) for c in cites or ()]
     if not split:
         return []
-    judge = _Judge(drill)
+    judge = _Judge(drill, distractor_fields_compare=distractor_fields_compare)
     cited_events = judge.cited_events(c for c, _ in split)
     return [(c, judge.judge(event_id, path, cited_events)) for c, (event_id, path) in split]
 
@@ -78,8 +84,9 @@ class _Judge:
     """The answer key of one drill indexed for judging citations: evidence items, accepted items and distractors
     by event, each with its field path (None: the whole event)."""
 
-    def __init__(self, drill: Drill) -> None:
+    def __init__(self, drill: Drill, *, distractor_fields_compare: bool = False) -> None:
         key = drill.answer_key
+        self.distractor_fields_compare = distractor_fields_compare
         self.items: dict[str, list[Any]] = {}
         self.fields: dict[str, list[tuple[str | None, Cited, Any]]] = {}
         for ref in refs(key) if key is not None else []:
@@ -101,7 +108,7 @@ class _Judge:
         out = set()
         for cite in cites:
             event_id, path = split_cite(cite)
-            if path is None or self._holds(event_id, path) is not None or \
+            if path is None or self.distractor_fields_compare or self._holds(event_id, path) is not None or \
                     self._declared(event_id, path)[0] is not Cited.DISTRACTOR:
                 out.add(event_id)
         return out
@@ -149,23 +156,31 @@ class _Judge:
         return self._evidence(ref, cited_events) if ref is not None else kind
 
 
-def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
+def is_supported(drill: Drill, cites: Iterable[str] | None, *, distractor_fields_compare: bool = False) -> bool:
     """True when ``cites`` holds at least one evidence item (every event of a comparison) or accepted event of
-    ``drill``."""
-    return any(kind in SUPPORTING for _, kind in judge_citations(drill, cites))
+    ``drill`` (``distractor_fields_compare`` as :func:`judge_citations` has it)."""
+    judged = judge_citations(drill, cites, distractor_fields_compare=distractor_fields_compare)
+    return any(kind in SUPPORTING for _, kind in judged)
 
 
-def citation_precision(drill: Drill, cites: Iterable[str] | None) -> float:
+def citation_precision(
+    drill: Drill, cites: Iterable[str] | None, *, once_per_event: bool = True, distractor_fields_compare: bool = False
+) -> float:
     """The share of what is cited that is evidence or accepted evidence of ``drill`` (the events of a comparison
-    count when the comparison is cited whole): the distinct **events** with a citation that supports, over those
-    plus the distinct citations that do not; 0.0 when nothing is cited. An event is never counted twice as evidence
-    (format 2: cited whole and by its evidence field, or by several fields), so citing the evidence again in another
-    form does not make a citation more precise; a field that shows nothing counts against it, even of that event."""
+    count when the comparison is cited whole); 0.0 when nothing is cited.
+
+    With ``once_per_event`` (scoring rules version 5 on): the distinct **events** with a citation that supports,
+    over those plus the distinct citations that do not. An event is never counted twice as evidence (format 2: cited
+    whole and by its evidence field, or by several fields), so citing the evidence again in another form does not
+    make a citation more precise; a field that shows nothing counts against it, even of that event. Without it
+    (version 4): the supporting distinct citations over all distinct citations (an event cited whole and by its
+    evidence field is two citations of evidence). ``distractor_fields_compare`` as :func:`judge_citations` has it."""
     supporting: set[str] = set()
     other = 0
-    for cite, kind in judge_citations(drill, dict.fromkeys(cites or ())):
+    judged = judge_citations(drill, dict.fromkeys(cites or ()), distractor_fields_compare=distractor_fields_compare)
+    for cite, kind in judged:
         if kind in SUPPORTING:
-            supporting.add(split_cite(cite)[0])
+            supporting.add(split_cite(cite)[0] if once_per_event else cite)
         else:
             other += 1
     if not supporting and not other:
@@ -173,15 +188,21 @@ def citation_precision(drill: Drill, cites: Iterable[str] | None) -> float:
     return len(supporting) / (len(supporting) + other)
 
 
-def is_specific(drill: Drill, cites: Iterable[str] | None, *, min_precision: float, max_cited: int) -> bool:
+def is_specific(
+    drill: Drill, cites: Iterable[str] | None, *, min_precision: float, max_cited: int, once_per_event: bool = True,
+    distractor_fields_compare: bool = False,
+) -> bool:
     """True when ``cites`` supports an escalation on ``drill`` (:func:`is_supported`) **and** is specific: at
-    least ``min_precision`` of the distinct cited events are evidence or accepted evidence, and at most
+    least ``min_precision`` of the distinct cited events are evidence or accepted evidence
+    (:func:`citation_precision`, ``once_per_event`` and ``distractor_fields_compare`` as there), and at most
     ``max_cited`` distinct events are cited (0: no limit). Citing everything released, or every flagged event, is
     not specific."""
     cited = list(dict.fromkeys(cites or ()))
     if max_cited and len(cited) > max_cited:
         return False
-    return is_supported(drill, cited) and citation_precision(drill, cited) >= min_precision
+    lenient = distractor_fields_compare
+    precision = citation_precision(drill, cited, once_per_event=once_per_event, distractor_fields_compare=lenient)
+    return is_supported(drill, cited, distractor_fields_compare=lenient) and precision >= min_precision
 
 
 def misplaced_evidence(drill: Drill, step: str | None, cites: Iterable[str] | None, t: float) -> str | None:
@@ -207,10 +228,11 @@ def misplaced_evidence(drill: Drill, step: str | None, cites: Iterable[str] | No
             f"{target_label(drill, step, title=False)}")
 
 
-def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
+def describe_citations(drill: Drill, cites: Iterable[str] | None, *, distractor_fields_compare: bool = False) -> str:
     """The citations in words, for scorecards, the debrief and the review: ``"e03 (evidence), e05 (a
-    distractor)"``, or ``"no event"`` when nothing is cited."""
-    judged = judge_citations(drill, cites)
+    distractor)"``, or ``"no event"`` when nothing is cited (``distractor_fields_compare`` as
+    :func:`judge_citations` has it)."""
+    judged = judge_citations(drill, cites, distractor_fields_compare=distractor_fields_compare)
     if not judged:
         return "no event"
     return ", ".join(f"{event_id} ({CITED_LABELS[kind]})" for event_id, kind in judged)

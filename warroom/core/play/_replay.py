@@ -46,6 +46,7 @@ from warroom.core.model import (
     Role,
     TraceEvent,
     Usage,
+    accepted_ids,
     damage_per_event,
     detection_events,
     earliest_evidence_at,
@@ -92,6 +93,9 @@ class Replay:
         on_action: called with each :class:`Action` before it is appended to :attr:`actions` and takes effect; the
             session journal hooks in here to persist every action. If it raises, the exception propagates and the
             action is neither recorded nor applied (an action that was not persisted did not happen).
+        accepted_evidence_detects: a released accepted-evidence event (or the own answer of a probe listed as
+            accepted evidence) makes the fault detectable, as evidence does, from the earliest evidence's time on
+            (:attr:`evidence_released`; scoring rules version 5 on: the scoring passes its edition's switch).
 
     State for a UI, at any moment: :attr:`now`, :attr:`released`, :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
@@ -102,9 +106,14 @@ class Replay:
     verification probes requested and revealed), :attr:`repetitions` and :attr:`approvals`.
     """
 
-    def __init__(self, drill: Drill, on_action: Callable[[Action], None] | None = None) -> None:
+    def __init__(
+        self, drill: Drill, on_action: Callable[[Action], None] | None = None, *, accepted_evidence_detects: bool = True
+    ) -> None:
         self.drill = drill
         self.on_action = on_action
+        #: Whether a released accepted-evidence event makes the fault detectable (the scoring edition's switch of
+        #: that name: version 5 on; the default is the current edition's, which a live session plays by).
+        self.accepted_evidence_detects = accepted_evidence_detects
         self.now: float = 0.0
         self.released: list[Any] = []
         self.actions: list[Action] = []
@@ -138,12 +147,16 @@ class Replay:
         self.probes = ProbeDesk(drill)
         self._event_ids |= set(self.probes.by_id)
         # The events that show an evidence item (a comparison shows with its last event), and the probes listed as
-        # evidence (they show the fault with their result).
+        # evidence (they show the fault with their result); by the switch, the accepted evidence too.
         self._evidence_ids = frozenset(ev.id for _, ev in detection_events(drill)) | frozenset(
             i for i in (key.evidence if key is not None else ()) if isinstance(i, str) and i in self.probes.by_id)
         self._evidence_seen = False
         # The earliest evidence event's time, or the earliest result of a probe that finds the fault.
         self._first_evidence_t = earliest_evidence_at(drill)
+        # By the switch, the accepted evidence (trace events and probes) and whether any of it was released.
+        accepted = accepted_ids(key) if accepted_evidence_detects and key is not None else ()
+        self._accepted_ids = frozenset(accepted)
+        self._accepted_seen = False
         self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
@@ -155,8 +168,14 @@ class Replay:
 
     @property
     def evidence_released(self) -> bool:
-        """True once the earliest evidence event has been released (the fault is detectable)."""
-        return self._evidence_seen
+        """True once the earliest evidence event has been released (the fault is detectable); with
+        ``accepted_evidence_detects``, also once an accepted-evidence event (or a probe listed as accepted evidence,
+        with its own answer) has been released and the drill clock has reached the earliest evidence's time
+        (:attr:`first_evidence_time`): the symptom of a fault only a probe shows, seen without the probe."""
+        if self._evidence_seen:
+            return True
+        first = self._first_evidence_t
+        return self._accepted_seen and first is not None and self.now >= first
 
     @property
     def deadline_passed(self) -> bool:
@@ -253,6 +272,7 @@ class Replay:
         self.approvals.see(ev)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
+        self._accepted_seen = self._accepted_seen or ev.id in self._accepted_ids
         self._steps.see(ev)
         self._charge_event(ev)
         self._damage(ev, ev.t)
@@ -275,8 +295,9 @@ class Replay:
         ev = self.probes.result(req)
         self._released_at[ev.id] = len(self.released)
         self.released.append(ev)
-        if ev.id in self._evidence_ids and req.finds:  # an earlier answer ("nothing wrong yet") shows nothing
-            self._evidence_seen = True
+        if req.finds:  # an earlier answer ("nothing wrong yet") shows nothing
+            self._evidence_seen = self._evidence_seen or ev.id in self._evidence_ids
+            self._accepted_seen = self._accepted_seen or ev.id in self._accepted_ids
         self._charge_event(ev)
         return ev
 

@@ -4,7 +4,7 @@ reads an edition's fields; it never asks which version it applies. A scorecard r
 with, and a stored session is re-scored by its own edition unless another is asked for, so an edition once
 released never changes: tests/unit/test_scoring_editions.py pins every released edition's values.
 
-Adding an edition (version 4, say) touches:
+Adding an edition (version 6, say) touches:
 
 - this module: one more :class:`Edition` in :data:`EDITIONS` (a new field, when the new rule needs a switch or a
   value no edition had: give it to every edition, the old ones keeping their behaviour), and
@@ -47,7 +47,19 @@ class Edition:
 
     Citations, when they count: an escalation is supported when it cites evidence, and also, from version 4, when
     at least ``min_citation_precision`` of the events it cites are evidence or accepted evidence and it cites at
-    most ``max_cited`` events (0 and 0: no such condition).
+    most ``max_cited`` events (0 and 0: no such condition); with ``evidence_event_once`` (version 5) an event cited
+    whole and by its evidence field (or by several) counts once as evidence in that share, else each distinct
+    citation counts.
+
+    Version 5's switches: ``accepted_evidence_detects`` (a released accepted-evidence event, or a probe listed as
+    accepted evidence that gave its own answer, makes the fault detectable as evidence does, once the drill clock
+    has reached the earliest evidence's time: the replay contains an escalation of the origin after it; the earliest
+    evidence and the speed window are unchanged) and
+    ``drops_float_noise`` (speed and damage points drop float noise below 1e-9 before rounding halves up, so a
+    spend that is exactly half the full damage gives 12.5 points, 13); and, true up to version 4,
+    ``distractor_fields_compare`` (a cited field of an event cites that event for a comparison, ``all_of``, even a
+    distractor's field: ``e05:stale_after`` beside ``e10`` completes ``all_of [e05, e10]``; version 5 counts only
+    fields that are not a distractor's, or that hold an evidence field).
     """
 
     version: str
@@ -67,6 +79,10 @@ class Edition:
     early_escalation: bool
     min_citation_precision: float
     max_cited: int
+    evidence_event_once: bool
+    accepted_evidence_detects: bool
+    drops_float_noise: bool
+    distractor_fields_compare: bool
 
 
 #: Version 1: the escalated step alone decides; citations are not judged.
@@ -76,6 +92,8 @@ _VERSION_1 = Edition(
     false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
+    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
@@ -86,6 +104,8 @@ _VERSION_2 = Edition(
     false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
+    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 #: Version 3: a requested verification probe that does not find the fault costs 2 points (format 2 probes).
 _VERSION_3 = Edition(
@@ -94,6 +114,8 @@ _VERSION_3 = Edition(
     false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
+    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
 )  # fmt: skip
 #: Version 4: the trial and its response (the first escalation decides: hit, miss, localisation error, false
 #: alarm, correct rejection; a session quit with no escalation is a miss, or on a noise trial abandoned), and
@@ -105,15 +127,32 @@ _VERSION_4 = Edition(
     false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
     early_escalation=True, min_citation_precision=0.5, max_cited=4,
+    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
+    distractor_fields_compare=True,
+)  # fmt: skip
+
+#: Version 5: version 4's points and citations, and four switches (issue 34): a released accepted-evidence event
+#: makes the fault detectable (in a drill whose fault only a probe's answer shows, escalating the origin after the
+#: accepted symptom contains instead of being an early escalation); an event cited whole and by its evidence field
+#: counts once as evidence; float noise below 1e-9 is dropped before a half is rounded up; a distractor's field does
+#: not complete a comparison.
+_VERSION_5 = Edition(
+    version="5",
+    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
+    false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
+    cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
+    early_escalation=True, min_citation_precision=0.5, max_cited=4,
+    evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
+    distractor_fields_compare=False,
 )  # fmt: skip
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
 EDITIONS: Mapping[str, Edition] = MappingProxyType(
-    {e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3, _VERSION_4)}
+    {e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3, _VERSION_4, _VERSION_5)}
 )
 #: The current edition's version: what a new session is scored by (a scorecard records the one it was computed
 #: with).
-SCORING_VERSION = "4"
+SCORING_VERSION = "5"
 #: Every version in :data:`EDITIONS`, oldest first.
 SCORING_VERSIONS: tuple[str, ...] = tuple(EDITIONS)
 

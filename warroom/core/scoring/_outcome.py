@@ -67,12 +67,14 @@ def verdict_of(drill: Drill, result: EscalationResult, edition: Edition) -> Esca
 
 def supported(drill: Drill, cites: tuple[str, ...] | None, edition: Edition) -> bool:
     """Whether an escalation citing ``cites`` on ``drill`` is supported by the ``edition``'s rules: it cites
-    evidence (versions 2 and 3), and specifically (version 4: :func:`warroom.core.play.is_specific`)."""
+    evidence (versions 2 and 3), and specifically (version 4: :func:`warroom.core.play.is_specific`; version 5
+    counts an event once as evidence)."""
     if edition.max_cited or edition.min_citation_precision:
         return is_specific(
-            drill, cites, min_precision=edition.min_citation_precision, max_cited=edition.max_cited
+            drill, cites, min_precision=edition.min_citation_precision, max_cited=edition.max_cited,
+            once_per_event=edition.evidence_event_once, distractor_fields_compare=edition.distractor_fields_compare,
         )
-    return is_supported(drill, cites)
+    return is_supported(drill, cites, distractor_fields_compare=edition.distractor_fields_compare)
 
 
 def played_as(drill: Drill) -> PlayedAs:
@@ -105,9 +107,10 @@ def citation_lines(replay: Replay, edition: Edition) -> list[str]:
     citations)."""
     if not edition.cites_count:
         return []
+    lenient = edition.distractor_fields_compare
     return [
         f"Escalation of {_named(replay.drill, e.action.step)} at {seconds(e.action.t)} cited "
-        f"{describe_citations(replay.drill, e.action.cites)}."
+        f"{describe_citations(replay.drill, e.action.cites, distractor_fields_compare=lenient)}."
         for e in replay.escalations
     ]
 
@@ -137,7 +140,7 @@ def outcome_words(replay: Replay, outcome: Outcome, edition: Edition) -> str:
     return OUTCOME_LABELS[outcome]
 
 
-def outcome_text(replay: Replay, outcome: Outcome) -> str:
+def outcome_text(replay: Replay, outcome: Outcome, edition: Edition) -> str:
     drill = replay.drill
     key = drill.answer_key
     origin = _named(drill, key.fault.target) if key else ""
@@ -161,7 +164,7 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
         shown = ", ".join(evidence_ids(key) + accepted_ids(key)) if key else ""
         return (
             f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, and the cascade "
-            f"stopped; but you cited {describe_citations(drill, cites)}: nothing that shows the fault. The events "
+            f"stopped; but you cited {_described(drill, cites, edition)}: nothing that shows the fault. The events "
             f"that do: {shown}. The right step with no evidence is a guess the scorecard cannot tell from luck."
         )
     if outcome is Outcome.WRONG_STEP:
@@ -191,12 +194,20 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     return f"You left the drill at {seconds(replay.end_time)}, before it ended."
 
 
+def _described(drill: Drill, cites: tuple[str, ...] | None, edition: Edition) -> str:
+    return describe_citations(drill, cites, distractor_fields_compare=edition.distractor_fields_compare)
+
+
 def _probe_only_unseen(drill: Drill, replay: Replay) -> str:
-    """In a drill whose fault only a probe shows (no trace event is evidence), when no probe's own answer showed it
-    in this session: the probes that would have (``probe p1``), in words; else the empty text."""
-    probes = [p.id for p in finding_probes(drill) if p.id in evidence_ids(drill.answer_key)]
+    """In a drill whose fault only a probe shows (no trace event is evidence, nor, when the replay counts accepted
+    evidence as detection (version 5 on), accepted evidence), when no probe's own answer showed it in this session:
+    the probes that would have (``probe p1``), in words; else the empty text."""
+    key = drill.answer_key
+    probes = [p.id for p in finding_probes(drill) if p.id in evidence_ids(key)]
     if not probes or detection_events(drill) or any(r.finds for r in replay.probes.requests):
         return ""
+    if replay.accepted_evidence_detects and any(i not in replay.probes.by_id for i in accepted_ids(key)):
+        return ""  # an accepted symptom in the trace shows it too: "before any evidence" says it
     return " or ".join(f"probe {p}'s answer" for p in probes)
 
 

@@ -69,7 +69,7 @@ def _speed_component(replay: Replay, outcome: Outcome, edition: Edition) -> Comp
             why = f"Time to detect {seconds(ttd)}; the window from the earliest evidence to the deadline is 0 s."
         else:
             raw = edition.speed * (1 - ttd / window)
-            speed = whole_points(max(0.0, min(float(edition.speed), raw)))
+            speed = whole_points(max(0.0, min(float(edition.speed), raw)), edition)
             why = (
                 f"Time to detect {seconds(ttd)} (earliest evidence at {seconds(first)}, escalation at "
                 f"{seconds(replay.contained_at)}) in a window of {seconds(window)} (to the deadline at "
@@ -98,10 +98,11 @@ def _figure(value: float, unit: str | None) -> str:
     return amount(value)
 
 
-def whole_points(raw: float) -> int:
-    """``raw`` points rounded to whole points, halves up, once the float noise below 1e-9 is dropped: a spend
-    made of many call costs that is exactly half the full damage gives 12.5 points (13), not 12.4999... (12)."""
-    return int(round_half_up(round(raw, 9)))
+def whole_points(raw: float, edition: Edition) -> int:
+    """``raw`` points rounded to whole points, halves up; by an edition that ``drops_float_noise`` (version 5 on),
+    once the float noise below 1e-9 is dropped: a spend made of many call costs that is exactly half the full damage
+    gives 12.5 points (13), where version 4 rounds the summed costs' 12.4999... to 12."""
+    return int(round_half_up(round(raw, 9) if edition.drops_float_noise else raw))
 
 
 def _damage_component(replay: Replay, outcome: Outcome, edition: Edition) -> Component:
@@ -110,7 +111,7 @@ def _damage_component(replay: Replay, outcome: Outcome, edition: Edition) -> Com
     full = replay.full_damage
     if contained and full > 0:
         raw = edition.damage * (1 - replay.damage / full)
-        dmg = whole_points(max(0.0, raw))
+        dmg = whole_points(max(0.0, raw), edition)
         why = (
             f"Damage {damage_amount(replay.damage, unit)} of a full cascade's {damage(full, unit)}: "
             f"{edition.damage} x (1 - {_figure(replay.damage, unit)}/{_figure(full, unit)}) = {amount(raw)}, "

@@ -110,12 +110,13 @@ def replay_actions(
     drill is played to its end. The events released after the last action are in ``replay.released`` (every released
     event is, in order).
 
-    ``rules`` (an edition of :data:`SCORING_VERSIONS`) decides each escalation's ``verdict``. Returns ``(replay,
-    results)``, one :class:`ActionResult` per action. Raises :class:`ScoringError` when an action cannot apply (see
-    there), naming the action, and ValueError for an unknown ``rules``.
+    ``rules`` (an edition of :data:`SCORING_VERSIONS`) decides each escalation's ``verdict`` and what makes the
+    fault detectable (version 5 on: accepted evidence too, the Replay's ``accepted_evidence_detects``). Returns
+    ``(replay, results)``, one :class:`ActionResult` per action. Raises :class:`ScoringError` when an action
+    cannot apply (see there), naming the action, and ValueError for an unknown ``rules``.
     """
     edition = edition_of(rules)
-    replay = Replay(drill)
+    replay = Replay(drill, accepted_evidence_detects=edition.accepted_evidence_detects)
     replay.advance_to(0.0)
     results: list[ActionResult] = []
     for i, action in enumerate(actions, start=1):
@@ -188,10 +189,11 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
     """The scorecard of an ended :class:`Replay` (what :func:`score` computes after re-running the log), by the
     edition ``rules`` of the scoring rules.
 
-    Raises ValueError when the replay has not ended or ``rules`` is unknown."""
+    Raises ValueError when the replay has not ended, was played by another edition's replay rules (whether
+    accepted evidence makes the fault detectable: re-run the log with :func:`score` instead) or ``rules`` is
+    unknown."""
     edition = edition_of(rules)
-    if not replay.ended:
-        raise ValueError("the drill has not ended yet; play it to the end (Replay.run_to_end) before scoring")
+    _check_scorable(replay, edition)
     drill = replay.drill
     outcome = outcome_of(replay, edition)
     if drill.is_all_clear:
@@ -202,7 +204,7 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         components.append(probe_component(replay, edition))
     raw = sum(c.points for c in components)
     total = 0 if outcome is Outcome.ABANDONED else max(0, min(MAX_TOTAL, raw))
-    text = outcome_text(replay, outcome)
+    text = outcome_text(replay, outcome, edition)
     lines = [f"Outcome: {outcome_words(replay, outcome, edition)}. {text}"]
     lines += citation_lines(replay, edition)
     lines += probe_lines(replay)
@@ -243,6 +245,15 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         played_as=trial,
         response=response,
     )
+
+
+def _check_scorable(replay: Replay, edition: Edition) -> None:
+    """Raise ValueError when ``replay`` has not ended or was played by other replay rules than ``edition``'s."""
+    if not replay.ended:
+        raise ValueError("the drill has not ended yet; play it to the end (Replay.run_to_end) before scoring")
+    if replay.accepted_evidence_detects is not edition.accepted_evidence_detects:
+        raise ValueError(f"this replay was not played by the replay rules of scoring rules version {edition.version}"
+                         " (accepted evidence makes the fault detectable from version 5); score its action log")
 
 
 def _trial(replay: Replay, edition: Edition) -> tuple[PlayedAs | None, Response | None]:
