@@ -71,7 +71,7 @@ def test_bad_lines_are_refused_by_line_and_the_rest_stored(tmp_path: Path):
     source.write_text("\n".join([good[0], "{not json", json.dumps(bad_total), json.dumps(clash), json.dumps(injected)]))
     result = run("store", "import", str(source), "--data-dir", str(tmp_path / "new"))
     assert result.exit_code == 1
-    assert f"{source}:2: not a JSON object" in result.output
+    assert f"{source}:2:2: not a JSON object" in result.output  # where the line stops being JSON
     assert f"{source}:3: session other-1 was not stored: total: Input should be a valid integer" in result.output
     assert f"{source}:5: unknown column" in result.output
     assert "2 sessions imported" in result.output and "0 already there, 3 refused" in result.output

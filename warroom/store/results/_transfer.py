@@ -73,15 +73,25 @@ class ImportResult:
     #: The sessions stored, by trainee name (an export holds whatever names its writer gave: the facilitator is told
     #: whose sessions a trainee's file brought).
     by_trainee: dict[str, int] = field(default_factory=dict)
+    #: The column of a refused line's problem, by ``(source, line number)``, when one place of the line is wrong (a
+    #: JSON error, a key given twice): written ``source:N:COL: message``.
+    columns: dict[tuple[str, int], int] = field(default_factory=dict)
 
     @property
     def refused(self) -> list[str]:
-        """One ``source:N: message`` per line refused, in the order of the lines."""
-        return [f"{source}:{number}: {message}" for source, number, message, _ in self.refusals]
+        """One ``source:N: message`` (``source:N:COL: message`` with a column) per line refused, in the order of
+        the lines."""
+        return [f"{self._at(source, number)}: {message}" for source, number, message, _ in self.refusals]
 
-    def refuse(self, source: str, number: int, reason: str | SessionReason) -> None:
+    def _at(self, source: str, number: int) -> str:
+        column = self.columns.get((source, number))
+        return f"{source}:{number}" if column is None else f"{source}:{number}:{column}"
+
+    def refuse(self, source: str, number: int, reason: str | SessionReason, column: int | None = None) -> None:
         """Record that line ``number`` of ``source`` was refused for ``reason`` (a message, or a message about the
-        line's session with its id apart)."""
+        line's session with its id apart), at ``column`` of the line when one place is wrong."""
+        if column is not None:
+            self.columns[source, number] = column
         if isinstance(reason, SessionReason):
             self.refusals.append((source, number, reason.text, reason.template()))
         else:
@@ -105,7 +115,7 @@ class ImportResult:
         out = []
         for (source, message), numbers in groups.items():
             if len(numbers) == 1:
-                out.append(f"{source}:{numbers[0]}: {own[source, numbers[0]]}")
+                out.append(f"{self._at(source, numbers[0])}: {own[source, numbers[0]]}")
                 continue
             named = ", ".join(str(n) for n in numbers[:shown])
             more = f" and {len(numbers) - shown:,} more lines" if len(numbers) > shown else ""
@@ -119,6 +129,8 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     naming what is wrong."""
     try:
         value = strict_json(text)
+    except json.JSONDecodeError as exc:  # the place in the line apart (a key given twice, a syntax error)
+        raise _NotJson(f"not a JSON object: {exc.msg}", exc.colno) from None
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):
@@ -176,7 +188,7 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             values, history = _row(text)
             stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
-            result.refuse(source, number, _reason(exc))
+            result.refuse(source, number, _reason(exc), getattr(exc, "column", None))
             continue
         except StoreError as exc:
             if not _refused_by_policy(exc):
@@ -190,6 +202,14 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
         else:
             result.already += 1
     return result
+
+
+class _NotJson(ValueError):
+    """A line that is not JSON, at ``column`` of the line."""
+
+    def __init__(self, message: str, column: int) -> None:
+        super().__init__(message)
+        self.column = column
 
 
 def _reason(exc: Exception) -> str | SessionReason:
