@@ -13,6 +13,7 @@ from typing import Any
 
 from warroom.core.model import Outcome
 from warroom.core.scoring import MAX_TOTAL
+from warroom.errors import WarroomError
 
 #: The longest drill time a stored action or time to detect may have, in seconds: twice the longest drill
 #: (``2 * warroom.core.model.MAX_DRILL_SECONDS``, checked when warroom.store.results._records is imported).
@@ -77,7 +78,9 @@ def strict_json(text: str | bytes) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
-class _DuplicateKey(ValueError):
+class _DuplicateKey(WarroomError):
+    """Raised inside the parser by :func:`_unique_keys`; :func:`record_json` turns it into a JSONDecodeError."""
+
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
