@@ -130,7 +130,7 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     try:
         value = strict_json(text)
     except json.JSONDecodeError as exc:  # the place in the line apart (a key given twice, a syntax error)
-        raise _NotJson(f"not a JSON object: {exc.msg}", exc.colno) from None
+        raise json.JSONDecodeError(f"not a JSON object: {exc.msg}", exc.doc, exc.pos) from None
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):
@@ -188,7 +188,10 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             values, history = _row(text)
             stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
-            result.refuse(source, number, _reason(exc), getattr(exc, "column", None))
+            if isinstance(exc, json.JSONDecodeError):  # one place of the line: its column apart
+                result.refuse(source, number, exc.msg, exc.colno)
+            else:
+                result.refuse(source, number, _reason(exc))
             continue
         except StoreError as exc:
             if not _refused_by_policy(exc):
@@ -202,14 +205,6 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
         else:
             result.already += 1
     return result
-
-
-class _NotJson(ValueError):
-    """A line that is not JSON, at ``column`` of the line."""
-
-    def __init__(self, message: str, column: int) -> None:
-        super().__init__(message)
-        self.column = column
 
 
 def _reason(exc: Exception) -> str | SessionReason:
