@@ -205,9 +205,12 @@ def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
     now (``shown_to``)."""
     from warroom.store.journal._notices import leave_notice
 
-    if rec.trainee is None or rec.trainee == shown_to or not (rec.stored or rec.quarantined):
+    if rec.trainee is None or rec.trainee == shown_to:
         return
-    leave_notice(data_dir, rec.trainee, str(rec), utc_now())
+    if rec.stored and rec.session_id is not None:
+        leave_notice(data_dir, rec.trainee, utc_now(), session=rec.session_id)
+    elif rec.quarantined:
+        leave_notice(data_dir, rec.trainee, utc_now(), set_aside=rec.journal.name)
 
 
 def _non_regular(path: Path) -> str | None:
