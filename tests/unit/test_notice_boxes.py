@@ -17,16 +17,11 @@ from warroom.store.journal._notices import _box
 pytestmark = pytest.mark.usefixtures("backend_url")
 
 
-def killed(data_dir: Path, trainee: str, start: dict | None = None, extra: str | None = None) -> Path:
-    """A session of ``trainee`` killed after one inspect (its start line's keys changed by ``start``; ``extra``
-    another line)."""
+def killed(data_dir: Path, trainee: str, extra: str | None = None) -> Path:
+    """A session of ``trainee`` killed after one inspect (``extra``: one more line in its journal)."""
     rec = SessionRecorder.start(data_dir, trainee, bundled_drill_path(), load(bundled_drill_path()))
     rec.record(Action(t=4.0, kind=ActionKind.INSPECT, event="e02"))
     rec.close()
-    if start:
-        lines = rec.journal_path.read_text().splitlines()
-        lines[0] = json.dumps({**json.loads(lines[0]), **start})
-        rec.journal_path.write_text("\n".join(lines) + "\n")
     if extra:
         with open(rec.journal_path, "a", encoding="utf-8") as f:
             f.write(extra + "\n")
@@ -75,7 +70,8 @@ def test_a_box_written_by_another_trainee_shows_no_made_up_notice(tmp_path: Path
         {"at": "x", "set_aside": set_aside.journal.name},  # bob's journal set aside, not ann's
         {"at": "x", "set_aside": "../../results.sqlite3"},
     ]
-    box.write_text("\n".join(json.dumps(p) for p in forged) + '\n{"at": "x", "session": "a", "session": "b"}\n')  # and a key twice
+    twice = '{"at": "x", "session": "a", "session": "b"}'  # and a key twice
+    box.write_text("\n".join([*(json.dumps(p) for p in forged), twice]) + "\n")
     assert take_notices(tmp_path, "ann") == []
     assert not box.exists()  # taken all the same
 
@@ -89,5 +85,5 @@ def test_a_journal_set_aside_is_told_to_its_trainee_and_repeating_a_true_pointer
     assert told == [f"a session of yours could not be recovered and was set aside, not stored: journals/quarantine/"
                     f"{name} (the reason is in {name}.why.txt beside it; ask your facilitator)"]  # fmt: skip
     box = _box(tmp_path, "ann")  # another trainee repeats the pointer: the same true notice, once
-    box.write_text(json.dumps({"at": "x", "set_aside": name}) + "\n" + json.dumps({"at": "y", "set_aside": name}) + "\n")
+    box.write_text("".join(json.dumps({"at": at, "set_aside": name}) + "\n" for at in ("x", "y")))
     assert take_notices(tmp_path, "ann") == told
