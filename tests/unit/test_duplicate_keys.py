@@ -66,7 +66,8 @@ def test_an_exported_line_with_a_key_twice_is_refused_at_file_line_col(tmp_path:
     forged = exported[:-1] + ', "total": 100}'  # the stored total first, a better one last
     source = tmp_path / "in.jsonl"
     source.write_text(forged + "\n", encoding="utf-8")
-    result = runner.invoke(main, ["store", "import", str(source), "--data-dir", str(tmp_path / "new")])
+    result = runner.invoke(main, ["store", "import", "--all-trainees",
+                                  str(source), "--data-dir", str(tmp_path / "new")])
     assert result.exit_code == 1
     col = forged.rindex('"total"') + 1
     assert f'{source}:1:{col}: not a JSON object: the key "total" is given twice in one object\n' in result.output

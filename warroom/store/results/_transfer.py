@@ -169,13 +169,18 @@ def _history(changes: Any) -> list[dict[str, Any]]:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
-def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) -> ImportResult:
+def import_lines(
+    store: ResultsStore, lines: Iterable[str | None], source: str, trainee: str | None = None
+) -> ImportResult:
     """Store the sessions of exported ``lines`` (from ``source``, named in messages), each recorded as not verified
-    (its values come from another store: ``warroom scores verify`` checks them). A line that does not fit
-    (not JSON, an unknown column, a value the store refuses, another session under its id, a row the login role may
-    not store: another trainee's session for a trainee role) is refused and named
-    (``source:N: message``); the others are stored. Raises :class:`~warroom.store.errors.StoreError` when the store
-    fails (the lines before are stored; importing again skips them)."""
+    (its values come from another store: ``warroom scores verify`` checks them). With ``trainee`` (a trainee's own
+    export), only that trainee's sessions are stored: a session under any other name (another trainee's, or one
+    that looks like it) is refused, since whoever wrote the file could give it any name; None stores every
+    trainee's. A line that does not fit (not JSON, an unknown column, a value the store refuses, another session
+    under its id, another trainee's session, a row the login role may not store: another trainee's session for a
+    trainee role) is refused and named (``source:N: message``); the others are stored. Raises
+    :class:`~warroom.store.errors.StoreError` when the store fails (the lines before are stored; importing again
+    skips them)."""
     result = ImportResult()
     unverified = f"imported from {source[:200]} by warroom store import: not verified yet"
     for number, text in enumerate(lines, start=1):
@@ -186,6 +191,7 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             continue
         try:
             values, history = _row(text)
+            _check_trainee(values, trainee)
             stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
             if isinstance(exc, json.JSONDecodeError):  # one place of the line: its column apart
@@ -205,6 +211,17 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
         else:
             result.already += 1
     return result
+
+
+def _check_trainee(values: dict[str, Any], trainee: str | None) -> None:
+    """Raise InvalidSession when the line's session is not ``trainee``'s (None: any trainee's will do)."""
+    if trainee is None or values.get("trainee") == trainee:
+        return
+    from warroom.core.text import shown_id
+
+    sid = str(values.get("session_id"))
+    who = f" of trainee {shown_id(str(values.get('trainee')))}, not of {shown_id(trainee)} (--trainee): not stored"
+    raise InvalidSession.about(SessionReason.of(sid, "session ", who), sid)
 
 
 def _reason(exc: Exception) -> str | SessionReason:
