@@ -72,3 +72,32 @@ def test_an_exported_line_with_a_key_twice_is_refused_at_file_line_col(tmp_path:
     col = forged.rindex('"total"') + 1
     assert f'{source}:1:{col}: not a JSON object: the key "total" is given twice in one object\n' in result.output
     assert "0 sessions imported" in result.output and "0 already there, 1 refused" in result.output
+
+
+def test_a_start_line_naming_two_trainees_is_nobody_s_journal(tmp_path: Path):
+    """Every reader of a journal's start line agrees: one whose ``trainee`` is given twice is no trainee's, neither
+    for the war room's recovery of its own trainee's journals, nor for the drill set's unfinished sessions."""
+    from warroom.store.journal._recovery import journal_trainee
+    from warroom.tui.logic._services import unfinished_sessions
+
+    path = _journal_with(tmp_path, '{"type":"action","seq":2,"action":{"t":5.0,"kind":"pause"}}')
+    assert journal_trainee(path) == "ann" and len(unfinished_sessions(tmp_path, "ann", None)) == 1
+    first, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    path.write_text(first[:-1] + ',"trainee":"bob"}\n' + rest, encoding="utf-8")  # "ann" first, "bob" last
+    assert journal_trainee(path) is None
+    assert unfinished_sessions(tmp_path, "ann", None) == unfinished_sessions(tmp_path, "bob", None) == []
+    assert recover_unfinished(tmp_path, trainee="bob") == [] and recover_unfinished(tmp_path, trainee="ann") == []
+
+
+def test_the_console_s_live_table_skips_a_journal_line_with_a_key_twice_as_recovery_does(tmp_path: Path):
+    from warroom.serve import LiveClass
+
+    path = _journal_with(tmp_path, '{"type":"action","seq":2,"action":{"t":9.0,"kind":"pause","kind":"resume"}}')
+    first, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    path.write_text(first[:-1] + ',"tab":"tab-1"}\n' + rest, encoding="utf-8")  # a served tab's journal
+    live = LiveClass("host", tmp_path)
+    live.tab_opened("tab-1", "ann", None)
+    live.follow_journals()
+    row = live.rows["tab-1"]
+    assert (row.actions, row.last_action, row.drill_time) == (2, "pause", 13.0)  # the inspect and the last pause
+    assert [a.kind for a in read_journal(path).actions] == ["inspect", "pause"]  # recovery reads the same two
