@@ -87,3 +87,21 @@ def test_a_journal_set_aside_is_told_to_its_trainee_and_repeating_a_true_pointer
     box = _box(tmp_path, "ann")  # another trainee repeats the pointer: the same true notice, once
     box.write_text("".join(json.dumps({"at": at, "set_aside": name}) + "\n" for at in ("x", "y")))
     assert take_notices(tmp_path, "ann") == told
+
+
+def test_a_box_filled_with_pointers_costs_one_query_and_shows_the_true_notice_once(tmp_path: Path, monkeypatch):
+    """A trainee filling another's box (up to its 256 KiB) with made-up ids costs that trainee's start one read of
+    their recovered sessions, never one search of the store per pointer."""
+    from warroom.store.results import ResultsStore
+
+    killed(tmp_path, "ann")
+    (r,) = recover_unfinished(tmp_path, shown_to="fac")
+    box = _box(tmp_path, "ann")
+    lines = [json.dumps({"at": "x", "session": f"made-up-{i:05}"}) for i in range(4000)]
+    box.write_text("\n".join([json.dumps({"at": "x", "session": r.session_id}), *lines, ""]))
+    with ResultsStore(tmp_path) as store:
+        reads = []
+        real = store.query_readable
+        monkeypatch.setattr(store, "query_readable", lambda **kw: reads.append(kw) or real(**kw))
+        (told,) = take_notices(tmp_path, "ann", store)
+    assert reads == [{"trainee": "ann"}] and told.startswith(f"recovered session {r.session_id} ")

@@ -40,6 +40,8 @@ NOTICES = "notices"
 MAX_BOX_BYTES = 256 * 1024
 #: The most notices shown at one start (a box filled by someone else shows no more than this).
 MAX_SHOWN = 20
+#: The most pointers of a box looked at (each set-aside journal's is a file read).
+MAX_POINTERS = 200
 
 
 def _is_session_id(text: str) -> bool:
@@ -103,9 +105,21 @@ def take_notices(data_dir: Path, trainee: str, store: ResultsStore | None = None
 
 
 def _take(data_dir: Path, box: Path, trainee: str, store: ResultsStore) -> list[str]:
+    """The notices of the box's pointers (the first :data:`MAX_POINTERS`), each once. The trainee's recovered
+    sessions are read once, with one query, whatever the box holds."""
+    recovered: dict[str, Any] | None = None
     out: list[str] = []
-    for pointer in _pointers(box):
-        text = _notice(data_dir, trainee, pointer, store)
+    for pointer in _pointers(box)[:MAX_POINTERS]:
+        session, set_aside = pointer.get("session"), pointer.get("set_aside")
+        if isinstance(set_aside, str):
+            text = _set_aside_notice(data_dir, trainee, set_aside)
+        elif isinstance(session, str):
+            if recovered is None:
+                rows, _ = store.query_readable(trainee=trainee)
+                recovered = {r.session_id: r for r in rows if r.recovered and r.trainee == trainee}
+            text = _session_notice(recovered.get(session))
+        else:
+            text = None
         if text is not None and text not in out and len(out) < MAX_SHOWN:
             out.append(text)
     return out
@@ -142,26 +156,17 @@ def _pointers(box: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _notice(data_dir: Path, trainee: str, pointer: dict[str, Any], store: ResultsStore) -> str | None:
-    """The notice a pointer names, written from the store or the quarantine folder; None when it does not check."""
-    from warroom.store.errors import StoreError
-
-    session, set_aside = pointer.get("session"), pointer.get("set_aside")
-    if isinstance(set_aside, str):
-        return _set_aside_notice(data_dir, trainee, set_aside)
-    if not isinstance(session, str) or not _is_session_id(session):
-        return None
-    try:
-        stored = store.get(session)
-    except StoreError:  # not stored (deleted since), another trainee's under row-level security, unreadable
-        return None
-    if stored.session_id != session or stored.trainee != trainee or not stored.recovered:
+def _session_notice(stored: Any) -> str | None:
+    """The notice of a recovered session of the trainee (a :class:`~warroom.store.results.SessionRow`; None: the
+    pointer named none), written from its stored row."""
+    if stored is None:
         return None
     from warroom.core.model import OUTCOME_LABELS, Outcome
     from warroom.core.scoring import MAX_TOTAL
 
     outcomes = {o.value: o for o in Outcome}
     label = OUTCOME_LABELS[outcomes[stored.outcome]] if stored.outcome in outcomes else "an unknown outcome"
+    session = stored.session_id
     return (f"recovered session {session} ({stored.drill_id}): its warroom stopped mid-drill; recorded as {label} "
             f"({stored.total}/{MAX_TOTAL}); `warroom review {session}` shows it")  # fmt: skip
 
