@@ -73,7 +73,7 @@ DEEP_LINE = b"[" * 5_000
 
 
 LINE_OPS = ("delete", "duplicate", "swap", "insert", "replace", "cut_line", "cut_file")
-FIELD_OPS = ("field", "field", "field", "drop_key", "add_key")
+FIELD_OPS = ("field", "field", "field", "drop_key", "add_key", "twice_key")
 
 
 @st.composite
@@ -124,6 +124,11 @@ def _edit_json(draw: st.DrawFn, line: bytes, op: str) -> bytes:
     if op == "add_key":
         target[draw(st.sampled_from(["x", "t", "kind", "type", "speed", "note"]))] = None
         return json.dumps(obj).encode()
+    if op == "twice_key":  # a key the line holds, given again first with another value: two readers, two lines
+        key = draw(st.sampled_from(sorted(obj) or ["type"]))
+        value = draw(st.sampled_from(['"action"', '"start"', "1", "null", '{"t": 1, "kind": "quit"}']))
+        return (b"{" + json.dumps(key).encode() + b": " + value.encode() + b", " + json.dumps(obj).encode()[1:]
+                if obj else line)
     if not target:
         return line
     key = draw(st.sampled_from(sorted(target)))
@@ -136,12 +141,19 @@ def _edit_json(draw: st.DrawFn, line: bytes, op: str) -> bytes:
     return json.dumps(obj).replace(json.dumps(marker), draw(st.sampled_from(ODD_JSON))).encode()
 
 
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("a key twice")
+    return dict(pairs)
+
+
 def expected_actions(data: bytes) -> list[Any] | None:
     """The journal contract, stated independently of the reader: None when there is no session start line (the
-    first line that is a JSON object must be a ``start`` with a ``session_id``); otherwise every well-formed
-    action line after it (an object with ``type: action`` whose values fit the store's journal model,
-    :class:`~warroom.store.results.ActionRecord`: a valid ``action``, an integer ``seq``, a text ``at``), in file
-    order."""
+    first line that is a JSON object, with no key twice in any of its objects, must be a ``start`` with a
+    ``session_id``); otherwise every well-formed action line after it (an object with no key twice and with
+    ``type: action``, whose values fit the store's journal model, :class:`~warroom.store.results.ActionRecord`: a
+    valid ``action``, an integer ``seq``, a text ``at``), in file order."""
     from pydantic import ValidationError
 
     from warroom.store.results import ActionRecord
@@ -150,7 +162,7 @@ def expected_actions(data: bytes) -> list[Any] | None:
     started = False
     for line in data.split(b"\n"):
         try:
-            obj = json.loads(line.decode("utf-8"))
+            obj = json.loads(line.decode("utf-8"), object_pairs_hook=_once)
         except (ValueError, UnicodeDecodeError, RecursionError):
             continue
         if not isinstance(obj, dict):

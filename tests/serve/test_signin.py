@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from aiohttp.test_utils import make_mocked_request
 
 from warroom.serve import Roster, SignIns
@@ -86,7 +87,26 @@ def _from(address: str, headers: dict[str, str] | None = None):
     return make_mocked_request("POST", "/signin", headers=headers or {}, transport=transport)
 
 
-def test_the_client_behind_a_reverse_proxy_on_this_host_is_the_one_the_proxy_saw():
-    assert signin.client_of(_from("127.0.0.1", {"X-Forwarded-For": "1.2.3.4, 10.0.0.5"})) == "10.0.0.5"
-    assert signin.client_of(_from("127.0.0.1")) == "127.0.0.1"
-    assert signin.client_of(_from("10.0.0.8", {"X-Forwarded-For": "10.0.0.5"})) == "10.0.0.8"  # not our proxy
+def test_x_forwarded_for_names_the_client_only_from_a_proxy_the_operator_named():
+    from warroom.serve._proxies import client_of, trusted_proxies
+
+    forged = {"X-Forwarded-For": "1.2.3.4, 10.0.0.5"}
+    assert client_of(_from("127.0.0.1", forged)) == "127.0.0.1"  # by default no proxy: loopback neither
+    assert client_of(_from("10.0.0.8", forged)) == "10.0.0.8"
+    local = trusted_proxies("127.0.0.1, ::1")
+    assert client_of(_from("127.0.0.1", forged), local) == "10.0.0.5"  # the address the proxy saw
+    assert client_of(_from("127.0.0.1"), local) == "127.0.0.1"
+    assert client_of(_from("10.0.0.8", forged), local) == "10.0.0.8"  # not a named proxy
+    chain = trusted_proxies("127.0.0.1,10.0.0.0/8")
+    assert client_of(_from("127.0.0.1", forged), chain) == "1.2.3.4"  # 10.0.0.5 is a proxy too: its client
+    assert client_of(_from("127.0.0.1", {"X-Forwarded-For": "1.2.3.4, junk"}), local) == "127.0.0.1"  # no address
+    assert client_of(_from("127.0.0.1", {"X-Forwarded-For": " [::2] "}), local) == "::2"
+
+
+@pytest.mark.parametrize("text", ["foo", "10.0.0.0/33", "1.2.3"])
+def test_a_proxy_that_is_no_address_is_refused_by_name(text: str):
+    from warroom.serve._proxies import trusted_proxies
+
+    with pytest.raises(ValueError, match="is neither an IP address nor a network"):
+        trusted_proxies(f"127.0.0.1, {text}")
+    assert trusted_proxies("") == ()

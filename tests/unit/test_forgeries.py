@@ -360,7 +360,8 @@ def test_an_imported_session_is_not_verified_until_verify_finds_it_right(tmp_pat
         add_session(store, "forged", trainee="ann", outcome="contained", total=100, actions=[])
     export = CliRunner().invoke(main, ["store", "export", "--data-dir", str(src), "-o", str(tmp_path / "x.jsonl")])
     assert export.exit_code == 0, export.output
-    imported = CliRunner().invoke(main, ["store", "import", str(tmp_path / "x.jsonl"), "--data-dir", str(dest)])
+    imported = CliRunner().invoke(main, ["store", "import", "--all-trainees",
+                                         str(tmp_path / "x.jsonl"), "--data-dir", str(dest)])
     assert imported.exit_code == 0, imported.output
     with ResultsStore(dest) as store:
         assert cohort_stats(store).stats.trainees == [] and unverified_sessions(store).count == 2
@@ -402,7 +403,8 @@ def test_store_import_refuses_an_unreadable_trainee_name_and_names_its_line(tmp_
     assert export.exit_code == 0, export.output
     (line,) = out.read_text().splitlines()
     out.write_text(json.dumps({**json.loads(line), "trainee": name}) + "\n")
-    imported = CliRunner().invoke(main, ["store", "import", str(out), "--data-dir", str(tmp_path / "dest")])
+    imported = CliRunner().invoke(main, ["store", "import", "--all-trainees",
+                                         str(out), "--data-dir", str(tmp_path / "dest")])
     assert imported.exit_code != 0
     assert f"{out}:1:" in imported.output and "trainee: a trainee name that contains" in imported.output
     assert "\x1b" not in imported.output and "\u2066" not in imported.output

@@ -45,7 +45,7 @@ def test_rescore_never_scores_a_submitted_session_on_the_drill_file_its_row_name
     re-scoring it must not score it on A (it would store A's "contained, 100" on a session of B)."""
     line = _export_line(tmp_path, session_id="forged-path", drill_id=OTHER_DRILL, outcome="abandoned", total=0)
     dest = tmp_path / "facilitator"
-    imported = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(dest)])
+    imported = CliRunner().invoke(main, ["store", "import", "--all-trainees", str(line), "--data-dir", str(dest)])
     assert imported.exit_code == 0, imported.output
     for extra in ([], ["--allow-changed"]):
         result = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(dest), *extra])
@@ -102,7 +102,8 @@ def test_verify_reads_a_trainees_sessions_once_and_names_a_few_copies_of_many(tm
     many = tmp_path / "many.jsonl"
     many.write_text("".join(json.dumps({**line, "session_id": f"copy-{i:03d}"}) + "\n" for i in range(60)))
     dest = tmp_path / "facilitator"
-    assert CliRunner().invoke(main, ["store", "import", str(many), "--data-dir", str(dest)]).exit_code == 0
+    assert CliRunner().invoke(main, ["store", "import", "--all-trainees",
+                                     str(many), "--data-dir", str(dest)]).exit_code == 0
     reads = []
     original = ResultsStore.iter_sessions
     monkeypatch.setattr(ResultsStore, "iter_sessions", lambda self, **kw: reads.append(kw) or original(self, **kw))
@@ -120,22 +121,41 @@ def test_store_import_refuses_a_set_id_that_is_not_a_drill_set_id(tmp_path: Path
     follows the rule of a drill set's ``set:`` (an id), checked on write as drill ids are."""
     line = _export_line(tmp_path, session_id="odd-set", set_id=set_id)
     dest = tmp_path / "facilitator"
-    result = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(dest)])
+    result = CliRunner().invoke(main, ["store", "import", "--all-trainees", str(line), "--data-dir", str(dest)])
     assert result.exit_code == 1 and "x.jsonl:1: session odd-set was not stored: set_id: " in result.output
 
 
-def test_store_import_says_whose_sessions_a_trainees_file_brought(tmp_path: Path):
-    """ann's own SQLite export may hold sessions under any name (a store of her own has no roles): each is right,
-    so verify finds it so and it counts for 'bob'. Import says whose sessions it stored, names escaped."""
+def test_store_import_stores_only_the_named_trainees_sessions_of_a_trainees_file(tmp_path: Path):
+    """ann's own SQLite export may hold sessions under any name (a store of her own has no roles), each one right
+    as far as verify can tell: imported as ann's file (--trainee ann), only hers are stored, every other name
+    (bob's, a Cyrillic look-alike of Ada's) is refused by line, so a forged session never enters another trainee's
+    figures; without saying whose, nothing is imported; --all-trainees (a file the facilitator trusts) stores the
+    lot and says whose sessions it stored, names escaped (issue 30)."""
     line = json.loads(_export_line(tmp_path).read_text())
     mixed = tmp_path / "from-ann.jsonl"
-    names = ["ann", "bob", "\u0410da"]  # a Cyrillic A: looks like "Ada"
+    names = ["ann", "bob", "\u0410da", "bob"]  # a Cyrillic A: looks like "Ada"
     mixed.write_text("".join(json.dumps({**line, "session_id": f"s-{i}", "trainee": n}) + "\n"
                              for i, n in enumerate(names)))  # fmt: skip
-    result = CliRunner().invoke(main, ["store", "import", str(mixed), "--data-dir", str(tmp_path / "facilitator")])
+    dest = tmp_path / "facilitator"
+    unsaid = CliRunner().invoke(main, ["store", "import", str(mixed), "--data-dir", str(dest)])
+    assert unsaid.exit_code == 2 and "say whose sessions to import: --trainee NAME" in unsaid.output
+    assert not dest.exists() or not ResultsStore(dest).query()
+    result = CliRunner().invoke(main, ["store", "import", "--trainee", "ann", str(mixed), "--data-dir", str(dest)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{mixed}:2, 4 (2 lines; S is each line's session id): session S of trainee `bob`, not of `ann` (--trainee): "
+        "not stored",
+        f"{mixed}:3: session s-2 of trainee `\\u0410da` (Cyrillic \u0410 U+0410), not of `ann` (--trainee): not stored",
+        f"1 session imported into {dest / 'results.sqlite3'}, 0 already there, 3 refused",
+        "imported by trainee: `ann` 1",
+    ]
+    with ResultsStore(dest) as store:
+        assert [(r.session_id, r.trainee) for r in store.query()] == [("s-0", "ann")]
+    trusted = tmp_path / "trusted"
+    result = CliRunner().invoke(main, ["store", "import", "--all-trainees", str(mixed), "--data-dir", str(trusted)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == (
-        "imported by trainee: `ann` 1, `bob` 1, `\\u0410da` (Cyrillic \u0410 U+0410) 1"
+        "imported by trainee: `ann` 1, `bob` 2, `\\u0410da` (Cyrillic \u0410 U+0410) 1"
     )
 
 
@@ -211,7 +231,8 @@ def test_store_import_refuses_a_session_id_that_is_not_letters_digits_dashes(tmp
     """The refusal said "a session id is letters, digits, '-' and '_'" yet took ``?``, ``#``, ``%`` and bidi
     controls: a review's address holds the id, so ``S%31``'s link opened session ``S1``'s review."""
     line = _export_line(tmp_path, session_id=session_id)
-    result = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(tmp_path / "facilitator")])
+    result = CliRunner().invoke(main, ["store", "import", "--all-trainees",
+                                       str(line), "--data-dir", str(tmp_path / "facilitator")])
     assert result.exit_code == 1 and "was not stored: session_id: String should match pattern" in result.output
 
 

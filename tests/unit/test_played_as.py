@@ -171,7 +171,8 @@ def test_an_exported_line_without_played_as_imports_as_the_trial_it_was(tmp_path
     line = json.loads((tmp_path / "x").read_text(encoding="utf-8").splitlines()[0])
     del line["played_as"]
     (tmp_path / "old.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
-    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "b"), "store", "import", str(tmp_path / "old.jsonl")])
+    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "b"), "store", "import", "--all-trainees",
+                                  str(tmp_path / "old.jsonl")])
     assert r.exit_code == 0, r.output
     with ResultsStore(tmp_path / "b") as s:
         assert [row.played_as for row in s.query()] == ["noise"]

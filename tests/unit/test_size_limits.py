@@ -107,7 +107,8 @@ def test_store_import_reads_an_export_line_by_line_and_refuses_an_over_long_line
     long_line = json.dumps({**json.loads(first), "notes": json.dumps(["x" * 5000])})
     export.write_text("\n".join([long_line, second]) + "\n", encoding="utf-8")
     monkeypatch.setattr(store_cmd, "MAX_EXPORT_LINE_BYTES", 4096)
-    result = CliRunner().invoke(main, ["store", "import", str(export), "--data-dir", str(tmp_path / "b")])
+    result = CliRunner().invoke(main, ["store", "import", "--all-trainees",
+                                       str(export), "--data-dir", str(tmp_path / "b")])
     assert result.exit_code == 1
     assert f"{export}:1: a line longer than an export's line may be; not read" in result.output
     with ResultsStore(tmp_path / "b") as store:

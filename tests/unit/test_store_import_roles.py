@@ -36,7 +36,7 @@ def test_a_trainee_importing_anothers_session_gets_a_refused_line_not_an_abort(
     bob_lines = [n for n, line in enumerate(lines, start=1) if json.loads(line)["trainee"] == bob]
 
     result = CliRunner().invoke(main, ["--store", as_role(store_url, ann), "--data-dir", str(tmp_path / "ann"),
-                                       "store", "import", str(export)])
+                                       "store", "import", "--all-trainees", str(export)])
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     named = ", ".join(map(str, bob_lines))

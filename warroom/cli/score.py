@@ -81,10 +81,10 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
     """Add line ``n`` of ``log``: a journal's start or end line, or an action; raises :class:`LogRefused`."""
     from pydantic import ValidationError
 
-    from warroom.store.results import ActionRecord, describe
+    from warroom.store.results import ActionRecord, describe, record_json
 
     try:
-        obj = json.loads(line.decode("utf-8"))
+        obj = record_json(line.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
         why = exc if isinstance(exc, ValueError) else "nested too deeply"
         raise LogRefused(log.name, n, f"not a JSON line ({why})", _column(line, exc)) from None

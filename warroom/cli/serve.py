@@ -27,6 +27,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Any, ...]:
+    """``--forwarded-allow-ips`` read: the proxies' networks (a usage error names the first that is none)."""
+    from warroom.serve import trusted_proxies
+
+    try:
+        return trusted_proxies(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
 @click.group("serve", invoke_without_command=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
               "opens the war room to the network (use a --roster).")
@@ -43,6 +53,10 @@ def is_loopback(host: str) -> bool:
               "(repeat for several).")
 @click.option("--stuck-after", type=click.FloatRange(min=5), default=90.0, show_default=True,
               help="Seconds without an action after which the console shows a trainee playing a drill as stuck.")
+@click.option("--forwarded-allow-ips", "proxies", default="", metavar="ADDRESSES", callback=_proxies,
+              help="Reverse proxies (addresses or networks, comma-separated: 127.0.0.1, 10.0.0.0/8) whose "
+              "X-Forwarded-For names the client for the sign-in limits and the log; default none: every client is "
+              "the address that connected.")
 @store_option
 @drills_setting
 @trainee_setting
@@ -57,6 +71,7 @@ def serve(
     drill_set: Path | None,
     console_sets: tuple[Path, ...],
     stuck_after: float,
+    proxies: tuple[Any, ...],
     store_url: str | None,
 ) -> None:
     """Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.
@@ -76,7 +91,6 @@ def serve(
         ) from None
     from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
-
     settings: Settings = settings_of(ctx)
     use_store(store_url)
     for set_file in (drill_set, *console_sets):
@@ -93,7 +107,7 @@ def serve(
                    f"{settings.trainee!r} without signing in", err=True)
     check_store(settings, roster.trainees if roster is not None else None)  # the host stores every trainee's
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
-    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path)
+    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies)
     live = LiveClass(host_id(port), settings.data_dir)
     signins.on_change = live.signin_changed
     console = None

@@ -214,17 +214,29 @@ def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
 
 @store_group.command(name="import")
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--trainee", "owner", metavar="NAME", default=None,
+              help="A trainee's own export: store only the sessions of trainee NAME and refuse every other line.")
+@click.option("--all-trainees", is_flag=True,
+              help="Store every trainee's sessions (an export of a store you trust, a whole class's).")
 @store_option
 @data_dir_option
 @click.pass_context
-def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir: Path | None) -> None:
-    """Store the sessions of a `warroom store export` file (SOURCE, or - for standard input). A session already
-    stored under its id is left as it is, so importing twice stores nothing twice. Each line refused is named
-    (FILE:LINE: why; lines refused for the very same reason on one line, FILE:N1, N2, ... and K more lines: why),
-    and the exit status is then 1; the other lines are stored."""
+def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees: bool, store_url: str | None,
+               data_dir: Path | None) -> None:  # fmt: skip
+    """Store the sessions of a `warroom store export` file (SOURCE, or - for standard input), each recorded as not
+    verified. Say whose sessions: --trainee NAME (a trainee's own export, which may hold any name its writer gave)
+    or --all-trainees. A session already stored under its id is left as it is, so importing twice stores nothing
+    twice. Each line refused is named (FILE:LINE: why; lines refused for the very same reason on one line, FILE:N1,
+    N2, ... and K more lines: why), and the exit status is then 1; the other lines are stored."""
     from warroom.cli.common import failure
     from warroom.store.results import ResultsStore, import_lines
 
+    if (owner is None) == (not all_trainees):
+        raise click.UsageError(
+            "say whose sessions to import: --trainee NAME for a trainee's own export (only their sessions are "
+            "stored: the file may hold any name its writer gave), or --all-trainees for an export of a store you "
+            "trust (a whole class's)" if owner is None else "--trainee and --all-trainees exclude each other"
+        )
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     try:
@@ -233,7 +245,8 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
         raise failure(f"cannot read {source}: {exc.strerror or exc}") from None
     try:
         with store_errors(), ResultsStore(settings.data_dir) as store:
-            result = import_lines(store, export_lines_of(stream), "<stdin>" if str(source) == "-" else str(source))
+            name = "<stdin>" if str(source) == "-" else str(source)
+            result = import_lines(store, export_lines_of(stream), name, owner)
     except (OSError, UnicodeDecodeError) as exc:
         raise failure(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
     finally:

@@ -2,6 +2,7 @@
 
 from ._console import Console
 from ._live import LiveClass, host_id
+from ._proxies import trusted_proxies
 from ._roster import FACILITATOR, TRAINEE, Roster, RosterError, new_token
 from ._server import AppOptions, ServeError, WarroomServer
 from ._signin import SignIns
@@ -19,4 +20,5 @@ __all__ = [
     "WarroomServer",
     "host_id",
     "new_token",
+    "trusted_proxies",
 ]

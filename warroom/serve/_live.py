@@ -18,7 +18,6 @@ so; nothing is lost, the next tick writes again.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import secrets
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.store.live import DISCONNECTED, FINISHED, PICKER, PLAYING, SIGNED_IN, LiveTab
+from warroom.store.results import record_json
 
 log = logging.getLogger("warroom.serve")
 
@@ -287,7 +287,7 @@ class LiveClass:
         out = []
         for raw in lines:
             try:
-                value = json.loads(raw)
+                value = record_json(raw)  # a key twice: skipped, as recovery skips the line
             except ValueError:
                 continue
             if isinstance(value, dict):
@@ -325,7 +325,7 @@ def _tab_of(path: Path) -> str | None:
     if not first.endswith(b"\n"):
         return None
     try:
-        start = json.loads(first)
+        start = record_json(first)
     except ValueError:
         return None
     tab = start.get("tab") if isinstance(start, dict) else None

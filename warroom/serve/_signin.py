@@ -29,12 +29,13 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from warroom.core.text import clean_line
+from warroom.serve._proxies import Network, client_of
 from warroom.serve._roster import FACILITATOR, TRAINEE, RosterError
 
 if TYPE_CHECKING:
     from warroom.serve._roster import Roster
 
-__all__ = ["COOKIE", "ClientThrottle", "SignIn", "SignIns", "client_of", "page"]
+__all__ = ["COOKIE", "ClientThrottle", "SignIn", "SignIns", "page"]
 
 log = logging.getLogger("warroom.serve")
 
@@ -105,22 +106,6 @@ CLIENT_FAILURES = 20
 FAILURE_WINDOW = 60.0
 #: Most clients remembered at once (the least recent idle ones are forgotten first).
 _MAX_CLIENTS = 10_000
-
-
-def client_of(request: web.Request) -> str:
-    """The client a sign-in comes from: its address; for a request from this host carrying ``X-Forwarded-For`` (a
-    reverse proxy on the same host, terminating TLS), the address the proxy saw (the header's last entry)."""
-    import ipaddress
-
-    remote = request.remote or "?"
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    try:
-        local = ipaddress.ip_address(remote).is_loopback
-    except ValueError:
-        local = False
-    if local and forwarded.strip():
-        return forwarded.split(",")[-1].strip()[:100] or remote
-    return remote
 
 
 @dataclass
@@ -212,6 +197,8 @@ class SignIns:
     _checks: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
     #: What each client may ask for (a flood from one client is refused, not queued in front of the others).
     throttle: ClientThrottle = field(default_factory=ClientThrottle)
+    #: The reverse proxies whose ``X-Forwarded-For`` names the client (``--forwarded-allow-ips``; none by default).
+    proxies: tuple[Network, ...] = ()
     _roster_stamp: tuple[int, int] | None = None
     _roster_looked: float = 0.0
 
@@ -305,13 +292,13 @@ class SignIns:
                 trainee = await asyncio.get_running_loop().run_in_executor(None, roster.check, name, token)
             return trainee is not None
 
-        refused = await self.throttle.check(client_of(request), attempt)
+        refused = await self.throttle.check(client_of(request, self.proxies), attempt)
         if refused is not None:
             response = signin_page(refused, status=429)
             response.headers["Retry-After"] = "".join(c for c in refused if c.isdigit()) or "1"
             return response
         if trainee is None:
-            log.warning("sign-in refused: %s from %s", _quoted_name(name), client_of(request))
+            log.warning("sign-in refused: %s from %s", _quoted_name(name), client_of(request, self.proxies))
             return signin_page("That name and token are not on the roster.", status=401)
         now = time.monotonic()
         for old in [k for k, r in self._records.items() if now - r.since > SIGNIN_LIFETIME]:
@@ -319,7 +306,7 @@ class SignIns:
         signin_id = secrets.token_urlsafe(32)
         record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
         self._records[signin_id] = record
-        log.info("sign-in: %s (%s) from %s", _quoted_name(trainee), record.role, client_of(request))
+        log.info("sign-in: %s (%s) from %s", _quoted_name(trainee), record.role, client_of(request, self.proxies))
         if self.on_change is not None:
             self.on_change(signin_id, record)
         response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")

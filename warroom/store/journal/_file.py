@@ -76,9 +76,12 @@ class JournalProblem:
     line: int
     message: str
     truncated: bool = False
+    #: The 1-based column of the problem in the line, when one place is wrong (a JSON error: a key given twice).
+    column: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
+        at = f":{self.column}" if self.column is not None else ""
+        return f"{self.path}:{self.line}{at}: {self.message}"
 
 
 @dataclass
@@ -268,8 +271,10 @@ def _parse_line(
     if len(line) > MAX_LINE_BYTES:
         problems.append(JournalProblem(path, i, f"corrupt line, longer than {MAX_LINE_BYTES:,} bytes; skipped"))
         return None
+    from warroom.store.results import record_json
+
     try:
-        obj = json.loads(line.decode("utf-8"))  # numbers out of range are refused by the line's model (_add_line)
+        obj = record_json(line.decode("utf-8"))  # numbers out of range are refused by the line's model (_add_line)
         if not isinstance(obj, dict):
             raise ValueError("not a JSON object")
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: JSON nested too deeply
@@ -279,6 +284,9 @@ def _parse_line(
             problems.append(
                 JournalProblem(path, i, "truncated last line (the process stopped mid-write; skipped)", True)
             )
+        elif isinstance(exc, json.JSONDecodeError):  # the place in the line, and the error without it
+            message = f"corrupt line, not valid JSON ({exc.msg}); skipped"
+            problems.append(JournalProblem(path, i, message, column=exc.colno))
         else:
             problems.append(JournalProblem(path, i, f"corrupt line, not valid JSON ({exc}); skipped"))
         return None

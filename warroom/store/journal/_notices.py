@@ -1,14 +1,23 @@
-"""What recovery tells a trainee who was not there: a notice box per trainee in the data directory.
+"""What recovery tells a trainee who was not there: a notice box per trainee in the data directory, whose notices
+say only what the results store (or the quarantine folder) itself holds about that trainee.
 
 A session killed mid-drill is recovered by whichever warroom starts next in its data directory: the trainee's own
 war room, a facilitator's ``warroom scores``, ``warroom serve`` when the session's app process has died. What was
 recovered (the trainee, the drill, the score) is the trainee's business only, so it is shown to the trainee concerned
-and to nobody else: when someone else's start recovers it, :func:`leave_notice` keeps the notice for that trainee in
-``journals/notices/``, and :func:`take_notices` hands it to them at their next start (the war room shows it and it is
-gone). A shared data folder's trainees, and every browser of ``warroom serve``, share the folder, not the notices.
+and to nobody else: when someone else's start recovers it, :func:`leave_notice` keeps a pointer to it for that
+trainee in ``journals/notices/``, and :func:`take_notices` hands the notice to them at their next start (the war room
+shows it and it is gone). A shared data folder's trainees, and every browser of ``warroom serve``, share the folder,
+not the notices.
 
-Each trainee's notices are one JSON Lines file named after a hash of the trainee's name (any name makes a safe file
-name; nobody can tell from the folder whose box is whose without the name), at most :data:`MAX_BOX_BYTES`.
+**A box holds no text, only pointers**: a session id, or the name of a journal set aside in ``journals/quarantine/``.
+On a data folder shared by the class any trainee can write any file in it, a box included, so a box's word is
+worth nothing: :func:`take_notices` writes each notice itself, from the stored session the pointer names when the
+store says it is that trainee's and was recovered (a ``warroom_trainee`` role cannot store a session under another
+name), or from the quarantined journal whose start line names that trainee; any other pointer is dropped. So a
+trainee can repeat or drop another's notices by writing their box, never make one up.
+
+Each trainee's box is one JSON Lines file named after a hash of the trainee's name (any name makes a safe file name;
+nobody can tell from the folder whose box is whose without the name), at most :data:`MAX_BOX_BYTES`.
 """
 
 from __future__ import annotations
@@ -17,14 +26,32 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from warroom.store.datadir import journals_dir
+
+if TYPE_CHECKING:
+    from warroom.store.results import ResultsStore
 
 #: The folder of the notice boxes, in ``journals/``.
 NOTICES = "notices"
 #: The most a trainee's box holds, in bytes: past it, older notices are kept and newer ones dropped (the sessions
 #: themselves are stored; ``warroom scores --mine`` lists them).
 MAX_BOX_BYTES = 256 * 1024
+#: The most notices shown at one start (a box filled by someone else shows no more than this).
+MAX_SHOWN = 20
+#: The most pointers of a box looked at (each set-aside journal's is a file read).
+MAX_POINTERS = 200
+
+
+def _is_session_id(text: str) -> bool:
+    """Whether ``text`` is a session id as the store's rule has it (the drill format's id, at most 120 characters):
+    a pointer names nothing else, and nothing with a path in it."""
+    import re
+
+    from warroom.core.text import ID_PATTERN
+
+    return len(text) <= 120 and re.fullmatch(ID_PATTERN, text) is not None
 
 
 def _box(data_dir: Path, trainee: str) -> Path:
@@ -32,11 +59,14 @@ def _box(data_dir: Path, trainee: str) -> Path:
     return journals_dir(data_dir) / NOTICES / f"{name}.jsonl"
 
 
-def leave_notice(data_dir: Path, trainee: str, text: str, at: str) -> bool:
-    """Keep ``text`` (said at ``at``, ISO 8601) for ``trainee``'s next start. Returns False when it could not be
+def leave_notice(data_dir: Path, trainee: str, at: str, *, session: str | None = None,
+                 set_aside: str | None = None) -> bool:  # fmt: skip
+    """Keep a notice for ``trainee``'s next start (said at ``at``, ISO 8601): of the stored ``session`` (its id),
+    or of the journal ``set_aside`` (its file name in ``journals/quarantine/``). Returns False when it could not be
     kept (a full box, a folder that cannot be written); nothing is raised."""
+    pointer = {"at": at, "session": session} if set_aside is None else {"at": at, "set_aside": set_aside}
     box = _box(Path(data_dir), trainee)
-    line = (json.dumps({"at": at, "text": text}, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
+    line = (json.dumps(pointer, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
     try:
         box.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(box, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
@@ -53,10 +83,52 @@ def leave_notice(data_dir: Path, trainee: str, text: str, at: str) -> bool:
         os.close(fd)
 
 
-def take_notices(data_dir: Path, trainee: str) -> list[str]:
-    """The notices kept for ``trainee``, oldest first; the box is emptied (moved aside, read, then deleted), so two
-    starts never both show one notice. Unreadable lines are skipped; nothing is raised."""
+def take_notices(data_dir: Path, trainee: str, store: ResultsStore | None = None) -> list[str]:
+    """The notices kept for ``trainee``, oldest first, each written from what ``store`` (else the data directory's
+    store, opened here) or the quarantine folder holds (module docstring); the box is emptied (moved aside, read,
+    then deleted), so two starts never both show one notice. A box that cannot be checked (the store cannot be
+    opened) is left for a later start; unreadable lines and pointers that do not check are dropped; nothing is
+    raised."""
+    from warroom.store.errors import StoreError
+    from warroom.store.results import ResultsStore
+
     box = _box(Path(data_dir), trainee)
+    if not box.exists():
+        return []
+    try:
+        if store is None:
+            with ResultsStore(Path(data_dir), create=False) as opened:
+                return _take(data_dir, box, trainee, opened)
+        return _take(data_dir, box, trainee, store)
+    except (StoreError, OSError):
+        return []
+
+
+def _take(data_dir: Path, box: Path, trainee: str, store: ResultsStore) -> list[str]:
+    """The notices of the box's pointers (the first :data:`MAX_POINTERS`), each once. The trainee's recovered
+    sessions are read once, with one query, whatever the box holds."""
+    recovered: dict[str, Any] | None = None
+    out: list[str] = []
+    for pointer in _pointers(box)[:MAX_POINTERS]:
+        session, set_aside = pointer.get("session"), pointer.get("set_aside")
+        if isinstance(set_aside, str):
+            text = _set_aside_notice(data_dir, trainee, set_aside)
+        elif isinstance(session, str):
+            if recovered is None:
+                rows, _ = store.query_readable(trainee=trainee)
+                recovered = {r.session_id: r for r in rows if r.recovered and r.trainee == trainee}
+            text = _session_notice(recovered.get(session))
+        else:
+            text = None
+        if text is not None and text not in out and len(out) < MAX_SHOWN:
+            out.append(text)
+    return out
+
+
+def _pointers(box: Path) -> list[dict[str, Any]]:
+    """The box's lines as objects (the box moved aside, read and deleted)."""
+    from warroom.store.results import record_json
+
     taken = box.with_name(f".{box.stem}.{os.getpid()}.taken")
     try:
         os.replace(box, taken)
@@ -76,9 +148,38 @@ def take_notices(data_dir: Path, trainee: str) -> list[str]:
     out = []
     for line in raw.splitlines():
         try:
-            text = json.loads(line.decode("utf-8", "surrogatepass"))["text"]
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            value = record_json(line.decode("utf-8"))
+        except (ValueError, RecursionError):
             continue
-        if isinstance(text, str):
-            out.append(text)
+        if isinstance(value, dict):
+            out.append(value)
     return out
+
+
+def _session_notice(stored: Any) -> str | None:
+    """The notice of a recovered session of the trainee (a :class:`~warroom.store.results.SessionRow`; None: the
+    pointer named none), written from its stored row."""
+    if stored is None:
+        return None
+    from warroom.core.model import OUTCOME_LABELS, Outcome
+    from warroom.core.scoring import MAX_TOTAL
+
+    outcomes = {o.value: o for o in Outcome}
+    label = OUTCOME_LABELS[outcomes[stored.outcome]] if stored.outcome in outcomes else "an unknown outcome"
+    session = stored.session_id
+    return (f"recovered session {session} ({stored.drill_id}): its warroom stopped mid-drill; recorded as {label} "
+            f"({stored.total}/{MAX_TOTAL}); `warroom review {session}` shows it")  # fmt: skip
+
+
+def _set_aside_notice(data_dir: Path, trainee: str, name: str) -> str | None:
+    """The notice of the journal ``name`` set aside in ``journals/quarantine/``, when it is there and its start
+    line names ``trainee``; None otherwise."""
+    from warroom.store.journal._recovery import QUARANTINE, journal_trainee
+
+    if not name.endswith(".jsonl") or not _is_session_id(name.removesuffix(".jsonl")):
+        return None
+    path = journals_dir(data_dir) / QUARANTINE / name
+    if journal_trainee(path) != trainee:
+        return None
+    return (f"a session of yours could not be recovered and was set aside, not stored: journals/{QUARANTINE}/{name} "
+            f"(the reason is in {name}.why.txt beside it; ask your facilitator)")  # fmt: skip

@@ -186,15 +186,14 @@ def _journals_to_recover(jdir: Path, trainee: str | None) -> tuple[list[Path], l
 def journal_trainee(path: Path) -> str | None:
     """The trainee named by a journal's start line (its first line, read up to 64 KiB), or None when it cannot be
     told (not a regular file, unreadable, no start line)."""
-    import json
-
     from warroom.store.journal._file import open_regular
+    from warroom.store.results import record_json
 
     try:
         fd = open_regular(path)
         with os.fdopen(fd, "rb") as f:
             first = f.read(65536).split(b"\n", 1)[0]
-        start = json.loads(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+        start = record_json(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
     except (OSError, WarroomError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     name = start.get("trainee") if isinstance(start, dict) and start.get("type") == "start" else None
@@ -206,9 +205,12 @@ def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
     now (``shown_to``)."""
     from warroom.store.journal._notices import leave_notice
 
-    if rec.trainee is None or rec.trainee == shown_to or not (rec.stored or rec.quarantined):
+    if rec.trainee is None or rec.trainee == shown_to:
         return
-    leave_notice(data_dir, rec.trainee, str(rec), utc_now())
+    if rec.stored and rec.session_id is not None:
+        leave_notice(data_dir, rec.trainee, utc_now(), session=rec.session_id)
+    elif rec.quarantined:
+        leave_notice(data_dir, rec.trainee, utc_now(), set_aside=rec.journal.name)
 
 
 def _non_regular(path: Path) -> str | None:

@@ -73,15 +73,25 @@ class ImportResult:
     #: The sessions stored, by trainee name (an export holds whatever names its writer gave: the facilitator is told
     #: whose sessions a trainee's file brought).
     by_trainee: dict[str, int] = field(default_factory=dict)
+    #: The column of a refused line's problem, by ``(source, line number)``, when one place of the line is wrong (a
+    #: JSON error, a key given twice): written ``source:N:COL: message``.
+    columns: dict[tuple[str, int], int] = field(default_factory=dict)
 
     @property
     def refused(self) -> list[str]:
-        """One ``source:N: message`` per line refused, in the order of the lines."""
-        return [f"{source}:{number}: {message}" for source, number, message, _ in self.refusals]
+        """One ``source:N: message`` (``source:N:COL: message`` with a column) per line refused, in the order of
+        the lines."""
+        return [f"{self._at(source, number)}: {message}" for source, number, message, _ in self.refusals]
 
-    def refuse(self, source: str, number: int, reason: str | SessionReason) -> None:
+    def _at(self, source: str, number: int) -> str:
+        column = self.columns.get((source, number))
+        return f"{source}:{number}" if column is None else f"{source}:{number}:{column}"
+
+    def refuse(self, source: str, number: int, reason: str | SessionReason, column: int | None = None) -> None:
         """Record that line ``number`` of ``source`` was refused for ``reason`` (a message, or a message about the
-        line's session with its id apart)."""
+        line's session with its id apart), at ``column`` of the line when one place is wrong."""
+        if column is not None:
+            self.columns[source, number] = column
         if isinstance(reason, SessionReason):
             self.refusals.append((source, number, reason.text, reason.template()))
         else:
@@ -105,7 +115,7 @@ class ImportResult:
         out = []
         for (source, message), numbers in groups.items():
             if len(numbers) == 1:
-                out.append(f"{source}:{numbers[0]}: {own[source, numbers[0]]}")
+                out.append(f"{self._at(source, numbers[0])}: {own[source, numbers[0]]}")
                 continue
             named = ", ".join(str(n) for n in numbers[:shown])
             more = f" and {len(numbers) - shown:,} more lines" if len(numbers) > shown else ""
@@ -119,6 +129,8 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     naming what is wrong."""
     try:
         value = strict_json(text)
+    except json.JSONDecodeError as exc:  # the place in the line apart (a key given twice, a syntax error)
+        raise json.JSONDecodeError(f"not a JSON object: {exc.msg}", exc.doc, exc.pos) from None
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):
@@ -157,13 +169,18 @@ def _history(changes: Any) -> list[dict[str, Any]]:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
-def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) -> ImportResult:
+def import_lines(
+    store: ResultsStore, lines: Iterable[str | None], source: str, trainee: str | None = None
+) -> ImportResult:
     """Store the sessions of exported ``lines`` (from ``source``, named in messages), each recorded as not verified
-    (its values come from another store: ``warroom scores verify`` checks them). A line that does not fit
-    (not JSON, an unknown column, a value the store refuses, another session under its id, a row the login role may
-    not store: another trainee's session for a trainee role) is refused and named
-    (``source:N: message``); the others are stored. Raises :class:`~warroom.store.errors.StoreError` when the store
-    fails (the lines before are stored; importing again skips them)."""
+    (its values come from another store: ``warroom scores verify`` checks them). With ``trainee`` (a trainee's own
+    export), only that trainee's sessions are stored: a session under any other name (another trainee's, or one
+    that looks like it) is refused, since whoever wrote the file could give it any name; None stores every
+    trainee's. A line that does not fit (not JSON, an unknown column, a value the store refuses, another session
+    under its id, another trainee's session, a row the login role may not store: another trainee's session for a
+    trainee role) is refused and named (``source:N: message``); the others are stored. Raises
+    :class:`~warroom.store.errors.StoreError` when the store fails (the lines before are stored; importing again
+    skips them)."""
     result = ImportResult()
     unverified = f"imported from {source[:200]} by warroom store import: not verified yet"
     for number, text in enumerate(lines, start=1):
@@ -174,9 +191,13 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             continue
         try:
             values, history = _row(text)
+            _check_trainee(values, trainee)
             stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
-            result.refuse(source, number, _reason(exc))
+            if isinstance(exc, json.JSONDecodeError):  # one place of the line: its column apart
+                result.refuse(source, number, exc.msg, exc.colno)
+            else:
+                result.refuse(source, number, _reason(exc))
             continue
         except StoreError as exc:
             if not _refused_by_policy(exc):
@@ -190,6 +211,17 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
         else:
             result.already += 1
     return result
+
+
+def _check_trainee(values: dict[str, Any], trainee: str | None) -> None:
+    """Raise InvalidSession when the line's session is not ``trainee``'s (None: any trainee's will do)."""
+    if trainee is None or values.get("trainee") == trainee:
+        return
+    from warroom.core.text import shown_id
+
+    sid = str(values.get("session_id"))
+    who = f" of trainee {shown_id(str(values.get('trainee')))}, not of {shown_id(trainee)} (--trainee): not stored"
+    raise InvalidSession.about(SessionReason.of(sid, "session ", who), sid)
 
 
 def _reason(exc: Exception) -> str | SessionReason:

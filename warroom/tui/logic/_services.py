@@ -38,9 +38,8 @@ def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> lis
     """The :class:`UnfinishedSession` of each journal in ``data_dir`` (``journals/*.jsonl``, read from its start
     line) of ``trainee``, played in the drill set ``set_id`` (None: in any set or none). A journal that cannot be
     read or parsed is left out (recovery reports it)."""
-    import json
-
     from warroom.store.datadir import journals_dir
+    from warroom.store.results import record_json
 
     out: list[Any] = []
     try:
@@ -52,7 +51,7 @@ def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> lis
             if path.name.startswith(".") or not path.is_file():
                 continue
             with path.open("rb") as f:
-                start = json.loads(f.readline(1 << 16))
+                start = record_json(f.readline(1 << 16))  # a key twice: skipped, as recovery skips it
         except (OSError, ValueError):
             continue
         if not isinstance(start, dict) or start.get("type") != "start" or start.get("trainee") != trainee:

@@ -1,0 +1,69 @@
+"""Which client a request comes from, for ``warroom serve``'s sign-in limits and its log: the address that
+connected, unless it is a reverse proxy the operator named (``--forwarded-allow-ips``), whose ``X-Forwarded-For``
+then says who connected to it.
+
+No proxy is trusted by default: ``X-Forwarded-For`` is a header any client writes, so trusting it from an address
+the operator did not name (loopback included: any process of the host, a trainee's shell on a shared machine)
+would let that client choose the address its wrong sign-ins count against, and the address the log shows.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+__all__ = ["Network", "client_of", "trusted_proxies"]
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+#: The most hops of ``X-Forwarded-For`` looked at (a longer chain is a made-up one: the client is the proxy's peer).
+_MAX_HOPS = 16
+
+
+def trusted_proxies(text: str) -> tuple[Network, ...]:
+    """The proxies named by ``--forwarded-allow-ips``: addresses or networks (``127.0.0.1``, ``10.0.0.0/8``,
+    ``::1``), separated by commas. Raises ValueError naming the first that is neither."""
+    networks = []
+    for part in text.split(","):
+        item = part.strip()
+        if not item:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(f"{item[:60]!r} is neither an IP address nor a network (such as 10.0.0.0/8)") from None
+    return tuple(networks)
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+
+
+def _trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, proxies: Sequence[Network]) -> bool:
+    return address is not None and any(address in network for network in proxies)
+
+
+def client_of(request: web.Request, proxies: Sequence[Network] = ()) -> str:
+    """The client ``request`` comes from: the address that connected; when that address is one of ``proxies``, the
+    last address of ``X-Forwarded-For`` (every such header, in order) that is not itself one of ``proxies``: the
+    address the nearest trusted proxy saw. A hop that is not an address (the header is written by whoever sent
+    it) stops the walk at the proxy's own word: the last trusted hop's address."""
+    remote = request.remote or "?"
+    client = _address(remote)
+    if not _trusted(client, proxies):
+        return remote
+    hops = [hop for header in request.headers.getall("X-Forwarded-For", []) for hop in header.split(",")]
+    for hop in reversed(hops[-_MAX_HOPS:]):
+        address = _address(hop)
+        if address is None:
+            break
+        client = address
+        if not _trusted(address, proxies):
+            break
+    return str(client)
