@@ -150,3 +150,14 @@ def test_malformed_exports_are_one_line_problems(tmp_path: Path, text: str, mess
     with pytest.raises(TraceError) as e:
         convert(IMPORTER, _write(tmp_path, "bad.json", text))
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_flattened_metadata_that_is_not_json_text_stays_as_written(tmp_path: Path) -> None:
+    from warroom.importers.langfuse._otel import otel_observations
+
+    recorded = (FIXTURES / "frameworks" / "langfuse-otel.jsonl").read_text(encoding="utf-8")
+    assert recorded.count('"\\"call_lc\\""') == 1
+    path = tmp_path / "spans.jsonl"
+    path.write_text(recorded.replace('"\\"call_lc\\""', '"\\"call_lc"'), encoding="utf-8")
+    ids = [o["metadata"]["tool_call_id"] for o in otel_observations(path) or [] if "metadata" in o]
+    assert ids == ['"call_lc', "call_go", "call_crm", "call_close"]

@@ -28,6 +28,13 @@ def _iso(ns: int) -> str:
     return datetime.fromtimestamp(ns / 1e9, UTC).isoformat()
 
 
+def _metadata_value(value: Any) -> Any:
+    """A flattened metadata attribute's value: JSON text (of a string too: ``"call_1"``) decoded; text that is not
+    JSON as it is written."""
+    decoded = parsed_json(f"[{value}]") if isinstance(value, str) and value[:1] == '"' else None
+    return decoded[0] if isinstance(decoded, list) and len(decoded) == 1 else parsed_json(value)
+
+
 def otel_observations(path: Path) -> list[dict[str, Any]] | None:
     """The observations of the file at ``path`` when it holds Langfuse SDK spans (an OTLP container whose spans
     name their ``langfuse.observation.type``), else None. Raises TraceError for a file of spans that do not read."""
@@ -49,8 +56,7 @@ def otel_observations(path: Path) -> list[dict[str, Any]] | None:
                 json_text = key in ("usageDetails", "costDetails", "metadata")
                 obs[key] = parsed_json(a[attribute]) if json_text else a[attribute]
         prefix = FIELDS["metadata"] + "."  # the SDK flattens metadata: one attribute per key, its value JSON text
-        flat = {k[len(prefix):]: parsed_json(f"[{v}]")[0] if isinstance(v, str) and v[:1] == '"' else parsed_json(v)
-                for k, v in a.items() if k.startswith(prefix)}
+        flat = {k[len(prefix):]: _metadata_value(v) for k, v in a.items() if k.startswith(prefix)}
         if flat:
             meta = obs.get("metadata")
             obs["metadata"] = {**(meta if isinstance(meta, dict) else {}), **flat}
