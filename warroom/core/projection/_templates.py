@@ -38,7 +38,7 @@ from warroom.core.projection._output import (
 )
 from warroom.core.projection._view import ResultView
 
-__all__ = ["TEMPLATES", "Change", "Template", "template_named"]
+__all__ = ["TEMPLATES", "Change", "Template"]
 
 #: Keys that say a result is already paged (a real cursor or total): pagination does not apply there.
 _PAGED = frozenset({"next_cursor", "next_page", "next_page_token", "has_more", "total", "total_count", "cursor",
@@ -664,7 +664,3 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     TimeoutAsEmpty(), RateLimitSwallowed(),
 )}
 
-
-def template_named(name: str) -> Template:
-    """The template called ``name``; raises KeyError (callers add the did-you-mean)."""
-    return TEMPLATES[name]
