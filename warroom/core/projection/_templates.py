@@ -47,8 +47,6 @@ _PAGED = frozenset({"next_cursor", "next_page", "next_page_token", "has_more", "
 _FLAGGED = frozenset({"errors", "error", "warnings", "warning", "partial", "timed_out", "status_code"})
 _STALE = frozenset({"as_of", "cached_at", "cache_age_s", "source", "served_from", "stale"})
 _MONEY = re.compile(r"price|amount|total|balance|cost|fee|refund|charge|subtotal|paid|usd|eur|gbp|credit", re.I)
-_ID_KEY = re.compile(r"(^|_|-)(id|ids|number|no|num|code|sku|ref|key|email|account|name)$|Id$", re.I)
-_READ_VERB = re.compile(r"^(get|list|find|search|fetch|read|lookup|look_up|query|describe|retrieve|show|view)", re.I)
 
 
 @dataclass(frozen=True)
