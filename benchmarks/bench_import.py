@@ -39,11 +39,12 @@ def warroom_cmd() -> list[str]:
 def measure(corpus: Path, repeat: int) -> dict | None:
     """``{"seconds", "records", "drills", "invalid"}``, or None when the corpus is absent."""
     from warroom.core.load import DrillLoadError, load_drill
-    from warroom.importers.who_and_when import find_record_files
+    from warroom.importers.kit import find_input_files
+    from warroom.importers.who_and_when import IMPORTER
 
     if not corpus.is_dir():
         return None
-    records = len(find_record_files([corpus]))
+    records = len(find_input_files([corpus], IMPORTER.suffixes))
     times = []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(repeat):

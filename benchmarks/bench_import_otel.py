@@ -84,13 +84,15 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     if args.profile:
-        from warroom.importers.otel import convert_file
+        from warroom.importers.kit import convert
+        from warroom.importers.otel import IMPORTER
 
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "trace.json"
             src.write_text(json.dumps(big_trace(args.spans)), encoding="utf-8")
             prof = Path(tmp) / "otel.prof"
-            cProfile.runctx("convert_file(src)", globals(), {"convert_file": convert_file, "src": src}, str(prof))
+            cProfile.runctx("convert(IMPORTER, src)", globals(), {"convert": convert, "IMPORTER": IMPORTER, "src": src},
+                           str(prof))
             pstats.Stats(str(prof)).sort_stats("cumulative").print_stats(20)
         return
     r = measure(args.spans, args.repeat)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from locations import TESTS
 
 from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
-from warroom.importers.kit import MISSING_KEY, TraceError
+from warroom.importers.kit import MISSING_KEY, TraceError, convert
 
 FIXTURES = TESTS / "fixtures"
 
@@ -55,8 +56,14 @@ def import_missing_only_the_key(
         only_missing_key(result.output)
 
 
+def converter(module: Any) -> Callable[..., list[tuple[dict[str, Any], str]]]:
+    """The importer of ``module`` (a format package: its ``IMPORTER``) as a function of ``(path, options=None)``
+    returning its drills (:func:`warroom.importers.kit.convert`)."""
+    return functools.partial(convert, module.IMPORTER)
+
+
 def assert_refused(convert: Callable[[Path], Any], path: Path, doc: object, message: str) -> None:
-    """``convert`` (an importer's ``convert_file``) refuses the file ``path`` holding ``doc`` (a str as it is, else
+    """``convert`` (an importer's :func:`converter`) refuses the file ``path`` holding ``doc`` (a str as it is, else
     as JSON) with a TraceError whose message contains ``message``."""
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
     with pytest.raises(TraceError, match=re.escape(message)):

@@ -22,7 +22,7 @@ from screen_support import screen_text
 
 from warroom.cli import main
 from warroom.importers import who_and_when as ww
-from warroom.importers.kit import refusal_position
+from warroom.importers.kit import find_input_files, refusal_position
 
 BAD_MESSAGES = {
     "content-not-text.json": "history[3].content is a JSON array, not text",
@@ -235,6 +235,6 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
 def test_record_files_are_found_in_natural_order_by_the_library_search(tmp_path):
     for name in ("10.json", "2.json", "1.json", "notes.txt", "a.yaml"):
         (tmp_path / name).write_text("{}")
-    assert [p.name for p in ww.find_record_files([tmp_path])] == ["1.json", "2.json", "10.json"]
+    assert [p.name for p in find_input_files([tmp_path], ww.IMPORTER.suffixes)] == ["1.json", "2.json", "10.json"]
     with pytest.raises(FileNotFoundError):
-        ww.find_record_files([tmp_path / "missing"])
+        find_input_files([tmp_path / "missing"], ww.IMPORTER.suffixes)

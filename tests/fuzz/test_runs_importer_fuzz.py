@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 from locations import TESTS
+from trace_import_support import converter
 
 from warroom.importers import langfuse, langsmith
 from warroom.importers import openai_agents as agentsdk
@@ -22,12 +23,12 @@ from .test_trace_importer_fuzz import JSON, _paths, _replace
 
 THIRD = TESTS / "fixtures" / "thirdparty"
 CASES = [
-    (langsmith.convert_file, THIRD / "langsmith-planner-executor.json"),
-    (langsmith.convert_file, THIRD / "langsmith-child-runs.json"),
-    (langfuse.convert_file, THIRD / "langfuse-planner-executor.json"),
-    (langfuse.convert_file, THIRD / "langfuse-trace.json"),
-    (agentsdk.convert_file, THIRD / "openai-agents-handoff.json"),
-    (agentsdk.convert_file, THIRD / "openai-agents-trace.json"),
+    (converter(langsmith), THIRD / "langsmith-planner-executor.json"),
+    (converter(langsmith), THIRD / "langsmith-child-runs.json"),
+    (converter(langfuse), THIRD / "langfuse-planner-executor.json"),
+    (converter(langfuse), THIRD / "langfuse-trace.json"),
+    (converter(agentsdk), THIRD / "openai-agents-handoff.json"),
+    (converter(agentsdk), THIRD / "openai-agents-trace.json"),
 ]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 from locations import TESTS
+from trace_import_support import converter
 
 from warroom.importers import chat, openinference, otel
 from warroom.importers.kit import TraceError, check_unmarked
@@ -23,11 +24,11 @@ from .budget import budget
 
 FIXTURES = TESTS / "fixtures"
 CASES = [
-    (chat.convert_file, FIXTURES / "chat" / "refund.json"),
-    (chat.convert_file, FIXTURES / "chat" / "tau-bench.json"),
-    (otel.convert_file, FIXTURES / "otel" / "current.json"),
-    (otel.convert_file, FIXTURES / "otel" / "legacy.jsonl"),
-    (openinference.convert_file, FIXTURES / "openinference" / "phoenix.jsonl"),
+    (converter(chat), FIXTURES / "chat" / "refund.json"),
+    (converter(chat), FIXTURES / "chat" / "tau-bench.json"),
+    (converter(otel), FIXTURES / "otel" / "current.json"),
+    (converter(otel), FIXTURES / "otel" / "legacy.jsonl"),
+    (converter(openinference), FIXTURES / "openinference" / "phoenix.jsonl"),
 ]
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hygiene_support import bundled, leaks
+from hygiene_support import answer_key_strings, bundled, leaks
 
 from warroom.cli import main
 from warroom.core.author import skeleton_text as skeleton
 from warroom.core.load import load_drill, load_drill_text
 from warroom.core.model import ESCALATION_INSTRUCTION, briefing_hints, pre_debrief_session, without_answer_keys
-from warroom.core.model._hygiene import answer_key_strings, visible_tags
+from warroom.core.model._hygiene import visible_tags
 
 BUNDLED = bundled()
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES
+from trace_import_support import FIXTURES, converter
 
 from warroom.importers import chat, openinference, otel
 from warroom.importers.kit import TraceError, parse_json
@@ -64,7 +64,7 @@ def test_an_object_without_resource_spans_still_says_so(tmp_path: Path) -> None:
 def test_a_trace_in_the_other_convention_is_refused_not_imported_empty(module, path: Path, other: str) -> None:
     # the other importer's fixture has error spans, which alone used to make a drill of one log event
     with pytest.raises(TraceError) as e:
-        module.convert_file(path)
+        converter(module)(path)
     message = str(e.value)
     assert "no span of this trace is an agent, model call or tool call" in message
     assert f"warroom import {other}" in message
@@ -82,4 +82,4 @@ def test_a_tool_call_name_that_is_not_text_is_named_so(tmp_path: Path) -> None:
         {"id": "a", "type": "function", "function": {"name": 5, "arguments": "{}"}}]}]), encoding="utf-8")
     with pytest.raises(TraceError, match=r"^\[1\]\.tool_calls\[0\]\.function\.name is a JSON number, not a tool "
                                          r"name$"):
-        chat.convert_file(bad)
+        converter(chat)(bad)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
+from trace_import_support import FIXTURES, converter, marked_up, only_missing_key, sparse_file
 
 from warroom.core.author import run_checks
 from warroom.importers import chat
@@ -26,7 +26,7 @@ def _events(data: dict) -> dict[str, dict]:
 
 
 def test_messages_map_to_agents_calls_and_results_verbatim() -> None:
-    [(data, header)] = chat.convert_file(CHAT / "refund.json")
+    [(data, header)] = converter(chat)(CHAT / "refund.json")
     ev = _events(data)
     assert ev["m000"]["kind"] == "log" and ev["m000"]["source"] == "system prompt"
     assert ev["m001"] == {**ev["m001"], "kind": "human_message", "agent": "user", "step": "u01"}
@@ -49,7 +49,7 @@ def test_messages_map_to_agents_calls_and_results_verbatim() -> None:
 
 
 def test_a_tau_bench_array_gives_one_drill_per_trajectory() -> None:
-    drills = chat.convert_file(CHAT / "tau-bench.json")
+    drills = converter(chat)(CHAT / "tau-bench.json")
     assert [d["id"] for d, _ in drills] == ["chat-tau-bench-0", "chat-tau-bench-1"]
     first = _events(drills[0][0])
     assert first["call_b"]["arguments"] == {"arguments": "not json {"}  # kept verbatim when not a JSON object
@@ -60,7 +60,7 @@ def test_a_tau_bench_array_gives_one_drill_per_trajectory() -> None:
 
 
 def test_prices_are_the_option_or_the_documented_default() -> None:
-    [(data, _)] = chat.convert_file(CHAT / "refund.json", TraceOptions(price=Price(3, 15)))
+    [(data, _)] = converter(chat)(CHAT / "refund.json", TraceOptions(price=Price(3, 15)))
     assert data["models"]["executor"]["input_usd_per_mtok"] == 3
     assert data["models"]["planner"]["output_usd_per_mtok"] == 15
     assert "$3/$15" in data["source"]
@@ -89,7 +89,7 @@ def _bad(tmp_path: Path, text: str, name: str = "bad.json") -> str:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
     with pytest.raises(TraceError) as e:
-        chat.convert_file(p)
+        converter(chat)(p)
     return str(e.value)
 
 
@@ -114,10 +114,10 @@ def test_bad_transcripts_are_one_line_each(tmp_path: Path, text: str, message: s
 def test_too_big_and_not_utf8_are_refused_before_parsing(tmp_path: Path) -> None:
     big = sparse_file(tmp_path / "big.json", MAX_CHAT_BYTES + 1)
     with pytest.raises(TraceError, match="records are limited to 64 MiB"):
-        chat.convert_file(big)
+        converter(chat)(big)
     (tmp_path / "latin.json").write_bytes(b'[{"role": "user", "content": "caf\xe9"}]')
     with pytest.raises(TraceError, match="not UTF-8 text: byte 0xe9"):
-        chat.convert_file(tmp_path / "latin.json")
+        converter(chat)(tmp_path / "latin.json")
 
 
 def test_a_call_id_that_is_not_an_event_id_gets_one(tmp_path: Path) -> None:
@@ -128,6 +128,6 @@ def test_a_call_id_that_is_not_an_event_id_gets_one(tmp_path: Path) -> None:
                                               "function": {"name": "f", "arguments": {}}}]},
         {"role": "tool", "tool_call_id": "call/1 x", "content": ""},
     ]), encoding="utf-8")
-    [(data, _)] = chat.convert_file(p)
+    [(data, _)] = converter(chat)(p)
     ev = _events(data)
     assert ev["m001-c1"]["tool"] == "f" and ev["m002"]["call"] == "m001-c1"

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
+from trace_import_support import FIXTURES, assert_refused, converter, import_missing_only_the_key
 
 from warroom.importers import chat
 from warroom.importers.kit import TraceError
@@ -17,7 +17,7 @@ THIRD = FIXTURES / "thirdparty"
 
 
 def _only(name: str) -> dict:
-    [(data, _)] = chat.convert_file(THIRD / name)
+    [(data, _)] = converter(chat)(THIRD / name)
     return data
 
 
@@ -79,7 +79,7 @@ def test_a_name_that_is_a_reserved_agent_is_renamed(tmp_path: Path) -> None:
     path.write_text(json.dumps([{"role": "user", "content": "hi"},
                                 {"role": "assistant", "name": "tools", "content": "a"},
                                 {"role": "assistant", "name": "user", "content": "b"}]), encoding="utf-8")
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     assert [a["name"] for a in data["agents"]] == ["user", "tools-agent", "user-agent", "tools"]
 
 
@@ -104,13 +104,13 @@ OTLP_NAMED = ("is not a conversation; it looks like OpenTelemetry GenAI traces (
     ({"data": [{"traceID": "ab", "spans": []}]}, OTLP_NAMED),
 ])
 def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
-    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
+    assert_refused(converter(chat), tmp_path / "t.json", doc, message)
 
 
 def test_otlp_json_lines_given_to_chat_name_the_importers(tmp_path: Path) -> None:
     with pytest.raises(TraceError, match=r"^line 1: an object without `messages` .*; it looks like OpenTelemetry GenAI "
                                          r"traces \(OTLP/JSON spans\): `warroom import otel` reads them$"):
-        chat.convert_file(FIXTURES / "otel" / "legacy.jsonl")
+        converter(chat)(FIXTURES / "otel" / "legacy.jsonl")
 
 
 def test_refusals_and_thinking_keep_their_text(tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_refusals_and_thinking_keep_their_text(tmp_path: Path) -> None:
         {"role": "assistant", "content": [{"type": "thinking", "thinking": "The user wants prod gone.",
                                            "signature": "abc"}, {"type": "text", "text": "No."}]},
     ]), encoding="utf-8")
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     assert [e["content"] for e in data["trace"][1:]] == [
         "I can't help with that.", "Still no.", "[thinking] The user wants prod gone.\nNo."]
 
@@ -143,7 +143,7 @@ def test_who_and_when_names_the_importer_of_a_chat_or_a_trace(path: Path, hint: 
 
 
 def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> None:
-    drills = chat.convert_file(THIRD / "chat-finetune.jsonl")
+    drills = converter(chat)(THIRD / "chat-finetune.jsonl")
     assert [d["id"] for d, _ in drills] == ["chat-finetune-0", "chat-finetune-1"]
     assert [d["briefing"]["goal"] for d, _ in drills] == ["Where is order 7?", "Refund 9"]
     assert "conversation 1 (line 3: messages)" in drills[1][0]["source"]
@@ -160,7 +160,7 @@ def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> N
     ('{"messages": [\n{"role": "user"}\n', "not JSON: Expecting ',' delimiter at line 3 column 1"),
 ])
 def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str) -> None:
-    assert_refused(chat.convert_file, tmp_path / "t.jsonl", text, message)
+    assert_refused(converter(chat), tmp_path / "t.jsonl", text, message)
 
 
 @pytest.mark.parametrize(("doc", "message"), [
@@ -176,11 +176,11 @@ def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str)
     ({"messages": [{"role": "tool", "id": "c9", "content": "x"}]}, "messages[0].id 'c9' answers no earlier tool call"),
 ])
 def test_other_shapes_errors_name_their_own_fields(tmp_path: Path, doc: object, message: str) -> None:
-    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
+    assert_refused(converter(chat), tmp_path / "t.json", doc, message)
 
 
 def test_sharegpt_conversations_are_read() -> None:
-    drills = chat.convert_file(THIRD / "chat-sharegpt.json")
+    drills = converter(chat)(THIRD / "chat-sharegpt.json")
     assert [d["id"] for d, _ in drills] == ["chat-sharegpt-0", "chat-sharegpt-1"]
     first = drills[0][0]["trace"]
     assert [(e["kind"], e["content"]) for e in first] == [
@@ -194,7 +194,7 @@ def test_sharegpt_conversations_are_read() -> None:
     ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "Gemini API `contents` (`parts`) are not read"),
 ])
 def test_unread_dataset_shapes_are_named(tmp_path: Path, doc: object, message: str) -> None:
-    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
+    assert_refused(converter(chat), tmp_path / "t.json", doc, message)
 
 
 def test_openai_responses_items_are_messages_calls_and_results() -> None:
@@ -221,7 +221,7 @@ def test_openai_responses_items_are_messages_calls_and_results() -> None:
     ([{"type": {"a": 1}, "call_id": "c"}], "[0]: an object without `messages` (or `traj`) is not a conversation"),
 ])
 def test_values_of_the_wrong_type_are_refused_not_a_traceback(tmp_path: Path, doc: object, message: str) -> None:
-    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
+    assert_refused(converter(chat), tmp_path / "t.json", doc, message)
 
 
 def test_a_reasoning_summary_of_the_wrong_type_is_skipped(tmp_path: Path) -> None:
@@ -229,5 +229,5 @@ def test_a_reasoning_summary_of_the_wrong_type_is_skipped(tmp_path: Path) -> Non
     path.write_text(json.dumps([{"role": "user", "content": "hi"}, {"type": "reasoning", "summary": 5},
                                 {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}]),
                     encoding="utf-8")
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     assert [e["kind"] for e in data["trace"]] == ["human_message", "tool_call"]

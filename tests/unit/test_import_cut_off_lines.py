@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES
+from trace_import_support import FIXTURES, converter
 
 from warroom.importers import chat, langfuse, langsmith, openinference, otel
 from warroom.importers import openai_agents as agentsdk
@@ -102,12 +102,12 @@ Importer = Callable[..., Any]
 Converter = Callable[[Path], list[tuple[dict[str, Any], str]]]
 
 IMPORTERS: list[tuple[Importer, Converter, Path]] = [
-    (otel.import_otel, otel.convert_file, FIXTURES / "otel" / "legacy.jsonl"),
-    (openinference.import_openinference, openinference.convert_file, FIXTURES / "openinference" / "phoenix.jsonl"),
-    (chat.import_chats, chat.convert_file, THIRD / "chat-finetune.jsonl"),
-    (langsmith.import_langsmith, langsmith.convert_file, THIRD / "langsmith-planner-executor.json"),
-    (langfuse.import_langfuse, langfuse.convert_file, THIRD / "langfuse-trace.json"),
-    (agentsdk.import_openai_agents, agentsdk.convert_file, THIRD / "openai-agents-sdk-run.jsonl"),
+    (otel.import_otel, converter(otel), FIXTURES / "otel" / "legacy.jsonl"),
+    (openinference.import_openinference, converter(openinference), FIXTURES / "openinference" / "phoenix.jsonl"),
+    (chat.import_chats, converter(chat), THIRD / "chat-finetune.jsonl"),
+    (langsmith.import_langsmith, converter(langsmith), THIRD / "langsmith-planner-executor.json"),
+    (langfuse.import_langfuse, converter(langfuse), THIRD / "langfuse-trace.json"),
+    (agentsdk.import_openai_agents, converter(agentsdk), THIRD / "openai-agents-sdk-run.jsonl"),
 ]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES
+from trace_import_support import FIXTURES, converter
 
 from warroom.importers import chat, langfuse, langsmith, otel
 from warroom.importers import openai_agents as agentsdk
@@ -51,11 +51,11 @@ def test_a_long_name_is_shortened_keeping_the_index_and_no_trailing_separator() 
 
 
 @pytest.mark.parametrize(("convert", "fixture", "expected"), [
-    (langsmith.convert_file, THIRD / "langsmith-planner-executor.json", ["langsmith-planner-executor"]),
-    (langfuse.convert_file, THIRD / "langfuse-trace.json", ["langfuse-trace"]),
-    (agentsdk.convert_file, THIRD / "openai-agents-handoff.json", ["openai-agents-handoff"]),
-    (chat.convert_file, THIRD / "chat-finetune.jsonl", ["chat-finetune-0", "chat-finetune-1"]),
-    (otel.convert_file, FIXTURES / "otel" / "legacy.jsonl", ["otel-legacy-0", "otel-legacy-1"]),
+    (converter(langsmith), THIRD / "langsmith-planner-executor.json", ["langsmith-planner-executor"]),
+    (converter(langfuse), THIRD / "langfuse-trace.json", ["langfuse-trace"]),
+    (converter(agentsdk), THIRD / "openai-agents-handoff.json", ["openai-agents-handoff"]),
+    (converter(chat), THIRD / "chat-finetune.jsonl", ["chat-finetune-0", "chat-finetune-1"]),
+    (converter(otel), FIXTURES / "otel" / "legacy.jsonl", ["otel-legacy-0", "otel-legacy-1"]),
 ])
 def test_every_trace_importer_follows_the_rule(convert: Callable[[Path], list[tuple[dict[str, Any], str]]],
                                               fixture: Path, expected: list[str]) -> None:

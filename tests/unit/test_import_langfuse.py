@@ -9,8 +9,8 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.core.author import run_checks
-from warroom.importers.kit import TraceError, TraceOptions
-from warroom.importers.langfuse import convert_file, import_langfuse
+from warroom.importers.kit import TraceError, TraceOptions, convert
+from warroom.importers.langfuse import IMPORTER, import_langfuse
 
 THIRD = FIXTURES / "thirdparty"
 PLANNER_EXECUTOR = THIRD / "langfuse-planner-executor.json"
@@ -26,7 +26,7 @@ KEY = """answer_key:
 
 
 def test_a_planner_executor_trace_maps_to_agents_model_calls_tools_and_prices() -> None:
-    [(data, header)] = convert_file(PLANNER_EXECUTOR)
+    [(data, header)] = convert(IMPORTER, PLANNER_EXECUTOR)
     ev = {e["id"]: e for e in data["trace"]}
     assert [(e["id"], e["t"], e["kind"]) for e in data["trace"]] == [
         ("e0001", 0.0, "human_message"), ("e0002", 2.9, "planner_call"), ("e0003", 3.0, "handoff"),
@@ -77,13 +77,13 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_observation_lists_data_pages_and_json_lines_read_as_the_trace(tmp_path: Path) -> None:
     trace = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
-    [(expected, _)] = convert_file(PLANNER_EXECUTOR)
+    [(expected, _)] = convert(IMPORTER, PLANNER_EXECUTOR)
     observations = trace["observations"]
     for name, text in (("list.json", json.dumps(observations[::-1])),
                        ("page.json", json.dumps({"data": observations, "meta": {"page": 1, "totalItems": 11}})),
                        ("lines.jsonl", "\n".join(json.dumps(o) for o in observations)),
                        ("traces.json", json.dumps({"data": [trace]}))):
-        [(data, _)] = convert_file(_write(tmp_path, name, text))
+        [(data, _)] = convert(IMPORTER, _write(tmp_path, name, text))
         assert data["trace"] == expected["trace"], name
 
 
@@ -91,21 +91,21 @@ def test_python_sdk_snake_case_fields_and_older_usage(tmp_path: Path) -> None:
     def snake(key: str) -> str:
         return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
     trace = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
-    [(expected, _)] = convert_file(PLANNER_EXECUTOR)
+    [(expected, _)] = convert(IMPORTER, PLANNER_EXECUTOR)
     observations = [{snake(k): v for k, v in o.items()} for o in trace["observations"]]
     for o in observations:  # usage as the older API wrote it, no costs
         if "usage_details" in o:
             details = o.pop("usage_details")
             o.pop("cost_details")
             o["usage"] = {"input": details["input"], "output": details["output"], "unit": "TOKENS"}
-    [(data, _)] = convert_file(_write(tmp_path, "snake.json", json.dumps(observations)))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "snake.json", json.dumps(observations)))
     assert data["trace"] == expected["trace"]
     assert data["models"]["executor"]["input_usd_per_mtok"] == 2.5  # no costs recorded: the assumed prices
 
 
 def test_a_span_with_input_and_output_and_no_children_is_a_tool_call() -> None:
     # the SDKs before observation types: a tool is a SPAN; the trace's `input` is the goal
-    [(data, _)] = convert_file(THIRD / "langfuse-trace.json")
+    [(data, _)] = convert(IMPORTER, THIRD / "langfuse-trace.json")
     assert [e["kind"] for e in data["trace"]] == ["executor_message", "tool_call", "tool_result"]
     assert data["trace"][1]["tool"] == "erp.list_invoices" and data["trace"][1]["arguments"] == {"month": "2026-03"}
     assert data["trace"][2]["output"] == {"returned": 20, "total": 40, "next_cursor": "c2"}
@@ -116,8 +116,8 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
     one = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
     two = json.loads((THIRD / "langfuse-trace.json").read_text(encoding="utf-8"))
     path = _write(tmp_path, "two.jsonl", json.dumps(one) + "\n" + json.dumps(two) + "\n")
-    assert [d["id"] for d, _ in convert_file(path)] == ["langfuse-two-0", "langfuse-two-1"]
-    [(picked, _)] = convert_file(path, TraceOptions(trace_id="B7E1C0A4F1D44F4D8E1F0C2B3A4D5E6F"))
+    assert [d["id"] for d, _ in convert(IMPORTER, path)] == ["langfuse-two-0", "langfuse-two-1"]
+    [(picked, _)] = convert(IMPORTER, path, TraceOptions(trace_id="B7E1C0A4F1D44F4D8E1F0C2B3A4D5E6F"))
     assert picked["id"] == "langfuse-two" and len(picked["trace"]) == 3
 
 
@@ -128,7 +128,7 @@ def test_each_trace_of_a_file_has_its_own_user_message_and_prices(tmp_path: Path
                         .replace('"a1000000000000', '"b2000000000000'))
     for o in second["observations"]:
         o.pop("costDetails", None)
-    drills = convert_file(_write(tmp_path, "twice.json", json.dumps([first, second])))
+    drills = convert(IMPORTER, _write(tmp_path, "twice.json", json.dumps([first, second])))
     assert [d["trace"][0]["kind"] for d, _ in drills] == ["human_message", "human_message"]
     assert [d["models"]["executor"]["input_usd_per_mtok"] for d, _ in drills] == [0.15, 2.5]
 
@@ -148,5 +148,16 @@ def test_each_trace_of_a_file_has_its_own_user_message_and_prices(tmp_path: Path
 ])
 def test_malformed_exports_are_one_line_problems(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(TraceError) as e:
-        convert_file(_write(tmp_path, "bad.json", text))
+        convert(IMPORTER, _write(tmp_path, "bad.json", text))
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_flattened_metadata_that_is_not_json_text_stays_as_written(tmp_path: Path) -> None:
+    from warroom.importers.langfuse._otel import otel_observations
+
+    recorded = (FIXTURES / "frameworks" / "langfuse-otel.jsonl").read_text(encoding="utf-8")
+    assert recorded.count('"\\"call_lc\\""') == 1
+    path = tmp_path / "spans.jsonl"
+    path.write_text(recorded.replace('"\\"call_lc\\""', '"\\"call_lc"'), encoding="utf-8")
+    ids = [o["metadata"]["tool_call_id"] for o in otel_observations(path) or [] if "metadata" in o]
+    assert ids == ['"call_lc', "call_go", "call_crm", "call_close"]

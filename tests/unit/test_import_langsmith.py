@@ -10,8 +10,8 @@ from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.core.author import run_checks
 from warroom.importers.exports import time_ns, tool_arguments
-from warroom.importers.kit import TraceError, TraceOptions
-from warroom.importers.langsmith import convert_file, import_langsmith
+from warroom.importers.kit import TraceError, TraceOptions, convert
+from warroom.importers.langsmith import IMPORTER, import_langsmith
 
 THIRD = FIXTURES / "thirdparty"
 PLANNER_EXECUTOR = THIRD / "langsmith-planner-executor.json"
@@ -28,7 +28,7 @@ KEY = """answer_key:
 
 
 def test_a_langgraph_planner_executor_run_maps_to_agents_model_calls_and_tools() -> None:
-    [(data, header)] = convert_file(PLANNER_EXECUTOR)
+    [(data, header)] = convert(IMPORTER, PLANNER_EXECUTOR)
     ev = {e["id"]: e for e in data["trace"]}
     assert [(e["id"], e["t"], e["kind"]) for e in data["trace"]] == [
         ("e0001", 0.01, "human_message"), ("e0002", 2.9, "planner_call"), ("e0003", 4.4, "executor_message"),
@@ -75,7 +75,7 @@ def test_the_imported_drill_validates_once_marked_up_and_passes_check(tmp_path: 
 
 
 def test_nested_child_runs_openai_choices_a_retriever_and_a_failed_tool() -> None:
-    [(data, _)] = convert_file(CHILD_RUNS)
+    [(data, _)] = convert(IMPORTER, CHILD_RUNS)
     trace = data["trace"]
     assert [(e["t"], e["kind"]) for e in trace] == [
         (2.25, "executor_message"), (2.3, "tool_call"), (3.1, "tool_result"), (3.2, "tool_call"),
@@ -100,29 +100,29 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_json_lines_and_the_runs_wrapper_read_as_the_list(tmp_path: Path) -> None:
     runs = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
-    [(expected, _)] = convert_file(PLANNER_EXECUTOR)
+    [(expected, _)] = convert(IMPORTER, PLANNER_EXECUTOR)
     lines = _write(tmp_path, "langsmith-planner-executor.jsonl", "\n".join(json.dumps(r) for r in runs) + "\n")
     wrapped = _write(tmp_path, "langsmith-planner-executor.json", json.dumps({"runs": runs[::-1]}))
     for path in (lines, wrapped):
-        [(data, _)] = convert_file(path)
+        [(data, _)] = convert(IMPORTER, path)
         assert data["trace"] == expected["trace"] and data["agents"] == expected["agents"]
 
 
 def test_the_parent_comes_from_dotted_order_and_a_repeated_run_is_read_once(tmp_path: Path) -> None:
     runs = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
-    [(expected, _)] = convert_file(PLANNER_EXECUTOR)
+    [(expected, _)] = convert(IMPORTER, PLANNER_EXECUTOR)
     for run in runs:
         run.pop("parent_run_id")
         run.pop("trace_id")
     runs[0]["child_runs"] = [runs[1]]  # listed and nested (list_runs with its children loaded)
-    [(data, _)] = convert_file(_write(tmp_path, "dotted.json", json.dumps(runs)))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "dotted.json", json.dumps(runs)))
     assert data["trace"] == expected["trace"]
 
 
 def test_tool_runs_of_a_separate_tools_node_belong_to_the_agent_that_asked(tmp_path: Path) -> None:
     # LangGraph's prebuilt ToolNode runs the calls in a `tools` node beside the agent's node, not under it
     runs = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
-    [(expected, _)] = convert_file(PLANNER_EXECUTOR)
+    [(expected, _)] = convert(IMPORTER, PLANNER_EXECUTOR)
     root = runs[0]["id"]
     runs.append({"id": "9e1d0c2b-0000-4000-8000-000000000001", "name": "tools", "run_type": "chain",
                  "start_time": "2026-03-20T09:46:44.440000", "end_time": "2026-03-20T09:46:45.480000",
@@ -132,7 +132,7 @@ def test_tool_runs_of_a_separate_tools_node_belong_to_the_agent_that_asked(tmp_p
         if run["run_type"] == "tool" and run["name"] != "erp_close_month":
             run["parent_run_id"] = runs[-1]["id"]
             del run["dotted_order"]
-    [(data, _)] = convert_file(_write(tmp_path, "tools-node.json", json.dumps(runs)))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "tools-node.json", json.dumps(runs)))
     assert data["trace"] == expected["trace"]
     assert {e["agent"] for e in data["trace"] if e["kind"] == "tool_call"} == {"executor"}
     assert "spans that are not agent, model or tool spans (3)" in data["source"]  # the tools node too
@@ -141,12 +141,12 @@ def test_tool_runs_of_a_separate_tools_node_belong_to_the_agent_that_asked(tmp_p
 def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> None:
     one = json.loads(CHILD_RUNS.read_text(encoding="utf-8"))
     path = _write(tmp_path, "two.json", json.dumps([*json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8")), one]))
-    drills = convert_file(path)
+    drills = convert(IMPORTER, path)
     assert [d["id"] for d, _ in drills] == ["langsmith-two-0", "langsmith-two-1"]
-    [(picked, _)] = convert_file(path, TraceOptions(trace_id="0B6F2C1E-3D4A-4F5B-8C6D-7E8F9A0B1C2D"))
+    [(picked, _)] = convert(IMPORTER, path, TraceOptions(trace_id="0B6F2C1E-3D4A-4F5B-8C6D-7E8F9A0B1C2D"))
     assert picked["id"] == "langsmith-two" and len(picked["trace"]) == 6
     with pytest.raises(TraceError, match="no trace abc in this file; its trace ids: 1f0c5d5e-"):
-        convert_file(path, TraceOptions(trace_id="abc"))
+        convert(IMPORTER, path, TraceOptions(trace_id="abc"))
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -168,7 +168,7 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
 ])
 def test_malformed_exports_are_one_line_problems(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(TraceError) as e:
-        convert_file(_write(tmp_path, "bad.json", text))
+        convert(IMPORTER, _write(tmp_path, "bad.json", text))
     assert message in str(e.value) and "\n" not in str(e.value)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES
+from trace_import_support import FIXTURES, converter
 
 from warroom.importers import openinference
 from warroom.importers.openinference import value_messages
@@ -44,8 +44,8 @@ def _strip(source: Path, target: Path) -> int:
 def test_raw_values_give_the_drill_the_messages_give(tmp_path: Path, name: str) -> None:
     stripped = tmp_path / name
     assert _strip(THIRD / name, stripped) > 0
-    with_messages = openinference.convert_file(THIRD / name)
-    raw_only = openinference.convert_file(stripped)
+    with_messages = converter(openinference)(THIRD / name)
+    raw_only = converter(openinference)(stripped)
     assert len(raw_only) == len(with_messages)
     for (raw, _), (full, _) in zip(raw_only, with_messages, strict=True):
         assert raw["trace"] == full["trace"]
@@ -64,7 +64,7 @@ def _llm_span(sid: str, attrs: dict[str, str]) -> dict[str, Any]:
 def _import(tmp_path: Path, *spans: dict[str, Any]) -> dict[str, Any]:
     path = tmp_path / "raw.json"
     path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": list(spans)}]}]}), encoding="utf-8")
-    [(data, _)] = openinference.convert_file(path)
+    [(data, _)] = converter(openinference)(path)
     return data
 
 

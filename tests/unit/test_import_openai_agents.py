@@ -11,8 +11,8 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.core.author import run_checks
-from warroom.importers.kit import TraceError, TraceOptions
-from warroom.importers.openai_agents import convert_file, import_openai_agents
+from warroom.importers.kit import TraceError, TraceOptions, convert
+from warroom.importers.openai_agents import IMPORTER, import_openai_agents
 
 THIRD = FIXTURES / "thirdparty"
 HANDOFF = THIRD / "openai-agents-handoff.json"
@@ -41,7 +41,7 @@ def _items(path: Path = HANDOFF) -> list[dict[str, Any]]:
 
 
 def test_a_triage_handoff_maps_to_agents_model_calls_tools_and_the_handoff() -> None:
-    [(data, header)] = convert_file(HANDOFF)
+    [(data, header)] = convert(IMPORTER, HANDOFF)
     ev = {e["id"]: e for e in data["trace"]}
     assert [(e["id"], e["t"], e["kind"]) for e in data["trace"]] == [
         ("e0001", 0.0, "human_message"), ("e0002", 1.9, "planner_call"), ("e0003", 1.95, "handoff"),
@@ -97,27 +97,27 @@ def test_the_imported_drill_validates_once_marked_up_passes_check_and_plays(tmp_
 
 
 def test_json_lines_lists_and_spans_written_at_start_and_end_read_as_the_payload(tmp_path: Path) -> None:
-    [(expected, _)] = convert_file(HANDOFF)
+    [(expected, _)] = convert(IMPORTER, HANDOFF)
     items = _items()
     started = [{**i, "ended_at": None} for i in items if i["object"] == "trace.span"]  # on_span_start copies
     for name, text in (("list.json", json.dumps(items[::-1])),
                        ("lines.jsonl", "\n".join(json.dumps(i) for i in [items[0], *started, *items[1:], items[0]])),
                        ("one-a-line.jsonl", "\n".join(json.dumps({"data": [i]}) for i in items))):
-        [(data, _)] = convert_file(_write(tmp_path, name, text))
+        [(data, _)] = convert(IMPORTER, _write(tmp_path, name, text))
         assert data["trace"] == expected["trace"], name
 
 
 def test_a_handoff_without_the_next_agent_span_is_still_the_handoff(tmp_path: Path) -> None:
     # the export cut off after the handoff: the Refunds agent span and its children are missing
     items = [i for i in _items() if i["object"] == "trace" or i["started_at"] < "2026-03-20T10:00:02.1"]
-    [(data, _)] = convert_file(_write(tmp_path, "cut.json", json.dumps({"data": items})))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "cut.json", json.dumps({"data": items})))
     assert [e["kind"] for e in data["trace"]] == ["human_message", "planner_call", "handoff"]
     assert data["trace"][-1]["to_agent"] == "Refunds"
 
 
 def test_response_spans_without_output_are_model_calls_and_the_source_says_so() -> None:
     # span.export() of a response span keeps only response_id and usage (the Responses API, the SDK's default)
-    [(data, _)] = convert_file(RESPONSES)
+    [(data, _)] = convert(IMPORTER, RESPONSES)
     kinds = [(e["kind"], e.get("agent")) for e in data["trace"]]
     assert kinds == [("planner_call", "Accounts-payable"), ("tool_call", "Accounts-payable"),
                      ("tool_result", "tools"), ("planner_call", "Accounts-payable")]
@@ -143,7 +143,7 @@ def test_a_response_span_holding_the_response_gives_its_model_output_and_input(t
                     "content": [{"type": "output_text", "text": "Listing March.", "annotations": []}]},
                    {"type": "function_call", "call_id": "call_li", "name": "list_invoices",
                     "arguments": "{\"month\": \"2026-03\"}"}]}
-    [(data, _)] = convert_file(_write(tmp_path, "full.jsonl", "\n".join(json.dumps(i) for i in lines)))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "full.jsonl", "\n".join(json.dumps(i) for i in lines)))
     said, call, asked = data["trace"][:3]
     assert said["kind"] == "human_message" and said["content"] == "Pay March's unpaid invoices."
     assert call["model"] == "gpt-4.1-2025-04-14"
@@ -160,7 +160,7 @@ def test_a_triggered_guardrail_and_a_failed_agent_are_log_events(tmp_path: Path)
     guard["span_data"]["triggered"] = True
     items[1]["error"] = {"message": "Guardrail tripwire triggered",
                          "data": {"guardrail": "is_customer_request", "type": "input_guardrail"}}
-    [(data, _)] = convert_file(_write(tmp_path, "guard.json", json.dumps({"data": items})))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "guard.json", json.dumps({"data": items})))
     logs = [e["content"] for e in data["trace"] if e["kind"] == "log"]
     assert logs == ["guardrail is_customer_request failed: tripwire triggered",
                     'Triage failed: Guardrail tripwire triggered ({"guardrail": "is_customer_request", "type": '
@@ -176,8 +176,8 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
     lines = HANDOFF.read_text(encoding="utf-8").splitlines()[1:-1]
     text = "\n".join(line.rstrip(",") for line in lines) + "\n" + RESPONSES.read_text(encoding="utf-8")
     path = _write(tmp_path, "two.jsonl", text)
-    assert [d["id"] for d, _ in convert_file(path)] == ["openai-agents-two-0", "openai-agents-two-1"]
-    [(picked, _)] = convert_file(path, TraceOptions(trace_id=" TRACE_7D3E1A9C0B2F4E6D8A1C3B5E7F9D0A2C "))
+    assert [d["id"] for d, _ in convert(IMPORTER, path)] == ["openai-agents-two-0", "openai-agents-two-1"]
+    [(picked, _)] = convert(IMPORTER, path, TraceOptions(trace_id=" TRACE_7D3E1A9C0B2F4E6D8A1C3B5E7F9D0A2C "))
     assert picked["id"] == "openai-agents-two" and picked["trace"][2]["kind"] == "handoff"
 
 
@@ -205,7 +205,7 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
 ])
 def test_malformed_exports_are_one_line_problems(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(TraceError) as e:
-        convert_file(_write(tmp_path, "bad.json", text))
+        convert(IMPORTER, _write(tmp_path, "bad.json", text))
     assert message in str(e.value) and "\n" not in str(e.value)
 
 
@@ -218,13 +218,13 @@ def test_a_handoff_inside_the_agent_it_names_makes_no_cycle(tmp_path: Path) -> N
                                      ("h", "b", {"type": "handoff", "from_agent": "Refunds", "to_agent": "Refunds"}),
                                      ("f", "b", {"type": "function", "name": "get_order", "input": "{}",
                                                  "output": "ok"}))]
-    [(data, _)] = convert_file(_write(tmp_path, "loop.json", json.dumps(items)))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "loop.json", json.dumps(items)))
     assert [(e["kind"], e["agent"]) for e in data["trace"]] == [("tool_call", "Refunds"), ("tool_result", "tools")]
 
 
 def test_task_and_turn_spans_are_ignored_and_keep_the_agents_and_the_handoff(tmp_path: Path) -> None:
     # newer SDKs can wrap a run in a `task` span and each agent turn in a `turn` span (both exported as custom)
-    [(expected, _)] = convert_file(HANDOFF)
+    [(expected, _)] = convert(IMPORTER, HANDOFF)
     items = _items()
     task_data = {"type": "custom", "name": "task", "data": {"sdk_span_type": "task", "name": "Agent workflow"}}
     task = {**items[1], "id": "span_task", "parent_id": None, "started_at": items[1]["started_at"],
@@ -239,7 +239,7 @@ def test_task_and_turn_spans_are_ignored_and_keep_the_agents_and_the_handoff(tmp
         for child in items:
             if child.get("parent_id") == agent["id"]:
                 child["parent_id"] = turn_id
-    [(data, _)] = convert_file(_write(tmp_path, "turns.json", json.dumps({"data": [task, *turns, *items]})))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "turns.json", json.dumps({"data": [task, *turns, *items]})))
     assert data["trace"] == expected["trace"] and data["agents"] == expected["agents"]
     assert "Ignored span types: custom (4), guardrail (1), mcp_tools (1)." in data["source"]
 
@@ -256,7 +256,7 @@ def test_a_second_run_in_the_trace_opens_with_only_the_users_new_words(tmp_path:
             "span_data": {**items[3]["span_data"], "input": [
                 {"role": "user", "content": first_user}, {"role": "assistant", "content": "Good news: ..."},
                 {"role": "user", "content": again}]}}
-    [(data, _)] = convert_file(_write(tmp_path, "two-runs.json", json.dumps({"data": [*items, agent, call]})))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "two-runs.json", json.dumps({"data": [*items, agent, call]})))
     said = [e["content"] for e in data["trace"] if e["kind"] == "human_message"]
     assert said == [first_user, again]
     assert data["trace"][-1]["kind"] == "planner_call" and data["trace"][-1]["agent"] == "Triage"
@@ -271,7 +271,7 @@ GUARDED = THIRD / "openai-agents-sdk-guardrail.jsonl"
 
 
 def test_a_streamed_generation_reads_the_response_the_sdk_assembled() -> None:
-    [(data, _)] = convert_file(STREAMED)
+    [(data, _)] = convert(IMPORTER, STREAMED)
     ev = {e["id"]: e for e in data["trace"]}
     assert [(e["id"], e["kind"]) for e in data["trace"]] == [
         ("e0001", "human_message"), ("e0002", "planner_call"), ("call_s9_0", "tool_call"), ("e0004", "tool_result"),
@@ -289,13 +289,13 @@ def test_a_streamed_generation_without_usage_takes_the_responses_usage(tmp_path:
             item["span_data"]["usage"] = None
             item["span_data"]["model"] = None
     path = _write(tmp_path, "s.jsonl", "\n".join(json.dumps(x) for x in lines))
-    [(data, _)] = convert_file(path)
+    [(data, _)] = convert(IMPORTER, path)
     [first, *_] = [e for e in data["trace"] if e["kind"] == "planner_call"]
     assert (first["model"], first["usage"]) == ("gpt-4o-mini", {"input_tokens": 50, "output_tokens": 7})
 
 
 def test_a_tool_call_still_running_when_exported_says_it_had_no_result() -> None:
-    [(data, _)] = convert_file(UNFINISHED_RUN)
+    [(data, _)] = convert(IMPORTER, UNFINISHED_RUN)
     results = [e for e in data["trace"] if e["kind"] == "tool_result"]
     assert [r["output"] for r in results] == [
         [], "(no result: the tool call had not ended when the trace was exported)"]
@@ -305,7 +305,7 @@ def test_a_tool_call_still_running_when_exported_says_it_had_no_result() -> None
 def test_a_model_call_still_running_when_exported_says_it_had_no_output(tmp_path: Path) -> None:
     lines = UNFINISHED_RUN.read_text(encoding="utf-8").splitlines()
     last = max(i for i, line in enumerate(lines) if '"type": "generation"' in line and '"ended_at": null' in line)
-    [(data, _)] = convert_file(_write(tmp_path, "cut.jsonl", "\n".join(lines[:last + 1])))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "cut.jsonl", "\n".join(lines[:last + 1])))
     calls = [e for e in data["trace"] if e["kind"] == "planner_call"]
     assert [c["content"] for c in calls] == [
         '[tool call list_charges {"order_id": "1"}]',
@@ -339,7 +339,7 @@ def _stretched(tmp_path: Path, factor: int) -> Path:
 
 
 def test_a_recorded_sdk_run_keeps_its_agents_handoffs_tools_tokens_and_order() -> None:
-    [(data, _)] = convert_file(RUN)
+    [(data, _)] = convert(IMPORTER, RUN)
     ev = {e["id"]: e for e in data["trace"]}
     assert [(e["id"], e["kind"], e.get("agent")) for e in data["trace"]] == [
         ("e0001", "human_message", "user"), ("e0002", "planner_call", "Triage"), ("call_1_0", "tool_call", "Triage"),
@@ -388,7 +388,7 @@ def test_a_recorded_sdk_run_marked_up_passes_check_and_plays(tmp_path: Path) -> 
 
 
 def test_a_run_stopped_by_a_guardrail_before_any_model_call_names_its_agent(tmp_path: Path) -> None:
-    [(data, _)] = convert_file(GUARDED)
+    [(data, _)] = convert(IMPORTER, GUARDED)
     assert data["agents"] == [{"name": "Triage", "role": "planner", "description": "Output type: str."}]
     assert data["briefing"]["watching"] == "Agent Triage at work, with tools: none."
     assert [(e["kind"], e["content"]) for e in data["trace"]] == [
@@ -406,12 +406,12 @@ def test_a_trace_of_custom_spans_only_beside_agent_traces_is_left_out_and_named(
              "started_at": "2026-12-01T16:57:55.426260+00:00", "ended_at": "2026-12-01T16:57:55.426328+00:00",
              "span_data": {"type": "custom", "name": "preflight", "data": {"ok": True}}, "error": None}
     text = STREAMED.read_text(encoding="utf-8") + json.dumps(other) + "\n"
-    [(data, _)] = convert_file(_write(tmp_path, "mixed.jsonl", text))
+    [(data, _)] = convert(IMPORTER, _write(tmp_path, "mixed.jsonl", text))
     assert data["id"] == "openai-agents-mixed-1" and data["trace"][1]["kind"] == "planner_call"  # the file's 2nd trace
     assert data["source"].endswith("Traces of the file not imported, none of their spans an agent, model call or "
                                    "tool call: trace_prep.")
     only_custom = json.dumps(other) + "\n" + json.dumps({**other, "id": "span_2", "trace_id": "trace_two"})
     with pytest.raises(TraceError, match="no span of the file's 2 traces is an agent, model call or tool call"):
-        convert_file(_write(tmp_path, "idle.jsonl", only_custom))
+        convert(IMPORTER, _write(tmp_path, "idle.jsonl", only_custom))
     with pytest.raises(TraceError, match="no span of this trace is an agent"):
-        convert_file(_write(tmp_path, "mixed.jsonl", text), TraceOptions(trace_id="trace_prep"))
+        convert(IMPORTER, _write(tmp_path, "mixed.jsonl", text), TraceOptions(trace_id="trace_prep"))

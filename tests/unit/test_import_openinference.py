@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, marked_up, only_missing_key
+from trace_import_support import FIXTURES, converter, marked_up, only_missing_key
 
 from warroom.importers import openinference
 from warroom.importers.kit import TraceError
@@ -15,7 +15,7 @@ PHOENIX = FIXTURES / "openinference" / "phoenix.jsonl"
 
 
 def test_span_kinds_map_to_agents_model_calls_tools_and_retrievers() -> None:
-    [(data, header)] = openinference.convert_file(PHOENIX)
+    [(data, header)] = converter(openinference)(PHOENIX)
     ev = {e["id"]: e for e in data["trace"]}
     assert {a["name"]: a["role"] for a in data["agents"]} == {
         "user": "human", "lead": "planner", "tools": "tool-host", "scout": "executor"}
@@ -65,4 +65,4 @@ def test_spans_without_a_known_kind_make_no_drill(tmp_path: Path) -> None:
     p = tmp_path / "chain.json"
     p.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
     with pytest.raises(TraceError, match="no span of this trace is an agent, model call or tool call"):
-        openinference.convert_file(p)
+        converter(openinference)(p)

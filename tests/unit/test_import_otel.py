@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
+from trace_import_support import FIXTURES, converter, marked_up, only_missing_key, sparse_file
 
 from warroom.importers import otel
 from warroom.importers.kit import MAX_TRACE_BYTES, TraceError
@@ -21,7 +21,7 @@ def _events(data: dict) -> dict[str, dict]:
 
 
 def test_current_conventions_map_agents_models_tools_and_errors() -> None:
-    [(data, header)] = otel.convert_file(OTEL / "current.json")
+    [(data, header)] = converter(otel)(OTEL / "current.json")
     ev = _events(data)
     assert {a["name"]: a["role"] for a in data["agents"]} == {
         "user": "human", "lead": "planner", "scout": "executor", "tools": "tool-host"}
@@ -76,11 +76,11 @@ def test_a_trace_split_over_two_files_out_of_order_is_the_same_trace(tmp_path: P
     assert starts != sorted(starts)  # out of order, within and across the files
     joined = tmp_path / "current.jsonl"
     joined.write_text("".join(p.read_text(encoding="utf-8") for p in parts), encoding="utf-8")
-    [(whole, _)] = otel.convert_file(OTEL / "current.json")
-    [(cat, _)] = otel.convert_file(joined)
+    [(whole, _)] = converter(otel)(OTEL / "current.json")
+    [(cat, _)] = converter(otel)(joined)
     for part in ("models", "agents", "plan", "trace", "briefing"):
         assert cat[part] == whole[part], part
-    [(first, _)] = otel.convert_file(parts[0])
+    [(first, _)] = converter(otel)(parts[0])
     assert len(first["trace"]) < len(whole["trace"])
 
 
@@ -113,10 +113,10 @@ def test_the_legacy_fixture_is_recorded_in_the_older_conventions() -> None:
 def test_older_conventions_read_as_the_same_run_as_the_current_ones() -> None:
     """The same scripted run, recorded under the older conventions (otel/legacy.jsonl) and the current ones
     (otel/current.json), makes the same drill: agents, plan, and every trace event with its text and numbers."""
-    drills = otel.convert_file(OTEL / "legacy.jsonl")
+    drills = converter(otel)(OTEL / "legacy.jsonl")
     assert [d["id"] for d, _ in drills] == ["otel-legacy-0", "otel-legacy-1"]
     legacy = drills[0][0]
-    [(current, _)] = otel.convert_file(OTEL / "current.json")
+    [(current, _)] = converter(otel)(OTEL / "current.json")
     for part in ("models", "agents", "plan", "trace", "briefing"):
         assert legacy[part] == current[part], part
     ev = _events(legacy)
@@ -145,7 +145,7 @@ def test_older_conventions_read_as_the_same_run_as_the_current_ones() -> None:
 def test_older_flattened_attributes_in_a_second_trace() -> None:
     """The follow-up question, a second trace in the file: OpenLLMetry's flattened gen_ai.prompt.N.* and
     gen_ai.completion.N.* attributes under a workflow span the importer does not read."""
-    followup = otel.convert_file(OTEL / "legacy.jsonl")[1][0]
+    followup = converter(otel)(OTEL / "legacy.jsonl")[1][0]
     trace_id = list(_legacy_spans())[1]
     assert f"trace {trace_id}" in followup["source"]
     assert followup["briefing"]["goal"] == "Which March invoices did you pay, and when?"  # the user's, not system's
@@ -195,7 +195,7 @@ def test_bad_otlp_is_one_line_each(tmp_path: Path, text: str, message: str) -> N
     p = tmp_path / "bad.json"
     p.write_text(text, encoding="utf-8")
     with pytest.raises(TraceError) as e:
-        otel.convert_file(p)
+        converter(otel)(p)
     assert message in str(e.value)
 
 
@@ -205,7 +205,7 @@ def test_limits_are_checked_before_reading(tmp_path: Path) -> None:
     (tmp_path / "s.json").write_text(_doc(_span("01", op="\\ud800")).replace("\\\\", "\\"),
                                      encoding="utf-8")
     with pytest.raises(TraceError, match="unpaired surrogate"):
-        otel.convert_file(tmp_path / "s.json")
+        converter(otel)(tmp_path / "s.json")
 
 
 def test_token_counts_out_of_range_are_refused(tmp_path: Path) -> None:
@@ -213,7 +213,7 @@ def test_token_counts_out_of_range_are_refused(tmp_path: Path) -> None:
     span["attributes"].append({"key": "gen_ai.usage.input_tokens", "value": {"intValue": "99999999999"}})
     (tmp_path / "t.json").write_text(_doc(span), encoding="utf-8")
     with pytest.raises(TraceError, match="token count over 10,000,000"):
-        otel.convert_file(tmp_path / "t.json")
+        converter(otel)(tmp_path / "t.json")
 
 
 def test_fields_of_the_wrong_shape_read_as_absent(tmp_path: Path) -> None:
@@ -225,7 +225,7 @@ def test_fields_of_the_wrong_shape_read_as_absent(tmp_path: Path) -> None:
                            {"key": "app.labels", "value": {"kvlistValue": "x"}}]
     doc = {"resourceSpans": [{"resource": True, "scopeSpans": [{"spans": [span]}]}]}
     (tmp_path / "w.json").write_text(json.dumps(doc), encoding="utf-8")
-    [(data, _)] = otel.convert_file(tmp_path / "w.json")
+    [(data, _)] = converter(otel)(tmp_path / "w.json")
     [event] = data["trace"]
     assert event["kind"] == "executor_message" and "finish_reason" not in event
     assert read_spans(tmp_path / "w.json")[0].service == ""

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
-from trace_import_support import FIXTURES, only_missing_key
+from trace_import_support import FIXTURES, converter, only_missing_key
 
 from warroom.core.load import limits
 from warroom.importers import chat, openinference, otel
@@ -27,7 +27,7 @@ PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"
 def test_every_part_type_of_genai_messages_is_shown_not_only_text_and_tool_calls(tmp_path: Path) -> None:
     # reasoning, uri, blob and file parts were dropped without a word: the model's reasoning and the image the
     # user sent were not in the drill
-    [(data, _)] = otel.convert_file(PARTS)
+    [(data, _)] = converter(otel)(PARTS)
     first, second = (e for e in data["trace"] if e["kind"] == "planner_call")
     assert first["content"] == ("[reasoning] The photo is of receipt R-118; check the ledger before answering.\n"
                                 "Let me check the ledger.\n"
@@ -119,7 +119,7 @@ def test_a_span_without_a_time_among_timed_ones_is_named(tmp_path: Path) -> None
     path = tmp_path / "t.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(TraceError) as e:
-        otel.convert_file(path)
+        converter(otel)(path)
     assert str(e.value) == (
         "the trace lasts 1,774,000,009 s, from span 00f067aa0ba902b9 'execute_tool ledger_lookup' (starts "
         "1970-01-01T00:00:00Z) to span 00f067aa0ba902b7 'invoke_agent receipts' (ends 2026-03-20T09:46:49Z); drills "
@@ -150,13 +150,13 @@ def test_spans_read_otherwise_than_recorded_are_counted_in_the_source(tmp_path: 
     spans[2]["endTimeUnixNano"] = str(int(spans[2]["startTimeUnixNano"]) - 10**9)
     path = tmp_path / "t.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    [(data, _)] = otel.convert_file(path)
+    [(data, _)] = converter(otel)(path)
     assert data["source"].endswith(
         " Read otherwise than recorded: spans whose parent span is not in the file, read as roots (1), and spans "
         "that end before they start, read as ending when they start (1).")
     [result] = [e for e in data["trace"] if e["kind"] == "tool_result"]
     assert result["duration_ms"] == 0
-    [(clean, _)] = otel.convert_file(PARTS)
+    [(clean, _)] = converter(otel)(PARTS)
     assert "Read otherwise" not in clean["source"]
 
 
@@ -180,7 +180,7 @@ def test_a_drill_over_the_drill_file_limit_is_refused_not_written(tmp_path: Path
 def test_anthropic_server_tool_blocks_and_image_urls_are_shown_not_reduced_to_their_type() -> None:
     # were `[server_tool_use part]` and `[web_search_tool_result part]`: what the model searched for and found
     # (or that the search failed) was not in the drill
-    [(data, _)] = chat.convert_file(FIXTURES / "thirdparty" / "chat-anthropic-server-tools.json")
+    [(data, _)] = converter(chat)(FIXTURES / "thirdparty" / "chat-anthropic-server-tools.json")
     user, reply = data["trace"]
     assert user["content"] == ("[image part https://files.example.com/invoices/inv-2291.png]\n"
                                "Is this supplier's bank account the one on their website?")
@@ -202,7 +202,7 @@ def test_an_inline_image_is_named_by_its_media_type_never_its_base64_bytes(tmp_p
         {"type": "text", "text": "What is on this receipt?"},
         {"type": "image_url", "image_url": {"url": data_url, "detail": "high"}}]},
         {"role": "assistant", "content": "A taxi fare."}]), encoding="utf-8")
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     assert data["trace"][0]["content"] == ("What is on this receipt?\n"
                                            "[image_url part data:image/png;base64, 1,122 characters]")
 
@@ -215,7 +215,7 @@ def test_a_genai_uri_part_holding_a_data_uri_is_named_without_its_bytes() -> Non
 def test_openinference_image_parts_are_shown_by_url_not_dropped(tmp_path: Path) -> None:
     # `message_content.type` image parts were dropped: the goal did not say the user sent images
     path = FIXTURES / "thirdparty" / "oi-image-input.json"
-    [(data, _)] = openinference.convert_file(path)
+    [(data, _)] = converter(openinference)(path)
     assert data["briefing"]["goal"] == ("Do these two receipts match?\n"
                                         "[image part https://files.example.com/receipts/r-118.jpg]\n"
                                         "[image part data:image/png;base64, 118 characters]")
@@ -227,7 +227,7 @@ def test_responses_api_hosted_tool_items_are_tool_calls_and_results_not_a_refuse
     # an Agents SDK run with WebSearchTool / FileSearchTool / an MCP server was refused whole (`a Responses API
     # item of type 'web_search_call' is not read`)
     path = FIXTURES / "thirdparty" / "chat-responses-hosted-tools.json"
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     calls = {e["id"]: e for e in data["trace"] if e["kind"] == "tool_call"}
     results = {e["call"]: e["output"] for e in data["trace"] if e["kind"] == "tool_result"}
     assert [(c["tool"], c["arguments"]) for c in calls.values()] == [
@@ -266,8 +266,8 @@ def test_messages_on_the_inference_details_event_are_read_like_the_span_attribut
     # GenAI conventions 1.37+ may record a model call's messages on a `gen_ai.client.inference.operation.details`
     # event instead of the span's attributes: the model's output was `(the model's output is not in the trace)`
     path = FIXTURES / "thirdparty" / "genai-details-event.json"
-    [(data, _)] = otel.convert_file(path)
-    [(same, _)] = otel.convert_file(PARTS)  # the same run with the messages as span attributes
+    [(data, _)] = converter(otel)(path)
+    [(same, _)] = converter(otel)(PARTS)  # the same run with the messages as span attributes
     assert [e.get("content") for e in data["trace"]] == [e.get("content") for e in same["trace"]]
     assert data["trace"][1]["content"].startswith("[reasoning] The photo is of receipt R-118")
     assert data["briefing"]["goal"] == same["briefing"]["goal"]

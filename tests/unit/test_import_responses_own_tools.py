@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trace_import_support import only_missing_key
+from trace_import_support import converter, only_missing_key
 
 from warroom.importers import chat
 
@@ -42,7 +42,7 @@ ITEMS: list[dict[str, Any]] = [
 def _events(tmp_path: Path) -> dict[str, dict[str, Any]]:
     path = tmp_path / "computer-use.json"
     path.write_text(json.dumps(ITEMS), encoding="utf-8")
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     return {e["id"]: e for e in data["trace"]}
 
 
@@ -112,7 +112,7 @@ def test_a_shell_output_naming_the_call_items_own_id_answers_that_call(tmp_path:
     items = [*ITEMS[:6], {"type": "local_shell_call_output", "id": "lsh_01", "output": "restarted\n"}]
     path = tmp_path / "by-item-id.json"
     path.write_text(json.dumps(items), encoding="utf-8")
-    [(data, _)] = chat.convert_file(path)
+    [(data, _)] = converter(chat)(path)
     [result] = [e for e in data["trace"] if e["kind"] == "tool_result" and e["call"] == "call_restart"]
     assert result["output"] == "restarted\n"
 

@@ -9,19 +9,20 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, LANGFUSE_V3_KEY, marked_up, only_missing_key, sparse_file
+from trace_import_support import FIXTURES, LANGFUSE_V3_KEY, converter, marked_up, only_missing_key, sparse_file
 
 from warroom.core.author import run_checks
+from warroom.importers import langfuse, langsmith
 from warroom.importers.exports import MAX_EXPORT_BYTES, Message, error_text, messages, recorded_prices
 from warroom.importers.kit import MAX_TRACE_BYTES, TraceError
-from warroom.importers.langfuse import convert_file as convert_langfuse
 from warroom.importers.langfuse import import_langfuse
-from warroom.importers.langsmith import convert_file as convert_langsmith
 
 THIRD = FIXTURES / "thirdparty"
 REACT = THIRD / "langsmith-react-agent.json"
 LANGFUSE_V3 = THIRD / "langfuse-langgraph-v3.json"
 GOAL = "Reconcile March's vendor invoices and pay what is unpaid, once."
+convert_langfuse = converter(langfuse)
+convert_langsmith = converter(langsmith)
 
 
 def test_langchain_tuple_messages_are_messages() -> None:

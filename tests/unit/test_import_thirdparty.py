@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
+from trace_import_support import FIXTURES, assert_refused, converter, import_missing_only_the_key
 
 from warroom.importers import openinference, otel
 from warroom.importers.kit import TraceOptions
@@ -29,13 +29,13 @@ def test_protobuf_json_base64_ids_are_read_as_the_hex_ids_a_tracing_ui_shows() -
     [root] = [s for s in spans if not s.parent_id]
     assert root.name == "agent" and all(s.parent_id == root.span_id for s in spans if s is not root)
     assert len(by_id) == 5
-    [(data, _)] = openinference.convert_file(OI_OPENAI)
+    [(data, _)] = converter(openinference)(OI_OPENAI)
     assert "trace d396332b05fd30ea23ced9e0df5109ef" in data["source"]
 
 
 @pytest.mark.parametrize("given", ["05YzKwX9MOojztng31EJ7w==", "D396332B05FD30EA23CED9E0DF5109EF"])
 def test_trace_id_may_be_given_as_hex_or_base64(given: str) -> None:
-    [(data, _)] = openinference.convert_file(OI_OPENAI, TraceOptions(trace_id=given))
+    [(data, _)] = converter(openinference)(OI_OPENAI, TraceOptions(trace_id=given))
     assert data["id"] == "openinference-oi-openai.protobuf"
 
 
@@ -48,7 +48,7 @@ def test_base64_ids_never_merge_by_case() -> None:
 
 
 def test_llm_spans_read_messages_not_the_raw_request_and_response() -> None:
-    [(data, _)] = openinference.convert_file(OI_OPENAI)
+    [(data, _)] = converter(openinference)(OI_OPENAI)
     calls = [e for e in data["trace"] if e["kind"] == "planner_call"]
     # the first turn only asks for tools: shown as otel shows them, never output.value's raw response JSON
     assert calls[0]["content"] == ('[tool call get_invoices {"month": "2026-03"}]\n'
@@ -61,7 +61,7 @@ def test_llm_spans_read_messages_not_the_raw_request_and_response() -> None:
 def test_tool_spans_without_a_call_id_are_the_calls_the_model_asked_for_by_name() -> None:
     # openinference-instrumentation-openai's TOOL spans (made by the agent code) record no tool_call.id; the LLM
     # span before them asked for call_a1 (get_invoices) and call_b2 (get_credits) in one turn
-    [(data, _)] = openinference.convert_file(OI_OPENAI)
+    [(data, _)] = converter(openinference)(OI_OPENAI)
     calls = [e for e in data["trace"] if e["kind"] == "tool_call"]
     assert [(c["id"], c["tool"], c["batch"]) for c in calls] == [
         ("call_a1", "get_invoices", "e0002"), ("call_b2", "get_credits", "e0002")]
@@ -69,7 +69,7 @@ def test_tool_spans_without_a_call_id_are_the_calls_the_model_asked_for_by_name(
 
 
 def test_message_contents_parts_are_the_text() -> None:
-    drills = openinference.convert_file(OI_ANTHROPIC)
+    drills = converter(openinference)(OI_ANTHROPIC)
     first, second = (d["trace"][0] for d, _ in drills)
     assert first["content"] == 'Let me look that up.\n[tool call get_weather {"city": "Paris"}]'  # once, not twice
     assert first["finish_reason"] == "tool_use"
@@ -85,7 +85,7 @@ def test_a_user_message_of_parts_is_the_goal_not_the_request_json(tmp_path: Path
     doc["resourceSpans"][0]["scopeSpans"] = doc["resourceSpans"][0]["scopeSpans"][:1]
     path = tmp_path / "llm.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    [(data, _)] = openinference.convert_file(path)
+    [(data, _)] = converter(openinference)(path)
     assert data["briefing"]["goal"] == "Reconcile March's invoices."
 
 
@@ -94,7 +94,7 @@ def test_recorded_traces_import_as_drills_missing_only_the_answer_key(tmp_path: 
 
 
 def _otel_only(name: str) -> dict:
-    [(data, _)] = otel.convert_file(THIRD / name)
+    [(data, _)] = converter(otel)(THIRD / name)
     return data
 
 
@@ -163,7 +163,7 @@ def test_recorded_otel_traces_import_as_drills_missing_only_the_answer_key(tmp_p
      '"start_time": 1e30}]', "span 0.start_time is out of range"),
 ])
 def test_other_formats_given_to_otel_say_what_they_look_like(tmp_path: Path, text: str, hint: str) -> None:
-    assert_refused(otel.convert_file, tmp_path / "t.json", text, hint)
+    assert_refused(converter(otel), tmp_path / "t.json", text, hint)
 
 
 def test_the_sdk_console_exporters_concatenated_spans_are_read() -> None:
@@ -186,7 +186,7 @@ def test_the_sdk_console_exporters_concatenated_spans_are_read() -> None:
 
 
 def test_phoenix_span_json_with_nested_attributes_is_read() -> None:
-    [(data, _)] = openinference.convert_file(THIRD / "phoenix-spans.json")
+    [(data, _)] = converter(openinference)(THIRD / "phoenix-spans.json")
     ev = {e["id"]: e for e in data["trace"]}
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("support-agent", "planner"), ("tools", "tool-host")]
@@ -219,12 +219,12 @@ def test_a_chain_whose_input_is_json_state_is_not_the_goal(tmp_path: Path) -> No
                                       "llm.output_messages.0.message.content": "Done."})]
     path = tmp_path / "langgraph.json"
     path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}), encoding="utf-8")
-    [(data, _)] = openinference.convert_file(path)
+    [(data, _)] = converter(openinference)(path)
     assert data["briefing"]["goal"] == "Refund order 42."
 
 
 def test_every_openinference_attribute_name_is_known_and_other_kinds_are_ignored() -> None:
-    [(data, _)] = openinference.convert_file(THIRD / "oi-span-kinds.json")
+    [(data, _)] = converter(openinference)(THIRD / "oi-span-kinds.json")
     # EMBEDDING, RERANKER and the CHAIN are ignored; reranker.*, embedding.*, session.id, the token details are
     # the package's names, not unknown
     assert "spans that are not agent, model or tool spans (3)" in data["source"]
@@ -237,7 +237,7 @@ def test_every_openinference_attribute_name_is_known_and_other_kinds_are_ignored
 
 
 def test_the_briefing_names_the_agents_at_work() -> None:
-    [(data, _)] = openinference.convert_file(FIXTURES / "openinference" / "phoenix.jsonl")
+    [(data, _)] = converter(openinference)(FIXTURES / "openinference" / "phoenix.jsonl")
     assert data["briefing"]["watching"].startswith("Agents lead, scout at work, with tools: ")
     assert _otel_only("sdk-console.json")["briefing"]["watching"] == "Agent lead at work, with tools: erp.pay_invoices."
 
@@ -252,9 +252,9 @@ def test_grafana_tempo_answers_are_read(tmp_path: Path) -> None:
         rs["instrumentationLibrarySpans"] = rs.pop("scopeSpans")
     v1 = tmp_path / "tempo-v1.json"
     v1.write_text(json.dumps({"batches": doc["resourceSpans"]}), encoding="utf-8")
-    [(expected, _)] = openinference.convert_file(OI_OPENAI)
+    [(expected, _)] = converter(openinference)(OI_OPENAI)
     for path in (v1, v2):
-        [(data, _)] = openinference.convert_file(path)
+        [(data, _)] = converter(openinference)(path)
         assert data["trace"] == expected["trace"] and "trace d396332b05fd30ea23ced9e0df5109ef" in data["source"]
 
 
@@ -278,4 +278,4 @@ def test_a_jaeger_export_is_read() -> None:
      "data[0].spans[0].startTime is not a time in microseconds"),
 ])
 def test_bad_jaeger_spans_are_named(tmp_path: Path, doc: object, message: str) -> None:
-    assert_refused(otel.convert_file, tmp_path / "j.json", doc, message)
+    assert_refused(converter(otel), tmp_path / "j.json", doc, message)

@@ -54,7 +54,7 @@ def test_the_checked_drill_is_the_yaml_written(tmp_path):
     """convert_record loads back the very YAML text it writes, so a drill that the dump would break is refused."""
     from warroom.core.load import load_drill_text
 
-    files = ww.find_record_files([GOOD])
+    files = kit.find_input_files([GOOD], ww.IMPORTER.suffixes)
     record = ww.parse_record(ww.read_record(files[0]), files[0].stem)
     data, drill = ww.convert_record(record)
     assert drill == load_drill_text(kit.dump_drill_yaml(data))

@@ -80,9 +80,10 @@ def test_an_imported_5000_span_trace_loads_back_identically(tmp_path):
     src.write_text(json.dumps(big_trace(5000)), encoding="utf-8")
     report = import_otel([src], tmp_path / "out")
     assert not report.failed
-    from warroom.importers.otel import convert_file
+    from warroom.importers.kit import convert
+    from warroom.importers.otel import IMPORTER
 
-    data, _ = convert_file(src)[0]
+    data, _ = convert(IMPORTER, src)[0]
     written = yaml.load(report.results[0].output.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     assert written == data
     assert len(written["trace"]) > 5000  # the generated 5,000-span trace (benchmarks/bench_import_otel.py)

@@ -382,3 +382,20 @@ def test_migration_10_drops_the_counts_that_versions_8_and_9_kept(tmp_path: Path
         add_session(s, "b", trainee="ana", drill_id="other-drill", total=70)  # no trigger left to fire
         (ana,) = cohort_stats(s, mode="all").stats.trainees
         assert (ana.trials, ana.mean_score) == (2, 80)
+
+
+def test_a_write_transaction_commits_at_its_end_and_rolls_back_when_it_raises(store: ResultsStore):
+    db = store.db
+    db.write(lambda: db.conn.execute("CREATE TABLE scratch (n INTEGER)"))
+    db.write(lambda: db.conn.execute("INSERT INTO scratch VALUES (1)"))
+
+    def fails() -> None:
+        db.conn.execute("INSERT INTO scratch VALUES (2)")
+        raise RuntimeError("in the middle")
+
+    with pytest.raises(RuntimeError, match="in the middle"):
+        db.write(fails)
+    with pytest.raises(RuntimeError), db.transaction() as conn:
+        conn.execute("INSERT INTO scratch VALUES (3)")
+        raise RuntimeError("again")
+    assert [r[0] for r in db.conn.execute("SELECT n FROM scratch")] == [1]

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from trace_import_support import FIXTURES
+from trace_import_support import FIXTURES, converter
 
 from warroom.importers import otel
 from warroom.importers.otlp import read_spans
@@ -70,7 +70,7 @@ def test_the_big_trace_is_one_trace_of_the_spans_asked_for(generator: ModuleType
     path.write_text(json.dumps(doc), encoding="utf-8")
     spans = read_spans(path)
     assert 120 <= len(spans) < 124 and len({s.trace_id for s in spans}) == 1
-    [(data, _)] = otel.convert_file(path)
+    [(data, _)] = converter(otel)(path)
     rounds = (len(spans) - 19) // 4  # 19 spans in the scripted run, 4 in each extra executor round
     assert sum(e["kind"] == "tool_call" for e in data["trace"]) == 5 + 2 * rounds
 

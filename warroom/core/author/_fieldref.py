@@ -266,15 +266,6 @@ def replace_section(document: str, reference: str | None = None) -> str:
     return f"{head}\n{reference}{document[end:]}"
 
 
-def extract_section(document: str) -> str:
-    """The text between the markers of ``document`` (as :func:`replace_section` writes it). Raises ValueError."""
-    start = document.find(BEGIN_MARKER)
-    end = document.find(END_MARKER)
-    if start < 0 or end < 0 or end < start:
-        raise ValueError(f"the document has no section between {BEGIN_MARKER!r} and {END_MARKER!r}")
-    return document[start + len(BEGIN_MARKER) + 1 : end]
-
-
 def main(argv: list[str] | None = None) -> int:
     """Print the reference, or with ``--write FILE`` rewrite the marked section of FILE in place."""
     parser = argparse.ArgumentParser(prog="python -m warroom.core.author._fieldref", description=__doc__.split("\n")[0])

@@ -42,7 +42,7 @@ from warroom.core.model._probes import Probe, earliest_result_at, result_event
 from warroom.core.model._twin import Twin
 from warroom.core.model._variants import Variants
 
-__all__ = ["ANSWER_TAG_PREFIXES", "APPROVAL_KINDS", "CONTROL_TAGS", "ApprovalScope", "Briefing", "Drill", "PlanStep"]
+__all__ = ["ANSWER_TAG_PREFIXES", "CONTROL_TAGS", "ApprovalScope", "Briefing", "Drill", "PlanStep"]
 
 
 class Briefing(_Strict):
@@ -59,10 +59,6 @@ class Briefing(_Strict):
     context: str | None = Field(
         default=None, description="Optional background: the organisation, the data, anything a new on-call would know."
     )
-
-
-#: The event kinds an approval may gate (``approval_for.kinds``): what an agent does, not what it is told.
-APPROVAL_KINDS = ("tool_call", "handoff", "executor_message", "executor_report", "human_message")
 
 
 class ApprovalScope(_Strict):

@@ -14,7 +14,6 @@ what it shows of a drill from here, never from the drill's fields directly:
 - :func:`session_reached_debrief` and :data:`ANSWER_SESSION_FIELDS`: which stored fields of a session are
   answer-key figures, blanked until the session reached its debrief.
 - :data:`ANSWER_COST_KEYS`: the keys of ``warroom cost --format json`` that come from the answer key.
-- :func:`answer_key_strings`: every answer-key text of a drill, for the tests that scan the surfaces above.
 
 Pure: imports only the drill model.
 """
@@ -26,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.model._drill import ANSWER_TAG_PREFIXES, CONTROL_TAGS, Drill
-from warroom.core.model._evidence import refs
-from warroom.core.model._vocab import FAULT_KIND_DESCRIPTIONS, FaultKind
+from warroom.core.model._vocab import FaultKind
 
 #: The prefix that marks a tag as a domain tag, shown before the debrief (without the prefix).
 DOMAIN_TAG_PREFIX = "domain:"
@@ -185,40 +183,3 @@ def _tag_names_answer(text: str) -> bool:
     t = text.strip().lower()
     return t in CONTROL_TAGS or t.startswith(ANSWER_TAG_PREFIXES) or any(t in fault_kind_phrases(k) for k in FaultKind)
 
-
-def answer_key_strings(drill: Drill) -> list[str]:
-    """Every answer-key text of ``drill`` that no surface may show before the debrief, for the hygiene tests:
-    the fault kind (each way of writing it, except ``other``: an everyday word) and its description, the fault
-    summary, the damage unit and notes, the habit, the cascade step list as the debrief writes it (``s3 → s4``),
-    ``origin`` with the origin step, the debrief, each distractor's ``why_harmless``, the all-clear debrief (and a
-    twin's, with its distractors' reasons), the tags that are not domain tags, and what each verification probe
-    reveals (its whole text and its first line: shown only once the trainee asked for it)."""
-    out: list[str] = []
-    key = drill.answer_key
-    if key is not None:
-        if key.fault.kind is not FaultKind.OTHER:  # "other" is an everyday word (as in briefing_hints)
-            out += fault_kind_phrases(key.fault.kind)
-            out.append(FAULT_KIND_DESCRIPTIONS[key.fault.kind])
-        out += [key.fault.summary.strip(), key.damage.unit.strip(), key.debrief.strip(), (key.habit or "").strip()]
-        out += [e.note.strip() for e in key.damage.entries if e.note and e.note.strip()]
-        if len(key.cascade) > 1:
-            out += [" → ".join(key.cascade), ", ".join(key.cascade)]
-        if key.fault.origin_step is not None:
-            out += [f"origin {key.fault.origin_step}", f"origin step {key.fault.origin_step}",
-                    f"origin_step: {key.fault.origin_step}"]
-        else:  # format 2: a fault in the plan or the set-up
-            out += [f"origin: {key.fault.origin.value}", f"origin_event: {key.fault.origin_event}",
-                    f"fault's origin {key.fault.origin_event}"]
-        out += [ref.absent.strip() for ref in refs(key) if ref.absent and ref.absent.strip()]
-        out += [ref.note.strip() for ref in refs(key) if ref.note and ref.note.strip()]
-    if drill.all_clear is not None:
-        out.append(drill.all_clear.debrief.strip())
-    out += [d.why_harmless.strip() for d in drill.distractors]
-    if drill.twin is not None:  # the healthy run's debrief, and its own distractors' reasons
-        out.append(drill.twin.debrief.strip())
-        out += [d.why_harmless.strip() for d in drill.twin.distractors or ()]
-    out += [t.strip() for t in drill.tags if not is_domain_tag(t) and t.strip()]
-    for probe in drill.probes:
-        out += [probe.reveals.strip(), probe.reveals.strip().splitlines()[0].strip()]
-        out += [a.reveals.strip() for a in probe.answers]  # format 2: its earlier answers, shown only once asked
-    return [s for s in dict.fromkeys(out) if s]

@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = ["HANDOFF_PREFIX", "PLAN", "SETUP", "TARGET_LABELS", "FaultOrigin", "event_target", "fault_target",
-           "handoff_of", "handoff_target", "handoff_targets", "is_target", "origin_event_of", "target_label"]
+           "handoff_of", "handoff_target", "handoff_targets", "origin_event_of", "target_label"]
 
 #: The escalation target of a fault in the planner's own call (a plan or re-plan).
 PLAN = "@plan"
@@ -78,13 +78,6 @@ def handoff_targets(drill: Any) -> list[str]:
     if getattr(drill, "schema_version", 1) < 2:
         return []
     return [handoff_target(e.id) for e in drill.trace if e.kind == "handoff" and e.step is None]
-
-
-def is_target(drill: Any, target: str) -> bool:
-    """True when ``target`` is something an escalation on ``drill`` may name: a plan step id, a reserved target or
-    (format 2) one of its handoffs."""
-    return (target in TARGET_LABELS or any(s.id == target for s in drill.plan)
-            or (drill.schema_version >= 2 and handoff_of(drill, target) is not None))
 
 
 def target_label(drill: Any, target: str | None, *, title: bool = True) -> str:

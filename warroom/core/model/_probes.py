@@ -34,7 +34,7 @@ from warroom.core.model._fields import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifi
 
 __all__ = [
     "MAX_PROBE_SECONDS", "Probe", "ProbeAnswer", "answer_at", "answer_ends", "available_at", "earliest_evidence_at",
-    "earliest_result_at", "finding_probes", "finds_from", "probe_of", "result_event",
+    "earliest_result_at", "finding_probes", "finds_from", "result_event",
 ]
 
 #: Longest wait for a probe's result: one hour of drill time.
@@ -105,11 +105,6 @@ class Probe(_Strict):
             "key lists the probe): an earlier answer says nothing is wrong yet."
         ),
     )
-
-
-def probe_of(drill: Any, probe_id: str) -> Probe | None:
-    """The probe of ``drill`` with id ``probe_id``, or None."""
-    return next((p for p in getattr(drill, "probes", ()) or () if p.id == probe_id), None)
 
 
 def available_at(drill: Any, probe: Probe) -> float | None:

@@ -38,7 +38,7 @@ from warroom.core.projection._output import (
 )
 from warroom.core.projection._view import ResultView
 
-__all__ = ["TEMPLATES", "Change", "Template", "template_named"]
+__all__ = ["TEMPLATES", "Change", "Template"]
 
 #: Keys that say a result is already paged (a real cursor or total): pagination does not apply there.
 _PAGED = frozenset({"next_cursor", "next_page", "next_page_token", "has_more", "total", "total_count", "cursor",
@@ -47,8 +47,6 @@ _PAGED = frozenset({"next_cursor", "next_page", "next_page_token", "has_more", "
 _FLAGGED = frozenset({"errors", "error", "warnings", "warning", "partial", "timed_out", "status_code"})
 _STALE = frozenset({"as_of", "cached_at", "cache_age_s", "source", "served_from", "stale"})
 _MONEY = re.compile(r"price|amount|total|balance|cost|fee|refund|charge|subtotal|paid|usd|eur|gbp|credit", re.I)
-_ID_KEY = re.compile(r"(^|_|-)(id|ids|number|no|num|code|sku|ref|key|email|account|name)$|Id$", re.I)
-_READ_VERB = re.compile(r"^(get|list|find|search|fetch|read|lookup|look_up|query|describe|retrieve|show|view)", re.I)
 
 
 @dataclass(frozen=True)
@@ -664,7 +662,3 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     TimeoutAsEmpty(), RateLimitSwallowed(),
 )}
 
-
-def template_named(name: str) -> Template:
-    """The template called ``name``; raises KeyError (callers add the did-you-mean)."""
-    return TEMPLATES[name]

@@ -1,10 +1,9 @@
 # The API of warroom.importers.chat (its __init__.py loads each name on first use, from the module named here).
-# keep: IMPORTER, convert_file, import_chats
+# keep: IMPORTER, import_chats
 
-from ._importer import IMPORTER, convert_file, import_chats
+from ._importer import IMPORTER, import_chats
 
 __all__ = [
     "IMPORTER",
-    "convert_file",
     "import_chats",
 ]

@@ -27,8 +27,6 @@ HUMANS = frozenset({"human", "user"})
 STATUS_PREFIXES = ("Next speaker", "Stalled", "Request satisfied", "Replan counter exceeded")
 #: Speaker names (lower case, ``_`` dropped) of a code-running terminal.
 TERMINALS = frozenset({"computerterminal", "computer terminal", "terminal"})
-#: The chat roles: a list that uses only these (and ``name`` on none) is a plain chat.
-CHAT_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
 
 def is_team(items: list[Any]) -> bool:

@@ -58,14 +58,6 @@ class Langfuse(TraceImporter):
 IMPORTER = Langfuse()
 
 
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
-    """Every drill the Langfuse importer makes of the file at ``path``
-    (:func:`warroom.importers.kit.convert`); raises TraceError."""
-    from warroom.importers.kit import convert
-
-    return convert(IMPORTER, path, options)
-
-
 def import_langfuse(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                     force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""

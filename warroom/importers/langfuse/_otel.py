@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from warroom.importers.spans import parsed_json
+
 #: Each observation field and the span attribute the SDK writes it in (its ``LangfuseOtelSpanAttributes``).
 FIELDS = {
     "input": "langfuse.observation.input",
@@ -26,16 +28,11 @@ def _iso(ns: int) -> str:
     return datetime.fromtimestamp(ns / 1e9, UTC).isoformat()
 
 
-def _json(value: Any) -> Any:
-    """A JSON-text attribute (usage and cost details) parsed; anything else as it is."""
-    import json
-
-    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
-        try:
-            return json.loads(value)
-        except (ValueError, RecursionError):
-            return value
-    return value
+def _metadata_value(value: Any) -> Any:
+    """A flattened metadata attribute's value: JSON text (of a string too: ``"call_1"``) decoded; text that is not
+    JSON as it is written."""
+    decoded = parsed_json(f"[{value}]") if isinstance(value, str) and value[:1] == '"' else None
+    return decoded[0] if isinstance(decoded, list) and len(decoded) == 1 else parsed_json(value)
 
 
 def otel_observations(path: Path) -> list[dict[str, Any]] | None:
@@ -56,10 +53,10 @@ def otel_observations(path: Path) -> list[dict[str, Any]] | None:
         }
         for key, attribute in FIELDS.items():
             if attribute in a:
-                obs[key] = _json(a[attribute]) if key in ("usageDetails", "costDetails", "metadata") else a[attribute]
+                json_text = key in ("usageDetails", "costDetails", "metadata")
+                obs[key] = parsed_json(a[attribute]) if json_text else a[attribute]
         prefix = FIELDS["metadata"] + "."  # the SDK flattens metadata: one attribute per key, its value JSON text
-        flat = {k[len(prefix):]: _json(v) if not isinstance(v, str) or v[:1] != '"' else _json(f"[{v}]")[0]
-                for k, v in a.items() if k.startswith(prefix)}
+        flat = {k[len(prefix):]: _metadata_value(v) for k, v in a.items() if k.startswith(prefix)}
         if flat:
             meta = obs.get("metadata")
             obs["metadata"] = {**(meta if isinstance(meta, dict) else {}), **flat}

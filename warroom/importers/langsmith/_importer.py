@@ -52,14 +52,6 @@ class LangSmith(TraceImporter):
 IMPORTER = LangSmith()
 
 
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
-    """Every drill the LangSmith importer makes of the file at ``path``
-    (:func:`warroom.importers.kit.convert`); raises TraceError."""
-    from warroom.importers.kit import convert
-
-    return convert(IMPORTER, path, options)
-
-
 def import_langsmith(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                      force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""

@@ -1,10 +1,9 @@
 # The API of warroom.importers.openai_agents (its __init__.py loads each name on first use, from the module named here).
-# keep: IMPORTER, convert_file, import_openai_agents
+# keep: IMPORTER, import_openai_agents
 
-from ._importer import IMPORTER, convert_file, import_openai_agents
+from ._importer import IMPORTER, import_openai_agents
 
 __all__ = [
     "IMPORTER",
-    "convert_file",
     "import_openai_agents",
 ]

@@ -1,14 +1,13 @@
 # The API of warroom.importers.otel (its __init__.py loads each name on first use, from the module named here).
-# keep: IMPORTER, convert_file, import_otel
+# keep: IMPORTER, import_otel
 
 from ._classify import classify
-from ._importer import IMPORTER, convert_file, import_otel
+from ._importer import IMPORTER, import_otel
 from ._messages import messages_text
 
 __all__ = [
     "IMPORTER",
     "classify",
-    "convert_file",
     "import_otel",
     "messages_text",
 ]

@@ -58,14 +58,6 @@ class OpenTelemetryGenAI(TraceImporter):
 IMPORTER = OpenTelemetryGenAI()
 
 
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
-    """Every drill the OpenTelemetry GenAI importer makes of the file at ``path``
-    (:func:`warroom.importers.kit.convert`); raises TraceError."""
-    from warroom.importers.kit import convert
-
-    return convert(IMPORTER, path, options)
-
-
 def import_otel(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                 force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""

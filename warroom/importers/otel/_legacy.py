@@ -19,29 +19,18 @@ The event names are not in the ``opentelemetry-semantic-conventions`` package, s
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 
-from warroom.importers.spans import Span, as_arguments, as_text
+from warroom.importers.spans import Span, as_arguments, as_text, parsed_json
 
 #: The flattened message attributes (read; not counted as unknown).
 FLAT = re.compile(r"^gen_ai\.(prompt|completion)\.(\d+)\."
                   r"(role|content|finish_reason|tool_call_id|tool_calls\.(\d+)\.(id|name|arguments))$")
 PROMPT_EVENT, COMPLETION_EVENT = "gen_ai.content.prompt", "gen_ai.content.completion"
 USER_EVENT, TOOL_EVENT, CHOICE_EVENT = "gen_ai.user.message", "gen_ai.tool.message", "gen_ai.choice"
-
-
-def _parsed(value: Any) -> Any:
-    """``value`` parsed when it is JSON text of an array or object, else as it is."""
-    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
-        try:
-            return json.loads(value)
-        except (ValueError, RecursionError):
-            return value
-    return value
 
 
 def _call(call: dict[str, Any]) -> dict[str, Any]:
@@ -57,7 +46,7 @@ def _call(call: dict[str, Any]) -> dict[str, Any]:
 def _blocks(content: Any) -> tuple[list[str], list[dict[str, Any]]] | None:
     """A list of content blocks (JSON text or a list) as ``(texts, tool calls)``: text blocks (``{"text": ...}``,
     ``{"type": "text", "text"|"content": ...}``) and tool-use blocks; None when ``content`` is anything else."""
-    blocks = _parsed(content)
+    blocks = parsed_json(content)
     if not (isinstance(blocks, list) and blocks and all(isinstance(b, dict) for b in blocks)):
         return None
     texts, calls = [], []
@@ -82,9 +71,9 @@ def _content_text(content: Any) -> str:
 def _parts(message: Any) -> tuple[list[str], list[dict[str, Any]]]:
     """One message (a mapping with ``content`` and ``tool_calls``, a list of content blocks, JSON of either, or
     plain text) as ``(texts, tool calls)``."""
-    raw, message = message, _parsed(message)
+    raw, message = message, parsed_json(message)
     if isinstance(message, dict) and {"content", "tool_calls", "role"} & set(message):
-        content, listed = message.get("content"), _parsed(message.get("tool_calls"))
+        content, listed = message.get("content"), parsed_json(message.get("tool_calls"))
         blocks = _blocks(content)
         texts = blocks[0] if blocks else [] if content in (None, "", []) else [_content_text(content)]
         calls = [_call(c) for c in (listed if isinstance(listed, list) else []) if isinstance(c, dict)]
@@ -106,7 +95,7 @@ def _message_text(message: Any) -> str:
 
 def _messages(value: Any) -> list[dict[str, Any]] | None:
     """A JSON list of messages as mappings, or None when ``value`` is not one."""
-    value = _parsed(value)
+    value = parsed_json(value)
     if isinstance(value, list) and all(isinstance(m, dict) for m in value):
         return value
     return None

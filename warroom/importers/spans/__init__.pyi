@@ -17,6 +17,7 @@ from ._step import (
     count_unknown,
     mark_agent,
     mark_tool,
+    parsed_json,
     unwrap_arguments,
 )
 from ._trail import read_trail, trail_annotation
@@ -39,6 +40,7 @@ __all__ = [
     "group_traces",
     "mark_agent",
     "mark_tool",
+    "parsed_json",
     "pick_trace",
     "read_trail",
     "span_drill",

@@ -121,9 +121,10 @@ def exception_text(span: Span) -> str:
     return "; ".join(parts)
 
 
-def _parsed(value: Any) -> Any:
-    """JSON text of an object parsed (else ``value`` as it is)."""
-    if isinstance(value, str) and value.lstrip()[:1] == "{":
+def parsed_json(value: Any) -> Any:
+    """``value`` parsed when it is JSON text of an object or an array (an attribute recorded as JSON text), else
+    ``value`` as it is (text that only looks like JSON too)."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
         try:
             return json.loads(value)
         except (ValueError, RecursionError):
@@ -137,7 +138,7 @@ def unwrap_result(value: Any) -> tuple[Any, bool]:
     {...}}`` or a plain ``{"type": "tool", "content": ...}``) is its ``content`` (``status: error`` a failure);
     LlamaIndex's ToolOutput (``{"content", "tool_name", "raw_input", "raw_output"}``) its ``raw_output``, the
     tool's own result. Anything else is returned as it is."""
-    found = _parsed(value)
+    found = parsed_json(value)
     if not isinstance(found, dict):
         return value, False
     serialised = isinstance(found.get("id"), list) and found["id"][-1:] == ["ToolMessage"]
@@ -156,7 +157,7 @@ def unwrap_arguments(value: Any) -> Any:
     """A tool's input out of the framework's wrapper around it: smolagents' ``{"args": [...],
     "sanitize_inputs_outputs": ..., "kwargs": {...}}`` and LlamaIndex's ``{"kwargs": {...}}`` are the keyword
     arguments (with ``args`` when there are positional ones). Anything else is returned as it is."""
-    found = _parsed(value)
+    found = parsed_json(value)
     if not isinstance(found, dict) or not isinstance(found.get("kwargs"), dict):
         return value
     if set(found) <= {"args", "kwargs", "sanitize_inputs_outputs"}:

@@ -1,10 +1,10 @@
 # The API of warroom.importers.who_and_when (its __init__.py loads each name on first use, from the module named here).
 # keep: CLOSING_EVENT_MIN_GAP, DAMAGE_UNIT, DEADLINE_BEFORE_DAMAGE, DEADLINE_WINDOW, DEFAULT_DIFFICULTY,
 # keep: EVIDENCE_MIN_GAP, IMPORTER, IMPORTER_SOURCE, ImportOptions, MAGENTIC_ONE, MAX_RECORD_BYTES, RecordError,
-# keep: convert_record, find_record_files, guess_fault_kind, import_records, parse_record, read_record
+# keep: convert_record, guess_fault_kind, import_records, parse_record, read_record
 
 from ._drill import convert_record
-from ._importer import IMPORTER, find_record_files, import_records
+from ._importer import IMPORTER, import_records
 from ._pace import EVIDENCE_MIN_GAP
 from ._parse import Message, Record, parse_record, read_record
 from ._prose import guess_fault_kind
@@ -37,7 +37,6 @@ __all__ = [
     "Record",
     "RecordError",
     "convert_record",
-    "find_record_files",
     "guess_fault_kind",
     "import_records",
     "parse_record",

@@ -1,5 +1,5 @@
-"""``warroom import who-and-when``: the Who&When importer as the registry lists it, and the package's functions to
-import records (:func:`import_records`) and find them (:func:`find_record_files`)."""
+"""``warroom import who-and-when``: the Who&When importer as the registry lists it, and the package's function to
+import records (:func:`import_records`)."""
 
 from __future__ import annotations
 
@@ -88,14 +88,6 @@ class WhoAndWhen:
 
 #: The Who&When importer (the registry finds it in this package's API).
 IMPORTER = WhoAndWhen()
-
-
-def find_record_files(paths: Iterable[Path]) -> list[Path]:
-    """Record files under ``paths``: files as given, folders searched recursively for ``*.json`` (in natural order:
-    ``2.json`` before ``10.json``), no duplicates. Raises FileNotFoundError for a path that does not exist."""
-    from warroom.importers.kit import find_input_files
-
-    return find_input_files(paths, IMPORTER.suffixes)
 
 
 def import_records(paths: Iterable[Path], out_dir: Path, options: ImportOptions | None = None, *,

@@ -89,22 +89,16 @@ def publish_live(store: ResultsStore, host: str, rows: Sequence[LiveTab], gone: 
 
     def write() -> None:
         conn = db.conn
-        conn.execute(db.dialect.begin_write)
-        try:
-            for tab in gone:
-                conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ? AND tab = ?", (host, tab))
-            for row in rows:
-                values = row.to_dict()
-                values["paused"] = int(row.paused)
-                conn.execute(upsert, tuple(values[c] for c in LIVE_COLUMNS))
-            conn.execute(f"UPDATE {LIVE_TABLE} SET heartbeat_at = ? WHERE host = ?", (now, host))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        for tab in gone:
+            conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ? AND tab = ?", (host, tab))
+        for row in rows:
+            values = row.to_dict()
+            values["paused"] = int(row.paused)
+            conn.execute(upsert, tuple(values[c] for c in LIVE_COLUMNS))
+        conn.execute(f"UPDATE {LIVE_TABLE} SET heartbeat_at = ? WHERE host = ?", (now, host))
 
     try:
-        db.retry(write)
+        db.write(write)
     except db.errors as exc:
         raise db.error(exc) from exc
 
@@ -115,20 +109,13 @@ def forget_host(store: ResultsStore, host: str | None = None, *, before: str | N
     db = store.db
 
     def write() -> None:
-        conn = db.conn
-        conn.execute(db.dialect.begin_write)
-        try:
-            if host is not None:
-                conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ?", (host,))
-            if before is not None:
-                conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE heartbeat_at < ?", (before,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        if host is not None:
+            db.conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ?", (host,))
+        if before is not None:
+            db.conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE heartbeat_at < ?", (before,))
 
     try:
-        db.retry(write)
+        db.write(write)
     except db.errors as exc:
         raise db.error(exc) from exc
 

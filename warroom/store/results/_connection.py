@@ -15,7 +15,7 @@ import errno
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
@@ -306,6 +306,27 @@ class StoreConnection:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """One write transaction on the connection (``BEGIN IMMEDIATE`` on SQLite: the write lock is taken at once),
+        committed when the block ends and rolled back when it raises; yields the connection."""
+        self.conn.execute(self.dialect.begin_write)
+        try:
+            yield self.conn
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def write(self, fn: Callable[[], _R]) -> _R:
+        """``fn()`` run in one :meth:`transaction`, retried while SQLite reports the database locked (:meth:`retry`)."""
+
+        def once() -> _R:
+            with self.transaction():
+                return fn()
+
+        return self.retry(once)
 
     @staticmethod
     def retry(fn: Callable[[], _R], attempts: int = 200) -> _R:

@@ -70,21 +70,15 @@ def add_note(db: StoreConnection, session_id: str, *, author: str, text: str, at
     conn = db.conn
 
     def write() -> FacilitatorNote:
-        conn.execute(db.dialect.begin_write)
-        try:
-            if conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is None:
-                raise SessionNotFound(f"no stored session {session_id}")
-            row = conn.execute(f"SELECT max(seq) FROM {NOTES_TABLE} WHERE session_id = ?", (session_id,)).fetchone()
-            note = FacilitatorNote(session_id, int(row[0] or 0) + 1, at, author, text)
-            sql = f"INSERT INTO {NOTES_TABLE} ({', '.join(NOTE_COLUMNS)}) VALUES (?, ?, ?, ?, ?)"
-            conn.execute(sql, tuple(note.to_dict()[c] for c in NOTE_COLUMNS))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        if conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is None:
+            raise SessionNotFound(f"no stored session {session_id}")
+        row = conn.execute(f"SELECT max(seq) FROM {NOTES_TABLE} WHERE session_id = ?", (session_id,)).fetchone()
+        note = FacilitatorNote(session_id, int(row[0] or 0) + 1, at, author, text)
+        sql = f"INSERT INTO {NOTES_TABLE} ({', '.join(NOTE_COLUMNS)}) VALUES (?, ?, ?, ?, ?)"
+        conn.execute(sql, tuple(note.to_dict()[c] for c in NOTE_COLUMNS))
         return note
 
-    return db.retry(write)
+    return db.write(write)
 
 
 @guarded

@@ -188,18 +188,13 @@ def _insert(
     from warroom.store.results._history import add_changes
     from warroom.store.results._verification import mark
 
-    db.conn.execute(db.dialect.begin_write)
-    try:
+    with db.transaction():
         stored = int(db.conn.execute(sql, row).rowcount)
         if stored == 1:
             add_changes(db, session_id, list(history))
             if check is not None:  # (a trainee role's trigger may have recorded it already: kept)
                 state, reason, submitted_by = check
                 mark(db, session_id, state, reason, submitted_by=submitted_by, replace=False)
-        db.conn.execute("COMMIT")
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
     return stored
 
 
@@ -237,26 +232,19 @@ def update_scorecard(
     conn = db.conn
 
     def update() -> int:
-        conn.execute(db.dialect.begin_write)
-        try:
-            extra_sets, extra = [], []
-            if note is not None:
-                sql = f"SELECT notes FROM sessions WHERE session_id = ?{db.dialect.for_update}"
-                r = conn.execute(sql, (session_id,)).fetchone()
-                notes = [*json.loads(r[0] or "[]"), note] if r is not None else [note]
-                extra_sets, extra = ["notes = ?"], [json.dumps(notes, ensure_ascii=False)]
-            who = by or rescored_by(db)
-            keep_replaced(db, session_id, at=now, by=who, rules=scorecard.scoring_version, reason=reason)
-            sql = f"UPDATE sessions SET {', '.join(sets + extra_sets)} WHERE session_id = ?"
-            rowcount = conn.execute(sql, (*params, *extra, session_id)).rowcount
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return int(rowcount)
+        extra_sets, extra = [], []
+        if note is not None:
+            sql = f"SELECT notes FROM sessions WHERE session_id = ?{db.dialect.for_update}"
+            r = conn.execute(sql, (session_id,)).fetchone()
+            notes = [*json.loads(r[0] or "[]"), note] if r is not None else [note]
+            extra_sets, extra = ["notes = ?"], [json.dumps(notes, ensure_ascii=False)]
+        who = by or rescored_by(db)
+        keep_replaced(db, session_id, at=now, by=who, rules=scorecard.scoring_version, reason=reason)
+        sql = f"UPDATE sessions SET {', '.join(sets + extra_sets)} WHERE session_id = ?"
+        return int(conn.execute(sql, (*params, *extra, session_id)).rowcount)
 
     try:
-        rowcount = db.retry(update)
+        rowcount = db.write(update)
     except db.errors as exc:
         error = db.error(exc)
         raise type(error)(f"cannot update session {session_id}: {error}") from exc
@@ -288,18 +276,10 @@ def delete(db: StoreConnection, session_ids: Sequence[str]) -> int:
     conn = db.conn
 
     def delete() -> int:
-        conn.execute(db.dialect.begin_write)
-        try:
-            if db.dialect.name == "sqlite":
-                sql = "DELETE FROM sessions WHERE session_id = ?"
-                n = sum(int(conn.execute(sql, (i,)).rowcount) for i in session_ids)
-            else:  # one statement for them all
-                sql = "DELETE FROM sessions WHERE session_id = ANY(?)"
-                n = int(conn.execute(sql, (list(session_ids),)).rowcount)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return n
+        if db.dialect.name == "sqlite":
+            sql = "DELETE FROM sessions WHERE session_id = ?"
+            return sum(int(conn.execute(sql, (i,)).rowcount) for i in session_ids)
+        # one statement for them all
+        return int(conn.execute("DELETE FROM sessions WHERE session_id = ANY(?)", (list(session_ids),)).rowcount)
 
-    return int(db.retry(delete))
+    return int(db.write(delete))

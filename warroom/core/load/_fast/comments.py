@@ -25,14 +25,11 @@ from typing import Any
 
 from warroom.core.load._yaml.shape import DATA, TEXT, drill_shape, field_shape
 
-#: A `` #`` after text on its line: a comment that may cut unquoted text short, or part of a quoted or block text.
-#: (:func:`hashes_after_text` finds its matches faster.)
-HASH_AFTER_TEXT = re.compile(r"(?<=\S) +#")
-
 
 def hashes_after_text(text: str) -> Iterator[tuple[int, int]]:
-    """The ``(start, end)`` of each match of :data:`HASH_AFTER_TEXT` in ``text``, in order, as its ``finditer`` gives
-    them: each `` #`` is found in C (``str.find``) and only the spaces before it are looked at. The expression has no
+    r"""The ``(start, end)`` of each `` #`` after text on its line (a comment that may cut unquoted text short, or
+    part of a quoted or block text) in ``text``, in order, as ``re.finditer(r"(?<=\S) +#", text)`` gives them:
+    each `` #`` is found in C (``str.find``) and only the spaces before it are looked at. The expression has no
     literal to look for first, so the regex engine tries it at every character: 56 ms on a 10,000-event drill.
     A match is the whole run of spaces before a ``#`` when a character other than whitespace comes before the run."""
     at = text.find(" #")

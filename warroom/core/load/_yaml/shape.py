@@ -43,14 +43,6 @@ def _has_pattern(metadata: typing.Iterable[Any]) -> bool:
     return False
 
 
-def _kind_of(model: Any) -> str | None:
-    field = getattr(model, "model_fields", {}).get("kind")
-    if field is not None and typing.get_origin(field.annotation) is typing.Literal:
-        kind = typing.get_args(field.annotation)[0]
-        return kind if isinstance(kind, str) else None
-    return None
-
-
 def shape_of(annotation: Any, metadata: tuple[Any, ...] = ()) -> Shape:
     """The shape of a value with type ``annotation`` (and the field's constraint ``metadata``)."""
     while True:
@@ -64,7 +56,9 @@ def shape_of(annotation: Any, metadata: tuple[Any, ...] = ()) -> Shape:
             if len(members) == 1:
                 annotation = members[0]
                 continue
-            kinds = {_kind_of(m): m for m in members}
+            from warroom.core.load._loctypes import kind_of
+
+            kinds = {kind_of(m): m for m in members}
             if None not in kinds:
                 return ("union", kinds)
             return TYPED
