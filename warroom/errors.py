@@ -9,6 +9,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     WarroomError                                      warroom.errors
     ├── SettingsError [ValueError]  (exit status 2)   warroom.errors
     ├── TooLarge [OSError]                            warroom.core.files
+    ├── DuplicateKey [json.decoder.JSONDecodeError]   warroom.core.files
     ├── DrillLoadError                                warroom.core.load
     │   └── DrillReadError
     ├── YamlSyntaxError                               warroom.core.load
@@ -53,7 +54,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
 
 Not in the tree, because they never leave the code that raises them: the loader's ``Abort`` and ``ScalarError``
 (signals inside the YAML builder, turned into problems), the store's ``_Unusual`` (a fallback inside one query) and
-the importers' ``_DuplicateKey`` (a JSON object holding a key twice, turned into the import's refusal).
+``_Twice`` (a JSON object holding a key twice, inside :func:`warroom.core.files.record_json`).
 """
 
 from __future__ import annotations

@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from store_support import bundled_drill_path, load
 
 from warroom.cli import main
+from warroom.core.files import record_json
 from warroom.core.model import Action, ActionKind
 from warroom.store.journal import SessionRecorder, read_journal, recover_unfinished
-from warroom.store.results import ResultsStore, record_json, strict_json
+from warroom.store.results import ResultsStore, strict_json
 
 pytestmark = pytest.mark.usefixtures("backend_url")
 

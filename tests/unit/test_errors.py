@@ -13,7 +13,7 @@ import warroom.errors
 from warroom.errors import WarroomError
 
 #: Exception classes that never leave the code that raises them (named in the docstring's last paragraph).
-INTERNAL = {"Abort", "ScalarError", "_Unusual", "_DuplicateKey"}
+INTERNAL = {"Abort", "ScalarError", "_Unusual", "_Twice"}
 
 
 def _classes() -> dict[str, type[BaseException]]:

@@ -81,7 +81,8 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
     """Add line ``n`` of ``log``: a journal's start or end line, or an action; raises :class:`LogRefused`."""
     from pydantic import ValidationError
 
-    from warroom.store.results import ActionRecord, describe, record_json
+    from warroom.core.files import record_json
+    from warroom.store.results import ActionRecord, describe
 
     try:
         obj = record_json(line.decode("utf-8"))

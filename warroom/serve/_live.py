@@ -29,8 +29,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.store.live import DISCONNECTED, FINISHED, PICKER, PLAYING, SIGNED_IN, LiveTab
-from warroom.store.results import record_json
 
 log = logging.getLogger("warroom.serve")
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import special_mode_kind
+from warroom.core.files import DuplicateKey, record_json, special_mode_kind
 from warroom.core.text import plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
@@ -182,23 +182,6 @@ def read_text(path: Path, max_bytes: int, error: type[ValueError] = ValueError) 
     return text
 
 
-class _DuplicateKey(Exception):  # a signal inside parse_json, never raised out of it
-    """A JSON object holding one key twice (``args[0]``: the key)."""
-
-
-def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's members as a dict, refusing a key given twice: JSON readers disagree on which one counts
-    (Python's keeps the last, others the first), so such a file is not read either way."""
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return obj
-
-
 def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a Who&When record") -> Any:
     """The JSON value in ``text``, within this module's limits (nesting, integer digits, unpaired surrogates), and
     without an object holding a key twice (JSON readers keep either one: refused, naming the key).
@@ -206,9 +189,9 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
     ``what`` names the expected content in the nesting message. Raises ``error`` with a one-line reason.
     """
     try:
-        data = json.loads(text, parse_int=bounded_int, object_pairs_hook=_one_of_each)
-    except _DuplicateKey as e:
-        key = json.dumps(e.args[0], ensure_ascii=False)
+        data = record_json(text, parse_int=bounded_int)
+    except DuplicateKey as e:
+        key = json.dumps(e.key, ensure_ascii=False)
         raise error(f"not {what} one can read one way: the key {key[:80]} is given twice in one JSON object (JSON "
                     "readers keep either one); keep one of them") from None
     except json.JSONDecodeError as e:

@@ -271,7 +271,7 @@ def _parse_line(
     if len(line) > MAX_LINE_BYTES:
         problems.append(JournalProblem(path, i, f"corrupt line, longer than {MAX_LINE_BYTES:,} bytes; skipped"))
         return None
-    from warroom.store.results import record_json
+    from warroom.core.files import record_json
 
     try:
         obj = record_json(line.decode("utf-8"))  # numbers out of range are refused by the line's model (_add_line)

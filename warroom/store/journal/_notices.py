@@ -127,7 +127,7 @@ def _take(data_dir: Path, box: Path, trainee: str, store: ResultsStore) -> list[
 
 def _pointers(box: Path) -> list[dict[str, Any]]:
     """The box's lines as objects (the box moved aside, read and deleted)."""
-    from warroom.store.results import record_json
+    from warroom.core.files import record_json
 
     taken = box.with_name(f".{box.stem}.{os.getpid()}.taken")
     try:

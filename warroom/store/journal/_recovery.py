@@ -186,8 +186,8 @@ def _journals_to_recover(jdir: Path, trainee: str | None) -> tuple[list[Path], l
 def journal_trainee(path: Path) -> str | None:
     """The trainee named by a journal's start line (its first line, read up to 64 KiB), or None when it cannot be
     told (not a regular file, unreadable, no start line)."""
+    from warroom.core.files import record_json
     from warroom.store.journal._file import open_regular
-    from warroom.store.results import record_json
 
     try:
         fd = open_regular(path)

@@ -1,7 +1,7 @@
 # The API of warroom.store.results (its __init__.py loads each name on first use, from the module named here).
 # keep: HISTORY_TABLE, ImportResult, LIST_FIELDS, ScorecardChange, SessionRow, StoreConnection, export_lines
 
-from ._checks import record_json, strict_json
+from ._checks import strict_json
 from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
 from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
@@ -47,7 +47,6 @@ __all__ = [
     "filter_sql",
     "import_lines",
     "read_pulled",
-    "record_json",
     "response_column",
     "strict_json",
     "valid_facts_sql",

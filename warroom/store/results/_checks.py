@@ -6,14 +6,13 @@ apart from the pydantic models so that ``warroom scores summary`` does not impor
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.core.model import Outcome
 from warroom.core.scoring import MAX_TOTAL
-from warroom.errors import WarroomError
 
 #: The longest drill time a stored action or time to detect may have, in seconds: twice the longest drill
 #: (``2 * warroom.core.model.MAX_DRILL_SECONDS``, checked when warroom.store.results._records is imported).
@@ -78,66 +77,3 @@ def strict_json(text: str | bytes) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
-class _DuplicateKey(WarroomError):
-    """Raised inside the parser by :func:`_unique_keys`; :func:`record_json` turns it into a JSONDecodeError."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):  # a key twice: which one (the first repeated)
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return obj
-
-
-def record_json(text: str | bytes, **options: Any) -> Any:
-    """``text`` (one record of a session: a journal line, an exported line, an action log's line) parsed as JSON,
-    refusing an object that holds a key twice: JSON leaves such an object undefined (Python keeps the last value,
-    other readers the first), so two readers could disagree about the record. Raises
-    :class:`json.JSONDecodeError` (a ValueError) with the position of the key's second occurrence (``colno``)
-    and a message naming the key; ``options`` are :func:`json.loads`'s."""
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys, **options)
-    except _DuplicateKey as exc:
-        doc = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-        message = f"the key {json.dumps(exc.key, ensure_ascii=True)[:80]} is given twice in one object"
-        raise json.JSONDecodeError(message, doc, _second_key_at(doc, exc.key)) from None
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def _second_key_at(doc: str, key: str) -> int:
-    """The index in ``doc`` of the second occurrence of ``key`` as a key of one same object (0 when not found):
-    strings are JSON's only quoted text, so scanning them left to right, with the braces between them, finds
-    each key and its object."""
-    stack: list[int] = [0]
-    opened = 0
-    seen: set[int] = set()
-    pos = 0
-    for match in _STRING.finditer(doc):
-        for char in doc[pos : match.start()]:
-            if char == "{":
-                opened += 1
-                stack.append(opened)
-            elif char == "}" and len(stack) > 1:
-                stack.pop()
-        pos = match.end()
-        if not doc[pos:].lstrip().startswith(":"):
-            continue
-        try:
-            name = json.loads(match.group())
-        except ValueError:
-            continue
-        if name == key:
-            if stack[-1] in seen:
-                return match.start()
-            seen.add(stack[-1])
-    return 0

@@ -38,8 +38,8 @@ def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> lis
     """The :class:`UnfinishedSession` of each journal in ``data_dir`` (``journals/*.jsonl``, read from its start
     line) of ``trainee``, played in the drill set ``set_id`` (None: in any set or none). A journal that cannot be
     read or parsed is left out (recovery reports it)."""
+    from warroom.core.files import record_json
     from warroom.store.datadir import journals_dir
-    from warroom.store.results import record_json
 
     out: list[Any] = []
     try:
