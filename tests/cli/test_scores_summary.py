@@ -15,6 +15,7 @@ from scores_support import known_store, run, run_sub
 from stats_support import add, cohort
 
 from warroom.cli.scores._statistics import bar
+from warroom.core.scoring import SCORING_VERSION
 from warroom.store.results import ResultsStore
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
@@ -77,6 +78,7 @@ def test_summary_table_and_csv(known: Path):
         "listed apart."
     )
     assert "6 trials of 6 were scored by rules before version 4" in " ".join(r.stdout.split())
+    assert f"`warroom scores rescore --rules {SCORING_VERSION}` records it" in " ".join(r.stdout.split())
     assert "Per trainee" in r.stdout and "Per drill" in r.stdout
     ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
     cells = [c.strip() for c in ann.split("│")[1:-1]]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warroom.core.scoring import SCORING_VERSION
 from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
 from warroom.core.text import clean, number, percent, plural, seconds
 
@@ -178,8 +179,8 @@ def approximated_line(summary: Summary) -> str | None:
         return None
     return (
         f"{plural(n, 'trial')} of {summary.stats.trials:,} {plural(n, 'was', 'were', count=False)} scored by rules "
-        "before version 4: the response is approximated from the outcome (`warroom scores rescore --rules 4` "
-        "records it)."
+        "before version 4: the response is approximated from the outcome (`warroom scores rescore --rules "
+        f"{SCORING_VERSION}` records it)."
     )
 
 

@@ -16,7 +16,8 @@ record only the outcome, which reads the *containing* escalation, so the respons
 
 What older rules cannot tell: the time of a false escalation (one before the deadline in a ``contained_late`` or
 ``missed`` session makes the true response a localisation error, not a miss) and whether citations were specific
-(version 4's rule). ``warroom scores rescore --rules 4`` replaces the approximation by the recorded response.
+(version 4's rule). ``warroom scores rescore --rules N`` (N: 4 or later) replaces the approximation by the
+recorded response.
 :data:`APPROXIMATED` gives the SQL of the same table (schema migration 12 fills the stored sessions' ``response``
 column with it).
 """
