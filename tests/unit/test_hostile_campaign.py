@@ -255,3 +255,29 @@ def test_an_upgrade_is_not_frozen_for_ever_by_a_trainees_open_transaction(tmp_pa
     assert result.exit_code == 1 and "lock timeout" in result.output and "Traceback" not in result.output, result.output
     with ResultsStore(tmp_path, url=owner_url) as store:
         assert store.schema_version == SCHEMA_VERSION
+
+
+def test_a_trainees_file_cannot_bring_a_scorecard_history_naming_a_facilitator(tmp_path: Path):
+    """A trainee's own export (``--trainee``) whose line claims a re-score by the facilitator: the session is stored
+    (not verified, as every imported one), its history is left out and the command says so; the same line from a
+    file the facilitator trusts (``--all-trainees``) keeps its history (issue 30)."""
+    line = json.loads(_export_line(tmp_path).read_text())
+    change = {"seq": 1, "replaced_at": "2026-12-01T10:00:00+00:00", "replaced_by": "facilitator",
+              "rules": "4", "reason": "re-scored after review", "scorecard": line["scorecard"],
+              "scoring_version": "4", "outcome": "missed", "total": 0}  # fmt: skip
+    claimed = tmp_path / "claimed.jsonl"
+    claimed.write_text(json.dumps({**line, "scorecard_history": [change]}) + "\n")
+    mine = tmp_path / "ann-file"
+    result = CliRunner().invoke(main, ["store", "import", "--trainee", "ann", str(claimed), "--data-dir", str(mine)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == (
+        "the scorecard history of 1 session left out: a trainee's own file (--trainee) cannot say who re-scored a "
+        "session (`warroom scores verify` checks the scores themselves)"
+    )
+    with ResultsStore(mine) as store:
+        assert store.scorecard_history(line["session_id"]) == []
+    trusted = tmp_path / "trusted"
+    result = CliRunner().invoke(main, ["store", "import", "--all-trainees", str(claimed), "--data-dir", str(trusted)])
+    assert result.exit_code == 0 and "left out" not in result.output, result.output
+    with ResultsStore(trusted) as store:
+        assert [c.replaced_by for c in store.scorecard_history(line["session_id"])] == ["facilitator"]

@@ -264,6 +264,10 @@ def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees
         names = sorted(result.by_trainee.items())
         said = ", ".join(f"{shown_id(name)} {n}" for name, n in names[:20])
         say(f"imported by trainee: {said}" + (f" and {len(names) - 20} more trainees" if len(names) > 20 else ""))
+    if result.histories_left_out:
+        n = result.histories_left_out
+        say(f"the scorecard history of {plural(n, 'session')} left out: a trainee's own file (--trainee) cannot say "
+            "who re-scored a session (`warroom scores verify` checks the scores themselves)")
     if result.refused:
         ctx.exit(1)
 

@@ -76,6 +76,9 @@ class ImportResult:
     #: The column of a refused line's problem, by ``(source, line number)``, when one place of the line is wrong (a
     #: JSON error, a key given twice): written ``source:N:COL: message``.
     columns: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: Sessions stored without the scorecard history their line carried: a trainee's own file (``--trainee``) cannot
+    #: say who re-scored a session, by which rules or why, so its history is not believed.
+    histories_left_out: int = 0
 
     @property
     def refused(self) -> list[str]:
@@ -176,7 +179,9 @@ def import_lines(
     (its values come from another store: ``warroom scores verify`` checks them). With ``trainee`` (a trainee's own
     export), only that trainee's sessions are stored: a session under any other name (another trainee's, or one
     that looks like it) is refused, since whoever wrote the file could give it any name; None stores every
-    trainee's. A line that does not fit (not JSON, an unknown column, a value the store refuses, another session
+    trainee's; such a file's scorecard histories are left out (counted in
+    :attr:`ImportResult.histories_left_out`): its writer could name any facilitator as having re-scored. A line that
+    does not fit (not JSON, an unknown column, a value the store refuses, another session
     under its id, another trainee's session, a row the login role may not store: another trainee's session for a
     trainee role) is refused and named (``source:N: message``); the others are stored. Raises
     :class:`~warroom.store.errors.StoreError` when the store fails (the lines before are stored; importing again
@@ -192,7 +197,8 @@ def import_lines(
         try:
             values, history = _row(text)
             _check_trainee(values, trainee)
-            stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
+            believed = history if trainee is None else []  # (a trainee's file: see histories_left_out)
+            stored = store.insert_row(values, believed, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
             if isinstance(exc, json.JSONDecodeError):  # one place of the line: its column apart
                 result.refuse(source, number, exc.msg, exc.colno)
@@ -206,6 +212,7 @@ def import_lines(
             continue
         if stored:
             result.imported += 1
+            result.histories_left_out += bool(history) and trainee is not None
             name = str(values.get("trainee"))
             result.by_trainee[name] = result.by_trainee.get(name, 0) + 1
         else:
