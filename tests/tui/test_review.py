@@ -391,3 +391,17 @@ async def test_review_rows_carry_the_format_2_marks_of_the_war_room(tmp_path: Pa
     assert any("⇉b1 clause.extract(" in r for r in rows)
     assert any("↳e07 HTTP 429" in r for r in rows)
     assert any("↻e07 " in r for r in rows)
+
+
+def test_the_side_panel_judges_citations_by_the_sessions_rules():
+    """``cited_events`` with ``compare`` (``ReviewData.citations_compare``: version 4's reading of a distractor's
+    field as completing a comparison) marks ``e10`` evidence; without it (version 5) part of the comparison."""
+    from round2_support import ROUND2
+
+    from warroom.core.load import load_drill
+    from warroom.tui.screens import cited_events
+
+    drill = load_drill(ROUND2 / "audit-fx-by-position.yaml")
+    cites = ("e05:stale_after", "e10")
+    assert "e10 (evidence)" in cited_events(drill, cites, True).plain
+    assert "e10 (part)" in cited_events(drill, cites, False).plain

@@ -147,3 +147,21 @@ def test_no_bundled_drill_scores_otherwise_by_version_5_but_by_its_switches(name
         assert (v4.total, v4.response) == (v5.total, v5.response), (run.trainee, v4.lines, v5.lines)
         if v4.outcome is not v5.outcome:
             assert probe_only and v4.outcome is Outcome.FALSE_ALARM, (run.trainee, v4.lines, v5.lines)
+
+
+def test_the_review_marks_each_citation_by_the_sessions_own_rules():
+    """A version-4 session citing a distractor's field beside the comparison's other event: version 4 read the
+    field as completing the comparison (``e10`` evidence), version 5 does not (``e10`` part of it); the review of
+    each session marks the citations as its own edition judged them, not by the current rules."""
+    from warroom.store.review import build_review_rows
+
+    drill = load_drill(ROUND2 / "audit-fx-by-position.yaml")
+    cites = ("e05:stale_after", "e10")
+    action = Action(t=60, kind=ActionKind.ESCALATE, step=drill.answer_key.fault.target, cites=cites)
+
+    def marks(rules: str | None) -> list[str]:
+        rows = build_review_rows(drill, [action], rules).rows
+        return [m for row in rows if row.kind == "action" for m in row.trainee if m.startswith("cited")]
+
+    assert marks("4") == ["cited e05:stale_after (distractor)", "cited e10 (evidence)"]
+    assert marks("5") == marks(None) == ["cited e05:stale_after (distractor)", "cited e10 (part)"]

@@ -158,7 +158,7 @@ def build_review_rows(drill: Drill, actions: list[Action], rules: str | None = N
         )
 
     played = [(ev.t, 0, n, 0, event_row(ev, True)) for n, ev in enumerate(released)]
-    played += _action_rows(drill, actions, verdicts, escalations)
+    played += _action_rows(drill, actions, verdicts, escalations, _compares_distractor_fields(rules))
     end = max((x[0] for x in played), default=0.0)
     released_ids = {e.id for e in released}
     unplayed = [(ev.t, 0, n, 0, event_row(ev, False)) for n, ev in enumerate(drill.trace) if ev.id not in released_ids]
@@ -191,10 +191,24 @@ def _replayed(
     return list(replay.released), replay.contained_at, verdicts, escalations, None
 
 
+def _compares_distractor_fields(rules: str | None) -> bool:
+    """Whether the scoring rules ``rules`` (unknown or None: the current rules) judge a cited distractor's field as
+    reading a comparison's event (:class:`~warroom.core.scoring.Edition`'s ``distractor_fields_compare``), so that
+    the review marks each citation as the session's own rules judged it."""
+    from warroom.core.scoring import EDITIONS, SCORING_VERSION
+
+    return EDITIONS[rules if rules is not None and rules in EDITIONS else SCORING_VERSION].distractor_fields_compare
+
+
 def _action_rows(
-    drill: Drill, actions: list[Action], verdicts: dict[int, str], escalations: dict[int, EscalationResult]
+    drill: Drill,
+    actions: list[Action],
+    verdicts: dict[int, str],
+    escalations: dict[int, EscalationResult],
+    compare: bool = False,
 ) -> list[tuple[float, int, int, int, ReviewRow]]:
-    """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
+    """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting (each
+    citation judged with ``compare``, :func:`_compares_distractor_fields`); after
     a false escalation, a ``replan`` row ``(resumed, 1, index, 1, row)`` at the drill time the trainee had the
     drill back: the planner's re-plan call and the drill clock's jump that the trainee saw."""
     from warroom.core.play import FALSE_ESCALATION_DELAY, misplaced_evidence
@@ -206,14 +220,8 @@ def _action_rows(
         if a.kind not in ACTION_ROW_KINDS:
             continue
         if a.kind is ActionKind.ESCALATE:
-            verdict = verdicts.get(i, "escalation")
-            named = target_label(drill, a.step, title=False)
-            text = f"escalated {named}" + (f": {a.note}" if a.note else "")
-            step_ok = key is not None and a.step == key.fault.target
-            where = "" if key is None else target_label(drill, key.fault.target, title=False)
-            marks = [verdict] + _early_marks(step_ok, escalations.get(i), key is not None)
-            marks += [] if step_ok or key is None else [f"fault was in {where}"]
-            marks += _citation_marks(drill, a)
+            text = f"escalated {target_label(drill, a.step, title=False)}" + (f": {a.note}" if a.note else "")
+            marks = _escalation_marks(drill, a, verdicts.get(i, "escalation"), escalations.get(i), compare)
         elif a.kind is ActionKind.FLAG:
             text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
             marks = ["evidence flagged" if key is not None and a.event in evidence_ids(key) else "flag"]
@@ -250,6 +258,19 @@ def _action_rows(
     return out
 
 
+def _escalation_marks(
+    drill: Drill, a: Action, verdict: str, esc: EscalationResult | None, compare: bool
+) -> list[str]:
+    """The marks of an escalation's row: its verdict, whether it came early, the fault's step when it named another,
+    and what it cited."""
+    key = drill.answer_key
+    step_ok = key is not None and a.step == key.fault.target
+    where = "" if key is None else target_label(drill, key.fault.target, title=False)
+    marks = [verdict] + _early_marks(step_ok, esc, key is not None)
+    marks += [] if step_ok or key is None else [f"fault was in {where}"]
+    return marks + _citation_marks(drill, a, compare)
+
+
 def _early_marks(right_step: bool, esc: EscalationResult | None, faulted: bool) -> list[str]:
     """The mark of a false escalation made before the drill's earliest counted evidence was released (``faulted``:
     the drill has a fault; ``right_step``: it named the fault's step), as the debrief words it; none otherwise."""
@@ -259,7 +280,7 @@ def _early_marks(right_step: bool, esc: EscalationResult | None, faulted: bool) 
     return [f"the right step, but {early}" if right_step else early]
 
 
-def _citation_marks(drill: Drill, action: Action) -> list[str]:
+def _citation_marks(drill: Drill, action: Action, compare: bool) -> list[str]:
     """What an escalation cited, one mark per event (``cited e04 (evidence)``); ``cited nothing`` for an empty
     citation; none for an escalation recorded before citations existed (``cites`` absent)."""
     from warroom.core.play import judge_citations
@@ -268,7 +289,8 @@ def _citation_marks(drill: Drill, action: Action) -> list[str]:
         return []
     if not action.cites:
         return ["cited nothing"]
-    return [f"cited {event_id} ({kind.value})" for event_id, kind in judge_citations(drill, action.cites)]
+    judged = judge_citations(drill, action.cites, distractor_fields_compare=compare)
+    return [f"cited {event_id} ({kind.value})" for event_id, kind in judged]
 
 
 @dataclass
@@ -293,6 +315,12 @@ class ReviewData:
     #: verified) and its verification record in the store (a :class:`~warroom.store.results.SessionCheck` or None).
     verdict: Any = None
     check: Any = None
+
+    @property
+    def citations_compare(self) -> bool:
+        """Whether the session's own scoring rules read a cited distractor's field as completing a comparison
+        (``judge_citations``' ``distractor_fields_compare``): the review judges each citation as they did."""
+        return _compares_distractor_fields(self.session.scoring_version)
 
     @property
     def disagrees(self) -> bool:

@@ -247,7 +247,7 @@ class ReviewScreen(Screen[None]):
                 except KeyError:
                     pass
             if a.kind.value == "escalate" and self.data.drill is not None:
-                out.append_text(cited_events(self.data.drill, a.cites))
+                out.append_text(cited_events(self.data.drill, a.cites, self.data.citations_compare))
         elif row.kind == "replan":  # listed when the trainee had the drill back; it says when they escalated
             at = row.action.t if row.action is not None else row.t
             when = f"{clock(at)} ({seconds(at)})"

@@ -27,10 +27,11 @@ _GOOD = {"contained", "all_clear_held"}
 _MIXED = {"contained_late", "right_step_unsupported"}
 
 
-def cited_events(drill: Any, cites: Any) -> Text:
+def cited_events(drill: Any, cites: Any, compare: bool = False) -> Text:
     """What an escalation cited, for the review's side panel: one line per cited event with what it is by the answer
-    key (evidence, accepted, distractor, irrelevant) and its summary, drill text literally; "cited nothing" or, for
-    an escalation recorded before citations existed, "no citations recorded"."""
+    key (evidence, accepted, distractor, irrelevant) as the session's rules judged it (``compare``:
+    ``ReviewData.citations_compare``) and its summary, drill text literally; "cited nothing" or, for an escalation
+    recorded before citations existed, "no citations recorded"."""
     from warroom.core.play import judge_citations
 
     out = Text()
@@ -43,7 +44,7 @@ def cited_events(drill: Any, cites: Any) -> Text:
         return out
     out.right_crop(1)  # "cited:" ends its line
     out.append("\n")
-    for event_id, kind in judge_citations(drill, cites):
+    for event_id, kind in judge_citations(drill, cites, distractor_fields_compare=compare):
         out.append(f"  {clean_line(event_id)} ", style="bold")
         out.append(f"({kind.value}) ", style="bold green" if kind.value in ("evidence", "accepted") else "bold red")
         try:
