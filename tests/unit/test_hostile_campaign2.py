@@ -1,0 +1,30 @@
+"""A second fresh hostile campaign on issue 30's promises (docs/cohorts.md, "What a trainee can and cannot do to their
+results"; docs/reliability.md): each case a hostile trainee or a faulty world found, with the right behaviour."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unit.test_forgeries import GOOD, play
+from warroom.cli import main
+
+
+@pytest.mark.parametrize("column", ["trainee", "drill_id", "drill_path", "scoring_version", "played_as", "all_clear"])
+def test_store_export_leaves_out_a_row_holding_a_blob_and_says_so(tmp_path: Path, column: str):
+    """A SQLite row edited to hold binary data (a BLOB) in any column: ``store export`` went down with a traceback
+    (``TypeError: Object of type bytes is not JSON serializable``) for the whole store. The row is left out and
+    reported, as a number JSON cannot hold is, and every other row is exported."""
+    bad = play(tmp_path, "ann", GOOD)
+    good = play(tmp_path, "bob", GOOD)
+    with sqlite3.connect(tmp_path / "results.sqlite3") as conn:
+        conn.execute(f"UPDATE sessions SET {column} = ? WHERE session_id = ?", (b"\x00\xff", bad.session_id))
+    out = tmp_path / "x.jsonl"
+    result = CliRunner().invoke(main, ["store", "export", "--data-dir", str(tmp_path), "-o", str(out)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert f"stored session {bad.session_id} cannot be exported: a value in it is binary data" in result.output
+    assert [json.loads(line)["session_id"] for line in out.read_text().splitlines()] == [good.session_id]
