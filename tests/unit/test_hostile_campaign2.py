@@ -28,3 +28,27 @@ def test_store_export_leaves_out_a_row_holding_a_blob_and_says_so(tmp_path: Path
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert f"stored session {bad.session_id} cannot be exported: a value in it is binary data" in result.output
     assert [json.loads(line)["session_id"] for line in out.read_text().splitlines()] == [good.session_id]
+
+
+@pytest.mark.parametrize("text", ["\x1b[2J\x1b]0;pwn\x07", "x\x07", "a\x1b[31m b", "tab\x0cfeed", "a\x9bb", "a\x85b",
+                                  "a\u2028b", "two\nlines \x1b[1m\n"])  # fmt: skip
+@pytest.mark.parametrize("field", ["summary", "debrief", "habit"])
+def test_annotate_saves_a_text_holding_control_characters_escaped_and_it_reads_back_as_typed(
+    tmp_path: Path, field: str, text: str
+):
+    """A text with an escape sequence or a BEL (pasted, or read from a file that wrote it ``"\\e]0;\\a"``): the save
+    went down with ruamel.yaml's ``EmitterError: unexpected fold indicator`` (a traceback out of the author mode), or
+    refused to save a text YAML can hold in a double-quoted string (``a\\x1b``, NEL, LS). It is written escaped."""
+    from store_support import bundled_drill_path
+
+    from warroom.core.author import open_for_annotation, write_draft
+    from warroom.core.load import load_drill
+
+    path = tmp_path / "d.yaml"
+    path.write_bytes(bundled_drill_path().read_bytes())
+    opened = open_for_annotation(path)
+    setattr(opened.draft, field, text)
+    write_draft(path, opened.draft, opened.event_order, opened.sha256)
+    key = load_drill(path).answer_key
+    assert (key.fault.summary if field == "summary" else getattr(key, field)) == text.strip()
+    assert "\x1b" not in path.read_text() and "\x07" not in path.read_text()
