@@ -52,3 +52,27 @@ def test_annotate_saves_a_text_holding_control_characters_escaped_and_it_reads_b
     key = load_drill(path).answer_key
     assert (key.fault.summary if field == "summary" else getattr(key, field)) == text.strip()
     assert "\x1b" not in path.read_text() and "\x07" not in path.read_text()
+
+
+@pytest.mark.parametrize("broken", [False, True])
+@pytest.mark.parametrize("command", [["validate"], ["check"], ["cost"], ["migrate", "--dry-run"]])
+def test_a_drill_file_name_never_forges_a_line_or_reorders_one_in_the_authoring_commands(
+    tmp_path: Path, command: list[str], broken: bool
+):
+    """File names holding a newline, a tab or a bidi override: validate, check and cost printed a newline or a tab
+    raw in every problem line (``a\\nX: forged.yaml:3:5: ...`` forged a problem line of file ``X: forged.yaml``), and
+    ``migrate`` printed names raw, escape sequences and bidi controls included. Each is shown escaped, on its line."""
+    from store_support import bundled_drill_path
+
+    text = bundled_drill_path().read_text()
+    if broken:
+        text = text.replace("\ntitle:", "\ntitle2:", 1)
+    for name in ("a\nX: forged.yaml", "t\tb.yaml", "\u202eb.yaml"):
+        (tmp_path / name).write_text(text)
+        result = CliRunner().invoke(main, [*command, str(tmp_path / name)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert str(tmp_path / name) not in result.output and "\t" not in result.output, result.output
+        assert "\u202e" not in result.output
+        assert not any(line.startswith("X: forged") for line in result.output.splitlines())
+        shown = name.replace("\n", "\\x0a").replace("\t", "\\x09").replace("\u202e", "\\u202e")
+        assert shown in result.output, result.output
