@@ -76,3 +76,72 @@ def test_a_drill_file_name_never_forges_a_line_or_reorders_one_in_the_authoring_
         assert not any(line.startswith("X: forged") for line in result.output.splitlines())
         shown = name.replace("\n", "\\x0a").replace("\t", "\\x09").replace("\u202e", "\\u202e")
         assert shown in result.output, result.output
+
+
+def test_a_trainee_role_cannot_add_a_made_up_rescore_to_a_session_stored_before(
+    tmp_path: Path, postgres_server, store_url: str, monkeypatch
+):
+    """A ``warroom_trainee`` role could insert ``scorecard_history`` rows on any session of its own at any time: a
+    "re-scored by <the facilitator's name>" entry beside a session the facilitator had verified, which ``review``
+    and ``store export`` show as the store's own record. History comes only with the session, in the transaction
+    that stores it (as ``store import`` stores it); a re-score is the facilitator's."""
+    import psycopg
+    from pg_support import as_role, secured_roles
+
+    ann, fac = secured_roles(postgres_server, store_url, tmp_path)
+    ann_url = as_role(store_url, ann)
+    monkeypatch.setenv("WARROOM_STORE", ann_url)
+    played = play(tmp_path / "ann", ann, GOOD)
+    forged = ("INSERT INTO scorecard_history (session_id, seq, replaced_at, replaced_by, reason, scorecard, outcome, "
+              "total) VALUES (%s, 1, '2026-01-01T00:00:00+00:00', %s, 'rescore', '{}', 'missed', 0)")  # fmt: skip
+    with psycopg.connect(ann_url, autocommit=True) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(forged, (played.session_id, fac))
+    with psycopg.connect(as_role(store_url, fac), autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM scorecard_history").fetchone() == (0,)
+    # a trainee's own export, history included, still comes in through the role (history with its session)
+    line = {**json.loads(_export_of(tmp_path, played.session_id)), "session_id": "imported-1"}
+    line["scorecard_history"] = [{"seq": 1, "replaced_at": "2026-01-01T00:00:00+00:00", "replaced_by": ann,
+                                  "rules": None, "reason": "rescore", "scorecard": line["scorecard"],
+                                  "scoring_version": "4", "outcome": "contained", "total": 100,
+                                  "drill_sha256": None, "drill_version": 1, "drill_path": None}]  # fmt: skip
+    source = tmp_path / "mine.jsonl"
+    source.write_text(json.dumps(line) + "\n")
+    result = CliRunner().invoke(main, ["store", "import", str(source), "--data-dir", str(tmp_path / "ann")])
+    assert result.exit_code == 0, result.output
+    with psycopg.connect(as_role(store_url, fac), autocommit=True) as conn:
+        assert conn.execute("SELECT session_id, replaced_by FROM scorecard_history").fetchall() == [("imported-1", ann)]
+
+
+def _export_of(tmp_path: Path, session_id: str) -> str:
+    out = tmp_path / f"{session_id}.jsonl"
+    result = CliRunner().invoke(main, ["store", "export", "--data-dir", str(tmp_path / "ann"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return next(line for line in out.read_text().splitlines() if session_id in line)
+
+
+def test_the_upgrade_to_schema_18_narrows_the_history_policy_of_a_store_secured_before(
+    tmp_path: Path, postgres_server, store_url: str, monkeypatch
+):
+    import psycopg
+    from pg_support import as_role, secured_roles
+
+    from warroom.store.results import ResultsStore
+
+    ann, _fac = secured_roles(postgres_server, store_url, tmp_path)
+    ann_url, owner_url = as_role(store_url, ann), store_url
+    with ResultsStore(tmp_path, url=owner_url) as store:  # as schema version 17 left it
+        store.db.conn.execute("UPDATE warroom_schema SET version = 17")
+        store.db.conn.execute("DROP POLICY warroom_trainee_own ON scorecard_history")
+        store.db.conn.execute(
+            "CREATE POLICY warroom_trainee_own ON scorecard_history TO warroom_trainee USING (EXISTS (SELECT 1 FROM "
+            "sessions s WHERE s.session_id = scorecard_history.session_id)) WITH CHECK (EXISTS (SELECT 1 FROM sessions "
+            "s WHERE s.session_id = scorecard_history.session_id))"
+        )
+    with ResultsStore(tmp_path, url=owner_url) as store:  # the owner's open upgrades it
+        assert store.schema_version == 18
+    monkeypatch.setenv("WARROOM_STORE", ann_url)
+    played = play(tmp_path / "ann", ann, GOOD)
+    with psycopg.connect(ann_url, autocommit=True) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        sql = ("INSERT INTO scorecard_history (session_id, seq, replaced_at, replaced_by, reason, scorecard, outcome, "
+               "total) VALUES (%s, 1, 'x', 'y', 'z', '{}', 'missed', 0)")  # fmt: skip
+        conn.execute(sql, (played.session_id,))
