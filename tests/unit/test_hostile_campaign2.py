@@ -145,3 +145,18 @@ def test_the_upgrade_to_schema_18_narrows_the_history_policy_of_a_store_secured_
         sql = ("INSERT INTO scorecard_history (session_id, seq, replaced_at, replaced_by, reason, scorecard, outcome, "
                "total) VALUES (%s, 1, 'x', 'y', 'z', '{}', 'missed', 0)")  # fmt: skip
         conn.execute(sql, (played.session_id,))
+
+
+@pytest.mark.parametrize("odd", [[], ["web_search_call"], {"a": 1}, 5])
+def test_a_responses_item_whose_type_is_not_text_is_a_problem_at_its_file_not_a_traceback(tmp_path: Path, odd):
+    """``warroom import chat`` on Responses API items, one whose ``type`` is a list or a mapping: ``kind in
+    HOSTED_TOOLS`` raised ``TypeError: unhashable type`` (a traceback for the whole import)."""
+    from locations import TESTS
+
+    items = json.loads((TESTS / "fixtures" / "thirdparty" / "chat-responses.json").read_text())
+    items[2]["type"] = odd
+    source = tmp_path / "responses.json"
+    source.write_text(json.dumps(items))
+    result = CliRunner().invoke(main, ["import", "chat", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert result.output.startswith(f"{source}:1:1: [2].type: a Responses API item's type is text such as `message`")
