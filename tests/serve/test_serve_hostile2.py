@@ -26,3 +26,14 @@ async def test_a_console_tab_closed_while_its_live_events_stream_leaves_no_trace
                 assert r.status == 200  # the server still answers
     log = served.log.read_text(errors="replace")
     assert "Traceback" not in log and "Cannot write to closing transport" not in log, log[-3000:]
+
+
+def test_a_token_followed_by_nul_characters_is_not_the_token():
+    """scrypt keys an HMAC with the token, and HMAC pads a short key with zero bytes: ``TOKEN\\0`` hashed as
+    ``TOKEN`` does, so the sign-in form took ``token=TOKEN%00`` as the token (a different text accepted)."""
+    from warroom.serve import Roster
+
+    roster = Roster({}).with_trainee("Ada Lovelace", "ada-token-0123456789")
+    assert roster.check("Ada Lovelace", "ada-token-0123456789") == "Ada Lovelace"
+    for odd in ("ada-token-0123456789\x00", "ada-token-0123456789\x00\x00", "\x00ada-token-0123456789"):
+        assert roster.check("Ada Lovelace", odd) is None, repr(odd)
