@@ -139,7 +139,10 @@ class Console:
             while stream.is_connected():
                 table = self.live_table()
                 if table != last:
-                    await stream.send(table.replace("\n", " "), event="live")
+                    try:
+                        await stream.send(table.replace("\n", " "), event="live")
+                    except ConnectionResetError:  # the tab closed between the check and the send: no traceback
+                        break
                     last = table
                 changed = self.live.changed
                 if changed is None:

@@ -181,7 +181,8 @@ class Roster:
         name = name.strip()
         stored = self.entries.get(name)
         ok = verify_token(token.strip(), stored if stored is not None else _decoy_hash())
-        return name if ok and stored is not None else None
+        # scrypt keys HMAC with the token, zero-padded: `TOKEN\0` hashes as `TOKEN` does; no token holds a NUL
+        return name if ok and stored is not None and "\x00" not in token else None
 
 
 def _entries(path: Path, node: yaml.Node | None) -> tuple[dict[str, str], list[str]]:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import DrillParam, cleaned, drill_files_of, drills_setting, file_progress, format_option
-from warroom.core.text import clean, damage_amount, plural, seconds
+from warroom.core.text import clean, clean_name, damage_amount, plural, seconds
 
 #: The gaming battery's trainees shown in the table (``--format json`` has every one, and every seed of random).
 SHOWN_BATTERY = ("until-accepted", "cite-everything", "random")
@@ -123,7 +123,7 @@ def _check_one(
         if text:
             for p in problems:
                 click.echo(clean(p), err=True)
-            lines += [f"FAIL {path}: does not load ({plural(len(problems), 'problem')}, above)", ""]
+            lines += [f"FAIL {clean_name(path)}: does not load ({plural(len(problems), 'problem')}, above)", ""]
         return {"path": str(path), "loaded": False, "passed": False,
                 "load_problems": [p.to_dict() for p in problems]}, lines
     report = run_checks(drill)
@@ -145,7 +145,7 @@ def _check_one(
         for p in own:
             click.echo(clean(p), err=True)
         kind = " (all-clear drill)" if report.all_clear else ""
-        lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
+        lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {clean_name(path)}")
         lines += _table(report)
         lines.append(_battery_line(report))
         lines += _newest_guess_line(report)

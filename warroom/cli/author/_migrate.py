@@ -19,24 +19,26 @@ def migrate(files: tuple[Path, ...], dry_run: bool) -> None:
     """
     from warroom.core.author import migrate_file
     from warroom.core.load import DrillLoadError
+    from warroom.core.text import clean, clean_name
 
     failed = 0
     for path in files:
+        shown = clean_name(path)  # a file name holding a newline or an escape sequence stays on its line, inert
         try:
             result = migrate_file(path, write=not dry_run)
         except DrillLoadError as e:
             failed += 1
             for problem in e.problems:
-                click.echo(str(problem), err=True)
-            click.echo(f"{path}: not migrated", err=True)
+                click.echo(clean(problem), err=True)
+            click.echo(f"{shown}: not migrated", err=True)
             continue
         except OSError as e:
             failed += 1
-            click.echo(f"{path}: cannot write the file: {e.strerror or e}", err=True)
+            click.echo(f"{shown}: cannot write the file: {e.strerror or e}", err=True)
             continue
         if not result.changed:
-            click.echo(f"{path}: already version 2")
+            click.echo(f"{shown}: already version 2")
         else:
-            click.echo(f"{path}: {'would be migrated' if dry_run else 'migrated'} to version 2")
+            click.echo(f"{shown}: {'would be migrated' if dry_run else 'migrated'} to version 2")
     if failed:
         raise SystemExit(1)

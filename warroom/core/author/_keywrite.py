@@ -102,6 +102,10 @@ class ChangedOnDisk(KeyWriteError):
 #: Line breaks ruamel.yaml (YAML 1.1) counts but warroom's reader (YAML 1.2, as editors) does not, each read by
 #: ruamel.yaml as a character of the private use area instead, and put back in what it writes.
 _ODD_BREAKS = {"\u2028": "\ue028", "\u2029": "\ue029", "\x85": "\ue085"}
+#: Characters a YAML file may not hold as they are (control characters but tab and line ends, DEL, C1 controls, a BOM
+#: or non-character inside text) or that YAML 1.1 takes for a line break (NEL, LS, PS): a text holding one is written
+#: double-quoted, where ruamel.yaml escapes them.
+_UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -163,7 +167,7 @@ def _styled(value: Any) -> Any:
     """Plain data with multi-line text as literal blocks (``|``), as an author writes a debrief, and text that a
     YAML 1.1 reader takes for something else (``yes``, ``off``, ``0755``, ``12:30``) in quotes, so that the file
     reads the same everywhere (``warroom validate`` warns about such text left plain)."""
-    from ruamel.yaml.scalarstring import LiteralScalarString, SingleQuotedScalarString
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, SingleQuotedScalarString
 
     from warroom.core.load import yaml11_value
 
@@ -171,6 +175,8 @@ def _styled(value: Any) -> Any:
         return {k: _styled(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_styled(v) for v in value]
+    if isinstance(value, str) and _UNWRITABLE.search(value):
+        return DoubleQuotedScalarString(value)  # escaped (``"\e]0;\a"``): YAML allows them in a file no other way
     if isinstance(value, str) and "\n" in value.strip() and not any(ch in value for ch in "\t\r"):
         return LiteralScalarString(value)
     if isinstance(value, str) and not isinstance(yaml11_value(value), str):

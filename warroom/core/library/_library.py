@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from warroom.core.files import real_path
-from warroom.core.text import natural_key
+from warroom.core.text import clean_name, natural_key
 from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
             or_id = f" or change the id to `{path.stem}`" if is_valid_id(path.stem) else ""
             add(
                 path,
-                f"drill id `{drill.id}` does not match the file name `{path.name}`: rename the file to "
+                f"drill id `{drill.id}` does not match the file name `{clean_name(path.name)}`: rename the file to "
                 f"{drill.id}{path.suffix}{or_id} (warroom run and the picker find a drill by its file name)",
             )
         first = first_with_id.setdefault(drill.id, path)
@@ -274,7 +274,7 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
             line, _ = position_of(first, ("id",))
             add(
                 path,
-                f"drill id `{drill.id}` is already the id of {first} (line {line}): two drills cannot share an id; "
-                "change one of them",
+                f"drill id `{drill.id}` is already the id of {clean_name(first)} (line {line}): two drills cannot "
+                "share an id; change one of them",
             )
     return out

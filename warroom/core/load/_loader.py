@@ -214,16 +214,18 @@ def _type_problems(path: str, root: MappingNode, data: Any, errors: list[Any], p
     bad = [dp for dp, err in zip(paths, errors, strict=True) if err["type"] != "extra_forbidden"]
     issues, blocked = validate_data(data, bad, extra)
     problems.extend(_issue_problems(path, root, issues))
-    notes = []
+    from warroom.core.text import clean_name
+
+    notes, shown = [], clean_name(path)  # the path stays on its line (a name holding a newline would forge one)
     for b in blocked:
         if not b.loc:  # a rule that waits for the whole drill to be type-valid, not for one value
-            notes.append(f"{path}: not checked until the problems above are fixed: {b.rule}")
+            notes.append(f"{shown}: not checked until the problems above are fixed: {b.rule}")
             continue
         cause = problem_of.get(b.loc)
         if cause is None:  # a rule waiting for a whole item (a trace event) names the line of its problem
             cause = next((p for dp, p in problem_of.items() if dp[: len(b.loc)] == b.loc and p is not None), None)
         line = cause.line if cause is not None else locate(root, b.loc)[0].start_mark.line + 1
-        notes.append(f"{path}: not checked until the problem on line {line} is fixed: {b.rule}")
+        notes.append(f"{shown}: not checked until the problem on line {line} is fixed: {b.rule}")
     return notes
 
 

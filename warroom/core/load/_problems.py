@@ -30,8 +30,11 @@ class Problem:
     rule: str = ""
 
     def __str__(self) -> str:
+        from warroom.core.text import clean_name
+
         label = "warning: " if self.severity == "warning" else ""
-        return f"{self.path}:{self.line}:{self.column}: {label}{self.message}"
+        # the path stays on its line (a file name holding a newline would forge a problem line of its own)
+        return f"{clean_name(self.path)}:{self.line}:{self.column}: {label}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
         """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``severity``, ``message``, and a

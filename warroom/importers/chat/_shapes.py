@@ -97,6 +97,9 @@ def _responses_item(out: list[Any], item: Any, i: int, where: str, item_ids: dic
     """Add the messages of the Responses API item ``item`` (``items[i]``) to ``out``; see
     :func:`responses_messages`."""
     kind = item.get("type", "message") if isinstance(item, dict) else None
+    if not isinstance(kind, str | None):  # a list or a mapping as the type: compared, never hashed (HOSTED_TOOLS)
+        raise TraceError(f"{where}[{i}].type: a Responses API item's type is text such as `message` or "
+                         f"`function_call`, not a {type(kind).__name__} ({str(kind)[:40]}): fix that item")  # fmt: skip
     if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
         out.append({"role": item.get("role"), "content": item.get("content")})
     elif kind == "function_call":

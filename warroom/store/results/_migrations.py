@@ -200,6 +200,10 @@ MIGRATIONS: dict[int, str] = {
     # records a trainee role's sessions as not verified by one naming every relation with its schema: a trainee's
     # TEMP TABLE session_checks (searched first for a name without one) took the record instead. SQLite: nothing.
     17: "",
+    # 18: on a PostgreSQL store secured by `warroom store secure`, BACKFILLS[18] narrows a trainee role's policy on
+    # `scorecard_history`: history only for a session stored in the same transaction (as `store import` stores it);
+    # before, the role could add a made-up re-score to any session of its own, a verified one too. SQLite: nothing.
+    18: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -353,8 +357,14 @@ def _secure_trigger_17(conn: Any, dialect: Dialect) -> None:
         conn.execute(mark_submitted_function())
 
 
+def _secure_history_18(conn: Any, dialect: Dialect) -> None:
+    """Migration 18 on a PostgreSQL store secured by ``warroom store secure``: the trainee's narrower policy on the
+    scorecard history."""
+    _secure_history_11(conn, dialect)
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
     13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15, 16: _secure_checks_16,
-    17: _secure_trigger_17,
+    17: _secure_trigger_17, 18: _secure_history_18,
 }  # fmt: skip

@@ -48,10 +48,14 @@ def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = Non
                 line[HISTORY_KEY] = [change.to_line() for change in history[line["session_id"]]]
             try:
                 text = json.dumps(line, ensure_ascii=False, allow_nan=False)
-            except ValueError:  # a value JSON cannot hold: reported, never written as a made-up value
+            except (ValueError, TypeError) as exc:  # a value JSON cannot hold: reported, never written made up
                 sid = str(line["session_id"])
                 if skipped is not None:
-                    reason = "a number in it is not finite (JSON cannot hold it)"
+                    reason = (
+                        "a number in it is not finite (JSON cannot hold it)"
+                        if isinstance(exc, ValueError)
+                        else "a value in it is binary data, a BLOB written by SQL (JSON cannot hold it)"
+                    )
                     skipped.append(CorruptSession(f"stored session {sid} cannot be exported: {reason}", sid))
                 continue
             yield text
