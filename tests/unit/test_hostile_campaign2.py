@@ -106,7 +106,8 @@ def test_a_trainee_role_cannot_add_a_made_up_rescore_to_a_session_stored_before(
                                   "drill_sha256": None, "drill_version": 1, "drill_path": None}]  # fmt: skip
     source = tmp_path / "mine.jsonl"
     source.write_text(json.dumps(line) + "\n")
-    result = CliRunner().invoke(main, ["store", "import", str(source), "--data-dir", str(tmp_path / "ann")])
+    imported = ["store", "import", "--all-trainees", str(source), "--data-dir", str(tmp_path / "ann")]
+    result = CliRunner().invoke(main, imported)
     assert result.exit_code == 0, result.output
     with psycopg.connect(as_role(store_url, fac), autocommit=True) as conn:
         assert conn.execute("SELECT session_id, replaced_by FROM scorecard_history").fetchall() == [("imported-1", ann)]
