@@ -6,6 +6,7 @@ key writer refining a projected key."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,9 @@ def test_one_projection_is_written_and_passes_validate_and_check(tmp_path: Path)
     written = list(out.glob("*.yaml"))
     assert len(written) == 1 and f"Wrote {written[0]}" in result.output
     assert "warroom annotate" in result.output and "wrong-record at m011" in result.output
+    # written, with check's warning: m011 is the newest event for 15% of the trace (m019 is the better site)
+    assert (f"{written[0]}: warning: the fault drill: warroom check: newest guess (the newest event's step, citing it, "
+            "at a random moment): a hit for 15% of the trace (m011 at 59.4-81.9 s)") in result.output
     assert run("validate", str(written[0])).exit_code == 0
     checked = run("check", str(written[0]))
     assert checked.exit_code == 0 and "PASS" in checked.output
@@ -125,8 +129,20 @@ def test_the_shared_tau_bench_runs_give_at_least_100_projections(tmp_path: Path)
     assert result.exit_code == 0, result.output
     written = sorted(out.glob("*.yaml"))
     assert len(written) >= 100 and "0 projections that would fail warroom check" in result.output
+    # the drills a blind newest guess wins too often are counted and named as such (no better site of their shape)
+    warned = re.search(r"warning: in (\d+) drills of these a blind newest guess", result.output)
+    assert warned, result.output
+    over = [p.name for p in written if _guessable(load_drill(p))]
+    assert len(over) == int(warned.group(1)), over
     for path in written[::25]:  # every one was checked before it was written; these are read back from disk
         assert load_drill(path).answer_key is not None
+
+
+def _guessable(drill) -> bool:
+    """Whether ``warroom check`` warns that a blind newest guess wins ``drill`` too often."""
+    from warroom.core.author import NEWEST_GUESS_WARN, newest_guess_share, newest_guess_windows
+
+    return newest_guess_share(newest_guess_windows(drill), drill) > NEWEST_GUESS_WARN
 
 
 def test_a_run_that_is_one_request_is_projected_in_its_only_plan_step(tmp_path: Path):

@@ -128,8 +128,13 @@ def test_a_folder_gives_every_applicable_projection_once(tmp_path: Path, run: st
 
 def test_duplicates_are_the_same_template_on_the_same_result_shape(tau: Path):
     outcome = project_all(surveyed(tau), Options(), ["wrong-record"])
-    # get_order_details answers twice (m011, m019) with results of one shape: one projection of them
-    assert [p.site.event for p in outcome.projections] == ["m011", "m015"] and outcome.duplicates == 1
+    # get_order_details answers twice (m011, m019) with results of one shape: one projection of them, m019's: at
+    # m011 a blind newest guess would win 15% of the trace (m011 is the newest event from 59.4 s to 81.9 s)
+    assert [p.site.event for p in outcome.projections] == ["m019", "m015"] and outcome.duplicates == 1
+    assert outcome.guessable == 0
+    warnings: list[str] = []
+    at_m011 = project(surveyed(tau), "wrong-record", "m011", Options())
+    assert verify(at_m011, warnings) == [] and "a hit for 15% of the trace" in warnings[0]
 
 
 def test_sites_say_why_a_result_cannot_be_projected(tau: Path):

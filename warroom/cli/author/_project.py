@@ -59,7 +59,8 @@ def _one(file: Path, template: str, at_event: str | None, out: Path, options: An
     from warroom.core.projection import project, read_source, survey, verify
 
     projection = project(survey(read_source(file), rules), template, at_event, options)
-    problems = verify(projection)
+    warnings: list[str] = []
+    problems = verify(projection, warnings)
     if problems:
         for p in problems:
             say(f"{file}: {p}", err=True)
@@ -73,6 +74,8 @@ def _one(file: Path, template: str, at_event: str | None, out: Path, options: An
         f"{site.step}; difficulty {projection.difficulty}) with its twin.")
     for note in projection.notes:
         say(f"  {note}")
+    for warning in warnings:
+        say(f"{path}: warning: {warning}", err=True)
     say(f"Refine its answer key with `warroom annotate {path}`; play it with `warroom run {path}`.")
 
 
@@ -105,6 +108,7 @@ class _Tally:
     written: int = 0
     skipped: int = 0
     duplicates: int = 0
+    guessable: int = 0  # drills written that a blind newest guess wins too often (no site of the shape did better)
     unprojectable: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)  # projections a check refused (file: template at event: why)
     failed_sources: list[str] = field(default_factory=list)  # files that are not healthy runs (path:line:col: ...)
@@ -114,6 +118,7 @@ class _Tally:
     def add(self, file: str, outcome: Any) -> None:
         """Count ``outcome`` (a file's, not yet written) in."""
         self.duplicates += outcome.duplicates
+        self.guessable += outcome.guessable
         for site in outcome.unprojectable:
             self.unprojectable[site.reason] = self.unprojectable.get(site.reason, 0) + 1
         self.failures += [f"{file}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
@@ -183,6 +188,8 @@ def _reasons(counts: dict[str, int]) -> str:
 
 
 def _summary(folder: Path, out: Path, tally: _Tally) -> None:
+    from warroom.core.author import NEWEST_GUESS_WARN
+
     for line in tally.failed_sources:
         say(line, err=True)
     for line in tally.failures + tally.barren:
@@ -195,6 +202,10 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
         f"{_left_out(tally.unprojectable)}, "
         f"{plural(len(tally.failures), 'projection')} that would fail warroom check"
         + (f", {plural(tally.skipped, 'file')} that exist (--force overwrites them)" if tally.skipped else "") + ".")
+    if tally.guessable:
+        say(f"warning: in {plural(tally.guessable, 'drill')} of these a blind newest guess (the newest event's step, "
+            f"citing it) wins more than {NEWEST_GUESS_WARN:.0%} of the time, and no other site of the same template "
+            "and result shape did better: `warroom check` names them", err=True)
     if tally.barren:
         say(f"{plural(len(tally.barren), 'healthy run')} gave no drill (above).", err=True)
     if tally.failed_sources:

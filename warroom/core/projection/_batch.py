@@ -31,6 +31,9 @@ class Outcome:
 
     projections: list[Projection] = field(default_factory=list)
     failed: list[tuple[Site, list[str]]] = field(default_factory=list)
+    #: Projections kept although a blind *newest guess* wins more often than ``warroom check`` allows: no other site
+    #: of their template and shape did better.
+    guessable: int = 0
     duplicates: int = 0
     unprojectable: list[Site] = field(default_factory=list)
 
@@ -49,17 +52,34 @@ def project_all(survey: Survey, options: Options, templates: list[str] | None = 
         else:
             outcome.unprojectable.append(site)
     for sites in by_shape.values():
-        problems: list[str] = []
-        for tried, site in enumerate(sites):
-            projection = build(survey, site, options)
-            problems = verify(projection)
-            if not problems:
-                outcome.projections.append(projection)
-                outcome.duplicates += len(sites) - tried - 1
-                break
-        else:
-            outcome.failed.append((sites[-1], problems))
+        _project_shape(survey, sites, options, outcome)
     return outcome
+
+
+def _project_shape(survey: Survey, sites: list[Site], options: Options, outcome: Outcome) -> None:
+    """The projection kept for one template and result shape, added to ``outcome``: the first of ``sites`` that is
+    fit to play and that a blind *newest guess* does not win too often; else the first fit to play (counted in
+    ``outcome.guessable``); else none (the last site's problems in ``outcome.failed``)."""
+    problems: list[str] = []
+    fallback = None
+    unfit = 0  # (sites tried and not fit to play: neither kept nor duplicates)
+    for site in sites:
+        projection = build(survey, site, options)
+        warnings: list[str] = []
+        problems = verify(projection, warnings)
+        if not problems and not warnings:
+            outcome.projections.append(projection)
+            outcome.duplicates += len(sites) - 1 - unfit
+            return
+        unfit += bool(problems)
+        if not problems and fallback is None:
+            fallback = projection
+    if fallback is not None:
+        outcome.projections.append(fallback)
+        outcome.guessable += 1
+        outcome.duplicates += len(sites) - 1 - unfit
+    else:
+        outcome.failed.append((sites[-1], problems))
 
 
 def _project_file(path: str, rules: list[DamageRule], options: Options,
