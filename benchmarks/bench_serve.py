@@ -257,6 +257,30 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+#: Seconds, from when every tab is in the war room, in which no key is pressed (each tab drains 8 s first): the
+#: idle CPU of the app processes, the server and this client.
+IDLE_WINDOW = 6.0
+
+
+def cpu_snapshot(pids: list[int], server: int) -> tuple[float, float, float, float]:
+    """(wall, app processes', server's, this client's CPU seconds) now."""
+    return time.perf_counter(), cpu_seconds(pids), cpu_seconds([server]), time.process_time()
+
+
+def cpu_since(before: tuple[float, float, float, float], pids: list[int], server: int) -> dict[str, float]:
+    """Wall seconds and CPU seconds of the app processes, the server and this client since ``before``."""
+    now = cpu_snapshot(pids, server)
+    return dict(zip(("wall", "apps", "server", "client"), (b - a for a, b in zip(before, now, strict=True)),
+                    strict=True))  # fmt: skip
+
+
+async def cpu_use(pids: list[int], server: int, seconds: float) -> dict[str, float]:
+    """:func:`cpu_since` over the next ``seconds``."""
+    before = cpu_snapshot(pids, server)
+    await asyncio.sleep(seconds)
+    return cpu_since(before, pids, server)
+
+
 def app_memory(data: Path) -> tuple[list[int], list[int]]:
     """(RSS, PSS) in bytes of every served app process using ``data``."""
     rss, pss = [], []
@@ -317,7 +341,10 @@ async def run(n: int, seconds: float, interval: float, store: str | None, with_c
             await playing.wait()
             pids, started = app_pids(data), time.perf_counter()
             cpu_start = cpu_seconds(pids)
+            idle = await cpu_use(pids, proc.pid, IDLE_WINDOW)  # the tabs only read (the replay runs): no key
+            keyed_start = cpu_snapshot(pids, proc.pid)
             await done.wait()
+            keyed = cpu_since(keyed_start, pids, proc.pid)
             cpu = (cpu_seconds(pids) - cpu_start) / (time.perf_counter() - started) / max(len(pids), 1)
             rss, pss = app_memory(data)
             server_rss = process_rss(proc.pid)
@@ -345,6 +372,8 @@ async def run(n: int, seconds: float, interval: float, store: str | None, with_c
         "server_rss": server_rss,
         "console": seen,
         "load": os.getloadavg(),
+        "idle": idle,
+        "keyed": keyed,
     }
 
 
@@ -378,6 +407,18 @@ def results(trainees: int = 20, seconds: float = 60.0, interval: float = 2.0) ->
     ]
 
 
+def cpu_report(m: dict) -> str:
+    """CPU while idle (cores) and per key pressed (ms, the idle rate subtracted) of the app processes together, the
+    server and this client."""
+    idle, keyed, keys = m["idle"], m["keyed"], max(m["keys"], 1)
+    parts = []
+    for who in ("apps", "server", "client"):
+        rate = idle[who] / idle["wall"]
+        per_key = (keyed[who] - rate * keyed["wall"]) / keys * 1000
+        parts.append(f"{who} {rate:.2f} core idle, {keyed[who] / keyed['wall']:.2f} keyed, {per_key:.1f} ms per key")
+    return f"CPU ({keys} keys in {keyed['wall']:.0f} s): " + "; ".join(parts)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trainees", type=int, default=20, help="simulated trainees connected at once")
@@ -395,6 +436,7 @@ def main() -> None:
     print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
     print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
           f"server {m['server_rss'] / mib:.0f} MiB RSS; CPU {m['cpu']:.2f} core per app process playing")  # fmt: skip
+    print(cpu_report(m))
     seen = m["console"]
     if seen is not None:
         after = seen["shown_after"]
