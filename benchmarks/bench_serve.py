@@ -212,7 +212,8 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
             together = asyncio.create_task(playing.wait())
             while not together.done():
                 await drain(ws, 0.5)
-            current = await drain(ws, 8.0)  # events released (the first drill: 3 by 00:08): a row above the newest
+            # events released (the first drill: 3 by 00:08): a row above the newest; then the idle window
+            current = await drain(ws, SETTLE + IDLE_WINDOW)
             end = time.monotonic() + seconds
             up = True
             while time.monotonic() < end:
@@ -257,8 +258,10 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-#: Seconds, from when every tab is in the war room, in which no key is pressed (each tab drains 8 s first): the
-#: idle CPU of the app processes, the server and this client.
+#: Seconds each tab reads after every tab is in the war room, before the idle window (the first drill releases its
+#: first events, then its first lesson holds the clock).
+SETTLE = 8.0
+#: Seconds after those in which no key is pressed: the idle CPU of the app processes, the server and this client.
 IDLE_WINDOW = 6.0
 
 
@@ -341,7 +344,8 @@ async def run(n: int, seconds: float, interval: float, store: str | None, with_c
             await playing.wait()
             pids, started = app_pids(data), time.perf_counter()
             cpu_start = cpu_seconds(pids)
-            idle = await cpu_use(pids, proc.pid, IDLE_WINDOW)  # the tabs only read (the replay runs): no key
+            await asyncio.sleep(SETTLE + 0.25)
+            idle = await cpu_use(pids, proc.pid, IDLE_WINDOW - 0.5)  # the tabs only read: no key
             keyed_start = cpu_snapshot(pids, proc.pid)
             await done.wait()
             keyed = cpu_since(keyed_start, pids, proc.pid)
