@@ -7,8 +7,9 @@ A real ``warroom serve`` is started on a free loopback port with a roster of N t
 (``--store URL`` for a shared store instead). N simulated trainees then connect at once, each the way a browser
 tab does but without a browser: sign in (``POST /signin``), open textual-serve's websocket ``/ws?width=120&height=40``
 and speak its protocol (JSON text messages ``["stdin", KEYS]`` up, the terminal's output as binary frames down).
-Each opens the first drill of the picker (enter, enter) so that it replays at 1x, then presses a key every I seconds
-for S seconds, alternately:
+Each opens the first drill of the picker (enter, enter) so that it replays at 1x (for a new trainee that is the
+tutorial, whose first lesson holds the drill clock at 00:08 until the trainee pauses: the keys below are pressed while
+it waits, as in a class's first minutes), then presses a key every I seconds for S seconds, alternately:
 
 up and down in the trace (the cursor leaves the newest event, then moves between two rows), each measured until
 the terminal output shows the inspector's heading (``e02 · tool call · 00:04``) naming an event other than the one
@@ -25,8 +26,11 @@ process and back, so it includes the asyncio scheduling of this client process t
 in play is stored as abandoned) and the store is read: each trainee must have exactly one session (none lost, none
 doubled). Memory is read from ``/proc`` while all N play: RSS and PSS (shared pages split between the processes
 sharing them) of the app processes, and the RSS of the server; and the CPU the app processes use while playing
-(cores per process: CPU seconds over wall seconds), which is what bounds the trainees one host serves. Figures
-only: nothing here asserts on timing.
+(cores per process: CPU seconds over wall seconds), which is what bounds the trainees one host serves. CPU is also
+reported per part, from ``/proc`` and this process's own clock: the app processes together, the server and this
+client, idle (6 s with no key, after the first lesson holds the clock) and per key (its CPU while keys are pressed,
+less the idle rate, over the keys): figures that depend less on what else runs on the host than latency does.
+Figures only: nothing here asserts on timing.
 """
 
 from __future__ import annotations
