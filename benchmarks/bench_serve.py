@@ -13,7 +13,11 @@ it waits, as in a class's first minutes), then presses a key every I seconds for
 
 up and down in the trace (the cursor leaves the newest event, then moves between two rows), each measured until
 the terminal output shows the inspector's heading (``e02 · tool call · 00:04``) naming an event other than the one
-it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency.
+it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency. Each
+trainee's first key comes at its own moment of the first I seconds (drawn from its number: the same in every run),
+so the class presses N/I keys a second spread over time; ``--together`` has every trainee press at the same moment
+(N keys at once every I seconds, the worst case and, until 2026-12-06, the only one: the N simulated trainees start
+together after the last one is in the war room, which no class of people does).
 
 With the console open (the default; ``--no-console`` leaves it closed) a facilitator signs in too and keeps the
 console's live class page open the whole time: its server-sent events stream (``/console/live/events``), read as a
@@ -39,6 +43,7 @@ import argparse
 import asyncio
 import math
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -190,8 +195,9 @@ async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> d
 
 
 async def trainee(url: str, i: int, seconds: float, interval: float, playing: asyncio.Barrier,
-                  done: asyncio.Event, started: dict[str, float]) -> list[float]:  # fmt: skip
-    """One simulated trainee; returns its key-to-update latencies in seconds."""
+                  done: asyncio.Event, started: dict[str, float], together: bool = False) -> list[float]:  # fmt: skip
+    """One simulated trainee; returns its key-to-update latencies in seconds. Its first key comes at its own moment
+    of the first ``interval`` (trainee ``i``'s, the same in every run), or with everyone's (``together``)."""
     jar = aiohttp.CookieJar(unsafe=True)
     latencies: list[float] = []
     async with aiohttp.ClientSession(base_url=url, cookie_jar=jar) as http:
@@ -218,6 +224,8 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
                 await drain(ws, 0.5)
             # events released (the first drill: 3 by 00:08): a row above the newest; then the idle window
             current = await drain(ws, SETTLE + IDLE_WINDOW)
+            if not together:  # a class's keys come at the rate of a key every interval, not all at one moment
+                current = await drain(ws, random.Random(i).uniform(0, interval)) or current
             end = time.monotonic() + seconds
             up = True
             while time.monotonic() < end:
@@ -335,7 +343,8 @@ def stored_sessions(data: Path, store: str | None, n: int, timeout: float = 60.0
     return counts
 
 
-async def run(n: int, seconds: float, interval: float, store: str | None, with_console: bool = True) -> dict:
+async def run(n: int, seconds: float, interval: float, store: str | None, with_console: bool = True,
+              together: bool = False) -> dict:  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         proc, port, data = start_server(Path(tmp), n, store)
         try:
@@ -343,7 +352,7 @@ async def run(n: int, seconds: float, interval: float, store: str | None, with_c
             url = f"http://127.0.0.1:{port}"
             started: dict[str, float] = {}
             watching = asyncio.create_task(console(url, done, started)) if with_console else None
-            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done, started))
+            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done, started, together))
                      for i in range(n)]  # fmt: skip
             await playing.wait()
             pids, started = app_pids(data), time.perf_counter()
@@ -434,9 +443,11 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=2.0, help="seconds between two keys of one trainee")
     ap.add_argument("--store", help="the store URL the server is given (default: its data directory's SQLite)")
     ap.add_argument("--no-console", action="store_true", help="no facilitator's console open meanwhile")
+    ap.add_argument("--together", action="store_true",
+                    help="every trainee presses its keys at the same moment (until 2026-12-06: the only way)")
     args = ap.parse_args()
     load_before = os.getloadavg()
-    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console))
+    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console, args.together))
     mib = 1024 * 1024
     print(f"{m['trainees']} trainees, {m['keys']} keys: key to screen update median {m['median'] * 1000:.0f} ms, "
           f"p95 {m['p95'] * 1000:.0f} ms (goal < 150 ms), max {m['max'] * 1000:.0f} ms; "
