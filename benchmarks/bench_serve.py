@@ -218,8 +218,8 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
             # every trainee is in the war room: the measured part starts together. Meanwhile the tab reads its
             # frames, as a browser does: aiohttp answers the server's pings only while receiving, and a tab that
             # does not answer for 7.5 s is ended (100 app processes take longer than that to start on 2 cores)
-            together = asyncio.create_task(playing.wait())
-            while not together.done():
+            joined = asyncio.create_task(playing.wait())
+            while not joined.done():
                 await drain(ws, 0.5)
             # events released (the first drill: 3 by 00:08): a row above the newest; then the idle window
             current = await drain(ws, SETTLE + IDLE_WINDOW)
