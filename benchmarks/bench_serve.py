@@ -7,12 +7,16 @@ A real ``warroom serve`` is started on a free loopback port with a roster of N t
 (``--store URL`` for a shared store instead). N simulated trainees then connect at once, each the way a browser
 tab does but without a browser: sign in (``POST /signin``), open textual-serve's websocket ``/ws?width=120&height=40``
 and speak its protocol (JSON text messages ``["stdin", KEYS]`` up, the terminal's output as binary frames down).
-Each opens the first drill of the picker (enter, enter) so that it replays at 1x, then presses a key every I seconds
-for S seconds, alternately:
+Each opens the first drill of the picker (enter, enter) so that it replays at 1x (for a new trainee that is the
+tutorial, whose first lesson holds the drill clock at 00:08 until the trainee pauses: the keys below are pressed while
+it waits, as in a class's first minutes), then presses a key every I seconds for S seconds, alternately:
 
 up and down in the trace (the cursor leaves the newest event, then moves between two rows), each measured until
 the terminal output shows the inspector's heading (``e02 · tool call · 00:04``) naming an event other than the one
-it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency.
+it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency. The N
+simulated trainees start pressing together once the last is in the war room, so N keys come at once every I seconds
+(a worst case no class of people makes); ``--spread`` gives each trainee's first key its own moment of the first I
+seconds (drawn from its number: the same in every run), N/I keys a second spread over time.
 
 With the console open (the default; ``--no-console`` leaves it closed) a facilitator signs in too and keeps the
 console's live class page open the whole time: its server-sent events stream (``/console/live/events``), read as a
@@ -25,8 +29,11 @@ process and back, so it includes the asyncio scheduling of this client process t
 in play is stored as abandoned) and the store is read: each trainee must have exactly one session (none lost, none
 doubled). Memory is read from ``/proc`` while all N play: RSS and PSS (shared pages split between the processes
 sharing them) of the app processes, and the RSS of the server; and the CPU the app processes use while playing
-(cores per process: CPU seconds over wall seconds), which is what bounds the trainees one host serves. Figures
-only: nothing here asserts on timing.
+(cores per process: CPU seconds over wall seconds), which is what bounds the trainees one host serves. CPU is also
+reported per part, from ``/proc`` and this process's own clock: the app processes together, the server and this
+client, idle (6 s with no key, after the first lesson holds the clock) and per key (its CPU while keys are pressed,
+less the idle rate, over the keys): figures that depend less on what else runs on the host than latency does.
+Figures only: nothing here asserts on timing.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import argparse
 import asyncio
 import math
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -186,8 +194,9 @@ async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> d
 
 
 async def trainee(url: str, i: int, seconds: float, interval: float, playing: asyncio.Barrier,
-                  done: asyncio.Event, started: dict[str, float]) -> list[float]:  # fmt: skip
-    """One simulated trainee; returns its key-to-update latencies in seconds."""
+                  done: asyncio.Event, started: dict[str, float], together: bool = False) -> list[float]:  # fmt: skip
+    """One simulated trainee; returns its key-to-update latencies in seconds. Its first key comes at its own moment
+    of the first ``interval`` (trainee ``i``'s, the same in every run), or with everyone's (``together``)."""
     jar = aiohttp.CookieJar(unsafe=True)
     latencies: list[float] = []
     async with aiohttp.ClientSession(base_url=url, cookie_jar=jar) as http:
@@ -209,10 +218,13 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
             # every trainee is in the war room: the measured part starts together. Meanwhile the tab reads its
             # frames, as a browser does: aiohttp answers the server's pings only while receiving, and a tab that
             # does not answer for 7.5 s is ended (100 app processes take longer than that to start on 2 cores)
-            together = asyncio.create_task(playing.wait())
-            while not together.done():
+            joined = asyncio.create_task(playing.wait())
+            while not joined.done():
                 await drain(ws, 0.5)
-            current = await drain(ws, 8.0)  # events released (the first drill: 3 by 00:08): a row above the newest
+            # events released (the first drill: 3 by 00:08): a row above the newest; then the idle window
+            current = await drain(ws, SETTLE + IDLE_WINDOW)
+            if not together:  # a class's keys come at the rate of a key every interval, not all at one moment
+                current = await drain(ws, random.Random(i).uniform(0, interval)) or current
             end = time.monotonic() + seconds
             up = True
             while time.monotonic() < end:
@@ -255,6 +267,32 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / os.sysconf("SC_CLK_TCK")
+
+
+#: Seconds each tab reads after every tab is in the war room, before the idle window (the first drill releases its
+#: first events, then its first lesson holds the clock).
+SETTLE = 8.0
+#: Seconds after those in which no key is pressed: the idle CPU of the app processes, the server and this client.
+IDLE_WINDOW = 6.0
+
+
+def cpu_snapshot(pids: list[int], server: int) -> tuple[float, float, float, float]:
+    """(wall, app processes', server's, this client's CPU seconds) now."""
+    return time.perf_counter(), cpu_seconds(pids), cpu_seconds([server]), time.process_time()
+
+
+def cpu_since(before: tuple[float, float, float, float], pids: list[int], server: int) -> dict[str, float]:
+    """Wall seconds and CPU seconds of the app processes, the server and this client since ``before``."""
+    now = cpu_snapshot(pids, server)
+    return dict(zip(("wall", "apps", "server", "client"), (b - a for a, b in zip(before, now, strict=True)),
+                    strict=True))  # fmt: skip
+
+
+async def cpu_use(pids: list[int], server: int, seconds: float) -> dict[str, float]:
+    """:func:`cpu_since` over the next ``seconds``."""
+    before = cpu_snapshot(pids, server)
+    await asyncio.sleep(seconds)
+    return cpu_since(before, pids, server)
 
 
 def app_memory(data: Path) -> tuple[list[int], list[int]]:
@@ -304,7 +342,8 @@ def stored_sessions(data: Path, store: str | None, n: int, timeout: float = 60.0
     return counts
 
 
-async def run(n: int, seconds: float, interval: float, store: str | None, with_console: bool = True) -> dict:
+async def run(n: int, seconds: float, interval: float, store: str | None, with_console: bool = True,
+              together: bool = True) -> dict:  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         proc, port, data = start_server(Path(tmp), n, store)
         try:
@@ -312,12 +351,16 @@ async def run(n: int, seconds: float, interval: float, store: str | None, with_c
             url = f"http://127.0.0.1:{port}"
             started: dict[str, float] = {}
             watching = asyncio.create_task(console(url, done, started)) if with_console else None
-            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done, started))
+            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done, started, together))
                      for i in range(n)]  # fmt: skip
             await playing.wait()
             pids, started = app_pids(data), time.perf_counter()
             cpu_start = cpu_seconds(pids)
+            await asyncio.sleep(SETTLE + 0.25)
+            idle = await cpu_use(pids, proc.pid, IDLE_WINDOW - 0.5)  # the tabs only read: no key
+            keyed_start = cpu_snapshot(pids, proc.pid)
             await done.wait()
+            keyed = cpu_since(keyed_start, pids, proc.pid)
             cpu = (cpu_seconds(pids) - cpu_start) / (time.perf_counter() - started) / max(len(pids), 1)
             rss, pss = app_memory(data)
             server_rss = process_rss(proc.pid)
@@ -345,6 +388,8 @@ async def run(n: int, seconds: float, interval: float, store: str | None, with_c
         "server_rss": server_rss,
         "console": seen,
         "load": os.getloadavg(),
+        "idle": idle,
+        "keyed": keyed,
     }
 
 
@@ -378,6 +423,18 @@ def results(trainees: int = 20, seconds: float = 60.0, interval: float = 2.0) ->
     ]
 
 
+def cpu_report(m: dict) -> str:
+    """CPU while idle (cores) and per key pressed (ms, the idle rate subtracted) of the app processes together, the
+    server and this client."""
+    idle, keyed, keys = m["idle"], m["keyed"], max(m["keys"], 1)
+    parts = []
+    for who in ("apps", "server", "client"):
+        rate = idle[who] / idle["wall"]
+        per_key = (keyed[who] - rate * keyed["wall"]) / keys * 1000
+        parts.append(f"{who} {rate:.2f} core idle, {keyed[who] / keyed['wall']:.2f} keyed, {per_key:.1f} ms per key")
+    return f"CPU ({keys} keys in {keyed['wall']:.0f} s): " + "; ".join(parts)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trainees", type=int, default=20, help="simulated trainees connected at once")
@@ -385,9 +442,11 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=2.0, help="seconds between two keys of one trainee")
     ap.add_argument("--store", help="the store URL the server is given (default: its data directory's SQLite)")
     ap.add_argument("--no-console", action="store_true", help="no facilitator's console open meanwhile")
+    ap.add_argument("--spread", action="store_true",
+                    help="each trainee's first key at its own moment of the first interval (default: all together)")
     args = ap.parse_args()
     load_before = os.getloadavg()
-    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console))
+    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console, not args.spread))
     mib = 1024 * 1024
     print(f"{m['trainees']} trainees, {m['keys']} keys: key to screen update median {m['median'] * 1000:.0f} ms, "
           f"p95 {m['p95'] * 1000:.0f} ms (goal < 150 ms), max {m['max'] * 1000:.0f} ms; "
@@ -395,6 +454,7 @@ def main() -> None:
     print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
     print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
           f"server {m['server_rss'] / mib:.0f} MiB RSS; CPU {m['cpu']:.2f} core per app process playing")  # fmt: skip
+    print(cpu_report(m))
     seen = m["console"]
     if seen is not None:
         after = seen["shown_after"]

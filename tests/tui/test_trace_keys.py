@@ -157,6 +157,25 @@ async def test_war_room_keys_and_click_drive_the_inspector(services):
         assert [a.event for a in live.replay.actions if a.kind.value == "inspect"] == [table.keys[2]]
 
 
+async def test_the_war_rooms_inspector_follows_the_cursor_in_the_same_call(services):
+    """The war room's inspector shows the event under the cursor as the cursor moves, not once a posted message
+    reached the screen: a key then draws one frame (cursor and inspector), not two a frame period or two apart."""
+    from warroom.tui.widgets import Inspector
+
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 60, step=2)
+        live = app.live
+        table, inspector = live.query_one(TraceTable), live.query_one(Inspector)
+        first, newest = table.keys[0], table.keys[-1]
+        assert inspector.shown_id == live.drill.event(newest).id
+        table.move_cursor(0)  # nothing awaited: no message has been handled
+        assert inspector.shown_id == live.drill.event(first).id
+        await pilot.press("end")
+        assert inspector.shown_id == live.drill.event(newest).id
+
+
 async def test_a_flag_mark_replaces_the_cached_line_of_its_row():
     events = long_trace()
     app = TraceApp()

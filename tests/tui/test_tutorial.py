@@ -150,6 +150,31 @@ async def test_the_clock_stops_at_a_lesson_even_at_top_speed(services):
         assert live.tutor.waiting and live.replay.now == 8 and not live.replay.ended
 
 
+async def test_a_held_clock_ticks_once_a_second_and_the_hold_is_never_played(services, monkeypatch):
+    """While a lesson's prompt waits, the war room ticks once a second, not ten times (a served class waiting at its
+    first lesson woke its host 1,000 times a second); the real time the hold lasted is not played once it ends, even
+    with no tick in it and no pause after it."""
+    from warroom.tui.room import MAX_TICK_INTERVAL, TICK_INTERVAL
+
+    app = make_app(services, drill_path=tutorial_path())
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _start(pilot)
+        assert live._tick_delay() < MAX_TICK_INTERVAL  # the clock runs to lesson 1's event
+        await advance(pilot, 30)
+        assert live.tutor.waiting and live.replay.now == 8
+        assert live._tick_delay() == MAX_TICK_INTERVAL != TICK_INTERVAL
+        await pilot.press("space", "space")  # lesson 1 done: paused, resumed
+        await advance(pilot, 60)
+        assert live.tutor.waiting and live.tutor.current.name == "Inspect" and live.replay.now == 24
+        app.clock.set_time(app.clock.time + 30)  # 30 s in the hold, not one tick
+        monkeypatch.setattr(live.tutor, "start_due", lambda released: False)  # no next hold at once
+        await pilot.press("escape", "k", "enter")  # inspect e06: the hold ends
+        await pilot.pause()
+        assert not live.tutor.waiting and not live.paused
+        await advance(pilot, 1)
+        assert live.replay.now == 25  # one second played since the hold ended, none of the 30 s in it
+
+
 async def test_quitting_the_tutorial_stores_an_abandoned_tutorial_session(services):
     app = make_app(services, drill_path=tutorial_path())
     async with app.run_test(size=(80, 24)) as pilot:

@@ -61,6 +61,13 @@ _MAX_CELLS = 1000
 TICKET_LIFETIME = 60.0
 #: The environment variable naming a served app process's tab (warroom.store.journal's ``SERVE_TAB_ENV``).
 TAB_ENV = "WARROOM_SERVE_TAB"
+#: The most frames a second a served app process draws (Textual's ``TEXTUAL_FPS``, which textual-serve sets to 60).
+#: Textual draws a change at once after a quiet moment, but a change made within a frame period of the last frame
+#: waits one or two periods (16.7 to 33 ms at 60, 4.2 to 8.3 ms at 240): a key pressed just after the drill clock's
+#: tick was drawn, or a key's second frame. (While the war room's inspector came a frame after the cursor, one served
+#: war room's key to screen median was 38 to 40 ms at 60, 19 to 25 ms at 240, at the same CPU per key.) What a trainee
+#: does draws far fewer frames than this (keys, the drill clock's at most ten ticks a second).
+FRAME_RATE = 240
 #: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
 _LINK = re.compile(r"<link\b[^>]*>", re.S)
 
@@ -77,9 +84,9 @@ class AppOptions:
 
 def app_command(trainee: str, options: AppOptions, python: str = sys.executable, tab: str | None = None) -> str:
     """The shell command line that runs the war room (the picker) for ``trainee``, every part quoted; ``exec`` makes
-    the app the process that the server's signals and closed pipes reach (``env`` execs it in turn, with the tab's
-    id in :data:`TAB_ENV` when ``tab`` is given)."""
-    args: list[str] = ["env", f"{TAB_ENV}={tab}"] if tab else []
+    the app the process that the server's signals and closed pipes reach (``env`` execs it in turn, with its frame
+    rate, :data:`FRAME_RATE`, and the tab's id in :data:`TAB_ENV` when ``tab`` is given)."""
+    args: list[str] = ["env", f"TEXTUAL_FPS={FRAME_RATE}"] + ([f"{TAB_ENV}={tab}"] if tab else [])
     args += [python, "-m", "warroom", "--trainee", trainee]
     for folder in options.drill_dirs:
         args += ["--drills", str(folder)]

@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from warroom.store.results import TUTORIAL as TUTORIAL_MODE
 from warroom.tui.logic import LESSONS, Lesson, Tutor
-from warroom.tui.room._live import WarRoomScreen
+from warroom.tui.room._live import MAX_TICK_INTERVAL, WarRoomScreen
 from warroom.tui.widgets import KeyFooter, TraceTable, key_prose
 
 if TYPE_CHECKING:
@@ -162,6 +162,13 @@ class TutorialScreen(WarRoomScreen):
         """As the war room's, and not while a lesson's prompt waits (the drill clock is held)."""
         return super().running and not self.tutor.waiting
 
+    def _tick_delay(self) -> float:
+        """As the war room's, but :data:`~warroom.tui.room._live.MAX_TICK_INTERVAL` while a lesson's prompt holds
+        the clock: nothing is due until the trainee acts, and the end of the hold restarts the clock from that moment
+        (:meth:`_judge`), so no held time is played. (Ticking ten times a second through a hold, a served class of
+        100 trainees waiting at their first lesson woke its host 1,000 times a second.)"""
+        return MAX_TICK_INTERVAL if self.tutor.waiting else super()._tick_delay()
+
     def advance_clock(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock on by ``dt`` drill seconds, but not past the event that starts the next lesson (a
         trace event, or the result of a probe the trainee asked for), at any speed."""
@@ -195,11 +202,13 @@ class TutorialScreen(WarRoomScreen):
             return
         hint = self.tutor.hint
         if self.tutor.observe(str(action.kind), _target(action)):
+            self._last_time = self.clock.time  # the hold ends now: the clock counts on from here (held time unplayed)
             started = self.tutor.start_due(self.replay.is_released)  # the next lesson may start at once
             self.query_one(TraceTable).focus()  # each lesson starts in the trace (enter had moved into the inspector)
             self._lessons_changed()
             if started:
                 self._show_lesson_event()
+            self._schedule_tick()  # no longer once a second: the next tick when the screen can change
         elif self.tutor.hint != hint:
             self._lessons_changed()
 

@@ -151,6 +151,11 @@ class LineTable(ScrollView, can_focus=True):
         self._highlighted: str | None = None
         self._lines: LRUCache[tuple[int, tuple[int, ...]], Strip] = LRUCache(1024)
         self._paint: tuple[int, tuple[int, ...], Style] | None = None
+        #: Called with the :class:`RowHighlighted` of each move of the cursor to another row, at once and instead of
+        #: posting it, when set: what a screen draws for the row then changes in the same frame as the cursor (a
+        #: posted message reaches the screen after the cursor's frame was drawn, and Textual draws the next frame one
+        #: or two frame periods later). None: the message is posted.
+        self.on_highlight: Callable[[LineTable.RowHighlighted], None] | None = None
 
     # -- rows -----------------------------------------------------------------------------------------------------
 
@@ -219,8 +224,8 @@ class LineTable(ScrollView, can_focus=True):
 
     def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
         """Put the cursor on row ``row`` (clamped to the rows there are), scroll it into view (``scroll``), and post
-        :class:`RowHighlighted` when the row under the cursor changed. ``animate`` is accepted for DataTable
-        compatibility; the scroll is immediate."""
+        :class:`RowHighlighted` (or call :attr:`on_highlight` with it) when the row under the cursor changed.
+        ``animate`` is accepted for DataTable compatibility; the scroll is immediate."""
         if not self._keys:
             return
         row = min(max(row, 0), len(self._keys) - 1)
@@ -233,7 +238,10 @@ class LineTable(ScrollView, can_focus=True):
         key = self._keys[row]
         if key != self._highlighted:
             self._highlighted = key
-            self.post_message(self.RowHighlighted(self, row, key))
+            if self.on_highlight is not None:
+                self.on_highlight(self.RowHighlighted(self, row, key))
+            else:
+                self.post_message(self.RowHighlighted(self, row, key))
 
     def scroll_to_row(self, row: int) -> None:
         """Scroll the least needed for row ``row`` to be on screen below the header (once the table has a size)."""

@@ -254,9 +254,11 @@ class TraceTable(LineTable):
     # -- cursor ---------------------------------------------------------------------------------------------------
 
     def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
+        # the new rows not read yet are below the cursor: moving down through them reads them (counted before the
+        # move, whose on_highlight may show the count)
+        at = min(max(row, 0), self.row_count - 1) if self.row_count else 0
+        self.unseen = max(0, min(self.unseen, self.row_count - 1 - at))
         super().move_cursor(row, animate, scroll)
-        # the new rows not read yet are below the cursor: moving down through them reads them
-        self.unseen = max(0, min(self.unseen, self.row_count - 1 - self.cursor_row))
 
     # The trainee's moves read an event: each leaves follow mode; the last row (G, end) follows again.
 
