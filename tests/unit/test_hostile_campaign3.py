@@ -4,7 +4,9 @@ world found, with the right behaviour."""
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +36,36 @@ def test_the_second_key_is_placed_in_its_own_object_with_braces_and_colons_in_st
         record_json(doc)
     assert doc[caught.value.pos :].startswith(f'"{caught.value.key}"')
     assert doc.rindex(f'"{caught.value.key}"') == caught.value.pos
+
+
+def _within(seconds: float, call):
+    """``call()``'s result, or a failure when it has not returned within ``seconds`` (a daemon thread: a hang fails
+    the test instead of stopping the run)."""
+    import threading
+
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert done, f"still waiting after {seconds} s"
+    return done[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_put_as_another_trainees_notice_box_blocks_neither_their_start_nor_a_recovery(tmp_path: Path):
+    """On a data folder shared by the class, a trainee who makes a FIFO named like another trainee's notice box
+    (the box's name is a hash of the trainee's name): that trainee's next start waited for ever reading it, and so
+    did whoever recovered a session of theirs, leaving a notice. Neither waits; the FIFO is taken away."""
+    from warroom.store.journal import take_notices
+    from warroom.store.journal._notices import _box, leave_notice
+    from warroom.store.results import ResultsStore
+
+    with ResultsStore(tmp_path):
+        pass
+    box = _box(tmp_path, "ann")
+    box.parent.mkdir(parents=True)
+    os.mkfifo(box)
+    assert _within(10, lambda: leave_notice(tmp_path, "ann", "2026-01-01T00:00:00+00:00", session="s1")) is False
+    assert _within(10, lambda: take_notices(tmp_path, "ann")) == []
+    assert not box.exists()
+    assert leave_notice(tmp_path, "ann", "2026-01-01T00:00:00+00:00", session="s1") is True  # a box again
