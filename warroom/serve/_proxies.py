@@ -39,10 +39,29 @@ def trusted_proxies(text: str) -> tuple[Network, ...]:
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address of one hop: an IP address, with a port as some proxies write it (``1.2.3.4:5678``,
+    ``[2001:db8::1]:443``) or without; an IPv6 zone (``fe80::1%eth0``) dropped, since it is text whoever wrote the
+    hop chose (the address is the client's identity for the limit, and is logged). None: not an address."""
+    host = text.strip()
+    if host.startswith("["):  # [IPv6], or [IPv6]:port
+        host, _, port = host[1:].partition("]")
+        if port and not (port.startswith(":") and _is_port(port[1:])):
+            return None
+    elif host.count(":") == 1:  # IPv4:port
+        host, _, port = host.partition(":")
+        if not _is_port(port):
+            return None
     try:
-        return ipaddress.ip_address(text.strip().strip("[]"))
+        address = ipaddress.ip_address(host)
     except ValueError:
         return None
+    if isinstance(address, ipaddress.IPv6Address) and address.scope_id is not None:
+        return ipaddress.IPv6Address(int(address))
+    return address
+
+
+def _is_port(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 5
 
 
 def _trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, proxies: Sequence[Network]) -> bool:
