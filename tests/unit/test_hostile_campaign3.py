@@ -69,3 +69,23 @@ def test_a_fifo_put_as_another_trainees_notice_box_blocks_neither_their_start_no
     assert _within(10, lambda: take_notices(tmp_path, "ann")) == []
     assert not box.exists()
     assert leave_notice(tmp_path, "ann", "2026-01-01T00:00:00+00:00", session="s1") is True  # a box again
+
+
+FORGED_AT = '[{"type": "message", "x at line 9 column 9": 1, "x at line 9 column 9": 2}]'
+
+
+@pytest.mark.parametrize(("text", "at"), [('[\n {"type": "message",\n  "type": 1}]', "3:3"), (FORGED_AT, "1:49")])
+def test_a_key_given_twice_in_an_imported_file_is_named_at_its_place(tmp_path: Path, text: str, at: str):
+    """An imported file holding a key twice was refused at ``FILE:1:1``, whatever its size: the place of the second
+    key is known, and is where the refusal points (a key's own text, which the file's writer chose, never moves
+    it)."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    source = tmp_path / "chat.json"
+    source.write_text(text)
+    result = CliRunner().invoke(main, ["import", "chat", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    said = f"{source}:{at}: not a chat transcript one can read one way: the key "
+    assert result.output.startswith(said), result.output
