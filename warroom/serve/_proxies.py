@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from aiohttp import web
 
-__all__ = ["Network", "client_of", "trusted_proxies"]
+__all__ = ["Network", "client_of", "limit_key", "trusted_proxies"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: The most hops of ``X-Forwarded-For`` looked at (a longer chain is a made-up one: the client is the proxy's peer).
@@ -86,3 +86,16 @@ def client_of(request: web.Request, proxies: Sequence[Network] = ()) -> str:
         if not _trusted(address, proxies):
             break
     return str(client)
+
+
+def limit_key(client: str) -> str:
+    """Whose sign-in limit ``client`` (an address, as :func:`client_of` gives it) counts against: an IPv4 address
+    its own; an IPv6 address its /64 network, the block one site (one host, or one LAN) is given, inside which a
+    client picks any source address it likes (so one address each would be no limit at all); an IPv4 address
+    written as IPv6 (``::ffff:1.2.3.4``) the IPv4 address. Anything else (``?``) as it is."""
+    address = _address(client)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return client if address is None else str(address)
