@@ -89,3 +89,60 @@ def test_a_key_given_twice_in_an_imported_file_is_named_at_its_place(tmp_path: P
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
     said = f"{source}:{at}: not a chat transcript one can read one way: the key "
     assert result.output.startswith(said), result.output
+
+
+def _import_with_history(tmp_path: Path, ann_url: str, ann: str, replaced_by: str, monkeypatch):
+    """A trainee role storing, with ``warroom store import --all-trainees``, a session of its own whose line carries
+    a re-score by ``replaced_by``; the import's result."""
+    import json
+
+    from click.testing import CliRunner
+
+    from unit.test_forgeries import GOOD, play
+    from unit.test_hostile_campaign2 import _export_of
+    from warroom.cli import main
+
+    monkeypatch.setenv("WARROOM_STORE", ann_url)
+    played = play(tmp_path / "ann", ann, GOOD)
+    line = {**json.loads(_export_of(tmp_path, played.session_id)), "session_id": "imported-1"}
+    line["scorecard_history"] = [{"seq": 1, "replaced_at": "2026-01-01T00:00:00+00:00", "replaced_by": replaced_by,
+                                  "rules": "5", "reason": "re-scored after review", "scorecard": line["scorecard"],
+                                  "scoring_version": "4", "outcome": "contained", "total": 100,
+                                  "drill_sha256": None, "drill_version": 1, "drill_path": None}]  # fmt: skip
+    source = tmp_path / "mine.jsonl"
+    source.write_text(json.dumps(line) + "\n")
+    imported = ["store", "import", "--all-trainees", str(source), "--data-dir", str(tmp_path / "ann")]
+    return CliRunner().invoke(main, imported)
+
+
+@pytest.mark.parametrize("upgraded", [False, True])
+def test_a_trainee_role_cannot_bring_a_re_score_by_the_facilitator_with_a_session_of_its_own(
+    tmp_path: Path, postgres_server, store_url: str, monkeypatch, upgraded: bool
+):
+    """Schema version 18 let a ``warroom_trainee`` role add history only with the session it stores, but under any
+    name: its own ``store import --all-trainees`` (or its SQL) stored "re-score 1 ... by <the facilitator> (re-scored
+    after review)" beside its new session, which ``review`` and ``store export`` show as the store's own record. The
+    history a trainee role brings names the role itself (schema version 19; a store secured before is narrowed by
+    its owner's upgrade); its own still comes in."""
+    import psycopg
+    from pg_support import as_role, secured_roles
+
+    from warroom.store.results import ResultsStore
+
+    ann, fac = secured_roles(postgres_server, store_url, tmp_path)
+    if upgraded:  # as schema version 18 left it, then opened by the owner
+        with ResultsStore(tmp_path, url=store_url) as store:
+            store.db.conn.execute("UPDATE warroom_schema SET version = 18")
+            store.db.conn.execute("DROP POLICY warroom_trainee_own ON scorecard_history")
+            store.db.conn.execute(
+                "CREATE POLICY warroom_trainee_own ON scorecard_history TO warroom_trainee USING (EXISTS (SELECT 1 "
+                "FROM sessions s WHERE s.session_id = scorecard_history.session_id)) WITH CHECK (EXISTS (SELECT 1 FROM "
+                "sessions s WHERE s.session_id = scorecard_history.session_id AND s.xmin = pg_current_xact_id()::xid))"
+            )
+        with ResultsStore(tmp_path, url=store_url) as store:
+            assert store.schema_version == 19
+    result = _import_with_history(tmp_path, as_role(store_url, ann), ann, fac, monkeypatch)
+    assert result.exit_code == 1 and "violates row-level security policy" in result.output, result.output
+    with psycopg.connect(as_role(store_url, fac), autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM scorecard_history").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM sessions WHERE session_id = 'imported-1'").fetchone() == (0,)
