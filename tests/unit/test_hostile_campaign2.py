@@ -126,7 +126,7 @@ def test_the_upgrade_to_schema_18_narrows_the_history_policy_of_a_store_secured_
     import psycopg
     from pg_support import as_role, secured_roles
 
-    from warroom.store.results import ResultsStore
+    from warroom.store.results import SCHEMA_VERSION, ResultsStore
 
     ann, _fac = secured_roles(postgres_server, store_url, tmp_path)
     ann_url, owner_url = as_role(store_url, ann), store_url
@@ -139,7 +139,7 @@ def test_the_upgrade_to_schema_18_narrows_the_history_policy_of_a_store_secured_
             "s WHERE s.session_id = scorecard_history.session_id))"
         )
     with ResultsStore(tmp_path, url=owner_url) as store:  # the owner's open upgrades it
-        assert store.schema_version == 18
+        assert store.schema_version == SCHEMA_VERSION
     monkeypatch.setenv("WARROOM_STORE", ann_url)
     played = play(tmp_path / "ann", ann, GOOD)
     with psycopg.connect(ann_url, autocommit=True) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from aiohttp import web
 
-__all__ = ["Network", "client_of", "trusted_proxies"]
+__all__ = ["Network", "client_of", "limit_key", "trusted_proxies"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: The most hops of ``X-Forwarded-For`` looked at (a longer chain is a made-up one: the client is the proxy's peer).
@@ -39,10 +39,29 @@ def trusted_proxies(text: str) -> tuple[Network, ...]:
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address of one hop: an IP address, with a port as some proxies write it (``1.2.3.4:5678``,
+    ``[2001:db8::1]:443``) or without; an IPv6 zone (``fe80::1%eth0``) dropped, since it is text whoever wrote the
+    hop chose (the address is the client's identity for the limit, and is logged). None: not an address."""
+    host = text.strip()
+    if host.startswith("["):  # [IPv6], or [IPv6]:port
+        host, _, port = host[1:].partition("]")
+        if port and not (port.startswith(":") and _is_port(port[1:])):
+            return None
+    elif host.count(":") == 1:  # IPv4:port
+        host, _, port = host.partition(":")
+        if not _is_port(port):
+            return None
     try:
-        return ipaddress.ip_address(text.strip().strip("[]"))
+        address = ipaddress.ip_address(host)
     except ValueError:
         return None
+    if isinstance(address, ipaddress.IPv6Address) and address.scope_id is not None:
+        return ipaddress.IPv6Address(int(address))
+    return address
+
+
+def _is_port(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 5
 
 
 def _trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, proxies: Sequence[Network]) -> bool:
@@ -67,3 +86,16 @@ def client_of(request: web.Request, proxies: Sequence[Network] = ()) -> str:
         if not _trusted(address, proxies):
             break
     return str(client)
+
+
+def limit_key(client: str) -> str:
+    """Whose sign-in limit ``client`` (an address, as :func:`client_of` gives it) counts against: an IPv4 address
+    its own; an IPv6 address its /64 network, the block one site (one host, or one LAN) is given, inside which a
+    client picks any source address it likes (so one address each would be no limit at all); an IPv4 address
+    written as IPv6 (``::ffff:1.2.3.4``) the IPv4 address. Anything else (``?``) as it is."""
+    address = _address(client)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return client if address is None else str(address)

@@ -29,7 +29,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from warroom.core.text import clean_line
-from warroom.serve._proxies import Network, client_of
+from warroom.serve._proxies import Network, client_of, limit_key
 from warroom.serve._roster import FACILITATOR, TRAINEE, RosterError
 
 if TYPE_CHECKING:
@@ -140,7 +140,9 @@ class ClientThrottle:
 
     async def check(self, client: str, attempt: Callable[[], Awaitable[bool]]) -> str | None:
         """Run ``attempt`` (the token check: True when right) for ``client`` when its turn comes, counting a wrong
-        one; returns why it was refused instead, or None when it ran (its result is the caller's)."""
+        one; returns why it was refused instead, or None when it ran (its result is the caller's). An IPv6 client
+        counts as its /64 network (:func:`~warroom.serve._proxies.limit_key`)."""
+        client = limit_key(client)
         refused = self.refusal(client)
         if refused is not None:
             return refused

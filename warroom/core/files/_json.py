@@ -52,6 +52,8 @@ def record_json(text: str | bytes, **options: Any) -> Any:
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACE = re.compile(r"[{}]")
+_COLON = re.compile(r"\s*:")
 
 
 def _second_key_at(doc: str, key: str) -> int:
@@ -63,14 +65,14 @@ def _second_key_at(doc: str, key: str) -> int:
     seen: set[int] = set()
     pos = 0
     for match in _STRING.finditer(doc):
-        for char in doc[pos : match.start()]:
-            if char == "{":
+        for brace in _BRACE.finditer(doc, pos, match.start()):
+            if brace.group() == "{":
                 opened += 1
                 stack.append(opened)
-            elif char == "}" and len(stack) > 1:
+            elif len(stack) > 1:
                 stack.pop()
         pos = match.end()
-        if not doc[pos:].lstrip().startswith(":"):
+        if not _COLON.match(doc, pos):  # matched where the string ends: linear in the document, not quadratic
             continue
         try:
             name = json.loads(match.group())

@@ -192,8 +192,8 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
         data = record_json(text, parse_int=bounded_int)
     except DuplicateKey as e:
         key = json.dumps(e.key, ensure_ascii=False)
-        raise error(f"not {what} one can read one way: the key {key[:80]} is given twice in one JSON object (JSON "
-                    "readers keep either one); keep one of them") from None
+        raise error(f"not {what} one can read one way at line {e.lineno} column {e.colno}: the key {key[:80]} is "
+                    "given twice in one JSON object (JSON readers keep either one); keep one of them") from None
     except json.JSONDecodeError as e:
         raise error(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
     except RecursionError:

@@ -40,6 +40,9 @@ class ImportResult:
 _LINE = re.compile(r"^(?P<head>[^:]*: )?line (?P<line>\d+): ")
 #: Where a JSON or UTF-8 error is inside the text it read (the file, or one line of JSON Lines).
 _JSON_AT = re.compile(r"^(?:[^;]*?: )?not JSON: [^;]*?(?P<at> at line (?P<line>\d+) column (?P<col>\d+))")
+#: Where a key given twice stands (said before the key itself, whose text the file's writer chose).
+_TWICE_AT = re.compile(r"^(?:[^;]*?: )?not [^:;]*? one can read one way"
+                       r"(?P<at> at line (?P<line>\d+) column (?P<col>\d+)):")
 _UTF8_AT = re.compile(r"^not UTF-8 text: [^;]*?(?P<at> \(line (?P<line>\d+), column (?P<col>\d+)\))")
 
 
@@ -52,7 +55,7 @@ def refusal_position(message: str) -> tuple[int, int, str]:
     if found:
         line = int(found["line"])
         message = (found["head"] or "") + message[found.end():]
-    at = _JSON_AT.match(message) or _UTF8_AT.match(message)
+    at = _JSON_AT.match(message) or _TWICE_AT.match(message) or _UTF8_AT.match(message)
     if at:  # the place moves to the front: the message keeps what is wrong there
         line, col = line + int(at["line"]) - 1, int(at["col"])
         message = message[:at.start("at")] + message[at.end("at"):]

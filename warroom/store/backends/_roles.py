@@ -77,17 +77,19 @@ def history_statements() -> list[str]:
     """The rights and row-level security of the scorecard history (schema version 11; narrowed in 18): a trainee
     reads the history of the sessions they may read (their own) and adds history only as ``warroom store import``
     does, with the session, in the transaction that stores it (its ``xmin``): never to a session stored before,
-    where a made-up "re-scored by the facilitator" entry would stand beside a verified session. A facilitator reads
-    all of it and adds to it when re-scoring."""
+    where a made-up "re-scored by the facilitator" entry would stand beside a verified session; and only as its own
+    (``replaced_by`` its own name, narrowed in 19), never as a facilitator's re-score of its new session. A
+    facilitator reads all of it and adds to it when re-scoring."""
     table = "scorecard_history"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
     stored_now = (f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id "
                   "AND s.xmin = pg_current_xact_id()::xid)")  # fmt: skip
+    check = f"{stored_now} AND replaced_by = current_user"
     return [
         f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}, {FACILITATOR_ROLE}",
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
         f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
-        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({stored_now})",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({check})",
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
         f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
     ]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,11 +70,13 @@ def leave_notice(data_dir: Path, trainee: str, at: str, *, session: str | None =
     line = (json.dumps(pointer, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
     try:
         box.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(box, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(box, flags, 0o600)  # a FIFO put in its place: refused at once (ENXIO), or below; never waited on
     except OSError:
         return False
     try:
-        if os.fstat(fd).st_size + len(line) > MAX_BOX_BYTES:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size + len(line) > MAX_BOX_BYTES:
             return False
         os.write(fd, line)
         return True
@@ -128,6 +131,7 @@ def _take(data_dir: Path, box: Path, trainee: str, store: ResultsStore) -> list[
 def _pointers(box: Path) -> list[dict[str, Any]]:
     """The box's lines as objects (the box moved aside, read and deleted)."""
     from warroom.core.files import record_json
+    from warroom.store.journal._file import NotRegularFile, open_regular
 
     taken = box.with_name(f".{box.stem}.{os.getpid()}.taken")
     try:
@@ -135,10 +139,10 @@ def _pointers(box: Path) -> list[dict[str, Any]]:
     except OSError:
         return []
     try:
-        fd = os.open(taken, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = open_regular(taken)  # a FIFO or a device put in its place is never opened (it would block for ever)
         with os.fdopen(fd, "rb") as f:
             raw = f.read(MAX_BOX_BYTES + 1)
-    except OSError:
+    except (OSError, NotRegularFile):
         return []
     finally:
         try:

@@ -204,6 +204,10 @@ MIGRATIONS: dict[int, str] = {
     # `scorecard_history`: history only for a session stored in the same transaction (as `store import` stores it);
     # before, the role could add a made-up re-score to any session of its own, a verified one too. SQLite: nothing.
     18: "",
+    # 19: on a PostgreSQL store secured by `warroom store secure`, BACKFILLS[19] narrows that policy again: the
+    # history a trainee role brings with its session names the role itself as having re-scored (`replaced_by`);
+    # before, it could name the facilitator ("re-scored by" them) on a session of its own. SQLite: nothing.
+    19: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -363,8 +367,13 @@ def _secure_history_18(conn: Any, dialect: Dialect) -> None:
     _secure_history_11(conn, dialect)
 
 
+def _secure_history_19(conn: Any, dialect: Dialect) -> None:
+    """Migration 19 on a PostgreSQL store secured by ``warroom store secure``: a trainee role's history names it."""
+    _secure_history_11(conn, dialect)
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
     13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15, 16: _secure_checks_16,
-    17: _secure_trigger_17, 18: _secure_history_18,
+    17: _secure_trigger_17, 18: _secure_history_18, 19: _secure_history_19,
 }  # fmt: skip
