@@ -13,10 +13,11 @@ it waits, as in a class's first minutes), then presses a key every I seconds for
 
 up and down in the trace (the cursor leaves the newest event, then moves between two rows), each measured until
 the terminal output shows the inspector's heading (``e02 · tool call · 00:04``) naming an event other than the one
-it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency. The N
-simulated trainees start pressing together once the last is in the war room, so N keys come at once every I seconds
-(a worst case no class of people makes); ``--spread`` gives each trainee's first key its own moment of the first I
-seconds (drawn from its number: the same in every run), N/I keys a second spread over time.
+it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency. Once the
+last trainee is in the war room, each trainee's first key comes at its own moment of the first I seconds (drawn from
+its number: the same in every run), so a class presses N/I keys a second spread over time, as people do; the goal
+is measured so. ``--together`` makes all N press at one moment every I seconds instead: a worst case no class of
+people makes (every run before 2026-12-06 10:50 UTC was made so), reported beside the goal, not against it.
 
 With the console open (the default; ``--no-console`` leaves it closed) a facilitator signs in too and keeps the
 console's live class page open the whole time: its server-sent events stream (``/console/live/events``), read as a
@@ -343,7 +344,7 @@ def stored_sessions(data: Path, store: str | None, n: int, timeout: float = 60.0
 
 
 async def run(n: int, seconds: float, interval: float, store: str | None, with_console: bool = True,
-              together: bool = True) -> dict:  # fmt: skip
+              together: bool = False) -> dict:  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         proc, port, data = start_server(Path(tmp), n, store)
         try:
@@ -442,14 +443,16 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=2.0, help="seconds between two keys of one trainee")
     ap.add_argument("--store", help="the store URL the server is given (default: its data directory's SQLite)")
     ap.add_argument("--no-console", action="store_true", help="no facilitator's console open meanwhile")
-    ap.add_argument("--spread", action="store_true",
-                    help="each trainee's first key at its own moment of the first interval (default: all together)")
+    ap.add_argument("--together", action="store_true",
+                    help="all trainees press at one moment every interval (a worst case; default: each trainee's first "
+                         "key at its own moment of the first interval)")
     args = ap.parse_args()
     load_before = os.getloadavg()
-    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console, not args.spread))
+    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console, args.together))
     mib = 1024 * 1024
+    goal = "all together: a worst case" if args.together else "goal < 150 ms"
     print(f"{m['trainees']} trainees, {m['keys']} keys: key to screen update median {m['median'] * 1000:.0f} ms, "
-          f"p95 {m['p95'] * 1000:.0f} ms (goal < 150 ms), max {m['max'] * 1000:.0f} ms; "
+          f"p95 {m['p95'] * 1000:.0f} ms ({goal}), max {m['max'] * 1000:.0f} ms; "
           f"{m['unanswered']} keys unanswered in 10 s")  # fmt: skip
     print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
     print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
