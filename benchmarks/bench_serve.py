@@ -194,6 +194,10 @@ async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> d
     return out
 
 
+#: Why each tab that never reached the war room did not, in the order they gave up.
+NOT_IN: list[str] = []
+
+
 async def trainee(url: str, i: int, seconds: float, interval: float, playing: asyncio.Barrier,
                   done: asyncio.Event, started: dict[str, float], together: bool = False) -> list[float]:  # fmt: skip
     """One simulated trainee; returns its key-to-update latencies in seconds. Its first key comes at its own moment
@@ -212,7 +216,9 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
                 await ws.send_json(["stdin", "\r"])
                 await wait_for(ws, CLOCK_TEXT, timeout=60)
             except (AssertionError, RuntimeError, TimeoutError) as exc:  # never in the war room: no key measured
-                print(f"trainee-{i:02d} did not get into the war room: {str(exc)[:200]}", file=sys.stderr)
+                why = f"trainee-{i:02d} did not get into the war room: {str(exc)[:200]}"
+                print(why, file=sys.stderr)
+                NOT_IN.append(why)  # (said again under the summary, where it is kept)
                 await playing.wait()  # the others' measured part starts without it
                 return [float("inf")]
             started[f"trainee-{i:02d}"] = time.perf_counter()
@@ -455,6 +461,8 @@ def main() -> None:
           f"p95 {m['p95'] * 1000:.0f} ms ({goal}), max {m['max'] * 1000:.0f} ms; "
           f"{m['unanswered']} keys unanswered in 10 s")  # fmt: skip
     print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
+    for why in NOT_IN:
+        print(f"  {why}")
     print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
           f"server {m['server_rss'] / mib:.0f} MiB RSS; CPU {m['cpu']:.2f} core per app process playing")  # fmt: skip
     print(cpu_report(m))
