@@ -60,8 +60,7 @@ def test_a_fifo_put_as_another_trainees_notice_box_blocks_neither_their_start_no
     from warroom.store.journal._notices import _box, leave_notice
     from warroom.store.results import ResultsStore
 
-    with ResultsStore(tmp_path):
-        pass
+    ResultsStore(tmp_path).close()  # the results store the notices are read against, created empty
     box = _box(tmp_path, "ann")
     box.parent.mkdir(parents=True)
     os.mkfifo(box)
