@@ -165,12 +165,10 @@ def _session_notice(stored: Any) -> str | None:
     pointer named none), written from its stored row."""
     if stored is None:
         return None
-    from warroom.core.model import OUTCOME_LABELS, Outcome
     from warroom.core.scoring import MAX_TOTAL
+    from warroom.store.journal._recovery import outcome_label
 
-    outcomes = {o.value: o for o in Outcome}
-    label = OUTCOME_LABELS[outcomes[stored.outcome]] if stored.outcome in outcomes else "an unknown outcome"
-    session = stored.session_id
+    label, session = outcome_label(stored.outcome), stored.session_id
     return (f"recovered session {session} ({stored.drill_id}): its warroom stopped mid-drill; recorded as {label} "
             f"({stored.total}/{MAX_TOTAL}); `warroom review {session}` shows it")  # fmt: skip
 

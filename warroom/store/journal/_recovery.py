@@ -62,6 +62,11 @@ STALE_TMP_AGE_S = 60.0
 _OUTCOMES = frozenset(o.value for o in Outcome)
 
 
+def outcome_label(outcome: str | None) -> str:
+    """How a recovered session's stored ``outcome`` value reads (its label; a value no outcome has, as it is)."""
+    return OUTCOME_LABELS[Outcome(outcome)] if outcome in _OUTCOMES else str(outcome)
+
+
 class Unrecoverable(WarroomError):
     """A journal that can never be recovered as it is; the message says why. It is quarantined."""
 
@@ -94,7 +99,7 @@ class RecoveredSession:
         if self.stored:
             from warroom.core.scoring import MAX_TOTAL
 
-            label = OUTCOME_LABELS[Outcome(self.outcome)] if self.outcome in _OUTCOMES else self.outcome
+            label = outcome_label(self.outcome)
             most = self.max_total if self.max_total is not None else MAX_TOTAL
             head = (
                 f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): "
