@@ -18,6 +18,13 @@ trainee can repeat or drop another's notices by writing their box, never make on
 
 Each trainee's box is one JSON Lines file named after a hash of the trainee's name (any name makes a safe file name;
 nobody can tell from the folder whose box is whose without the name), at most :data:`MAX_BOX_BYTES`.
+
+**The boxes' folder is never reached through a link**: on a shared data folder a trainee could replace
+``journals/notices`` (or ``journals``) by a symbolic link to another trainee's folder or to a place they read, and
+have notices written, moved and deleted there. Each step from the data directory (``journals``, then ``notices``) is
+opened as a folder without following a link, and every box is then opened, moved and deleted relative to that folder
+(``dir_fd``), so no link in that path, made before or during a start, is ever followed: no notice is kept or taken
+then, and recovery says why (:func:`notices_problem`).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.store.datadir import journals_dir
+from warroom.store.datadir import JOURNALS, journals_dir
 
 if TYPE_CHECKING:
     from warroom.store.results import ResultsStore
@@ -56,8 +63,54 @@ def _is_session_id(text: str) -> bool:
 
 
 def _box(data_dir: Path, trainee: str) -> Path:
-    name = hashlib.sha256(trainee.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return journals_dir(data_dir) / NOTICES / f"{name}.jsonl"
+    return journals_dir(data_dir) / NOTICES / _box_name(trainee)
+
+
+def _box_name(trainee: str) -> str:
+    return hashlib.sha256(trainee.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".jsonl"
+
+
+#: How each folder of the path to the boxes is opened: as a folder, never through a symbolic link (ELOOP, ENOTDIR).
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open_folder(data_dir: Path, *, create: bool) -> int:
+    """A descriptor of ``journals/notices`` in ``data_dir`` (created when missing and ``create``), each of its two
+    folders opened without following a symbolic link (the data directory itself is the user's choice and may be
+    one). Raises OSError: ``ELOOP`` for a link, ``ENOTDIR`` for a file, ``ENOENT`` for a folder missing."""
+    fd = os.open(data_dir, _FOLDER_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+    try:
+        for name in (JOURNALS, NOTICES):
+            if create:
+                try:
+                    os.mkdir(name, dir_fd=fd)
+                except FileExistsError:
+                    pass
+            inner = os.open(name, _FOLDER_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def notices_problem(data_dir: Path) -> str | None:
+    """Why no notice can be kept in ``data_dir`` (``journals`` or ``journals/notices`` is a symbolic link or not a
+    folder), with what to do; None when they can be (or are missing: they are created)."""
+    import errno
+
+    try:
+        os.close(_open_folder(Path(data_dir), create=False))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            return f"journals/{NOTICES} cannot be opened: {exc.strerror or exc}"
+        where = journals_dir(Path(data_dir)) / NOTICES
+        return (f"{where} (or the journals folder holding it) is a symbolic link or not a folder, and notices are "
+                f"never kept through one: move it away (warroom makes the folder again)")  # fmt: skip
+    return None
 
 
 def leave_notice(data_dir: Path, trainee: str, at: str, *, session: str | None = None,
@@ -66,14 +119,18 @@ def leave_notice(data_dir: Path, trainee: str, at: str, *, session: str | None =
     or of the journal ``set_aside`` (its file name in ``journals/quarantine/``). Returns False when it could not be
     kept (a full box, a folder that cannot be written); nothing is raised."""
     pointer = {"at": at, "session": session} if set_aside is None else {"at": at, "set_aside": set_aside}
-    box = _box(Path(data_dir), trainee)
     line = (json.dumps(pointer, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
     try:
-        box.parent.mkdir(parents=True, exist_ok=True)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(box, flags, 0o600)  # a FIFO put in its place: refused at once (ENXIO), or below; never waited on
+        folder = _open_folder(Path(data_dir), create=True)  # a link on the way: refused (module docstring)
     except OSError:
         return False
+    try:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(_box_name(trainee), flags, 0o600, dir_fd=folder)  # a FIFO: refused at once (ENXIO), or below
+    except OSError:
+        return False
+    finally:
+        os.close(folder)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size + len(line) > MAX_BOX_BYTES:
@@ -95,24 +152,28 @@ def take_notices(data_dir: Path, trainee: str, store: ResultsStore | None = None
     from warroom.store.errors import StoreError
     from warroom.store.results import ResultsStore
 
-    box = _box(Path(data_dir), trainee)
-    if not box.exists():
+    try:
+        folder = _open_folder(Path(data_dir), create=False)  # a link on the way: refused (module docstring)
+    except OSError:
         return []
     try:
+        os.lstat(_box_name(trainee), dir_fd=folder)
         if store is None:
             with ResultsStore(Path(data_dir), create=False) as opened:
-                return _take(data_dir, box, trainee, opened)
-        return _take(data_dir, box, trainee, store)
+                return _take(data_dir, folder, trainee, opened)
+        return _take(data_dir, folder, trainee, store)
     except (StoreError, OSError):
         return []
+    finally:
+        os.close(folder)
 
 
-def _take(data_dir: Path, box: Path, trainee: str, store: ResultsStore) -> list[str]:
+def _take(data_dir: Path, folder: int, trainee: str, store: ResultsStore) -> list[str]:
     """The notices of the box's pointers (the first :data:`MAX_POINTERS`), each once. The trainee's recovered
     sessions are read once, with one query, whatever the box holds."""
     recovered: dict[str, Any] | None = None
     out: list[str] = []
-    for pointer in _pointers(box)[:MAX_POINTERS]:
+    for pointer in _pointers(folder, _box_name(trainee))[:MAX_POINTERS]:
         session, set_aside = pointer.get("session"), pointer.get("set_aside")
         if isinstance(set_aside, str):
             text = _set_aside_notice(data_dir, trainee, set_aside)
@@ -128,25 +189,26 @@ def _take(data_dir: Path, box: Path, trainee: str, store: ResultsStore) -> list[
     return out
 
 
-def _pointers(box: Path) -> list[dict[str, Any]]:
-    """The box's lines as objects (the box moved aside, read and deleted)."""
+def _pointers(folder: int, box: str) -> list[dict[str, Any]]:
+    """The lines of the box named ``box`` in the boxes' ``folder`` (a descriptor) as objects (the box moved aside,
+    read and deleted)."""
     from warroom.core.files import record_json
-    from warroom.store.journal._file import NotRegularFile, open_regular
 
-    taken = box.with_name(f".{box.stem}.{os.getpid()}.taken")
+    taken = f".{box.removesuffix('.jsonl')}.{os.getpid()}.taken"
     try:
-        os.replace(box, taken)
+        os.replace(box, taken, src_dir_fd=folder, dst_dir_fd=folder)
     except OSError:
         return []
     try:
-        fd = open_regular(taken)  # a FIFO or a device put in its place is never opened (it would block for ever)
+        # a FIFO or a device put in its place is opened without blocking and never read; a link is not followed
+        fd = os.open(taken, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0), dir_fd=folder)
         with os.fdopen(fd, "rb") as f:
-            raw = f.read(MAX_BOX_BYTES + 1)
-    except (OSError, NotRegularFile):
+            raw = f.read(MAX_BOX_BYTES + 1) if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else b""
+    except OSError:
         return []
     finally:
         try:
-            taken.unlink()
+            os.unlink(taken, dir_fd=folder)
         except OSError:
             pass
     out = []

@@ -208,14 +208,19 @@ def journal_trainee(path: Path) -> str | None:
 def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
     """Keep the notice of a session recovered (or set aside) for its trainee's next start, unless it is shown to them
     now (``shown_to``)."""
-    from warroom.store.journal._notices import leave_notice
+    from warroom.store.journal._notices import leave_notice, notices_problem
 
     if rec.trainee is None or rec.trainee == shown_to:
         return
     if rec.stored and rec.session_id is not None:
-        leave_notice(data_dir, rec.trainee, utc_now(), session=rec.session_id)
+        kept = leave_notice(data_dir, rec.trainee, utc_now(), session=rec.session_id)
     elif rec.quarantined:
-        leave_notice(data_dir, rec.trainee, utc_now(), set_aside=rec.journal.name)
+        kept = leave_notice(data_dir, rec.trainee, utc_now(), set_aside=rec.journal.name)
+    else:
+        return
+    problem = None if kept else notices_problem(data_dir)
+    if problem:  # a link where the notices' folder should be: said here, to whoever recovered it
+        rec.problems.append(f"no notice was kept for its trainee's next start: {problem}")
 
 
 def _non_regular(path: Path) -> str | None:
