@@ -28,13 +28,18 @@ def is_loopback(host: str) -> bool:
 
 
 def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[Any, ...]:
-    """``--forwarded-allow-ips`` read: the proxies' networks (a usage error names the first that is none)."""
-    from warroom.serve import trusted_proxies
+    """``--forwarded-allow-ips`` read: the proxies' networks (a usage error names the first that is none), with a
+    warning on stderr when they trust every client (the server's log says it too, once it starts)."""
+    from warroom.serve import trusted_proxies, wide_proxies_warning
 
     try:
-        return trusted_proxies(value)
+        proxies = trusted_proxies(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc), ctx, param) from None
+    wide = wide_proxies_warning(proxies)
+    if wide:
+        click.echo(f"warning: {wide}", err=True)
+    return proxies
 
 
 @click.group("serve", invoke_without_command=True)

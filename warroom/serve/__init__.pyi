@@ -2,7 +2,7 @@
 
 from ._console import Console
 from ._live import LiveClass, host_id
-from ._proxies import trusted_proxies
+from ._proxies import trusted_proxies, wide_proxies_warning
 from ._roster import FACILITATOR, TRAINEE, Roster, RosterError, new_token
 from ._server import AppOptions, ServeError, WarroomServer
 from ._signin import SignIns
@@ -21,4 +21,5 @@ __all__ = [
     "host_id",
     "new_token",
     "trusted_proxies",
+    "wide_proxies_warning",
 ]

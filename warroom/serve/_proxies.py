@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from aiohttp import web
 
-__all__ = ["Network", "client_of", "limit_key", "trusted_proxies"]
+__all__ = ["Network", "client_of", "limit_key", "trusted_proxies", "wide_proxies_warning"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: The most hops of ``X-Forwarded-For`` looked at (a longer chain is a made-up one: the client is the proxy's peer).
 _MAX_HOPS = 16
+#: The IPv4-mapped IPv6 addresses (``::ffff:1.2.3.4``).
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
 
 
 def trusted_proxies(text: str) -> tuple[Network, ...]:
@@ -36,6 +38,26 @@ def trusted_proxies(text: str) -> tuple[Network, ...]:
         except ValueError:
             raise ValueError(f"{item[:60]!r} is neither an IP address nor a network (such as 10.0.0.0/8)") from None
     return tuple(networks)
+
+
+def wide_proxies_warning(proxies: Sequence[Network]) -> str | None:
+    """The warning ``warroom serve`` gives at its start when ``proxies`` (``--forwarded-allow-ips``) trust every
+    client of an address family: the networks named, together, hold every IPv4 address (``0.0.0.0/0``, or
+    ``0.0.0.0/1,128.0.0.0/1``..., or ``::ffff:0:0/96``: an IPv4 client of a server listening on IPv6 connects
+    as ``::ffff:1.2.3.4``) or every IPv6 address (``::/0``). Any client can then write ``X-Forwarded-For``
+    and so choose the address its sign-ins count against and the log shows. None when they do not."""
+    mapped = [ipaddress.IPv4Network((int(n.network_address) & 0xFFFFFFFF, max(n.prefixlen - 96, 0)))
+              for n in proxies if isinstance(n, ipaddress.IPv6Network) and n.overlaps(_MAPPED)]  # fmt: skip
+    v4 = ipaddress.collapse_addresses([*(n for n in proxies if isinstance(n, ipaddress.IPv4Network)), *mapped])
+    v6 = ipaddress.collapse_addresses(n for n in proxies if isinstance(n, ipaddress.IPv6Network))
+    everyone = [f"every IPv{version} client" for version, whole, collapsed in
+                ((4, ipaddress.IPv4Network("0.0.0.0/0"), v4), (6, ipaddress.IPv6Network("::/0"), v6))
+                if list(collapsed) == [whole]]  # fmt: skip
+    if not everyone:
+        return None
+    return (f"--forwarded-allow-ips trusts {' and '.join(everyone)} as a reverse proxy: each can write "
+            f"X-Forwarded-For and so choose its own address for the sign-in limits and the server's log; name only "
+            f"your reverse proxies (such as 127.0.0.1, or the proxy's own address)")  # fmt: skip
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -41,6 +41,7 @@ from textual_serve.server import Server
 
 from warroom.core.text import plural
 from warroom.errors import WarroomError
+from warroom.serve._proxies import wide_proxies_warning
 from warroom.serve._signin import SignIns, page
 from warroom.serve._tab import MAX_MESSAGE_BYTES, BadMessage, TabService, relay_until_ended
 
@@ -316,6 +317,9 @@ class WarroomServer(Server):
         of this host, a port in use or reserved)."""
         self.debug = debug
         self.initialize_logging()
+        wide = wide_proxies_warning(self.signins.proxies)
+        if wide:  # said on stderr by the command too; here for whoever reads only the server's log
+            log.warning("%s", wide)
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
                         print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
