@@ -73,3 +73,99 @@ def test_notices_are_kept_again_once_the_link_is_moved_away(tmp_path: Path):
     assert leave_notice(data, "ann", "x", session="s1") is True
     assert json.loads(_box(data, "ann").read_text()) == {"at": "x", "session": "s1"}
     assert not os.listdir(elsewhere)
+
+
+# -- 3. a drill set is told from a drill by its keys, not its layout ------------------------------------------------
+
+D = "duplicate-charge-refunds"
+SET_LAYOUTS = {
+    "flow": f"{{set: week-1, title: W1, drills: [{D}]}}\n",
+    "flow-lines": f"# week 1\n{{\n  set: week-1,\n  title: W1,\n  drills: [{D}]\n}}\n",
+    "flow-bom": f"\ufeff{{set: week-1, title: W1, drills: [{D}]}}",
+    "indented": f"  title: W1\n  set: week-1\n  drills: [{D}]\n",
+    "quoted": f'"set": week-1\n\'title\': W1\ndrills: [{D}]\n',
+    "escaped": f'{{"\\x73et": week-1, title: W1, drills: [{D}]}}\n',
+    "explicit": f"? set\n: week-1\ntitle: W1\ndrills: [{D}]\n",
+    "marker": f"--- {{set: week-1, title: W1, drills: [{D}]}}\n",
+}
+NOT_SETS = {
+    "nested-flow": "{id: d, a: {\nset: 1}}\n",
+    "list": "- set: 1\n",
+    "second-document": "id: d\n---\nset: s\n",
+    "value": "id: set\ntitle: set\n",
+}
+
+
+@pytest.mark.parametrize("name", SET_LAYOUTS)
+def test_a_drill_set_is_a_set_whatever_its_layout(name: str):
+    from warroom.core.load import is_drill_set_text
+
+    assert is_drill_set_text(SET_LAYOUTS[name]) is True
+
+
+@pytest.mark.parametrize("name", NOT_SETS)
+def test_a_set_key_that_is_not_a_top_level_key_makes_no_drill_set(name: str):
+    from warroom.core.load import is_drill_set_text
+
+    assert is_drill_set_text(NOT_SETS[name]) is False
+
+
+@pytest.mark.parametrize("name", ["flow", "flow-lines", "quoted", "explicit"])
+def test_validate_checks_a_set_of_any_layout_as_a_set_and_run_says_it_is_one(tmp_path: Path, name: str):
+    """A set written as a YAML flow mapping (or with its key quoted...) was validated as a drill: seven "missing the
+    required key" problems, and `warroom run` listed them instead of saying it is a set."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    path = tmp_path / "week.set.yaml"
+    path.write_text(SET_LAYOUTS[name], encoding="utf-8")
+    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "validate", str(path)])
+    assert (r.exit_code, r.stdout) == (0, "1 drill set checked: 1 valid, 0 invalid\n")
+    path.write_text(SET_LAYOUTS[name].replace(D, "no-such-drill"), encoding="utf-8")
+    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "validate", str(path)])
+    assert r.exit_code == 1 and "no drill file or drill id 'no-such-drill'" in r.stdout
+    assert r.stdout.splitlines()[-1] == "1 drill set checked: 0 valid, 1 invalid (1 problem)"
+    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", str(path)])
+    assert r.exit_code == 2 and f"{path} is a drill set: play it with `warroom --set {path}`" in r.stderr
+
+
+def test_a_set_naming_a_flow_style_set_says_it_names_a_set(tmp_path: Path):
+    from warroom.core.library import resolve_set_drills
+    from warroom.core.load import load_drill_set
+
+    (tmp_path / "other.set.yaml").write_text(SET_LAYOUTS["flow"], encoding="utf-8")
+    (tmp_path / "week.set.yaml").write_text("{set: w, title: W, drills: [other.set.yaml]}", encoding="utf-8")
+    drill_set = load_drill_set(tmp_path / "week.set.yaml")
+    _, problems = resolve_set_drills(drill_set, tmp_path / "week.set.yaml")
+    assert [p.message for p in problems] == ["'other.set.yaml' is a drill set, not a drill: a set names drills, "
+                                             "never another set"]  # fmt: skip
+
+
+NEITHER = ("this file is neither a drill (it has none of the keys all_clear, answer_key, briefing, id, plan, "
+           "schema_version, trace) nor a drill set (no `set` key): a drill starts with `schema_version: 2` and `id: "
+           "...` (`warroom new` writes one), a drill set with `set: ID` (docs/drill-sets.md)")  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "at"), [("title: W1\nnotes: x\n", "1:1"), ("# x\n{title: W1, drills: [a]}", "2:1")])
+def test_a_file_that_is_neither_a_drill_nor_a_set_is_one_problem_saying_so(tmp_path: Path, text: str, at: str):
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    path = tmp_path / "what.yaml"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "validate", str(path)])
+    assert r.exit_code == 1
+    assert r.stdout.splitlines() == [f"{path}:{at}: {NEITHER}", "1 drill checked: 0 valid, 1 invalid (1 problem)"]
+
+
+def test_the_drill_loader_says_a_set_of_any_layout_is_a_set_in_one_problem():
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(SET_LAYOUTS["flow"], "w.yaml")
+    assert [str(p) for p in caught.value.problems] == [
+        "w.yaml:1:1: this file is a drill set, not a drill (its top-level `set` key): check it with `warroom validate "
+        "w.yaml`, play it with `warroom --set w.yaml` (docs/drill-sets.md)"
+    ]

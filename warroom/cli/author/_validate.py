@@ -112,8 +112,8 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.
 
-    A drill set file (a top-level `set:` key; docs/drill-sets.md) is checked as a set: its format, and that every
-    drill it names is found and loads.
+    A drill set file (a top-level `set` key, in any layout; docs/drill-sets.md) is checked as a set: its format,
+    and that every drill it names is found and loads.
 
     A file that is not a regular file (a FIFO, a device) is a problem, never read; a folder that cannot be read
     is reported on stderr and fails the command.

@@ -113,7 +113,8 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
 
 
 def is_set_file(path: Path) -> bool:
-    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.load.is_drill_set_text`)."""
+    """True for a drill set file (a top-level ``set`` key in any layout, see
+    :func:`warroom.core.load.is_drill_set_text`)."""
     from warroom.core.files import special_file_kind
     from warroom.core.load import MAX_SET_BYTES, is_drill_set_text
 

@@ -27,7 +27,7 @@ drills at their line); the set's drills are looked up and loaded by
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -139,10 +139,40 @@ class DrillSetError(WarroomError):
 
 
 def is_drill_set_text(text: str) -> bool:
-    """True when YAML ``text`` looks like a drill set: a top-level ``set:`` key on a line of its own (drills have no
-    ``set`` key; a byte order mark before the first line is ignored, as the loader ignores it). Cheap; reads no
-    YAML."""
-    return any(line.startswith("set:") for line in text.removeprefix("\ufeff").splitlines())
+    """True when YAML ``text`` is a drill set: its top-level mapping has a ``set`` key (drills have none), whatever
+    the layout: block style, a flow mapping (``{set: week-1, drills: [...]}``), indented, the key quoted. A byte
+    order mark is ignored, as the loader ignores it; text that is not YAML is a set when a ``set`` key came before
+    its first error. Read with libyaml's parser, nothing built, and only when the text could hold that key."""
+    text = text.removeprefix("\ufeff")
+    if "set" not in text and "\\" not in text:  # no `set` key can be written without the word but by an escape
+        return False
+    return "set" in _top_level_keys(text)
+
+
+def _top_level_keys(text: str) -> Iterator[str]:
+    """The keys of the top-level mapping of the YAML ``text``'s first document, as they read (quotes and escapes
+    resolved), up to its end or its first syntax error; nothing when its top level is not a mapping. Parser events
+    only: no value is built, no alias expanded, no tag resolved."""
+    import yaml
+    from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent, ScalarEvent
+
+    depth, is_key = 0, True
+    try:
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if isinstance(event, (ScalarEvent, AliasEvent, CollectionStartEvent)):
+                if depth == 0 and not isinstance(event, MappingStartEvent):
+                    return
+                if depth == 1:
+                    if is_key and isinstance(event, ScalarEvent):
+                        yield event.value
+                    is_key = not is_key
+                depth += isinstance(event, CollectionStartEvent)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+                if depth == 0:
+                    return
+    except yaml.YAMLError:
+        return
 
 
 def _read(path: Path) -> str:
@@ -191,7 +221,7 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
 
 
 #: Top-level keys that only a drill has: a file holding one and no ``set`` key is a drill, not a drill set.
-_DRILL_KEYS = frozenset({"id", "schema_version", "plan", "trace", "answer_key", "all_clear", "briefing"})
+DRILL_KEYS = frozenset({"id", "schema_version", "plan", "trace", "answer_key", "all_clear", "briefing"})
 
 
 def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
@@ -207,7 +237,7 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
         raise DrillSetError([node_problem])
     keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
-    if "set" not in keys and keys & _DRILL_KEYS:  # a drill given where a set is expected: say so, once
+    if "set" not in keys and keys & DRILL_KEYS:  # a drill given where a set is expected: say so, once
         message = f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run {shown}`"
         raise DrillSetError([_at(shown, root, message)])
     if alias_marks:  # a node reached through an alias is located where the alias is written

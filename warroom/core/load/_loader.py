@@ -41,7 +41,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
@@ -157,12 +157,32 @@ def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[Dr
     try:
         drill = Drill.model_validate(data)
     except ValidationError as e:
+        _neither(path, root, warnings)
         blocked = _type_problems(path, root, data, e.errors(include_url=False), problems)
         raise DrillLoadError(path, problems, warnings, blocked) from None
     problems.extend(_issue_problems(path, root, validate_drill(drill)))
     if problems:
         raise DrillLoadError(path, problems, warnings)
     return drill, sorted_problems(warnings)
+
+
+def _neither(path: str, root: MappingNode, warnings: list[Problem]) -> None:
+    """For a file that does not load as a drill and has none of a drill's own top-level keys (its keys, not its
+    layout, tell): one problem, that it is a drill set (a ``set`` key) or neither a drill nor a drill set, instead
+    of every required key it lacks. Raises that :class:`DrillLoadError`; returns for anything else."""
+    from warroom.core.load._drillset import DRILL_KEYS
+
+    keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
+    if keys & DRILL_KEYS:
+        return
+    if "set" in keys:
+        message = (f"this file is a drill set, not a drill (its top-level `set` key): check it with `warroom validate "
+                   f"{path}`, play it with `warroom --set {path}` (docs/drill-sets.md)")  # fmt: skip
+    else:
+        message = (f"this file is neither a drill (it has none of the keys {', '.join(sorted(DRILL_KEYS))}) nor a "
+                   f"drill set (no `set` key): a drill starts with `schema_version: 2` and `id: ...` (`warroom new` "
+                   f"writes one), a drill set with `set: ID` (docs/drill-sets.md)")  # fmt: skip
+    raise DrillLoadError(path, [problem_at(path, root, message)], warnings)
 
 
 def _issue_problems(path: str, root: MappingNode, issues: list[Issue]) -> list[Problem]:
