@@ -307,17 +307,35 @@ class StoreConnection:
             conn.execute("ROLLBACK")
             raise
 
+    #: Who writes through this connection, as :func:`~warroom.store.results._history.rescored_by` says (None: not
+    #: asked yet).
+    user_name: str | None = None
+    #: How many :meth:`transaction` blocks are open on the connection (the outermost a transaction, the others
+    #: savepoints in it).
+    _open_transactions = 0
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Any]:
         """One write transaction on the connection (``BEGIN IMMEDIATE`` on SQLite: the write lock is taken at once),
-        committed when the block ends and rolled back when it raises; yields the connection."""
-        self.conn.execute(self.dialect.begin_write)
+        committed when the block ends and rolled back when it raises; yields the connection. Inside another one (a
+        batch of rows written in one commit: ``warroom store import``) it is a savepoint of that transaction: what
+        the block wrote is undone when it raises, and the outer transaction goes on (on PostgreSQL too, where an
+        error would otherwise abort the whole transaction); nothing is committed until the outermost block ends."""
+        depth = self._open_transactions
+        self.conn.execute(self.dialect.begin_write if depth == 0 else f"SAVEPOINT warroom_{depth}")
+        self._open_transactions = depth + 1
         try:
             yield self.conn
-            self.conn.execute("COMMIT")
+            self.conn.execute("COMMIT" if depth == 0 else f"RELEASE SAVEPOINT warroom_{depth}")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if depth == 0:
+                self.conn.execute("ROLLBACK")
+            else:
+                self.conn.execute(f"ROLLBACK TO SAVEPOINT warroom_{depth}")
+                self.conn.execute(f"RELEASE SAVEPOINT warroom_{depth}")
             raise
+        finally:
+            self._open_transactions = depth
 
     def write(self, fn: Callable[[], _R]) -> _R:
         """``fn()`` run in one :meth:`transaction`, retried while SQLite reports the database locked (:meth:`retry`)."""

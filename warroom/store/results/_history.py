@@ -74,7 +74,14 @@ class ScorecardChange:
 
 
 def rescored_by(db: StoreConnection) -> str:
-    """Who re-scores through ``db``: the login role on PostgreSQL, the user of the system on SQLite."""
+    """Who re-scores through ``db``: the login role on PostgreSQL, the user of the system on SQLite (asked once per
+    connection: ``warroom store import`` records it with every session it stores)."""
+    if db.user_name is None:
+        db.user_name = _user_name(db)
+    return db.user_name
+
+
+def _user_name(db: StoreConnection) -> str:
     if db.dialect.name != "sqlite":
         return str(db.conn.execute("SELECT current_user").fetchone()[0])
     try:

@@ -90,6 +90,16 @@ class ImportResult:
         the lines."""
         return [f"{self._at(source, number)}: {message}" for source, number, message, _ in self.refusals]
 
+    def merge(self, part: ImportResult) -> None:
+        """Add what ``part`` (the import of later lines) did."""
+        self.imported += part.imported
+        self.already += part.already
+        self.refusals += part.refusals
+        for name, n in part.by_trainee.items():
+            self.by_trainee[name] = self.by_trainee.get(name, 0) + n
+        self.columns.update(part.columns)
+        self.histories_left_out += part.histories_left_out
+
     def _at(self, source: str, number: int) -> str:
         column = self.columns.get((source, number))
         return f"{source}:{number}" if column is None else f"{source}:{number}:{column}"
@@ -176,6 +186,14 @@ def _history(changes: Any) -> list[dict[str, Any]]:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
+#: Lines stored per transaction by :func:`import_lines` into a SQLite store: one commit (one ``fsync``) per batch,
+#: not per line, and the store's write lock held for one batch at a time (a war room storing a session meanwhile
+#: waits for one batch, well within the busy timeout, never for the whole file). A PostgreSQL store still commits
+#: each line: a line's row stored in a savepoint has its subtransaction's ``xmin``, which the trainee role's policy
+#: on ``session_checks`` (a record added only to a session its own transaction stored) does not accept.
+IMPORT_BATCH = 500
+
+
 def import_lines(
     store: ResultsStore, lines: Iterable[str | None], source: str, trainee: str | None = None
 ) -> ImportResult:
@@ -187,41 +205,73 @@ def import_lines(
     :attr:`ImportResult.histories_left_out`): its writer could name any facilitator as having re-scored. A line that
     does not fit (not JSON, an unknown column, a value the store refuses, another session
     under its id, another trainee's session, a row the login role may not store: another trainee's session for a
-    trainee role) is refused and named (``source:N: message``); the others are stored. Raises
-    :class:`~warroom.store.errors.StoreError` when the store fails (the lines before are stored; importing again
-    skips them)."""
+    trainee role) is refused and named (``source:N: message``); the others are stored.
+
+    Into a SQLite store, lines are read and stored :data:`IMPORT_BATCH` at a time, each batch in one transaction
+    (every line's row, its history and its record as not verified in a savepoint of it: a line refused leaves
+    nothing behind), committed once. Raises :class:`~warroom.store.errors.StoreError` when the store fails (the
+    batches, or lines, before are stored; importing again skips them)."""
+    import itertools
+
     result = ImportResult()
     unverified = f"imported from {source[:200]} by warroom store import: not verified yet"
-    for number, text in enumerate(lines, start=1):
-        if text is None:  # a line too long to read (the reader said so)
-            result.refuse(source, number, "a line longer than an export's line may be; not read")
-            continue
-        if not text.strip():
-            continue
+    numbered = enumerate(lines, start=1)
+    if store.db.dialect.name != "sqlite":  # one transaction per line (see IMPORT_BATCH)
+        for number, text in numbered:
+            _import_line(store, result, (source, number, text), trainee, unverified)
+        return result
+    while batch := list(itertools.islice(numbered, IMPORT_BATCH)):  # read before the write lock is taken
         try:
-            values, history = _row(text)
-            _check_trainee(values, trainee)
-            believed = history if trainee is None else []  # (a trainee's file: see histories_left_out)
-            stored = store.insert_row(values, believed, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
-        except (ValueError, InvalidSession, DuplicateSession) as exc:
-            if isinstance(exc, json.JSONDecodeError):  # one place of the line: its column apart
-                result.refuse(source, number, exc.msg, exc.colno)
-            else:
-                result.refuse(source, number, _reason(exc))
-            continue
-        except StoreError as exc:
-            if not _refused_by_policy(exc):
-                raise
-            result.refuse(source, number, _reason(exc))  # another trainee's, for a trainee role
-            continue
-        if stored:
-            result.imported += 1
-            result.histories_left_out += bool(history) and trainee is not None
-            name = str(values.get("trainee"))
-            result.by_trainee[name] = result.by_trainee.get(name, 0) + 1
-        else:
-            result.already += 1
+            part = store.db.retry(lambda: _import_batch(store, batch, source, trainee, unverified))
+        except store.db.errors as exc:  # the batch's commit (a full disk...): nothing of it is stored
+            raise store.db.error(exc) from exc
+        result.merge(part)
     return result
+
+
+def _import_batch(store: ResultsStore, batch: list[tuple[int, str | None]], source: str, trainee: str | None,
+                  unverified: str) -> ImportResult:  # fmt: skip
+    """Store one batch of numbered lines in one transaction (:func:`import_lines`); what it did."""
+    part = ImportResult()
+    with store.db.transaction():
+        for number, text in batch:
+            _import_line(store, part, (source, number, text), trainee, unverified)
+    return part
+
+
+def _import_line(store: ResultsStore, result: ImportResult, line: tuple[str, int, str | None], trainee: str | None,
+                 unverified: str) -> None:  # fmt: skip
+    """Store the session of one exported ``line`` (source, number, text; None: too long to read), or refuse it;
+    counted in ``result``."""
+    source, number, text = line
+    if text is None:  # a line too long to read (the reader said so)
+        result.refuse(source, number, "a line longer than an export's line may be; not read")
+        return
+    if not text.strip():
+        return
+    try:
+        values, history = _row(text)
+        _check_trainee(values, trainee)
+        believed = history if trainee is None else []  # (a trainee's file: see histories_left_out)
+        stored = store.insert_row(values, believed, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
+    except (ValueError, InvalidSession, DuplicateSession) as exc:
+        if isinstance(exc, json.JSONDecodeError):  # one place of the line: its column apart
+            result.refuse(source, number, exc.msg, exc.colno)
+        else:
+            result.refuse(source, number, _reason(exc))
+        return
+    except StoreError as exc:
+        if not _refused_by_policy(exc):
+            raise
+        result.refuse(source, number, _reason(exc))  # another trainee's, for a trainee role
+        return
+    if stored:
+        result.imported += 1
+        result.histories_left_out += bool(history) and trainee is not None
+        name = str(values.get("trainee"))
+        result.by_trainee[name] = result.by_trainee.get(name, 0) + 1
+    else:
+        result.already += 1
 
 
 def _check_trainee(values: dict[str, Any], trainee: str | None) -> None:
