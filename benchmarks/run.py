@@ -45,6 +45,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "picker": ("bench_picker", {"copies": 10, "repeat": 3}, {"copies": 3, "repeat": 1}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
+    "store-import": ("bench_store_import", {"sessions": 10_000, "repeat": 3}, {"sessions": 2_000, "repeat": 1}),
     "pg_store": ("bench_pg_store", {"sessions": 1_000_000, "repeat": 3}, {"sessions": 50_000, "repeat": 1}),
     "serve": (
         "bench_serve",

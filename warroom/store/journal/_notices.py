@@ -117,7 +117,8 @@ def leave_notice(data_dir: Path, trainee: str, at: str, *, session: str | None =
                  set_aside: str | None = None) -> bool:  # fmt: skip
     """Keep a notice for ``trainee``'s next start (said at ``at``, ISO 8601): of the stored ``session`` (its id),
     or of the journal ``set_aside`` (its file name in ``journals/quarantine/``). Returns False when it could not be
-    kept (a full box, a folder that cannot be written); nothing is raised."""
+    kept (a full box, a folder that cannot be written, a symbolic link on the way: :func:`notices_problem`);
+    nothing is raised."""
     pointer = {"at": at, "session": session} if set_aside is None else {"at": at, "set_aside": set_aside}
     line = (json.dumps(pointer, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
     try:
