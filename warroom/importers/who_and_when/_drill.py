@@ -52,20 +52,10 @@ def _damage(record: Record, draft: Draft, options: ImportOptions) -> tuple[list[
 
 def _models(record: Record, options: ImportOptions) -> dict[str, Any]:
     """The drill's ``models``: names that say the record does not name them, and the assumed prices."""
-    planner, executor = options.planner_price, options.executor_price
     m1 = record.subset == MAGENTIC_ONE
-    return {
-        "planner": {
-            "name": "Orchestrator model (unrecorded)" if m1 else "manager model (unrecorded)",
-            "input_usd_per_mtok": planner.input_usd_per_mtok,
-            "output_usd_per_mtok": planner.output_usd_per_mtok,
-        },
-        "executor": {
-            "name": "agent model (unrecorded)" if m1 else "expert model (unrecorded)",
-            "input_usd_per_mtok": executor.input_usd_per_mtok,
-            "output_usd_per_mtok": executor.output_usd_per_mtok,
-        },
-    }
+    return {"planner": options.planner_price.model("Orchestrator model (unrecorded)" if m1
+                                                   else "manager model (unrecorded)"),
+            "executor": options.executor_price.model("agent model (unrecorded)" if m1 else "expert model (unrecorded)")}
 
 
 def record_to_drill_data(record: Record, options: ImportOptions | None = None) -> dict[str, Any]:
