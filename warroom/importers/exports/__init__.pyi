@@ -2,7 +2,7 @@
 
 from ._convert import Recorded, convert_export
 from ._messages import Message, generation_info, message, messages, model_messages, model_said, tool_answer
-from ._tree import agent_above, attach_tools, nearest_agent, root_ids
+from ._tree import ancestors, attach_tools, nearest_agent, root_ids
 from ._values import (
     MAX_EXPORT_BYTES,
     UNFINISHED,
@@ -20,7 +20,7 @@ __all__ = [
     "Message",
     "Recorded",
     "UNFINISHED",
-    "agent_above",
+    "ancestors",
     "attach_tools",
     "convert_export",
     "error_text",

@@ -17,7 +17,7 @@ from typing import Any
 from warroom.importers.exports import (
     UNFINISHED,
     Recorded,
-    agent_above,
+    ancestors,
     attach_tools,
     read_values,
     root_ids,
@@ -121,7 +121,7 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     seen_inputs: dict[str, set[str]] = {}  # by trace
     for (obs, _, _), span in sorted(zip(found, spans, strict=True), key=lambda os: os[1].start_ns):
         step = classify(obs, span, span.span_id in parents, seen_inputs.setdefault(span.trace_id, set()))
-        if step.kind == AGENT and not step.inputs and agent_above(span, by_id, agents):  # a handoff's content
+        if step.kind == AGENT and not step.inputs and any(a in agents for a in ancestors(span, by_id)):  # a handoff
             step.inputs = as_text(field(obs, "input"))
         steps.setdefault(span.trace_id, []).append(step)
     for group in steps.values():
