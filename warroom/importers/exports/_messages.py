@@ -22,12 +22,9 @@ from warroom.importers.spans import Step, as_text
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _TEXT_PARTS = ("text", "output_text", "input_text")
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _THOUGHT_PARTS = ("thinking", "reasoning")
 #: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _RESPONSES_ITEMS = ("function_call", "function_call_output", "reasoning")
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
 #: recorded as the JSON list ``["user", "hi"]``).
@@ -36,7 +33,6 @@ _PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": 
 
 
 #: Roles of the messages a model call reads, not writes (its input, and the tools' answers).
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 NOT_SAID = ("user", "system", "tool", "function")
 
 

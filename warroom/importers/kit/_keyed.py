@@ -20,7 +20,6 @@ from warroom.importers.kit._retime import retimed_note, stretch_after
 from warroom.importers.kit._rules import TraceError
 
 #: The events that are a model's turn (one wasted agent turn each when they come after the fault).
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 TURN_KINDS = ("planner_call", "executor_message", "executor_report")
 #: Reading time after the evidence, seconds: twice `warroom check`'s 5 s reaction window.
 READING_TIME = 10.0

@@ -27,7 +27,6 @@ from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.langfuse._values import field, model_step, prices, tool_step, user_text
 from warroom.importers.spans import AGENT, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 MODEL_TYPES = ("GENERATION",)
 TOOL_TYPES = frozenset({"TOOL", "RETRIEVER"})
 #: Names of LangChain runnables that Langfuse's LangChain integration (before observation types) records as a

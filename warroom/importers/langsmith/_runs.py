@@ -28,7 +28,6 @@ from warroom.importers.exports import (
 from warroom.importers.kit import TraceError, json_kind, warn
 from warroom.importers.spans import MODEL, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 MODEL_TYPES = ("llm", "chat_model", "chat model", "chat")
 TOOL_TYPES = ("tool", "retriever")
 #: Names of chain runs that are agents without LangGraph's node metadata (LangChain's classic agent loop).
