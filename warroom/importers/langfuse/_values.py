@@ -19,7 +19,6 @@ tool's arguments and result (:mod:`._observations` says which observation is whi
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable
@@ -35,7 +34,7 @@ from warroom.importers.exports import (
     tool_answer,
     tool_arguments,
 )
-from warroom.importers.spans import MODEL, Step, as_text
+from warroom.importers.spans import MODEL, Step, as_text, parsed_json
 
 #: Longest input or output text decoded as JSON (:func:`decoded`); longer text is read as it is.
 _MAX_DECODED = 4 * 1024 * 1024
@@ -51,13 +50,7 @@ def field(obs: dict[str, Any], name: str) -> Any:
 def decoded(value: Any) -> Any:
     """``value``, or the JSON object or array it holds when it is text of one: an input or output recorded as a
     JSON string (an OpenTelemetry attribute's text, as Langfuse's v3 SDK sends it) reads as the value it encodes."""
-    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) <= _MAX_DECODED:
-        try:
-            parsed = json.loads(value)
-        except (ValueError, RecursionError):
-            return value
-        return parsed if isinstance(parsed, (dict, list)) else value
-    return value
+    return value if isinstance(value, str) and len(value) > _MAX_DECODED else parsed_json(value)
 
 
 def user_text(value: Any) -> str:
