@@ -13,5 +13,7 @@ clock, token counts, prices; for Who&When records, the damage and the deadline t
 - one folder per format, each registering itself: ``chat/``, ``otel/``, ``openinference/``, ``langsmith/``,
   ``langfuse/``, ``openai_agents/``, ``who_and_when/``.
 
-A format folder imports the kit and the shared folders, never another format (import-linter checks it).
+A format folder imports the kit and the shared folders, never another format (import-linter checks it). The names
+a trace's values are compared with are tuples, never sets: ``in`` compares and never hashes, so a list where a
+trace has a string is no error (tests/unit/test_import_unhashable_values.py).
 """

@@ -237,8 +237,6 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
     options = options or TraceOptions()
     plan, events = _team_events(conv) if conv.team else _events(conv)
     model = conv.model or DEFAULT_MODEL_NAME
-    price = {"input_usd_per_mtok": options.price.input_usd_per_mtok,
-             "output_usd_per_mtok": options.price.output_usd_per_mtok}
     first_user = next((m.text for m in conv.messages if m.role == "user" and m.text.strip()), None)
     tools = sorted({ev["tool"] for ev in events if ev["kind"] == "tool_call"})
     planner = team_planner(conv) if conv.team else None
@@ -269,8 +267,8 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
             "watching": watching,
         },
         "models": {
-            "planner": {"name": f"{planner} model (unrecorded)" if planner else PLANNER_MODEL, **price},
-            "executor": {"name": model, **price},
+            "planner": options.price.model(f"{planner} model (unrecorded)" if planner else PLANNER_MODEL),
+            "executor": options.price.model(model),
         },
         "agents": _team_drill_agents(conv) if conv.team else _agents(conv),
         "plan": plan,

@@ -1,8 +1,8 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
 from ._convert import Recorded, convert_export
-from ._messages import Message, generation_info, message, messages
-from ._tree import agent_above, attach_tools, nearest_agent, root_ids
+from ._messages import Message, generation_info, message, messages, model_messages, model_said, tool_answer
+from ._tree import ancestors, attach_tools, nearest_agent, root_ids
 from ._values import (
     MAX_EXPORT_BYTES,
     UNFINISHED,
@@ -11,6 +11,7 @@ from ._values import (
     read_values,
     recorded_prices,
     time_ns,
+    token_pair,
     tool_arguments,
 )
 
@@ -19,7 +20,7 @@ __all__ = [
     "Message",
     "Recorded",
     "UNFINISHED",
-    "agent_above",
+    "ancestors",
     "attach_tools",
     "convert_export",
     "error_text",
@@ -27,10 +28,14 @@ __all__ = [
     "generation_info",
     "message",
     "messages",
+    "model_messages",
+    "model_said",
     "nearest_agent",
     "read_values",
     "recorded_prices",
     "root_ids",
     "time_ns",
+    "token_pair",
+    "tool_answer",
     "tool_arguments",
 ]

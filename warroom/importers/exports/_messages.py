@@ -16,23 +16,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.importers.spans import as_text
+from warroom.importers.spans import Step, as_text
 
 #: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _TEXT_PARTS = ("text", "output_text", "input_text")
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _THOUGHT_PARTS = ("thinking", "reasoning")
 #: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _RESPONSES_ITEMS = ("function_call", "function_call_output", "reasoning")
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
 #: recorded as the JSON list ``["user", "hi"]``).
 _PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",
                "developer": "system", "tool": "tool", "function": "function"}
+
+
+#: Roles of the messages a model call reads, not writes (its input, and the tools' answers).
+NOT_SAID = ("user", "system", "tool", "function")
 
 
 @dataclass
@@ -198,3 +199,30 @@ def generation_info(value: Any, key: str) -> Any:
                 if isinstance(holder, dict) and holder.get(key) is not None:
                     return holder[key]
     return None
+
+
+def model_messages(value: Any) -> list[Message]:
+    """The messages of ``value`` (:func:`messages`) that the model wrote: not the user's, the system's or the
+    tools' (:data:`NOT_SAID`)."""
+    return [m for m in messages(value) or [] if m.role not in NOT_SAID]
+
+
+def model_said(step: Step, said: list[Message]) -> None:
+    """Make ``step``'s content and the tool calls it asks for those of the model's messages ``said``: each
+    :meth:`Message.shown`, joined by newlines; each call with an id."""
+    step.content = "\n".join(t for m in said if (t := m.shown()))
+    step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
+
+
+def tool_answer(step: Step, result: Any, value: Any) -> Any:
+    """A tool call's ``result``, unless ``value`` (the result, or the value its text holds) is a LangChain
+    ``ToolMessage``: then its text, its ``tool_call_id`` the step's call, and its ``status`` error the step's
+    error (the text then shown once, as the error: the result is None)."""
+    answer = message(value)
+    if answer is None or answer.role != "tool":
+        return result
+    step.call_id = answer.call_id or None
+    if answer.status == "error":
+        step.error = step.error or answer.text or "error status"
+        return None if step.error == answer.text else answer.text
+    return answer.text

@@ -1,8 +1,10 @@
-"""The record tree of an export (runs, observations, spans): each record's root (:func:`root_ids`), the agent a
-step runs under (:func:`nearest_agent`, :func:`agent_above`), and tool calls that no agent holds given to the agent
-whose model call asked for them (:func:`attach_tools`)."""
+"""The record tree of an export (runs, observations, spans): each record's root (:func:`root_ids`), the spans above
+one (:func:`ancestors`), the agent a step runs under (:func:`nearest_agent`), and tool calls that no agent holds
+given to the agent whose model call asked for them (:func:`attach_tools`)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from warroom.importers.spans import AGENT, MODEL, TOOL, Span, Step
 
@@ -33,16 +35,13 @@ def nearest_agent(step: Step | None, by_id: dict[str, Step]) -> Step | None:
     return None
 
 
-def agent_above(span: Span, by_id: dict[str, Span], agents: set[str]) -> bool:
-    """True when a parent of ``span`` (by span id, up to the root; a cycle ended) is one of the span ids
-    ``agents``."""
+def ancestors(span: Span, by_id: dict[str, Span]) -> Iterator[str]:
+    """The ids of the spans of ``by_id`` above ``span``, its parent first, up to the root (a parent cycle ended)."""
     node, seen = span.parent_id, set()
     while node in by_id and node not in seen:
-        if node in agents:
-            return True
         seen.add(node)
+        yield node
         node = by_id[node].parent_id
-    return False
 
 
 def attach_tools(steps: list[Step]) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.kit import TraceError, json_lines, parse_json, read_text
-from warroom.importers.spans import as_arguments
+from warroom.importers.spans import as_arguments, as_tokens
 
 #: Epoch numbers above this are nanoseconds or microseconds, not milliseconds (year 5138 in milliseconds).
 _MAX_MS = 10**14
@@ -89,6 +89,16 @@ def recorded_prices(calls: Iterable[tuple[str, tuple[float, float], tuple[int | 
         if max(price) <= MAX_PRICE:
             out[model] = price
     return out
+
+
+def token_pair(pairs: Iterable[tuple[Any, Any]]) -> tuple[int | None, int | None]:
+    """The first of the recorded ``(input, output)`` token counts ``pairs`` that records any (each read by
+    :func:`~warroom.importers.spans.as_tokens`; two zeros are none), else ``(None, None)``."""
+    for a, b in pairs:
+        got = as_tokens(a), as_tokens(b)
+        if got != (None, None) and got != (0, 0):
+            return got
+    return None, None
 
 
 def tool_arguments(value: Any) -> dict[str, Any]:

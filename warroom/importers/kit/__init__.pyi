@@ -17,7 +17,7 @@ from ._importer import (
     Refused,
     TraceImporter,
 )
-from ._keyed import READING_TIME, Annotation, key_drill
+from ._keyed import READING_TIME, Annotation, checked_drill, key_drill
 from ._naming import MAX_ID_CHARS, drill_id
 from ._pace import (
     CHARS_PER_TOKEN,
@@ -94,6 +94,7 @@ __all__ = [
     "TraceOptions",
     "WORDS_PER_SECOND",
     "check_unmarked",
+    "checked_drill",
     "collect_warnings",
     "convert",
     "cut_off",

@@ -225,10 +225,10 @@ class TraceImporter:
         from warroom.importers.kit._drillfile import check_unmarked, dump_drill_yaml, dump_unmarked
 
         if "answer_key" in data:
-            from warroom.importers.kit._keyed import check_keyed
+            from warroom.importers.kit._keyed import checked_drill
 
             text = dump_drill_yaml(data, header)
-            check_keyed(text, data["id"])
+            checked_drill(text, data["id"])
             return text
         check_unmarked(data)
         return dump_unmarked(data, header)

@@ -8,7 +8,7 @@ turn each, with its estimated cost), or, when the run stops there, a closing eve
 failed; the **cascade** is the later plan steps that hold damage; the events after the evidence are moved later by
 :func:`~warroom.importers.kit.stretch_after` so that the evidence can be read, and the **deadline** is
 ``{event: EVIDENCE, after: S}`` with S at most :data:`DEADLINE_WINDOW` and a second before the first damage.
-A drill made so is checked with ``warroom check`` before it is written (:func:`check_keyed`).
+A drill made so is checked with ``warroom check`` before it is written (:func:`checked_drill`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from warroom.importers.kit._retime import retimed_note, stretch_after
 from warroom.importers.kit._rules import TraceError
 
 #: The events that are a model's turn (one wasted agent turn each when they come after the fault).
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 TURN_KINDS = ("planner_call", "executor_message", "executor_report")
 #: Reading time after the evidence, seconds: twice `warroom check`'s 5 s reaction window.
 READING_TIME = 10.0
@@ -110,9 +109,12 @@ def key_drill(data: dict[str, Any], annotation: Annotation, reading_time: float 
     return data
 
 
-def check_keyed(text: str, drill_id: str) -> None:
-    """The keyed drill of YAML ``text`` loads with every drill rule and passes ``warroom check`` (a drill nobody can
-    win is never written); raises TraceError with the reason otherwise."""
+def checked_drill(text: str, drill_id: str, error: type[ValueError] = TraceError,
+                  what: str = "the keyed drill") -> Any:
+    """The drill of the YAML ``text`` written for ``drill_id``, loaded back with the core loader (the drill model and
+    every drill rule: what is checked is exactly what a trainee will load) and played by ``warroom check``'s
+    scripted trainees (a drill nobody can win is never written). Raises ``error`` saying why ``what`` (``the keyed
+    drill``) does not load or fails the check."""
     from warroom.core.author import run_checks
     from warroom.core.load import DrillLoadError, load_drill_text
 
@@ -120,7 +122,8 @@ def check_keyed(text: str, drill_id: str) -> None:
         drill = load_drill_text(text, path=f"{drill_id}.yaml")
     except DrillLoadError as e:
         first = e.problems[0] if e.problems else e
-        raise TraceError(f"the keyed drill does not load: {getattr(first, 'message', str(first))}") from None
+        raise error(f"{what} does not load: {getattr(first, 'message', str(first))}") from None
     report = run_checks(drill)
     if not report.passed:
-        raise TraceError(f"the keyed drill fails `warroom check`: {report.problems[0]}")
+        raise error(f"{what} fails `warroom check`: {report.problems[0]}")
+    return drill

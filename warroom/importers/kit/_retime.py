@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 #: The event kinds whose content a trainee reads to find a fault: results and model outputs.
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 READ_KINDS = ("tool_result", "command_result", "executor_message", "executor_report", "planner_call")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.text import usd_price
 from warroom.errors import WarroomError
@@ -39,6 +39,11 @@ class Price:
         if any(not math.isfinite(v) or v < 0 for v in values):
             raise ValueError(f"{text!r}: prices must be non-negative numbers")
         return cls(values[0], values[1])
+
+    def model(self, name: str) -> dict[str, Any]:
+        """A drill's ``models`` entry of the model ``name`` at these prices."""
+        return {"name": name, "input_usd_per_mtok": self.input_usd_per_mtok,
+                "output_usd_per_mtok": self.output_usd_per_mtok}
 
     def __str__(self) -> str:
         return f"{usd_price(self.input_usd_per_mtok)}/{usd_price(self.output_usd_per_mtok)} per million tokens"

@@ -17,7 +17,7 @@ from typing import Any
 from warroom.importers.exports import (
     UNFINISHED,
     Recorded,
-    agent_above,
+    ancestors,
     attach_tools,
     read_values,
     root_ids,
@@ -27,7 +27,6 @@ from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.langfuse._values import field, model_step, prices, tool_step, user_text
 from warroom.importers.spans import AGENT, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 MODEL_TYPES = ("GENERATION",)
 TOOL_TYPES = frozenset({"TOOL", "RETRIEVER"})
 #: Names of LangChain runnables that Langfuse's LangChain integration (before observation types) records as a
@@ -121,7 +120,7 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     seen_inputs: dict[str, set[str]] = {}  # by trace
     for (obs, _, _), span in sorted(zip(found, spans, strict=True), key=lambda os: os[1].start_ns):
         step = classify(obs, span, span.span_id in parents, seen_inputs.setdefault(span.trace_id, set()))
-        if step.kind == AGENT and not step.inputs and agent_above(span, by_id, agents):  # a handoff's content
+        if step.kind == AGENT and not step.inputs and any(a in agents for a in ancestors(span, by_id)):  # a handoff
             step.inputs = as_text(field(obs, "input"))
         steps.setdefault(span.trace_id, []).append(step)
     for group in steps.values():

@@ -19,14 +19,22 @@ tool's arguments and result (:mod:`._observations` says which observation is whi
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable
 from typing import Any
 
-from warroom.importers.exports import generation_info, message, messages, recorded_prices, tool_arguments
-from warroom.importers.spans import MODEL, Step, as_text, as_tokens
+from warroom.importers.exports import (
+    generation_info,
+    messages,
+    model_messages,
+    model_said,
+    recorded_prices,
+    token_pair,
+    tool_answer,
+    tool_arguments,
+)
+from warroom.importers.spans import MODEL, Step, as_text, parsed_json
 
 #: Longest input or output text decoded as JSON (:func:`decoded`); longer text is read as it is.
 _MAX_DECODED = 4 * 1024 * 1024
@@ -42,13 +50,7 @@ def field(obs: dict[str, Any], name: str) -> Any:
 def decoded(value: Any) -> Any:
     """``value``, or the JSON object or array it holds when it is text of one: an input or output recorded as a
     JSON string (an OpenTelemetry attribute's text, as Langfuse's v3 SDK sends it) reads as the value it encodes."""
-    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) <= _MAX_DECODED:
-        try:
-            parsed = json.loads(value)
-        except (ValueError, RecursionError):
-            return value
-        return parsed if isinstance(parsed, (dict, list)) else value
-    return value
+    return value if isinstance(value, str) and len(value) > _MAX_DECODED else parsed_json(value)
 
 
 def user_text(value: Any) -> str:
@@ -101,16 +103,11 @@ def tokens(obs: dict[str, Any]) -> tuple[int | None, int | None]:
     with its cached and reasoning parts added (:func:`_with_parts`)."""
     usage = field(obs, "usage")
     unit = usage.get("unit") if isinstance(usage, dict) else None
-    pairs = [_pair(_with_parts(field(obs, "usageDetails")), ("input", "output"),
-                   ("prompt_tokens", "completion_tokens"), ("input_tokens", "output_tokens")),
-             _pair(usage, ("input", "output"), ("promptTokens", "completionTokens"))
-             if unit in (None, "TOKENS") else (None, None),
-             (field(obs, "promptTokens"), field(obs, "completionTokens"))]
-    for a, b in pairs:
-        got = as_tokens(a), as_tokens(b)
-        if got != (None, None) and got != (0, 0):
-            return got
-    return None, None
+    return token_pair([_pair(_with_parts(field(obs, "usageDetails")), ("input", "output"),
+                             ("prompt_tokens", "completion_tokens"), ("input_tokens", "output_tokens")),
+                       _pair(usage, ("input", "output"), ("promptTokens", "completionTokens"))
+                       if unit in (None, "TOKENS") else (None, None),
+                       (field(obs, "promptTokens"), field(obs, "completionTokens"))])
 
 
 def _costs(obs: dict[str, Any]) -> tuple[float, float] | None:
@@ -141,12 +138,10 @@ def model_step(step: Step, obs: dict[str, Any]) -> None:
     output, inputs = field(obs, "output"), field(obs, "input")
     step.model = as_text(field(obs, "model")).strip() or None
     step.input_tokens, step.output_tokens = tokens(obs)
-    said = [m for m in messages(decoded(output)) or [] if m.role not in ("user", "system", "tool", "function")]
-    step.content = "\n".join(t for m in said if (t := m.shown()))
+    model_said(step, model_messages(decoded(output)))
     if not step.content and output is not None:
         step.content = as_text(output)
     step.inputs = user_text(inputs)
-    step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
     reason = generation_info(decoded(output), "finish_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
@@ -168,14 +163,7 @@ def tool_step(step: Step, obs: dict[str, Any], kind: str) -> None:
         step.result = [_document_text(d) for d in docs] if isinstance(docs, list) else output
     else:
         step.arguments = tool_arguments(_call_of(inputs))
-        step.result = output
-        answer = message(decoded(output))
-        if answer is not None and answer.role == "tool":  # LangChain's ToolMessage, as Langfuse's handler dumps it
-            step.result = answer.text
-            step.call_id = answer.call_id or None
-            if answer.status == "error":
-                step.error = step.error or answer.text or "error status"
-                step.result = None if step.error == answer.text else step.result  # its text is the error's
+        step.result = tool_answer(step, output, decoded(output))  # a ToolMessage, as Langfuse's handler dumps it
     meta = field(obs, "metadata")
     call_id = meta.get("tool_call_id") if isinstance(meta, dict) else None
     if isinstance(call_id, str) and call_id:

@@ -18,8 +18,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from warroom.importers.exports import generation_info, message, messages, tool_arguments
-from warroom.importers.spans import MODEL, Step, as_text, as_tokens
+from warroom.importers.exports import (
+    generation_info,
+    messages,
+    model_messages,
+    model_said,
+    token_pair,
+    tool_answer,
+    tool_arguments,
+)
+from warroom.importers.spans import MODEL, Step, as_text
 
 
 def _get(value: Any, *keys: str) -> Any:
@@ -56,11 +64,7 @@ def _tokens(run: dict[str, Any]) -> tuple[int | None, int | None]:
     if isinstance(usage, dict):
         pairs.append((usage.get("prompt_tokens", usage.get("input_tokens")),
                       usage.get("completion_tokens", usage.get("output_tokens"))))
-    for a, b in pairs:
-        got = as_tokens(a), as_tokens(b)
-        if got != (None, None) and got != (0, 0):
-            return got
-    return None, None
+    return token_pair(pairs)
 
 
 def _usd(value: Any) -> float | None:
@@ -89,8 +93,7 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
     outputs, inputs = run.get("outputs"), run.get("inputs")
     step.model = _model_name(run)
     step.input_tokens, step.output_tokens = _tokens(run)
-    said = [m for m in messages(outputs) or [] if m.role not in ("user", "system", "tool", "function")]
-    step.content = "\n".join(t for m in said if (t := m.shown()))
+    model_said(step, model_messages(outputs))
     if not step.content and outputs not in (None, {}, []):
         step.content = as_text(_unwrap(outputs, "output"))  # a @traceable function's text, kept as {"output": ...}
     heard = messages(inputs) or []
@@ -99,7 +102,6 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
         step.inputs = "\n".join(p for p in inputs["prompts"] if isinstance(p, str))
     if not step.inputs and isinstance(inputs, dict):  # OpenAI's Responses API (`input`), completions (`prompt`)
         step.inputs = next((inputs[k] for k in ("input", "prompt") if isinstance(inputs.get(k), str)), "")
-    step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
     reason = generation_info(outputs, "finish_reason") or generation_info(outputs, "stop_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
@@ -121,13 +123,7 @@ def tool_step(step: Step, run: dict[str, Any], run_type: str) -> None:
         return
     step.arguments = tool_arguments(_unwrap(inputs, "input"))
     result = _unwrap(outputs, "output")
-    answer = message(result)
-    if answer is not None and answer.role == "tool":
-        step.call_id = answer.call_id or None
-        result = answer.text
-        if answer.status == "error":
-            step.error = step.error or answer.text or "error status"
-            result = None if step.error == answer.text else result  # its text is the error's, shown once
+    result = tool_answer(step, result, result)
     call_id = _get(inputs, "tool_call_id") or _get(run, "extra", "metadata", "tool_call_id")
     if not step.call_id and isinstance(call_id, str) and call_id:
         step.call_id = call_id

@@ -16,7 +16,7 @@ from typing import Any
 from warroom.importers.exports import (
     UNFINISHED,
     Recorded,
-    agent_above,
+    ancestors,
     attach_tools,
     error_text,
     messages,
@@ -28,7 +28,6 @@ from warroom.importers.exports import (
 from warroom.importers.kit import TraceError, json_kind, warn
 from warroom.importers.spans import MODEL, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 MODEL_TYPES = ("llm", "chat_model", "chat model", "chat")
 TOOL_TYPES = ("tool", "retriever")
 #: Names of chain runs that are agents without LangGraph's node metadata (LangChain's classic agent loop).
@@ -175,20 +174,16 @@ def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:
     has_model: set[str] = set()
     for run, span in zip(runs, spans, strict=True):
         if run.get("run_type") in MODEL_TYPES:
-            node, seen = span.parent_id, set()
-            while node in by_id and node not in seen:
-                seen.add(node)
-                has_model.add(node)
-                node = by_id[node].parent_id
+            has_model.update(ancestors(span, by_id))
     out: set[str] = set()
     candidates = {s.span_id for run, s in zip(runs, spans, strict=True)
                   if run.get("run_type") == "agent" or (run.get("run_type") == "chain" and (
                       as_text(run.get("name")) in AGENT_CHAINS or _node_name(run) == as_text(run.get("name"))))}
-    for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: _depth(rs[1], by_id)):  # outer first
+    for run, span in sorted(zip(runs, spans, strict=True), key=lambda r: len([*ancestors(r[1], by_id)])):  # outer first
         if span.span_id not in candidates:
             continue
         named = run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS
-        if named or (span.span_id in has_model and not agent_above(span, by_id, out)):
+        if named or (span.span_id in has_model and not any(a in out for a in ancestors(span, by_id))):
             out.add(span.span_id)
     return out
 
@@ -198,15 +193,6 @@ def _node_name(run: dict[str, Any]) -> str | None:
     meta = extra.get("metadata") if isinstance(extra, dict) else None
     node = meta.get("langgraph_node") if isinstance(meta, dict) else None
     return node if isinstance(node, str) and node else None
-
-
-def _depth(span: Span, by_id: dict[str, Span]) -> int:
-    depth, node, seen = 0, span.parent_id, set()
-    while node in by_id and node not in seen:
-        seen.add(node)
-        depth += 1
-        node = by_id[node].parent_id
-    return depth
 
 
 def _user_text(inputs: Any) -> str:

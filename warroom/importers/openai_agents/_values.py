@@ -22,8 +22,8 @@ import contextlib
 import json
 from typing import Any
 
-from warroom.importers.exports import Message, error_text, message, messages
-from warroom.importers.spans import MODEL, Step, as_text, as_tokens
+from warroom.importers.exports import Message, error_text, message, messages, model_messages, model_said, token_pair
+from warroom.importers.spans import MODEL, Step, as_text
 
 #: Longest function output text read back as a Python literal (``ast.literal_eval`` of more is slow).
 MAX_LITERAL = 100_000
@@ -70,11 +70,8 @@ def _usage(usage: Any) -> tuple[int | None, int | None]:
     """``(input, output)`` tokens of a ``usage`` object; None for none recorded (two zeros are none)."""
     if not isinstance(usage, dict):
         return None, None
-    for a, b in (("input_tokens", "output_tokens"), ("prompt_tokens", "completion_tokens")):
-        got = as_tokens(usage.get(a)), as_tokens(usage.get(b))
-        if got != (None, None) and got != (0, 0):
-            return got
-    return None, None
+    return token_pair((usage.get(a), usage.get(b))
+                      for a, b in (("input_tokens", "output_tokens"), ("prompt_tokens", "completion_tokens")))
 
 
 def user_texts(value: Any) -> list[str]:
@@ -85,11 +82,6 @@ def user_texts(value: Any) -> list[str]:
     return [m.text for m in messages(value) or [] if m.role == "user" and m.text]
 
 
-def _said(step: Step, said: list[Message]) -> None:
-    step.content = "\n".join(t for m in said if (t := m.shown()))
-    step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
-
-
 def generation_step(step: Step, data: dict[str, Any]) -> None:
     """Make ``step`` the model call a ``generation`` span records (see the module's docstring)."""
     step.kind = MODEL
@@ -98,12 +90,12 @@ def generation_step(step: Step, data: dict[str, Any]) -> None:
     output = data.get("output")
     streamed = _responses(output)
     if streamed:  # a streamed Chat Completions call records the Response the SDK assembled from the chunks
-        _said(step, [m for r in streamed for m in _output_items(r.get("output"))])
+        model_said(step, [m for r in streamed for m in _output_items(r.get("output"))])
         step.model = step.model or as_text(streamed[-1].get("model")).strip() or None
         if (step.input_tokens, step.output_tokens) == (None, None):
             step.input_tokens, step.output_tokens = _usage(streamed[-1].get("usage"))
     else:
-        _said(step, [m for m in messages(output) or [] if m.role not in ("user", "system", "tool", "function")])
+        model_said(step, model_messages(output))
     if not step.content and not step.tool_calls_asked and output not in (None, [], {}):
         step.content = as_text(output)
     step.inputs = "\n".join(user_texts(data.get("input")))
@@ -154,6 +146,6 @@ def response_step(step: Step, data: dict[str, Any]) -> bool:
     step.input_tokens, step.output_tokens = _usage(data.get("usage"))
     if (step.input_tokens, step.output_tokens) == (None, None):
         step.input_tokens, step.output_tokens = _usage(response.get("usage"))
-    _said(step, _output_items(response.get("output")))
+    model_said(step, _output_items(response.get("output")))
     step.inputs = "\n".join(user_texts(data.get("input")))
     return "output" in response

@@ -90,7 +90,6 @@ def _calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 #: Content part types shown as ``[image part URL]`` (the others are text, tool calls or tool results).
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _MEDIA = ("image", "audio", "video", "document", "file")
 
 
@@ -118,7 +117,6 @@ def _message_text(message: dict[str, Any]) -> str:
 
 
 #: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _NOT_OUTPUT_ROLES = ("user", "system", "developer", "tool", "function")
 
 

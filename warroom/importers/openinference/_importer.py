@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from warroom.importers.kit import (
-    GROUND_TRUTH_OPTION,
-    PRICE_OPTION,
-    READING_TIME_OPTION,
-    TRACE_ID_OPTION,
-    TraceImporter,
-)
+from warroom.importers.otlp import ConventionImporter
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import DrillData, ImportReport, Progress, Refused, TraceOptions
+    from warroom.importers.kit import ImportReport, Progress, TraceOptions
 
 
-class OpenInference(TraceImporter):
+class OpenInference(ConventionImporter):
     """OTLP/JSON traces whose spans follow the OpenInference conventions (Arize Phoenix): one drill per trace."""
 
     name = "openinference"
@@ -35,23 +29,8 @@ class OpenInference(TraceImporter):
     Example: warroom import openinference phoenix-export.jsonl --out drills/imported
     """
 
-    def recognises(self, values: Sequence[Any]) -> bool:
-        from warroom.importers.otlp import span_convention
-
-        return span_convention(values) == "openinference"
-
-    options = (PRICE_OPTION, TRACE_ID_OPTION, READING_TIME_OPTION, GROUND_TRUTH_OPTION)
-
-    def check_annotations(self, path: Path) -> None:
-        from warroom.importers.spans import read_trail
-
-        read_trail(path)
-
-    def read(self, path: Path, options: TraceOptions) -> Sequence[DrillData | Refused]:
-        from warroom.importers.openinference._classify import classify
-        from warroom.importers.otlp import convert_otlp_file
-
-        return convert_otlp_file(path, classify, self.name, "OpenInference", options)
+    convention = "OpenInference"
+    classifier = "warroom.importers.openinference._classify"
 
 
 #: The OpenInference importer (the registry finds it in this package's API).

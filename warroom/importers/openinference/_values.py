@@ -19,7 +19,6 @@ from typing import Any
 from warroom.importers.spans import as_text
 
 #: Part types whose ``text`` is message text (OpenAI chat and Responses API, Anthropic).
-#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
 _TEXT_PARTS = ("text", "output_text", "input_text")
 #: Part / item types that are a tool call: Anthropic's ``tool_use``, the Responses API's ``function_call``.
 _CALL_PARTS = frozenset({"tool_use", "function_call"})

@@ -262,14 +262,12 @@ def _title_steps(plan: list[dict[str, Any]], events: list[dict[str, Any]]) -> No
 
 
 def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, Any]:
-    price = {"input_usd_per_mtok": options.price.input_usd_per_mtok,
-             "output_usd_per_mtok": options.price.output_usd_per_mtok}
     planner = next((e["model"] for e in events if e["kind"] == "planner_call" and "model" in e), PLANNER_MODEL)
     names = list(dict.fromkeys(e["model"] for e in events if "model" in e and e["model"] != planner))
     executor = names.pop(0) if names else EXECUTOR_MODEL
-    models: dict[str, Any] = {"planner": {"name": planner, **price}, "executor": {"name": executor, **price}}
+    models: dict[str, Any] = {"planner": options.price.model(planner), "executor": options.price.model(executor)}
     if names:
-        models["others"] = [{"name": n, **price} for n in names]
+        models["others"] = [options.price.model(n) for n in names]
     return models
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.text import usd
-from warroom.importers.kit import drill_id, dump_drill_yaml, model_cost
+from warroom.importers.kit import checked_drill, drill_id, dump_drill_yaml, model_cost
 from warroom.importers.who_and_when import _prose as prose
 from warroom.importers.who_and_when._cast import cast_agents
 from warroom.importers.who_and_when._mapping import Draft, map_record
@@ -20,6 +20,9 @@ from warroom.importers.who_and_when._rules import (
     ImportOptions,
     RecordError,
 )
+
+#: What a refusal of a record's drill that does not load or fails `warroom check` calls it.
+CHECKED = "the drill made from this record"
 
 
 def _drill_id(record: Record) -> str:
@@ -49,20 +52,10 @@ def _damage(record: Record, draft: Draft, options: ImportOptions) -> tuple[list[
 
 def _models(record: Record, options: ImportOptions) -> dict[str, Any]:
     """The drill's ``models``: names that say the record does not name them, and the assumed prices."""
-    planner, executor = options.planner_price, options.executor_price
     m1 = record.subset == MAGENTIC_ONE
-    return {
-        "planner": {
-            "name": "Orchestrator model (unrecorded)" if m1 else "manager model (unrecorded)",
-            "input_usd_per_mtok": planner.input_usd_per_mtok,
-            "output_usd_per_mtok": planner.output_usd_per_mtok,
-        },
-        "executor": {
-            "name": "agent model (unrecorded)" if m1 else "expert model (unrecorded)",
-            "input_usd_per_mtok": executor.input_usd_per_mtok,
-            "output_usd_per_mtok": executor.output_usd_per_mtok,
-        },
-    }
+    return {"planner": options.planner_price.model("Orchestrator model (unrecorded)" if m1
+                                                   else "manager model (unrecorded)"),
+            "executor": options.executor_price.model("agent model (unrecorded)" if m1 else "expert model (unrecorded)")}
 
 
 def record_to_drill_data(record: Record, options: ImportOptions | None = None) -> dict[str, Any]:
@@ -122,29 +115,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
 
 def convert_record(record: Record, options: ImportOptions | None = None) -> tuple[dict[str, Any], Any]:
     """The drill for ``record`` as (plain data, validated :class:`~warroom.core.model.Drill`), redacted with
-    ``options.redactor`` and checked by :func:`checked_drill`. Raises RecordError when it fails a check."""
+    ``options.redactor`` and checked (:func:`warroom.importers.kit.checked_drill`). Raises RecordError when it fails a
+    check."""
     data = record_to_drill_data(record, options)
     if options is not None and options.redactor is not None:
         data = options.redactor.data(data)
-    return data, checked_drill(dump_drill_yaml(data), data["id"])
-
-
-def checked_drill(text: str, drill_id: str) -> Any:
-    """The drill of the YAML ``text`` written for the drill ``drill_id``, loaded back with the core loader
-    (:func:`warroom.core.load.load_drill_text`: the drill model and every drill rule), so that what is checked is
-    exactly what a trainee will load, and played by `warroom check`'s scripted trainees
-    (:func:`warroom.core.author.run_checks`), so that a drill nobody can win is never written. Raises RecordError
-    when it does not load or fails the check (reported per record rather than crashing)."""
-    from warroom.core.author import run_checks
-    from warroom.core.load import DrillLoadError, load_drill_text
-
-    try:
-        drill = load_drill_text(text, path=f"{drill_id}.yaml")
-    except DrillLoadError as e:
-        first = e.problems[0] if e.problems else e
-        message = getattr(first, "message", str(first))
-        raise RecordError(f"the drill made from this record does not load: {message}") from None
-    report = run_checks(drill)  # never write a drill that `warroom check` fails: nobody could win it
-    if not report.passed:
-        raise RecordError(f"the drill made from this record fails `warroom check`: {report.problems[0]}")
-    return drill
+    return data, checked_drill(dump_drill_yaml(data), data["id"], RecordError, CHECKED)

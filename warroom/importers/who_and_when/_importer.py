@@ -77,12 +77,12 @@ class WhoAndWhen:
 
     def finish(self, data: dict[str, Any], header: str) -> str:
         """The drill's YAML text with ``header``, once it loads and passes `warroom check`
-        (:func:`~warroom.importers.who_and_when._drill.checked_drill`); raises RecordError otherwise."""
-        from warroom.importers.kit import dump_drill_yaml
-        from warroom.importers.who_and_when._drill import checked_drill
+        (:func:`~warroom.importers.kit.checked_drill`); raises RecordError otherwise."""
+        from warroom.importers.kit import checked_drill, dump_drill_yaml
+        from warroom.importers.who_and_when._drill import CHECKED
 
         text = dump_drill_yaml(data, header)
-        checked_drill(text, data["id"])
+        checked_drill(text, data["id"], RecordError, CHECKED)
         return text
 
 
