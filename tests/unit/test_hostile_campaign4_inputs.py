@@ -5,10 +5,15 @@ author or trainee or a faulty world found, with the right behaviour."""
 from __future__ import annotations
 
 import difflib
+import json
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from warroom.cli import main
 from warroom.core.load import DrillLoadError, load_drill_text
+from warroom.core.text import clean_name
 
 
 def test_a_drill_of_many_unknown_keys_offers_a_did_you_mean_for_the_first_twenty_only(monkeypatch):
@@ -26,3 +31,25 @@ def test_a_drill_of_many_unknown_keys_offers_a_did_you_mean_for_the_first_twenty
     assert len(calls) == 20 and len(hinted) == 20
     assert [p.line for p in hinted] == list(range(1, 21))
     assert sum("unknown key `title_" in p.message for p in problems) == 2000
+
+
+def test_an_imported_drills_header_writes_a_trace_ids_control_characters_escaped(tmp_path: Path):
+    """An OTLP trace whose ``traceId`` holds an escape sequence and a bell (or a file so named): the drill's header
+    comment carried them raw, so the written drill was no YAML (``validate``: "a control character ... that YAML
+    does not allow") and ``head`` on it played the sequence, while the import said "2 drills imported"."""
+    from locations import TESTS
+
+    data = json.loads((TESTS / "fixtures" / "otel" / "current.json").read_text())
+    for span in (s for r in data["resourceSpans"] for scope in r["scopeSpans"] for s in scope["spans"]):
+        span["traceId"] = "\x1b[31mred\x1b]0;t\x07\u202e"
+    source = tmp_path / "t\x1b[2J.json"
+    source.write_text(json.dumps(data))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "otel", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    (drill,) = out.glob("*.yaml")
+    first = drill.read_text().splitlines()[0]
+    assert first == (f"# Imported by `warroom import otel` from {clean_name(source.name)}, trace "
+                     "\\x1b[31mred\\x1b]0;t\\x07\\u202e.")  # fmt: skip
+    checked = CliRunner().invoke(main, ["validate", str(drill)])
+    assert checked.output.count(f"{drill}:") == 1 and "the drill needs an answer_key" in checked.output
