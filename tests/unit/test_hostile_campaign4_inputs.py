@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.core.load import DrillLoadError, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill_text, load_yaml_text
 from warroom.core.text import clean_name
 
 
@@ -53,3 +53,24 @@ def test_an_imported_drills_header_writes_a_trace_ids_control_characters_escaped
                      "\\x1b[31mred\\x1b]0;t\\x07\\u202e.")  # fmt: skip
     checked = CliRunner().invoke(main, ["validate", str(drill)])
     assert checked.output.count(f"{drill}:") == 1 and "the drill needs an answer_key" in checked.output
+
+
+@pytest.mark.parametrize("text", ["1e999", "1e5", "1.5e3", "0o17", "+1E5", ".5e3"])
+def test_an_imported_text_that_yaml_1_2_reads_as_a_number_is_written_quoted(tmp_path: Path, text: str):
+    """A chat whose user wrote ``1e5`` (or a span named ``1e999``): the importer's YAML writer quoted what YAML 1.1
+    reads as a number but wrote these plain, which the drill loader (YAML 1.2) reads as numbers: the drill said
+    "imported" and then did not load (``got `1e999` ... the number inf``), or a tool argument changed value."""
+    from locations import TESTS
+
+    chat = json.loads((TESTS / "fixtures" / "chat" / "refund.json").read_text())
+    chat["messages"][1]["content"] = text
+    source = tmp_path / "chat.json"
+    source.write_text(json.dumps(chat))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "chat", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    (drill,) = out.glob("*.yaml")
+    checked = CliRunner().invoke(main, ["validate", str(drill)])
+    assert checked.output.count(f"{drill}:") == 1 and "the drill needs an answer_key" in checked.output
+    data = load_yaml_text(drill.read_text())
+    assert text in [event.get("content") for event in data["trace"]]
