@@ -74,3 +74,37 @@ def test_an_imported_text_that_yaml_1_2_reads_as_a_number_is_written_quoted(tmp_
     assert checked.output.count(f"{drill}:") == 1 and "the drill needs an answer_key" in checked.output
     data = load_yaml_text(drill.read_text())
     assert text in [event.get("content") for event in data["trace"]]
+
+
+def _v1_drill(folder: Path) -> Path:
+    from locations import TESTS
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "d.yaml"
+    path.write_bytes((TESTS / "fixtures" / "v1" / "duplicate-charge-refunds.yaml").read_bytes())
+    return path
+
+
+def test_migrate_writes_a_symlinked_drill_into_the_file_it_points_to_and_keeps_the_link(tmp_path: Path):
+    """``warroom migrate link.yaml`` (a drill shared from another folder by a symbolic link): the link was replaced
+    by a migrated regular copy, so the shared drill stayed version 1 and the link was gone (``annotate``'s save
+    keeps the link, issue 30 item 9)."""
+    path = _v1_drill(tmp_path / "shared")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(path)
+    result = CliRunner().invoke(main, ["migrate", str(link)])
+    assert result.exit_code == 0 and result.output == f"{link}: migrated to version 2\n", result.output
+    assert link.is_symlink() and link.resolve() == path
+    assert "\nschema_version: 2\n" in path.read_text()
+
+
+def test_migrate_refuses_a_read_only_drill_instead_of_writing_over_it(tmp_path: Path):
+    """A drill made read-only (``chmod 444``: "do not change") was replaced by its migrated copy all the same (a
+    rename needs no write permission on the file), keeping the read-only mode; ``annotate`` refuses such a file."""
+    path = _v1_drill(tmp_path)
+    before = path.read_bytes()
+    path.chmod(0o444)
+    result = CliRunner().invoke(main, ["migrate", str(path)])
+    assert result.exit_code == 1 and path.read_bytes() == before
+    assert result.output == (f"{path}: cannot write the file: the file is read-only (mode -r--r--r--): make it "
+                             "writable (chmod u+w) to migrate it; nothing was written\n")  # fmt: skip
