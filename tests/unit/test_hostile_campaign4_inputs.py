@@ -108,3 +108,25 @@ def test_migrate_refuses_a_read_only_drill_instead_of_writing_over_it(tmp_path: 
     assert result.exit_code == 1 and path.read_bytes() == before
     assert result.output == (f"{path}: cannot write the file: the file is read-only (mode -r--r--r--): make it "
                              "writable (chmod u+w) to migrate it; nothing was written\n")  # fmt: skip
+
+
+@pytest.mark.parametrize("other_problem", [False, True])
+def test_an_escaped_surrogate_pair_is_refused_whether_or_not_the_drill_has_another_problem(other_problem: bool):
+    """``title: "\\ud83d\\ude00"`` (a JSON writer's emoji): the fast path (yaml-rs) joined the pair and the drill was
+    valid, but the same file with anything to report (an unknown key) is read by the PyYAML path, which refuses the
+    escape, and said only that: the file's validity depended on an unrelated line. Both paths refuse it now, with
+    what to write instead."""
+    from locations import REPO
+
+    text = (REPO / "drills" / "clinic-rebooking.yaml").read_text()
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("title: "))
+    lines[at] = 'title: "\\ud83d\\ude00 rebooking"\n'
+    if other_problem:
+        lines.insert(at, "titel_note: x\n")
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text("".join(lines), "d.yaml")
+    (problem,) = [p for p in caught.value.problems if "surrogate" in p.message]
+    assert (problem.line, problem.column) == (at + 1 + other_problem, 11)
+    assert problem.message.endswith("is half of a UTF-16 surrogate pair, not a character; write the character "
+                                    "itself, or its 8-digit escape (`\\U0001F600` for U+1F600)")  # fmt: skip
