@@ -130,3 +130,18 @@ def test_an_escaped_surrogate_pair_is_refused_whether_or_not_the_drill_has_anoth
     assert (problem.line, problem.column) == (at + 1 + other_problem, 11)
     assert problem.message.endswith("is half of a UTF-16 surrogate pair, not a character; write the character "
                                     "itself, or its 8-digit escape (`\\U0001F600` for U+1F600)")  # fmt: skip
+
+
+@pytest.mark.parametrize("price", ["1e308/1", "2.5/1e30", "10000.01/10"])
+def test_an_import_price_beyond_a_drills_limit_is_a_usage_error_not_a_traceback(tmp_path: Path, price: str):
+    """``warroom import otel --price 1e308/1e308``: a finite price, so accepted, then formatting it for the drill's
+    ``source`` raised ``decimal.InvalidOperation`` (a traceback); 20000/1 failed every file one by one ("does not
+    validate: ... less than or equal to 10000"). A price is refused where it is given, with the drill format's
+    limit."""
+    from locations import TESTS
+
+    source = TESTS / "fixtures" / "otel" / "current.json"
+    result = CliRunner().invoke(main, ["import", "otel", str(source), "--price", price, "--out", str(tmp_path)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.exception
+    assert f"Invalid value for '--price': '{price}': prices are at most 10,000 USD per million tokens" in result.output
+    assert list(tmp_path.iterdir()) == []
