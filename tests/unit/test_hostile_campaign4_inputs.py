@@ -18,8 +18,9 @@ from warroom.core.text import clean_name
 
 def test_a_drill_of_many_unknown_keys_offers_a_did_you_mean_for_the_first_twenty_only(monkeypatch):
     """80,000 unknown top-level keys (a 900 KB file): every one was matched against the allowed keys for a
-    did-you-mean (about 1 ms each: 145 s for the file, two hours for the 64 MiB limit). As for references
-    (docs/authoring.md), only the first 20 misspelt words get one; each key is still a problem at its place."""
+    did-you-mean, over half the time of ``validate`` (11.6 s, now 5.3 s; 300,000 keys 35.9 s, now 21.8 s). As for
+    references (docs/authoring.md), only the first 20 misspelt words get one; each key is still a problem at its
+    place."""
     calls = []
     original = difflib.get_close_matches
     monkeypatch.setattr(difflib, "get_close_matches", lambda *a, **k: calls.append(a[0]) or original(*a, **k))
