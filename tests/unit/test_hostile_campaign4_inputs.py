@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,23 @@ def test_an_import_price_beyond_a_drills_limit_is_a_usage_error_not_a_traceback(
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.exception
     assert f"Invalid value for '--price': '{price}': prices are at most 10,000 USD per million tokens" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_set_naming_a_fifo_or_a_device_says_what_it_is_not_that_there_is_no_such_file(tmp_path: Path):
+    """A drill set naming ``/dev/zero`` or a FIFO beside it: ``validate`` said "no drill file '/dev/zero'" of a file
+    that is there, so the author looked for a typo; it says what the file is, as ``validate FILE`` does (and never
+    opens it)."""
+    from unit.test_hostile_campaign3 import _within
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    week = tmp_path / "week.set.yaml"
+    week.write_text("set: wk\ntitle: Week\ndrills: [pipe.yaml, /dev/zero]\n")
+    result = _within(30, lambda: CliRunner().invoke(main, ["validate", str(week)]))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[:2] == [
+        f"{week}:3:10: the drill 'pipe.yaml' does not load: {tmp_path / 'pipe.yaml'}:1:1: this is a FIFO, not a drill "
+        "file (only regular files are read)",
+        f"{week}:3:21: the drill '/dev/zero' does not load: /dev/zero:1:1: this is a character device, not a drill "
+        "file (only regular files are read)",
+    ]
