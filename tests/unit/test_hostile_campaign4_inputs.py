@@ -215,3 +215,39 @@ def test_a_trace_of_thousands_of_nested_spans_is_walked_once_not_once_per_tool_s
     (drill,) = (tmp_path / "out").glob("*.yaml")
     tools = [e for e in load_yaml_text(drill.read_text())["trace"] if e["kind"] == "tool_call"]
     assert len(tools) == 3000
+
+
+class _Counting(dict):
+    """A dict that counts the lookups made in it."""
+
+    lookups = 0
+
+    def __getitem__(self, key):
+        _Counting.lookups += 1
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        _Counting.lookups += 1
+        return super().get(key, default)
+
+
+def test_the_runs_of_a_deep_export_are_walked_to_their_root_once_not_once_each():
+    """A LangSmith export of 8,000 runs each the child of the one before (2.6 MB): each run's root, depth and
+    nearest agent were found by walking up every ancestor, for each run (quadratic: 23.8 s, 6.3 s for half as
+    many). Each walk now stops at a run already walked through (cycles still counted as before)."""
+    from warroom.importers.exports import root_ids
+    from warroom.importers.langsmith._runs import _depth
+    from warroom.importers.spans import Span
+
+    n = 3000
+    parent = _Counting({f"r{i}": (f"r{i - 1}" if i else "") for i in range(n)})
+    _Counting.lookups = 0
+    roots = root_ids(parent)
+    assert set(roots.values()) == {"r0"} and _Counting.lookups < 10 * n
+    spans = _Counting({f"r{i}": Span(trace_id="t", span_id=f"r{i}", parent_id=f"r{i - 1}" if i else "",
+                                     name="x", start_ns=i, end_ns=i + 1, attributes={}) for i in range(n)})  # fmt: skip
+    _Counting.lookups, known = 0, {}
+    depths = [_depth(spans[f"r{i}"], spans, known) for i in reversed(range(n))]
+    assert depths == list(reversed(range(n))) and _Counting.lookups < 10 * n
+    cycle = {"a": "b", "b": "c", "c": "a", "t": "a"}  # a cycle and a record leading into it: as before
+    assert root_ids(cycle) == {"a": "a", "b": "a", "c": "a", "t": "a"}
