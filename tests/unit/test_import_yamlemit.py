@@ -12,11 +12,13 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from warroom.core.load import core_tag, load_yaml_text
 from warroom.importers.kit import dump_data
 
 ODD = ["yes", "No", "~", "", " x", "x ", "1.0", "0x1f", "1_000", "12:30", "-", "- a", "a: b", "#c", "\ufeff",
        "\x85z", "line\n", "a\n\n", "\n", "a\r\nb", "tab\tx\n y", "null", "=", "<<", "!x", "&a", "*a", "é😀",
-       "\u2028", "x" * 300 + " y" * 100, "'quoted'", '"q"', "trailing \nspace", "\x00\x07\x1b[31m"]
+       "\u2028", "1e5", "1.5e3", "0o17", "+1E5", ".5e3", "0E0", "x" * 300 + " y" * 100,
+       "'quoted'", '"q"', "trailing \nspace", "\x00\x07\x1b[31m"]
 
 
 class _Literal(yaml.CSafeDumper):
@@ -26,8 +28,14 @@ class _Literal(yaml.CSafeDumper):
         return True
 
 
-_Literal.add_representer(str, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s,
-                                                              style="|" if "\n" in s else None))
+def _str(dumper, text):
+    """Multi-line text as a literal block; text that YAML 1.2 (the drill loader) reads as another type written
+    plain (``1e5``, ``0o17``: text in YAML 1.1) quoted, as the importers' writer does (issue 30, campaign 4)."""
+    style = "|" if "\n" in text else ("'" if text and core_tag(text) != "tag:yaml.org,2002:str" else None)
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Literal.add_representer(str, _str)
 
 
 def _pyyaml(data):
@@ -68,6 +76,7 @@ def test_any_plain_data_round_trips_and_matches_pyyaml(data):
     text = dump_data(data)
     assert text == _pyyaml(data)
     assert yaml.load(text, Loader=yaml.SafeLoader) == data
+    assert load_yaml_text(text) == data  # the drill loader's YAML 1.2 reads the same data
 
 
 def test_an_imported_5000_span_trace_loads_back_identically(tmp_path):

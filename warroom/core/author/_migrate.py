@@ -9,7 +9,9 @@ drill as before but for the version.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,8 +70,8 @@ def _current_comment(rest: str) -> str:
 
 def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
     """Migrate the drill file at ``path`` (see :func:`migrate_text`); with ``write``, replace the file atomically
-    (bytes as UTF-8, the same line endings). Raises :class:`DrillLoadError` for a file that is not a valid drill
-    and OSError when it cannot be written."""
+    (bytes as UTF-8, the same line endings; see :func:`_write`). Raises :class:`DrillLoadError` for a file that is
+    not a valid drill and OSError when it cannot be written (or is read-only)."""
     from warroom.core.files import read_limited
     from warroom.core.load import limits
 
@@ -88,5 +90,18 @@ def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
         raise
     result = migrate_text(text, os.fspath(path))
     if write and result.changed:
-        replace_file(p, result.text)  # keeps the file's mode
+        _write(p, result.text)
     return result
+
+
+def _write(path: Path, text: str) -> None:
+    """Replace drill file ``path`` by ``text`` as ``warroom annotate``'s save does: through a symbolic link into the
+    file it points to (the link stays a link), keeping the file's mode; a read-only file is refused (OSError), not
+    written over."""
+    target = Path(os.path.realpath(path))
+    mode = target.stat().st_mode & 0o7777
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        shown = stat.filemode(stat.S_IFREG | mode)
+        raise OSError(errno.EACCES, f"the file is read-only (mode {shown}): make it writable (chmod u+w) to migrate "
+                      "it; nothing was written", os.fspath(path))  # fmt: skip
+    replace_file(target, text)  # keeps the file's mode

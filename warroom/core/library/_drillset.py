@@ -73,7 +73,7 @@ def resolve_set_drills(
             path = (base / name) if _is_path(name) else resolve_drill(name, extra_dirs)
             if path.is_dir():
                 raise FileNotFoundError(f"{name} is a folder, not a drill file: name one drill file or drill id")
-            if not path.is_file():
+            if not path.exists():  # a FIFO or a device exists: the loader says what it is (and never opens it)
                 raise FileNotFoundError(f"no drill file {os.fspath(path)!r}")
         except FileNotFoundError as exc:
             problems.append(at(("drills", i), f"{exc.args[0] if exc.args else exc}"))

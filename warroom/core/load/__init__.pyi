@@ -13,7 +13,7 @@ from ._drillset import (
 )
 from ._loader import load_drill, load_drill_text, load_drill_with_warnings, load_yaml_text, reader_versions
 from ._problems import DrillLoadError, DrillReadError, Problem, WarningGroup, group_warnings
-from ._yaml.core import yaml11_value
+from ._yaml.core import core_tag, yaml11_value
 from ._yaml.pos import compose_text, position_of
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Problem",
     "WarningGroup",
     "compose_text",
+    "core_tag",
     "drill_advice",
     "group_warnings",
     "is_drill_set_file",

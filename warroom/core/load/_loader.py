@@ -46,7 +46,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
 from warroom.core.load._problems import DrillLoadError, DrillReadError, Problem, fail, problem_at, sorted_problems
-from warroom.core.load._typeerrors import pydantic_problem
+from warroom.core.load._typeerrors import pydantic_problems
 from warroom.core.load._yaml import core as yc
 from warroom.core.load._yaml.build import Abort, Builder
 from warroom.core.load._yaml.pos import ALIAS_MARKS, compose_text, locate, named_top_key
@@ -210,7 +210,7 @@ def _type_problems(path: str, root: MappingNode, data: Any, errors: list[Any], p
     # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
     taken = {(p.line, p.column) for p in problems}
     paths = [walk_loc(tuple(err["loc"]))[0] for err in errors]
-    found = [pydantic_problem(path, root, data, err) for err in errors]
+    found = pydantic_problems(path, root, data, errors)
     extra = {dp: i for i, (dp, err) in enumerate(zip(paths, errors, strict=True)) if err["type"] == "extra_forbidden"}
     by_parent: dict[tuple[Any, ...], list[int]] = {}
     for dp, i in extra.items():

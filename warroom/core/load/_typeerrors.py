@@ -110,18 +110,37 @@ _TYPE_WORDS = {
 }
 
 
-def pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
+#: Most misspelt words of the vocabulary (unknown keys, event kinds, values of a fixed set) one drill's problems
+#: offer a did-you-mean for: the first ones, as for references (docs/authoring.md), so that a file of a million
+#: unknown keys stays linear (each hint is a fuzzy match against the allowed words).
+MAX_VOCABULARY_HINTS = 20
+_VOCABULARY_ERRORS = ("extra_forbidden", "union_tag_invalid", "enum", "literal_error")
+
+
+def pydantic_problems(path: str, root: Node, data: Any, errors: list[dict[str, Any]]) -> list[Problem]:
+    """Each of pydantic's ``errors`` as a Problem (:func:`pydantic_problem`), the first
+    :data:`MAX_VOCABULARY_HINTS` misspelt words with a did-you-mean."""
+    found, hinted = [], 0
+    for err in errors:
+        vocabulary = err.get("type") in _VOCABULARY_ERRORS
+        found.append(pydantic_problem(path, root, data, err, suggest=not vocabulary or hinted < MAX_VOCABULARY_HINTS))
+        hinted += vocabulary
+    return found
+
+
+def pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any], suggest: bool = True) -> Problem:
     """:func:`_problem_of`, or a plainer message at the same place should building the message fail: a
-    drill file must never lead to "internal error"."""
+    drill file must never lead to "internal error". ``suggest=False``: no did-you-mean for a misspelt word of the
+    vocabulary (the loader hints only the first few, so that a file of many unknown keys stays linear)."""
     try:
-        return _problem_of(path, root, data, err)
+        return _problem_of(path, root, data, err, suggest)
     except Exception:
         data_path, _ = walk_loc(tuple(err.get("loc", ())))
         node, _ = locate(root, data_path)
         return problem_at(path, node, f"{_label(data, data_path)}: {clean(str(err.get('msg', err.get('type'))))}")
 
 
-def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
+def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any], suggest: bool) -> Problem:
     """One pydantic error as a Problem at the node it concerns."""
     etype: str = err["type"]
     data_path, owners = walk_loc(tuple(err["loc"]))
@@ -129,9 +148,9 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
     if etype == "missing":
         return _missing(path, root, data, data_path, owners)
     if etype == "extra_forbidden":
-        return _extra(path, root, data, data_path, owners)
+        return _extra(path, root, data, data_path, owners, suggest)
     if etype in ("union_tag_invalid", "union_tag_not_found"):
-        return _union_tag(path, root, data, etype, ctx, data_path, owners)
+        return _union_tag(path, root, data, etype, ctx, data_path, owners, suggest)
     node, _ = locate(root, data_path)
     value_node, _ = locate(root, data_path, block_key=False)
     value = err.get("input")
@@ -141,7 +160,7 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
         node, _ = locate(root, (*data_path, at), want_key=True)
     shown = show_value(value_node, value)
     if etype in ("enum", "literal_error"):
-        return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown))
+        return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown, suggest))
     if etype in _TYPE_WORDS:
         hint = yaml_hint(value_node) if etype == "string_type" else number_hint(value_node)
         if etype in ("model_type", "dict_type") and not hint:
@@ -154,6 +173,11 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
         got = f", got {shown}" if isinstance(value_node, ScalarNode) or value_node is None else ""
         message = f"{label}: {err.get('msg', etype)}{got}"
     return problem_at(path, node, message)
+
+
+def _hint(wanted: bool, word: Any, choices: list[str]) -> str:
+    """:func:`vocabulary_hint` when ``wanted``, else ""."""
+    return vocabulary_hint(word, choices) if wanted else ""
 
 
 def _mapping_example(model: Any, data_path: tuple[Any, ...]) -> str:
@@ -178,7 +202,7 @@ def _missing(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owner
     return problem_at(path, node, f"{where} is missing the required key `{data_path[-1]}`")
 
 
-def _extra(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners: list[Any]) -> Problem:
+def _extra(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners: list[Any], suggest: bool) -> Problem:
     """An unknown key, at the key, with the allowed keys and a did-you-mean."""
     node, _ = locate(root, data_path, want_key=True)
     owner = owners[-2] if len(owners) > 1 else None
@@ -189,7 +213,7 @@ def _extra(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners:
     others = _kinds_with_key(key) if kind_of(owner) else []
     hint = (
         f"`{key}` is a key of {_kind_list(others)} events, not of this one; " if others
-        else vocabulary_hint(key, allowed)
+        else _hint(suggest, key, allowed)
     )
     msg = f"unknown key {shown_id(key)}{where}; {hint}allowed keys: {', '.join(allowed)}"
     return problem_at(path, node, msg)
@@ -209,7 +233,8 @@ def _kind_list(kinds: list[str]) -> str:
 
 
 def _union_tag(
-    path: str, root: Node, data: Any, etype: str, ctx: dict[str, Any], data_path: tuple[Any, ...], owners: list[Any]
+    path: str, root: Node, data: Any, etype: str, ctx: dict[str, Any], data_path: tuple[Any, ...], owners: list[Any],
+    suggest: bool,
 ) -> Problem:
     """A trace event without a ``kind``, or with an unknown one."""
     expected = [t.strip().strip("'") for t in str(ctx.get("expected_tags", "")).split(",") if t.strip()]
@@ -223,13 +248,13 @@ def _union_tag(
     node, _ = locate(root, (*data_path, "kind"))
     tag = node.value if isinstance(node, ScalarNode) else None
     shown = f"`{tag}`" if tag is not None else show_value(node, None)
-    msg = f"unknown event kind {shown} in {label}; {vocabulary_hint(tag, expected)}the kinds are: {', '.join(expected)}"
+    msg = f"unknown event kind {shown} in {label}; {_hint(suggest, tag, expected)}the kinds are: {', '.join(expected)}"
     return problem_at(path, node, msg)
 
 
 def _choice_message(
     ctx: dict[str, Any], data_path: tuple[Any, ...], owners: list[Any], value: Any, value_node: Node, label: str,
-    shown: str,
+    shown: str, suggest: bool,
 ) -> str:
     """The message of a value that is not one of a fixed set (an enum or a literal)."""
     expected_text = str(ctx.get("expected", ""))
@@ -243,9 +268,9 @@ def _choice_message(
     # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
     word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
     if data_path[-2:] == ("fault", "kind"):
-        msg = f"unknown fault kind {word}; {vocabulary_hint(value, choices)}the fault kinds are: {', '.join(choices)}"
+        msg = f"unknown fault kind {word}; {_hint(suggest, value, choices)}the fault kinds are: {', '.join(choices)}"
     else:
-        msg = f"unknown value {word} for {label}; {vocabulary_hint(value, choices)}allowed: {', '.join(choices)}"
+        msg = f"unknown value {word} for {label}; {_hint(suggest, value, choices)}allowed: {', '.join(choices)}"
     if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
         return msg + yaml_hint(value_node)
     return msg + number_hint(value_node)

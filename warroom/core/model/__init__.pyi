@@ -62,7 +62,7 @@ from ._evidence import (
     structured,
     value_at,
 )
-from ._fields import MAX_DRILL_SECONDS, MAX_VERSION, SCHEMA_VERSION, TEXT_PATTERN, MappingForm
+from ._fields import MAX_DRILL_SECONDS, MAX_USD_PER_MTOK, MAX_VERSION, SCHEMA_VERSION, TEXT_PATTERN, MappingForm
 from ._hygiene import (
     ESCALATION_INSTRUCTION,
     briefing_hints,
@@ -172,6 +172,7 @@ __all__ = [
     "MAX_PROBE_SECONDS",
     "MAX_SHUFFLE_GROUP",
     "MAX_TOTAL_REPETITIONS",
+    "MAX_USD_PER_MTOK",
     "MAX_VERSION",
     "MappingForm",
     "ModelSpec",

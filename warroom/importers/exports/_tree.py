@@ -14,25 +14,40 @@ def root_ids(parent: dict[str, str]) -> dict[str, str]:
     record without a parent in it; the records of a parent cycle share one root (the cycle is then refused as
     such by :func:`~warroom.importers.spans.group_traces`)."""
     out: dict[str, str] = {}
+    known: dict[str, str] = {}  # the root of each record walked through on the way to a root (no cycle): walked once
     for record in parent:
         node, seen = record, set()
-        while parent.get(node) and parent[node] in parent and node not in seen:
+        while node not in known and parent.get(node) and parent[node] in parent and node not in seen:
             seen.add(node)
             node = parent[node]
-        out[record] = min(seen | {node}) if node in seen else node
+        if node in seen:  # a cycle (refused later): its records share the least id of the walk
+            out[record] = min(seen | {node})
+            continue
+        root = known.get(node, node)
+        known.update(dict.fromkeys((*seen, node), root))
+        out[record] = root
     return out
 
 
-def nearest_agent(step: Step | None, by_id: dict[str, Step]) -> Step | None:
-    """The agent step that ``step`` is or runs under (its parents by span id, a cycle ended), or None."""
+def nearest_agent(step: Step | None, by_id: dict[str, Step], memo: dict[str, Step | None] | None = None) -> Step | None:
+    """The agent step that ``step`` is or runs under (its parents by span id, a cycle ended), or None. With
+    ``memo`` (span id to its answer, kept between calls while the parents do not change), each span is walked
+    through once, so asking for every span of a deep trace is linear, not quadratic."""
     node = step
-    seen: set[str] = set()
+    seen: dict[str, None] = {}
+    found: Step | None = None
     while node is not None and node.span.span_id not in seen:
+        if memo is not None and node.span.span_id in memo:
+            found = memo[node.span.span_id]
+            break
         if node.kind == AGENT:
-            return node
-        seen.add(node.span.span_id)
+            found = node
+            break
+        seen[node.span.span_id] = None
         node = by_id.get(node.span.parent_id)
-    return None
+    if memo is not None:
+        memo.update(dict.fromkeys(seen, found))
+    return found
 
 
 def ancestors(span: Span, by_id: dict[str, Span]) -> Iterator[str]:
@@ -55,13 +70,15 @@ def attach_tools(steps: list[Step]) -> int:
             for key in {k for pair in m.tool_calls_asked for k in (f"id:{pair[0]}", f"tool:{pair[1]}")}:
                 by_call.setdefault(key, []).append(m)
     moved = 0
+    memo: dict[str, Step | None] = {}  # nearest_agent's answers, until a tool is moved
     for tool in steps:
-        if tool.kind != TOOL or nearest_agent(tool, by_id) is not None:
+        if tool.kind != TOOL or nearest_agent(tool, by_id, memo) is not None:
             continue
         key = f"id:{tool.call_id}" if tool.call_id else f"tool:{tool.tool}"
         asked = [m for m in by_call.get(key, []) if m.span.end_ns <= tool.span.start_ns]
-        agent = nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
+        agent = nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id, memo) if asked else None
         if agent is not None:
             tool.span.parent_id = agent.span.span_id
+            memo.clear()  # the spans under this tool run under an agent now
             moved += 1
     return moved

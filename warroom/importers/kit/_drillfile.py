@@ -8,6 +8,7 @@ from typing import Any
 
 from warroom.core.author import UNMARKED_NOTE
 from warroom.core.rules import MISSING_ANSWER_KEY
+from warroom.core.text import clean
 from warroom.importers.kit._rules import TraceError
 
 #: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.rules).
@@ -71,13 +72,14 @@ def check_unmarked(data: dict[str, Any]) -> None:
 
 def dump_drill_yaml(data: dict[str, Any], header: str | None = None) -> str:
     """``data`` as YAML text (safe dumper, no aliases, keys in the given order, Unicode kept), with an optional
-    ``# comment`` header; multi-line text as literal blocks where it can be. Loading the text back with a safe loader
-    gives ``data`` exactly. Written by :func:`warroom.importers.kit.dump_data` (what ``yaml.dump`` writes,
-    without PyYAML's slow representer). Raises TypeError for a value that is not plain drill data."""
+    ``# comment`` header (its control characters escaped: YAML allows none, not even in a comment); multi-line
+    text as literal blocks where it can be. Loading the text back with a safe loader gives ``data`` exactly.
+    Written by :func:`warroom.importers.kit.dump_data` (what ``yaml.dump`` writes, without PyYAML's slow
+    representer). Raises TypeError for a value that is not plain drill data."""
     from warroom.importers.kit._yamlemit import dump_data
 
     body = dump_data(data)
-    if header:
-        comment = "".join(f"# {line}\n".replace("# \n", "#\n") for line in header.splitlines())
+    if header:  # a trace id or a file name in it is the source's text: its control characters are written escaped
+        comment = "".join(f"# {clean(line)}\n".replace("# \n", "#\n") for line in header.splitlines())
         return comment + body
     return body

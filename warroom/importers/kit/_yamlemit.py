@@ -29,6 +29,8 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode
 
+from warroom.core.load import core_tag
+
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
 _INT, _FLOAT, _BOOL, _NULL = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
@@ -39,10 +41,12 @@ _resolver = yaml.resolver.Resolver()
 
 
 def _plain_is_str(text: str) -> bool:
-    """Whether ``text`` written plain reads back as a string (PyYAML's implicit resolvers, YAML 1.1)."""
+    """Whether ``text`` written plain reads back as a string both under PyYAML's implicit resolvers (YAML 1.1) and
+    under the YAML 1.2 core schema the drill loader reads (``1e5``, ``1.5e3``, ``0o17`` are text in YAML 1.1 but
+    numbers in YAML 1.2: written plain, an imported name or text would load as a number)."""
     if text and text[0] not in _RESOLVABLE:
         return True
-    return _resolver.resolve(ScalarNode, text, (True, False)) == _STR
+    return _resolver.resolve(ScalarNode, text, (True, False)) == _STR and core_tag(text) == _STR
 
 
 def _float_text(x: float) -> str:

@@ -179,7 +179,8 @@ def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:
     candidates = {s.span_id for run, s in zip(runs, spans, strict=True)
                   if run.get("run_type") == "agent" or (run.get("run_type") == "chain" and (
                       as_text(run.get("name")) in AGENT_CHAINS or _node_name(run) == as_text(run.get("name"))))}
-    for run, span in sorted(zip(runs, spans, strict=True), key=lambda r: len([*ancestors(r[1], by_id)])):  # outer first
+    depths: dict[str, int] = {}
+    for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: _depth(rs[1], by_id, depths)):  # outer first
         if span.span_id not in candidates:
             continue
         named = run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS
@@ -193,6 +194,23 @@ def _node_name(run: dict[str, Any]) -> str | None:
     meta = extra.get("metadata") if isinstance(extra, dict) else None
     node = meta.get("langgraph_node") if isinstance(meta, dict) else None
     return node if isinstance(node, str) and node else None
+
+
+def _depth(span: Span, by_id: dict[str, Span], known: dict[str, int]) -> int:
+    """How many parents ``span`` has (a cycle ended); ``known`` keeps the depth of each span walked through on a
+    walk that ended at a root, so that the runs of a deep trace are walked once, not once each (quadratic)."""
+    path: list[str] = []
+    node, seen = span.parent_id, set()
+    while node in by_id and node not in seen and node not in known:
+        seen.add(node)
+        path.append(node)
+        node = by_id[node].parent_id
+    if node in seen:  # a cycle: counted as before, nothing kept
+        return len(path)
+    above = known[node] + 1 if node in known else 0  # the parents of the span the walk stopped at, and that span
+    for i, walked in enumerate(reversed(path)):
+        known[walked] = above + i
+    return above + len(path)
 
 
 def _user_text(inputs: Any) -> str:

@@ -33,24 +33,43 @@ class _Trace:
     t0: int
     #: the events each span became, by span id (for span-level annotations: TRAIL's ``location``)
     span_events: dict[str, list[str]] = field(default_factory=dict)
+    #: span id -> the agent nearest it (:meth:`agent_of`), filled as spans are asked about
+    agents: dict[str, str | None] = field(default_factory=dict)
+    #: ("id", call id) or ("tool", name) -> the model calls that asked for it, in the steps' order (:meth:`asker_of`)
+    askers: dict[tuple[str, Any], list[Step]] | None = None
 
     def agent_of(self, step: Step, *, above: bool = False) -> str | None:
-        """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents."""
+        """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents. Each span's
+        answer is kept (:attr:`agents`), so that a trace of thousands of nested spans is walked once, not once per
+        tool span (quadratic in the depth)."""
         node = self.by_id.get(step.span.parent_id) if above else step
-        seen: set[str] = set()
-        while node is not None and node.span.span_id not in seen:
+        walked: dict[str, None] = {}
+        found: str | None = None
+        while node is not None and node.span.span_id not in walked:
+            if node.span.span_id in self.agents:
+                found = self.agents[node.span.span_id]
+                break
             if node.kind == AGENT:
-                return agent_id(node.name or node.span.name)
-            seen.add(node.span.span_id)
+                found = agent_id(node.name or node.span.name)
+                break
+            walked[node.span.span_id] = None
             node = self.by_id.get(node.span.parent_id)
-        return None
+        self.agents.update(dict.fromkeys(walked, found))
+        return found
 
     def asker_of(self, step: Step) -> str | None:
         """The agent of the latest model call, ending before tool ``step`` starts, that asked for its call (by id,
-        else by tool name): a tool that no agent span holds (LangGraph's ToolNode runs beside the agent's node)."""
-        asked = [m for m in self.steps if m.kind == MODEL and m.span.end_ns <= step.span.start_ns
-                 and any(i == step.call_id or (not step.call_id and n == step.tool) for i, n in m.tool_calls_asked)]
-        return self.agent_of(asked[-1]) if asked else None
+        else by tool name): a tool that no agent span holds (LangGraph's ToolNode runs beside the agent's node).
+        The model calls are indexed by what they asked for once (:attr:`askers`), not scanned for each tool."""
+        if self.askers is None:
+            self.askers = {}
+            for m in (m for m in self.steps if m.kind == MODEL):
+                for asked_for in {k for i, n in m.tool_calls_asked for k in (("id", i), ("tool", n))}:
+                    self.askers.setdefault(asked_for, []).append(m)
+        key: tuple[str, Any] = ("id", step.call_id) if step.call_id else ("tool", step.tool)
+        asked = (m for m in reversed(self.askers.get(key, [])) if m.span.end_ns <= step.span.start_ns)
+        latest = next(asked, None)
+        return self.agent_of(latest) if latest is not None else None
 
     def t(self, ns: int) -> float:
         t = round((ns - self.t0) / 1e9, 3)

@@ -11,7 +11,8 @@ a few plain forms otherwise than the YAML 1.2 core schema (``1_000``, ``0b101`` 
 fast path declines a file when:
 
 - it holds anything unusual for a drill: a tab, a lone CR, a control or non-printable character, U+0085, U+2028 or
-  U+2029, a byte-order mark inside the text, a directive or document marker (``%YAML``, ``---``, ``...``), an
+  U+2029, a byte-order mark inside the text, an escaped half of a surrogate pair (``\\ud83d``, refused by the
+  PyYAML path, which yaml-rs would join), a directive or document marker (``%YAML``, ``---``, ``...``), an
   anchor, alias or tag (``&a``, ``*a``, ``!!str``), a ``?`` key, a merge key (``<<``), a quoted key followed by
   ``:`` without a space, more than :data:`~warroom.core.load.limits.MAX_DEPTH` levels, a key that is not text, or a
   null inside a file that has a ``{...}`` mapping (an entry without a colon is an error there);

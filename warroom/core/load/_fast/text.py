@@ -17,6 +17,9 @@ _ODD_CHARACTER = re.compile("[\x80-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uff
 #: Lines the fast path leaves to the PyYAML path: directives, document markers, a lone CR.
 _ODD_LINE = re.compile(r"\n(?:%|---|\.\.\.)")
 _LONE_CR = re.compile(r"\r(?!\n)")
+#: A ``\uD83D``-style escape of half a UTF-16 surrogate pair: yaml-rs joins a pair into one character, the PyYAML
+#: path refuses it, so the fast path leaves it to the PyYAML path (whose problem says what to write instead).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 #: Anchors, aliases, tags, ``?`` keys, merge keys, and ``{"key":value}`` (a value right after the colon): each
 #: pattern starts with a literal (fast to find); a match counts only at the start of the text, or after a space or
 #: ``[{,`` (see :func:`unusual`).
@@ -47,6 +50,8 @@ def unusual(text: str) -> bool:
     if text.startswith(("%", "---", "...")) or _ODD_LINE.search(text) or ("\r" in text and _LONE_CR.search(text)):
         return True
     if ('":' in text or "':" in text) and _QUOTED_KEY_COLON.search(text):
+        return True
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         return True
     if any(c in text for c in "[]{}") and multiline_flow_quick(text, raw):
         return True

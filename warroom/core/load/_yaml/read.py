@@ -34,6 +34,10 @@ class YamlSyntaxError(WarroomError):
         self.line, self.column, self.message = line, column, message
 
 
+#: A ``\uD83D``-style escape: half of a UTF-16 surrogate pair (PyYAML refuses it; JSON would join a pair).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], Any]]:
     """The node tree of the YAML ``text`` (None for an empty document) and the marks of its aliases' uses (see
     :class:`warroom.core.load._yaml.core.AliasMarks`), composed with a YAML 1.2 core-schema subclass of the PyYAML
@@ -158,6 +162,8 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         return (cm.line + 1, cm.column + 1, f"this quoted text is never closed: add the closing {quote}")
     elif "quoted scalar" in context and cm is not None:
         msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
+        if "Unicode character escape" in problem:
+            msg += _surrogate_hint(text, index)
     elif "undefined alias" in problem:
         name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
         msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
@@ -177,6 +183,15 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         if context and cm is not None:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
     return (line, column, msg)
+
+
+def _surrogate_hint(text: str, index: int | None) -> str:
+    """What to write instead of an escaped half of a surrogate pair at ``index`` (where PyYAML stopped), else ""."""
+    at = index or 0
+    if not _SURROGATE_ESCAPE.search(text, max(0, at - 2), at + 6):
+        return ""
+    return (": an escape from \\ud800 to \\udfff is half of a UTF-16 surrogate pair, not a character; write the "
+            "character itself, or its 8-digit escape (`\\U0001F600` for U+1F600)")
 
 
 #: A space character other than the plain space at the start of a line: YAML does not read it as indentation.
