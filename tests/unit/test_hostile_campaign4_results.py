@@ -4,15 +4,21 @@ commands, as a hostile trainee or a faulty world would attack them; each case it
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
+from store_support import bundled_drill_path
 
 from unit import test_forgeries
-from unit.test_forgeries import GOOD, forged_row, insert, play, row_of
+from unit.test_forgeries import GOOD, forged_row, insert, killed_journal, play, row_of
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
+from warroom.core.settings import resolve_trainee
+from warroom.errors import SettingsError
 from warroom.store.cohort import cohort_stats
+from warroom.store.journal import recover_unfinished
 from warroom.store.results import ResultsStore
 
 #: A secured PostgreSQL store with a trainee role and a facilitator role (tests/unit/test_forgeries.py's).
@@ -47,3 +53,51 @@ def test_a_copy_of_a_poor_first_attempt_dated_later_does_not_take_it_out_of_the_
         assert (checks[first].state, checks[good].state) == ("verified", "verified")
         (trainee,) = cohort_stats(store).stats.trainees
         assert trainee.hits == 0  # the first attempt counts, as played
+
+
+#: Names that look like ``ann`` (or like another name) and were accepted as names of their own: characters that show
+#: nothing but are not format characters (a combining grapheme joiner, a variation selector, a Hangul filler, the
+#: blank Braille pattern, a variation selector of the supplement), and a decomposed ``é``.
+LOOK_ALIKES = ["ann\u034f", "ann\ufe0f", "ann\u3164", "\u3164", "ann\u2800", "ann\U000e0100", "Jose\u0301"]
+
+
+@pytest.mark.parametrize("name", LOOK_ALIKES)
+def test_a_name_that_looks_like_another_is_refused_on_the_command_line(name: str):
+    with pytest.raises(SettingsError) as caught:
+        resolve_trainee(name)
+    assert "two names that look the same must be the same name" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["José", "Zoë", "李小龍", "O'Brien", "Ada Lovelace"])
+def test_composed_names_of_every_script_are_still_names(name: str):
+    assert resolve_trainee(name) == name
+
+
+@pytest.mark.parametrize("name", LOOK_ALIKES)
+def test_a_journal_start_line_naming_a_look_alike_of_a_trainee_is_quarantined(tmp_path: Path, name: str):
+    """On a data folder the class shares, a journal whose start line names ``ann`` plus a character that shows
+    nothing was recovered and stored under that name: a second "ann" in the facilitator's summary, with the
+    figures of a session ann never played. It is quarantined, as a name with a zero-width space is."""
+    sid = killed_journal(tmp_path, bundled_drill_path(), {"trainee": name}, GOOD)
+    (rec,) = recover_unfinished(tmp_path)
+    assert rec.quarantined and not rec.stored
+    assert "the session start line has bad values: trainee: a trainee name that" in rec.error
+    with ResultsStore(tmp_path) as store:
+        assert sid not in {r.session_id for r in store.query()}
+
+
+@pytest.mark.parametrize("name", LOOK_ALIKES)
+def test_store_import_refuses_a_look_alike_trainee_name_at_its_line(tmp_path: Path, name: str):
+    src = tmp_path / "trainee"
+    play(src, "ann", GOOD)
+    out = tmp_path / "x.jsonl"
+    export = CliRunner().invoke(main, ["store", "export", "--data-dir", str(src), "-o", str(out)])
+    assert export.exit_code == 0, export.output
+    (line,) = out.read_text().splitlines()
+    out.write_text(json.dumps({**json.loads(line), "trainee": name}) + "\n")
+    imported = CliRunner().invoke(main, ["store", "import", "--all-trainees", str(out),
+                                         "--data-dir", str(tmp_path / "dest")])  # fmt: skip
+    assert imported.exit_code == 1, imported.output
+    assert f"{out}:1: " in imported.output and "trainee: a trainee name that" in imported.output
+    with ResultsStore(tmp_path / "dest") as store:
+        assert store.query() == []
