@@ -101,3 +101,24 @@ def test_store_import_refuses_a_look_alike_trainee_name_at_its_line(tmp_path: Pa
     assert f"{out}:1: " in imported.output and "trainee: a trainee name that" in imported.output
     with ResultsStore(tmp_path / "dest") as store:
         assert store.query() == []
+
+
+def test_a_role_of_neither_group_on_a_cohorts_schema_is_told_the_grant_it_needs(
+    tmp_path: Path, postgres_server, store_url: str
+):
+    """A login role in neither group of ``warroom store secure``, on a store in a schema of its own (the URL's
+    ``search_path``, one schema per cohort): it sees no schema at all, so every command said only ``no schema has
+    been selected to create in LINE 1: CREATE TABLE warroom_schema ...``, not what to do; docs/cohorts.md promises
+    the grant it needs."""
+    import uuid
+
+    from pg_support import as_role, secured_roles
+
+    secured_roles(postgres_server, store_url, tmp_path)
+    role = f"nobody_{uuid.uuid4().hex[:8]}"
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN")
+    result = CliRunner().invoke(main, ["--store", as_role(store_url, role), "scores", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert result.output.startswith("Error: cannot use the results store "), result.output
+    assert "GRANT warroom_trainee, or warroom_facilitator, TO it" in result.output, result.output
+    assert "Traceback" not in result.output
