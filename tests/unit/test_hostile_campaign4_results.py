@@ -122,3 +122,8 @@ def test_a_role_of_neither_group_on_a_cohorts_schema_is_told_the_grant_it_needs(
     assert result.output.startswith("Error: cannot use the results store "), result.output
     assert "GRANT warroom_trainee, or warroom_facilitator, TO it" in result.output, result.output
     assert "Traceback" not in result.output
+    asked = ["store", "status", "--store", as_role(store_url, role), "--data-dir", str(tmp_path)]
+    status = CliRunner().invoke(main, asked)
+    assert status.exit_code == 1, status.output
+    assert "that the login role can see: it may use no schema on its search path" in status.output, status.output
+    assert "`warroom store migrate` creates it" not in status.output  # the store is there: migrating is not the cure
