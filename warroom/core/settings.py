@@ -42,7 +42,8 @@ MAX_TRAINEE_CHARS = 80
 
 def trainee_name_problem(name: str) -> str | None:
     """Why ``name`` is not a trainee name people can read (None: it is one): a control character or bidirectional
-    control, an invisible (format) character such as a zero-width space, surrounding white space, or more than
+    control, an invisible character such as a zero-width space or a Hangul filler, a name not in Unicode's composed
+    form (NFC: a decomposed ``é`` looks like the composed one), surrounding white space, or more than
     :data:`MAX_TRAINEE_CHARS` characters. The one rule for every name warroom stores: the command line, the roster,
     and the results store's checks of a journal's start line and of every row written (``store import`` included)."""
     why = "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
@@ -53,6 +54,10 @@ def trainee_name_problem(name: str) -> str | None:
     if invisible:
         return (f"contains invisible characters ({', '.join(invisible)}): two names that look the same must be the "
                 f"same name; a trainee name is {why}")  # fmt: skip
+    if not unicodedata.is_normalized("NFC", name):
+        return ("is not in Unicode's composed form, NFC (a letter written as a letter and a combining mark looks like "
+                f"the one character of another name): two names that look the same must be the same name; a trainee "
+                f"name is {why}")  # fmt: skip
     if len(name) > MAX_TRAINEE_CHARS:
         return f"is {len(name):,} characters long; at most {MAX_TRAINEE_CHARS} are allowed"
     if not name.strip():
@@ -71,11 +76,24 @@ def _checked_trainee(name: str, source: str) -> str:
     return name
 
 
+#: Characters that show nothing but are neither format characters nor separators: Unicode's default-ignorable code
+#: points of other categories (the combining grapheme joiner, the Hangul fillers, Khmer's inherent vowels, the
+#: Mongolian and other variation selectors, the tag block) and the blank Braille pattern. ``ann`` followed by one of
+#: them looked like ``ann`` and was another name.
+_BLANK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
 def _invisible(ch: str) -> bool:
-    """A format character (Unicode category Cf: zero-width space and joiners, word joiner, BOM...) or a separator
-    other than the plain space (line and paragraph separators, no-break and other odd spaces)."""
+    """A format character (Unicode category Cf: zero-width space and joiners, word joiner, BOM...), a separator
+    other than the plain space (line and paragraph separators, no-break and other odd spaces), or another character
+    that shows nothing (:data:`_BLANK_RANGES`)."""
     category = unicodedata.category(ch)
-    return category == "Cf" or (category in ("Zl", "Zp", "Zs") and ch != " ")
+    if category == "Cf" or (category in ("Zl", "Zp", "Zs") and ch != " "):
+        return True
+    return any(low <= ord(ch) <= high for low, high in _BLANK_RANGES)
 
 
 def resolve_trainee(name: str | None = None, source: str = "--trainee") -> str:

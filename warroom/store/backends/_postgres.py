@@ -347,7 +347,14 @@ def upgrade_refused(
 def privilege_hint(exc: BaseException) -> str:
     """What to do, in parentheses after the server's message, when ``exc`` is a refusal for want of a privilege
     (SQLSTATE 42501) on warroom's tables; "" otherwise. A role of neither group of ``warroom store secure`` may read
-    nothing; a ``warroom_trainee`` role may store and read its own sessions but not change or delete any."""
+    nothing; a ``warroom_trainee`` role may store and read its own sessions but not change or delete any. A role
+    without ``USAGE`` on the schema the URL names (a schema per cohort) sees no schema at all, and the server says
+    only that none is selected to create in (SQLSTATE 3F000): the same grant is what it lacks."""
+    if getattr(exc, "sqlstate", None) == "3F000":
+        return (" (the login role may use no schema on its search path: the URL's schema, "
+                "`?options=-csearch_path%3DNAME`, must exist, made by `warroom store migrate` as the owner of the "
+                "tables, and the role needs a group of `warroom store secure`: GRANT warroom_trainee, or "
+                "warroom_facilitator, TO it)")  # fmt: skip
     if getattr(exc, "sqlstate", None) != "42501":
         return ""
     text = str(exc)

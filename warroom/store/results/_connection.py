@@ -174,6 +174,10 @@ class StoreConnection:
         try:
             version = read_version(self.conn)
             if version is None and not create:
+                if self.conn.execute("SELECT current_schema() IS NULL").fetchone()[0]:  # no schema it may use
+                    raise StoreError(f"no results store at {self.location} that the login role can see: it may use "
+                                     "no schema on its search path (the store's tables may be there all the same: "
+                                     "GRANT warroom_trainee, or warroom_facilitator, TO it)")  # fmt: skip
                 raise StoreError(f"no results store at {self.location} (no session has been recorded there; "
                                  "`warroom store migrate` creates it)")
             if (version or 0) > SCHEMA_VERSION:

@@ -119,6 +119,21 @@ def read_checks(db: StoreConnection, session_ids: Iterable[str] | None = None) -
     }
 
 
+def stored_order(db: StoreConnection, session_ids: Iterable[str]) -> dict[str, int]:
+    """Session id -> how many transactions ago its row was last written, where the database knows it (PostgreSQL:
+    ``age(xmin)``, which no client can set: the larger, the earlier stored); empty on SQLite, whose rows keep no
+    such order. Rows written in one transaction (an import, a migration's backfill) have the same age."""
+    ids = list(session_ids)
+    if not ids or db.dialect.name != "postgresql":
+        return {}
+    out: dict[str, int] = {}
+    for at in range(0, len(ids), 500):
+        part = ids[at : at + 500]
+        sql = f"SELECT session_id, age(xmin) FROM sessions WHERE session_id IN ({', '.join('?' for _ in part)})"
+        out.update((str(r[0]), int(r[1])) for r in db.conn.execute(sql, part))
+    return out
+
+
 def any_left_out(db: StoreConnection) -> bool:
     """True when some stored session is left out of the statistics by default (so their queries must say so)."""
     row = db.conn.execute(f"SELECT 1 FROM {CHECKS_TABLE} WHERE state <> '{VERIFIED}' LIMIT 1").fetchone()

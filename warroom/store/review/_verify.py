@@ -201,12 +201,14 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
 
 @dataclass(frozen=True)
 class _Held:
-    """A session of a trainee's group (:func:`_group`): its id, claimed start, and whether it was stored without a
-    check."""
+    """A session of a trainee's group (:func:`_group`): its id, claimed start, whether it was stored without a
+    check, and when the database stored it."""
 
     session_id: str
     started_at: str
     submitted: bool
+    #: How many transactions ago the database stored it (PostgreSQL), None where the store keeps no such order.
+    stored_age: int | None = None
 
 
 #: The copies of a session that verify names (then how many more).
@@ -235,12 +237,14 @@ def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | Non
     rows = [o for o in store.iter_sessions(trainee=trainee, drill=drill)
             if not isinstance(o, CorruptSession) and o.drill_id == drill]  # fmt: skip
     checks = store.checks([o.session_id for o in rows])
+    ages = store.stored_order([o.session_id for o in rows])
     group: Group = {}
     for o in rows:
         key = _log_key(o.actions)
         if key is not None:
             submitted = o.session_id in checks and checks[o.session_id].submitted
-            group.setdefault((o.seed, key), []).append(_Held(o.session_id, o.started_at, submitted))
+            group.setdefault((o.seed, key), []).append(_Held(o.session_id, o.started_at, submitted,
+                                                             ages.get(o.session_id)))  # fmt: skip
     if index is not None:
         index[(trainee, drill)] = group
     return group
@@ -250,19 +254,33 @@ def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = Non
     """A session stored without a check (``s``) that is a copy of another session of the same trainee: the same
     drill, seed and action log (one holding a trainee's action: two sessions played hold the same one only when
     nothing but a quit was recorded), whatever its id and start time say. A copy given an earlier start time would
-    become the trainee's first attempt at the drill. Of two copies both stored without a check, the one that claims
-    the earlier start is the copy; a session warroom's recorder stored is never the copy."""
+    become the trainee's first attempt at the drill, and one given a later start took the session it copies out of
+    the figures (a bad first attempt) while standing itself as a later one. Of two copies both stored without a
+    check, the one the database stored later is the copy (:func:`_copy_of`); a session warroom's recorder stored is
+    never the copy."""
     mine = _log_key(s.actions)
     if mine is None:
         return []
-    same = [o for o in _group(store, s.trainee, s.drill_id, index).get((s.seed, mine), [])
-            if o.session_id != s.session_id]  # fmt: skip
-    found = [o for o in same if not o.submitted or _instant(s.started_at) <= _instant(o.started_at)]
+    held = _group(store, s.trainee, s.drill_id, index).get((s.seed, mine), [])
+    me = next((o for o in held if o.session_id == s.session_id), _Held(s.session_id, s.started_at, True))
+    found = [o for o in held if o.session_id != s.session_id and _copy_of(me, o)]
     said = [f"its drill, seed and action log are those of session {o.session_id} (started {o.started_at}): a copy, "
             "whatever its id and start time say" for o in found[:MAX_COPIES_NAMED]]  # fmt: skip
     if len(found) > MAX_COPIES_NAMED:  # a thousand copies: a thousand sentences for each of them
         said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions of the trainee")
     return said
+
+
+def _copy_of(me: _Held, other: _Held) -> bool:
+    """Whether ``me`` (stored without a check) is the copy of ``other``, a session with the same drill, seed and action
+    log: always when ``other`` was stored with a check (by warroom's recorder); else the one the database stored
+    later (PostgreSQL's order of transactions, which no client sets), and where the store keeps no order or both
+    came in one transaction (SQLite, one import), the one that claims the earlier start."""
+    if not other.submitted:
+        return True
+    if me.stored_age is not None and other.stored_age is not None and me.stored_age != other.stored_age:
+        return me.stored_age < other.stored_age
+    return _instant(me.started_at) <= _instant(other.started_at)
 
 
 def _instant(iso: str) -> datetime:
