@@ -69,10 +69,19 @@ def test_model_calls_are_told_by_their_class_with_their_role_and_usage():
         (2.675, "$2.68"),
         (0.00000123, "$0.00000123"),
         (-0.035, "-$0.035"),
+        (1e26, f"${1e26:,.2f}"),  # past Decimal's 28 digits: the float as it is, not InvalidOperation
+        (1.5e300, f"${1.5e300:,.2f}"),
     ],
 )
 def test_format_usd(usd, text):
     assert format_usd(usd) == text
+
+
+def test_round_half_up_keeps_an_infinity_and_a_nan():
+    from warroom.core.text._format import round_half_up
+
+    assert round_half_up(float("inf"), 2) == float("inf") and round_half_up(float("-inf")) == float("-inf")
+    assert round_half_up(float("nan"), 2) != round_half_up(float("nan"), 2)  # NaN, not InvalidOperation
 
 
 def test_seed_example_reproduces_the_worked_example_exactly():

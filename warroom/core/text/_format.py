@@ -20,8 +20,9 @@ No Textual or Rich import here: the domain core uses it too.
 
 from __future__ import annotations
 
+import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 __all__ = [
     "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount",
@@ -147,9 +148,13 @@ def format_usd(usd: float) -> str:
 
 
 def round_half_up(x: float, digits: int = 0) -> float:
-    """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding)."""
+    """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding); an infinity or
+    NaN is returned as it is. The rounding is exact at any size (a float has at most 309 digits before its point)."""
+    if not math.isfinite(x):
+        return x
     q = Decimal(1).scaleb(-digits)
-    return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP))
+    with localcontext(prec=330 + max(digits, 0)):
+        return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP))
 
 
 def _decimal(value: float, digits: int) -> str:
