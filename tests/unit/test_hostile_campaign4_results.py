@@ -57,8 +57,10 @@ def test_a_copy_of_a_poor_first_attempt_dated_later_does_not_take_it_out_of_the_
 
 #: Names that look like ``ann`` (or like another name) and were accepted as names of their own: characters that show
 #: nothing but are not format characters (a combining grapheme joiner, a variation selector, a Hangul filler, the
-#: blank Braille pattern, a variation selector of the supplement), and a decomposed ``é``.
-LOOK_ALIKES = ["ann\u034f", "ann\ufe0f", "ann\u3164", "\u3164", "ann\u2800", "ann\U000e0100", "Jose\u0301"]
+#: blank Braille pattern, a variation selector of the supplement), a decomposed ``é``, and compatibility characters
+#: (fullwidth letters, a ligature, a superscript: what NFKC rewrites).
+LOOK_ALIKES = ["ann\u034f", "ann\ufe0f", "ann\u3164", "\u3164", "ann\u2800", "ann\U000e0100", "Jose\u0301",
+               "\uff41\uff4e\uff4e", "a\uff4en", "\ufb01on", "ann\u00b2"]  # fullwidth, a ligature, a superscript (NFKC)
 
 
 @pytest.mark.parametrize("name", LOOK_ALIKES)
@@ -66,6 +68,12 @@ def test_a_name_that_looks_like_another_is_refused_on_the_command_line(name: str
     with pytest.raises(SettingsError) as caught:
         resolve_trainee(name)
     assert "two names that look the same must be the same name" in str(caught.value)
+
+
+def test_a_fullwidth_name_is_refused_naming_its_characters():
+    with pytest.raises(SettingsError) as caught:
+        resolve_trainee("a\uff4en")
+    assert "contains compatibility characters (U+FF4E FULLWIDTH LATIN SMALL LETTER N;" in str(caught.value)
 
 
 @pytest.mark.parametrize("name", ["José", "Zoë", "李小龍", "O'Brien", "Ada Lovelace"])

@@ -43,7 +43,8 @@ MAX_TRAINEE_CHARS = 80
 def trainee_name_problem(name: str) -> str | None:
     """Why ``name`` is not a trainee name people can read (None: it is one): a control character or bidirectional
     control, an invisible character such as a zero-width space or a Hangul filler, a name not in Unicode's composed
-    form (NFC: a decomposed ``é`` looks like the composed one), surrounding white space, or more than
+    form (NFC: a decomposed ``é`` looks like the composed one), a compatibility character (one NFKC rewrites, such as
+    a fullwidth ``ａ``, a ligature ``ﬁ`` or a superscript), surrounding white space, or more than
     :data:`MAX_TRAINEE_CHARS` characters. The one rule for every name warroom stores: the command line, the roster,
     and the results store's checks of a journal's start line and of every row written (``store import`` included)."""
     why = "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
@@ -58,6 +59,12 @@ def trainee_name_problem(name: str) -> str | None:
         return ("is not in Unicode's composed form, NFC (a letter written as a letter and a combining mark looks like "
                 f"the one character of another name): two names that look the same must be the same name; a trainee "
                 f"name is {why}")  # fmt: skip
+    if not unicodedata.is_normalized("NFKC", name):
+        odd = sorted({f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in name
+                      if unicodedata.normalize("NFKC", ch) != ch})  # fmt: skip
+        return (f"contains compatibility characters ({', '.join(odd)}; Unicode's NFKC writes them as ordinary "
+                f"letters: a fullwidth `ａｎｎ` looks like `ann`): two names that look the same must be the same name; "
+                f"a trainee name is {why}")  # fmt: skip
     if len(name) > MAX_TRAINEE_CHARS:
         return f"is {len(name):,} characters long; at most {MAX_TRAINEE_CHARS} are allowed"
     if not name.strip():
