@@ -41,3 +41,26 @@ async def test_the_inspectors_search_is_shown_literally_in_its_border(services, 
         assert app.is_running
         assert app.live.query_one(Inspector).search_status() == f"/{typed}: none"
         assert f"/{typed}: none" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (5, 3), (3, 200)])
+async def test_the_escalation_dialog_opens_in_a_terminal_a_few_columns_wide(services, size: tuple[int, int]):
+    """A served tab says its size (``["resize", {"width": 1, ...}]``): in a terminal of 1 to 5 columns the escalation
+    dialog's lists had no column left, and Textual's layout failed (``range() arg 3 must not be zero``): the app
+    ended. The dialog now opens, and a wider terminal shows it whole again."""
+    from warroom.tui.room import EscalateScreen
+
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 5)
+        await pilot.resize_terminal(*size)
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, EscalateScreen)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "Escalate" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and app.screen is app.live
