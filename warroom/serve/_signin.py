@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler
 
 from warroom.core.text import clean_line
@@ -65,11 +66,17 @@ button { margin-top: 1.5em; padding: .6em 2em; font: inherit; background: #5e0ba
 
 async def read_form(request: web.Request) -> Any:
     """The fields of a posted form; HTTP 400 for a body that is not a form of UTF-8 text (aiohttp raised a
-    UnicodeDecodeError: a 500 and a traceback in the log, at any client's will)."""
+    UnicodeDecodeError: a 500 and a traceback in the log, at any client's will), names a charset Python does not know
+    (``charset=bogus``: a LookupError), or cannot be read as the form it says it is (a multipart form without its
+    boundary; a field over 512 KiB, whose error quoted the body, a token with it, into the log)."""
     try:
         return await request.post()
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, LookupError):
         raise web.HTTPBadRequest(text="the form is not UTF-8 text") from None
+    except (ValueError, HttpProcessingError):
+        raise web.HTTPBadRequest(
+            text="the form cannot be read: post it as the page's form does (URL-encoded UTF-8 text)"
+        ) from None
 
 
 def page(title: str, body: str, status: int = 200) -> web.Response:

@@ -6,6 +6,10 @@
 - **What one tab may cost**: its messages draw on a budget of bytes that refills at :data:`RATE_BYTES` per second up
   to :data:`BURST_BYTES` (:class:`InputBudget`): far above anyone's typing (a held arrow key sends about 100 bytes a
   second), far below a flood. A tab over its budget is ended.
+- **Key sequences Textual cannot read**: an escape sequence (``ESC [``) whose parameters hold a ``:`` or a number
+  over U+10FFFF's, ``ESC [9999999999A`` (no browser sends one), made Textual's input parser in the app process raise,
+  and the app then read no more input (not even the server's request to quit): :class:`KeySequences` refuses them,
+  also when a sequence is split between two messages.
 - **Malformed messages** (not a JSON list of textual-serve's protocol, keys that are not text, a lone surrogate, an
   unknown kind, a binary message) end the sender's session with a one-line log entry (:class:`BadMessage`), never a
   traceback, and nothing else.
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import signal
 import time
 from asyncio.subprocess import Process
@@ -27,6 +32,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 
+from warroom.core.text import clean_line
 from warroom.errors import WarroomError
 
 log = logging.getLogger("warroom.serve")
@@ -70,9 +76,40 @@ class InputBudget:
         return True
 
 
-def read_message(message: Any, budget: InputBudget) -> tuple[str, Any]:
-    """The ``(kind, data)`` of one websocket message from a tab, checked: raises :class:`BadMessage` saying why it
-    ends the session."""
+#: An escape sequence of the keys (``ESC [``, parameters, intermediates, a final byte; none when cut at the end).
+_CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~]|$)")
+#: The largest number a key sequence's parameter may hold (a code point's, in a keyboard protocol's key).
+MAX_PARAMETER = 0x10FFFF
+
+
+class KeySequences:
+    """The escape sequences of one tab's keys, checked across its messages: :meth:`check` raises
+    :class:`BadMessage` for a sequence whose parameters hold a ``:`` or a number over :data:`MAX_PARAMETER`, which
+    Textual's input parser cannot read (it raised, and the app process read no more input). A sequence cut at the
+    end of a message is checked with the next message's keys (a tab could split one to pass it)."""
+
+    def __init__(self) -> None:
+        self.carry = ""
+
+    def check(self, keys: str) -> None:
+        text = self.carry + keys
+        self.carry = ""
+        for match in _CSI.finditer(text):
+            params = match.group(1)
+            numbers = re.findall(r"\d+", params)
+            if ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
+                raise BadMessage(f"a key sequence no terminal sends ({clean_line(match.group(0)[:40])!r})")
+            if not match.group(3):
+                self.carry = match.group(0)
+        if not self.carry and text.endswith("\x1b"):
+            self.carry = "\x1b"
+
+
+def read_message(
+    message: Any, budget: InputBudget, sequences: KeySequences | None = None
+) -> tuple[str, Any]:  # fmt: skip
+    """The ``(kind, data)`` of one websocket message from a tab, checked (with ``sequences``: the escape sequences
+    of its keys, :class:`KeySequences`): raises :class:`BadMessage` saying why it ends the session."""
     if message.type == WSMsgType.ERROR:  # e.g. over MAX_MESSAGE_BYTES: aiohttp closes the connection (1009)
         raise BadMessage(f"the connection failed: {message.data}")
     if message.type != WSMsgType.TEXT:
@@ -98,6 +135,8 @@ def read_message(message: Any, budget: InputBudget) -> tuple[str, Any]:
             raise BadMessage("keys holding a lone surrogate (not UTF-8)") from None
         if len(keys) > MAX_KEYS_BYTES:
             raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
+        if sequences is not None:
+            sequences.check(data)
         return kind, keys
     if kind == "resize" and not isinstance(data, dict):
         raise BadMessage("a resize without a size")
@@ -153,9 +192,9 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
     """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol),
     until the browser goes away. Raises :class:`BadMessage` for a message that ends the session. ``cells(value,
     default)`` bounds a terminal size."""
-    budget = InputBudget()
+    budget, sequences = InputBudget(), KeySequences()
     async for message in websocket:
-        kind, data = read_message(message, budget)
+        kind, data = read_message(message, budget, sequences)
         if kind == "stdin":
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
                 await service.send_bytes(data)

@@ -13,6 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
@@ -312,7 +313,8 @@ class PickerScreen(Screen[None]):
             parts.append(f"{shown} of {len(self._catalog)} · filter “{clean_line(self.filter_text)}”")
         if self.sort != "domain":
             parts.append(SORTS[self.sort])
-        self.query_one("#picker-table", DataTable).border_title = " · ".join(parts)
+        # Content, not a str (a border's str is read as markup: a filter "[/x]" was a MarkupError that ended the app)
+        self.query_one("#picker-table", DataTable).border_title = Content(" · ".join(parts))
 
     def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
         """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill

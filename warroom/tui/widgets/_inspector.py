@@ -28,6 +28,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.cache import LRUCache
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -203,13 +204,15 @@ class Inspector(ScrollView, can_focus=True):
         return not 0 <= target < count
 
     def search_status(self) -> str:
-        """``/cursor 2 of 7`` (``/cursor: none``) while a search is made, else ``""``."""
+        """``/cursor 2 of 7`` (``/cursor: none``) while a search is made, else ``""``: plain text (the text typed,
+        its control characters escaped), never markup."""
         if not self.query_text:
             return ""
+        typed = clean_line(self.query_text)
         if not self.matches:
-            return f"/{self.query_text}: none"
+            return f"/{typed}: none"
         shown = f"{self.current_match + 1} of " if self.current_match is not None else ""
-        return f"/{self.query_text} {shown}{len(self.matches)}"
+        return f"/{typed} {shown}{len(self.matches)}"
 
     def _find(self) -> None:
         self.matches = find_matches([s.text for s in self._strips], self.query_text) if not self.pending else []
@@ -220,9 +223,10 @@ class Inspector(ScrollView, can_focus=True):
         self._show_status()
 
     def _show_status(self) -> None:
-        """Where the search stands, in the bottom border (set only when it changes: setting it repaints)."""
-        status = self.search_status()
-        if (self.border_subtitle or "") != status:
+        """Where the search stands, in the bottom border (set only when it changes: setting it repaints), as
+        Content: a border's str is read as markup, and a search for ``[/x]`` was a MarkupError that ended the app."""
+        status = Content(self.search_status())
+        if (self.border_subtitle or "") != status.markup:
             self.border_subtitle = status
 
     def _go(self, index: int) -> None:
