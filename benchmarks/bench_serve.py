@@ -212,6 +212,8 @@ TAB_OUTPUT: Path | None = None
 #: bound, and 120 s was too short for 100 app processes starting on a loaded 2-core host (issue 36: seven of 60 tabs
 #: gave up at 120 s while the picker's cache was cold, the others got in).
 PICKER_TIMEOUT = 300.0
+#: Seconds from each tab's opening to its picker on the screen (the app process's start), in the order they came.
+TO_PICKER: list[float] = []
 
 
 async def trainee(url: str, i: int, seconds: float, interval: float, playing: asyncio.Barrier,
@@ -228,6 +230,7 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
             opened, stage, raw = time.monotonic(), "the picker", bytearray()
             try:
                 await read_until(ws, PICKER_TEXT, timeout=PICKER_TIMEOUT, raw=raw)
+                TO_PICKER.append(time.monotonic() - opened)
                 stage = "the briefing"
                 await ws.send_json(["stdin", "\r"])
                 await read_until(ws, "Start the drill", timeout=60)
@@ -489,6 +492,10 @@ def main() -> None:
           f"p95 {m['p95'] * 1000:.0f} ms ({goal}), max {m['max'] * 1000:.0f} ms; "
           f"{m['unanswered']} keys unanswered in 10 s")  # fmt: skip
     print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
+    if TO_PICKER:
+        waits = sorted(TO_PICKER)
+        print(f"a tab's picker on the screen after median {statistics.median(waits):.1f} s, "
+              f"p95 {waits[max(math.ceil(len(waits) * 0.95) - 1, 0)]:.1f} s, max {waits[-1]:.1f} s (of {len(waits)})")
     for why in NOT_IN:
         print(f"  {why}")
     print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
