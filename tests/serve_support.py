@@ -168,11 +168,13 @@ async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohtt
         return await ws.receive()
 
 
-async def read_until(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float = 30.0) -> str:
+async def read_until(
+    ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float = 30.0, raw: bytearray | None = None
+) -> str:
     """Read the served terminal's output until its text holds ``wanted``; return all the text read. Fails with the
-    text so far when ``wanted`` never comes."""
+    text so far when ``wanted`` never comes. The output read is appended to ``raw`` when given (kept on a failure)."""
 
-    raw = bytearray()  # appended to in place (bytes += bytes copies the whole output each time)
+    raw = bytearray() if raw is None else raw  # appended to in place (bytes += bytes copies the whole output each time)
     deadline = time.monotonic() + timeout
     # Only the newest output is searched each time (a drill redraws its clock every second: reading the whole output
     # again after each message took minutes): the last message whole (a repaint of the whole screen may be over
