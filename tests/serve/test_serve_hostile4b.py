@@ -103,3 +103,56 @@ async def test_a_nan_size_or_a_long_blur_ends_only_its_session_with_one_log_line
     assert len(ended) == 2, log
     assert "NaN" in ended[0] and "blur with data" in ended[1]
     assert "Traceback" not in log
+
+
+def _service(command: str):
+    from textual_serve.download_manager import DownloadManager
+
+    from warroom.serve._tab import TabService
+
+    async def nothing(*_args) -> None:
+        return None
+
+    return TabService(command, write_bytes=nothing, write_str=nothing, close=nothing,
+                      download_manager=DownloadManager())  # fmt: skip
+
+
+async def test_ending_an_app_process_never_reaps_it_behind_asyncios_back(monkeypatch):
+    """Issue 30: asyncio's ``Process.send_signal`` polls the child first (``Popen.poll``), which reaps one that has
+    exited but whose exit the child watcher has not reported yet: the watcher then logged "Unknown child process pid
+    N, will report returncode 255", and a process ended by a signal was logged as 255, not "ended by signal". The
+    tab's process is signalled without being polled, and its return code is how it ended."""
+    import signal
+    import subprocess
+
+    polls: list[int] = []
+    real_poll = subprocess.Popen.poll
+    monkeypatch.setattr(subprocess.Popen, "poll", lambda self: polls.append(self.pid) or real_poll(self))
+    service = _service("exec sleep 30")
+    await service._open_app_process()
+    assert await service.end(grace=5.0) == -signal.SIGTERM
+    assert polls == [] and service.pidfd is None  # never polled (reaped); its pidfd closed
+
+
+async def test_a_process_killed_while_its_exit_is_unreported_is_logged_with_its_signal(caplog):
+    """The race itself: the process died by SIGKILL and is a zombie when the tab ends, before the event loop heard
+    of it (no ``await`` between): its return code is -9, never asyncio's 255 for a child someone else reaped."""
+    import os
+    import signal
+    from pathlib import Path
+
+    codes = []
+    for _ in range(5):
+        service = _service("exec sleep 30")
+        process = await service._open_app_process()
+        os.kill(process.pid, signal.SIGKILL)
+        stat = Path(f"/proc/{process.pid}/stat")
+        while stat.exists():  # a zombie, or reaped by the watcher's thread: either way not yet reported to the loop
+            try:
+                if stat.read_text().split(") ", 1)[1].startswith("Z"):
+                    break
+            except (OSError, IndexError):
+                break
+        codes.append(await service.end(grace=5.0))
+    assert codes == [-signal.SIGKILL] * 5
+    assert "Unknown child process" not in caplog.text

@@ -16,7 +16,8 @@
   (:class:`BadMessage`), never a traceback, and nothing else.
 - **Its process's end**: :class:`TabService` keeps the app process it starts, so that a tab that closed gets its
   process ended (asked to quit, then SIGTERM, which stores a drill being played as abandoned, then SIGKILL) and its
-  seat is counted until the process is gone.
+  seat is counted until the process is gone. Its signals never reap it (:meth:`TabService._signal`), so the return
+  code logged is the one it ended with, a signal's included, never asyncio's 255 for a child reaped by another.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import signal
 import time
@@ -198,9 +200,30 @@ class TabService(AppService):
         finally:
             self.ended.set()
 
+    #: A pidfd of :attr:`process` (Linux): a signal sent through it never reaches another process, whatever
+    #: happened to the pid. None where there is none (then a signal goes by pid, :func:`os.kill`).
+    pidfd: int | None = None
+
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         self.process = await super()._open_app_process(width, height)
+        try:
+            self.pidfd = os.pidfd_open(self.process.pid)
+        except (AttributeError, OSError):  # not Linux 5.3+, or already gone (its exit is then reported anyway)
+            self.pidfd = None
         return self.process
+
+    def _signal(self, process: Process, signum: int) -> None:
+        """Send ``signum`` to the app process **without reaping it**. asyncio's
+        :meth:`~asyncio.subprocess.Process.send_signal` calls :meth:`subprocess.Popen.poll` first, which reaps a
+        process that has exited but whose exit asyncio's child watcher has not reported yet: the watcher then finds
+        no child ("Unknown child process pid N, will report returncode 255") and reports 255, hiding how it ended
+        (a signal among them). Raises :class:`ProcessLookupError` when it is gone."""
+        if process.returncode is not None:
+            raise ProcessLookupError(process.pid)
+        if self.pidfd is not None:
+            signal.pidfd_send_signal(self.pidfd, signum)
+        else:
+            os.kill(process.pid, signum)
 
     async def end(self, grace: float = TERM_GRACE) -> int | None:
         """Make sure the app process is gone: SIGTERM (a drill being played is stored as abandoned), then, after
@@ -212,7 +235,7 @@ class TabService(AppService):
         if process.returncode is None:
             for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
                 try:
-                    process.send_signal(signum)
+                    self._signal(process, signum)
                 except ProcessLookupError:
                     break
                 try:
@@ -220,7 +243,11 @@ class TabService(AppService):
                     break
                 except TimeoutError:
                     continue
-        return await process.wait()
+        code = await process.wait()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+        return code
 
 
 async def relay_messages(websocket: web.WebSocketResponse, service: AppService, cells: Any) -> None:
