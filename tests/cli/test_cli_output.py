@@ -120,6 +120,11 @@ def test_run_refuses_a_trainee_with_control_characters(tmp_path: Path):
         ("=1+2", "'=1+2"), ("+1", "'+1"), ("-10", "'-10"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
         ("\r=1", "'\r=1"), ("ann", "ann"), ("a=b", "a=b"), ("", ""), (-10, -10), (-0.5, -0.5), (None, None),
         (True, True),
+        # issue 30: white space before a formula character (any Unicode white space), and the fullwidth ones
+        (" =1", "' =1"), ("\u00a0=1", "'\u00a0=1"), ("\u3000+1", "'\u3000+1"), ("\n\t-1", "'\n\t-1"),
+        ("\u2028@x", "'\u2028@x"), ("\uff1d1+1", "'\uff1d1+1"), ("\uff0b1", "'\uff0b1"), ("\uff0d1", "'\uff0d1"),
+        ("\uff20SUM(A1)", "'\uff20SUM(A1)"), (" \u00a0\uff1d1", "' \u00a0\uff1d1"), (" ann", " ann"),
+        ("\u00a0", "\u00a0"), ("a\uff1db", "a\uff1db"),
     ],
 )
 def test_spreadsheet_safe(value, expected):

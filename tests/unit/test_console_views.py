@@ -89,20 +89,33 @@ def test_a_completion_grid_counts_attempts_progress_past_due_and_who_has_not_sta
     assert grid.not_started == ["cy"] and grid.past_due
 
 
-def test_the_gradebook_is_one_row_per_trainee_with_each_drills_best_score():
+def test_the_gradebook_is_one_row_per_trainee_with_each_drills_first_attempt_and_its_best_beside_it():
     sessions = [
-        Row("ana", "A", "contained", 80, "s1"),
-        Row("ana", "A", "contained", 95, "s2"),
+        Row("ana", "A", "contained", 95, "s2", started_at="2026-11-30T11:00:00Z"),  # a replay: not the first
+        Row("ana", "A", "contained", 80, "s1", started_at="2026-11-30T10:00:00Z"),
         Row("ana", "B", "abandoned", 0, "s3"),
         Row("=cmd|' /C calc'!A0", "A", "missed", 10, "s4"),
         Row("ben", "C", "all_clear_held", 100, "s5"),
     ]
     rows = list(csv.reader(io.StringIO(gradebook_csv(sessions, ["A", "B"], ["cy", "ana"]))))
-    assert rows[0] == ["trainee", "A", "B", "C", "drills_done", "sessions", "mean_best"]
+    assert rows[0] == ["trainee", "A", "B", "C", "drills_done", "sessions", "mean_first"]
     assert rows[1] == ["cy", "", "", "", "0", "0", ""]
-    assert rows[2] == ["ana", "95", "0", "", "1", "3", "47.5"]
+    assert rows[2] == ["ana", "80 (2 attempts, best 95)", "0", "", "1", "3", "40.0"]
     assert rows[3][0] == "'=cmd|' /C calc'!A0"  # never a formula in a spreadsheet
     assert rows[4] == ["ben", "", "", "100", "1", "1", "100.0"]
+
+
+def test_the_gradebook_cannot_be_raised_by_abandoning_reading_the_review_and_replaying():
+    """Issue 30: a trainee abandons a drill (0), reads its after-action review with the answer key, and replays it
+    twice (100, then 90): the cell stays the first attempt, what the figures count; the replays show beside it."""
+    sessions = [
+        Row("ana", "A", "abandoned", 40, "s1", started_at="2026-11-30T10:00:00Z"),
+        Row("ana", "A", "contained", 100, "s2", started_at="2026-11-30T10:05:00Z"),
+        Row("ana", "A", "contained", 90, "s3", started_at="2026-11-30T10:09:00Z"),
+        Row("ben", "A", "contained", 62, "s4", started_at="2026-11-30T10:00:00Z"),
+    ]
+    rows = list(csv.reader(io.StringIO(gradebook_csv(sessions, ["A"]))))
+    assert rows[1:] == [["ana", "0 (3 attempts, best 100)", "1", "3", "0.0"], ["ben", "62", "1", "1", "62.0"]]
 
 
 def _fact(trainee: str, drill: str, fault: bool, outcome: str, n: int, mode: str = "assessment") -> SessionFacts:

@@ -11,11 +11,13 @@
   and the app then read no more input (not even the server's request to quit): :class:`KeySequences` refuses them,
   also when a sequence is split between two messages.
 - **Malformed messages** (not a JSON list of textual-serve's protocol, keys that are not text, a lone surrogate, an
-  unknown kind, a binary message) end the sender's session with a one-line log entry (:class:`BadMessage`), never a
-  traceback, and nothing else.
+  unknown kind, a binary message, a resize that is not two whole numbers of cells, a ``NaN`` or ``Infinity``, a blur
+  or focus with data, a ping that is not short text) end the sender's session with a one-line log entry
+  (:class:`BadMessage`), never a traceback, and nothing else.
 - **Its process's end**: :class:`TabService` keeps the app process it starts, so that a tab that closed gets its
   process ended (asked to quit, then SIGTERM, which stores a drill being played as abandoned, then SIGKILL) and its
-  seat is counted until the process is gone.
+  seat is counted until the process is gone. Its signals never reap it (:meth:`TabService._signal`), so the return
+  code logged is the one it ended with, a signal's included, never asyncio's 255 for a child reaped by another.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import signal
 import time
@@ -105,11 +108,48 @@ class KeySequences:
             self.carry = "\x1b"
 
 
+#: The largest terminal size a ``resize`` may say, in cells: a terminal's size is an unsigned 16-bit number (the
+#: kernel's ``winsize``); the server then bounds it further (``warroom.serve``'s ``_MAX_CELLS``).
+MAX_RESIZE_CELLS = 0xFFFF
+#: The most characters of a ``ping``'s value (the browser sends its clock in milliseconds, 13 digits).
+MAX_PING_CHARACTERS = 64
+
+
+def _refuse_constant(name: str) -> Any:
+    raise BadMessage(f"a message holding {name} (the protocol's numbers are finite)")
+
+
+def _is_cells(value: Any) -> bool:
+    return type(value) is int and 1 <= value <= MAX_RESIZE_CELLS
+
+
+def _check_data(kind: str, envelope: list[Any]) -> Any:
+    """The data of an envelope of ``kind`` other than ``stdin``, as textual-serve's page sends it: ``["resize",
+    {"width": W, "height": H}]`` (whole numbers of cells, 1 to :data:`MAX_RESIZE_CELLS`), ``["ping", "TEXT"]`` (at
+    most :data:`MAX_PING_CHARACTERS` characters), ``["blur"]``, ``["focus"]``; raises :class:`BadMessage` for
+    anything else."""
+    if kind in ("blur", "focus"):
+        if len(envelope) != 1:
+            raise BadMessage(f"a {kind} with data (the protocol sends [{kind!r}] alone)")
+        return None
+    if len(envelope) != 2:
+        raise BadMessage(f"a {kind} of {len(envelope)} items (the protocol sends two)")
+    data = envelope[1]
+    if kind == "resize":
+        if not (isinstance(data, dict) and set(data) == {"width", "height"} and all(map(_is_cells, data.values()))):
+            raise BadMessage(f"a resize that is not a width and a height in cells (1 to {MAX_RESIZE_CELLS:,})")
+        return data
+    if not (isinstance(data, str) and len(data) <= MAX_PING_CHARACTERS):
+        raise BadMessage(f"a ping that is not text of at most {MAX_PING_CHARACTERS} characters")
+    return data
+
+
 def read_message(
     message: Any, budget: InputBudget, sequences: KeySequences | None = None
 ) -> tuple[str, Any]:  # fmt: skip
-    """The ``(kind, data)`` of one websocket message from a tab, checked (with ``sequences``: the escape sequences
-    of its keys, :class:`KeySequences`): raises :class:`BadMessage` saying why it ends the session."""
+    """The ``(kind, data)`` of one websocket message from a tab, checked against textual-serve's protocol exactly
+    (kinds, how many items, types, finite numbers, ranges: :func:`_check_data`; with ``sequences``: the escape
+    sequences of its keys, :class:`KeySequences`): raises :class:`BadMessage` saying why it ends the session."""
     if message.type == WSMsgType.ERROR:  # e.g. over MAX_MESSAGE_BYTES: aiohttp closes the connection (1009)
         raise BadMessage(f"the connection failed: {message.data}")
     if message.type != WSMsgType.TEXT:
@@ -118,31 +158,28 @@ def read_message(
     if not budget.take(max(len(text), MESSAGE_COST)):
         raise BadMessage(f"more input than a tab may send ({RATE_BYTES:,} bytes a second, {BURST_BYTES:,} at once)")
     try:
-        envelope = json.loads(text)
-    except (ValueError, RecursionError):
+        envelope = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):  # a number of more digits than Python converts is a ValueError too
         raise BadMessage("a message that is not JSON") from None
     if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
         raise BadMessage("a message that is not a list starting with its kind")
-    kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+    kind = envelope[0]
     if kind not in KINDS:
-        raise BadMessage(f"an unknown kind of message {kind[:40]!r}")
-    if kind == "stdin":
-        if not isinstance(data, str):
-            raise BadMessage("keys that are not text")
-        try:
-            keys = data.encode("utf-8")
-        except UnicodeEncodeError:
-            raise BadMessage("keys holding a lone surrogate (not UTF-8)") from None
-        if len(keys) > MAX_KEYS_BYTES:
-            raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
-        if sequences is not None:
-            sequences.check(data)
-        return kind, keys
-    if kind == "resize" and not isinstance(data, dict):
-        raise BadMessage("a resize without a size")
-    if kind == "ping" and not (data is None or (isinstance(data, str | int | float) and len(str(data)) <= 64)):
-        raise BadMessage("a ping that is not a short value")
-    return kind, data
+        raise BadMessage(f"an unknown kind of message {clean_line(kind[:40])!r}")
+    if kind != "stdin":
+        return kind, _check_data(kind, envelope)
+    data = envelope[1] if len(envelope) == 2 else None
+    if not isinstance(data, str):
+        raise BadMessage("keys that are not text")
+    try:
+        keys = data.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadMessage("keys holding a lone surrogate (not UTF-8)") from None
+    if len(keys) > MAX_KEYS_BYTES:
+        raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
+    if sequences is not None:
+        sequences.check(data)
+    return kind, keys
 
 
 class TabService(AppService):
@@ -163,9 +200,30 @@ class TabService(AppService):
         finally:
             self.ended.set()
 
+    #: A pidfd of :attr:`process` (Linux): a signal sent through it never reaches another process, whatever
+    #: happened to the pid. None where there is none (then a signal goes by pid, :func:`os.kill`).
+    pidfd: int | None = None
+
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         self.process = await super()._open_app_process(width, height)
+        try:
+            self.pidfd = os.pidfd_open(self.process.pid)
+        except (AttributeError, OSError):  # not Linux 5.3+, or already gone (its exit is then reported anyway)
+            self.pidfd = None
         return self.process
+
+    def _signal(self, process: Process, signum: int) -> None:
+        """Send ``signum`` to the app process **without reaping it**. asyncio's
+        :meth:`~asyncio.subprocess.Process.send_signal` calls :meth:`subprocess.Popen.poll` first, which reaps a
+        process that has exited but whose exit asyncio's child watcher has not reported yet: the watcher then finds
+        no child ("Unknown child process pid N, will report returncode 255") and reports 255, hiding how it ended
+        (a signal among them). Raises :class:`ProcessLookupError` when it is gone."""
+        if process.returncode is not None:
+            raise ProcessLookupError(process.pid)
+        if self.pidfd is not None:
+            signal.pidfd_send_signal(self.pidfd, signum)
+        else:
+            os.kill(process.pid, signum)
 
     async def end(self, grace: float = TERM_GRACE) -> int | None:
         """Make sure the app process is gone: SIGTERM (a drill being played is stored as abandoned), then, after
@@ -177,7 +235,7 @@ class TabService(AppService):
         if process.returncode is None:
             for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
                 try:
-                    process.send_signal(signum)
+                    self._signal(process, signum)
                 except ProcessLookupError:
                     break
                 try:
@@ -185,7 +243,11 @@ class TabService(AppService):
                     break
                 except TimeoutError:
                     continue
-        return await process.wait()
+        code = await process.wait()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+        return code
 
 
 async def relay_messages(websocket: web.WebSocketResponse, service: AppService, cells: Any) -> None:
@@ -199,7 +261,7 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
                 await service.send_bytes(data)
         elif kind == "resize":
-            await service.set_terminal_size(cells(str(data.get("width")), 80), cells(str(data.get("height")), 24))
+            await service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24))
         elif kind == "ping":
             await websocket.send_json(["pong", data])
         elif kind == "blur":

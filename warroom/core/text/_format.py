@@ -94,15 +94,18 @@ def json_text(value: object, *, indent: int | None = None) -> str:
 
 
 #: First characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a formula (OWASP
-#: "CSV Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: "CSV Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return, and the fullwidth ``＝ ＋ － ＠`` (a
+#: spreadsheet with an East Asian input mode reads them as the ASCII ones).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def spreadsheet_safe(value: object) -> object:
-    """A CSV cell that a spreadsheet shows as written: text starting with one of :data:`FORMULA_STARTS` gets a
-    leading single quote (``'=HYPERLINK(...)``, ``'-10`` for the text "-10"); numbers, booleans and None come back
-    unchanged (a negative number stays a number), and so does any other text."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """A CSV cell that a spreadsheet shows as written: text whose first character, or first character that is not
+    white space (any Unicode white space: `` =1``, a no-break space before ``=``), is one of
+    :data:`FORMULA_STARTS` gets a leading single quote (``'=HYPERLINK(...)``, ``'-10`` for the text "-10",
+    ``'\u00a0=1``); numbers, booleans and None come back unchanged (a negative number stays a number), and so does
+    any other text."""
+    if isinstance(value, str) and (value.startswith(FORMULA_STARTS) or value.lstrip().startswith(FORMULA_STARTS)):
         return "'" + value
     return value
 

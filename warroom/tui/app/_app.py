@@ -30,6 +30,9 @@ from warroom.tui.room import TutorialScreen, WarRoomScreen
 from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
 from warroom.tui.widgets import footer_label
 
+#: What ctrl+c says in a browser tab (``warroom serve``), where it is the copy key and does not quit.
+SERVED_CTRL_C_HINT = "ctrl+c copies in a browser and does not quit: press q to quit (it asks first in a drill)"
+
 
 class WarroomApp(DialogAwareNotices, App[None]):
     """The terminal UI.
@@ -50,6 +53,7 @@ class WarroomApp(DialogAwareNotices, App[None]):
     # The app is keyboard-first with its own keys on every screen (? lists them); the command palette would offer a
     # Quit that skips the quit confirmation, and its footer entry crowds 80 columns.
     ENABLE_COMMAND_PALETTE = False
+    #: ctrl+c quits in a terminal; in a browser (served) it is the copy key, so it shows :data:`SERVED_CTRL_C_HINT`.
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
     def get_key_display(self, binding: Binding) -> str:
@@ -208,6 +212,12 @@ class WarroomApp(DialogAwareNotices, App[None]):
         self.exit()
 
     async def action_quit(self) -> None:
+        """ctrl+c: in a terminal, leave at once (a drill being played is stored as abandoned). Served in a browser
+        (``warroom serve``: :attr:`is_web`), where ctrl+c is the copy key, it only says how to quit: a trainee copying
+        a line never loses their drill."""
+        if self.is_web:
+            self.notify(SERVED_CTRL_C_HINT, timeout=6)
+            return
         self.leaving = True
         self.close_open_session()
         self.exit()
