@@ -95,3 +95,21 @@ def test_a_group_of_warnings_names_its_file_escaped_on_its_line():
     (group,) = group_warnings(warnings)
     assert str(group).startswith(f"{SHOWN}.yaml:1:5: warning: 6 warnings of one kind (yaml11)")
     assert "\n" not in str(group)
+
+
+def test_annotate_names_a_file_it_cannot_open_escaped_on_its_line(tmp_path: Path):
+    """``warroom annotate FILE`` on a drill with a problem, or on a trace to import first: the problem line escaped
+    FILE's newline but the closing "cannot be marked up" line (and the "this is a chat transcript" line) printed it
+    raw, forging a line."""
+    broken = tmp_path / f"{FORGE}.yaml"
+    broken.write_text("id: x\ntitle: [\n")
+    result = CliRunner().invoke(main, ["annotate", str(broken)], color=True)
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert f"{tmp_path}/{SHOWN}.yaml: cannot be marked up until the problems above are fixed" in result.output
+    trace = tmp_path / f"{FORGE}.json"
+    shutil.copy(TESTS / "fixtures" / "chat" / "refund.json", trace)
+    result = CliRunner().invoke(main, ["annotate", str(trace)], color=True)
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert result.output.startswith(f"{tmp_path}/{SHOWN}.json: this is a chat transcript, not a drill")
