@@ -113,3 +113,28 @@ def test_annotate_names_a_file_it_cannot_open_escaped_on_its_line(tmp_path: Path
     assert result.exit_code == 1
     _no_forgery(result.output)
     assert result.output.startswith(f"{tmp_path}/{SHOWN}.json: this is a chat transcript, not a drill")
+
+
+def test_a_drill_set_given_as_a_drill_is_named_escaped_in_the_commands_it_suggests(tmp_path: Path):
+    """A drill set found where a drill is read (``check`` or ``project --all`` on a folder, ``migrate``): the one
+    problem suggests ``warroom validate FILE`` and ``warroom --set FILE``, and printed FILE raw inside it, so a set
+    file's name forged lines under its problem line."""
+    folder = tmp_path / "drills"
+    folder.mkdir()
+    (folder / f"{FORGE}.set.yaml").write_text("set: w1\ntitle: t\ndrills: [nope]\n")
+    for command in (["check", str(folder)], ["project", "--all", str(folder), "--out", str(tmp_path / "out")]):
+        result = CliRunner().invoke(main, command, color=True)
+        assert result.exit_code == 1
+        _no_forgery(result.output)
+        assert f"`warroom --set {folder}/{SHOWN}.set.yaml`" in result.output, result.output
+
+
+def test_migrate_names_a_folder_it_cannot_read_escaped_on_its_line(tmp_path: Path):
+    """``warroom migrate DIR``: "cannot read the file: DIR is a folder, not a regular file" printed DIR raw in the
+    message (the problem's own path was escaped)."""
+    folder = tmp_path / FORGE
+    folder.mkdir()
+    result = CliRunner().invoke(main, ["migrate", str(folder)], color=True)
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert f"cannot read the file: {tmp_path}/{SHOWN} is a folder, not a regular file" in result.output
