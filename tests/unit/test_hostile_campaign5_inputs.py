@@ -6,6 +6,7 @@ authoring command already showed a drill file's name."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -138,3 +139,14 @@ def test_migrate_names_a_folder_it_cannot_read_escaped_on_its_line(tmp_path: Pat
     assert result.exit_code == 1
     _no_forgery(result.output)
     assert f"cannot read the file: {tmp_path}/{SHOWN} is a folder, not a regular file" in result.output
+
+
+def test_annotate_names_a_fifo_escaped_on_its_line(tmp_path: Path):
+    """``warroom annotate`` on a FIFO (never opened: reading it would block): "FILE: this is a FIFO, not a drill
+    file" printed FILE raw, forging a line."""
+    fifo = tmp_path / f"{FORGE}.yaml"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(main, ["annotate", str(fifo)], color=True)
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert result.output.startswith(f"{tmp_path}/{SHOWN}.yaml: this is a FIFO, not a drill file")
