@@ -150,3 +150,25 @@ def test_annotate_names_a_fifo_escaped_on_its_line(tmp_path: Path):
     assert result.exit_code == 1
     _no_forgery(result.output)
     assert result.output.startswith(f"{tmp_path}/{SHOWN}.yaml: this is a FIFO, not a drill file")
+
+
+def test_a_drill_command_names_a_folder_or_a_set_given_as_a_drill_escaped_on_its_line(tmp_path: Path):
+    """``warroom cost FOLDER`` ("FOLDER is a folder, not a drill file ... `warroom --drills FOLDER`"), ``warroom run
+    SET`` ("SET is a drill set: play it with `warroom --set SET`") and ``validate`` of a folder with no drill file
+    printed the name's newline raw inside the message, forging lines."""
+    folder = tmp_path / FORGE
+    folder.mkdir()
+    result = CliRunner().invoke(main, ["cost", str(folder)], color=True)
+    assert result.exit_code == 2
+    _no_forgery(result.output)
+    assert f"`warroom --drills {tmp_path}/{SHOWN}`" in result.output
+    result = CliRunner().invoke(main, ["validate", str(folder)], color=True)
+    assert result.exit_code == 2
+    _no_forgery(result.output)
+    assert f"no drill files (*.yaml, *.yml) found in {tmp_path}/{SHOWN}" in result.output
+    drill_set = folder / "w.set.yaml"
+    drill_set.write_text("set: w1\ntitle: t\ndrills: [tutorial]\n")
+    result = CliRunner().invoke(main, ["run", str(drill_set)], color=True)
+    assert result.exit_code == 2
+    _no_forgery(result.output)
+    assert f"play it with `warroom --set {tmp_path}/{SHOWN}/w.set.yaml`" in result.output
