@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from warroom.core.text import clean
+from warroom.core.text import clean, clean_name
 
 
 @click.command("annotate")
@@ -32,11 +32,11 @@ def annotate(file: Path, speed: float, reading_time: float | None) -> None:
     except AnnotateError as exc:
         trace = trace_kind(file)
         if trace is not None:  # a trace given for the drill imported from it: say which import to run first
-            click.echo(clean(f"{file}: {trace}"), err=True)
+            click.echo(clean_name(f"{file}: {trace}"), err=True)  # one line: a newline in the name forges none
             raise SystemExit(1) from None
         for line in exc.problems:
             click.echo(clean(line), err=True)
-        click.echo(clean(f"{file}: cannot be marked up until the problems above are fixed"), err=True)
+        click.echo(clean_name(f"{file}: cannot be marked up until the problems above are fixed"), err=True)
         raise SystemExit(1) from None
 
     from warroom.core.author import discard_recovery, recover
@@ -71,7 +71,7 @@ def _say_what_was_kept(app: Any) -> None:
     else:
         return
     with contextlib.suppress(OSError):  # no terminal left to tell
-        click.echo(clean(line), err=True)
+        click.echo(clean_name(line), err=True)
 
 
 def trace_kind(path: Path) -> str | None:

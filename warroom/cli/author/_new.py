@@ -52,6 +52,7 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     Never overwrites a file: exits 1 if ID.yaml exists, 2 for an invalid ID.
     """
     from warroom.core.author import LOCAL_SCHEMA_REF, is_valid_drill_id, skeleton_text
+    from warroom.core.text import clean_name
 
     if not is_valid_drill_id(drill_id):
         raise click.BadParameter(
@@ -60,11 +61,12 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
             param_hint=f"ID {drill_id!r}",
         )
     target = out_dir / f"{drill_id}.yaml"
+    shown, shown_dir = clean_name(target), clean_name(out_dir)  # a folder name must not forge a line of its own
     if target.exists() or (out_dir / f"{drill_id}.yml").exists():
         existing = target if target.exists() else out_dir / f"{drill_id}.yml"
-        raise failure(f"{existing} already exists; not overwriting it (pick another ID or --out folder)")
+        raise failure(f"{clean_name(existing)} already exists; not overwriting it (pick another ID or --out folder)")
     if out_dir.exists() and not out_dir.is_dir():
-        raise failure(f"{out_dir} is not a folder")
+        raise failure(f"{shown_dir} is not a folder")
     schema_ref = _schema_ref_for(out_dir)
     if example != "basic":
         from warroom.core.author import example_text
@@ -77,12 +79,12 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
         with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite, even in a race
             f.write(text)
     except FileExistsError:
-        raise failure(f"{target} already exists; not overwriting it") from None
+        raise failure(f"{shown} already exists; not overwriting it") from None
     except OSError as exc:
-        raise failure(f"cannot write {target}: {exc.strerror or exc}") from None
-    say(f"wrote {target}")
+        raise failure(f"cannot write {shown}: {exc.strerror or exc}") from None
+    say(f"wrote {shown}")
     if schema_ref == LOCAL_SCHEMA_REF and not (out_dir / LOCAL_SCHEMA_REF).exists():
         say(
-            f"for checks in VS Code, also run: warroom schema --output {out_dir / LOCAL_SCHEMA_REF}"
+            f"for checks in VS Code, also run: warroom schema --output {clean_name(out_dir / LOCAL_SCHEMA_REF)}"
         )
-    say(f"next: edit it, then `warroom validate {target}`, `warroom check {target}`, `warroom run {target}`")
+    say(f"next: edit it, then `warroom validate {shown}`, `warroom check {shown}`, `warroom run {shown}`")

@@ -28,6 +28,7 @@ def schema(output: Path | None) -> None:
     The schema checks keys and types; `warroom validate` also checks ids, references, times and the deadline.
     """
     from warroom.core.author import drill_json_schema_text
+    from warroom.core.text import clean_name
 
     text = drill_json_schema_text()
     if output is None:
@@ -38,5 +39,5 @@ def schema(output: Path | None) -> None:
     except OSError as e:
         from warroom.cli.common import failure
 
-        raise failure(f"cannot write {output}: {e.strerror or e}") from None
-    click.echo(f"wrote {output}", err=True)
+        raise failure(f"cannot write {clean_name(output)}: {e.strerror or e}") from None
+    click.echo(f"wrote {clean_name(output)}", err=True)

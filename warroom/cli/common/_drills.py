@@ -14,7 +14,7 @@ from click.shell_completion import CompletionItem
 
 from warroom.cli.common._options import settings_of
 from warroom.core.library import DrillLibrary, LoadedDrill
-from warroom.core.text import clean
+from warroom.core.text import clean, clean_name
 from warroom.errors import WarroomError
 
 _LIBRARY_KEY = "warroom.library"
@@ -39,7 +39,7 @@ class DrillNotLoaded(WarroomError, click.ClickException):
     exit_code = 1
 
     def __init__(self, path: Path, problems: list[Any]) -> None:
-        self.problems = list(problems) or [f"{path}: cannot load this drill"]
+        self.problems = list(problems) or [f"{clean_name(path)}: cannot load this drill"]
         super().__init__("\n".join(clean(p) for p in self.problems))
 
     def show(self, file: IO[Any] | None = None) -> None:
@@ -75,11 +75,12 @@ class DrillParam(click.ParamType):
             path = library.resolve(str(value))
         except FileNotFoundError as exc:  # UnknownDrill, DrillIsAFolder
             hint = param.human_readable_name.removesuffix("...") if param is not None else None
-            raise click.BadParameter(clean(exc), ctx=ctx, param=param, param_hint=hint) from None
+            raise click.BadParameter(clean_name(exc), ctx=ctx, param=param, param_hint=hint) from None  # one line
         drill, problems = library.load_or_problems(path)
         if drill is None:
             if is_set_file(path):  # a drill set, not a drill
-                raise click.UsageError(clean(f"{path} is a drill set: play it with `warroom --set {path}`"), ctx=ctx)
+                shown = clean_name(path)  # on its line: a newline in the name forges none
+                raise click.UsageError(f"{shown} is a drill set: play it with `warroom --set {shown}`", ctx=ctx)
             raise DrillNotLoaded(path, problems)
         return LoadedDrill(path, drill)
 
@@ -106,9 +107,10 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
     errors: list[OSError] = []
     files = find_drill_files(paths, errors=errors)
     for err in errors:
-        click.echo(clean(folder_problem(err)), err=True)
+        click.echo(clean_name(folder_problem(err)), err=True)
     if not files:
-        raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
+        where = ", ".join(clean_name(p) for p in paths)
+        raise click.UsageError(f"no drill files (*.yaml, *.yml) found in {where}")
     return files, len(errors)
 
 

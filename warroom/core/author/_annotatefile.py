@@ -99,8 +99,9 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     from pydantic import ValidationError
 
     from warroom.core.rules import MISSING_ANSWER_KEY, validate_drill
+    from warroom.core.text import clean_name
 
-    shown = os.fspath(path)
+    shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
     text, data, sha = _read(path)
     if "all_clear" in data:
         raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
@@ -125,8 +126,9 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
 
     from warroom.core.files import read_limited, special_file_kind
     from warroom.core.load import limits, load_drill, load_yaml_text
+    from warroom.core.text import clean_name
 
-    shown = os.fspath(path)
+    shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
     kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
     if kind is not None:
         raise AnnotateError([f"{shown}: this is {kind}, not a drill file (only regular files are read)"])
@@ -137,9 +139,9 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
                                  f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
         raw = read_limited(path, limits.MAX_FILE_BYTES)  # (checked again: it may have grown since)
         text = raw.decode("utf-8-sig")
-        return text, load_yaml_text(text, shown), hashlib.sha256(raw).hexdigest()
+        return text, load_yaml_text(text, os.fspath(path)), hashlib.sha256(raw).hexdigest()
     except OSError as exc:
-        raise AnnotateError([f"{shown}: cannot read the drill file: {exc.strerror or exc}"]) from None
+        raise AnnotateError([f"{shown}: cannot read the drill file: {clean_name(exc.strerror or exc)}"]) from None
     except UnicodeDecodeError:  # the loader names the line and column of the first byte that is not UTF-8
         try:
             load_drill(path)

@@ -74,13 +74,14 @@ def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
     not a valid drill and OSError when it cannot be written (or is read-only)."""
     from warroom.core.files import read_limited
     from warroom.core.load import limits
+    from warroom.core.text import clean_name
 
     p = Path(path)
     try:
         data = read_limited(p, limits.MAX_FILE_BYTES)  # the size checked before reading, as the loader does
     except OSError as e:
         raise DrillLoadError(os.fspath(path), [Problem(os.fspath(path), 1, 1,
-                             f"cannot read the file: {e.strerror or e}")]) from None
+                             f"cannot read the file: {clean_name(e.strerror or e)}")]) from None  # names the path
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -171,13 +171,15 @@ def _neither(path: str, root: MappingNode, warnings: list[Problem]) -> None:
     layout, tell): one problem, that it is a drill set (a ``set`` key) or neither a drill nor a drill set, instead
     of every required key it lacks. Raises that :class:`DrillLoadError`; returns for anything else."""
     from warroom.core.load._drillset import DRILL_KEYS
+    from warroom.core.text import clean_name
 
     keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
     if keys & DRILL_KEYS:
         return
     if "set" in keys:
+        shown = clean_name(path)  # on the problem's line: a file name holding a newline forges no line
         message = (f"this file is a drill set, not a drill (its top-level `set` key): check it with `warroom validate "
-                   f"{path}`, play it with `warroom --set {path}` (docs/drill-sets.md)")  # fmt: skip
+                   f"{shown}`, play it with `warroom --set {shown}` (docs/drill-sets.md)")  # fmt: skip
     else:
         message = (f"this file is neither a drill (it has none of the keys {', '.join(sorted(DRILL_KEYS))}) nor a "
                    f"drill set (no `set` key): a drill starts with `schema_version: 2` and `id: ...` (`warroom new` "

@@ -73,11 +73,13 @@ class WarningGroup:
         return self.first.column
 
     def __str__(self) -> str:
+        from warroom.core.text import clean_name
+
         first, rest = self.first, self.warnings[1:]
         places = ", ".join(f"{w.line}:{w.column}" for w in rest[:GROUP_PLACES])
         more = f" and {len(rest) - GROUP_PLACES:,} more" if len(rest) > GROUP_PLACES else ""
-        return (f"{first.path}:{first.line}:{first.column}: warning: {len(self.warnings):,} warnings of one kind "
-                f"({first.rule}), the first: {first.message}; also at {places}{more}")
+        return (f"{clean_name(first.path)}:{first.line}:{first.column}: warning: {len(self.warnings):,} warnings "
+                f"of one kind ({first.rule}), the first: {first.message}; also at {places}{more}")
 
 
 def group_warnings(problems: Sequence[Problem], places: int = GROUP_PLACES) -> list[Problem | WarningGroup]:

@@ -37,8 +37,9 @@ def read_source(path: str | os.PathLike[str]) -> HealthySource:
     """The healthy run in the drill file at ``path``. Raises ProjectionError (``path:line:col: message`` lines) when
     the file does not load as a drill (beyond a missing answer key) or holds a fault without a twin."""
     from warroom.core.files import special_file_kind
+    from warroom.core.text import clean_name
 
-    shown = os.fspath(path)
+    shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
     p = Path(path)
     kind = "a folder" if p.is_dir() else special_file_kind(p)
     if kind is not None:
@@ -51,7 +52,7 @@ def read_source(path: str | os.PathLike[str]) -> HealthySource:
         raise ProjectionError(f"{shown}:1:1: cannot read the file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ProjectionError(f"{shown}:1:1: the file is not UTF-8 text; save it as UTF-8") from None
-    return source_of(text, shown)
+    return source_of(text, os.fspath(path))
 
 
 def source_of(text: str, path: str = "<string>") -> HealthySource:
@@ -125,4 +126,6 @@ def _raise_problems(text: str, path: str, what: str) -> None:
         lines = [str(p) for p in exc.problems if p.message != MISSING_ANSWER_KEY]
         if lines:
             raise ProjectionError("\n".join(lines)) from None
-    raise ProjectionError(f"{path}:1:1: {what}; run `warroom validate` on it")
+    from warroom.core.text import clean_name
+
+    raise ProjectionError(f"{clean_name(path)}:1:1: {what}; run `warroom validate` on it")
