@@ -34,3 +34,29 @@ def test_a_store_whose_schema_version_is_negative_is_damaged_not_a_traceback(
     assert "rename it to results.sqlite3.damaged" in result.output
     assert "Traceback" not in result.output
     assert db.read_bytes() == before
+
+
+def test_an_assessment_session_cannot_be_played_on_a_seed_the_trainee_picked(tmp_path: Path, monkeypatch):
+    """``--as`` was refused in assessment mode, but ``--seed`` was not: a seed picks the variant and, for a drill
+    with a twin, the signal or noise trial (``warroom scores`` shows every session's seed, and the same seed always
+    draws the same trial), so a trainee could take an assessment knowing beforehand that it is a noise trial (do
+    nothing: a correct rejection) or a signal trial. It is a usage error; in practice a seed is still replayed."""
+    import warroom.tui.app as app
+    from store_support import bundled_drill_path
+
+    from warroom.core.library import bundled_drills_dir
+
+    twin = next(p for p in sorted(bundled_drills_dir().glob("*.yaml")) if "\ntwin:" in p.read_text(encoding="utf-8"))
+    launched: list[dict] = []
+    monkeypatch.setattr(app, "launch", lambda settings, **kw: launched.append(kw))
+    data = ["--data-dir", str(tmp_path)]
+    for drill in (twin, bundled_drill_path()):
+        r = CliRunner().invoke(main, [*data, "run", str(drill), "--mode", "assessment", "--seed", "7"])
+        assert r.exit_code == 2, r.output
+        assert "--seed: an assessment session draws its seed, unseen" in r.output
+        r = CliRunner().invoke(main, [*data, "--mode", "assessment", "run", str(drill), "--seed", "7"])
+        assert r.exit_code == 2 and "an assessment session draws its seed" in r.output, r.output
+    assert launched == []
+    r = CliRunner().invoke(main, [*data, "run", str(twin), "--mode", "practice", "--seed", "7"])
+    assert r.exit_code == 0, r.output
+    assert launched[-1]["seed"] == 7 and launched[-1]["mode"] == "practice"
