@@ -41,9 +41,9 @@ def test_an_assessment_session_cannot_be_played_on_a_seed_the_trainee_picked(tmp
     with a twin, the signal or noise trial (``warroom scores`` shows every session's seed, and the same seed always
     draws the same trial), so a trainee could take an assessment knowing beforehand that it is a noise trial (do
     nothing: a correct rejection) or a signal trial. It is a usage error; in practice a seed is still replayed."""
-    import warroom.tui.app as app
     from store_support import bundled_drill_path
 
+    import warroom.tui.app as app
     from warroom.core.library import bundled_drills_dir
 
     twin = next(p for p in sorted(bundled_drills_dir().glob("*.yaml")) if "\ntwin:" in p.read_text(encoding="utf-8"))
