@@ -5,6 +5,7 @@ it found, with the right behaviour."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -60,3 +61,32 @@ def test_an_assessment_session_cannot_be_played_on_a_seed_the_trainee_picked(tmp
     r = CliRunner().invoke(main, [*data, "run", str(twin), "--mode", "practice", "--seed", "7"])
     assert r.exit_code == 0, r.output
     assert launched[-1]["seed"] == 7 and launched[-1]["mode"] == "practice"
+
+
+def test_a_killed_assessment_session_counts_as_a_miss_once_its_data_directory_recovers_it(tmp_path: Path):
+    """docs/sessions.md, "Quitting is a response in assessment", and docs/cohorts.md, "Make a poor attempt vanish by
+    killing it": an assessment session killed outright is only a journal until a warroom started on its data
+    directory recovers it; then it is the first attempt, a miss, and a later good session of the drill a replay."""
+    from store_support import bundled_drill_path, load
+
+    from unit.test_forgeries import killed_journal
+    from warroom.core.model import PlayedAs
+    from warroom.core.scoring import score
+    from warroom.store.journal import SessionRecorder, Trial
+
+    data = tmp_path / "data"
+    signal = Trial(played_as=PlayedAs.SIGNAL)
+    sid = killed_journal(data, bundled_drill_path(), {"mode": "assessment", "trainee": "ann"}, [], trial=signal)
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (0,)  # not stored yet: only a journal
+    drill = load(bundled_drill_path())  # starting a session recovers the killed one first
+    rec = SessionRecorder.start(data, "ann", bundled_drill_path(), drill, mode="assessment", trial=signal)
+    for action in GOOD:
+        rec.record(action)
+    rec.finish(score(rec.drill, rec.actions))
+    result = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(data)])
+    assert result.exit_code == 0, result.output
+    (ann,) = json.loads(result.stdout)["trainees"]
+    assert (ann["signal_trials"], ann["hits"], ann["misses"], ann["replays"], ann["abandoned"]) == (1, 0, 1, 1, 1)
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        assert conn.execute("SELECT outcome FROM sessions WHERE session_id = ?", (sid,)).fetchone() == ("abandoned",)
