@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from unit.test_forgeries import GOOD, play
 from warroom.cli import main
+from warroom.core.model import Action, ActionKind
 
 
 @pytest.mark.parametrize("version", [-1, -2147483648])
@@ -90,3 +91,42 @@ def test_a_killed_assessment_session_counts_as_a_miss_once_its_data_directory_re
     assert (ann["signal_trials"], ann["hits"], ann["misses"], ann["replays"], ann["abandoned"]) == (1, 0, 1, 1, 1)
     with sqlite3.connect(data / "results.sqlite3") as conn:
         assert conn.execute("SELECT outcome FROM sessions WHERE session_id = ?", (sid,)).fetchone() == ("abandoned",)
+
+
+@pytest.mark.parametrize("actions", [[], [Action(t=36.0, kind=ActionKind.INSPECT, event="e01")]])
+def test_an_assessment_journal_claiming_a_noise_trial_its_seed_does_not_draw_is_flagged(tmp_path: Path, actions):
+    """A killed assessment journal whose start line was edited from the signal trial its seed draws to a noise
+    trial (``played_as: noise`` and ``all_clear: true``, the twin's): recovery and ``verify`` scored it on the twin
+    and found it right, so a miss could stand as no false alarm. An assessment session outside a drill set plays
+    the trial its seed draws (``--as`` and ``--seed`` are refused there): any other claim disagrees."""
+    from store_support import bundled_drill_path, load
+
+    from unit.test_forgeries import killed_journal, recovered_verdict
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import draw_played_as
+    from warroom.store.journal import Trial
+    from warroom.store.review import Verdict
+
+    drill = load(bundled_drill_path())
+    seed = next(s for s in range(100) if draw_played_as(drill, s) is PlayedAs.SIGNAL)
+    claim = {"mode": "assessment", "played_as": "noise", "all_clear": True}
+    sid = killed_journal(tmp_path, bundled_drill_path(), claim, actions, seed=seed, trial=Trial(PlayedAs.SIGNAL))
+    state, reason, verdict = recovered_verdict(tmp_path, sid)
+    assert (state, verdict) == ("disagrees", Verdict.DISAGREES)
+    assert reason == (f"played_as 'noise' is stored, but an assessment session of this drill with seed {seed} is a "
+                      "signal trial (drawn from its seed, outside a drill set)")  # fmt: skip
+
+
+def test_a_practice_session_may_still_be_played_as_the_trial_asked_for(tmp_path: Path):
+    """``--as noise`` in practice (for authors) is a noise trial whatever its seed draws: it stays verified."""
+    from store_support import bundled_drill_path, load
+
+    from unit.test_forgeries import killed_journal, recovered_verdict
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import draw_played_as
+    from warroom.store.journal import Trial
+    from warroom.store.review import Verdict
+
+    seed = next(s for s in range(100) if draw_played_as(load(bundled_drill_path()), s) is PlayedAs.SIGNAL)
+    sid = killed_journal(tmp_path, bundled_drill_path(), {}, [], seed=seed, trial=Trial(PlayedAs.NOISE))
+    assert recovered_verdict(tmp_path, sid) == (None, "", Verdict.VERIFIED)
