@@ -115,6 +115,7 @@ def play_many(data_dir: Path, trainee: str, signal: int, noise: int) -> list[str
     holding (a correct rejection): enough trials for d′ and c. Assessment sessions; returns their ids in order."""
     from warroom.core.author._check import play_scripted
     from warroom.core.model import PlayedAs
+    from warroom.core.variants import draw_played_as
     from warroom.store.journal import Trial
 
     twinned = []
@@ -126,7 +127,9 @@ def play_many(data_dir: Path, trainee: str, signal: int, noise: int) -> list[str
     ids = []
     for i, (path, drill) in enumerate(twinned[: signal + noise]):
         played_as = PlayedAs.SIGNAL if i < signal else PlayedAs.NOISE
-        rec = SessionRecorder.start(data_dir, trainee, path, drill, mode="assessment", trial=Trial(played_as))
+        seed = next(s for s in range(1000) if draw_played_as(drill, s) is played_as)  # an assessment draws its trial
+        trial = Trial(played_as)
+        rec = SessionRecorder.start(data_dir, trainee, path, drill, mode="assessment", seed=seed, trial=trial)
         if played_as is PlayedAs.SIGNAL:
             for action in play_scripted(rec.drill, "ideal").actions:
                 rec.record(action)

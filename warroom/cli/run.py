@@ -46,7 +46,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     default=None,
     help="Play the session of this seed: its variant (a drill with variants) and, for a drill with a twin, its "
     "signal or noise trial (see `warroom scores` for a session's seed). Default: each session draws a seed, so a "
-    "replay shows another variant.",
+    "replay shows another variant. Not in assessment mode, whose sessions draw their seed unseen.",
 )
 @click.option(
     "--as",
@@ -66,7 +66,7 @@ def run(
     PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder; --drills, --trainee
     and --data-dir may be given before or after `run`). An unknown path or id, or a folder, is a usage error (exit
     status 2), and so are --seed for a drill without variants or a twin, --as noise for a drill without a twin,
-    --as signal for an all-clear drill, and --as in assessment mode.
+    --as signal for an all-clear drill, and --as or --seed in assessment mode.
 
     A drill with a twin (its healthy run) plays each session as a signal trial (its fault) or a noise trial (its
     twin), drawn from the session's seed (25% noise); nothing before the debrief says which.
@@ -92,6 +92,11 @@ def run(
     mode = mode or root.params.get("mode") or "practice"  # `warroom --mode assessment run ID` too
     if mode == "assessment" and speed != 1.0:
         raise click.UsageError("--speed: assessment sessions play at 1x only")
+    if seed is not None and mode == "assessment":  # a seed picks the variant and the trial: one known beforehand
+        raise click.UsageError(
+            "--seed: an assessment session draws its seed, unseen (a seed picks the variant and whether the session "
+            "is a signal or a noise trial); --seed is for replaying a session in practice"
+        )
     if seed is not None and drill.variants is None and drill.twin is None:  # ignored, and the session stores none
         raise click.UsageError(
             f"--seed: the drill {drill.id!r} has no variants (no `variants` section) and no twin, so it always plays "

@@ -230,6 +230,13 @@ class StoreConnection:
                 f"the results store {self.path} has schema version {version}, written by a newer warroom; this "
                 f"warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (the file was not changed)."
             )
+        if version < 0:
+            raise DamagedStore(
+                f"the results store {self.path} has schema version {version}, which no warroom writes: it was changed "
+                f"by another program or by hand, and warroom cannot use it (the file was not changed). Move it aside "
+                f"with its -wal and -shm files (e.g. rename it to {self.path.name}.damaged) to start a new store, or "
+                "put back a copy from a backup."
+            )
         self.retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")

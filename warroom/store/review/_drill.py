@@ -87,6 +87,9 @@ class SessionDrill:
     sha256: str
     changed: bool
     twin: bool = False
+    #: For a drill with a twin, the trial (``"signal"`` or ``"noise"``) the session's seed draws at the default noise
+    #: rate (:func:`warroom.core.variants.draw_played_as`): what an assessment session outside a drill set played.
+    drawn: str | None = None
 
 
 def resolve_session_drill(
@@ -117,9 +120,12 @@ def resolve_session_drill(
             raise DrillUnavailable(f"the drill file {path} changed while it was read; try again")
         if cache is not None:
             cache[path] = drill
+    from warroom.core.variants import draw_played_as
+
     twin = info.played_as == "noise" and drill.twin is not None
+    drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
     drill = _played(info, drill, path)
-    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin)
+    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin, drawn)
 
 
 def _sha256_now(path: Path) -> str | None:

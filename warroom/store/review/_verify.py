@@ -293,8 +293,10 @@ def _instant(iso: str) -> datetime:
 def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions: Sequence[Action]) -> list[str]:
     """What a session says of itself when it starts (``s``: its start line or its stored row, which has the same
     fields) that its drill file (``found``, the drill the session played: its twin for a noise trial) and its action
-    log (``actions``) contradict, as sentences: its drill id, version and all-clear flag, and an assessment session
-    that pauses or changes the speed. Recovery flags a journal on these before storing it; verify on a stored row."""
+    log (``actions``) contradict, as sentences: its drill id, version and all-clear flag, an assessment session
+    that pauses or changes the speed, and an assessment session outside a drill set that claims another trial
+    (signal or noise) than its seed draws. Recovery flags a journal on these before storing it; verify on a stored
+    row."""
     drill = found.drill
     out: list[str] = []
     if s.drill_id != drill.id:
@@ -308,6 +310,10 @@ def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions:
     if s.mode == "tutorial" and drill.id != TUTORIAL_ID:  # the mode no figure counts: only the tutorial's drill
         out.append(f"mode \"tutorial\" is stored, but {drill.id!r} is not the tutorial's drill (only "
                    "`warroom tutorial` plays that mode, and no figure counts it)")  # fmt: skip
+    drawn = found.drawn  # an assessment session outside a set plays the trial its seed draws (no --as, no --seed)
+    if s.mode == "assessment" and s.set_id is None and drawn and s.played_as and s.played_as != drawn:
+        out.append(f"played_as {s.played_as!r} is stored, but an assessment session of this drill with seed "
+                   f"{_shown(s.seed)} is a {drawn} trial (drawn from its seed, outside a drill set)")  # fmt: skip
     if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in actions):
         out.append("an assessment session whose action log pauses or changes the speed (assessment plays at 1x, "
                    "without pauses)")  # fmt: skip
