@@ -36,3 +36,27 @@ def test_a_since_outside_the_years_utc_holds_is_a_usage_error_not_a_traceback(tm
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "scores", "list", "--since", value])
     assert result.exit_code == 2, result.output
     assert f"Invalid value for --since: {value!r} is outside the years 1 to 9999 once read as UTC" in result.output
+
+
+async def test_one_trainee_asking_for_the_page_again_and_again_never_takes_the_class_seats(tmp_path):
+    """Each served terminal page holds a seat for 60 s until its tab connects: a trainee reloading, or a script
+    asking for ``/`` in a loop, held every seat of ``--max-sessions`` (the class got "all seats taken" for a minute at
+    a time, again and again). A trainee's pages hold at most two seats waiting: asking again lets go of their oldest;
+    the others' seats and the limit itself hold."""
+    from warroom.serve._server import SEATS_WAITING_PER_TRAINEE
+
+    with serving(tmp_path, "--max-sessions", "3") as served:
+        ada = await served.signed_in("Ada Lovelace")
+        grace = await served.signed_in("Grace Hopper")
+        async with ada, grace:
+            statuses = []
+            for _ in range(10):
+                async with ada.get("/") as r:
+                    statuses.append(r.status)
+            assert statuses == [200] * 10
+            async with grace.get("/") as r:
+                assert r.status == 200  # the seat Ada's ten pages left
+            async with grace.get("/") as r:
+                text = await r.text()
+            assert r.status == 503 and "all seats taken" in text  # 2 of Ada's, 1 of Grace's: the limit holds
+    assert SEATS_WAITING_PER_TRAINEE == 2
