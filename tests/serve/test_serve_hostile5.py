@@ -60,3 +60,31 @@ async def test_one_trainee_asking_for_the_page_again_and_again_never_takes_the_c
                 text = await r.text()
             assert r.status == 503 and "all seats taken" in text  # 2 of Ada's, 1 of Grace's: the limit holds
     assert SEATS_WAITING_PER_TRAINEE == 2
+
+
+def test_a_roster_file_gone_while_serving_keeps_the_last_one_read(tmp_path, caplog):
+    """The roster file moved or deleted while the server runs (an editor that deletes before it writes, a sync tool):
+    a missing file reads as an empty roster, so every sign-in ended, the facilitator's too, and nobody could sign in
+    until it came back. The docs promise that a roster file that no longer reads keeps the last good one: it does,
+    and the file written again is followed as before."""
+    import time
+
+    from serve_support import TOKENS, write_roster
+
+    from warroom.serve import Roster
+    from warroom.serve._signin import SignIn, SignIns
+
+    path = write_roster(tmp_path / "roster.yaml")
+    roster = Roster.load(path)
+    signins = SignIns(roster, "nobody", roster_path=path)
+    signins.reload_roster()  # the first look: the file as it is now
+    signins._records["ada"] = SignIn("Ada Lovelace", "trainee", roster.entries["Ada Lovelace"], time.monotonic())
+    path.unlink()
+    signins._roster_looked = 0.0
+    signins.reload_roster()
+    assert signins.roster == roster and list(signins._records) == ["ada"]
+    assert f"the roster file {path} is gone; the last one read stays in use" in caplog.text
+    write_roster(path, {"Grace Hopper": TOKENS["Grace Hopper"]})  # back, without Ada
+    signins._roster_looked = 0.0
+    signins.reload_roster()
+    assert signins.roster is not None and signins.roster.trainees == ["Grace Hopper"] and signins._records == {}
