@@ -88,3 +88,38 @@ def test_a_roster_file_gone_while_serving_keeps_the_last_one_read(tmp_path, capl
     signins._roster_looked = 0.0
     signins.reload_roster()
     assert signins.roster is not None and signins.roster.trainees == ["Grace Hopper"] and signins._records == {}
+
+
+def test_facilitators_of_two_hosts_noting_one_session_at_once_all_have_their_notes_stored(tmp_path, backend_url):
+    """Several serve hosts on one PostgreSQL store: each note takes the session's next number (``max(seq) + 1``), and
+    two facilitators noting one session at the same moment both read the same number; the second was refused on
+    the duplicate key ("The note was not stored", the note lost). The session's row is locked while its note is
+    numbered: every note is stored, numbered 1 to N without a gap."""
+    import threading
+
+    from handcohort_support import Play, play
+
+    from warroom.store.results import ResultsStore
+
+    data = tmp_path / "data"
+    session_id = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    errors: list[str] = []
+
+    def facilitator(i: int) -> None:
+        try:
+            with ResultsStore(data, url=backend_url) as store:
+                for j in range(8):
+                    store.add_note(session_id, author=f"F{i}", text=f"note {i}.{j}", at=f"2026-12-06T13:00:0{j}Z")
+        except Exception as exc:  # the failure to report
+            errors.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=facilitator, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with ResultsStore(data, url=backend_url) as store:
+        notes = store.facilitator_notes([session_id])[session_id]
+    assert errors == []
+    assert sorted(n.seq for n in notes) == list(range(1, 33))
+    assert sorted(n.text for n in notes) == sorted(f"note {i}.{j}" for i in range(4) for j in range(8))
