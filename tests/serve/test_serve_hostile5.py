@@ -123,3 +123,40 @@ def test_facilitators_of_two_hosts_noting_one_session_at_once_all_have_their_not
     assert errors == []
     assert sorted(n.seq for n in notes) == list(range(1, 33))
     assert sorted(n.text for n in notes) == sorted(f"note {i}.{j}" for i in range(4) for j in range(8))
+
+
+async def test_a_console_whose_browser_stopped_reading_ends_its_live_stream_without_a_traceback(
+    tmp_path, monkeypatch, caplog
+):
+    """A facilitator's laptop asleep with the live page open stops reading its server-sent events: once the socket's
+    buffers are full, a send waits ``send_timeout`` (120 s) and raises TimeoutError, which the stream let through (a
+    traceback in the server's log, "Error handling request"); only a reset connection was caught. Both end the
+    stream quietly, as a closed tab does."""
+    import aiohttp
+    from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
+    from aiohttp_sse import EventSourceResponse
+
+    from warroom.serve._console import Console
+    from warroom.serve._live import LiveClass
+    from warroom.serve._signin import SignIns
+
+    sent: list[str] = []
+
+    async def stalled(self: EventSourceResponse, data: str, **_: object) -> None:
+        sent.append(data)
+        raise TimeoutError  # what aiohttp_sse raises (after aborting the transport) for a client that stopped reading
+
+    monkeypatch.setattr(EventSourceResponse, "send", stalled)
+    console = Console(SignIns(None, "nobody"), LiveClass(host="here", data_dir=tmp_path), tmp_path)
+    app = web.Application()
+    app.router.add_get("/events", console.live_events)
+    async with TestClient(TestServer(app)) as client:
+        try:
+            async with client.get("/events") as r:
+                await r.read()
+        except aiohttp.ClientError:
+            pass  # the transport aborted: the browser sees its stream end
+    assert len(sent) == 1
+    assert "Error handling request" not in caplog.text and "Traceback" not in caplog.text
+    assert "TimeoutError" not in caplog.text
