@@ -141,8 +141,8 @@ class Console:
                 if table != last:
                     try:
                         await stream.send(table.replace("\n", " "), event="live")
-                    except ConnectionResetError:  # the tab closed between the check and the send: no traceback
-                        break
+                    except (ConnectionResetError, TimeoutError):  # the tab closed between the check and the send,
+                        break  # or its browser stopped reading (asleep: the send timed out): no traceback
                     last = table
                 changed = self.live.changed
                 if changed is None:

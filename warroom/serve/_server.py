@@ -60,6 +60,10 @@ STOP_GRACE = float(os.environ.get("WARROOM_SERVE_STOP_GRACE", "") or 15.0)
 _MAX_CELLS = 1000
 #: Seconds a seat taken by a served terminal page waits for its tab's websocket.
 TICKET_LIFETIME = 60.0
+#: Seats one trainee's served pages may hold at once while their tabs have not connected: a page served again past
+#: that lets go of the trainee's oldest such seat (else one trainee reloading, or a script asking for ``/`` in a
+#: loop, held every seat of ``--max-sessions`` for a minute at a time: the class got "all seats taken").
+SEATS_WAITING_PER_TRAINEE = 2
 #: The environment variable naming a served app process's tab (warroom.store.journal's ``SERVE_TAB_ENV``).
 TAB_ENV = "WARROOM_SERVE_TAB"
 #: The most frames a second a served app process draws (Textual's ``TEXTUAL_FPS``, which textual-serve sets to 60).
@@ -141,12 +145,13 @@ class WarroomServer(Server):
         self.facilitator_console = console
         self.active = 0  # app processes running now
         self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
-        self.tickets: dict[str, float] = {}  # seats taken by served pages: ticket -> when it lapses (monotonic)
+        #: seats taken by served pages: ticket -> (when it lapses, monotonic; whose page it is)
+        self.tickets: dict[str, tuple[float, str]] = {}
 
     def _seats_held(self) -> int:
         """The tickets of served pages whose tab has not connected yet (lapsed ones dropped)."""
         now = time.monotonic()
-        for ticket in [t for t, until in self.tickets.items() if until < now]:
+        for ticket in [t for t, (until, _) in self.tickets.items() if until < now]:
             del self.tickets[ticket]
         return len(self.tickets)
 
@@ -154,11 +159,19 @@ class WarroomServer(Server):
         """True when a new session would go over ``max_sessions`` (running sessions and seats held by pages)."""
         return self.max_sessions is not None and self.active + self._seats_held() >= self.max_sessions
 
-    def take_seat(self) -> str:
-        """A ticket for a served page's tab: a seat held for it until its websocket connects (or the ticket
-        lapses)."""
+    def _let_go_of_oldest_seat(self, holder: str) -> None:
+        """Before ``holder`` (a trainee) takes another seat: let go of their oldest seats held by pages whose tab has
+        not connected, so that they hold at most :data:`SEATS_WAITING_PER_TRAINEE` with the new one (such a page's
+        tab, should it connect after all, gets a seat when one is free, as any tab does)."""
+        mine = [t for t, (_, who) in self.tickets.items() if who == holder]  # the oldest first
+        for ticket in mine[: max(0, len(mine) - SEATS_WAITING_PER_TRAINEE + 1)]:
+            del self.tickets[ticket]
+
+    def take_seat(self, holder: str) -> str:
+        """A ticket for a served page's tab of ``holder`` (the trainee): a seat held for it until its websocket
+        connects (or the ticket lapses)."""
         ticket = secrets.token_urlsafe(16)
-        self.tickets[ticket] = time.monotonic() + TICKET_LIFETIME
+        self.tickets[ticket] = (time.monotonic() + TICKET_LIFETIME, holder)
         return ticket
 
     def full_page(self) -> web.Response:
@@ -171,12 +184,16 @@ class WarroomServer(Server):
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """``GET /``: textual-serve's terminal page, its URLs relative to this request; the 503 page when full."""
+        # whose page: the trainee (without a roster every browser is the one default trainee: its address)
+        holder = (self.signins.trainee_of(request) or "") if self.signins.roster else f"address {request.remote}"
+        if self.max_sessions is not None:
+            self._let_go_of_oldest_seat(holder)
         if self.full():
             return self.full_page()
         router = request.app.router
         origin = f"{request.scheme}://{request.host}"
         ws_scheme = "wss" if request.scheme == "https" else "ws"
-        ticket = self.take_seat() if self.max_sessions is not None else "tab"
+        ticket = self.take_seat(holder) if self.max_sessions is not None else "tab"
         context = {
             "font_size": _cells(request.query.get("fontsize", "16"), 16),
             "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket-seat'].url_for(ticket=ticket)}",

@@ -231,6 +231,10 @@ class SignIns:
         if stamp == self._roster_stamp:
             return
         self._roster_stamp = stamp
+        if stamp == (0, 0):  # gone (moved, deleted, an editor between delete and write): Roster.load reads no file as
+            # an empty roster, which ended every sign-in (the facilitator's too) and let nobody sign in again
+            log.error("the roster file %s is gone; the last one read stays in use", self.roster_path)
+            return
         try:
             from warroom.serve._roster import Roster
 

@@ -17,7 +17,8 @@ def utc_now() -> str:
 def parse_since(text: str) -> str:
     """Parse a ``--since`` value (a date ``2026-11-29`` or an ISO datetime) into the store's UTC timestamp text.
 
-    A date or a datetime without a zone is taken as UTC. Raises ValueError with a clear message otherwise.
+    A date or a datetime without a zone is taken as UTC. Raises ValueError with a clear message otherwise (also for a
+    time whose UTC reading is outside the years 1 to 9999).
     """
     value = text.strip()
     try:
@@ -32,4 +33,7 @@ def parse_since(text: str) -> str:
         raise ValueError(
             f"{text!r} is not a date or ISO datetime (expected e.g. 2026-11-29 or 2026-11-29T14:30)"
         ) from None
-    return dt.astimezone(UTC).isoformat(timespec="microseconds")
+    try:
+        return dt.astimezone(UTC).isoformat(timespec="microseconds")
+    except OverflowError:  # 0001-01-01T00:00+01:00 is before year 1 in UTC: a traceback in the CLI, a 500 served
+        raise ValueError(f"{text!r} is outside the years 1 to 9999 once read as UTC") from None

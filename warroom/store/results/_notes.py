@@ -70,7 +70,10 @@ def add_note(db: StoreConnection, session_id: str, *, author: str, text: str, at
     conn = db.conn
 
     def write() -> FacilitatorNote:
-        if conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is None:
+        # the session's row locked until the commit (PostgreSQL): two hosts' facilitators noting one session at once
+        # both read the same max(seq), and the second note was refused on the duplicate key
+        sql = f"SELECT 1 FROM sessions WHERE session_id = ?{db.dialect.for_update}"
+        if conn.execute(sql, (session_id,)).fetchone() is None:
             raise SessionNotFound(f"no stored session {session_id}")
         row = conn.execute(f"SELECT max(seq) FROM {NOTES_TABLE} WHERE session_id = ?", (session_id,)).fetchone()
         note = FacilitatorNote(session_id, int(row[0] or 0) + 1, at, author, text)
