@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.model import MAX_USD_PER_MTOK
 from warroom.core.text import usd_price
 from warroom.errors import WarroomError
 
@@ -39,6 +38,8 @@ class Price:
             raise ValueError(f"{text!r} is not IN/OUT with two numbers (e.g. 5/25)") from None
         if any(not math.isfinite(v) or v < 0 for v in values):
             raise ValueError(f"{text!r}: prices must be non-negative numbers")
+        from warroom.core.model import MAX_USD_PER_MTOK  # here: the model (pydantic) is not loaded for --help
+
         if any(v > MAX_USD_PER_MTOK for v in values):  # a drill's price is at most that (beyond, no drill is made)
             raise ValueError(f"{text!r}: prices are at most {MAX_USD_PER_MTOK:,} USD per million tokens")
         return cls(values[0], values[1])
