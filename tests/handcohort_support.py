@@ -112,7 +112,8 @@ def play_cohort(data_dir: Path) -> list[str]:
 def play_many(data_dir: Path, trainee: str, signal: int, noise: int) -> list[str]:
     """``trainee`` plays ``signal`` bundled fault drills as signal trials, escalating each as the ideal scripted
     trainee does (``warroom check``'s *ideal*: a hit), then ``noise`` others as noise trials (their healthy twins),
-    holding (a correct rejection): enough trials for d′ and c. Assessment sessions; returns their ids in order."""
+    holding (a correct rejection): enough trials for d′ and c. Assessment sessions, each on a seed that draws its
+    trial at the real noise rate (the test asks for the ``real_noise_draw`` fixture); returns their ids in order."""
     from warroom.core.author._check import play_scripted
     from warroom.core.model import PlayedAs
     from warroom.core.variants import draw_played_as

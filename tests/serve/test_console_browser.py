@@ -142,7 +142,7 @@ async def _class_plays(page, url: str) -> None:
         await grace.close()
 
 
-async def test_the_console_pages_grid_progress_review_notes_compare_and_gradebook(tmp_path):
+async def test_the_console_pages_grid_progress_review_notes_compare_and_gradebook(tmp_path, real_noise_draw):
     executable = chromium_executable()
     set_file = _set_file(tmp_path)
     play_cohort(tmp_path / "data")  # ana, ben, cy, dee, eve: drills A and N in set week-1
