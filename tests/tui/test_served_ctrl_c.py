@@ -13,13 +13,16 @@ from .conftest import advance, make_app
 async def test_ctrl_c_in_a_browser_tab_keeps_the_drill_and_says_how_to_quit(services, monkeypatch):
     monkeypatch.setattr(WarroomApp, "is_web", property(lambda self: True))  # as textual-serve's web driver says
     app = make_app(services)
+    hints: list[str] = []
+    shown = app.notify
+    monkeypatch.setattr(app, "notify", lambda message, **kw: hints.append(message) or shown(message, **kw))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 4)
+        hints.clear()  # (what the picker and briefing said)
         await pilot.press("ctrl+c")
         await pilot.pause()
         assert isinstance(app.screen, WarRoomScreen) and app.return_code is None  # still playing
-        hints = [n.message for n in app._notifications]
         assert hints == ["ctrl+c copies in a browser and does not quit: press q to quit (it asks first in a drill)"]
         with ResultsStore(services.data_dir) as store:
             assert list(store.query(trainee="tester")) == []  # nothing stored as abandoned
