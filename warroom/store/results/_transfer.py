@@ -5,9 +5,8 @@ as stored (``scorecard``, ``actions`` and ``notes`` are the stored JSON text, ``
 so an export imported into another store (SQLite or PostgreSQL) and exported again gives the same lines. A session
 that was re-scored carries its scorecard history in its line (``scorecard_history``), stored back with it. Import
 checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`) and stores it as a
-session
-finished now would be: once (a session already stored under its id is left as it is and counted), never a made-up
-value.
+session finished now would be: once (a session already stored under its id is left as it is and counted), never a
+made-up value.
 """
 
 from __future__ import annotations
