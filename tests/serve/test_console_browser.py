@@ -142,10 +142,16 @@ async def _class_plays(page, url: str) -> None:
         await grace.close()
 
 
-async def test_the_console_pages_grid_progress_review_notes_compare_and_gradebook(tmp_path, real_noise_draw):
+async def test_the_console_pages_grid_progress_review_notes_compare_and_gradebook(
+    tmp_path, real_noise_draw, monkeypatch
+):
+    from warroom.core.variants import _trial
+
     executable = chromium_executable()
     set_file = _set_file(tmp_path)
+    monkeypatch.setattr(_trial, "DEFAULT_NOISE_RATE", 0.0)  # the cohort's sessions outside the set: signal trials
     play_cohort(tmp_path / "data")  # ana, ben, cy, dee, eve: drills A and N in set week-1
+    monkeypatch.setattr(_trial, "DEFAULT_NOISE_RATE", real_noise_draw)  # fay's trials drawn as warroom draws them
     play_many(tmp_path / "data", "fay", signal=10, noise=5)  # enough trials for d′ and c
     tokens = {**TOKENS, "ana": "ana-token-0123456789"}
     with serving(tmp_path, "--console-set", str(set_file), tokens=tokens) as served:
