@@ -238,8 +238,8 @@ def test_a_trainee_roles_import_stores_its_lines_in_one_transaction_a_savepoint_
 def test_the_trainee_roles_policy_still_refuses_a_record_of_a_session_stored_before_even_in_a_savepoint(
     tmp_path: Path, class_store, monkeypatch
 ):
-    """Not weakened: in a savepoint or not, a trainee role adds no record to a session stored by an earlier
-    transaction (its own, or another trainee's it cannot see), nor a history to it."""
+    """Not weakened: in a savepoint or not, a trainee role adds no record to a session of its own stored by an
+    earlier transaction, nor a history to it."""
     import psycopg
 
     ann, ann_url, fac_url = class_store
@@ -249,12 +249,15 @@ def test_the_trainee_roles_policy_still_refuses_a_record_of_a_session_stored_bef
         conn.execute("DELETE FROM session_checks WHERE session_id = %s", (sid,))  # as if verified
     record = ("INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by) "
               "VALUES (%s, 'unverified', 'x', 'now', current_user, current_user)")  # fmt: skip
-    for savepoint in (False, True):
-        with psycopg.connect(ann_url) as conn:
-            if savepoint:
-                conn.execute("SAVEPOINT a")
-            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-                conn.execute(record, (sid,))
+    history = ("INSERT INTO scorecard_history (session_id, seq, replaced_at, replaced_by, reason, scorecard, outcome, "
+               "total) VALUES (%s, 1, 'now', current_user, 'x', '{}', 'contained', 100)")  # fmt: skip
+    for statement in (record, history):
+        for savepoint in (False, True):
+            with psycopg.connect(ann_url) as conn:
+                if savepoint:
+                    conn.execute("SAVEPOINT a")
+                with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+                    conn.execute(statement, (sid,))
 
 
 # -- 5: the console's completion grid agrees with the gradebook --------------------------------------------------------

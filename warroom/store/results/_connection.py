@@ -253,7 +253,7 @@ class StoreConnection:
             from warroom.store.backends import sessions_columns
 
             have = sessions_columns(self.conn)
-        need = [*LIST_FIELDS, *FULL_FIELDS, "countable"]
+        need = [*LIST_FIELDS, *FULL_FIELDS, "countable", "stored_seq"]
         missing = [c for c in need if c not in have]
         if missing:
             what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"
