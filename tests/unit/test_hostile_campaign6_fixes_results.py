@@ -198,18 +198,31 @@ def test_a_sqlite_store_of_version_19_is_upgraded_its_older_rows_unnumbered(tmp_
 # -- 4: a PostgreSQL import batched under a trainee role's policies ----------------------------------------------------
 
 
+@pytest.mark.parametrize("upgraded", [False, True])
 def test_a_trainee_roles_import_stores_its_lines_in_one_transaction_a_savepoint_each(
-    tmp_path: Path, class_store, monkeypatch
+    tmp_path: Path, class_store, monkeypatch, store_url: str, upgraded: bool
 ):
     """A PostgreSQL ``store import`` committed each line: a row stored in a savepoint has its subtransaction's
     ``xmin``, and the trainee role's policy on ``session_checks`` compared it with the transaction's own id, so it
     refused the record of every session stored in a savepoint. The policy accepts a session its own transaction
     stored in any savepoint of it: a file's lines go in one transaction (a savepoint each: another trainee's line is
-    refused alone), each recorded as not verified."""
+    refused alone), each recorded as not verified; a store secured before schema version 20 gets the policy from its
+    owner's upgrade."""
     from warroom.store.results import StoreConnection, import_lines
 
     ann, ann_url, fac_url = class_store
     monkeypatch.delenv("WARROOM_STORE", raising=False)
+    if upgraded:  # as schema version 19 left it, then opened by the owner
+        with ResultsStore(tmp_path / "owner", url=store_url) as store:
+            store.db.conn.execute("UPDATE warroom_schema SET version = 19")
+            store.db.conn.execute("ALTER POLICY warroom_trainee_own ON session_checks WITH CHECK (EXISTS (SELECT 1 "
+                                  "FROM sessions s WHERE s.session_id = session_checks.session_id AND s.xmin = "
+                                  "pg_current_xact_id()::xid))")  # fmt: skip
+        with ResultsStore(tmp_path / "owner", url=store_url) as store:
+            assert store.schema_version == 20
+            (check,) = store.db.conn.execute("SELECT with_check FROM pg_policies WHERE tablename = 'session_checks' "
+                                             "AND policyname = 'warroom_trainee_own'").fetchone()  # fmt: skip
+            assert "pg_xact_status" in check
     src = tmp_path / "src"
     for _ in range(3):
         play(src, ann, GOOD)

@@ -9,15 +9,17 @@ without a detection), the scorecard (every figure of it; its sentences are not c
 by a later warroom is no disagreement), the columns the statistics count (the distractor figures and the trial's
 ``response``: hit, miss, false alarm ...), and its mode (an assessment session never pauses or changes speed). It
 **disagrees** when something differs or its action log does not replay; it is **unverifiable** when its drill
-cannot be found or loaded, its row cannot be read, or its drill file changed since it was played and scores it
-otherwise.
+cannot be found or loaded, its row cannot be read, its drill file changed since it was played and scores it
+otherwise, or it was stored without a check in a drill set, of a drill with a twin (its trial, drawn with the set's
+``noise_rate``, cannot be checked: :func:`unverifiable_trial`).
 
 A session stored without a check (``submitted_by``: a trainee role, ``store import``) is verified by its drill id
 alone (a path it names is its client's claim) and by the current scoring rules (the rules it names are its client's
-claim too); a session stored by warroom's recorder is verified by the rules it recorded. The verdicts are recorded in
-the store (:mod:`warroom.store.results._verification`) when ``record`` is true: a session that disagrees or cannot be
-verified is left out of the statistics until it is verified; one that was stored without a check and is found right
-is counted from then on.
+claim too), and compared with the trainee's other sessions of its drill for copies (the same action log, whatever
+seed it claims: :func:`_copies`); a session stored by warroom's recorder is verified by the rules it recorded.
+The verdicts are recorded in the store (:mod:`warroom.store.results._verification`) when ``record`` is true: a
+session that disagrees or cannot be verified is left out of the statistics until it is verified; one that was
+stored without a check and is found right is counted from then on.
 """
 
 from __future__ import annotations
