@@ -31,6 +31,7 @@ import yaml
 
 from warroom.core.files import read_limited, replace_file
 from warroom.core.settings import resolve_trainee
+from warroom.core.text import clean_name
 from warroom.errors import SettingsError, WarroomError
 
 __all__ = ["FACILITATOR", "ROLES", "TRAINEE", "Roster", "RosterError", "hash_token", "new_token", "verify_token"]
@@ -129,17 +130,18 @@ class Roster:
         (unreadable, not YAML, a bad shape, a bad name or hash, a name twice) raises :class:`RosterError`."""
         if not path.exists():
             return cls({})
+        shown = clean_name(path)  # on its line: a name holding a newline forges no line
         try:
             text = read_limited(path, MAX_ROSTER_BYTES).decode("utf-8")  # the size checked before reading
             node = yaml.compose(text)
         except (OSError, UnicodeDecodeError) as exc:
-            raise RosterError(f"{path}:1:1: cannot read the roster: {exc}") from None
+            raise RosterError(f"{shown}:1:1: cannot read the roster: {exc}") from None
         except RecursionError:  # the composer recurses once per level of nesting
-            raise RosterError(f"{path}:1:1: not a YAML roster: lists or mappings nested too deeply") from None
+            raise RosterError(f"{shown}:1:1: not a YAML roster: lists or mappings nested too deeply") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            raise RosterError(f"{path}:{line}:{col}: not a YAML roster: {getattr(exc, 'problem', exc)}") from None
+            raise RosterError(f"{shown}:{line}:{col}: not a YAML roster: {getattr(exc, 'problem', exc)}") from None
         entries, facilitators = _entries(path, node)
         return cls(entries, frozenset(facilitators))
 
@@ -189,7 +191,7 @@ def _entries(path: Path, node: yaml.Node | None) -> tuple[dict[str, str], list[s
     """The roster's name -> token hash entries, and the names of its facilitators."""
 
     def where(n: yaml.Node) -> str:
-        return f"{path}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
+        return f"{clean_name(path)}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
 
     if node is None:
         return {}, []

@@ -1,0 +1,121 @@
+"""The input-side breaks campaign 5 found and left (issue 30), fixed where each concept lives, each with the right
+behaviour: `warroom schema --output` writes as every other writer does (whole or not at all, through a symbolic
+link that stays a link, a read-only file refused); a file's name in a message from reading within limits is
+escaped at the source; ... A file or folder name is shown on its line with its controls escaped (``\\x1b``,
+``\\x0a``), as in campaign 5."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.core.files import TooLarge, read_limited
+
+FORGE = "\x1b[2Ja\nX: forged"  # clears the screen and forges a line starting "X: forged"
+SHOWN = "\\x1b[2Ja\\x0aX: forged"
+
+
+def _no_forgery(output: str) -> None:
+    assert "\x1b" not in output, output
+    assert not any(line.startswith("X: forged") for line in output.splitlines()), output
+    assert SHOWN in output, output
+
+
+# 1. warroom schema --output
+
+
+def test_schema_output_through_a_symlink_writes_the_file_it_points_to_and_keeps_the_link(tmp_path: Path):
+    """``warroom schema --output link.json`` (a link to a shared schema): the shared file gets the schema, the link
+    stays a link to it (the file is replaced whole, by a temporary file renamed over it)."""
+    shared = tmp_path / "shared" / "drill.schema.json"
+    shared.parent.mkdir()
+    shared.write_text("old")
+    link = tmp_path / "drill.schema.json"
+    link.symlink_to(shared)
+    result = CliRunner().invoke(main, ["schema", "--output", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == str(shared)
+    assert shared.read_text() == CliRunner().invoke(main, ["schema"]).output
+    assert sorted(p.name for p in shared.parent.iterdir()) == ["drill.schema.json"]  # no temporary file left
+
+
+def test_schema_output_refuses_a_read_only_file_and_leaves_it(tmp_path: Path):
+    """A schema file made read-only (``chmod 444``: "do not change") was written over (as root, or by a rename)."""
+    target = tmp_path / f"{FORGE}.json"
+    target.write_text("keep")
+    target.chmod(0o444)
+    result = CliRunner().invoke(main, ["schema", "--output", str(target)], color=True)
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert result.output == (f"Error: {tmp_path}/{SHOWN}.json: the file is read-only (mode -r--r--r--): make it "
+                             "writable (chmod u+w) or write the schema to another file; nothing was written\n")  # fmt: skip
+    assert target.read_text() == "keep" and target.stat().st_mode & 0o777 == 0o444
+
+
+def test_schema_output_that_cannot_be_finished_leaves_the_old_file_whole(tmp_path: Path, monkeypatch):
+    """A full disk while the schema is written: ``write_text`` left a truncated file; now the old file stays as it
+    was, no temporary file is left, and the error names the file and the reason."""
+    target = tmp_path / "drill.schema.json"
+    target.write_text("old schema")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = CliRunner().invoke(main, ["schema", "--output", str(target)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {target}: cannot write the schema: No space left on device\n"
+    assert target.read_text() == "old schema"
+    assert [p.name for p in tmp_path.iterdir()] == ["drill.schema.json"]
+
+
+# 2. read_limited names a path escaped, at the source
+
+
+def test_read_limited_names_a_special_file_escaped(tmp_path: Path):
+    """``read_limited`` of a FIFO (or a folder) with a newline and an ESC in its name: the OSError's message held
+    them raw, and callers that print ``exc.strerror or exc`` printed them raw."""
+    fifo = tmp_path / f"{FORGE}.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as caught:
+        read_limited(fifo, 100)
+    assert str(caught.value) == f"{tmp_path}/{SHOWN}.yaml is a FIFO, not a regular file"
+
+
+def test_read_limited_names_a_file_over_its_limit_escaped(tmp_path: Path):
+    big = tmp_path / f"{FORGE}.yaml"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(TooLarge) as caught:
+        read_limited(big, 100)
+    assert str(caught.value) == f"{tmp_path}/{SHOWN}.yaml: 101 bytes, over the limit of 100"
+    assert (caught.value.size, caught.value.limit) == (101, 100)
+
+
+def test_import_redact_names_file_that_is_a_fifo_is_named_escaped(tmp_path: Path):
+    """``warroom import chat --redact-names FIFO``: the names file is read within limits (a FIFO never opened); its
+    name was printed with its newline raw (``clean`` keeps newlines) in the usage error."""
+    names = tmp_path / FORGE
+    os.mkfifo(names)
+    trace = Path(__file__).parent.parent / "fixtures" / "chat" / "refund.json"
+    result = CliRunner().invoke(
+        main, ["import", "chat", str(trace), "--out", str(tmp_path / "out"), "--redact-names", str(names)], color=True
+    )
+    assert result.exit_code == 2
+    _no_forgery(result.output)
+    assert f"{tmp_path}/{SHOWN}: cannot read the names file: {tmp_path}/{SHOWN} is a FIFO" in result.output
+
+
+def test_a_roster_that_is_a_fifo_is_named_escaped(tmp_path: Path):
+    """``warroom serve roster list FIFO``: the roster's name was printed raw in its problem line and in the reason
+    read_limited gave."""
+    roster = tmp_path / FORGE
+    os.mkfifo(roster)
+    result = CliRunner().invoke(main, ["serve", "roster", "list", str(roster)], color=True)
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert f"{tmp_path}/{SHOWN}:1:1: cannot read the roster: {tmp_path}/{SHOWN} is a FIFO" in result.output
