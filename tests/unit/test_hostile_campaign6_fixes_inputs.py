@@ -119,3 +119,38 @@ def test_a_roster_that_is_a_fifo_is_named_escaped(tmp_path: Path):
     assert result.exit_code == 1
     _no_forgery(result.output)
     assert f"{tmp_path}/{SHOWN}:1:1: cannot read the roster: {tmp_path}/{SHOWN} is a FIFO" in result.output
+
+
+# 4. the author mode's notices name the drill file literally
+
+
+async def test_annotate_changed_on_disk_notice_names_the_file_escaped(tmp_path: Path):
+    """``warroom annotate`` of a drill whose name holds ESC and a newline, saved after another editor changed it:
+    the "changed on disk" notice printed the file's name raw three times (in the reason, the recovery copy's name
+    and the ``warroom annotate FILE`` to run again), so the toast held an escape sequence and a forged line."""
+    from screen_support import record_notifications, screen_text
+    from textual.clock import MockClock
+
+    from warroom.core.author import open_for_annotation
+    from warroom.core.library import bundled_drills_dir
+    from warroom.tui.app import AnnotateApp
+
+    path = tmp_path / f"{FORGE}.yaml"
+    path.write_bytes((bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_bytes())
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(160, 50), notifications=True) as pilot:
+        await pilot.pause()
+        messages = record_notifications(app)
+        app.screen.draft.distractors.clear()  # type: ignore[attr-defined]
+        app.screen.saved = False  # type: ignore[attr-defined]
+        path.write_text(path.read_text(encoding="utf-8") + "# saved by another editor\n", encoding="utf-8")
+        await pilot.press("s")
+        await pilot.pause()
+        shown = screen_text(app)
+    (message,) = messages
+    assert message.startswith(f"{tmp_path}/{SHOWN}.yaml: the file changed on disk since it was opened")
+    assert f"Your marks are kept in {tmp_path}/{SHOWN}.yaml.unsaved: quit (q)" in message
+    assert f"run `warroom annotate {tmp_path}/{SHOWN}.yaml` again" in message
+    assert "\x1b" not in message and message.count("\n") == 1  # the one line break the notice makes itself
+    assert "\x1b" not in shown and "X: forged" not in shown.replace("\\x0aX: forged", "")
+    assert "\\x1b[2Ja" in shown

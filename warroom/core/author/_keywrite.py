@@ -320,8 +320,8 @@ def _hide_breaks(text: str, path: str) -> str:
     hidden = text
     for odd, stand_in in _ODD_BREAKS.items():
         if stand_in in text:
-            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
-                                "for its own; remove it to save")  # fmt: skip
+            raise KeyWriteError(f"{clean_name(path)}: the file holds the character U+{ord(stand_in):04X}, which the "
+                                "save uses for its own; remove it to save")  # fmt: skip
         hidden = hidden.replace(odd, stand_in)
     return hidden
 
@@ -341,9 +341,11 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     try:
         doc = yaml.load(hidden)
     except YAMLError as exc:
-        raise KeyWriteError(f"{path}: ruamel.yaml cannot read the file to write into it: {exc}") from None
+        raise KeyWriteError(f"{clean_name(path)}: ruamel.yaml cannot read the file to write into it: {exc}") from None
     if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
-        raise KeyWriteError(f"{path}: the drill is not a block mapping (`key: value` lines); cannot write into it")
+        raise KeyWriteError(
+            f"{clean_name(path)}: the drill is not a block mapping (`key: value` lines); cannot write into it"
+        )
     new = {"answer_key": draft.answer_key_data(event_order) or None,
            "distractors": draft.distractors_data(event_order) or None}
     # only what the author changed: a value as the file has it keeps its text (quoting, comments) byte for byte
@@ -408,10 +410,13 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
     try:
         data = load_yaml_text(text, path)
     except DrillLoadError as exc:
-        raise KeyWriteError(f"{path}: the file would not read back after writing the answer key: {exc}") from None
+        shown = clean_name(path)
+        raise KeyWriteError(f"{shown}: the file would not read back after writing the answer key: {exc}") from None
     for name, value in new.items():
         if data.get(name) != value:
-            raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
+            raise KeyWriteError(
+                f"{clean_name(path)}: the {name} would not read back as written; the file is left unchanged"
+            )
 
 
 def write_draft(
