@@ -154,3 +154,32 @@ async def test_annotate_changed_on_disk_notice_names_the_file_escaped(tmp_path: 
     assert "\x1b" not in message and message.count("\n") == 1  # the one line break the notice makes itself
     assert "\x1b" not in shown and "X: forged" not in shown.replace("\\x0aX: forged", "")
     assert "\\x1b[2Ja" in shown
+
+
+# 3. a version-1 drill has no citations of a field
+
+
+def test_a_field_citation_in_a_version_1_drill_is_refused_at_its_line(tmp_path: Path):
+    """``warroom score`` of a version-1 drill with a log citing ``e15:nonexistent``: it was accepted and judged as
+    citing e15 whole (a hit, 92/100), though format 1 has no citations of a field (its war room offers none) and
+    format 2 refuses what its format does not hold at the log's ``path:line:col``. The same log on the drill made
+    version 2 is a citation of an undeclared field of e15, judged by the whole event (docs/scoring.md)."""
+    from locations import TESTS
+
+    v1 = TESTS / "fixtures" / "v1" / "q1-access-review.yaml"
+    v2 = tmp_path / "q1-access-review.yaml"
+    v2.write_text(v1.read_text(encoding="utf-8").replace("schema_version: 1", "schema_version: 2", 1))
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"t": 60, "kind": "inspect", "event": "e15"}\n'
+                   '{"t": 60, "kind": "escalate", "step": "s4", "cites": ["e15:nonexistent"]}\n')  # fmt: skip
+    refused = CliRunner().invoke(main, ["score", str(v1), str(log)])
+    assert refused.exit_code == 1
+    assert refused.output == (
+        f"{log}:2:1: action 2 (escalate at 60 s): 'e15:nonexistent' cites a field of 'e15', and a version-1 drill has "
+        "no citations of a field: cite the whole event, 'e15' (fields are cited in format 2)\n"
+    )
+    whole = log.with_name("whole.jsonl")
+    whole.write_text(log.read_text().replace("e15:nonexistent", "e15"))
+    assert CliRunner().invoke(main, ["score", str(v1), str(whole)]).output.startswith(f"{whole}: 92/100; contained")
+    judged = CliRunner().invoke(main, ["score", str(v2), str(log)])
+    assert judged.exit_code == 0 and judged.output.startswith(f"{log}: 92/100; contained"), judged.output
