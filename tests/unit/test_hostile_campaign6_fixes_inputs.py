@@ -183,3 +183,62 @@ def test_a_field_citation_in_a_version_1_drill_is_refused_at_its_line(tmp_path: 
     assert CliRunner().invoke(main, ["score", str(v1), str(whole)]).output.startswith(f"{whole}: 92/100; contained")
     judged = CliRunner().invoke(main, ["score", str(v2), str(log)])
     assert judged.exit_code == 0 and judged.output.startswith(f"{log}: 92/100; contained"), judged.output
+
+
+# 5. a folder too large or too deep to search is refused, never walked whole
+
+
+def test_validate_of_a_folder_too_large_to_search_is_refused_with_what_to_do(tmp_path: Path, monkeypatch):
+    """``warroom validate /`` walked the whole file system (811,797 files and folders here, 35 s) and then checked
+    every YAML file on it (27,355). The search now stops after ``MAX_WALK_ENTRIES`` files and folders (100,000;
+    lowered here) and refuses with what to do; a folder within the limit is searched as before."""
+    from warroom.core.library import _library
+
+    folder = tmp_path / FORGE
+    (folder / "a").mkdir(parents=True)
+    for n in range(6):
+        (folder / "a" / f"note{n}.txt").write_text("x")
+    monkeypatch.setattr(_library, "MAX_WALK_ENTRIES", 5)
+    result = CliRunner().invoke(main, ["validate", str(folder)], color=True)
+    assert result.exit_code == 2
+    _no_forgery(result.output)
+    assert result.output.endswith(
+        f"Error: {tmp_path}/{SHOWN}: more than 5 files and folders under it (the search for drill files stops "
+        "there): name the folder that holds the drills (or a file), not a folder above them\n"
+    )
+    monkeypatch.setattr(_library, "MAX_WALK_ENTRIES", 7)  # 1 folder and 6 files: searched, no drill in it
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 2 and "no drill files (*.yaml, *.yml) found in" in result.output
+
+
+def test_validate_of_folders_nested_too_deep_is_refused_naming_where(tmp_path: Path, monkeypatch):
+    from warroom.core.library import _library
+
+    deep = tmp_path / "d1" / "d2" / "d3"
+    deep.mkdir(parents=True)
+    (deep / "x.yaml").write_text("id: x\n")
+    monkeypatch.setattr(_library, "MAX_WALK_DEPTH", 1)
+    result = CliRunner().invoke(main, ["validate", str(tmp_path / "d1")])
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        f"Error: {tmp_path}/d1: folders nested more than 1 deep under it (at {deep}): name the folder that holds the "
+        "drills (or a file), not a folder above them\n"
+    )
+    monkeypatch.setattr(_library, "MAX_WALK_DEPTH", 2)  # d2/d3 is 2 below d1: searched
+    result = CliRunner().invoke(main, ["validate", str(tmp_path / "d1")])
+    assert result.exit_code == 1 and f"{deep}/x.yaml:" in result.output
+
+
+def test_a_drills_folder_too_large_is_named_where_a_drill_is_looked_up(tmp_path: Path, monkeypatch):
+    """``warroom --drills HUGE run ID``: the library's index is built without it, and the unknown drill's message
+    says why that folder was not searched."""
+    from warroom.core.library import DrillLibrary, _library
+
+    for n in range(60):
+        (tmp_path / f"d{n}.yaml").write_text("id: x\n")
+    monkeypatch.setattr(_library, "MAX_WALK_ENTRIES", 50)  # the bundled library (44 files) is searched
+    library = DrillLibrary((tmp_path,))
+    assert "d1" not in library.drill_ids() and "tutorial" in library.drill_ids()
+    with pytest.raises(_library.UnknownDrill) as caught:
+        library.resolve("d1")
+    assert f"{tmp_path} could not be read (more than 50 files and folders under it" in str(caught.value)

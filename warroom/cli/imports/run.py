@@ -40,13 +40,13 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
         raise click.UsageError(clean(e)) from None
     except OSError as e:
-        raise click.UsageError(clean(f"{e.filename or out_dir}: {e.strerror or e}")) from None
+        raise click.UsageError(f"{clean_name(e.filename or out_dir)}: {clean(e.strerror or e)}") from None
     finally:
         progress.finish()
     unreadable = _unreadable_folders(paths, importer)
     if not report.results:
         kinds = ", ".join(f"*{s}" for s in importer.suffixes)
-        raise click.UsageError(clean(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(str, paths))))
+        raise click.UsageError(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(clean_name, paths)))
     _summarise(importer, report, unreadable, options.redactor, keyed=getattr(options, "ground_truth", None) is not None)
     if report.failed or unreadable:
         raise SystemExit(1)
