@@ -52,8 +52,10 @@ def test_schema_output_refuses_a_read_only_file_and_leaves_it(tmp_path: Path):
     result = CliRunner().invoke(main, ["schema", "--output", str(target)], color=True)
     assert result.exit_code == 1
     _no_forgery(result.output)
-    assert result.output == (f"Error: {tmp_path}/{SHOWN}.json: the file is read-only (mode -r--r--r--): make it "
-                             "writable (chmod u+w) or write the schema to another file; nothing was written\n")  # fmt: skip
+    assert result.output == (
+        f"Error: {tmp_path}/{SHOWN}.json: the file is read-only (mode -r--r--r--): make it writable (chmod u+w) or "
+        "write the schema to another file; nothing was written\n"
+    )
     assert target.read_text() == "keep" and target.stat().st_mode & 0o777 == 0o444
 
 
@@ -242,3 +244,33 @@ def test_a_drills_folder_too_large_is_named_where_a_drill_is_looked_up(tmp_path:
     with pytest.raises(_library.UnknownDrill) as caught:
         library.resolve("d1")
     assert f"{tmp_path} could not be read (more than 50 files and folders under it" in str(caught.value)
+
+
+# 6. the OpenAI Agents importer on a deep trace
+
+
+def test_openai_agents_deep_trace_reads_every_span_under_its_agent(tmp_path: Path):
+    """A recorded OpenAI Agents SDK trace made 1,001 spans deep by repeating one recorded turn, each under the one
+    before (tests/deep_trace_support.py): every span is read, each under the Refunds agent, and the agent's
+    input is the user's message once. Walking up from every model call to its agent was quadratic (5,000 deep:
+    44.6 s; now 7.3 s, linear: benchmarks/bench_import_agents.py)."""
+    from collections import Counter
+
+    from deep_trace_support import AGENT, deep_trace
+
+    from warroom.importers.exports import nearest_agent
+    from warroom.importers.openai_agents._spans import read_agent_spans
+    from warroom.importers.spans import AGENT as AGENT_KIND
+    from warroom.importers.spans import MODEL, TOOL
+
+    path = tmp_path / "deep.jsonl"
+    path.write_text(deep_trace(1000), encoding="utf-8")
+    steps, recorded = read_agent_spans(path)
+    ((trace_id, group),) = steps.items()
+    assert Counter(s.kind for s in group) == {"other": 1000, MODEL: 1000, TOOL: 1000, AGENT_KIND: 1}
+    by_id = {s.span.span_id: s for s in group}
+    assert {nearest_agent(s, by_id).span.span_id for s in group} == {AGENT}  # type: ignore[union-attr]
+    (agent,) = [s for s in group if s.kind == AGENT_KIND]
+    assert (agent.name, agent.inputs) == ("Refunds", "I was charged twice for order 4417 — refund please")
+    assert recorded.notes[trace_id] == ["The trace's workflow_name: 'Customer service'.",
+                                        "Ignored span types: custom (1000)."]  # fmt: skip
