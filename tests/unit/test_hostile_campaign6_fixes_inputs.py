@@ -274,3 +274,80 @@ def test_openai_agents_deep_trace_reads_every_span_under_its_agent(tmp_path: Pat
     assert (agent.name, agent.inputs) == ("Refunds", "I was charged twice for order 4417 — refund please")
     assert recorded.notes[trace_id] == ["The trace's workflow_name: 'Customer service'.",
                                         "Ignored span types: custom (1000)."]  # fmt: skip
+
+
+# the same class of break in the other writers: a read-only file replaced by a rename, a symbolic link replaced
+
+
+def test_store_export_refuses_a_read_only_file_and_names_it_escaped(tmp_path: Path):
+    """``warroom store export -o FILE``: the export was renamed over a read-only FILE (a rename needs only the
+    folder's permission), and a failure named FILE raw."""
+    from store_support import add_session
+
+    from warroom.store.results import ResultsStore
+
+    with ResultsStore(tmp_path / "a") as store:
+        add_session(store, "s1", trainee="ann")
+    out = tmp_path / f"{FORGE}.jsonl"
+    out.write_text("kept\n")
+    out.chmod(0o444)
+    result = CliRunner().invoke(main, ["store", "export", "--data-dir", str(tmp_path / "a"), "-o", str(out)],
+                                color=True)  # fmt: skip
+    assert result.exit_code == 1
+    _no_forgery(result.output)
+    assert (f"Error: cannot write {tmp_path}/{SHOWN}.jsonl: the file is read-only (mode -r--r--r--): make it "
+            "writable (chmod u+w) or export to another file; nothing was written") in result.output  # fmt: skip
+    assert out.read_text() == "kept\n"
+
+
+def test_import_force_writes_through_a_symlink_and_refuses_a_read_only_drill(tmp_path: Path):
+    """``warroom import chat FILE --out DIR --force``: a drill in DIR that is a symbolic link to a shared drill was
+    replaced by a regular file (the link lost, the shared drill left as it was); a read-only drill was replaced."""
+    from locations import TESTS
+
+    recorded = str(TESTS / "fixtures" / "chat" / "refund.json")
+    out = tmp_path / "imported"
+    assert CliRunner().invoke(main, ["import", "chat", recorded, "--out", str(out)]).exit_code == 0
+    written = out / "chat-refund.yaml"
+    shared = tmp_path / "chat-refund.yaml"
+    shared.write_text("old")
+    written.replace(tmp_path / "new.yaml")
+    written.symlink_to(shared)
+    result = CliRunner().invoke(main, ["import", "chat", recorded, "--out", str(out), "--force"])
+    assert result.exit_code == 0, result.output
+    assert written.is_symlink() and shared.read_text() == (tmp_path / "new.yaml").read_text()
+    shared.chmod(0o444)
+    result = CliRunner().invoke(main, ["import", "chat", recorded, "--out", str(out), "--force"])
+    assert result.exit_code == 1
+    assert (f"{recorded}:1:1: {written} is read-only (mode -r--r--r--): make it writable (chmod u+w) to overwrite "
+            "it, or import into another --out folder") in result.output  # fmt: skip
+    assert shared.read_text() == (tmp_path / "new.yaml").read_text()
+
+
+def test_project_force_writes_through_a_symlink_and_refuses_a_read_only_drill(tmp_path: Path):
+    """``warroom project RUN --template T --out DIR --force``: the drill in DIR was replaced whatever its mode, and
+    a symbolic link there was replaced by a regular file."""
+    from locations import TESTS
+
+    imported = tmp_path / "imported"
+    recorded = str(TESTS / "fixtures" / "chat" / "refund.json")
+    assert CliRunner().invoke(main, ["import", "chat", recorded, "--out", str(imported)]).exit_code == 0
+    run = imported / "chat-refund.yaml"
+    out = tmp_path / "out"
+    command = ["project", str(run), "--template", "stale-data", "--out", str(out), "--force"]
+    assert CliRunner().invoke(main, command).exit_code == 0
+    (written,) = out.glob("*.yaml")
+    projected = written.read_text()
+    shared = tmp_path / "shared.yaml"
+    shared.write_text("old")
+    written.unlink()
+    written.symlink_to(shared)
+    assert CliRunner().invoke(main, command).exit_code == 0
+    assert written.is_symlink() and shared.read_text() == projected
+    shared.write_text("mine")
+    shared.chmod(0o444)
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {written}: the file is read-only (mode -r--r--r--): make it writable (chmod u+w) "
+                             "or write into another --out folder; nothing was written\n")  # fmt: skip
+    assert shared.read_text() == "mine"
