@@ -351,3 +351,22 @@ def test_project_force_writes_through_a_symlink_and_refuses_a_read_only_drill(tm
     assert result.output == (f"Error: {written}: the file is read-only (mode -r--r--r--): make it writable (chmod u+w) "
                              "or write into another --out folder; nothing was written\n")  # fmt: skip
     assert shared.read_text() == "mine"
+
+
+def test_roster_add_writes_through_a_symlink_and_refuses_a_read_only_roster(tmp_path: Path):
+    """``warroom serve roster add ROSTER NAME``: a roster that is a symbolic link (kept beside a class's files) was
+    replaced by a regular file, and a read-only roster was replaced all the same."""
+    shared = tmp_path / "class" / "roster.yaml"
+    shared.parent.mkdir()
+    assert CliRunner().invoke(main, ["serve", "roster", "add", str(shared), "ada"]).exit_code == 0
+    link = tmp_path / "roster.yaml"
+    link.symlink_to(shared)
+    assert CliRunner().invoke(main, ["serve", "roster", "add", str(link), "bob"]).exit_code == 0
+    assert link.is_symlink() and "bob" in shared.read_text() and shared.stat().st_mode & 0o777 == 0o600
+    shared.chmod(0o400)
+    before = shared.read_text()
+    result = CliRunner().invoke(main, ["serve", "roster", "add", str(link), "cy"])
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {link}: cannot write the roster: the roster is read-only (mode -r--------): "
+                             "make it writable (chmod u+w) to change it; nothing was written\n")  # fmt: skip
+    assert shared.read_text() == before

@@ -19,6 +19,7 @@ Errors in a roster file are :class:`RosterError` with a ``path:line:col: message
 from __future__ import annotations
 
 import base64
+import errno
 import functools
 import hashlib
 import hmac
@@ -29,7 +30,7 @@ from pathlib import Path
 
 import yaml
 
-from warroom.core.files import read_limited, replace_file
+from warroom.core.files import read_limited, read_only_mode, real_path, replace_file
 from warroom.core.settings import resolve_trainee
 from warroom.core.text import clean_name
 from warroom.errors import SettingsError, WarroomError
@@ -146,7 +147,9 @@ class Roster:
         return cls(entries, frozenset(facilitators))
 
     def save(self, path: Path) -> None:
-        """Write the roster to ``path`` atomically (a temporary file renamed over it), readable by its owner only."""
+        """Write the roster to ``path`` atomically (a temporary file renamed over it), readable by its owner only;
+        through a symbolic link into the file it points to (the link kept). Raises OSError when it cannot be
+        written, or is read-only (refused, never replaced)."""
         data = {
             "trainees": [
                 {"name": name, "token": stored, **({"role": FACILITATOR} if name in self.facilitators else {})}
@@ -155,7 +158,11 @@ class Roster:
         }
         text = "# warroom serve roster: tokens are scrypt hashes (docs/serve.md)\n"
         text += yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-        replace_file(path, text, mode=0o600)
+        mode = read_only_mode(path)
+        if mode is not None:
+            raise OSError(errno.EACCES, f"the roster is read-only (mode {mode}): make it writable (chmod u+w) to "
+                          "change it; nothing was written")  # fmt: skip
+        replace_file(real_path(path), text, mode=0o600)
 
     def with_trainee(self, name: str, token: str, role: str | None = None) -> Roster:
         """A copy with ``name`` (checked like ``--trainee``; SettingsError when unusable) holding ``token``'s hash,
