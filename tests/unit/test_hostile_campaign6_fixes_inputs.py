@@ -370,3 +370,41 @@ def test_roster_add_writes_through_a_symlink_and_refuses_a_read_only_roster(tmp_
     assert result.output == (f"Error: {link}: cannot write the roster: the roster is read-only (mode -r--------): "
                              "make it writable (chmod u+w) to change it; nothing was written\n")  # fmt: skip
     assert shared.read_text() == before
+
+
+def test_new_that_cannot_be_finished_leaves_no_part_of_a_drill(tmp_path: Path, monkeypatch):
+    """``warroom new ID`` wrote the skeleton straight into ID.yaml: a full disk (found when the bytes are flushed)
+    left a partial drill there, and the next ``warroom new ID`` refused to overwrite it. Now the drill is written
+    beside it and linked into place whole: nothing is left, and the error names the file and the reason."""
+    out = tmp_path / "drills"
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = CliRunner().invoke(main, ["new", "ok", "--out", str(out)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: cannot write {out}/ok.yaml: No space left on device\n"
+    assert list(out.iterdir()) == []
+    monkeypatch.undo()
+    assert CliRunner().invoke(main, ["new", "ok", "--out", str(out)]).exit_code == 0
+    assert (out / "ok.yaml").read_text().startswith("# yaml-language-server")
+    again = CliRunner().invoke(main, ["new", "ok", "--out", str(out)])
+    assert again.exit_code == 1 and "ok.yaml already exists; not overwriting it" in again.output
+
+
+def test_create_file_never_writes_over_anything_there(tmp_path: Path):
+    """``create_file`` (``warroom new``'s write): a file, or a symbolic link pointing nowhere, already at the path is
+    left as it was (FileExistsError), and no temporary file stays behind; a new file is created whole."""
+    from warroom.core.files import create_file
+
+    link = tmp_path / "a.yaml"
+    link.symlink_to(tmp_path / "nowhere.yaml")
+    with pytest.raises(FileExistsError):
+        create_file(link, "id: a\n")
+    assert os.readlink(link) == str(tmp_path / "nowhere.yaml") and not (tmp_path / "nowhere.yaml").exists()
+    create_file(tmp_path / "b.yaml", "id: b\n")
+    with pytest.raises(FileExistsError):
+        create_file(tmp_path / "b.yaml", "id: other\n")
+    assert (tmp_path / "b.yaml").read_text() == "id: b\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml"]
