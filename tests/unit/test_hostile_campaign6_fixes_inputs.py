@@ -408,3 +408,22 @@ def test_create_file_never_writes_over_anything_there(tmp_path: Path):
         create_file(tmp_path / "b.yaml", "id: other\n")
     assert (tmp_path / "b.yaml").read_text() == "id: b\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml"]
+
+
+def test_score_names_a_log_escaped_on_its_line_scored_or_refused(tmp_path: Path):
+    """``warroom score DRILL LOG``: the scored line (``LOG: 92/100; ...``) and a refusal (``LOG:1:1: ...``) printed
+    LOG's newline raw (``say`` escapes ESC, not a newline), so a log's name forged a line of its own."""
+    from locations import TESTS
+
+    drill = str(TESTS / "fixtures" / "v1" / "q1-access-review.yaml")
+    log = tmp_path / f"{FORGE}.jsonl"
+    log.write_text('{"t": 60, "kind": "escalate", "step": "s4", "cites": ["e15"]}\n')
+    scored = CliRunner().invoke(main, ["score", drill, str(log)], color=True)
+    assert scored.exit_code == 0
+    _no_forgery(scored.output)
+    assert scored.output.startswith(f"{tmp_path}/{SHOWN}.jsonl: 92/100; contained")
+    log.write_text("not json\n")
+    refused = CliRunner().invoke(main, ["score", drill, str(log)], color=True)
+    assert refused.exit_code == 1
+    _no_forgery(refused.output)
+    assert refused.output.startswith(f"{tmp_path}/{SHOWN}.jsonl:1:1: not a JSON line")
