@@ -1,8 +1,11 @@
 """The input-side breaks campaign 5 found and left (issue 30), fixed where each concept lives, each with the right
 behaviour: `warroom schema --output` writes as every other writer does (whole or not at all, through a symbolic
 link that stays a link, a read-only file refused); a file's name in a message from reading within limits is
-escaped at the source; ... A file or folder name is shown on its line with its controls escaped (``\\x1b``,
-``\\x0a``), as in campaign 5."""
+escaped at the source; a version-1 drill's action log citing a field is refused at its line; the author mode's
+notices name the drill file escaped; a folder too large or too deep to search for drills is refused, never walked
+whole; the OpenAI Agents importer reads a deep trace in linear time. Then the same classes of break in the other
+writers (store export, import and project with --force, the roster, new) and messages (score, check). A file or
+folder name is shown on its line with its controls escaped (``\\x1b``, ``\\x0a``), as in campaign 5."""
 
 from __future__ import annotations
 
