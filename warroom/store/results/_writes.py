@@ -140,6 +140,10 @@ def insert_row(
         reason = SessionReason.of(session_id, "session ", f" was not stored: no column {', '.join(unknown)}")
         raise InvalidSession.about(reason, session_id)
     _check_row(session_id, values)
+    from warroom.store.timestamps import utc_text
+
+    # times as the store's UTC text, so that they sort as time (an imported line may give any offset)
+    values = values | {k: utc_text(values[k]) for k in ("started_at", "ended_at", "rescored_at") if values.get(k)}
     # the distractor figures' and the response's columns always follow the scorecard (never taken from the caller)
     values = {**values, **figure_columns(values.get("scorecard"), values.get("scoring_version"))}
     values["response"] = response_column(

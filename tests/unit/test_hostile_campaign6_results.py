@@ -1,0 +1,102 @@
+"""A sixth fresh hostile campaign on results and scores (issue 30; docs/cohorts.md, "What a trainee can and cannot do
+to their results"; docs/scoring.md, "What trainees that do not read get"): scripted trainees that try to win
+without reading the trace, clocks and time zones, export and import round trips with edited lines, as a hostile
+trainee or a faulty world would attack them; each case it found, with the right behaviour."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unit.test_forgeries import GOOD, play
+from warroom.cli import main
+from warroom.core.model import Action, ActionKind
+
+#: A poor attempt: the wrong step, late.
+LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+
+
+def _export(data: Path) -> list[dict]:
+    result = CliRunner().invoke(main, ["store", "export", "--data-dir", str(data)])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def _import(lines: list[dict], data: Path, tmp_path: Path):
+    file = tmp_path / "handed-in.jsonl"
+    file.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return CliRunner().invoke(main, ["store", "import", "--trainee", "ann", str(file), "--data-dir", str(data)])
+
+
+def test_an_imported_start_with_an_offset_is_stored_as_utc_and_orders_the_attempts_by_time(tmp_path: Path):
+    """An exported line whose ``started_at`` was rewritten in another offset (``2026-12-06T09:00:00-05:00``: 14:00
+    UTC) was stored as written, and the store orders a trainee's attempts by that text: a good attempt played at
+    14:00 UTC sorted before a poor one played at 10:00 UTC, became the first attempt and turned a hit rate of 0 into
+    1. A stored time is the store's UTC text, whatever offset a line gives, so the first attempt is the first in
+    time; the same line imported twice is still one session."""
+    played = tmp_path / "played"
+    poor = play(played, "ann", [LATE], mode="assessment").session_id
+    good = play(played, "ann", GOOD, mode="assessment").session_id
+    lines = {line["session_id"]: line for line in _export(played)}
+    lines[poor] |= {"started_at": "2026-12-06T10:00:00+00:00", "ended_at": "2026-12-06T10:01:00+00:00"}
+    lines[good] |= {"started_at": "2026-12-06T09:00:00-05:00", "ended_at": "2026-12-06T09:01:00-05:00"}
+    data = tmp_path / "class"
+    for _ in range(2):
+        result = _import(list(lines.values()), data, tmp_path)
+        assert result.exit_code == 0, result.output
+    assert "0 sessions imported" in result.output and "2 already there" in result.output
+    csv = CliRunner().invoke(main, ["scores", "--format", "csv", "--data-dir", str(data)]).stdout.splitlines()
+    starts = {row.split(",")[0]: row.split(",")[4] for row in csv[1:]}
+    assert starts == {poor: "2026-12-06T10:00:00.000000+00:00", good: "2026-12-06T14:00:00.000000+00:00"}
+    assert CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)]).exit_code == 0
+    result = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(data)])
+    (ann,) = json.loads(result.stdout)["trainees"]
+    assert (ann["signal_trials"], ann["hits"], ann["replays"]) == (1, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("start", "zone", "shown"),
+    [("9999-12-31T23:59:59+00:00", "Etc/GMT-14", "9999-12-31T23:59:59.000000+00:00"),
+     ("0001-01-01T00:00:00+00:00", "Etc/GMT+12", "0001-01-01T00:00:00.000000+00:00"),
+     ("9999-12-31T23:59:59+00:00", "Etc/GMT+12", "9999-12-31 11:59"),
+     ("0001-01-01T00:00:00+00:00", "Etc/GMT-14", "0001-01-01 14:00")],
+)  # fmt: skip
+def test_a_start_at_the_end_of_the_calendar_is_listed_in_any_time_zone(tmp_path: Path, monkeypatch, start, zone, shown):
+    """A session from a machine whose clock was years off (or a line handed in) starting in year 9999 or year 1:
+    ``warroom scores`` shows starts in local time, and in a zone where that time is past year 9999 or before year 1
+    the table died with ``OverflowError: date value out of range`` (a traceback) for the whole store. Such a start
+    is shown as stored (UTC), the others in local time."""
+    import time
+
+    played = tmp_path / "played"
+    play(played, "ann", GOOD)
+    (line,) = _export(played)
+    data = tmp_path / "class"
+    assert _import([line | {"started_at": start}], data, tmp_path).exit_code == 0
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        result = CliRunner().invoke(main, ["scores", "--data-dir", str(data)], env={"COLUMNS": "250"})
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert f" {shown} " in result.output
+
+
+@pytest.mark.parametrize("start", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_an_imported_start_outside_the_calendar_in_utc_is_refused_at_its_line(tmp_path: Path, start: str):
+    """A start that is a valid ISO time in its own offset but before year 1 or after year 9999 in UTC cannot be
+    stored as the store's UTC text: refused at its line, saying why, nothing stored."""
+    played = tmp_path / "played"
+    play(played, "ann", GOOD)
+    (line,) = _export(played)
+    data = tmp_path / "class"
+    result = _import([line | {"started_at": start}], data, tmp_path)
+    assert result.exit_code == 1, result.output
+    assert "handed-in.jsonl:1: session " in result.output
+    assert f"started_at: outside the years 1 to 9999 once read as UTC (got '{start}')" in result.output
+    assert "0 sessions imported" in result.output and "Traceback" not in result.output
