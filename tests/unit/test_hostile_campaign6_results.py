@@ -100,3 +100,34 @@ def test_an_imported_start_outside_the_calendar_in_utc_is_refused_at_its_line(tm
     assert "handed-in.jsonl:1: session " in result.output
     assert f"started_at: outside the years 1 to 9999 once read as UTC (got '{start}')" in result.output
     assert "0 sessions imported" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("started_at", "at"),
+    [("1970-01-01T00:00:05.000000+00:00", "2026-12-06T15:49:10.000000+00:00"),  # no clock at boot, then NTP
+     ("2026-12-06T15:49:10.000000+00:00", "2026-12-06T15:48:10.000000+00:00")],  # the clock set back a minute
+)  # fmt: skip
+def test_a_session_whose_wall_clock_jumped_is_stored_with_its_score_and_an_unknown_wall_time(
+    tmp_path: Path, started_at: str, at: str
+):
+    """A machine without a clock at boot starts a session in 1970 and sets its clock mid-session: the journal's
+    action times are 56 years after its start, the wall-clock time to detect (1.8 billion s) was over what the store
+    takes, and the whole session (a hit, 100) was quarantined, never stored: a real attempt lost over a figure that is
+    for information only. A clock set back gave a time to detect of 0 s, as if the trainee saw it at once. A span the
+    wall clock cannot give is unknown: the session is stored with its score, and its wall time to detect is empty."""
+    from store_support import bundled_drill_path
+
+    from unit.test_forgeries import killed_journal
+    from warroom.store.journal import recover_unfinished
+
+    data = tmp_path / "data"
+    sid = killed_journal(data, bundled_drill_path(), {"started_at": started_at}, GOOD)
+    journal = data / "journals" / f"{sid}.jsonl"
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    journal.write_text("".join(json.dumps(x | {"at": at} if x["type"] == "action" else x) + "\n" for x in lines))
+    (recovered,) = recover_unfinished(data)
+    assert recovered.stored, recovered
+    result = CliRunner().invoke(main, ["scores", "--format", "json", "--data-dir", str(data)])
+    (row,) = json.loads(result.stdout)
+    assert (row["session_id"], row["outcome"], row["total"]) == (sid, "contained", 100)
+    assert (row["wall_time_to_detect"], row["started_at"]) == (None, started_at)
