@@ -131,3 +131,23 @@ def test_a_session_whose_wall_clock_jumped_is_stored_with_its_score_and_an_unkno
     (row,) = json.loads(result.stdout)
     assert (row["session_id"], row["outcome"], row["total"]) == (sid, "contained", 100)
     assert (row["wall_time_to_detect"], row["started_at"]) == (None, started_at)
+
+
+@pytest.mark.parametrize("command", [["scores"], ["scores", "summary"], ["scores", "--format", "json"]])
+def test_a_latin_1_terminal_shows_a_name_it_cannot_write_as_escapes_not_a_traceback(tmp_path: Path, command):
+    """On a terminal set to Latin-1 (``LANG=de_DE.ISO-8859-1``, ``PYTHONIOENCODING=latin-1``) every command that
+    printed a character outside Latin-1 (a trainee named in Japanese, the summary's ``d′``) ended in a
+    ``UnicodeEncodeError`` traceback. What the terminal cannot write is written as an escape; JSON stays JSON (its
+    escapes read back as the name)."""
+    import os
+    import subprocess
+    import sys
+
+    play(tmp_path, "日本語", GOOD)
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1", "WARROOM_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "warroom", *command], env=env, capture_output=True, timeout=120)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode("latin-1")
+    out = done.stdout.decode("latin-1")
+    assert "\\u65e5\\u672c\\u8a9e" in out
+    if "json" in command:
+        assert [s["trainee"] for s in json.loads(out)] == ["日本語"]
