@@ -151,3 +151,77 @@ def test_a_latin_1_terminal_shows_a_name_it_cannot_write_as_escapes_not_a_traceb
     assert "\\u65e5\\u672c\\u8a9e" in out
     if "json" in command:
         assert [s["trainee"] for s in json.loads(out)] == ["日本語"]
+
+
+# -- scripted trainees that do not read the trace (docs/scoring.md, "What trainees that do not read get") ------------
+
+
+def _results(d):
+    return [e for e in d.trace if e.kind in ("tool_result", "command_result")]
+
+
+def _blind_play(bot: str, drill, bank_all_clear: set[str]):
+    """One session of a scripted trainee that reads no event's content: ``second-result`` escalates the step of the
+    second tool result at once, citing it (the evidence's most common place in the bundled library);
+    ``id-tell`` does the same after 10 s unless the drill is one of the library's all-clear drills or an event id
+    that is not ``e<N>`` (a twin's added event, ``h1``) was released by then."""
+    import re
+
+    from warroom.core.play import Replay, escalation_draft
+
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    if bot == "id-tell" and drill.id in bank_all_clear:
+        return replay
+    while len(_results(drill)) >= 2 and not replay.ended:
+        pick = [e for e in replay.released if e.kind in ("tool_result", "command_result")][1:2]
+        if pick:
+            if bot == "id-tell":
+                replay.advance_to(replay.now + 10.0)
+                if replay.ended or any(not re.fullmatch(r"e\d+", e.id) for e in replay.released):
+                    break
+            draft = escalation_draft(pick[0], replay.released, drill.schema_version >= 2)
+            replay.escalate(draft.target, "blind", draft.cites)
+            break
+        replay.advance_to(replay.next_event_time or drill.duration)
+    return replay
+
+
+@pytest.mark.parametrize("bot", ["second-result", "id-tell"])
+def test_trainees_that_read_no_content_are_below_chance_on_the_bundled_library(bot: str, real_noise_draw: float):
+    """Campaign 6 played 38 scripted trainees that read no event's content over every bundled drill in assessment
+    (20 trainees each, a seed drawn per session, signal or noise as the seed draws): escalating at fixed times, at
+    every or the k-th tool result, at the first empty output or error word, the longest result, a random event, the
+    evidence's most common place in the library, and with the twins' event-id tell. Some hit up to 30% of signal
+    trials, but every one false-alarms as often or more, so d′ as ``warroom scores summary`` computes it is below 0
+    for each. Two of them here, over 5 trainees: the hit rate is above 0 (the guess does win trials) and d′ is
+    below 0 (the statistics do not take it for detection)."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.core.stats import SessionFacts, summarize
+    from warroom.core.variants import draw_played_as, session_drill
+
+    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+    all_clear = {d.id for d in bank if d.is_all_clear}
+    rng = random.Random(6)
+    facts = []
+    for trainee in range(5):
+        for d in bank:
+            seed = rng.randrange(2**31)
+            played = session_drill(d, seed, draw_played_as(d, seed))
+            card = score(played, _blind_play(bot, played, all_clear).actions)
+            facts.append(SessionFacts(
+                trainee=f"{bot}-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
+                outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",
+                mode="assessment", response=card.response, false_escalations=card.false_escalations,
+            ))  # fmt: skip
+    stats = summarize(facts)
+    pooled_hits = sum(t.hits for t in stats.trainees)
+    assert pooled_hits > 0
+    assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
+        (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
+    ]
+    assert sum(t.noise_trials for t in stats.trainees) > 5 * len(all_clear)  # (twins played as noise too)
