@@ -201,24 +201,25 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
 
 @dataclass(frozen=True)
 class _Held:
-    """A session of a trainee's group (:func:`_group`): its id, claimed start, whether it was stored without a
-    check, and when the database stored it."""
+    """A session of a drill's group (:func:`_group`): its id, claimed start, whether it was stored without a check,
+    and when the database stored it, and whose it is."""
 
     session_id: str
     started_at: str
     submitted: bool
     #: How many transactions ago the database stored it (PostgreSQL), None where the store keeps no such order.
     stored_age: int | None = None
+    trainee: str = ""
 
 
 #: The copies of a session that verify names (then how many more).
 MAX_COPIES_NAMED = 3
-#: (seed, action log as JSON) -> the sessions of one trainee's drill that hold it.
+#: (seed, action log as JSON) -> the sessions of one drill that hold it, every trainee's.
 Group = dict[tuple[Any, str], list[_Held]]
-#: (trainee, drill id) -> its :data:`Group`: built once per group by :func:`verify_sessions`, so that checking each
-#: session for copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over
-#: ten minutes).
-CopyIndex = dict[tuple[str, str], Group]
+#: drill id -> its :data:`Group`: built once per drill by :func:`verify_sessions`, so that checking each session for
+#: copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over ten
+#: minutes).
+CopyIndex = dict[str, Group]
 
 
 def _log_key(actions: Sequence[Action]) -> str | None:
@@ -230,11 +231,11 @@ def _log_key(actions: Sequence[Action]) -> str | None:
     return json.dumps(mine, sort_keys=True)
 
 
-def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | None) -> Group:
-    """The sessions of ``trainee`` on ``drill`` by (seed, action log), read once per ``index``."""
-    if index is not None and (trainee, drill) in index:
-        return index[(trainee, drill)]
-    rows = [o for o in store.iter_sessions(trainee=trainee, drill=drill)
+def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
+    """The sessions of ``drill``, every trainee's the store shows, by (seed, action log), read once per ``index``."""
+    if index is not None and drill in index:
+        return index[drill]
+    rows = [o for o in store.iter_sessions(drill=drill)
             if not isinstance(o, CorruptSession) and o.drill_id == drill]  # fmt: skip
     checks = store.checks([o.session_id for o in rows])
     ages = store.stored_order([o.session_id for o in rows])
@@ -244,16 +245,18 @@ def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | Non
         if key is not None:
             submitted = o.session_id in checks and checks[o.session_id].submitted
             group.setdefault((o.seed, key), []).append(_Held(o.session_id, o.started_at, submitted,
-                                                             ages.get(o.session_id)))  # fmt: skip
+                                                             ages.get(o.session_id), o.trainee))  # fmt: skip
     if index is not None:
-        index[(trainee, drill)] = group
+        index[drill] = group
     return group
 
 
 def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = None) -> list[str]:
-    """A session stored without a check (``s``) that is a copy of another session of the same trainee: the same
-    drill, seed and action log (one holding a trainee's action: two sessions played hold the same one only when
-    nothing but a quit was recorded), whatever its id and start time say. A copy given an earlier start time would
+    """A session stored without a check (``s``) that is a copy of another session, the same trainee's or another's
+    (a hit handed in under another name: seeds are drawn at random, and a log holds each action's drill time, so
+    two trainees never play the same one): the same drill, seed and action log (one holding a trainee's action: two
+    sessions played hold the same one only when nothing but a quit was recorded), whatever its id and start time
+    say. A copy given an earlier start time would
     become the trainee's first attempt at the drill, and one given a later start took the session it copies out of
     the figures (a bad first attempt) while standing itself as a later one. Of two copies both stored without a
     check, the one the database stored later is the copy (:func:`_copy_of`); a session warroom's recorder stored is
@@ -261,13 +264,15 @@ def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = Non
     mine = _log_key(s.actions)
     if mine is None:
         return []
-    held = _group(store, s.trainee, s.drill_id, index).get((s.seed, mine), [])
+    held = _group(store, s.drill_id, index).get((s.seed, mine), [])
     me = next((o for o in held if o.session_id == s.session_id), _Held(s.session_id, s.started_at, True))
     found = [o for o in held if o.session_id != s.session_id and _copy_of(me, o)]
-    said = [f"its drill, seed and action log are those of session {o.session_id} (started {o.started_at}): a copy, "
+    said = [f"its drill, seed and action log are those of session {o.session_id}"
+            f"{'' if o.trainee == s.trainee else f' of trainee {o.trainee!r}'} (started {o.started_at}): a copy, "
             "whatever its id and start time say" for o in found[:MAX_COPIES_NAMED]]  # fmt: skip
     if len(found) > MAX_COPIES_NAMED:  # a thousand copies: a thousand sentences for each of them
-        said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions of the trainee")
+        whose = " of the trainee" if all(o.trainee == s.trainee for o in found[MAX_COPIES_NAMED:]) else ""
+        said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions{whose}")
     return said
 
 
