@@ -227,22 +227,25 @@ def test_trainees_that_read_no_content_are_below_chance_on_the_bundled_library(b
     assert sum(t.noise_trials for t in stats.trainees) > 5 * len(all_clear)  # (twins played as noise too)
 
 
-def test_a_hit_of_another_trainee_handed_in_under_ones_own_name_is_a_copy(tmp_path: Path):
+@pytest.mark.parametrize("other_seed", [False, True])
+def test_a_hit_of_another_trainee_handed_in_under_ones_own_name_is_a_copy(tmp_path: Path, other_seed: bool):
     """A trainee who does not know the answer key takes a classmate's export, renames the trainee and the session id,
     and hands it in (``store import --trainee ann``): its drill, seed and action log were another trainee's, but
     ``verify`` looked for copies among the same trainee's sessions only, so it was verified and counted as ann's hit.
     Seeds are drawn at random and a log holds each action's drill time: two trainees never play the same one. It is a
-    copy, named with whose; the classmate's own session stays verified and counted."""
+    copy, named with whose; the classmate's own session stays verified and counted. So is a copy given another seed
+    that draws the same trial (a seed changes nothing a log shows in a drill without timing variants)."""
     data = tmp_path / "class"
     bob = play(data, "bob", GOOD, mode="assessment").session_id
     (line,) = _export(data)
-    copy = line | {"trainee": "ann", "session_id": "20261206-100000-anne"}
+    copy = line | {"trainee": "ann", "session_id": "20261206-100000-anne", "seed": line["seed"] + other_seed}
     assert _import([copy], data, tmp_path).exit_code == 0
     result = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
     assert result.exit_code == 1, result.output
     said = f"session {bob} of trainee 'bob' (started {line['started_at']}): a copy"
-    assert ("disagrees: 20261206-100000-anne (ann, duplicate-charge-refunds): its drill, seed and action log are "
-            f"those of {said}") in result.output  # fmt: skip
+    shared = "its drill and action log (with another seed)" if other_seed else "its drill, seed and action log"
+    head = "disagrees: 20261206-100000-anne (ann, duplicate-charge-refunds)"
+    assert f"{head}: {shared} are those of {said}" in result.output
     assert "verified 1 of 2 sessions: 1 disagree" in result.output
     result = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(data)])
     assert [(t["trainee"], t["hits"]) for t in json.loads(result.stdout)["trainees"]] == [("bob", 1)]

@@ -210,12 +210,13 @@ class _Held:
     #: How many transactions ago the database stored it (PostgreSQL), None where the store keeps no such order.
     stored_age: int | None = None
     trainee: str = ""
+    seed: Any = None
 
 
 #: The copies of a session that verify names (then how many more).
 MAX_COPIES_NAMED = 3
-#: (seed, action log as JSON) -> the sessions of one drill that hold it, every trainee's.
-Group = dict[tuple[Any, str], list[_Held]]
+#: action log as JSON -> the sessions of one drill that hold it, every trainee's, whatever their seeds.
+Group = dict[str, list[_Held]]
 #: drill id -> its :data:`Group`: built once per drill by :func:`verify_sessions`, so that checking each session for
 #: copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over ten
 #: minutes).
@@ -244,8 +245,8 @@ def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
         key = _log_key(o.actions)
         if key is not None:
             submitted = o.session_id in checks and checks[o.session_id].submitted
-            group.setdefault((o.seed, key), []).append(_Held(o.session_id, o.started_at, submitted,
-                                                             ages.get(o.session_id), o.trainee))  # fmt: skip
+            group.setdefault(key, []).append(_Held(o.session_id, o.started_at, submitted,
+                                                   ages.get(o.session_id), o.trainee, o.seed))  # fmt: skip
     if index is not None:
         index[drill] = group
     return group
@@ -253,27 +254,32 @@ def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
 
 def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = None) -> list[str]:
     """A session stored without a check (``s``) that is a copy of another session, the same trainee's or another's
-    (a hit handed in under another name: seeds are drawn at random, and a log holds each action's drill time, so
-    two trainees never play the same one): the same drill, seed and action log (one holding a trainee's action: two
-    sessions played hold the same one only when nothing but a quit was recorded), whatever its id and start time
-    say. A copy given an earlier start time would
-    become the trainee's first attempt at the drill, and one given a later start took the session it copies out of
-    the figures (a bad first attempt) while standing itself as a later one. Of two copies both stored without a
-    check, the one the database stored later is the copy (:func:`_copy_of`); a session warroom's recorder stored is
-    never the copy."""
+    (a hit handed in under another name): the same drill and action log, whatever the seed (a log holds each
+    action's drill time, so no two sessions played hold the same one, but for one holding nothing but a quit; and a
+    copier may pick another seed that draws the same trial), whatever its id and start time say. A copy given an
+    earlier start time would become the trainee's first attempt at the drill, and one given a later start took the
+    session it copies out of the figures (a bad first attempt) while standing itself as a later one. Of two copies
+    both stored without a check, the one the database stored later is the copy (:func:`_copy_of`); a session
+    warroom's recorder stored is never the copy."""
     mine = _log_key(s.actions)
     if mine is None:
         return []
-    held = _group(store, s.drill_id, index).get((s.seed, mine), [])
+    held = _group(store, s.drill_id, index).get(mine, [])
     me = next((o for o in held if o.session_id == s.session_id), _Held(s.session_id, s.started_at, True))
     found = [o for o in held if o.session_id != s.session_id and _copy_of(me, o)]
-    said = [f"its drill, seed and action log are those of session {o.session_id}"
+    said = [f"{_what(o, s)} are those of session {o.session_id}"
             f"{'' if o.trainee == s.trainee else f' of trainee {o.trainee!r}'} (started {o.started_at}): a copy, "
             "whatever its id and start time say" for o in found[:MAX_COPIES_NAMED]]  # fmt: skip
     if len(found) > MAX_COPIES_NAMED:  # a thousand copies: a thousand sentences for each of them
         whose = " of the trainee" if all(o.trainee == s.trainee for o in found[MAX_COPIES_NAMED:]) else ""
         said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions{whose}")
     return said
+
+
+def _what(other: _Held, s: StoredSession) -> str:
+    """What a copy shares with ``other``: its drill, seed and action log; or its drill and action log, under a seed
+    of its own (a seed drawing the same trial changes nothing a log shows in a drill without timing variants)."""
+    return "its drill, seed and action log" if other.seed == s.seed else "its drill and action log (with another seed)"
 
 
 def _copy_of(me: _Held, other: _Held) -> bool:
