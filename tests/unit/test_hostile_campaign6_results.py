@@ -249,3 +249,21 @@ def test_a_hit_of_another_trainee_handed_in_under_ones_own_name_is_a_copy(tmp_pa
     assert "verified 1 of 2 sessions: 1 disagree" in result.output
     result = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(data)])
     assert [(t["trainee"], t["hits"]) for t in json.loads(result.stdout)["trainees"]] == [("bob", 1)]
+
+
+def test_a_line_stored_with_its_offset_before_is_already_there_when_imported_again(tmp_path: Path):
+    """A store that holds a start as a line gave it (``-05:00``, as imports stored it before times were stored as
+    UTC text): importing that line again is the session already stored, not "another session under its id"."""
+    import sqlite3
+
+    played = tmp_path / "played"
+    play(played, "ann", GOOD)
+    (line,) = _export(played)
+    line |= {"started_at": "2026-12-06T09:00:00-05:00"}
+    data = tmp_path / "class"
+    assert _import([line], data, tmp_path).exit_code == 0
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET started_at = ?", (line["started_at"],))
+    result = _import([line], data, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "0 sessions imported" in result.output and "1 already there, 0 refused" in result.output
