@@ -56,3 +56,46 @@ def test_an_otel_tool_call_id_ending_in_a_newline_is_replaced_by_a_made_up_id_no
     # unmutated, the calls are call_scout, call_inv, call_cred, call_pay, call_close (the two in the middle are named
     # by the planner's messages, which keep theirs); the three whose span id ends in a newline get their event's id
     assert _tool_call_ids(drill) == ["e0004", "call_inv", "call_cred", "e0013", "e0016"]
+
+
+def _healthy_run_with_keys_ending_in_a_newline(tmp_path: Path) -> Path:
+    """The recorded tau-bench healthy run with its results' ``order_id``, ``currency`` and ``items`` keys ending in a
+    newline, imported: the drill `warroom project` reads."""
+    record = json.loads((FIXTURES / "projection" / "tau-retail-healthy.json").read_text())
+
+    def renamed(value: object) -> object:
+        if isinstance(value, dict):
+            return {(k + "\n" if k in ("order_id", "currency", "items") else k): renamed(v) for k, v in value.items()}
+        return [renamed(v) for v in value] if isinstance(value, list) else value
+
+    for message in record[0]["traj"]:  # a tau-bench file: a list of tasks, each with its trajectory
+        if message.get("role") == "tool" and str(message.get("content", "")).startswith("{"):
+            message["content"] = json.dumps(renamed(json.loads(message["content"])))
+    source = tmp_path / "healthy.json"
+    source.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["import", "chat", str(source), "--out", str(tmp_path / "healthy")])
+    assert result.exit_code == 0, result.output
+    (drill,) = (tmp_path / "healthy").glob("*.yaml")
+    return drill
+
+
+def test_project_never_offers_a_field_whose_key_ends_in_a_newline_as_the_path_to_change(tmp_path: Path):
+    """A result key ``"order_id\\n"`` passed as a field path (``$`` matches before a final newline): `warroom project
+    --list` said wrong-record was projectable at m011, and projecting it failed with pydantic's pattern error
+    (``answer_key.evidence[0].EvidenceRef.path: String should match pattern ...``). A key that a path cannot spell
+    is not a field to change: the template does not apply there, said in words."""
+    from warroom.core.projection._output import path_text
+
+    assert path_text(("order_id\n",)) is None and path_text(("items", 0, "sku\n")) is None
+    drill = _healthy_run_with_keys_ending_in_a_newline(tmp_path)
+    listing = CliRunner().invoke(main, ["project", str(drill), "--list", "--format", "json"])
+    assert listing.exit_code == 0, listing.output
+    sites = json.loads(listing.output)
+    at_m011 = {s["template"] for s in sites if s["event"] == "m011"}
+    assert "wrong-record" not in at_m011 and "unit-confusion" in at_m011, at_m011
+    result = CliRunner().invoke(main, ["project", str(drill), "--template", "wrong-record", "--at", "m011",
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "template wrong-record does not apply at m011: its result is not a mapping result that repeats an id" \
+        in result.output, result.output
+    assert "should match pattern" not in result.output
