@@ -99,3 +99,34 @@ def test_project_never_offers_a_field_whose_key_ends_in_a_newline_as_the_path_to
     assert "template wrong-record does not apply at m011: its result is not a mapping result that repeats an id" \
         in result.output, result.output
     assert "should match pattern" not in result.output
+
+
+def _kyc_with_repeats(counts: dict[int, int]) -> str:
+    """The bundled kyc-deceased-director drill with trace event ``i`` repeated ``counts[i]`` times, all at once."""
+    data = yaml.safe_load((Path(__file__).parents[2] / "drills" / "kyc-deceased-director.yaml").read_text())
+    for i, count in counts.items():
+        data["trace"][i]["repeat"] = {"count": count, "interval": 0}
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def test_a_few_lines_cannot_repeat_an_event_a_million_times():
+    """``repeat: {count: 1000000}`` on one event of a 12 KB drill was valid: each replay laid out and released a
+    million entries, and `warroom check` (about 130 replays) ran for half an hour (100,000 took 92 s). An event
+    repeats at most 10,000 times, and a drill's events happen at most 20,000 times in all."""
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    try:
+        load_drill_text(_kyc_with_repeats({5: 1_000_000}), "kyc.yaml")
+    except DrillLoadError as e:
+        message = "`repeat.count` of trace event `e06` must be at most 10,000, got `1000000`"
+        assert [p.message for p in e.problems] == [message]
+    else:
+        raise AssertionError("a million repetitions loaded")
+    try:
+        load_drill_text(_kyc_with_repeats({5: 10_000, 9: 9_000, 12: 2_000}), "kyc.yaml")
+    except DrillLoadError as e:
+        (problem,) = e.problems
+        assert problem.message.startswith("the drill's events happen more than 20,000 times in all"), problem
+    else:
+        raise AssertionError("21,000 repetitions loaded")
+    assert load_drill_text(_kyc_with_repeats({5: 10_000, 9: 9_000}), "kyc.yaml").trace[5].repeat.count == 10_000
