@@ -130,3 +130,23 @@ def test_a_few_lines_cannot_repeat_an_event_a_million_times():
     else:
         raise AssertionError("21,000 repetitions loaded")
     assert load_drill_text(_kyc_with_repeats({5: 10_000, 9: 9_000}), "kyc.yaml").trace[5].repeat.count == 10_000
+
+
+def test_a_path_under_the_home_of_no_such_user_is_a_missing_file_not_a_traceback(tmp_path: Path, monkeypatch):
+    """``warroom validate ~nouser/x.yaml`` (and check, cost, run, ``--data-dir``, ``--store sqlite:///~nouser/...``,
+    ``scores --set``, ``report --set``) ended in Python's ``RuntimeError: Could not determine home directory.``: the
+    ``~user`` of no user is kept as written, as a shell keeps it, and reported as the path that does not exist."""
+    from warroom.core.files import expand_home
+
+    monkeypatch.chdir(tmp_path)
+    assert expand_home("~nouser-c6/x.yaml") == Path("~nouser-c6/x.yaml")
+    assert expand_home("~/x.yaml") == Path.home() / "x.yaml"
+    for command, said in (("validate", "no file, folder or drill id"), ("check", "no file, folder or drill id"),
+                          ("cost", "no drill file or drill id")):
+        result = CliRunner().invoke(main, [command, "~nouser-c6/x.yaml"])
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+        assert f"{said} '~nouser-c6/x.yaml'" in result.output, result.output
+    result = CliRunner().invoke(main, ["scores", "--set", "~nouser-c6/w.set.yaml"])
+    assert "no drill set file '~nouser-c6/w.set.yaml'" in result.output and result.exit_code == 2, result.output
+    result = CliRunner().invoke(main, ["--data-dir", "~nouser-c6/data", "scores"])
+    assert result.exit_code == 0 and "No sessions recorded yet in ~nouser-c6/data." in result.output, result.output

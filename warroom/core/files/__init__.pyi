@@ -2,11 +2,12 @@
 
 from ._atomic import replace_file, replace_files, replacing
 from ._json import DuplicateKey, record_json
-from ._regular import TooLarge, read_limited, real_path, special_file_kind, special_mode_kind
+from ._regular import TooLarge, expand_home, read_limited, real_path, special_file_kind, special_mode_kind
 
 __all__ = [
     "DuplicateKey",
     "TooLarge",
+    "expand_home",
     "read_limited",
     "real_path",
     "record_json",
