@@ -150,3 +150,32 @@ def test_a_path_under_the_home_of_no_such_user_is_a_missing_file_not_a_traceback
     assert "no drill set file '~nouser-c6/w.set.yaml'" in result.output and result.exit_code == 2, result.output
     result = CliRunner().invoke(main, ["--data-dir", "~nouser-c6/data", "scores"])
     assert result.exit_code == 0 and "No sessions recorded yet in ~nouser-c6/data." in result.output, result.output
+
+
+def test_a_variants_names_cannot_blow_a_small_drill_up_to_a_huge_variant():
+    """A name found 5,000 times in a drill of 160 KB, with choices of 20,000 characters, was valid: every session's
+    variant held 100 MB of text (a billion laughs through ``variants.names``). A phrasing's choice is renamed when it
+    is played, so the places a name is found there count too."""
+    from warroom.core.load import DrillLoadError, load_drill_text
+    from warroom.core.variants import apply_variant
+
+    base = yaml.safe_load((Path(__file__).parents[2] / "drills" / "late-delivery-replies.yaml").read_text())
+
+    def loads(places_in_trace: int, places_in_phrasing: int, choice_length: int) -> str | int:
+        data = json.loads(json.dumps(base))
+        event = next(e for e in data["trace"] if "content" in e)
+        event["content"] += " svc-helpdesk-bot" * places_in_trace
+        data["variants"]["phrasings"][1]["choices"][0]["content"] += " svc-helpdesk-bot" * places_in_phrasing
+        data["variants"]["names"][0]["choices"] = ["Z" * choice_length + str(i) for i in range(3)]
+        try:
+            drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, width=10**9), "v.yaml")
+        except DrillLoadError as e:
+            (problem,) = e.problems
+            assert problem.message.startswith("the names' choices make a variant more than 1,000,000 characters"), e
+            return problem.message
+        return max(sum(len(getattr(e, "content", "") or "") for e in apply_variant(drill, s).trace) for s in range(8))
+
+    assert isinstance(loads(5000, 0, 20_000), str)
+    assert isinstance(loads(0, 5000, 400), str)  # the name 5,000 times in one phrasing's choice
+    longest = loads(5000, 0, 150)  # 750,000 characters more: allowed
+    assert isinstance(longest, int) and 750_000 < longest < 1_000_000, longest
