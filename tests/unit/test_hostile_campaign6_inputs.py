@@ -179,3 +179,30 @@ def test_a_variants_names_cannot_blow_a_small_drill_up_to_a_huge_variant():
     assert isinstance(loads(0, 5000, 400), str)  # the name 5,000 times in one phrasing's choice
     longest = loads(5000, 0, 150)  # 750,000 characters more: allowed
     assert isinstance(longest, int) and 750_000 < longest < 1_000_000, longest
+
+
+def test_an_amount_with_a_huge_bound_or_many_decimals_is_a_problem_at_its_value_not_a_traceback():
+    """``variants.amounts`` with ``max: 1e308`` and one decimal (the draw's steps overflow to infinity) or a text
+    written with 400 decimals (``10**400`` as a float) ended `warroom validate` in an OverflowError traceback."""
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    base = yaml.safe_load((Path(__file__).parents[2] / "drills" / "late-delivery-replies.yaml").read_text())
+
+    def problems(text: str, low: float, high: float) -> list[str]:
+        data = json.loads(json.dumps(base))
+        next(e for e in data["trace"] if "content" in e)["content"] += f" {text}"
+        data["variants"]["amounts"] = [{"text": text, "min": low, "max": high}]
+        try:
+            load_drill_text(yaml.safe_dump(data, sort_keys=False, width=10**9), "v.yaml")
+        except DrillLoadError as e:
+            return [p.message for p in e.problems]
+        return []
+
+    assert problems("48.2", 0.0, 1e308) == [
+        "`max` of item of `amounts` #1 must be at most 1,000,000,000,000,000, got `1.0e+308`"]
+    assert problems("48.2", -1.7976931348623157e308, 1.0) == [
+        "`min` of item of `amounts` #1 must be at least -1,000,000,000,000,000, got `-1.7976931348623157e+308`"]
+    assert problems("48." + "0" * 400, 1.0, 99.0) == [
+        "an amount is written with at most 6 decimals (a variant draws it in steps of its last one), this one has "
+        "400: write fewer"]
+    assert problems("48.200000", 1.0, 1e15) == []

@@ -113,6 +113,8 @@ from ._probes import (
 from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, twin_of
 from ._variants import (
     EVENT_DATA_FIELDS,
+    MAX_AMOUNT,
+    MAX_AMOUNT_DECIMALS,
     MAX_NAME_GROWTH,
     MAX_SHUFFLE_GROUP,
     REACTION_WINDOW,
@@ -172,6 +174,8 @@ __all__ = [
     "MAX_CITES",
     "MAX_DRILL_SECONDS",
     "MAX_PROBE_SECONDS",
+    "MAX_AMOUNT",
+    "MAX_AMOUNT_DECIMALS",
     "MAX_NAME_GROWTH",
     "MAX_SHUFFLE_GROUP",
     "MAX_TOTAL_REPETITIONS",

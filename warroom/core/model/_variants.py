@@ -18,6 +18,13 @@ from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
 MAX_JITTER_SECONDS = 60
 
 
+#: Largest amount a variant draws (``min`` and ``max``, either sign), and most decimals an amount is written with:
+#: an amount is drawn in steps of its last decimal, as a whole number of them, which must stay an exact float
+#: (``max: 1e308`` with one decimal overflowed to infinity and ended `warroom validate` in a traceback).
+MAX_AMOUNT = 1_000_000_000_000_000
+MAX_AMOUNT_DECIMALS = 6
+
+
 class NameVariant(_Strict):
     """A name (a person, a customer, a host) that each variant may replace in the trace and the answer key."""
 
@@ -41,8 +48,12 @@ class AmountVariant(_Strict):
             "same way (thousands separators, decimals)."
         ),
     )
-    min: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Smallest number drawn.")
-    max: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Largest number drawn.")
+    min: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_AMOUNT, le=MAX_AMOUNT)] = Field(
+        description="Smallest number drawn."
+    )
+    max: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_AMOUNT, le=MAX_AMOUNT)] = Field(
+        description="Largest number drawn."
+    )
 
 
 class Jitter(_Strict):
@@ -87,8 +98,6 @@ class Variants(_Strict):
     phrasings: list[PhrasingVariant] = Field(
         default_factory=list, description="Events with other, equivalent phrasings."
     )
-
-
 
 
 #: Most events in one ``shuffle`` group (every order of a group is checked: 4 events have 24 orders).

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from warroom.core.model import (
+    MAX_AMOUNT_DECIMALS,
     MAX_NAME_GROWTH,
     MAX_SHUFFLE_GROUP,
     REACTION_WINDOW,
@@ -138,7 +139,11 @@ def amount_issues(drill: Drill) -> list[Issue]:
     for i, a in enumerate(drill.variants.amounts):
         loc = ("variants", "amounts", i)
         value, decimals, _ = amount_format(a.text)
-        if a.min >= a.max:
+        if decimals > MAX_AMOUNT_DECIMALS:
+            issues.append(Issue((*loc, "text"), (
+                f"an amount is written with at most {MAX_AMOUNT_DECIMALS} decimals (a variant draws it in steps of "
+                f"its last one), this one has {decimals:,}: write fewer")))
+        elif a.min >= a.max:
             issues.append(Issue((*loc, "min"), f"min ({a.min:g}) must be less than max ({a.max:g})"))
         elif int(a.max * 10**decimals + 1e-9) < int(a.min * 10**decimals - 1e-9) + 1:
             issues.append(Issue((*loc, "max"), (
