@@ -206,3 +206,22 @@ def test_an_amount_with_a_huge_bound_or_many_decimals_is_a_problem_at_its_value_
         "an amount is written with at most 6 decimals (a variant draws it in steps of its last one), this one has "
         "400: write fewer"]
     assert problems("48.200000", 1.0, 1e15) == []
+
+
+def test_a_repeated_event_cannot_go_on_past_the_latest_drill_time():
+    """Every ``t`` is at most 1,000,000 s of drill time, but ``repeat: {count: 10000, interval: 1000000}`` made an
+    event repeat until about 10,000,000,000 s (317 years at 1x): the last repetition must come by that time too."""
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    data = yaml.safe_load(_kyc_with_repeats({}))
+    data["trace"][19]["repeat"] = {"count": 10_000, "interval": 1_000_000}
+    try:
+        load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "kyc.yaml")
+    except DrillLoadError as e:
+        assert [p.message for p in e.problems] == [
+            "the last repetition of this event comes at 9,999,000,110 s of drill time, after the latest drill time "
+            "(1,000,000 s): repeat it fewer times or closer together"]
+    else:
+        raise AssertionError("a repetition at 10,000,000,000 s loaded")
+    data["trace"][19]["repeat"] = {"count": 10_000, "interval": 99}
+    assert load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "kyc.yaml").trace[19].repeat
