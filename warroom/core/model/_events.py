@@ -32,7 +32,7 @@ MAX_REPEAT = 10_000
 
 #: Most repetitions of all the events of a drill together. Each replay holds and releases one entry per repetition,
 #: and `warroom check` plays a drill about 130 times: 100,000 repetitions of one event in a 12 KB drill kept `check`
-#: busy for 92 s, 1,000,000 for about half an hour; 20,000 take about 8 s (tests/unit/test_hostile_campaign6_inputs.py).
+#: busy for 92 s (measured; 1,000,000 by extrapolation half an hour or more); 20,000 take about 8 s.
 MAX_TOTAL_REPETITIONS = 20_000
 
 #: Largest ``size_bytes`` of a tool result: 1 TiB.
