@@ -111,8 +111,8 @@ def _kyc_with_repeats(counts: dict[int, int]) -> str:
 
 def test_a_few_lines_cannot_repeat_an_event_a_million_times():
     """``repeat: {count: 1000000}`` on one event of a 12 KB drill was valid: each replay laid out and released a
-    million entries, and `warroom check` (about 130 replays) would run half an hour or more (100,000 took 92 s). An event
-    repeats at most 10,000 times, and a drill's events happen at most 20,000 times in all."""
+    million entries, and `warroom check` (about 130 replays) would run half an hour or more (100,000 took 92 s).
+    An event repeats at most 10,000 times, and a drill's events happen at most 20,000 times in all."""
     from warroom.core.load import DrillLoadError, load_drill_text
 
     try:
