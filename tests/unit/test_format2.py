@@ -228,13 +228,13 @@ def test_a_deadline_by_reference_in_a_version1_file_is_format2():
 
 
 def test_repetitions_of_a_whole_drill_are_bounded():
-    text = TEXT.replace("repeat: {count: 10, interval: 1}", "repeat: {count: 1000000, interval: 0}")
+    text = TEXT.replace("repeat: {count: 10, interval: 1}", "repeat: {count: 10000, interval: 0}")
     text = text.replace("  - {id: e11, t: 25,", "  - {id: e10b, t: 24, step: s2, kind: log, source: x, content: y, "
-                        "repeat: {count: 1000000}}\n  - {id: e10c, t: 24, step: s2, kind: log, source: x, "
-                        "content: y, repeat: {count: 1000000}}\n" * 2 + "  - {id: e11, t: 25,", 1)
+                        "repeat: {count: 10000}}\n  - {id: e10c, t: 24, step: s2, kind: log, source: x, "
+                        "content: y, repeat: {count: 10000}}\n" * 2 + "  - {id: e11, t: 25,", 1)
     text = text.replace("e10c, t: 24", "e10d, t: 24", 1).replace("e10b, t: 24", "e10e, t: 24", 1)
     found = problems(text)
-    assert any("happen more than 5,000,000 times in all" in p for p in found), found
+    assert any("happen more than 20,000 times in all" in p for p in found), found
 
 
 def test_a_false_escalation_is_charged_to_the_planner_agent():

@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warroom.core.files import expand_home
 from warroom.core.text import control_chars
 from warroom.errors import SettingsError
 
@@ -138,10 +139,10 @@ def _resolve_dir(path: Path | None, env_name: str, platform_dir: str) -> Path:
     """``path`` (``~`` expanded) if given, else the variable ``env_name`` when set and not blank, else platformdirs'
     ``platform_dir`` function's folder for warroom."""
     if path is not None:
-        return Path(path).expanduser()
+        return expand_home(path)
     env = os.environ.get(env_name, "").strip()
     if env:
-        return Path(env).expanduser()
+        return expand_home(env)
     import platformdirs
 
     return Path(getattr(platformdirs, platform_dir)("warroom", appauthor=False))
@@ -172,6 +173,6 @@ class Settings:
         extra = tuple(d for d in drill_dirs if d not in self.drill_dirs)
         return Settings(
             trainee=resolve_trainee(trainee) if trainee else self.trainee,
-            data_dir=Path(data_dir).expanduser() if data_dir else self.data_dir,
+            data_dir=expand_home(data_dir) if data_dir else self.data_dir,
             drill_dirs=(*self.drill_dirs, *extra),
         )

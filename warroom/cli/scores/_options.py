@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 import click
 
 from warroom.cli.common import data_dir_option, format_option, open_results, recover_and_report
+from warroom.core.files import expand_home
 from warroom.core.settings import Settings
 from warroom.core.text import clean
 from warroom.store.results import SORT_KEYS
@@ -48,7 +49,7 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
     no file is a usage error (status 2)."""
     if value is None:
         return None
-    p = Path(value).expanduser()
+    p = expand_home(value)
     looks_like_path = "/" in value or "\\" in value
     if not (looks_like_path or (value.endswith((".yaml", ".yml")) and p.is_file())):
         return value

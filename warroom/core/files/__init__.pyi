@@ -2,12 +2,21 @@
 
 from ._atomic import create_file, replace_file, replace_files, replacing
 from ._json import DuplicateKey, record_json
-from ._regular import TooLarge, read_limited, read_only_mode, real_path, special_file_kind, special_mode_kind
+from ._regular import (
+    TooLarge,
+    expand_home,
+    read_limited,
+    read_only_mode,
+    real_path,
+    special_file_kind,
+    special_mode_kind,
+)
 
 __all__ = [
     "create_file",
     "DuplicateKey",
     "TooLarge",
+    "expand_home",
     "read_limited",
     "read_only_mode",
     "real_path",

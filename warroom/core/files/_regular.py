@@ -39,6 +39,16 @@ def special_mode_kind(mode: int) -> str | None:
     return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
 
 
+def expand_home(path: str | os.PathLike[str]) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded (:meth:`Path.expanduser`), or as written when that home
+    folder cannot be found (``~nouser/x.yaml``, or ``~`` with no ``HOME`` and no entry for this user): then it is
+    an ordinary path that does not exist, reported as such, never a traceback. Never raises."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:  # "Could not determine home directory."
+        return Path(path)
+
+
 def real_path(path: str | os.PathLike[str]) -> Path:
     """``path`` made absolute with its symbolic links resolved (:meth:`Path.resolve`), or only made absolute when it
     cannot be resolved (a symbolic link loop, which Python 3.11 and 3.12 report as RuntimeError, or an OSError):

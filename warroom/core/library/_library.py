@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from warroom.core.files import real_path
+from warroom.core.files import expand_home, real_path
 from warroom.core.text import clean_name, natural_key
 from warroom.errors import WarroomError
 
@@ -208,7 +208,7 @@ class DrillLibrary:
         drill id (``warroom run FOLDER``), :class:`UnknownDrill` (a FileNotFoundError) naming the folders searched
         and any likely drill id when there is no such drill.
         """
-        p = Path(path_or_id).expanduser()
+        p = expand_home(path_or_id)
         if p.is_symlink() or (p.exists() and not p.is_dir()):
             return p
         found = self.find(path_or_id)
@@ -227,7 +227,7 @@ class DrillLibrary:
 
         Raises :class:`UnknownDrill` (a FileNotFoundError) naming ``name``, the folders searched and any likely
         drill id."""
-        p = Path(name).expanduser()
+        p = expand_home(name)
         if p.exists():
             return p
         found = self.find(str(name))

@@ -113,6 +113,9 @@ from ._probes import (
 from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, twin_of
 from ._variants import (
     EVENT_DATA_FIELDS,
+    MAX_AMOUNT,
+    MAX_AMOUNT_DECIMALS,
+    MAX_NAME_GROWTH,
     MAX_SHUFFLE_GROUP,
     REACTION_WINDOW,
     AmountVariant,
@@ -125,6 +128,7 @@ from ._variants import (
     name_pattern,
     orders,
     rewritten,
+    rewritten_count,
     variable_texts,
 )
 from ._vocab import FAULT_KIND_DESCRIPTIONS, FaultKind, ReportedStatus, Role
@@ -170,6 +174,9 @@ __all__ = [
     "MAX_CITES",
     "MAX_DRILL_SECONDS",
     "MAX_PROBE_SECONDS",
+    "MAX_AMOUNT",
+    "MAX_AMOUNT_DECIMALS",
+    "MAX_NAME_GROWTH",
     "MAX_SHUFFLE_GROUP",
     "MAX_TOTAL_REPETITIONS",
     "MAX_USD_PER_MTOK",
@@ -253,6 +260,7 @@ __all__ = [
     "repetitions_until",
     "result_event",
     "rewritten",
+    "rewritten_count",
     "role_of",
     "session_reached_debrief",
     "split_cite",

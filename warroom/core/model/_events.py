@@ -25,12 +25,15 @@ from warroom.core.model._fields import (
 )
 from warroom.core.model._vocab import ReportedStatus, Role
 
-#: Most repetitions of one event (``repeat.count``).
-MAX_REPEAT = 1_000_000
+#: Most repetitions of one event (``repeat.count``): far above a real runaway loop (the bundled drills repeat an
+#: event at most 300 times), low enough that a file of a few lines cannot cost what the largest drill file costs.
+MAX_REPEAT = 10_000
 
 
-#: Most repetitions of all the events of a drill together (the replay holds one entry per repetition).
-MAX_TOTAL_REPETITIONS = 5_000_000
+#: Most repetitions of all the events of a drill together. Each replay holds and releases one entry per repetition,
+#: and `warroom check` plays a drill about 130 times: 100,000 repetitions of one event in a 12 KB drill kept `check`
+#: busy for 92 s (measured; 1,000,000 by extrapolation half an hour or more); 20,000 take about 8 s.
+MAX_TOTAL_REPETITIONS = 20_000
 
 #: Largest ``size_bytes`` of a tool result: 1 TiB.
 MAX_SIZE_BYTES = 1 << 40

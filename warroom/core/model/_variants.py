@@ -18,6 +18,13 @@ from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
 MAX_JITTER_SECONDS = 60
 
 
+#: Largest amount a variant draws (``min`` and ``max``, either sign), and most decimals an amount is written with:
+#: an amount is drawn in steps of its last decimal, as a whole number of them, which must stay an exact float
+#: (``max: 1e308`` with one decimal overflowed to infinity and ended `warroom validate` in a traceback).
+MAX_AMOUNT = 1_000_000_000_000_000
+MAX_AMOUNT_DECIMALS = 6
+
+
 class NameVariant(_Strict):
     """A name (a person, a customer, a host) that each variant may replace in the trace and the answer key."""
 
@@ -41,8 +48,12 @@ class AmountVariant(_Strict):
             "same way (thousands separators, decimals)."
         ),
     )
-    min: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Smallest number drawn.")
-    max: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Largest number drawn.")
+    min: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_AMOUNT, le=MAX_AMOUNT)] = Field(
+        description="Smallest number drawn."
+    )
+    max: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_AMOUNT, le=MAX_AMOUNT)] = Field(
+        description="Largest number drawn."
+    )
 
 
 class Jitter(_Strict):
@@ -89,10 +100,13 @@ class Variants(_Strict):
     )
 
 
-
-
 #: Most events in one ``shuffle`` group (every order of a group is checked: 4 events have 24 orders).
 MAX_SHUFFLE_GROUP = 4
+
+#: Most characters a variant's names may add to a drill's text (each place a name is found, times how much longer
+#: its longest choice is): a name found 5,000 times in a drill of 160 KB with a choice of 20,000 characters made
+#: every variant 100 MB of text, as billion laughs does with aliases.
+MAX_NAME_GROWTH = 1_000_000
 
 
 #: Seconds between the earliest evidence and the deadline that jitter must leave (``warroom check``'s
@@ -178,6 +192,14 @@ def rewritten(data: dict[str, Any], pattern: str, number: float | None = None) -
         if any(regex.search(s) for s in _strings(value)) or (number is not None and number in _numbers(value)):
             return True
     return False
+
+
+def rewritten_count(data: dict[str, Any], pattern: str) -> int:
+    """How many times the regular expression ``pattern`` matches the texts a variant rewrites in ``data`` (a drill's
+    data, as dumped: :func:`variable_texts`)."""
+    regex = re.compile(pattern)
+    texts = (s for _, container, field in variable_texts(data) for s in _strings(container[field]))
+    return sum(len(regex.findall(s)) for s in texts)
 
 
 def orders(group: list[str]) -> Iterable[tuple[str, ...]]:

@@ -240,7 +240,7 @@ def _pick(sites: list[Site], template: str, at_event: str | None, path: str, sur
         i = ids.index(at_event)
         kind = survey.events[i].get("kind")
         why = (f"it is a {kind}, not a tool result with JSON data" if all(v.index != i for v in survey.views)
-               else f"its result has no {TEMPLATES[template].shapes}")
+               else f"its result is not {TEMPLATES[template].shapes}")
         raise ProjectionError(at(path, ("trace", i), f"template {template} does not apply at {at_event}: {why}"))
     if not mine:
         raise ProjectionError(at(path, ("trace",), f"template {template} applies nowhere in this trace: it needs "

@@ -122,7 +122,7 @@ def path_text(parts: tuple[str | int, ...] | list[str | int]) -> str | None:
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif _PATH_KEY.match(part):
+        elif _PATH_KEY.fullmatch(part):
             out += f".{part}" if out else part
         else:
             return None

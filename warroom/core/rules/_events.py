@@ -1,7 +1,8 @@
 """The rules of a drill's plan and events, on a drill read through a :class:`~warroom.core.rules._reader.Reader`
 (loaded or not): plan step ids and event ids are unique (trace and re-plan events share one set of ids), every
 event's ``step`` is a plan step, a tool result answers an earlier ``tool_call``, and times never decrease. Format 2,
-on a type-valid drill: the events happen at most :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all
+on a type-valid drill: the events happen at most :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all,
+and the last repetition of each comes by the latest drill time, :data:`~warroom.core.model.MAX_DRILL_SECONDS`
 (:func:`repetition_issues`).
 
 :class:`EventRules` also keeps the index the answer key's rules look references up in (plan step ids, trace events,
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.model import MAX_TOTAL_REPETITIONS
+from warroom.core.model import MAX_DRILL_SECONDS, MAX_TOTAL_REPETITIONS
 from warroom.core.rules._issues import Findings, Issue, Loc, q
 from warroom.core.rules._reader import Ev, Reader, Unloaded, known
 from warroom.core.text import Suggester, id_list
@@ -191,15 +192,22 @@ def parallel_issues(drill: Any) -> list[Issue]:
 def repetition_issues(drill: Any) -> list[Issue]:
     """Format 2, on a type-valid drill: the trace and re-plan events happen at most
     :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all, repetitions included (the replay holds one entry
-    per repetition); the issue is at the event that passes the limit."""
-    total = 0
+    per repetition); the issue is at the event that passes the limit. The last repetition of each event comes by
+    :data:`~warroom.core.model.MAX_DRILL_SECONDS`, as every ``t`` does."""
+    total, late = 0, []
     for base, events in event_lists(drill):
         for i, ev in enumerate(events):
             total += ev.repeat.count if ev.repeat is not None else 1
+            last = ev.t + (ev.repeat.count - 1) * ev.repeat.interval if ev.repeat is not None else ev.t
+            if last > MAX_DRILL_SECONDS:
+                late.append(Issue((*base, i, "repeat"), (
+                    f"the last repetition of this event comes at {last:,.0f} s of drill time, after the latest drill "
+                    f"time ({MAX_DRILL_SECONDS:,} s): repeat it fewer times or closer together")))
             if total > MAX_TOTAL_REPETITIONS:
-                return [Issue((*base, i, "repeat"), f"the drill's events happen more than {MAX_TOTAL_REPETITIONS:,} "
-                              "times in all (repetitions included) here; repeat fewer times")]
-    return []
+                return [*late, Issue((*base, i, "repeat"), (
+                    f"the drill's events happen more than {MAX_TOTAL_REPETITIONS:,} times in all (repetitions "
+                    "included) here; repeat fewer times"))]
+    return late
 
 
 def event_lists(drill: Any) -> list[tuple[Loc, list[Any]]]:

@@ -4,7 +4,8 @@ problem is an :class:`~warroom.core.rules.Issue` at the value at fault, so ``war
 
 - a name or amount must appear where a variant rewrites (the trace's text and tool data, the answer key's texts)
   and never in what the trainee reads before the session draws its seed (title, briefing, plan); its choices
-  differ from it and from one another; each text is listed once; an amount's ``min`` is below its ``max``;
+  differ from it and from one another; each text is listed once; an amount's ``min`` is below its ``max``; the
+  names' choices make a variant at most :data:`~warroom.core.model.MAX_NAME_GROWTH` characters longer;
 - a phrasing names a trace event once, replaces only the fields of its kind, and each choice makes a valid event;
 - a shuffle group lists distractor events only, each in one group, at most
   :data:`~warroom.core.model.MAX_SHUFFLE_GROUP`, and every order of the group keeps the drill valid;
@@ -19,6 +20,8 @@ import re
 from typing import Any
 
 from warroom.core.model import (
+    MAX_AMOUNT_DECIMALS,
+    MAX_NAME_GROWTH,
     MAX_SHUFFLE_GROUP,
     REACTION_WINDOW,
     Drill,
@@ -28,6 +31,7 @@ from warroom.core.model import (
     name_pattern,
     orders,
     rewritten,
+    rewritten_count,
 )
 from warroom.core.rules._issues import Issue
 
@@ -95,15 +99,35 @@ def _listed_twice(drill: Drill) -> list[Issue]:
     return issues
 
 
+def _texts(value: Any) -> list[str]:
+    """Every text in ``value`` (plain data: a phrasing's choice), values only."""
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return [t for v in items for t in _texts(v)]
+
+
 def name_issues(drill: Drill) -> list[Issue]:
     """Problems of ``variants.names`` (and a text listed twice among names and amounts)."""
     assert drill.variants is not None
     issues: list[Issue] = _listed_twice(drill)
     data = drill.model_dump(mode="json") if drill.variants.names else {}
+    growth = 0
+    phrased = [t for p in drill.variants.phrasings for choice in p.choices for t in _texts(choice)]
     for i, n in enumerate(drill.variants.names):
         loc = ("variants", "names", i)
         issues += _place_issues(loc, "name", n.text, name_pattern(n.text), drill, data)
         issues += _choices_issues(loc, n.text, n.choices)
+        longer = max(len(c) for c in n.choices) - len(n.text) if n.choices else 0
+        if longer > 0 and growth <= MAX_NAME_GROWTH:
+            found = rewritten_count(data, name_pattern(n.text))
+            found += sum(len(re.findall(name_pattern(n.text), c)) for c in phrased)  # a phrasing played is renamed
+            growth += longer * found
+            if growth > MAX_NAME_GROWTH:
+                issues.append(Issue((*loc, "choices"), (
+                    f"the names' choices make a variant more than {MAX_NAME_GROWTH:,} characters longer than the "
+                    f"drill (each place a name is found, times how much longer its longest choice is), here: "
+                    "give shorter choices, or vary a text found in fewer places")))
     return issues
 
 
@@ -115,7 +139,11 @@ def amount_issues(drill: Drill) -> list[Issue]:
     for i, a in enumerate(drill.variants.amounts):
         loc = ("variants", "amounts", i)
         value, decimals, _ = amount_format(a.text)
-        if a.min >= a.max:
+        if decimals > MAX_AMOUNT_DECIMALS:
+            issues.append(Issue((*loc, "text"), (
+                f"an amount is written with at most {MAX_AMOUNT_DECIMALS} decimals (a variant draws it in steps of "
+                f"its last one), this one has {decimals:,}: write fewer")))
+        elif a.min >= a.max:
             issues.append(Issue((*loc, "min"), f"min ({a.min:g}) must be less than max ({a.max:g})"))
         elif int(a.max * 10**decimals + 1e-9) < int(a.min * 10**decimals - 1e-9) + 1:
             issues.append(Issue((*loc, "max"), (

@@ -5,12 +5,11 @@ The mapping, field by field, is in docs/importing.md ("warroom import chat").
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from warroom.core.author import UNMARKED_AUTHOR
-from warroom.core.text import ID_PATTERN
+from warroom.core.text import is_valid_id
 from warroom.importers.chat._parse import Conversation, Message
 from warroom.importers.chat._team import is_terminal
 from warroom.importers.kit import (
@@ -25,7 +24,6 @@ from warroom.importers.spans import agent_id
 
 USER, ASSISTANT, TOOLS = "user", "assistant", "tools"
 PLANNER_MODEL = "planner (not in the trace)"
-_ID = re.compile(ID_PATTERN)
 
 
 class _Clock:
@@ -48,7 +46,7 @@ def _call_ids(conv: Conversation) -> dict[str, str]:
     out: dict[str, str] = {}
     for i, m in enumerate(conv.messages):
         for j, c in enumerate(m.tool_calls, 1):
-            eid = c.call_id if _ID.match(c.call_id) and len(c.call_id) <= 80 and c.call_id not in taken else ""
+            eid = c.call_id if is_valid_id(c.call_id) and c.call_id not in taken else ""
             out[c.call_id] = eid or f"m{i:03d}-c{j}"
             taken.add(out[c.call_id])
     return out

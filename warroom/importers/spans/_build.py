@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.core.text import ID_PATTERN
+from warroom.core.text import is_valid_id
 from warroom.importers.kit import MAX_DRILL_TIME, TraceError, TraceOptions, estimate_tokens
 from warroom.importers.spans._span import Span
 from warroom.importers.spans._step import AGENT, MODEL, OTHER, TOOL, Classifier, Step, unwrap_arguments, unwrap_result
@@ -16,7 +16,6 @@ from warroom.importers.spans._step import AGENT, MODEL, OTHER, TOOL, Classifier,
 PLANNER_MODEL, EXECUTOR_MODEL = "planner (not in the trace)", "executor (not in the trace)"
 USER, TOOLS, EXECUTOR = "user", "tools", "agent"
 MAX_TOKENS = 10_000_000
-_ID = re.compile(ID_PATTERN)
 _NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (OpenTelemetry GenAI spans are read "
                     "by `warroom import otel`, OpenInference spans by `warroom import openinference`)")
 
@@ -229,7 +228,7 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
             if match is not None:
                 asked.remove(match)
                 step.call_id = match[0]
-        if ev["kind"] == "tool_call" and step.call_id and _ID.match(step.call_id) and len(step.call_id) <= 80 \
+        if ev["kind"] == "tool_call" and step.call_id and is_valid_id(step.call_id) \
                 and step.call_id not in taken and not re.fullmatch(r"e\d{4,}", step.call_id):
             eid = step.call_id
         taken.add(eid)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
+from warroom.core.files import expand_home
 from warroom.store.datadir import DB_NAME
 from warroom.store.errors import StoreError
 
@@ -169,7 +170,7 @@ def _store_target(data_dir: Path, url: str | None) -> StoreTarget | str:
             return StoreTarget("sqlite", path=Path(data_dir) / DB_NAME)
         if not rest.startswith("///"):
             return f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file"
-        return StoreTarget("sqlite", path=Path(rest[3:]).expanduser())
+        return StoreTarget("sqlite", path=expand_home(rest[3:]))
     if scheme in ("postgresql", "postgres"):  # libpq takes the scheme in lower case only
         if not url[len(scheme) + 1 :].startswith("//"):
             return (f"store URL {redact(url)}: write {scheme}://USER@HOST/DATABASE (two slashes after "
