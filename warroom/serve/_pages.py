@@ -300,10 +300,8 @@ class _Pages:
 
     async def add_note(self, request: web.Request) -> web.StreamResponse:
         """``POST /console/sessions/{session_id}/notes`` (form field ``text``): store a note by the signed-in
-        facilitator, then back to the review. A request from another site's page is refused."""
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
-            raise web.HTTPForbidden(text="this form belongs to another site")
+        facilitator, then back to the review. A request from another site's page is refused (the sign-in's
+        middleware, :func:`~warroom.serve._signin.from_another_site`)."""
         session_id = request.match_info["session_id"]
         from warroom.serve._signin import read_form
 
@@ -401,7 +399,8 @@ class _Pages:
         text = gradebook_csv(rows, drills, self.c.roster_trainees())
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        # the class's grades: never kept by the browser's cache or a proxy on the way (as every console page)
+        headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
             headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
