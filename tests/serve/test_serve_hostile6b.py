@@ -76,3 +76,35 @@ def test_a_note_within_its_limit_typed_in_a_browser_is_kept(tmp_path, lines: int
     with ResultsStore(tmp_path) as store:
         store.add_note(session_id, author="Fran Allen", text=typed.replace("\n", "\r\n"), at="2026-12-06T16:00:00Z")
         assert [n.text for n in store.facilitator_notes([session_id])[session_id]] == [typed]
+
+
+async def test_a_name_or_an_id_holding_a_brace_has_its_page(tmp_path):
+    """aiohttp's default pattern for a path's part, ``[^{}/]+``, refused a brace: a trainee named ``{x}`` (a name the
+    trainee-name rule allows), and a session or set id holding one (written by SQL), had links to a 404."""
+    import re
+    import sqlite3
+    from urllib.parse import quote
+
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    session_id = play(data, Play("{{7*7}}", "A", (("esc", 12, "s1", ("e04",)),)))
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET session_id = 'S{1}', set_id = 'wk{1}' WHERE session_id = ?", (session_id,))
+    with serving(tmp_path, data_dir=data) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran:
+            async with fran.get("/console/trainees") as r:
+                assert 'href="/console/trainees/%7B%7B7%2A7%7D%7D"' in await r.text()
+            async with fran.get("/console/trainees/%7B%7B7%2A7%7D%7D") as r:
+                assert r.status == 200 and re.search(r"<h1>\{\{7\*7\}\}: progress</h1>", await r.text())
+            async with fran.get("/console/sessions/" + quote("S{1}", safe="")) as r:
+                assert r.status == 200 and "<title>Session S{1} · " in await r.text()
+            async with fran.post("/console/sessions/" + quote("S{1}", safe="") + "/notes", data={"text": "ok"},
+                                 allow_redirects=False) as r:  # fmt: skip
+                assert r.status == 303
+            async with fran.post("/console/sessions/" + quote("S{1}", safe="") + "/notes", data={"text": " "}) as r:
+                # the note refused: its page's way back is this session's review (the id quoted, as every link)
+                assert r.status == 400 and 'href="/console/sessions/S%7B1%7D">Back' in await r.text()
+            async with fran.get("/console/sets/" + quote("wk{1}", safe="")) as r:
+                assert r.status == 200 and "{{7*7}}" in await r.text()

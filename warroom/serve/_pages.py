@@ -31,20 +31,22 @@ LIST_LIMIT = 500
 def routes(console: Console) -> list[web.RouteDef]:
     """The routes of these pages, bound to ``console``."""
     p = _Pages(console)
+    # each name or id one whole path segment, whatever it holds: aiohttp's own pattern, ``[^{}/]+``, left a trainee
+    # named ``{x}``, or a set or session id holding a brace (stored by SQL), without a page (HTTP 404)
     return [
         web.get("/console/sets", p.sets),
-        web.get("/console/sets/{set_id}", p.grid),
+        web.get("/console/sets/{set_id:[^/]+}", p.grid),
         web.get("/console/trainees", p.trainees),
-        web.get("/console/trainees/{name}", p.trainee),
+        web.get("/console/trainees/{name:[^/]+}", p.trainee),
         web.get("/console/sessions", p.sessions),
-        web.get("/console/sessions/{session_id}", p.session),
-        web.post("/console/sessions/{session_id}/notes", p.add_note),
+        web.get("/console/sessions/{session_id:[^/]+}", p.session),
+        web.post("/console/sessions/{session_id:[^/]+}/notes", p.add_note),
         web.get("/console/compare", p.compare),
         web.get("/console/gradebook", p.gradebook),
         web.get("/console/gradebook.csv", p.gradebook_csv),
         web.get("/console/roster", p.roster),
         web.get("/mine", p.mine),
-        web.get("/mine/{session_id}", p.my_session),
+        web.get("/mine/{session_id:[^/]+}", p.my_session),
     ]
 
 
@@ -316,8 +318,9 @@ class _Pages:
         try:
             await self.c.in_store(write)
         except StoreError as exc:
+            back = f"/console/sessions/{quote(session_id, safe='')}"
             response = self.c.page(request, "problem.html", "The note was not stored", "/console/sessions",
-                                   problem=str(exc), back=f"/console/sessions/{session_id}")  # fmt: skip
+                                   problem=str(exc), back=back)  # fmt: skip
             response.set_status(400)
             return response
         log.info("note on session %s by %r", session_id, author)
