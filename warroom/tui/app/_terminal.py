@@ -205,4 +205,24 @@ def guarded_driver_class(app: Any, guard: ExitGuard) -> type | None:
             # The one place the driver's output file is chosen; the writer thread takes it at application start.
             self._file = GuardedOutput(self._file, guard.terminal_lost, ascii_only=ascii_only)
 
+        def run_input_thread(self) -> None:
+            """Read the terminal's input as Textual does, through input that is not UTF-8 (a terminal set to
+            Latin-1, Alt sending 8-bit bytes, a paste of binary): Textual's strict decoder raised on it, and the app
+            ended with a traceback (a drill being played left to its journal). The bytes read with it are dropped,
+            the trainee is told once, and reading goes on with a fresh decoder."""
+            told = False
+            while True:
+                try:
+                    super().run_input_thread()
+                    return
+                except UnicodeDecodeError:
+                    if not told:
+                        told = True
+                        app.call_from_thread(app.notify, NOT_UTF8, severity="warning", timeout=10)
+
     return GuardedDriver
+
+
+#: What the trainee is told when their terminal sent input that is not UTF-8 (dropped).
+NOT_UTF8 = ("The terminal sent input that is not UTF-8 text, which was ignored: set the terminal's character set to "
+            "UTF-8 (and Alt to send Esc).")
