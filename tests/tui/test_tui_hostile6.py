@@ -36,8 +36,9 @@ def _read(master: int, seconds: float, into: bytearray) -> None:
 
 def _until(master: int, out: bytearray, wanted: bytes, seconds: float = 30) -> None:
     end = time.monotonic() + seconds
-    while wanted not in out.replace(b"\x1b[", b"").replace(b"  ", b" ") and time.monotonic() < end:
+    while wanted not in out and time.monotonic() < end:
         _read(master, 0.2, out)
+    assert wanted in out, out[-3000:].decode(errors="replace")
 
 
 @pytest.mark.parametrize("noise", [b"\xe9", b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80"])
@@ -81,3 +82,35 @@ def test_input_that_is_not_utf8_is_ignored_and_the_drill_plays_on(tmp_path, nois
     assert text.count("not UTF-8 text") >= 1 and NOT_UTF8.startswith("The terminal sent input that is not UTF-8")
     with ResultsStore(data, create=False) as store:
         assert [r.outcome for r in store.query()] == ["abandoned"]
+
+
+def test_input_that_is_not_utf8_never_ends_warroom_review(tmp_path):
+    """The same in ``warroom review``'s own app."""
+    from handcohort_support import Play, play
+
+    if not WARROOM.exists():
+        pytest.skip(f"no warroom script beside {sys.executable}")
+    data = tmp_path / "data"
+    session_id = play(data, Play("tester", "A", (("esc", 12, "s1", ("e04",)),)))
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    proc = subprocess.Popen([str(WARROOM), "--data-dir", str(data), "review", session_id], stdin=slave, stdout=slave,
+                            stderr=slave, env={**os.environ, "TERM": "xterm-256color"}, start_new_session=True,
+                            close_fds=True)  # fmt: skip
+    os.close(slave)
+    out = bytearray()
+    try:
+        _until(master, out, b"review")
+        os.write(master, b"\xe9jk")
+        _until(master, out, b"not UTF-8 text")
+        os.write(master, b"q")
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline:
+            _read(master, 0.2, out)
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    text = out.decode(errors="replace")
+    assert "UnicodeDecodeError" not in text and "not UTF-8 text" in text
+    assert proc.returncode == 0
