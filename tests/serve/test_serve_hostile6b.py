@@ -108,3 +108,22 @@ async def test_a_name_or_an_id_holding_a_brace_has_its_page(tmp_path):
                 assert r.status == 400 and 'href="/console/sessions/S%7B1%7D">Back' in await r.text()
             async with fran.get("/console/sets/" + quote("wk{1}", safe="")) as r:
                 assert r.status == 200 and "{{7*7}}" in await r.text()
+
+
+async def test_a_plain_request_for_the_websocket_adds_no_line_to_the_live_class(tmp_path):
+    """``GET /ws`` without the websocket upgrade opened a tab in the live class before failing (HTTP 400): each such
+    request, cheap for any signed-in trainee, left a "disconnected" line on the console, kept 30 minutes (300 of them:
+    300 lines, and every line sent to every console tab each second). It is refused before any line or seat."""
+    with serving(tmp_path) as served:
+        ada, fran = await served.signed_in(), await served.signed_in(FACILITATOR)
+        async with ada, fran:
+            async with fran.get("/console") as r:
+                before = (await r.text()).count("Ada Lovelace")
+            for _ in range(50):
+                async with ada.get("/ws") as r:
+                    assert r.status == 400 and "This address is the war room's connection" in await r.text()
+            async with fran.get("/console") as r:
+                assert (await r.text()).count("Ada Lovelace") == before  # the roster's line, signed in: no tab
+            async with ada.ws_connect("/ws?width=80&height=24") as ws:  # a real tab still opens
+                await ws.send_json(["ping", "1"])
+                assert (await ws.receive(timeout=60)).type.name in ("BINARY", "TEXT")

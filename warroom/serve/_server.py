@@ -213,6 +213,10 @@ class WarroomServer(Server):
             raise web.HTTPUnauthorized()
         if from_another_site(request):
             return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
+        if not web.WebSocketResponse().can_prepare(request).ok:  # before a seat or a live line is taken: each plain
+            # GET made a "disconnected" line of the console's live class, kept 30 minutes (a flood at a trainee's will)
+            return page("War Room: not a websocket", '<p>This address is the war room\'s connection: open '
+                        '<a href="/">the war room</a>.</p>', status=400)
         seat = self.tickets.pop(request.match_info.get("ticket", ""), None)
         if seat is None and self.full():
             return self.full_page()
