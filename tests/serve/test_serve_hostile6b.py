@@ -127,3 +127,23 @@ async def test_a_plain_request_for_the_websocket_adds_no_line_to_the_live_class(
             async with ada.ws_connect("/ws?width=80&height=24") as ws:  # a real tab still opens
                 await ws.send_json(["ping", "1"])
                 assert (await ws.receive(timeout=60)).type.name in ("BINARY", "TEXT")
+
+
+async def test_a_trainee_taken_off_the_roster_gets_the_sign_in_page_for_their_own_sessions_too(tmp_path):
+    """docs/serve.md: a removed name's sign-in ends at once, "the next request of that browser gets the sign-in
+    page". ``/`` did; ``/mine`` and a review under it answered 401 with a link."""
+    import asyncio
+
+    from serve_support import write_roster
+
+    with serving(tmp_path) as served:
+        ada = await served.signed_in()
+        async with ada:
+            async with ada.get("/mine", allow_redirects=False) as r:
+                assert r.status == 200
+            await asyncio.sleep(1.1)  # the roster is looked at once a second at most
+            write_roster(tmp_path / "roster.yaml", {"Grace Hopper": TOKENS["Grace Hopper"]})
+            await asyncio.sleep(1.1)
+            for path in ("/mine", "/mine/some-session", "/"):
+                async with ada.get(path, allow_redirects=False) as r:
+                    assert (r.status, r.headers.get("Location")) == (303, "/signin"), path

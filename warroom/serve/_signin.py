@@ -377,6 +377,8 @@ class SignIns:
         if self.trainee_of(request) is not None:  # a trainee asking for the console
             return page("War Room: facilitators only", '<p>The console is for facilitators. <a href="/">Back to '
                         "your war room</a>.</p>", 403)
-        if request.method == "GET" and (path == "/" or console):
+        mine = path == "/mine" or path.startswith("/mine/")  # a page too: a sign-in ended (a name removed from the
+        # roster, a token rotated) got a 401 there, not the sign-in page the docs promise for the next request
+        if request.method == "GET" and (path == "/" or console or mine):
             raise web.HTTPSeeOther("/signin")
         return page("War Room: sign in first", '<p><a href="/signin">Sign in</a> to use the war room.</p>', 401)
