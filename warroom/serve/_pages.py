@@ -31,20 +31,22 @@ LIST_LIMIT = 500
 def routes(console: Console) -> list[web.RouteDef]:
     """The routes of these pages, bound to ``console``."""
     p = _Pages(console)
+    # each name or id one whole path segment, whatever it holds: aiohttp's own pattern, ``[^{}/]+``, left a trainee
+    # named ``{x}``, or a set or session id holding a brace (stored by SQL), without a page (HTTP 404)
     return [
         web.get("/console/sets", p.sets),
-        web.get("/console/sets/{set_id}", p.grid),
+        web.get("/console/sets/{set_id:[^/]+}", p.grid),
         web.get("/console/trainees", p.trainees),
-        web.get("/console/trainees/{name}", p.trainee),
+        web.get("/console/trainees/{name:[^/]+}", p.trainee),
         web.get("/console/sessions", p.sessions),
-        web.get("/console/sessions/{session_id}", p.session),
-        web.post("/console/sessions/{session_id}/notes", p.add_note),
+        web.get("/console/sessions/{session_id:[^/]+}", p.session),
+        web.post("/console/sessions/{session_id:[^/]+}/notes", p.add_note),
         web.get("/console/compare", p.compare),
         web.get("/console/gradebook", p.gradebook),
         web.get("/console/gradebook.csv", p.gradebook_csv),
         web.get("/console/roster", p.roster),
         web.get("/mine", p.mine),
-        web.get("/mine/{session_id}", p.my_session),
+        web.get("/mine/{session_id:[^/]+}", p.my_session),
     ]
 
 
@@ -300,10 +302,8 @@ class _Pages:
 
     async def add_note(self, request: web.Request) -> web.StreamResponse:
         """``POST /console/sessions/{session_id}/notes`` (form field ``text``): store a note by the signed-in
-        facilitator, then back to the review. A request from another site's page is refused."""
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
-            raise web.HTTPForbidden(text="this form belongs to another site")
+        facilitator, then back to the review. A request from another site's page is refused (the sign-in's
+        middleware, :func:`~warroom.serve._signin.from_another_site`)."""
         session_id = request.match_info["session_id"]
         from warroom.serve._signin import read_form
 
@@ -318,8 +318,9 @@ class _Pages:
         try:
             await self.c.in_store(write)
         except StoreError as exc:
+            back = f"/console/sessions/{quote(session_id, safe='')}"
             response = self.c.page(request, "problem.html", "The note was not stored", "/console/sessions",
-                                   problem=str(exc), back=f"/console/sessions/{session_id}")  # fmt: skip
+                                   problem=str(exc), back=back)  # fmt: skip
             response.set_status(400)
             return response
         log.info("note on session %s by %r", session_id, author)
@@ -401,7 +402,8 @@ class _Pages:
         text = gradebook_csv(rows, drills, self.c.roster_trainees())
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        # the class's grades: never kept by the browser's cache or a proxy on the way (as every console page)
+        headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
             headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)

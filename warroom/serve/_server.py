@@ -42,7 +42,7 @@ from textual_serve.server import Server
 from warroom.core.text import plural
 from warroom.errors import WarroomError
 from warroom.serve._proxies import wide_proxies_warning
-from warroom.serve._signin import SignIns, page
+from warroom.serve._signin import SignIns, from_another_site, page
 from warroom.serve._tab import MAX_MESSAGE_BYTES, BadMessage, TabService, relay_until_ended
 
 if TYPE_CHECKING:
@@ -211,9 +211,12 @@ class WarroomServer(Server):
         trainee = self.signins.trainee_of(request)
         if trainee is None:  # the sign-in middleware lets no such request through; kept as a second lock
             raise web.HTTPUnauthorized()
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
+        if from_another_site(request):
             return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
+        if not web.WebSocketResponse().can_prepare(request).ok:  # before a seat or a live line is taken: each plain
+            # GET made a "disconnected" line of the console's live class, kept 30 minutes (a flood at a trainee's will)
+            return page("War Room: not a websocket", '<p>This address is the war room\'s connection: open '
+                        '<a href="/">the war room</a>.</p>', status=400)
         seat = self.tickets.pop(request.match_info.get("ticket", ""), None)
         if seat is None and self.full():
             return self.full_page()

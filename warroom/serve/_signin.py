@@ -36,7 +36,7 @@ from warroom.serve._roster import FACILITATOR, TRAINEE, RosterError
 if TYPE_CHECKING:
     from warroom.serve._roster import Roster
 
-__all__ = ["COOKIE", "ClientThrottle", "SignIn", "SignIns", "page"]
+__all__ = ["COOKIE", "ClientThrottle", "SignIn", "SignIns", "from_another_site", "page"]
 
 log = logging.getLogger("warroom.serve")
 
@@ -77,6 +77,18 @@ async def read_form(request: web.Request) -> Any:
         raise web.HTTPBadRequest(
             text="the form cannot be read: post it as the page's form does (URL-encoded UTF-8 text)"
         ) from None
+
+
+def from_another_site(request: web.Request) -> bool:
+    """True when a browser sent ``request`` from another site's page: its ``Origin`` is not this server's own
+    (``http`` or ``https`` and the request's host; ``null``, sent by a sandboxed or privacy-hiding page, is no
+    origin of this server), or, without an ``Origin``, its ``Sec-Fetch-Site`` says ``cross-site`` or ``same-site``
+    (a sibling host). A request with neither (a script, curl) is not from a page of another site."""
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        scheme, _, host = origin.strip().partition("://")
+        return scheme.lower() not in ("http", "https") or host.lower() != request.host.lower()
+    return request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site")
 
 
 def page(title: str, body: str, status: int = 200) -> web.Response:
@@ -343,6 +355,10 @@ class SignIns:
         else: the terminal's websocket, scripts, styles, downloads)."""
         self.reload_roster()
         path = request.path
+        if request.method not in ("GET", "HEAD", "OPTIONS") and from_another_site(request):
+            # a form posted by another site's page: a sign-in there (login CSRF) made the trainee's browser play, and
+            # store its sessions, as the roster name of whoever wrote that page
+            return page("War Room: refused", "<p>This form was sent from another site's page.</p>", 403)
         if path in ("/signin", "/signout"):
             return await handler(request)
         console = path == CONSOLE_PREFIX or path.startswith(CONSOLE_PREFIX + "/")
@@ -361,6 +377,8 @@ class SignIns:
         if self.trainee_of(request) is not None:  # a trainee asking for the console
             return page("War Room: facilitators only", '<p>The console is for facilitators. <a href="/">Back to '
                         "your war room</a>.</p>", 403)
-        if request.method == "GET" and (path == "/" or console):
+        mine = path == "/mine" or path.startswith("/mine/")  # a page too: a sign-in ended (a name removed from the
+        # roster, a token rotated) got a 401 there, not the sign-in page the docs promise for the next request
+        if request.method == "GET" and (path == "/" or console or mine):
             raise web.HTTPSeeOther("/signin")
         return page("War Room: sign in first", '<p><a href="/signin">Sign in</a> to use the war room.</p>', 401)

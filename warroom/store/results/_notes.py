@@ -48,7 +48,9 @@ class FacilitatorNote:
 
 def note_problem(text: str) -> str | None:
     """Why ``text`` cannot be a note (empty, too long, a control character other than a line break, CR LF as
-    browsers send it, or a tab), or None when it can."""
+    browsers send it, or a tab), or None when it can. Its length is counted with each CR LF as one line break, as the
+    note is stored (a browser's form sends a textarea's line breaks as CR LF, and counts them as one)."""
+    text = text.replace("\r\n", "\n")
     if not text.strip():
         return "the note is empty"
     if len(text) > MAX_NOTE_CHARS:

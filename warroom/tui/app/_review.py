@@ -7,6 +7,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from warroom.store.review import ReviewData
+from warroom.tui.app._terminal import tolerant_driver_class
 from warroom.tui.screens import ReviewScreen
 from warroom.tui.widgets import footer_label
 
@@ -22,6 +23,9 @@ class ReviewApp(App[None]):
     def __init__(self, data: ReviewData) -> None:
         super().__init__()
         self.data = data
+        driver = tolerant_driver_class(self)  # input that is not UTF-8 ignored, not the end of the app
+        if driver is not None:
+            self.driver_class = driver
 
     def get_key_display(self, binding: Binding) -> str:
         """A key as the footer shows it: :func:`~warroom.tui.widgets.footer_label`."""

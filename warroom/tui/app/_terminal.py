@@ -186,12 +186,11 @@ class ExitGuard:
 
 def guarded_driver_class(app: Any, guard: ExitGuard) -> type | None:
     """A subclass of the app's terminal driver whose output is a :class:`GuardedOutput` reporting to ``guard`` (ASCII
-    only when the locale is not UTF-8, see :func:`locale_is_utf8`), or None when the app does not use Textual's
-    Linux driver (Windows, headless tests)."""
-    from textual.drivers.linux_driver import LinuxDriver
-
-    base = app.driver_class
-    if not (isinstance(base, type) and issubclass(base, LinuxDriver)):
+    only when the locale is not UTF-8, see :func:`locale_is_utf8`) and whose input reads through bytes that are not
+    UTF-8 (:func:`tolerant_driver_class`), or None when the app does not use Textual's Linux driver (Windows,
+    headless tests)."""
+    base = tolerant_driver_class(app)
+    if base is None:
         return None
     ascii_only = not locale_is_utf8(os.environ)
 
@@ -206,3 +205,36 @@ def guarded_driver_class(app: Any, guard: ExitGuard) -> type | None:
             self._file = GuardedOutput(self._file, guard.terminal_lost, ascii_only=ascii_only)
 
     return GuardedDriver
+
+
+def tolerant_driver_class(app: Any) -> type | None:
+    """A subclass of the app's terminal driver that reads the terminal's input through bytes that are not UTF-8, or
+    None when the app does not use Textual's Linux driver (Windows, headless tests)."""
+    from textual.drivers.linux_driver import LinuxDriver
+
+    base = app.driver_class
+    if not (isinstance(base, type) and issubclass(base, LinuxDriver)):
+        return None
+
+    class TolerantDriver(base):  # type: ignore[misc, valid-type]
+        def run_input_thread(self) -> None:
+            """Read the terminal's input as Textual does, through input that is not UTF-8 (a terminal set to
+            Latin-1, Alt sending 8-bit bytes, a paste of binary): Textual's strict decoder raised on it, and the app
+            ended with a traceback (a drill being played left to its journal). The bytes read with it are dropped,
+            the trainee is told once, and reading goes on with a fresh decoder."""
+            told = False
+            while True:
+                try:
+                    super().run_input_thread()
+                    return
+                except UnicodeDecodeError:
+                    if not told:
+                        told = True
+                        app.call_from_thread(app.notify, NOT_UTF8, severity="warning", timeout=10)
+
+    return TolerantDriver
+
+
+#: What the trainee is told when their terminal sent input that is not UTF-8 (dropped).
+NOT_UTF8 = ("The terminal sent input that is not UTF-8 text, which was ignored: set the terminal's character set to "
+            "UTF-8 (and Alt to send Esc).")
