@@ -189,10 +189,30 @@ class TabService(AppService):
 
     process: Process | None = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, command: str, *, write_bytes: Any, write_str: Any, **kwargs: Any) -> None:
+        super().__init__(command, write_bytes=self._to_tab(write_bytes), write_str=self._to_tab(write_str), **kwargs)
         #: Set once the app process's output ended (it exited or was killed).
         self.ended = asyncio.Event()
+        #: True once a write to the tab failed (its websocket is closed): the app's output is read and dropped.
+        self.tab_gone = False
+
+    def _to_tab(self, send: Any) -> Any:
+        """``send`` (a write to the tab's websocket) made never to raise once the tab is gone: the output is then
+        dropped, and the app process's output is still read to its end. textual-serve stopped reading at the first
+        write that failed (a closed websocket raises ``ConnectionResetError``), so a process asked to quit after its
+        tab closed had nobody reading its last frames, and the server, taking the read's end for the process's end,
+        sent it SIGTERM at once, in the middle of storing its drill as abandoned (the grace was never given:
+        benchmarks/README.md, "A closed tab's process")."""
+
+        async def write(data: Any) -> None:
+            if self.tab_gone:
+                return
+            try:
+                await send(data)
+            except ConnectionError:
+                self.tab_gone = True
+
+        return write
 
     async def run(self) -> None:
         try:
@@ -203,6 +223,14 @@ class TabService(AppService):
     #: A pidfd of :attr:`process` (Linux): a signal sent through it never reaches another process, whatever
     #: happened to the pid. None where there is none (then a signal goes by pid, :func:`os.kill`).
     pidfd: int | None = None
+
+    async def stop(self) -> None:
+        """Ask the app process to quit (a drill being played is stored as abandoned) and wait until it has exited:
+        its output read to the end, and its exit reported (so that :meth:`end` finds it gone and sends no signal).
+        The caller bounds the wait (the server's ``STOP_GRACE``)."""
+        await super().stop()
+        if self.process is not None:
+            await self.process.wait()
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         self.process = await super()._open_app_process(width, height)
