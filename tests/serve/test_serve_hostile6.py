@@ -109,3 +109,64 @@ async def test_three_tabs_closed_together_have_their_processes_quit_within_the_g
     assert sorted(r.trainee for r in rows) == sorted(tokens) and {r.outcome for r in rows} == {"abandoned"}
     assert "did not quit" not in log and "recovered session" not in log and "ended by signal" not in log, log
     assert gone_after < 15
+
+
+async def _slow_client(port: int, head: bytes, then: bytes, every: float, limit: float) -> tuple[float, bytes]:
+    """A raw client that sends ``head`` at once, then ``then`` one byte every ``every`` seconds: (seconds until the
+    server answered or closed the connection, what it answered); ``limit`` seconds at most."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    started = time.monotonic()
+    writer.write(head)
+    answer = b""
+    try:
+        for i in range(10_000):
+            if time.monotonic() - started > limit:
+                break
+            try:
+                writer.write(then[i % len(then) : i % len(then) + 1])
+                await writer.drain()
+            except ConnectionError:
+                break
+            try:
+                chunk = await asyncio.wait_for(reader.read(4096), every)
+            except TimeoutError:
+                continue
+            if not chunk:
+                break
+            answer += chunk
+            if b"\r\n\r\n" in answer:
+                break
+        return time.monotonic() - started, answer
+    finally:
+        writer.close()
+
+
+async def test_a_slow_client_is_cut_off_within_the_documented_time_while_a_sign_in_goes_through(tmp_path):
+    """Item 2 (slowloris): a client sending its request's headers a byte a second held its connection until aiohttp's
+    75 s; one sending a posted form's body a byte a second held the request for ever. The head must arrive within
+    :data:`REQUEST_HEAD_TIMEOUT` (the connection is closed), the body within :data:`REQUEST_BODY_TIMEOUT` (HTTP 408);
+    meanwhile a trainee signs in and opens the war room as usual."""
+    from serve_support import TOKENS
+
+    from warroom.serve._server import REQUEST_HEAD_TIMEOUT
+    from warroom.serve._signin import REQUEST_BODY_TIMEOUT
+
+    with serving(tmp_path) as served:
+        limit = max(REQUEST_HEAD_TIMEOUT, REQUEST_BODY_TIMEOUT) + 20
+        head = _slow_client(served.port, b"GET /signin HTTP/1.1\r\n", b"X-Slow: aaaaaaaa\r\n", 1.0, limit)
+        post = (b"POST /signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                b"Content-Length: 5000\r\n\r\nname=Ada")  # fmt: skip
+        body = _slow_client(served.port, post, b"a", 1.0, limit)
+        slow = asyncio.gather(head, body)
+        await asyncio.sleep(2.0)
+        async with await served.signed_in("Ada Lovelace", TOKENS["Ada Lovelace"]) as ada:
+            async with ada.get("/") as r:
+                assert r.status == 200
+            async with ada.ws_connect("/ws") as tab:
+                await read_until(tab, PICKER_TEXT, 90)
+        (head_took, head_answer), (body_took, body_answer) = await slow
+        log = served.log.read_text(errors="replace")
+    assert head_answer == b"" and REQUEST_HEAD_TIMEOUT - 1 <= head_took <= REQUEST_HEAD_TIMEOUT + 5
+    assert body_answer.startswith(b"HTTP/1.1 408") and REQUEST_BODY_TIMEOUT - 1 <= body_took <= REQUEST_BODY_TIMEOUT + 5
+    assert "did not arrive within 20 s: refused (HTTP 408)" in log and "Traceback" not in log
+    assert REQUEST_HEAD_TIMEOUT == REQUEST_BODY_TIMEOUT == 20.0

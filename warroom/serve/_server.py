@@ -73,6 +73,11 @@ TAB_ENV = "WARROOM_SERVE_TAB"
 #: war room's key to screen median was 38 to 40 ms at 60, 19 to 25 ms at 240, at the same CPU per key.) What a trainee
 #: does draws far fewer frames than this (keys, the drill clock's at most ten ticks a second).
 FRAME_RATE = 240
+#: Seconds a connection may take to send a request's head (its request line and headers), counted from when it
+#: connected or from its last response (aiohttp's ``keepalive_timeout``, armed when a connection opens: it also closes
+#: a connection left idle that long between two requests, and a browser opens another). A client sending its headers
+#: a byte at a time (slowloris) holds a connection no longer than this; aiohttp's default was 75 s.
+REQUEST_HEAD_TIMEOUT = 20.0
 #: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
 _LINK = re.compile(r"<link\b[^>]*>", re.S)
 
@@ -339,6 +344,7 @@ class WarroomServer(Server):
             log.warning("%s", wide)
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
+                        keepalive_timeout=REQUEST_HEAD_TIMEOUT,
                         print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
