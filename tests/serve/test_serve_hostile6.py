@@ -9,8 +9,9 @@ import sys
 import time
 from pathlib import Path
 
+import aiohttp
 import pytest
-from serve_support import CLOCK_TEXT, read_until, serving
+from serve_support import CLOCK_TEXT, FACILITATOR, read_until, serving
 
 PICKER_TEXT = "Tutorial: where-is"
 BRIEFING_TEXT = "Press enter to start the drill clock"
@@ -170,3 +171,83 @@ async def test_a_slow_client_is_cut_off_within_the_documented_time_while_a_sign_
     assert body_answer.startswith(b"HTTP/1.1 408") and REQUEST_BODY_TIMEOUT - 1 <= body_took <= REQUEST_BODY_TIMEOUT + 5
     assert "did not arrive within 20 s: refused (HTTP 408)" in log and "Traceback" not in log
     assert REQUEST_HEAD_TIMEOUT == REQUEST_BODY_TIMEOUT == 20.0
+
+
+async def _closed_with(ws: aiohttp.ClientWebSocketResponse, timeout: float = 30.0) -> int | None:
+    from tests.serve.test_serve_floods import closed_with
+
+    return await closed_with(ws, timeout)
+
+
+async def test_a_trainee_plays_in_one_tab_at_a_time_and_may_take_over_from_another(tmp_path):
+    """Item 1: one trainee could fill every seat with real tabs (only the seats waiting for a tab were limited). A
+    trainee plays in one tab at a time: another tab's page is an HTTP 409 saying they already play in another tab,
+    with "Play here instead" (``POST /takeover``), which ends the other tab's session (its drill stored as abandoned)
+    and gives this one the war room; a websocket opened past the limit is refused too; a reload is not refused; other
+    trainees are not affected."""
+    from warroom.store.results import ResultsStore
+
+    with serving(tmp_path) as served:
+        ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
+        async with ada, grace:
+            first = await ada.ws_connect("/ws?width=140&height=45")
+            await read_until(first, PICKER_TEXT, 90)
+            await first.send_json(["stdin", "\r"])
+            await read_until(first, BRIEFING_TEXT, 60)
+            await first.send_json(["stdin", "\r"])
+            await read_until(first, CLOCK_TEXT, 60)  # mid-drill
+            async with ada.get("/") as r:
+                text = await r.text()
+            assert r.status == 409 and "already playing in another tab" in text and "Play here instead" in text
+            assert 'action="/takeover"' in text and "Ada Lovelace" in text
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await ada.ws_connect("/ws")
+            assert refused.value.status == 409
+            async with grace.get("/") as r:
+                assert r.status == 200  # another trainee plays on
+            async with ada.post("/takeover", allow_redirects=False) as r:
+                assert (r.status, r.headers["Location"]) == (303, "/")
+            assert await _closed_with(first) == aiohttp.WSCloseCode.GOING_AWAY
+            async with ada.get("/") as r:
+                assert r.status == 200
+            second = await ada.ws_connect("/ws?width=140&height=45")
+            await read_until(second, PICKER_TEXT, 90)
+            await second.close()  # a reload: the old tab closes as the page is asked for again
+            async with ada.get("/") as r:
+                assert r.status == 200
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator, aiohttp.ClientSession(base_url=served.url) as anyone:
+            async with facilitator.post("/takeover", allow_redirects=False) as r:
+                assert r.status == 403
+            async with anyone.post("/takeover", allow_redirects=False) as r:
+                assert r.status == 401
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with ResultsStore(served.data_dir) as store:
+                rows = store.query(trainee="Ada Lovelace", limit=0)
+            if rows:
+                break
+            await asyncio.sleep(0.5)
+        log = served.log.read_text(errors="replace")
+    assert [r.outcome for r in rows] == ["abandoned"]  # the drill of the tab taken over
+    assert "'Ada Lovelace' plays in a new tab: 1 other tab ended" in log
+    assert "a tab of 'Ada Lovelace' refused: already playing in another tab" in log and "Traceback" not in log
+
+
+def test_the_tabs_a_trainee_may_play_in_are_counted_per_trainee_and_only_with_a_roster(tmp_path):
+    from serve_support import write_roster
+
+    from warroom.serve import AppOptions, Roster
+    from warroom.serve._server import TABS_PER_TRAINEE, WarroomServer, _Tab
+    from warroom.serve._signin import SignIns
+
+    roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
+    two = WarroomServer(SignIns(roster, "nobody"), AppOptions(), host="127.0.0.1", port=0, tabs_per_trainee=2)
+    two.tabs = {"a": _Tab("Ada Lovelace"), "g": _Tab("Grace Hopper"), "x": _Tab("Ada Lovelace", ended=True)}
+    assert not two.playing_elsewhere("Ada Lovelace")  # one tab playing, one ended
+    two.tabs["b"] = _Tab("Ada Lovelace")
+    assert two.playing_elsewhere("Ada Lovelace") and not two.playing_elsewhere("Grace Hopper")
+    alone = WarroomServer(SignIns(None, "nobody"), AppOptions(), host="127.0.0.1", port=0)
+    alone.tabs = {"a": _Tab("nobody"), "b": _Tab("nobody")}
+    assert not alone.playing_elsewhere("nobody")  # without a roster every browser is one trainee
+    assert TABS_PER_TRAINEE == 1
