@@ -251,3 +251,28 @@ def test_the_tabs_a_trainee_may_play_in_are_counted_per_trainee_and_only_with_a_
     alone.tabs = {"a": _Tab("nobody"), "b": _Tab("nobody")}
     assert not alone.playing_elsewhere("nobody")  # without a roster every browser is one trainee
     assert TABS_PER_TRAINEE == 1
+
+
+async def test_pings_from_a_tab_that_drops_its_connection_end_its_session_without_a_traceback(tmp_path):
+    """Item 4 (the tab-message protocol): a ping answered after its tab's connection dropped (a browser killed, a
+    network gone, or a script sending pings and resetting the connection) raised "Cannot write to closing transport"
+    out of the relay: "a served session failed" with a traceback in the server's log, at any trainee's will. The
+    session ends as a closed tab's does; its process is ended."""
+    import json
+
+    with serving(tmp_path) as served:
+        ada = await served.signed_in("Ada Lovelace")
+        async with ada:
+            tab = await ada.ws_connect("/ws")
+            await read_until(tab, PICKER_TEXT, 90)
+            for _ in range(20):
+                await tab.send_str(json.dumps(["ping", "1"]))
+            tab._conn.transport.abort()  # the connection reset, its pings not yet answered
+            deadline = time.monotonic() + 30
+            while _app_pids(served.data_dir):
+                assert time.monotonic() < deadline, "the tab's process outlived its connection"
+                await asyncio.sleep(0.2)
+            async with ada.ws_connect("/ws") as again:  # the trainee's seat and tab are free again
+                await read_until(again, PICKER_TEXT, 90)
+        log = served.log.read_text(errors="replace")
+    assert "a served session failed" not in log and "Traceback" not in log, log

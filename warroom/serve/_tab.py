@@ -291,7 +291,10 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
         elif kind == "resize":
             await service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24))
         elif kind == "ping":
-            await websocket.send_json(["pong", data])
+            try:
+                await websocket.send_json(["pong", data])
+            except ConnectionError:  # the tab went away meanwhile (aiohttp: "Cannot write to closing transport"):
+                return  # its session ends as a closed tab's does, not as a failure with a traceback in the log
         elif kind == "blur":
             await service.blur()
         elif kind == "focus":
