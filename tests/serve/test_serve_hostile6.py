@@ -276,3 +276,29 @@ async def test_pings_from_a_tab_that_drops_its_connection_end_its_session_withou
                 await read_until(again, PICKER_TEXT, 90)
         log = served.log.read_text(errors="replace")
     assert "a served session failed" not in log and "Traceback" not in log, log
+
+
+def test_a_drill_played_before_the_gradebook_s_scope_and_replayed_in_it_is_graded_by_its_first_attempt():
+    """Item 4 (the gradebook): its cell was the first attempt *in scope*, so a trainee who played a drill the day
+    before a date range (or outside the set), read its debrief (the answer key), and played it again in the range had
+    the replay graded as a first attempt (100 for a drill they had scored 40 on), against the promise that replaying
+    never raises the grade. The first attempt ever is the cell's, and counts in ``mean_first``, said so."""
+    import csv
+    import io
+
+    from tests.unit.test_console_views import Row
+    from warroom.console import gradebook_csv
+
+    before = [Row("ana", "A", "missed", 40, "s1", started_at="2026-11-29T10:00:00Z"),
+              Row("ben", "B", "contained", 70, "s2", started_at="2026-11-29T10:00:00Z")]  # fmt: skip
+    in_range = [Row("ana", "A", "contained", 100, "s3", started_at="2026-11-30T10:00:00Z"),
+                Row("ben", "A", "contained", 80, "s4", started_at="2026-11-30T10:00:00Z"),
+                Row("ben", "B", "contained", 90, "s5", started_at="2026-11-30T11:00:00Z"),
+                Row("ben", "B", "contained", 95, "s6", started_at="2026-11-30T12:00:00Z")]  # fmt: skip
+    later = [Row("ana", "B", "contained", 10, "s7", started_at="2026-12-09T10:00:00Z")]  # after the range: no effect
+    rows = list(csv.reader(io.StringIO(gradebook_csv(in_range, ["A", "B"], ["ana", "ben"], [*before, *later]))))
+    assert rows[1] == ["ana", "40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best 100)", "",
+                       "1", "1", "40.0"]  # fmt: skip
+    assert rows[2] == ["ben", "80", "70 (first attempt 2026-11-29, outside this gradebook; 2 attempts here, best 95)",
+                       "2", "3", "75.0"]  # fmt: skip
+    assert gradebook_csv(in_range, ["A", "B"]) == gradebook_csv(in_range, ["A", "B"], (), later)
