@@ -302,3 +302,24 @@ def test_a_drill_played_before_the_gradebook_s_scope_and_replayed_in_it_is_grade
     assert rows[2] == ["ben", "80", "70 (first attempt 2026-11-29, outside this gradebook; 2 attempts here, best 95)",
                        "2", "3", "75.0"]  # fmt: skip
     assert gradebook_csv(in_range, ["A", "B"]) == gradebook_csv(in_range, ["A", "B"], (), later)
+
+
+def test_an_escape_sequence_left_open_message_after_message_is_refused_before_it_costs_the_server():
+    """Item 4 (the tab-message protocol): ``ESC [`` then ``;`` after ``;``, message after message, within the input
+    budget, was carried whole to each next message and searched again: after 600,000 characters (5 minutes at the
+    budget's rate) each message of 32 keys cost 27 ms of the server's event loop, which every tab of the class waits
+    on. A sequence longer than any terminal sends ends the session, whole or split; what browsers send passes."""
+    from warroom.serve._tab import MAX_SEQUENCE_CHARACTERS, BadMessage, KeySequences
+
+    sequences = KeySequences()
+    sequences.check("\x1b[")
+    with pytest.raises(BadMessage, match="a key sequence no terminal sends"):
+        for _ in range(MAX_SEQUENCE_CHARACTERS):
+            sequences.check(";")
+    assert len(sequences.carry) <= MAX_SEQUENCE_CHARACTERS
+    with pytest.raises(BadMessage, match="a key sequence no terminal sends"):
+        KeySequences().check("\x1b[" + ";" * 2000 + "A")
+    browser = KeySequences()
+    for keys in ("\x1b[<35;1000;1000M", "\x1b[200~" + ";" * 5000 + "\x1b[201~", "\x1b[1;5A", "\x1b[", "57;5u"):
+        browser.check(keys)
+    assert MAX_SEQUENCE_CHARACTERS == 64

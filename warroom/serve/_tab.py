@@ -83,13 +83,19 @@ class InputBudget:
 _CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~]|$)")
 #: The largest number a key sequence's parameter may hold (a code point's, in a keyboard protocol's key).
 MAX_PARAMETER = 0x10FFFF
+#: The longest escape sequence a tab's keys may hold, in characters (a mouse report at 1000 cells,
+#: ``ESC [<35;1000;1000M``, has 17): a sequence left open (``ESC [`` and then ``;`` after ``;``, message after message)
+#: was carried to the next message and searched again whole each time, so its cost grew with every message (27 ms of
+#: the server's event loop per message after 5 minutes within the input budget, for every tab of the class to wait on).
+MAX_SEQUENCE_CHARACTERS = 64
 
 
 class KeySequences:
     """The escape sequences of one tab's keys, checked across its messages: :meth:`check` raises
     :class:`BadMessage` for a sequence whose parameters hold a ``:`` or a number over :data:`MAX_PARAMETER`, which
-    Textual's input parser cannot read (it raised, and the app process read no more input). A sequence cut at the
-    end of a message is checked with the next message's keys (a tab could split one to pass it)."""
+    Textual's input parser cannot read (it raised, and the app process read no more input), or longer than
+    :data:`MAX_SEQUENCE_CHARACTERS`. A sequence cut at the end of a message is checked with the next message's keys (a
+    tab could split one to pass it)."""
 
     def __init__(self) -> None:
         self.carry = ""
@@ -100,7 +106,8 @@ class KeySequences:
         for match in _CSI.finditer(text):
             params = match.group(1)
             numbers = re.findall(r"\d+", params)
-            if ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
+            too_long = len(match.group(0)) > MAX_SEQUENCE_CHARACTERS
+            if too_long or ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
                 raise BadMessage(f"a key sequence no terminal sends ({clean_line(match.group(0)[:40])!r})")
             if not match.group(3):
                 self.carry = match.group(0)
