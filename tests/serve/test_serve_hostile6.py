@@ -4,6 +4,7 @@ breaks a hostile reader found in the served code (seats, tabs, the tab-message p
 from __future__ import annotations
 
 import asyncio
+import re
 import shlex
 import sys
 import time
@@ -183,11 +184,12 @@ async def test_a_trainee_plays_in_one_tab_at_a_time_and_may_take_over_from_anoth
     """Item 1: one trainee could fill every seat with real tabs (only the seats waiting for a tab were limited). A
     trainee plays in one tab at a time: another tab's page is an HTTP 409 saying they already play in another tab,
     with "Play here instead" (``POST /takeover``), which ends the other tab's session (its drill stored as abandoned)
-    and gives this one the war room; a websocket opened past the limit is refused too; a reload is not refused; other
-    trainees are not affected."""
+    and gives this one the war room (also when every seat is taken: it waits for the other tab's process to end and
+    takes its seat); a websocket opened past the limit is refused too; a reload is not refused; other trainees are
+    not affected."""
     from warroom.store.results import ResultsStore
 
-    with serving(tmp_path) as served:
+    with serving(tmp_path, "--max-sessions", "2") as served:
         ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
         async with ada, grace:
             first = await ada.ws_connect("/ws?width=140&height=45")
@@ -204,13 +206,16 @@ async def test_a_trainee_plays_in_one_tab_at_a_time_and_may_take_over_from_anoth
                 await ada.ws_connect("/ws")
             assert refused.value.status == 409
             async with grace.get("/") as r:
-                assert r.status == 200  # another trainee plays on
+                assert r.status == 200  # another trainee plays on: the second seat, held for their tab
             async with ada.post("/takeover", allow_redirects=False) as r:
                 assert (r.status, r.headers["Location"]) == (303, "/")
             assert await _closed_with(first) == aiohttp.WSCloseCode.GOING_AWAY
             async with ada.get("/") as r:
-                assert r.status == 200
-            second = await ada.ws_connect("/ws?width=140&height=45")
+                page = await r.text()
+            assert r.status == 200, page  # the seat of the tab taken over, once its process ended
+            url = re.search(r'data-session-websocket-url="ws://[^/]+(/ws/[^"]+)"', page)
+            assert url is not None
+            second = await ada.ws_connect(url.group(1) + "?width=140&height=45")  # as the page's terminal does
             await read_until(second, PICKER_TEXT, 90)
             await second.close()  # a reload: the old tab closes as the page is asked for again
             async with ada.get("/") as r:

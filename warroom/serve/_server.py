@@ -187,9 +187,14 @@ class WarroomServer(Server):
 
     async def _wait_for_a_tab(self, trainee: str) -> bool:
         """:meth:`playing_elsewhere`, after waiting up to :data:`RELOAD_WAIT` seconds for one of the trainee's tabs
-        to close (a reload's old connection)."""
+        to close (a reload's old connection) and, when every seat is taken, for the process of a tab of theirs that
+        ended (reloaded, or taken over) to be gone: its seat is the one this tab takes."""
+
+        def leaving() -> bool:
+            return self.full() and any(t.trainee == trainee and t.ended for t in self.tabs.values())
+
         deadline = time.monotonic() + RELOAD_WAIT
-        while self.playing_elsewhere(trainee) and time.monotonic() < deadline:
+        while (self.playing_elsewhere(trainee) or leaving()) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
         return self.playing_elsewhere(trainee)
 
