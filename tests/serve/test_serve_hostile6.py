@@ -328,3 +328,43 @@ def test_an_escape_sequence_left_open_message_after_message_is_refused_before_it
     for keys in ("\x1b[<35;1000;1000M", "\x1b[200~" + ";" * 5000 + "\x1b[201~", "\x1b[1;5A", "\x1b[", "57;5u"):
         browser.check(keys)
     assert MAX_SEQUENCE_CHARACTERS == 64
+
+
+async def test_a_tab_taken_over_while_its_connection_opens_never_starts_playing(tmp_path, monkeypatch):
+    """Item 4 (a race between two tabs of one trainee): "Play here instead" ends the trainee's other tabs by closing
+    their websockets; a tab whose websocket was still being opened had none to close yet, so it went on to start its
+    app process and play beside the new tab. Such a tab is closed as soon as its connection opens, and starts
+    nothing."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
+    from serve_support import TOKENS, write_roster
+
+    from warroom.serve import AppOptions, Roster
+    from warroom.serve._server import TabService, WarroomServer, build_application
+    from warroom.serve._signin import SignIns
+
+    roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
+    server = WarroomServer(SignIns(roster, "nobody"), AppOptions(data_dir=tmp_path / "data"), host="127.0.0.1",
+                           port=0)  # fmt: skip
+    started: list[str] = []
+
+    async def start(self: TabService, width: int, height: int) -> None:
+        started.append(self.command)
+
+    real_prepare = web.WebSocketResponse.prepare
+
+    async def prepare(self: web.WebSocketResponse, request: web.Request) -> object:
+        for tab in server.tabs.values():  # the trainee's "Play here instead" in another tab, meanwhile
+            tab.ended = True
+        return await real_prepare(self, request)
+
+    monkeypatch.setattr(TabService, "start", start)
+    monkeypatch.setattr(web.WebSocketResponse, "prepare", prepare)
+    async with TestClient(TestServer(build_application(server))) as client:
+        form = {"name": "Ada Lovelace", "token": TOKENS["Ada Lovelace"]}
+        async with client.post("/signin", data=form, allow_redirects=False) as r:
+            assert r.status == 303
+        async with client.ws_connect("/ws") as tab:
+            message = await tab.receive(timeout=10)
+        assert message.type == aiohttp.WSMsgType.CLOSE and tab.close_code == aiohttp.WSCloseCode.GOING_AWAY
+    assert started == [] and server.tabs == {} and server.active == 0

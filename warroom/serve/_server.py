@@ -320,8 +320,11 @@ class WarroomServer(Server):
         trainee = tab.trainee
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
         await websocket.prepare(request)
-        self.sockets.add(websocket)
         tab.websocket = websocket
+        if tab.ended:  # taken over while its connection was being opened: it never plays
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session moved to another tab")
+            return websocket
+        self.sockets.add(websocket)
 
         async def close() -> None:
             await websocket.close()
