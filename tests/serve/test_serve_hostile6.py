@@ -368,3 +368,42 @@ async def test_a_tab_taken_over_while_its_connection_opens_never_starts_playing(
             message = await tab.receive(timeout=10)
         assert message.type == aiohttp.WSMsgType.CLOSE and tab.close_code == aiohttp.WSCloseCode.GOING_AWAY
     assert started == [] and server.tabs == {} and server.active == 0
+
+
+async def test_a_tab_whose_opening_fails_gives_its_seat_back(tmp_path, monkeypatch, caplog):
+    """Item 4 (a seat never released): the seat of a tab was counted before the live table heard of the tab, outside
+    the ``try`` that gives it back: an error there (the live table's) kept the seat taken for as long as the server
+    ran, one more each time, until the war room was "full" with nobody in it. The seat is given back."""
+    from aiohttp.test_utils import TestClient, TestServer
+    from serve_support import TOKENS, write_roster
+
+    from warroom.serve import AppOptions, Roster
+    from warroom.serve._server import WarroomServer, build_application
+    from warroom.serve._signin import SignIns
+
+    class BrokenLive:
+        def tab_opened(self, *_args: object) -> None:
+            raise RuntimeError("the live table failed")
+
+        def tab_closed(self, *_args: object) -> None:
+            return None
+
+        def start(self) -> None:
+            return None
+
+        async def stop(self) -> None:
+            return None
+
+    roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
+    server = WarroomServer(SignIns(roster, "nobody"), AppOptions(data_dir=tmp_path / "data"), host="127.0.0.1",
+                           port=0, max_sessions=1)  # fmt: skip
+    server.live = BrokenLive()  # type: ignore[assignment]
+    async with TestClient(TestServer(build_application(server))) as client:
+        form = {"name": "Ada Lovelace", "token": TOKENS["Ada Lovelace"]}
+        async with client.post("/signin", data=form, allow_redirects=False) as r:
+            assert r.status == 303
+        for _ in range(3):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as failed:
+                await client.ws_connect("/ws")
+            assert failed.value.status == 500  # the server's error, not "all seats taken"
+    assert server.active == 0 and server.tabs == {} and not server.full()
