@@ -12,7 +12,9 @@ Seats: the terminal page (``GET /``) takes a seat for its tab when it is served 
 ``/ws/TICKET``, valid :data:`TICKET_LIFETIME` seconds), so the tab over ``--max-sessions`` gets the HTTP 503 page
 even when every tab of a class starts at the same moment (the check at the websocket came too late: the page was
 already shown, and the browser could only say "Session ended."). A tab whose app process ends on its own (a crash,
-``kill``) has its websocket closed at once, so the browser says the session ended instead of freezing.
+``kill``) has its websocket closed at once, so the browser says the session ended instead of freezing. With a roster,
+a trainee plays in :data:`TABS_PER_TRAINEE` tabs at once (``--tabs-per-trainee``): another tab gets a page offering
+to play there instead (``POST /takeover`` ends the other tab's session).
 
 Each tab has an id, given to its app process (:data:`~warroom.store.journal.SERVE_TAB_ENV`) so that its journal
 names the tab; :class:`~warroom.serve._live.LiveClass` follows it for the facilitator's console.
