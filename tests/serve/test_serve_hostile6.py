@@ -407,3 +407,38 @@ async def test_a_tab_whose_opening_fails_gives_its_seat_back(tmp_path, monkeypat
                 await client.ws_connect("/ws")
             assert failed.value.status == 500  # the server's error, not "all seats taken"
     assert server.active == 0 and server.tabs == {} and not server.full()
+
+
+async def test_keys_for_an_app_process_that_stopped_reading_end_the_session_instead_of_hanging_it(monkeypatch):
+    """Item 4 (a seat never released): keys for an app process that no longer reads its input (hung, stopped)
+    filled its input pipe, and the relay waited on the write for ever: it read no more messages, so neither a closed
+    tab nor the server's pings ended it; the seat stayed taken and the process was never ended. A write that waits
+    :data:`INPUT_TIMEOUT` seconds ends the session (one log line), and the process is ended as a closed tab's is."""
+    import json
+    import signal
+
+    from aiohttp import WSMessage, WSMsgType
+    from textual_serve.download_manager import DownloadManager
+
+    from warroom.serve import _tab
+    from warroom.serve._tab import MAX_KEYS_BYTES, BadMessage, InputBudget, TabService, relay_messages
+
+    async def nothing(*_args: object) -> None:
+        return None
+
+    class Tab:  # a tab that types fast (its budget is not the subject here)
+        def __aiter__(self):  # type: ignore[no-untyped-def]
+            return self
+
+        async def __anext__(self) -> WSMessage:
+            return WSMessage(WSMsgType.TEXT, json.dumps(["stdin", "j" * MAX_KEYS_BYTES]), None)
+
+    assert _tab.INPUT_TIMEOUT == 10.0  # the server's: 1 s here
+    monkeypatch.setattr(_tab, "INPUT_TIMEOUT", 1.0)
+    monkeypatch.setattr(InputBudget, "take", lambda self, n: True)
+    service = TabService("exec sleep 60", write_bytes=nothing, write_str=nothing, close=nothing,
+                         download_manager=DownloadManager())  # fmt: skip
+    await service._open_app_process()  # never reads its input
+    with pytest.raises(BadMessage, match=r"its app process took no input for 1 s \(it no longer reads it\)"):
+        await asyncio.wait_for(relay_messages(Tab(), service, lambda value, default: default), 20)  # type: ignore[arg-type]
+    assert await service.end(grace=5.0) == -signal.SIGTERM

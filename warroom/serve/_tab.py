@@ -51,6 +51,9 @@ BURST_BYTES = 32 * 1024
 MESSAGE_COST = 32
 #: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
 TERM_GRACE = 5.0
+#: Seconds the app process may take to accept one message's input before the tab's session ends (its input pipe
+#: holds 64 KiB: only a process that stopped reading makes a write wait).
+INPUT_TIMEOUT = 10.0
 #: The message kinds of textual-serve's protocol a tab may send.
 KINDS = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 
@@ -285,27 +288,37 @@ class TabService(AppService):
         return code
 
 
+async def _to_app(sending: Any) -> None:
+    """Await ``sending`` (a write to the app process's input) for at most :data:`INPUT_TIMEOUT` seconds; raises
+    :class:`BadMessage` past that: the process no longer reads its input (hung, or stopped), its pipe is full, and
+    the write would wait for ever, holding the tab's seat and its process (which a closed tab ends) with it."""
+    try:
+        await asyncio.wait_for(sending, INPUT_TIMEOUT)
+    except TimeoutError:
+        raise BadMessage(f"its app process took no input for {INPUT_TIMEOUT:g} s (it no longer reads it)") from None
+
+
 async def relay_messages(websocket: web.WebSocketResponse, service: AppService, cells: Any) -> None:
     """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol),
-    until the browser goes away. Raises :class:`BadMessage` for a message that ends the session. ``cells(value,
-    default)`` bounds a terminal size."""
+    until the browser goes away. Raises :class:`BadMessage` for a message that ends the session, and when the app
+    process stops taking its input (:func:`_to_app`). ``cells(value, default)`` bounds a terminal size."""
     budget, sequences = InputBudget(), KeySequences()
     async for message in websocket:
         kind, data = read_message(message, budget, sequences)
         if kind == "stdin":
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
-                await service.send_bytes(data)
+                await _to_app(service.send_bytes(data))
         elif kind == "resize":
-            await service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24))
+            await _to_app(service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24)))
         elif kind == "ping":
             try:
                 await websocket.send_json(["pong", data])
             except ConnectionError:  # the tab went away meanwhile (aiohttp: "Cannot write to closing transport"):
                 return  # its session ends as a closed tab's does, not as a failure with a traceback in the log
         elif kind == "blur":
-            await service.blur()
+            await _to_app(service.blur())
         elif kind == "focus":
-            await service.focus()
+            await _to_app(service.focus())
 
 
 async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, cells: Any) -> None:
