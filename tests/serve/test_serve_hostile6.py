@@ -442,3 +442,52 @@ async def test_keys_for_an_app_process_that_stopped_reading_end_the_session_inst
     with pytest.raises(BadMessage, match=r"its app process took no input for 1 s \(it no longer reads it\)"):
         await asyncio.wait_for(relay_messages(Tab(), service, lambda value, default: default), 20)  # type: ignore[arg-type]
     assert await service.end(grace=5.0) == -signal.SIGTERM
+
+
+def test_in_a_real_browser_a_second_tab_offers_to_play_there_and_takes_over(tmp_path):
+    """Item 1 as a trainee sees it: a second tab of the same browser shows "already playing in another tab" and its
+    "Play here instead" button; clicking it gives that tab the picker, and the first tab's terminal is closed."""
+    from browser_support import chromium_executable, sync_playwright
+    from serve_support import TOKENS, terminal_text
+
+    def text_of(frames: list[bytes | str]) -> str:
+        raw = b"".join(f if isinstance(f, bytes) else f.encode() for f in frames)
+        return " ".join(terminal_text(raw).split())
+
+    def wait_for_picker(page: object, frames: list[bytes | str]) -> None:
+        deadline = time.monotonic() + 90
+        while PICKER_TEXT not in text_of(frames):
+            assert time.monotonic() < deadline, f"no picker in the browser: {text_of(frames)[-1500:]}"
+            page.wait_for_timeout(300)  # type: ignore[attr-defined]
+
+    executable = chromium_executable()
+    with serving(tmp_path) as served, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        try:
+            context = browser.new_context()
+            first, first_frames, closed = context.new_page(), [], []
+            first.on("websocket", lambda ws: (ws.on("framereceived", lambda payload: first_frames.append(payload)),
+                                              ws.on("close", lambda _ws: closed.append(True))))  # fmt: skip
+            first.goto(served.url + "/")
+            first.fill("#name", "Ada Lovelace")
+            first.fill("#token", TOKENS["Ada Lovelace"])
+            first.click("button[type=submit]")
+            first.wait_for_url(served.url + "/")
+            wait_for_picker(first, first_frames)
+            second, second_frames = context.new_page(), []
+            second.on("websocket", lambda ws: ws.on("framereceived", lambda payload: second_frames.append(payload)))
+            response = second.goto(served.url + "/")
+            assert response is not None and response.status == 409
+            assert "already playing in another tab" in second.text_content("body")
+            with second.expect_navigation():
+                second.click("button[type=submit]")  # "Play here instead"
+            assert second.url == served.url + "/"
+            wait_for_picker(second, second_frames)
+            deadline = time.monotonic() + 30
+            while not closed:
+                assert time.monotonic() < deadline, "the first tab's terminal was not closed"
+                first.wait_for_timeout(200)
+        finally:
+            browser.close()
+    log = served.log.read_text(errors="replace")
+    assert "'Ada Lovelace' plays in a new tab: 1 other tab ended" in log and "Traceback" not in log
