@@ -491,3 +491,32 @@ def test_in_a_real_browser_a_second_tab_offers_to_play_there_and_takes_over(tmp_
             browser.close()
     log = served.log.read_text(errors="replace")
     assert "'Ada Lovelace' plays in a new tab: 1 other tab ended" in log and "Traceback" not in log
+
+
+async def test_signing_in_and_out_raises_its_redirect_as_aiohttp_asks_and_keeps_the_cookie(tmp_path):
+    """The sign-in and the sign-out returned their redirect (an HTTPException), which aiohttp deprecates ("returning
+    HTTPException object is deprecated ... will be removed"): an aiohttp without it would fail every sign-in. The
+    redirect is raised, with its cookie set (or deleted)."""
+    import warnings
+
+    from aiohttp.test_utils import TestClient, TestServer
+    from serve_support import TOKENS, write_roster
+
+    from warroom.serve import AppOptions, Roster
+    from warroom.serve._server import WarroomServer, build_application
+    from warroom.serve._signin import COOKIE, SignIns
+
+    roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
+    server = WarroomServer(SignIns(roster, "nobody"), AppOptions(data_dir=tmp_path / "data"), host="127.0.0.1",
+                           port=0)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with TestClient(TestServer(build_application(server))) as client:
+            form = {"name": "Ada Lovelace", "token": TOKENS["Ada Lovelace"]}
+            async with client.post("/signin", data=form, allow_redirects=False) as r:
+                assert (r.status, r.headers["Location"]) == (303, "/") and r.cookies[COOKIE].value
+            async with client.get("/mine", allow_redirects=False) as r:
+                assert r.status != 401  # signed in
+            async with client.post("/signout", allow_redirects=False) as r:
+                assert (r.status, r.headers["Location"]) == (303, "/signin") and r.cookies[COOKIE].value == ""
+    assert [str(w.message) for w in caught if "HTTPException" in str(w.message)] == []

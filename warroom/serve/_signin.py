@@ -335,7 +335,7 @@ class SignIns:
             self.on_change(signin_id, record)
         response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")
         response.set_cookie(COOKIE, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
-        return response
+        raise response  # an HTTPException is raised (aiohttp deprecates returning one), its cookie with it
 
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
         """``POST /signout``: end this browser's sign-in and go back to the sign-in page."""
@@ -344,7 +344,7 @@ class SignIns:
             self._end(key)
         response = web.HTTPSeeOther("/signin")
         response.del_cookie(COOKIE, path="/")
-        return response
+        raise response
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
