@@ -63,11 +63,12 @@ class Served:
     proc: subprocess.Popen[bytes]
     log: Path
 
-    async def signed_in(self, name: str = "Ada Lovelace") -> aiohttp.ClientSession:
-        """A client session holding the sign-in cookie of ``name`` (from :data:`TOKENS`, or the facilitator)."""
+    async def signed_in(self, name: str = "Ada Lovelace", token: str | None = None) -> aiohttp.ClientSession:
+        """A client session holding the sign-in cookie of ``name`` (with ``token``; None: from :data:`TOKENS`, or
+        the facilitator's)."""
         # unsafe: the jar then keeps cookies of an IP address host (127.0.0.1), as a browser does
         session = aiohttp.ClientSession(base_url=self.url, cookie_jar=aiohttp.CookieJar(unsafe=True))
-        token = FACILITATOR_TOKEN if name == FACILITATOR else TOKENS[name]
+        token = token or (FACILITATOR_TOKEN if name == FACILITATOR else TOKENS[name])
         async with session.post("/signin", data={"name": name, "token": token}, allow_redirects=False) as r:
             assert r.status == 303, await r.text()
         return session

@@ -261,8 +261,8 @@ async def test_served_sessions_go_to_the_store_given_with_store_and_its_url_is_n
 async def test_a_tab_over_the_limit_in_a_simultaneous_start_gets_the_503_page(tmp_path):
     """Four tabs for three seats opened at the same moment: each page takes its seat when served, so three get the
     terminal (whose websockets then connect on the seats held for them) and the fourth the 503 page, never a
-    terminal that says "Session ended."."""
-    with serving(tmp_path, "--max-sessions", "3") as served:
+    terminal that says "Session ended.". (Each trainee here opens two tabs: ``--tabs-per-trainee 2``.)"""
+    with serving(tmp_path, "--max-sessions", "3", "--tabs-per-trainee", "2") as served:
         browsers = [await served.signed_in(name) for name in ("Ada Lovelace", "Grace Hopper", "Ada Lovelace",
                                                                 "Grace Hopper")]  # fmt: skip
 

@@ -52,6 +52,8 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[An
               "and every browser plays as the --trainee.")
 @click.option("--max-sessions", type=click.IntRange(min=1), default=None,
               help="Most sessions (browser tabs) at once; the one over the limit gets an HTTP 503 page.")
+@click.option("--tabs-per-trainee", type=click.IntRange(min=1), default=1, show_default=True,
+              help="War room tabs one trainee plays in at once; another tab offers to take over.")
 @click.option("--set", "drill_set", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Offer only the drills of this drill set, in its order and mode (checked before serving).")
 @click.option("--console-set", "console_sets", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -74,6 +76,7 @@ def serve(
     port: int,
     roster_path: Path | None,
     max_sessions: int | None,
+    tabs_per_trainee: int,
     drill_set: Path | None,
     console_sets: tuple[Path, ...],
     stuck_after: float,
@@ -85,8 +88,7 @@ def serve(
     Each browser tab runs its own warroom process on this host, as the trainee the roster names for its sign-in
     token; results go to the store (--store URL, else $WARROOM_STORE, else the local SQLite file). A tab closed
     mid-drill is stored as an abandoned session. A facilitator of the roster signs in to the console (/console):
-    the class live, drill sets' completion grids, progress, reviews, notes and the gradebook. Stop with Ctrl+C.
-    """
+    the class live, drill sets' completion grids, progress, reviews, notes and the gradebook. Stop with Ctrl+C."""
     if ctx.invoked_subcommand is not None:
         return
     try:
@@ -123,7 +125,7 @@ def serve(
         console = _console(roster, Console(signins, live, settings.data_dir, drill_dirs=settings.drill_dirs,
                                            set_files=sets, stuck_after=stuck_after))  # fmt: skip
     server = WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions, live=live,
-                           console=console)  # fmt: skip
+                           console=console, tabs_per_trainee=tabs_per_trainee)  # fmt: skip
     try:
         server.serve()
     except ServeError as exc:

@@ -9,6 +9,11 @@ drill played more than once shows how many attempts and the best score over all 
 ``62 (3 attempts, best 100)``. Then ``drills_done`` (drills with a session that was not abandoned), ``sessions``
 (every session in scope) and ``mean_first`` (the mean of the row's first-attempt scores; drills never started are
 left out of it). Names are written so a spreadsheet never reads them as a formula.
+
+A scope is no way round the first attempt: a trainee who played a drill before the scope (the week before a date
+range, or outside the set), read its debrief, and played it again inside the scope has the **first attempt they
+ever made** in the cell, said so: ``40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best
+100)`` (given the sessions outside the scope: ``earlier``).
 """
 
 from __future__ import annotations
@@ -25,23 +30,47 @@ def _score(session: Any) -> int:
     return int(session.total) if session.outcome != "abandoned" else 0
 
 
-def gradebook_cell(attempts: Sequence[Any]) -> str:
+def _order(session: Any) -> tuple[str, str]:
+    return session.started_at, session.session_id
+
+
+def _first_ever(attempts: Sequence[Any], first: Any | None) -> Any | None:
+    """``first`` (the trainee's first session of the drill, in or out of the scope) when it came before every one of
+    ``attempts`` (the sessions in scope): the first attempt was made outside the scope."""
+    return first if first is not None and attempts and _order(first) < _order(attempts[0]) else None
+
+
+def gradebook_cell(attempts: Sequence[Any], first: Any | None = None) -> str:
     """The cell of one trainee's ``attempts`` at one drill (sessions, in start order): the first attempt's score,
-    and with more than one ``(N attempts, best B)`` beside it (B over every attempt); empty for none."""
+    and with more than one ``(N attempts, best B)`` beside it (B over every attempt); empty for none. ``first``: the
+    trainee's first session of the drill wherever it is; when it is outside the scope (before every attempt), its
+    score is the cell's, said with its day: ``40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here,
+    best 100)``."""
     if not attempts:
         return ""
-    first = _score(attempts[0])
+    best = max(_score(s) for s in attempts)
+    before = _first_ever(attempts, first)
+    if before is not None:
+        here = f"{len(attempts)} attempt{'s' if len(attempts) != 1 else ''} here"
+        return f"{_score(before)} (first attempt {before.started_at[:10]}, outside this gradebook; {here}, best {best})"
     if len(attempts) == 1:
-        return str(first)
-    return f"{first} ({len(attempts)} attempts, best {max(_score(s) for s in attempts)})"
+        return str(_score(attempts[0]))
+    return f"{_score(attempts[0])} ({len(attempts)} attempts, best {best})"
 
 
-def gradebook_csv(sessions: Iterable[Any], drills: Sequence[str], trainees: Sequence[str] = ()) -> str:
+def gradebook_csv(
+    sessions: Iterable[Any], drills: Sequence[str], trainees: Sequence[str] = (), earlier: Iterable[Any] = ()
+) -> str:
     """The CSV text of the matrix of ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
     ``started_at`` and ``session_id``): columns ``trainee``, then ``drills`` (in that order; drills of the sessions
     not named there follow, sorted), then ``drills_done``, ``sessions`` and ``mean_first``. Rows: ``trainees`` in
-    their order, then anyone else with a session, sorted. Each cell: :func:`gradebook_cell`."""
-    rows = sorted(sessions, key=lambda s: (s.started_at, s.session_id))
+    their order, then anyone else with a session, sorted. Each cell: :func:`gradebook_cell`, given the trainee's
+    first session of the drill among ``sessions`` and ``earlier`` (sessions outside the scope: a first attempt made
+    there is the cell's, and counts in ``mean_first``)."""
+    rows = sorted(sessions, key=_order)
+    first_ever: dict[tuple[str, str], Any] = {}
+    for s in sorted([*rows, *earlier], key=_order):
+        first_ever.setdefault((s.trainee, s.drill_id), s)
     columns = list(dict.fromkeys([*drills, *sorted({s.drill_id for s in rows})]))
     names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in rows})]))
     attempts: dict[tuple[str, str], list[Any]] = {}
@@ -53,10 +82,10 @@ def gradebook_csv(sessions: Iterable[Any], drills: Sequence[str], trainees: Sequ
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["trainee", *(spreadsheet_safe(c) for c in columns), "drills_done", "sessions", "mean_first"])
     for name in names:
-        mine = [attempts.get((name, d), []) for d in columns]
-        firsts = [_score(a[0]) for a in mine if a]
+        mine = [(attempts.get((name, d), []), first_ever.get((name, d))) for d in columns]
+        firsts = [_score(_first_ever(a, f) or a[0]) for a, f in mine if a]
         mean = f"{sum(firsts) / len(firsts):.1f}" if firsts else ""
-        n_done = sum(1 for a in mine if any(s.outcome != "abandoned" for s in a))
-        writer.writerow([spreadsheet_safe(name), *(gradebook_cell(a) for a in mine), n_done, count.get(name, 0),
-                         mean])  # fmt: skip
+        n_done = sum(1 for a, _ in mine if any(s.outcome != "abandoned" for s in a))
+        writer.writerow([spreadsheet_safe(name), *(gradebook_cell(a, f) for a, f in mine), n_done,
+                         count.get(name, 0), mean])  # fmt: skip
     return out.getvalue()

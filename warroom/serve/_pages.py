@@ -389,9 +389,15 @@ class _Pages:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
+        def read(store: Any) -> tuple[tuple[list[Any], list[Any]], list[Any]]:
+            rows, problems = store.query_readable(set_id=set_id, since=since, limit=0, counted=True)
+            # every session, for first attempts made outside the scope (a drill played before the range, or
+            # outside the set: its replay in the scope is not the first attempt)
+            every = store.query_readable(limit=0, counted=True)[0] if set_id or since or until else rows
+            return (rows, every), problems
+
         try:
-            rows, problems = await self.c.in_store(
-                lambda s: s.query_readable(set_id=set_id, since=since, limit=0, counted=True))
+            (rows, every), problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade
@@ -399,7 +405,9 @@ class _Pages:
                                         "no session was played in one of that id")  # fmt: skip
         rows = [r for r in rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
         drills = [d for d, _ in known.get(set_id or "", [])]
-        text = gradebook_csv(rows, drills, self.c.roster_trainees())
+        in_scope = {r.session_id for r in rows}
+        earlier = [r for r in every if r.mode != "tutorial" and r.session_id not in in_scope]
+        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier)
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
         # the class's grades: never kept by the browser's cache or a proxy on the way (as every console page)

@@ -12,7 +12,9 @@ Seats: the terminal page (``GET /``) takes a seat for its tab when it is served 
 ``/ws/TICKET``, valid :data:`TICKET_LIFETIME` seconds), so the tab over ``--max-sessions`` gets the HTTP 503 page
 even when every tab of a class starts at the same moment (the check at the websocket came too late: the page was
 already shown, and the browser could only say "Session ended."). A tab whose app process ends on its own (a crash,
-``kill``) has its websocket closed at once, so the browser says the session ended instead of freezing.
+``kill``) has its websocket closed at once, so the browser says the session ended instead of freezing. With a roster,
+a trainee plays in :data:`TABS_PER_TRAINEE` tabs at once (``--tabs-per-trainee``): another tab gets a page offering
+to play there instead (``POST /takeover`` ends the other tab's session).
 
 Each tab has an id, given to its app process (:data:`~warroom.store.journal.SERVE_TAB_ENV`) so that its journal
 names the tab; :class:`~warroom.serve._live.LiveClass` follows it for the facilitator's console.
@@ -21,6 +23,7 @@ names the tab; :class:`~warroom.serve._live.LiveClass` follows it for the facili
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 import os
 import re
@@ -64,6 +67,13 @@ TICKET_LIFETIME = 60.0
 #: that lets go of the trainee's oldest such seat (else one trainee reloading, or a script asking for ``/`` in a
 #: loop, held every seat of ``--max-sessions`` for a minute at a time: the class got "all seats taken").
 SEATS_WAITING_PER_TRAINEE = 2
+#: War room tabs one trainee may play in at once (``--tabs-per-trainee``): one drill at a time, so that no tab of a
+#: trainee plays a drill while another shows its debrief (a first attempt graded after its answer key was read), and
+#: one trainee's tabs never take the class's seats. Another tab gets :meth:`WarroomServer.another_tab_page`.
+TABS_PER_TRAINEE = 1
+#: Seconds a terminal page asked for by a trainee at their limit waits for one of their tabs to close before it says
+#: they play in another tab: a reloaded tab's old connection closes while its new page is being asked for.
+RELOAD_WAIT = 3.0
 #: The environment variable naming a served app process's tab (warroom.store.journal's ``SERVE_TAB_ENV``).
 TAB_ENV = "WARROOM_SERVE_TAB"
 #: The most frames a second a served app process draws (Textual's ``TEXTUAL_FPS``, which textual-serve sets to 60).
@@ -73,6 +83,11 @@ TAB_ENV = "WARROOM_SERVE_TAB"
 #: war room's key to screen median was 38 to 40 ms at 60, 19 to 25 ms at 240, at the same CPU per key.) What a trainee
 #: does draws far fewer frames than this (keys, the drill clock's at most ten ticks a second).
 FRAME_RATE = 240
+#: Seconds a connection may take to send a request's head (its request line and headers), counted from when it
+#: connected or from its last response (aiohttp's ``keepalive_timeout``, armed when a connection opens: it also closes
+#: a connection left idle that long between two requests, and a browser opens another). A client sending its headers
+#: a byte at a time (slowloris) holds a connection no longer than this; aiohttp's default was 75 s.
+REQUEST_HEAD_TIMEOUT = 20.0
 #: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
 _LINK = re.compile(r"<link\b[^>]*>", re.S)
 
@@ -116,6 +131,17 @@ def _cells(value: str, default: int) -> int:
         return default
 
 
+@dataclass
+class _Tab:
+    """A war room tab: whose it is, its websocket once open, and whether it has ended (closed, or taken over by
+    another tab of its trainee): an ended tab no longer counts against :data:`TABS_PER_TRAINEE`, though its seat
+    counts against ``--max-sessions`` until its process is gone."""
+
+    trainee: str
+    websocket: web.WebSocketResponse | None = None
+    ended: bool = False
+
+
 class WarroomServer(Server):
     """A textual-serve server whose connections each run ``warroom`` as their signed-in trainee.
 
@@ -124,6 +150,8 @@ class WarroomServer(Server):
         options: the app processes' drill folders, data directory and drill set.
         host, port: where to listen.
         max_sessions: the most app processes running at once (None: no limit).
+        tabs_per_trainee: the most war room tabs one signed-in trainee plays in at once (with a roster: without
+            one every browser is the same trainee, and only ``max_sessions`` holds).
     """
 
     def __init__(
@@ -136,6 +164,7 @@ class WarroomServer(Server):
         max_sessions: int | None = None,
         live: LiveClass | None = None,
         console: Console | None = None,
+        tabs_per_trainee: int = TABS_PER_TRAINEE,
     ) -> None:
         super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room")
         self.signins = signins
@@ -147,6 +176,60 @@ class WarroomServer(Server):
         self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
         #: seats taken by served pages: ticket -> (when it lapses, monotonic; whose page it is)
         self.tickets: dict[str, tuple[float, str]] = {}
+        self.tabs_per_trainee = tabs_per_trainee
+        self.tabs: dict[str, _Tab] = {}  # the war room tabs being played, by tab id
+        self._closing: set[asyncio.Future[Any]] = set()  # tabs taken over, being closed
+
+    def playing_elsewhere(self, trainee: str) -> bool:
+        """True when ``trainee`` already plays in :attr:`tabs_per_trainee` tabs (not taken over), with a roster."""
+        if self.signins.roster is None:
+            return False
+        mine = [t for t in self.tabs.values() if t.trainee == trainee and not t.ended]
+        return len(mine) >= self.tabs_per_trainee
+
+    async def _wait_for_a_tab(self, trainee: str) -> bool:
+        """:meth:`playing_elsewhere`, after waiting up to :data:`RELOAD_WAIT` seconds for one of the trainee's tabs
+        to close (a reload's old connection) and, when every seat is taken, for the process of a tab of theirs that
+        ended (reloaded, or taken over) to be gone: its seat is the one this tab takes."""
+
+        def leaving() -> bool:
+            return self.full() and any(t.trainee == trainee and t.ended for t in self.tabs.values())
+
+        deadline = time.monotonic() + RELOAD_WAIT
+        while (self.playing_elsewhere(trainee) or leaving()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        return self.playing_elsewhere(trainee)
+
+    def another_tab_page(self, trainee: str) -> web.Response:
+        """The HTTP 409 page of a trainee's tab over :attr:`tabs_per_trainee`: go back to the other tab, or play
+        here instead (``POST /takeover``)."""
+        tabs = "another tab" if self.tabs_per_trainee == 1 else f"{self.tabs_per_trainee} other tabs"
+        body = (
+            f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, in this browser or another: a trainee "
+            "plays one drill at a time.</p><p>Go back to that tab, or close it and reload this page. Or play here "
+            "instead: the other tab's session ends (a drill being played there is stored as abandoned).</p>"
+            '<form method="post" action="/takeover"><button type="submit">Play here instead</button></form>'
+        )
+        return page("War Room: already playing in another tab", body, status=409)
+
+    async def handle_takeover(self, request: web.Request) -> web.StreamResponse:
+        """``POST /takeover``: end the signed-in trainee's other tabs (each told its session moved to another tab;
+        a drill being played there is stored as abandoned), then back to ``/``, where this tab gets the war room."""
+        trainee = self.signins.trainee_of(request)
+        if trainee is None:  # the sign-in middleware lets no such request through; kept as a second lock
+            raise web.HTTPUnauthorized()
+        others = [t for t in self.tabs.values() if t.trainee == trainee and not t.ended]
+        for tab in others:
+            tab.ended = True
+        if others:
+            log.info("%r plays in a new tab: %s ended", trainee, plural(len(others), "other tab"))
+        for ws in (t.websocket for t in others if t.websocket is not None):  # not awaited: a browser asleep with
+            # the other tab open would hold this one for the close's timeout (10 s)
+            closing = asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY,
+                                                     message=b"the session moved to another tab"))  # fmt: skip
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+        raise web.HTTPSeeOther("/")
 
     def _seats_held(self) -> int:
         """The tickets of served pages whose tab has not connected yet (lapsed ones dropped)."""
@@ -186,6 +269,8 @@ class WarroomServer(Server):
         """``GET /``: textual-serve's terminal page, its URLs relative to this request; the 503 page when full."""
         # whose page: the trainee (without a roster every browser is the one default trainee: its address)
         holder = (self.signins.trainee_of(request) or "") if self.signins.roster else f"address {request.remote}"
+        if self.signins.roster is not None and await self._wait_for_a_tab(holder):
+            return self.another_tab_page(holder)
         if self.max_sessions is not None:
             self._let_go_of_oldest_seat(holder)
         if self.full():
@@ -218,22 +303,32 @@ class WarroomServer(Server):
             return page("War Room: not a websocket", '<p>This address is the war room\'s connection: open '
                         '<a href="/">the war room</a>.</p>', status=400)
         seat = self.tickets.pop(request.match_info.get("ticket", ""), None)
+        if self.signins.roster is not None and await self._wait_for_a_tab(trainee):  # behind the page's check
+            log.info("a tab of %r refused: already playing in another tab", trainee)
+            return self.another_tab_page(trainee)
         if seat is None and self.full():
             return self.full_page()
         self.active += 1  # a seat, until the tab's app process is gone
         tab = secrets.token_hex(6)
-        if self.live is not None:
-            self.live.tab_opened(tab, trainee, self.signins.signin_id(request))
+        self.tabs[tab] = _Tab(trainee)
         try:
-            return await self._relay(request, app_command(trainee, self.options, tab=tab), trainee)
+            if self.live is not None:
+                self.live.tab_opened(tab, trainee, self.signins.signin_id(request))
+            return await self._relay(request, app_command(trainee, self.options, tab=tab), self.tabs[tab])
         finally:
             self.active -= 1
+            self.tabs.pop(tab, None)
             if self.live is not None:
                 self.live.tab_closed(tab)
 
-    async def _relay(self, request: web.Request, command: str, trainee: str) -> web.WebSocketResponse:
+    async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
+        trainee = tab.trainee
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
         await websocket.prepare(request)
+        tab.websocket = websocket
+        if tab.ended:  # taken over while its connection was being opened: it never plays
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session moved to another tab")
+            return websocket
         self.sockets.add(websocket)
 
         async def close() -> None:
@@ -260,6 +355,7 @@ class WarroomServer(Server):
         except Exception:
             log.exception("a served session failed")
         finally:
+            tab.ended = True  # no longer played (its seat is held until its process is gone)
             try:
                 await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
             except Exception:  # TimeoutError included
@@ -342,6 +438,7 @@ class WarroomServer(Server):
             log.warning("%s", wide)
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
+                        keepalive_timeout=REQUEST_HEAD_TIMEOUT,
                         print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
@@ -385,6 +482,7 @@ def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) ->
             web.get("/signin", server.signins.handle_get, name="signin"),
             web.post("/signin", server.signins.handle_post),
             web.post("/signout", server.signins.handle_signout),
+            web.post("/takeover", server.handle_takeover),
             web.get("/", server.handle_index, name="index"),
             web.get("/ws", server.handle_websocket, name="websocket"),
             web.get("/ws/{ticket}", server.handle_websocket, name="websocket-seat"),

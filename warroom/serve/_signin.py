@@ -46,6 +46,8 @@ COOKIE = "warroom_signin"
 SIGNIN_LIFETIME = 12 * 3600
 #: Longest name or token read from the sign-in form, in characters.
 _MAX_FIELD = 200
+#: Seconds a posted form's body (a sign-in, a facilitator's note) may take to arrive once its head has.
+REQUEST_BODY_TIMEOUT = 20.0
 #: Seconds between two looks at the roster file for a change.
 _ROSTER_LOOK = 1.0
 #: The paths only a facilitator's sign-in opens (the console), and only a trainee's (the war room and its parts,
@@ -68,9 +70,18 @@ async def read_form(request: web.Request) -> Any:
     """The fields of a posted form; HTTP 400 for a body that is not a form of UTF-8 text (aiohttp raised a
     UnicodeDecodeError: a 500 and a traceback in the log, at any client's will), names a charset Python does not know
     (``charset=bogus``: a LookupError), or cannot be read as the form it says it is (a multipart form without its
-    boundary; a field over 512 KiB, whose error quoted the body, a token with it, into the log)."""
+    boundary; a field over 512 KiB, whose error quoted the body, a token with it, into the log); HTTP 408 for a body
+    that has not all arrived within :data:`REQUEST_BODY_TIMEOUT` seconds (aiohttp has no such limit: a client
+    sending its body a byte a minute held the request, and its connection, for ever)."""
     try:
-        return await request.post()
+        async with asyncio.timeout(REQUEST_BODY_TIMEOUT):
+            return await request.post()
+    except TimeoutError:
+        log.warning("a posted form from %s did not arrive within %g s: refused (HTTP 408)", request.remote,
+                    REQUEST_BODY_TIMEOUT)  # fmt: skip
+        raise web.HTTPRequestTimeout(
+            text=f"the form did not arrive within {REQUEST_BODY_TIMEOUT:g} s: post it again"
+        ) from None
     except (UnicodeDecodeError, LookupError):
         raise web.HTTPBadRequest(text="the form is not UTF-8 text") from None
     except (ValueError, HttpProcessingError):
@@ -336,7 +347,7 @@ class SignIns:
             self.on_change(signin_id, record)
         response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")
         response.set_cookie(COOKIE, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
-        return response
+        raise response  # an HTTPException is raised (aiohttp deprecates returning one), its cookie with it
 
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
         """``POST /signout``: end this browser's sign-in and go back to the sign-in page."""
@@ -345,7 +356,7 @@ class SignIns:
             self._end(key)
         response = web.HTTPSeeOther("/signin")
         response.del_cookie(COOKIE, path="/")
-        return response
+        raise response
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:

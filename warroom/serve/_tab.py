@@ -51,6 +51,9 @@ BURST_BYTES = 32 * 1024
 MESSAGE_COST = 32
 #: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
 TERM_GRACE = 5.0
+#: Seconds the app process may take to accept one message's input before the tab's session ends (its input pipe
+#: holds 64 KiB: only a process that stopped reading makes a write wait).
+INPUT_TIMEOUT = 10.0
 #: The message kinds of textual-serve's protocol a tab may send.
 KINDS = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 
@@ -83,13 +86,19 @@ class InputBudget:
 _CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~]|$)")
 #: The largest number a key sequence's parameter may hold (a code point's, in a keyboard protocol's key).
 MAX_PARAMETER = 0x10FFFF
+#: The longest escape sequence a tab's keys may hold, in characters (a mouse report at 1000 cells,
+#: ``ESC [<35;1000;1000M``, has 17): a sequence left open (``ESC [`` and then ``;`` after ``;``, message after message)
+#: was carried to the next message and searched again whole each time, so its cost grew with every message (27 ms of
+#: the server's event loop per message after 5 minutes within the input budget, for every tab of the class to wait on).
+MAX_SEQUENCE_CHARACTERS = 64
 
 
 class KeySequences:
     """The escape sequences of one tab's keys, checked across its messages: :meth:`check` raises
     :class:`BadMessage` for a sequence whose parameters hold a ``:`` or a number over :data:`MAX_PARAMETER`, which
-    Textual's input parser cannot read (it raised, and the app process read no more input). A sequence cut at the
-    end of a message is checked with the next message's keys (a tab could split one to pass it)."""
+    Textual's input parser cannot read (it raised, and the app process read no more input), or longer than
+    :data:`MAX_SEQUENCE_CHARACTERS`. A sequence cut at the end of a message is checked with the next message's keys (a
+    tab could split one to pass it)."""
 
     def __init__(self) -> None:
         self.carry = ""
@@ -100,7 +109,8 @@ class KeySequences:
         for match in _CSI.finditer(text):
             params = match.group(1)
             numbers = re.findall(r"\d+", params)
-            if ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
+            too_long = len(match.group(0)) > MAX_SEQUENCE_CHARACTERS
+            if too_long or ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
                 raise BadMessage(f"a key sequence no terminal sends ({clean_line(match.group(0)[:40])!r})")
             if not match.group(3):
                 self.carry = match.group(0)
@@ -189,10 +199,30 @@ class TabService(AppService):
 
     process: Process | None = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, command: str, *, write_bytes: Any, write_str: Any, **kwargs: Any) -> None:
+        super().__init__(command, write_bytes=self._to_tab(write_bytes), write_str=self._to_tab(write_str), **kwargs)
         #: Set once the app process's output ended (it exited or was killed).
         self.ended = asyncio.Event()
+        #: True once a write to the tab failed (its websocket is closed): the app's output is read and dropped.
+        self.tab_gone = False
+
+    def _to_tab(self, send: Any) -> Any:
+        """``send`` (a write to the tab's websocket) made never to raise once the tab is gone: the output is then
+        dropped, and the app process's output is still read to its end. textual-serve stopped reading at the first
+        write that failed (a closed websocket raises ``ConnectionResetError``), so a process asked to quit after its
+        tab closed had nobody reading its last frames, and the server, taking the read's end for the process's end,
+        sent it SIGTERM at once, in the middle of storing its drill as abandoned (the grace was never given:
+        benchmarks/README.md, "A closed tab's process")."""
+
+        async def write(data: Any) -> None:
+            if self.tab_gone:
+                return
+            try:
+                await send(data)
+            except ConnectionError:
+                self.tab_gone = True
+
+        return write
 
     async def run(self) -> None:
         try:
@@ -203,6 +233,14 @@ class TabService(AppService):
     #: A pidfd of :attr:`process` (Linux): a signal sent through it never reaches another process, whatever
     #: happened to the pid. None where there is none (then a signal goes by pid, :func:`os.kill`).
     pidfd: int | None = None
+
+    async def stop(self) -> None:
+        """Ask the app process to quit (a drill being played is stored as abandoned) and wait until it has exited:
+        its output read to the end, and its exit reported (so that :meth:`end` finds it gone and sends no signal).
+        The caller bounds the wait (the server's ``STOP_GRACE``)."""
+        await super().stop()
+        if self.process is not None:
+            await self.process.wait()
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         self.process = await super()._open_app_process(width, height)
@@ -250,24 +288,37 @@ class TabService(AppService):
         return code
 
 
+async def _to_app(sending: Any) -> None:
+    """Await ``sending`` (a write to the app process's input) for at most :data:`INPUT_TIMEOUT` seconds; raises
+    :class:`BadMessage` past that: the process no longer reads its input (hung, or stopped), its pipe is full, and
+    the write would wait for ever, holding the tab's seat and its process (which a closed tab ends) with it."""
+    try:
+        await asyncio.wait_for(sending, INPUT_TIMEOUT)
+    except TimeoutError:
+        raise BadMessage(f"its app process took no input for {INPUT_TIMEOUT:g} s (it no longer reads it)") from None
+
+
 async def relay_messages(websocket: web.WebSocketResponse, service: AppService, cells: Any) -> None:
     """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol),
-    until the browser goes away. Raises :class:`BadMessage` for a message that ends the session. ``cells(value,
-    default)`` bounds a terminal size."""
+    until the browser goes away. Raises :class:`BadMessage` for a message that ends the session, and when the app
+    process stops taking its input (:func:`_to_app`). ``cells(value, default)`` bounds a terminal size."""
     budget, sequences = InputBudget(), KeySequences()
     async for message in websocket:
         kind, data = read_message(message, budget, sequences)
         if kind == "stdin":
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
-                await service.send_bytes(data)
+                await _to_app(service.send_bytes(data))
         elif kind == "resize":
-            await service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24))
+            await _to_app(service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24)))
         elif kind == "ping":
-            await websocket.send_json(["pong", data])
+            try:
+                await websocket.send_json(["pong", data])
+            except ConnectionError:  # the tab went away meanwhile (aiohttp: "Cannot write to closing transport"):
+                return  # its session ends as a closed tab's does, not as a failure with a traceback in the log
         elif kind == "blur":
-            await service.blur()
+            await _to_app(service.blur())
         elif kind == "focus":
-            await service.focus()
+            await _to_app(service.focus())
 
 
 async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, cells: Any) -> None:
