@@ -1,5 +1,6 @@
 """The store's timestamps: ISO 8601 UTC text with microseconds, which sorts as time (:func:`utc_now`), and the
-``--since`` value of a command turned into that text (:func:`parse_since`)."""
+``--since`` value of a command turned into that text (:func:`parse_since`), and any ISO 8601 time read as an aware
+datetime (:func:`aware_time`)."""
 
 from __future__ import annotations
 
@@ -26,9 +27,7 @@ def parse_since(text: str) -> str:
             d = date.fromisoformat(value)
             dt = datetime(d.year, d.month, d.day, tzinfo=UTC)
         else:
-            dt = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
+            dt = aware_time(value)
     except ValueError:
         raise ValueError(
             f"{text!r} is not a date or ISO datetime (expected e.g. 2026-11-29 or 2026-11-29T14:30)"
@@ -37,3 +36,10 @@ def parse_since(text: str) -> str:
         return dt.astimezone(UTC).isoformat(timespec="microseconds")
     except OverflowError:  # 0001-01-01T00:00+01:00 is before year 1 in UTC: a traceback in the CLI, a 500 served
         raise ValueError(f"{text!r} is outside the years 1 to 9999 once read as UTC") from None
+
+
+def aware_time(text: str) -> datetime:
+    """An ISO 8601 time (``Z`` or an offset; none: UTC) as an aware datetime. Raises ValueError for text that is
+    not one."""
+    dt = datetime.fromisoformat(text)
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)

@@ -26,7 +26,6 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +35,7 @@ from warroom.core.scoring import SCORING_VERSION, ScoringError, score
 from warroom.store.errors import CorruptSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
 from warroom.store.review._rescore import session_rules
+from warroom.store.timestamps import aware_time
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
@@ -280,14 +280,7 @@ def _copy_of(me: _Held, other: _Held) -> bool:
         return True
     if me.stored_age is not None and other.stored_age is not None and me.stored_age != other.stored_age:
         return me.stored_age < other.stored_age
-    return _instant(me.started_at) <= _instant(other.started_at)
-
-
-def _instant(iso: str) -> datetime:
-    """An ISO 8601 time as an aware datetime (one without an offset read as UTC), to compare start times given in
-    any offset."""
-    when = datetime.fromisoformat(iso)
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return aware_time(me.started_at) <= aware_time(other.started_at)  # start times given in any offset
 
 
 def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions: Sequence[Action]) -> list[str]:
