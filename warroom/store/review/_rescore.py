@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from warroom.core.scoring import (
     SCORING_VERSION,
@@ -27,7 +27,7 @@ from warroom.core.scoring import (
     score,
 )
 from warroom.store.errors import CorruptSession
-from warroom.store.results import ResultsStore, StoredSession
+from warroom.store.results import Filters, ResultsStore, StoredSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
 from warroom.store.timestamps import utc_now
 
@@ -75,19 +75,15 @@ def rescore(
     store: ResultsStore,
     resolver: DrillResolver,
     *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
     allow_changed: bool = False,
     rules: str | None = None,
     reason: str | None = None,
     write: bool = True,
+    **filters: Unpack[Filters],
 ) -> list[RescoreResult]:
-    """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
-    timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
-    scorecards that changed.
+    """Re-score every stored session matching the :class:`~warroom.store.results.Filters` (``trainee`` / ``drill``
+    id exact, ``since`` a UTC timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest
+    first, and store the scorecards that changed.
 
     ``resolver(drill_id, drill_path) -> Path`` finds each session's drill file (e.g.
     :func:`~warroom.store.journal._recorder.default_drill_resolver`). Returns one :class:`RescoreResult` per session; a
@@ -104,7 +100,7 @@ def rescore(
         check_rules(rules)
     cache: dict[Path, Drill] = {}
     out: list[RescoreResult] = []
-    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
+    for s in store.iter_sessions(**filters):
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue

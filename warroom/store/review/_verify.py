@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from warroom.core.library import TUTORIAL_ID
 from warroom.core.scoring import SCORING_VERSION, ScoringError, score
@@ -40,7 +40,7 @@ from warroom.store.timestamps import aware_time
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
-    from warroom.store.results import ResultsStore, SessionCheck, SessionInfo, SessionRow, StoredSession
+    from warroom.store.results import Filters, ResultsStore, SessionCheck, SessionInfo, SessionRow, StoredSession
 
 
 class Verdict(StrEnum):
@@ -99,22 +99,18 @@ def verify_sessions(
     store: ResultsStore,
     resolver: DrillResolver,
     *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
     record: bool = True,
     done: Callable[[], None] = lambda: None,
+    **filters: Unpack[Filters],
 ) -> list[VerifyResult]:
-    """Verify every stored session matching the filters (as :func:`~warroom.store.review.rescore` takes them), oldest
+    """Verify every stored session matching the :class:`~warroom.store.results.Filters`, oldest
     first; with ``record`` the verdicts are recorded in the store; ``done`` is called after each session (a progress
     bar). Returns one :class:`VerifyResult` per session. Raises StoreError when the store cannot be read (or
     written, with ``record``)."""
     cache: dict[Path, Drill] = {}
     copies: CopyIndex = {}
     out: list[VerifyResult] = []
-    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
+    for s in store.iter_sessions(**filters):
         previous = store.checks([s.session_id]).get(s.session_id)
         if isinstance(s, CorruptSession):
             result = VerifyResult(s.session_id, None, None, Verdict.UNVERIFIABLE, (str(s),), _submitter(previous),
