@@ -5,9 +5,10 @@ open."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from warroom.store import backends
 from warroom.store.backends import Dialect
 
 MIGRATIONS: dict[int, str] = {
@@ -286,16 +287,23 @@ def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
         conn.execute(statement)
 
 
-#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-def _secure_history_11(conn: Any, dialect: Dialect) -> None:
-    """Migration 11 on a PostgreSQL store secured by ``warroom store secure``: the history's rights and policies."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import history_statements
+def _secured(conn: Any, dialect: Dialect) -> bool:
+    """Whether the store is a PostgreSQL store secured by ``warroom store secure`` (row-level security on
+    ``sessions``): the migrations of its rights and policies run only there."""
+    sql = "SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')"
+    return dialect.name != "sqlite" and bool(conn.execute(sql).fetchone()[0])
 
-        for statement in history_statements():
-            conn.execute(statement)
+
+def _on_secured(statements: Callable[[], Iterable[str]]) -> Callable[[Any, Dialect], None]:
+    """A migration that runs ``statements()`` on a secured PostgreSQL store (:func:`_secured`), and nothing
+    elsewhere."""
+
+    def migrate(conn: Any, dialect: Dialect) -> None:
+        if _secured(conn, dialect):
+            for statement in statements():
+                conn.execute(statement)
+
+    return migrate
 
 
 def _played_as_13(conn: Any, dialect: Dialect) -> None:
@@ -308,15 +316,10 @@ def _played_as_13(conn: Any, dialect: Dialect) -> None:
 
 
 def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
-    """Migration 14 on a PostgreSQL store secured by ``warroom store secure``: the verification records' rights,
-    policies and trigger, and every session stored before recorded as not verified (a trainee role may have stored
-    it, with any values)."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import checks_statements
-
-        for statement in checks_statements():
+    """Migration 14 on a secured PostgreSQL store: the verification records' rights, policies and trigger, and every
+    session stored before recorded as not verified (a trainee role may have stored it, with any values)."""
+    if _secured(conn, dialect):
+        for statement in backends.checks_statements():
             conn.execute(statement)
         conn.execute(
             "INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by) SELECT "
@@ -326,54 +329,15 @@ def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
         )
 
 
-def _secure_console_15(conn: Any, dialect: Dialect) -> None:
-    """Migration 15 on a PostgreSQL store secured by ``warroom store secure``: the notes' and the live table's
-    rights and policies."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import console_statements
-
-        for statement in console_statements():
-            conn.execute(statement)
-
-
-def _secure_checks_16(conn: Any, dialect: Dialect) -> None:
-    """Migration 16 on a PostgreSQL store secured by ``warroom store secure``: the trainee's narrower policy on the
-    verification records."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import trainee_checks_policy
-
-        for statement in trainee_checks_policy():
-            conn.execute(statement)
-
-
-def _secure_trigger_17(conn: Any, dialect: Dialect) -> None:
-    """Migration 17 on a PostgreSQL store secured by ``warroom store secure``: the trigger function that names every
-    relation with its schema."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import mark_submitted_function
-
-        conn.execute(mark_submitted_function())
-
-
-def _secure_history_18(conn: Any, dialect: Dialect) -> None:
-    """Migration 18 on a PostgreSQL store secured by ``warroom store secure``: the trainee's narrower policy on the
-    scorecard history."""
-    _secure_history_11(conn, dialect)
-
-
-def _secure_history_19(conn: Any, dialect: Dialect) -> None:
-    """Migration 19 on a PostgreSQL store secured by ``warroom store secure``: a trainee role's history names it."""
-    _secure_history_11(conn, dialect)
-
-
+#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data, and
+#: on a secured PostgreSQL store (:func:`_on_secured`) the rights and policies of: the scorecard history (11), the
+#: verification records (14), the notes and the live table (15), the trainee's narrower policy on the verification
+#: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
+#: on the history (18) and a trainee role's history naming it (19).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
-    13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15, 16: _secure_checks_16,
-    17: _secure_trigger_17, 18: _secure_history_18, 19: _secure_history_19,
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
+    12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
+    15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
+    17: _on_secured(lambda: [backends.mark_submitted_function()]),
+    18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
 }  # fmt: skip
