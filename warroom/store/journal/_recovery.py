@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from warroom.core.files import special_mode_kind
 from warroom.core.model import OUTCOME_LABELS, Outcome
 from warroom.core.text import plural, seconds
 from warroom.errors import WarroomError
@@ -226,16 +227,11 @@ def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
 def _non_regular(path: Path) -> str | None:
     """None for a regular file; else what it is (``a FIFO``, ``a symbolic link``...); ``""`` when it is gone."""
     try:
-        mode = os.lstat(path).st_mode
+        return special_mode_kind(os.lstat(path).st_mode)
     except FileNotFoundError:
         return ""
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc})"
-    if stat.S_ISREG(mode):
-        return None
-    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISLNK: "a symbolic link", stat.S_ISDIR: "a folder",
-             stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a character device", stat.S_ISBLK: "a block device"}  # fmt: skip
-    return next((name for test, name in kinds.items() if test(mode)), "not a regular file")
 
 
 def _not_regular_message(path: Path, kind: str) -> str:
