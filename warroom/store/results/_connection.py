@@ -30,7 +30,7 @@ from warroom.store.errors import (
     empty_message,
     full_disk_message,
 )
-from warroom.store.results._migrations import BACKFILLS, MIGRATIONS
+from warroom.store.results._migrations import BACKFILLS, MIGRATIONS, session_columns
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
@@ -247,12 +247,7 @@ class StoreConnection:
 
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
-        if self.dialect.name == "sqlite":
-            have = {r[1] for r in self.conn.execute("PRAGMA table_info(sessions)")}
-        else:
-            from warroom.store.backends import sessions_columns
-
-            have = sessions_columns(self.conn)
+        have = session_columns(self.conn, self.dialect)
         need = [*LIST_FIELDS, *FULL_FIELDS, "countable"]
         missing = [c for c in need if c not in have]
         if missing:

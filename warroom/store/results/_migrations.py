@@ -221,13 +221,7 @@ def _responses_12(conn: Any, dialect: Dialect) -> None:
     """Migration 12: fill the response column, index the first attempts, drop the indexes no longer read."""
     from warroom.store.results._responses import backfill
 
-    if dialect.name == "sqlite":
-        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
-    else:
-        from warroom.store.backends import sessions_columns
-
-        columns = sessions_columns(conn)
-    if "response" not in columns:  # (a store set back to an older version by hand has it)
+    if "response" not in session_columns(conn, dialect):  # (a store set back to an older version by hand has it)
         conn.execute("ALTER TABLE sessions ADD COLUMN response TEXT")
     backfill(conn)
     # the statistics' covering index as migration 7 made it, with the response (read_facts reads it alone)
@@ -253,7 +247,7 @@ def _backfill_4(conn: Any, dialect: Dialect) -> None:
     backfill(conn)
 
 
-def _columns(conn: Any, dialect: Dialect) -> set[str]:
+def session_columns(conn: Any, dialect: Dialect) -> set[str]:
     """The columns the ``sessions`` table has now."""
     if dialect.name == "sqlite":
         return {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
@@ -265,7 +259,7 @@ def _columns(conn: Any, dialect: Dialect) -> set[str]:
 def _countable_7(conn: Any, dialect: Dialect) -> None:
     from warroom.store.results import _countable as countable
 
-    countable.migrate(conn, dialect, _columns(conn, dialect))
+    countable.migrate(conn, dialect, session_columns(conn, dialect))
 
 
 def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
@@ -309,7 +303,7 @@ def _on_secured(statements: Callable[[], Iterable[str]]) -> Callable[[Any, Diale
 def _played_as_13(conn: Any, dialect: Dialect) -> None:
     """Migration 13: the ``played_as`` column (once: a store whose version was set back keeps its column), each
     older session's trial as it was: noise for an all-clear drill, else signal."""
-    if "played_as" in _columns(conn, dialect):
+    if "played_as" in session_columns(conn, dialect):
         return
     conn.execute("ALTER TABLE sessions ADD COLUMN played_as TEXT NOT NULL DEFAULT 'signal'")
     conn.execute("UPDATE sessions SET played_as = 'noise' WHERE all_clear <> 0")
