@@ -38,7 +38,6 @@ from warroom.store.journal._file import (
     JournalContents,
     JournalError,
     NotRegularFile,
-    fsync_dir,
     lock_exclusive,
     move_file,
     read_journal,
@@ -324,7 +323,7 @@ def _recover_one(
         return
     except JournalError as exc:
         dest = journals_dir(data_dir) / UNREADABLE / path.name
-        _move(path, dest)
+        move_file(path, dest)
         rec.journal = dest
         rec.error = f"{exc}; the journal was kept as {dest}"
         return
@@ -361,7 +360,7 @@ def _recover_one(
     rec.problems = notes
     rec.stored = True
     dest = done_dir(data_dir) / path.name
-    _move(path, dest)
+    move_file(path, dest)
     rec.journal = dest
 
 
@@ -373,7 +372,7 @@ def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         why.write_text(f"{reason}\n", encoding="utf-8")
-        _move(src, dest)
+        move_file(src, dest)
     except OSError as exc:
         rec.error = f"{reason}\n  it could not be quarantined ({exc.strerror or exc}); it was left in place: {src}"
         return
@@ -490,13 +489,6 @@ def _mtime_iso(path: Path) -> str:
         return datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="microseconds")
     except OSError:  # pragma: no cover
         return utc_now()
-
-
-def _move(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    move_file(src, dest)
-    fsync_dir(dest.parent)
-    fsync_dir(src.parent)
 
 
 __all__ = ["QUARANTINE", "UNREADABLE", "RecoveredSession", "Unrecoverable", "recover_unfinished"]
