@@ -67,7 +67,8 @@ class RescoreResult:
         return f"{self.status.value}: {self.label}: {self.message}"
 
 
-def _normalise(value: Any) -> Any:
+def json_value(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples as lists, anything else JSON cannot hold as its text)."""
     return json.loads(json.dumps(value, default=str))
 
 
@@ -179,9 +180,9 @@ def _rescore_one(
         return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     file_why = f"; against the changed drill file {path}" if found.changed else ""
-    new_d = _normalise(new.to_dict())
+    new_d = json_value(new.to_dict())
     write = (new, {"reason": why + file_why, **record})
-    if new_d == _normalise(current_scorecard_keys(s.scorecard)):
+    if new_d == json_value(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}", write)

@@ -34,7 +34,7 @@ from warroom.core.library import TUTORIAL_ID
 from warroom.core.scoring import SCORING_VERSION, ScoringError, score
 from warroom.store.errors import CorruptSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
-from warroom.store.review._rescore import session_rules
+from warroom.store.review._rescore import json_value, session_rules
 from warroom.store.timestamps import aware_time
 
 if TYPE_CHECKING:
@@ -326,7 +326,7 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
         a, b = card.get(key), computed.get(key)
         if key == "components":
             a, b = _points(a), _points(b)
-        if not _same(_plain(a), _plain(b)):
+        if not _same(json_value(a), json_value(b)):
             differing.append(f"{key} {_shown(a)} where its action log scores {_shown(b)}")
     if not differing:
         return []
@@ -360,10 +360,6 @@ def _points(components: Any) -> Any:
     if not isinstance(components, list):
         return components
     return [{k: v for k, v in c.items() if k != "explanation"} if isinstance(c, dict) else c for c in components]
-
-
-def _plain(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
 
 
 def _same(a: Any, b: Any) -> bool:
