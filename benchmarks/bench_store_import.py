@@ -1,6 +1,6 @@
 """Benchmark: ``warroom store import`` of an export of N sessions (default 10,000) into an empty store.
 
-Run: ``.venv/bin/python benchmarks/bench_store_import.py [--sessions N] [--repeat R] [--profile]``
+Run: ``.venv/bin/python benchmarks/bench_store_import.py [--sessions N] [--repeat R] [--profile] [--postgresql [URL]]``
 
 A data directory is filled with N finished sessions of the real shape (``bench_results.fill``: 500 trainees x 40
 drills, every outcome, scorecards and action logs; some sessions re-scored, so their lines carry a scorecard
@@ -9,7 +9,12 @@ history), exported with ``warroom store export``'s writer, then imported into a 
 
 - in process: :func:`warroom.store.results.import_lines` with ``--all-trainees``'s arguments, wall and CPU time,
   and the time per session;
-- as a whole process: ``warroom --data-dir D store import --all-trainees FILE`` (``--no-process`` skips it).
+- as a whole process: ``warroom --data-dir D store import --all-trainees FILE`` (``--no-process`` skips it);
+- with ``--postgresql``, the same in-process import into a fresh schema of a PostgreSQL store (URL, or a throwaway
+  server as ``bench_pg_store.py`` starts one), batched as into SQLite (500 lines a transaction, a savepoint a line:
+  schema version 20), once as the owner of the tables and once as a ``warroom_trainee`` role of a store secured by
+  ``warroom store secure`` importing its own sessions (the lines of every other trainee refused, each alone, by
+  row-level security).
 
 Every import is checked: N sessions stored, none refused, each recorded as not verified, the histories stored.
 ``--profile`` runs one in-process import under cProfile and prints the 25 costliest functions. Figures only:
@@ -19,6 +24,7 @@ nothing here asserts on timing.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
 import subprocess
@@ -29,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # pg_support: a throwaway server
 
 from bench_results import fill, warroom_cmd
 
@@ -55,18 +62,52 @@ def export_file(n: int, folder: Path) -> Path:
     return path
 
 
-def import_once(export: Path, data: Path) -> tuple[float, float]:
-    """Import ``export`` into the new data directory ``data`` in process: (wall seconds, CPU seconds); checked."""
+def import_once(export: Path, data: Path, url: str | None = None, own: int | None = None) -> tuple[float, float]:
+    """Import ``export`` into the new data directory ``data`` (or the store ``url``) in process: (wall seconds, CPU
+    seconds); checked: every line stored, or with ``own`` (a trainee role's import) that many, the others refused."""
     from warroom.store.results import ResultsStore, import_lines
 
-    with ResultsStore(data) as store, export.open(encoding="utf-8") as lines:
+    with ResultsStore(data, url=url) as store, export.open(encoding="utf-8") as lines:
         cpu, wall = time.process_time(), time.perf_counter()
         result = import_lines(store, (line.rstrip("\n") for line in lines), str(export))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         n = sum(1 for _ in export.open(encoding="utf-8"))
-        assert (result.imported, result.already, result.refused) == (n, 0, []), result.refused[:3]
-        assert store.count() == n
+        stored = n if own is None else own
+        assert (result.imported, result.already, len(result.refused)) == (stored, 0, n - stored), result.refused[:3]
+        assert store.count() == stored
     return wall, cpu
+
+
+def postgresql_runs(export: Path, folder: Path, url: str | None, repeat: int) -> dict[str, float]:
+    """The PostgreSQL imports (``--postgresql``): median wall seconds as the owner and as a trainee role."""
+    import psycopg
+    from bench_pg_store import fresh_schema, server_url
+    from pg_support import as_role
+
+    from warroom.store.backends import secure
+    from warroom.store.results import ResultsStore
+
+    trainee = json.loads(export.open(encoding="utf-8").readline())["trainee"]
+    own = sum(json.loads(line)["trainee"] == trainee for line in export.open(encoding="utf-8"))
+    out: dict[str, list[float]] = {"pg_owner": [], "pg_trainee": []}
+    with server_url(url) as base:
+        for i in range(repeat):
+            out["pg_owner"].append(import_once(export, folder / f"pg-{i}", fresh_schema(base, f"bench_import_{i}"))[0])
+            schema_url = fresh_schema(base, f"bench_import_t{i}")
+            with ResultsStore(folder / f"pgt-{i}", url=schema_url) as store:
+                secure(store)  # (as the owner: roles and row-level security)
+            with psycopg.connect(schema_url, autocommit=True) as conn:
+                conn.execute(f'DROP ROLE IF EXISTS "{trainee}"')  # type: ignore[arg-type]
+                conn.execute(f'CREATE ROLE "{trainee}" LOGIN IN ROLE warroom_trainee')  # type: ignore[arg-type]
+            try:
+                wall, _ = import_once(export, folder / f"pgt-{i}", as_role(schema_url, trainee), own)
+                out["pg_trainee"].append(wall)
+            finally:
+                with psycopg.connect(schema_url, autocommit=True) as conn:
+                    conn.execute(f"DROP SCHEMA bench_import_t{i} CASCADE")  # type: ignore[arg-type]
+                    conn.execute(f'DROP OWNED BY "{trainee}"')  # type: ignore[arg-type]
+                    conn.execute(f'DROP ROLE "{trainee}"')  # type: ignore[arg-type]
+    return {k: statistics.median(v) for k, v in out.items()}
 
 
 def import_process(export: Path, data: Path) -> tuple[float, float]:
@@ -82,16 +123,18 @@ def import_process(export: Path, data: Path) -> tuple[float, float]:
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def measure(n: int, repeat: int, process: bool = True) -> dict[str, float]:
+def measure(n: int, repeat: int, process: bool = True, postgresql: bool = False, url: str | None = None
+            ) -> dict[str, float]:  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         export = export_file(n, Path(tmp))
+        out_pg = postgresql_runs(export, Path(tmp), url, repeat) if postgresql else {}
         runs = [import_once(export, Path(tmp) / f"in-{i}") for i in range(repeat)]
         out = {"wall": statistics.median(r[0] for r in runs), "cpu": statistics.median(r[1] for r in runs)}
         if process:
             procs = [import_process(export, Path(tmp) / f"proc-{i}") for i in range(repeat)]
             out["process"] = statistics.median(p[0] for p in procs)
             out["process_cpu"] = statistics.median(p[1] for p in procs)
-    return out
+    return {**out, **out_pg}
 
 
 def profile(n: int) -> None:
@@ -133,16 +176,24 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="imports measured; the median is reported")
     ap.add_argument("--no-process", action="store_true", help="skip the whole-process import")
     ap.add_argument("--profile", action="store_true", help="one in-process import under cProfile")
+    ap.add_argument("--postgresql", nargs="?", const="", default=None, metavar="URL",
+                    help="also import into PostgreSQL (URL, else a throwaway server), as the owner and a trainee role")
     args = ap.parse_args()
     if args.profile:
         profile(args.sessions)
         return
-    m = measure(args.sessions, args.repeat, not args.no_process)
+    pg = args.postgresql is not None
+    m = measure(args.sessions, args.repeat, not args.no_process, pg, args.postgresql or None)
     per = m["wall"] / args.sessions * 1000
     print(f"store import of {args.sessions:,} sessions, in process: {m['wall']:.2f} s wall, CPU {m['cpu']:.2f} s "
           f"({per:.2f} ms per session; goal < 1 ms)")  # fmt: skip
     if "process" in m:
         print(f"warroom store import, whole process: {m['process']:.2f} s wall, CPU {m['process_cpu']:.2f} s")
+    if pg:
+        print(f"PostgreSQL, in process, as the owner: {m['pg_owner']:.2f} s wall "
+              f"({m['pg_owner'] / args.sessions * 1000:.2f} ms per session)")  # fmt: skip
+        print(f"PostgreSQL, in process, as a warroom_trainee role (its own lines stored, the others refused): "
+              f"{m['pg_trainee']:.2f} s wall ({m['pg_trainee'] / args.sessions * 1000:.2f} ms per line)")  # fmt: skip
 
 
 if __name__ == "__main__":

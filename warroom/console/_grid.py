@@ -1,8 +1,13 @@
 """A drill set's completion grid: one row per trainee, one column per drill of the set, each cell what the trainee
 did with that drill in that set (sessions recorded with the set's id): not started, in progress (a browser tab
-plays it now), done (a session that was not abandoned: the best one's outcome and score), attempts used and left,
-and past due (the set's due date is over and the drill is not done). Trainees who have not started any drill of the
-set are listed apart.
+plays it now), done (a session that was not abandoned), attempts used and left, and past due (the set's due date is
+over and the drill is not done). Trainees who have not started any drill of the set are listed apart.
+
+A done cell shows what the gradebook's cell and the figures count: the **first attempt** (by start time, an
+abandoned one scoring 0), its outcome and score, and with more than one session the attempts and the best score
+beside it, in the gradebook's words (:func:`~warroom.console._gradebook.gradebook_cell`): ``done · abandoned · 0 (3
+attempts, best 100)``. It links to the first attempt's session. A trainee cannot make the grid show a better attempt
+than the one that counts by abandoning a drill, reading its review and playing it again.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from warroom.console._gradebook import gradebook_cell
+
 #: The cell states.
 TODO, PROGRESS, DONE, NONE_LEFT = "todo", "progress", "done", "none"
 
@@ -20,8 +27,9 @@ TODO, PROGRESS, DONE, NONE_LEFT = "todo", "progress", "done", "none"
 class GridCell:
     """One trainee's progress on one drill of the set: ``state`` (:data:`TODO`, :data:`PROGRESS`, :data:`DONE`,
     :data:`NONE_LEFT`: no attempt left and not done), the sessions started (``attempts``, abandoned ones and one in
-    progress included), attempts ``left`` (None: no limit), the best done session's ``outcome``, ``score`` and
-    ``session_id``, and ``past_due``."""
+    progress included), attempts ``left`` (None: no limit), the first attempt's ``outcome``, ``score`` and
+    ``session_id`` (a done cell), its ``grade`` (the gradebook's cell: the first attempt's score, and the attempts
+    stored and the best score beside it) and ``past_due``."""
 
     state: str
     attempts: int = 0
@@ -30,14 +38,16 @@ class GridCell:
     score: int | None = None
     session_id: str | None = None
     past_due: bool = False
+    grade: str = ""
 
     @property
     def text(self) -> str:
-        """The cell's words: ``done · contained · 92``, ``in progress``, ``not started``; with attempts left."""
+        """The cell's words: ``done · contained · 92``, ``done · abandoned · 0 (2 attempts, best 92)``, ``in
+        progress``, ``not started``; with attempts left."""
         words = {TODO: "not started" if not self.attempts else "to do", PROGRESS: "in progress",
                  NONE_LEFT: "no attempts left"}.get(self.state)  # fmt: skip
         if words is None:
-            words = f"done · {(self.outcome or '').replace('_', ' ')} · {self.score}"
+            words = f"done · {(self.outcome or '').replace('_', ' ')} · {self.grade or self.score}"
         if self.left is not None and self.state != NONE_LEFT:
             words += f" · {self.left} left"
         return words + (" · past due" if self.past_due else "")
@@ -65,9 +75,9 @@ def completion_grid(
     trainees: Sequence[str], sessions: Iterable[Any], playing: set[tuple[str, str]], today: date,
 ) -> Grid:  # fmt: skip
     """The grid of a set from its stored ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
-    ``session_id``, ``set_id``: those of other sets are ignored) and the ``(trainee, drill id)`` pairs ``playing`` it
-    now. ``trainees`` come first in their order, then anyone else with a session in the set. ``today``: the date the
-    due date is compared with (past due from the day after it)."""
+    ``session_id``, ``started_at``, ``set_id``: those of other sets are ignored) and the ``(trainee, drill id)``
+    pairs ``playing`` it now. ``trainees`` come first in their order, then anyone else with a session in the set.
+    ``today``: the date the due date is compared with (past due from the day after it)."""
     mine = [s for s in sessions if s.set_id == set_id]
     names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in mine})]))
     past_due = due is not None and today > due
@@ -81,14 +91,16 @@ def completion_grid(
 
 def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[str, str]], attempts: int | None,
           past_due: bool) -> GridCell:  # fmt: skip
-    ran = [s for s in sessions if s.trainee == trainee and s.drill_id == drill_id]
+    ran = sorted((s for s in sessions if s.trainee == trainee and s.drill_id == drill_id),
+                 key=lambda s: (s.started_at, s.session_id))  # the gradebook's order: the first attempt first
     now = (trainee, drill_id) in playing
     used = len(ran) + (1 if now else 0)
     left = None if attempts is None else max(attempts - used, 0)
     done = [s for s in ran if s.outcome != "abandoned"]
     if done:
-        best = max(done, key=lambda s: (s.total, s.session_id))
-        return GridCell(DONE, used, left, best.outcome, best.total, best.session_id)
+        first = ran[0]
+        score = int(first.total) if first.outcome != "abandoned" else 0
+        return GridCell(DONE, used, left, first.outcome, score, first.session_id, grade=gradebook_cell(ran))
     if now:
         return GridCell(PROGRESS, used, left, past_due=past_due)
     state = NONE_LEFT if left == 0 else TODO

@@ -66,7 +66,9 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
 def verify_command(ctx: click.Context, **_: Any) -> None:
     """Recompute every matching stored session from its action log and its drill file, and report each one whose
     stored results disagree: its columns (drill_id, outcome, total, time to detect, damage, ...), its scorecard,
-    its distractor figures or its mode, or whose drill file is missing or changed.
+    its distractor figures or its mode, or whose drill file is missing or changed; a session stored without a check
+    that copies another's action log is a copy, and one of a drill set (a drill with a twin) cannot be verified: its
+    trial was drawn with the set's noise_rate, which the store does not keep.
 
     The verdicts are recorded: `scores summary` and `report` leave out the sessions that disagree or cannot be
     verified, and count the sessions a trainee's own client stored (or an import brought) once they are found

@@ -73,18 +73,39 @@ def _statements(schema: str) -> list[str]:
     ]
 
 
+#: The current transaction's id (64 bits, as a number) and how far the 32-bit ``xmin`` of a row ``s`` is after it,
+#: modulo 2**32.
+_TOP = "pg_catalog.pg_current_xact_id()::text::bigint"
+_AFTER_TOP = f"((s.xmin::text::bigint - ({_TOP} % 4294967296)) + 4294967296) % 4294967296"
+
+
+def stored_now(table: str) -> str:
+    """The condition that the session of a row of ``table`` was stored by the current transaction (schema version
+    20), for a trainee role's policies: its row's ``xmin`` is the transaction's own id or the id of one of its
+    subtransactions (a savepoint: ``warroom store import`` stores each line in one, 500 lines a transaction). The
+    ``xmin`` of a row stored in a savepoint is the subtransaction's id, never the transaction's
+    (``pg_current_xact_id()``), which is why version 16's ``xmin = pg_current_xact_id()`` refused every such row.
+    A row the role can see whose inserting transaction is still in progress (``pg_xact_status``) is one its own
+    transaction stored (another transaction's rows are not visible until it commits), and a transaction's
+    subtransactions have ids after its own: so the row's 32-bit ``xmin`` is widened to the 64-bit id nearest after
+    the transaction's (a row of a transaction before it, committed, is never in progress; the ``CASE`` asks
+    ``pg_xact_status`` only for an id that is not before the transaction's own)."""
+    widened = f"({_TOP} + {_AFTER_TOP})::text::xid8"
+    mine = (f"CASE WHEN {_AFTER_TOP} < 2147483648 THEN pg_catalog.pg_xact_status({widened}) = 'in progress' "
+            "ELSE false END")  # fmt: skip
+    return f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id AND {mine})"
+
+
 def history_statements() -> list[str]:
     """The rights and row-level security of the scorecard history (schema version 11; narrowed in 18): a trainee
     reads the history of the sessions they may read (their own) and adds history only as ``warroom store import``
-    does, with the session, in the transaction that stores it (its ``xmin``): never to a session stored before,
+    does, with the session, in the transaction that stores it (:func:`stored_now`): never to a session stored before,
     where a made-up "re-scored by the facilitator" entry would stand beside a verified session; and only as its own
     (``replaced_by`` its own name, narrowed in 19), never as a facilitator's re-score of its new session. A
     facilitator reads all of it and adds to it when re-scoring."""
     table = "scorecard_history"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
-    stored_now = (f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id "
-                  "AND s.xmin = pg_current_xact_id()::xid)")  # fmt: skip
-    check = f"{stored_now} AND replaced_by = current_user"
+    check = f"{stored_now(table)} AND replaced_by = current_user"
     return [
         f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}, {FACILITATOR_ROLE}",
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
@@ -150,17 +171,15 @@ IMPORT_SUBMITTER = "warroom store import"
 
 
 def trainee_checks_policy() -> list[str]:
-    """The trainee's policy on ``session_checks`` (schema version 16): a trainee role reads the records of its own
-    sessions, and may add a record only as its own client does, in the transaction that stores the session (the
-    trigger's, and ``warroom store import``'s, which the trigger's leaves as it is): for a session row inserted by
-    the current transaction (its ``xmin``), not verified, checked by the role itself and submitted by it (or by an
-    import). So it can neither add a record to a session stored before (one without a record) nor put another
-    user's name in ``checked_by`` or ``submitted_by``."""
+    """The trainee's policy on ``session_checks`` (schema version 16; 20 accepts a savepoint): a trainee role reads
+    the records of its own sessions, and may add a record only as its own client does, in the transaction that
+    stores the session (the trigger's, and ``warroom store import``'s, which the trigger's leaves as it is): for a
+    session row inserted by the current transaction or one of its savepoints (:func:`stored_now`), not verified,
+    checked by the role itself and submitted by it (or by an import). So it can neither add a record to a session
+    stored before (one without a record) nor put another user's name in ``checked_by`` or ``submitted_by``."""
     table = "session_checks"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
-    stored_now = (f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id "
-                  "AND s.xmin = pg_current_xact_id()::xid)")  # fmt: skip
-    check = (f"{stored_now} AND state = 'unverified' AND checked_by = current_user "
+    check = (f"{stored_now(table)} AND state = 'unverified' AND checked_by = current_user "
              f"AND submitted_by IN (current_user, '{IMPORT_SUBMITTER}')")  # fmt: skip
     return [
         f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",

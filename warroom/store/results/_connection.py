@@ -34,7 +34,7 @@ from warroom.store.results._migrations import BACKFILLS, MIGRATIONS, session_col
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 19
+SCHEMA_VERSION = 20
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -243,7 +243,7 @@ class StoreConnection:
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
         have = session_columns(self.conn, self.dialect)
-        need = [*LIST_FIELDS, *FULL_FIELDS, "countable"]
+        need = [*LIST_FIELDS, *FULL_FIELDS, "countable", "stored_seq"]
         missing = [c for c in need if c not in have]
         if missing:
             what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"

@@ -209,6 +209,13 @@ MIGRATIONS: dict[int, str] = {
     # history a trainee role brings with its session names the role itself as having re-scored (`replaced_by`);
     # before, it could name the facilitator ("re-scored by" them) on a session of its own. SQLite: nothing.
     19: "",
+    # 20: BACKFILLS[20] adds `stored_seq`, the order in which the database stored each session (numbered by the
+    # database as it stores a row, whatever the client gives: a trigger; on PostgreSQL from a sequence), from which
+    # `scores verify` tells which of two copies was stored later on both back ends, also within one transaction (a
+    # `store import` batch); rows stored before keep none. On a PostgreSQL store secured by `warroom store secure`,
+    # it also lets a trainee role's policies on `session_checks` and `scorecard_history` accept the session stored
+    # in a savepoint of the current transaction (`store import` stores 500 lines a transaction, a savepoint a line).
+    20: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -323,15 +330,57 @@ def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
         )
 
 
+#: The column numbering the sessions in the order the database stored them (schema version 20).
+STORED_SEQ = "stored_seq"
+
+#: SQLite's trigger numbering each new row (recursive triggers are off: its update starts no other insert).
+_SQLITE_STORED_SEQ = (
+    f"CREATE TRIGGER IF NOT EXISTS sessions_stored_seq AFTER INSERT ON sessions BEGIN UPDATE sessions SET {STORED_SEQ} "
+    f"= (SELECT coalesce(max({STORED_SEQ}), 0) + 1 FROM sessions) WHERE session_id = NEW.session_id; END"
+)
+#: PostgreSQL's trigger function numbering each new row from a sequence named with the table's schema (a
+#: trainee's temporary sequence of the same name is never taken: migration 17's lesson), as the owner of the tables
+#: (SECURITY DEFINER: no role needs a right on the sequence, and whatever value a client gives is replaced).
+_PG_STORED_SEQ = f"""CREATE OR REPLACE FUNCTION warroom_stored_seq() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path FROM CURRENT AS $$
+BEGIN
+    NEW.{STORED_SEQ} := pg_catalog.nextval(pg_catalog.format('%I.sessions_stored_seq', TG_TABLE_SCHEMA)::regclass);
+    RETURN NEW;
+END $$"""
+
+
+def _stored_seq_20(conn: Any, dialect: Dialect) -> None:
+    """Migration 20: the ``stored_seq`` column and what numbers it; on a secured PostgreSQL store, the trainee's
+    policies that accept a session stored in a savepoint."""
+    if dialect.name == "sqlite":
+        if STORED_SEQ not in session_columns(conn, dialect):
+            conn.execute(f"ALTER TABLE sessions ADD COLUMN {STORED_SEQ} INTEGER")
+        conn.execute(f"CREATE INDEX IF NOT EXISTS ix_sessions_stored_seq ON sessions({STORED_SEQ})")
+        conn.execute(_SQLITE_STORED_SEQ)
+        return
+    conn.execute(f"ALTER TABLE sessions ADD COLUMN IF NOT EXISTS {STORED_SEQ} BIGINT")
+    conn.execute("CREATE SEQUENCE IF NOT EXISTS sessions_stored_seq")
+    conn.execute(_PG_STORED_SEQ)
+    conn.execute("REVOKE ALL ON FUNCTION warroom_stored_seq() FROM PUBLIC")
+    conn.execute("DROP TRIGGER IF EXISTS sessions_stored_seq ON sessions")
+    conn.execute("CREATE TRIGGER sessions_stored_seq BEFORE INSERT ON sessions FOR EACH ROW "
+                 "EXECUTE FUNCTION warroom_stored_seq()")  # fmt: skip
+    if _secured(conn, dialect):
+        for statement in [*backends.trainee_checks_policy(), *backends.history_statements()]:
+            conn.execute(statement)
+
+
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data, and
 #: on a secured PostgreSQL store (:func:`_on_secured`) the rights and policies of: the scorecard history (11), the
 #: verification records (14), the notes and the live table (15), the trainee's narrower policy on the verification
 #: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
-#: on the history (18) and a trainee role's history naming it (19).
+#: on the history (18) and a trainee role's history naming it (19); and the order in which the database stores
+#: sessions (20).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
     12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
     15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
     17: _on_secured(lambda: [backends.mark_submitted_function()]),
     18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
+    20: _stored_seq_20,
 }  # fmt: skip

@@ -185,11 +185,12 @@ def _history(changes: Any) -> list[dict[str, Any]]:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
-#: Lines stored per transaction by :func:`import_lines` into a SQLite store: one commit (one ``fsync``) per batch,
-#: not per line, and the store's write lock held for one batch at a time (a war room storing a session meanwhile
-#: waits for one batch, well within the busy timeout, never for the whole file). A PostgreSQL store still commits
-#: each line: a line's row stored in a savepoint has its subtransaction's ``xmin``, which the trainee role's policy
-#: on ``session_checks`` (a record added only to a session its own transaction stored) does not accept.
+#: Lines stored per transaction by :func:`import_lines`, on both back ends: one commit (one ``fsync``) per batch, not
+#: per line, and a SQLite store's write lock held for one batch at a time (a war room storing a session meanwhile
+#: waits for one batch, well within the busy timeout, never for the whole file). On a PostgreSQL store secured by
+#: ``warroom store secure``, a trainee role's policies accept the record of a session stored in a savepoint of the
+#: transaction (schema version 20; before, a line's row in a savepoint had its subtransaction's ``xmin``, which the
+#: policy refused, and each line was committed alone).
 IMPORT_BATCH = 500
 
 
@@ -206,7 +207,7 @@ def import_lines(
     under its id, another trainee's session, a row the login role may not store: another trainee's session for a
     trainee role) is refused and named (``source:N: message``); the others are stored.
 
-    Into a SQLite store, lines are read and stored :data:`IMPORT_BATCH` at a time, each batch in one transaction
+    Lines are read and stored :data:`IMPORT_BATCH` at a time, each batch in one transaction
     (every line's row, its history and its record as not verified in a savepoint of it: a line refused leaves
     nothing behind), committed once. Raises :class:`~warroom.store.errors.StoreError` when the store fails (the
     batches, or lines, before are stored; importing again skips them)."""
@@ -215,10 +216,6 @@ def import_lines(
     result = ImportResult()
     unverified = f"imported from {source[:200]} by warroom store import: not verified yet"
     numbered = enumerate(lines, start=1)
-    if store.db.dialect.name != "sqlite":  # one transaction per line (see IMPORT_BATCH)
-        for number, text in numbered:
-            _import_line(store, result, (source, number, text), trainee, unverified)
-        return result
     while batch := list(itertools.islice(numbered, IMPORT_BATCH)):  # read before the write lock is taken
         try:
             part = store.db.retry(lambda: _import_batch(store, batch, source, trainee, unverified))

@@ -119,18 +119,21 @@ def read_checks(db: StoreConnection, session_ids: Iterable[str] | None = None) -
     }
 
 
-def stored_order(db: StoreConnection, session_ids: Iterable[str]) -> dict[str, int]:
-    """Session id -> how many transactions ago its row was last written, where the database knows it (PostgreSQL:
-    ``age(xmin)``, which no client can set: the larger, the earlier stored); empty on SQLite, whose rows keep no
-    such order. Rows written in one transaction (an import, a migration's backfill) have the same age."""
+def stored_order(db: StoreConnection, session_ids: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """Session id -> where its row comes in the order the database stored the rows, which no client sets: the larger,
+    the later stored. A row stored from schema version 20 on is numbered by the database as it is stored
+    (``stored_seq``, on both back ends: two rows of one transaction, one ``store import``, are told apart too) and
+    comes after every row stored before; of those older rows PostgreSQL keeps the order of the transactions that
+    last wrote them (``age(xmin)``: rows of one transaction come level) and SQLite none (all level)."""
     ids = list(session_ids)
-    if not ids or db.dialect.name != "postgresql":
-        return {}
-    out: dict[str, int] = {}
+    out: dict[str, tuple[int, int]] = {}
+    age = "age(xmin)" if db.dialect.name == "postgresql" else "0"
     for at in range(0, len(ids), 500):
         part = ids[at : at + 500]
-        sql = f"SELECT session_id, age(xmin) FROM sessions WHERE session_id IN ({', '.join('?' for _ in part)})"
-        out.update((str(r[0]), int(r[1])) for r in db.conn.execute(sql, part))
+        marks = ", ".join("?" for _ in part)
+        sql = f"SELECT session_id, stored_seq, {age} FROM sessions WHERE session_id IN ({marks})"
+        for sid, seq, older in db.conn.execute(sql, part):
+            out[str(sid)] = (1, int(seq)) if seq is not None else (0, -int(older))
     return out
 
 

@@ -9,15 +9,17 @@ without a detection), the scorecard (every figure of it; its sentences are not c
 by a later warroom is no disagreement), the columns the statistics count (the distractor figures and the trial's
 ``response``: hit, miss, false alarm ...), and its mode (an assessment session never pauses or changes speed). It
 **disagrees** when something differs or its action log does not replay; it is **unverifiable** when its drill
-cannot be found or loaded, its row cannot be read, or its drill file changed since it was played and scores it
-otherwise.
+cannot be found or loaded, its row cannot be read, its drill file changed since it was played and scores it
+otherwise, or it was stored without a check in a drill set, of a drill with a twin (its trial, drawn with the set's
+``noise_rate``, cannot be checked: :func:`unverifiable_trial`).
 
 A session stored without a check (``submitted_by``: a trainee role, ``store import``) is verified by its drill id
 alone (a path it names is its client's claim) and by the current scoring rules (the rules it names are its client's
-claim too); a session stored by warroom's recorder is verified by the rules it recorded. The verdicts are recorded in
-the store (:mod:`warroom.store.results._verification`) when ``record`` is true: a session that disagrees or cannot be
-verified is left out of the statistics until it is verified; one that was stored without a check and is found right
-is counted from then on.
+claim too), and compared with the trainee's other sessions of its drill for copies (the same action log, whatever
+seed it claims: :func:`_copies`); a session stored by warroom's recorder is verified by the rules it recorded.
+The verdicts are recorded in the store (:mod:`warroom.store.results._verification`) when ``record`` is true: a
+session that disagrees or cannot be verified is left out of the statistics until it is verified; one that was
+stored without a check and is found right is counted from then on.
 """
 
 from __future__ import annotations
@@ -168,6 +170,8 @@ def verify_session(
     problems = differences(store, s, found, new)
     if submitted is not None:
         problems.extend(_copies(store, s, copies))
+    if not problems and submitted is not None and (trial := unverifiable_trial(s, found)):
+        return result(Verdict.UNVERIFIABLE, [trial])
     if not problems:
         return result(Verdict.VERIFIED, [])
     if found.changed:
@@ -195,6 +199,19 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
     return out
 
 
+def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
+    """Why the trial (signal or noise) that ``s``, a session of a drill set stored without a check, claims cannot be
+    checked, as a sentence; None for a session outside a set or of a drill without a twin (its only trial is
+    checked by its drill). A set's session draws its trial from its seed with the set's ``noise_rate``, which is in
+    the set's file, not in the store: whatever its row claims (the rate as well), any trial is the draw of some
+    rate, so such a session is never verified by its row alone (docs/cohorts.md)."""
+    if s.set_id is None or found.drawn is None:
+        return None
+    return (f"unverifiable trial: it claims a {s.played_as} trial of drill set {s.set_id!r}, drawn from its seed with "
+            "the set's noise_rate, which the store does not keep, so no check of the stored row can tell it from a "
+            "trial made up (play drill sets that count under `warroom serve`, whose host stores what it recorded)")
+
+
 @dataclass(frozen=True)
 class _Held:
     """A session of a trainee's group (:func:`_group`): its id, claimed start, whether it was stored without a
@@ -203,14 +220,18 @@ class _Held:
     session_id: str
     started_at: str
     submitted: bool
-    #: How many transactions ago the database stored it (PostgreSQL), None where the store keeps no such order.
-    stored_age: int | None = None
+    #: When the database stored it, in an order no client sets (:meth:`ResultsStore.stored_order`); None
+    #: where the store keeps none for it.
+    stored: tuple[int, int] | None = None
+    #: The seed it claims.
+    seed: int | None = None
 
 
 #: The copies of a session that verify names (then how many more).
 MAX_COPIES_NAMED = 3
-#: (seed, action log as JSON) -> the sessions of one trainee's drill that hold it.
-Group = dict[tuple[Any, str], list[_Held]]
+#: Action log as JSON -> the sessions of one trainee's drill that hold it, whatever seed each claims (a copy given
+#: another seed plays the same drill when the seed changes nothing its action log meets, and scores the same).
+Group = dict[str, list[_Held]]
 #: (trainee, drill id) -> its :data:`Group`: built once per group by :func:`verify_sessions`, so that checking each
 #: session for copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over
 #: ten minutes).
@@ -227,7 +248,7 @@ def _log_key(actions: Sequence[Action]) -> str | None:
 
 
 def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | None) -> Group:
-    """The sessions of ``trainee`` on ``drill`` by (seed, action log), read once per ``index``."""
+    """The sessions of ``trainee`` on ``drill`` by action log, read once per ``index``."""
     if index is not None and (trainee, drill) in index:
         return index[(trainee, drill)]
     rows = [o for o in store.iter_sessions(trainee=trainee, drill=drill)
@@ -239,8 +260,8 @@ def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | Non
         key = _log_key(o.actions)
         if key is not None:
             submitted = o.session_id in checks and checks[o.session_id].submitted
-            group.setdefault((o.seed, key), []).append(_Held(o.session_id, o.started_at, submitted,
-                                                             ages.get(o.session_id)))  # fmt: skip
+            group.setdefault(key, []).append(_Held(o.session_id, o.started_at, submitted, ages.get(o.session_id),
+                                                   o.seed))  # fmt: skip
     if index is not None:
         index[(trainee, drill)] = group
     return group
@@ -257,25 +278,36 @@ def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = Non
     mine = _log_key(s.actions)
     if mine is None:
         return []
-    held = _group(store, s.trainee, s.drill_id, index).get((s.seed, mine), [])
-    me = next((o for o in held if o.session_id == s.session_id), _Held(s.session_id, s.started_at, True))
+    held = _group(store, s.trainee, s.drill_id, index).get(mine, [])
+    me = next((o for o in held if o.session_id == s.session_id), _Held(s.session_id, s.started_at, True, None, s.seed))
     found = [o for o in held if o.session_id != s.session_id and _copy_of(me, o)]
-    said = [f"its drill, seed and action log are those of session {o.session_id} (started {o.started_at}): a copy, "
-            "whatever its id and start time say" for o in found[:MAX_COPIES_NAMED]]  # fmt: skip
+    said = [_copy_sentence(o, s.seed) for o in found[:MAX_COPIES_NAMED]]
     if len(found) > MAX_COPIES_NAMED:  # a thousand copies: a thousand sentences for each of them
         said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions of the trainee")
     return said
 
 
+def _copy_sentence(other: _Held, seed: int | None) -> str:
+    """That a session is a copy of ``other`` (``seed``: the seed the copy claims)."""
+    if other.seed == seed:
+        return (f"its drill, seed and action log are those of session {other.session_id} (started "
+                f"{other.started_at}): a copy, whatever its id and start time say")  # fmt: skip
+    return (f"its drill and action log are those of session {other.session_id} (started {other.started_at}, seed "
+            f"{_shown(other.seed)}; this one claims seed {_shown(seed)}): a copy, whatever its id, seed and start "
+            "time say")  # fmt: skip
+
+
 def _copy_of(me: _Held, other: _Held) -> bool:
-    """Whether ``me`` (stored without a check) is the copy of ``other``, a session with the same drill, seed and action
-    log: always when ``other`` was stored with a check (by warroom's recorder); else the one the database stored
-    later (PostgreSQL's order of transactions, which no client sets), and where the store keeps no order or both
-    came in one transaction (SQLite, one import), the one that claims the earlier start."""
+    """Whether ``me`` (stored without a check) is the copy of ``other``, a session with the same drill and action log
+    (whatever seed each claims): always when ``other`` was stored with a check (by warroom's recorder); else the one
+    the database stored later (the order of ``stored_seq``, which the database numbers as it stores each row and no
+    client sets, on both back ends; for rows stored before schema version 20, PostgreSQL's order of transactions),
+    and where the store knows no order (two SQLite rows stored before version 20), the one that claims the earlier
+    start."""
     if not other.submitted:
         return True
-    if me.stored_age is not None and other.stored_age is not None and me.stored_age != other.stored_age:
-        return me.stored_age < other.stored_age
+    if me.stored is not None and other.stored is not None and me.stored != other.stored:
+        return me.stored > other.stored
     return aware_time(me.started_at) <= aware_time(other.started_at)  # start times given in any offset
 
 
