@@ -53,6 +53,11 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"trainees": 4, "seconds": 10.0, "interval": 2.0},
     ),
     "import-otel": ("bench_import_otel", {"repeat": 3}, {"repeat": 1}),
+    "import-agents": (
+        "bench_import_agents",
+        {"small": 500, "large": 5000, "repeat": 3},
+        {"small": 200, "large": 2000, "repeat": 1},
+    ),
     "app-start": ("bench_app_start", {"repeat": 10}, {"repeat": 3}),
     "project": ("bench_project", {"repeat": 3}, {"repeat": 1}),
 }

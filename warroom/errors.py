@@ -15,6 +15,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── YamlSyntaxError                               warroom.core.load
     ├── UnknownDrill [FileNotFoundError]              warroom.core.library
     ├── DrillIsAFolder [FileNotFoundError]            warroom.core.library
+    ├── FolderTooLarge [OSError]                      warroom.core.library
     ├── DrillSetError                                 warroom.core.load
     ├── TwinError [ValueError]                        warroom.core.model
     ├── VariantError [ValueError]                     warroom.core.variants

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from pathlib import Path
 
 import click
@@ -147,6 +148,19 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _printable_streams() -> None:
+    """Standard output and error in an encoding that cannot write every character (a terminal set to Latin-1,
+    ``LANG=de_DE.ISO-8859-1`` or ``PYTHONIOENCODING=latin-1``) write what it cannot as escapes (``\\u65e5``) instead
+    of ending the command in a ``UnicodeEncodeError`` traceback at the first trainee name, drill title or ``d′``
+    it cannot write. (click already writes UTF-8 to a stream it finds set to ASCII.)"""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+        if not encoding.startswith("utf") and getattr(stream, "errors", None) == "strict":
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="warroom")
 @drills_option
@@ -177,6 +191,7 @@ def main(
     With no command, opens the drill picker in the terminal UI: pick a drill, read the briefing, watch the agent's
     trace replay and escalate to the planner, naming the plan step at fault, before the cascade does its damage.
     """
+    _printable_streams()
     use_store(store_url)  # every part of this process reads the store URL from $WARROOM_STORE
     settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings

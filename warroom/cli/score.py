@@ -17,7 +17,7 @@ import click
 
 from warroom.cli.common import DrillParam, drills_setting, failure, say
 from warroom.cli.scores import RulesOption
-from warroom.core.text import damage_amount, json_text, plural, seconds
+from warroom.core.text import clean_name, damage_amount, json_text, plural, seconds
 from warroom.errors import WarroomError
 
 #: Longest log read, in bytes (a journal of a long session is a few hundred kilobytes).
@@ -29,7 +29,8 @@ class LogRefused(WarroomError):
     (1 when it is the line as a whole: an action the rules refuse); line 0 is the whole file (``path: message``)."""
 
     def __init__(self, path: str, line: int, message: str, col: int = 1) -> None:
-        super().__init__(f"{path}:{line}:{max(col, 1)}: {message}" if line else f"{path}: {message}")
+        shown = clean_name(path)  # on its line: a log's name holding a newline forges no line
+        super().__init__(f"{shown}:{line}:{max(col, 1)}: {message}" if line else f"{shown}: {message}")
 
 
 @dataclass
@@ -166,7 +167,7 @@ def _short(name: str, card: Any, all_clear: bool) -> str:
             f"{damage_amount(card.full_damage, card.damage_unit)}"
         )
     parts.append(plural(card.false_escalations, "false escalation"))
-    return f"{name}: " + "; ".join(parts) + f" (scoring rules version {card.scoring_version})"
+    return f"{clean_name(name)}: " + "; ".join(parts) + f" (scoring rules version {card.scoring_version})"
 
 
 
@@ -216,7 +217,7 @@ def score_command(
             card = _score_log(played, log, rules)
         except WarroomError as exc:  # LogRefused, or the drill to play cannot be made (a variant, --as)
             refused += 1
-            message = str(exc) if isinstance(exc, LogRefused) else f"{name}: {exc}"
+            message = str(exc) if isinstance(exc, LogRefused) else f"{clean_name(name)}: {exc}"
             if as_json:
                 say(json_text({"log": name, "error": message}))
             else:

@@ -13,6 +13,7 @@ import click
 
 from warroom.cli.common import data_dir_setting, drills_setting, store_option, trainee_setting, use_store
 from warroom.core.settings import Settings
+from warroom.core.text import clean_name
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 
@@ -105,7 +106,7 @@ def serve(
     if roster_path is not None:
         roster = _load_roster(roster_path)
         if not roster.entries:
-            raise click.ClickException(f"{roster_path}: the roster has no trainees; add one with "
+            raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
                                        "`warroom serve roster add`")
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
@@ -158,18 +159,20 @@ def _load_roster(roster_path: Path, *, must_exist: bool = False) -> Any:
     from warroom.serve import Roster, RosterError
 
     if must_exist and not roster_path.exists():
-        raise click.ClickException(f"{roster_path}: no such roster (`warroom serve roster add` creates one)")
+        shown = clean_name(roster_path)
+        raise click.ClickException(f"{shown}: no such roster (`warroom serve roster add` creates one)")
     try:
         return Roster.load(roster_path)
     except RosterError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(clean_name(exc)) from None
 
 
 def _save_roster(roster: Any, roster_path: Path) -> None:
     try:
         roster.save(roster_path)
     except OSError as exc:
-        raise click.ClickException(f"{roster_path}: cannot write the roster: {exc.strerror or exc}") from None
+        shown = clean_name(roster_path)
+        raise click.ClickException(f"{shown}: cannot write the roster: {exc.strerror or exc}") from None
 
 
 def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tuple[Any, list[tuple[str, str]]]:

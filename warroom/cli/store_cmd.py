@@ -24,7 +24,7 @@ from warroom.cli.common import (
     store_option,
     use_store,
 )
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 
 
 @click.group("store")
@@ -186,7 +186,7 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
             try:
                 n = _export_to(store, output, skipped)
             except OSError as exc:
-                raise failure(f"cannot write {output}: {exc.strerror or exc}") from None
+                raise failure(f"cannot write {clean_name(output)}: {exc.strerror or exc}") from None
     for problem in skipped:
         say(f"skipped: {problem}", err=True)
     say(f"{plural(n, 'session')} exported from {store.location}", err=True)
@@ -195,12 +195,17 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
 def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
     """Write the export to the file ``output`` whole or not at all (a temporary file renamed over it: an interrupted
     export leaves the old file or none; a symbolic link is written through); a FIFO or device is written as a stream.
-    Returns how many sessions."""
+    A read-only file is refused (OSError). Returns how many sessions."""
+    import errno
     import io
 
-    from warroom.core.files import real_path, replacing, special_file_kind
+    from warroom.core.files import read_only_mode, real_path, replacing, special_file_kind
     from warroom.store.results import write_export
 
+    mode = read_only_mode(output)
+    if mode is not None:  # a rename would replace it whatever its mode: refused as a plain write would be
+        raise OSError(errno.EACCES, f"the file is read-only (mode {mode}): make it writable (chmod u+w) or export to "
+                      "another file; nothing was written")  # fmt: skip
     if special_file_kind(output) is not None:
         with output.open("w", encoding="utf-8", newline="\n") as out:
             return write_export(store, out, skipped)

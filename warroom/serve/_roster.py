@@ -19,6 +19,7 @@ Errors in a roster file are :class:`RosterError` with a ``path:line:col: message
 from __future__ import annotations
 
 import base64
+import errno
 import functools
 import hashlib
 import hmac
@@ -29,8 +30,9 @@ from pathlib import Path
 
 import yaml
 
-from warroom.core.files import read_limited, replace_file
+from warroom.core.files import read_limited, read_only_mode, real_path, replace_file
 from warroom.core.settings import resolve_trainee
+from warroom.core.text import clean_name
 from warroom.errors import SettingsError, WarroomError
 
 __all__ = ["FACILITATOR", "ROLES", "TRAINEE", "Roster", "RosterError", "hash_token", "new_token", "verify_token"]
@@ -129,22 +131,25 @@ class Roster:
         (unreadable, not YAML, a bad shape, a bad name or hash, a name twice) raises :class:`RosterError`."""
         if not path.exists():
             return cls({})
+        shown = clean_name(path)  # on its line: a name holding a newline forges no line
         try:
             text = read_limited(path, MAX_ROSTER_BYTES).decode("utf-8")  # the size checked before reading
             node = yaml.compose(text)
         except (OSError, UnicodeDecodeError) as exc:
-            raise RosterError(f"{path}:1:1: cannot read the roster: {exc}") from None
+            raise RosterError(f"{shown}:1:1: cannot read the roster: {exc}") from None
         except RecursionError:  # the composer recurses once per level of nesting
-            raise RosterError(f"{path}:1:1: not a YAML roster: lists or mappings nested too deeply") from None
+            raise RosterError(f"{shown}:1:1: not a YAML roster: lists or mappings nested too deeply") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            raise RosterError(f"{path}:{line}:{col}: not a YAML roster: {getattr(exc, 'problem', exc)}") from None
+            raise RosterError(f"{shown}:{line}:{col}: not a YAML roster: {getattr(exc, 'problem', exc)}") from None
         entries, facilitators = _entries(path, node)
         return cls(entries, frozenset(facilitators))
 
     def save(self, path: Path) -> None:
-        """Write the roster to ``path`` atomically (a temporary file renamed over it), readable by its owner only."""
+        """Write the roster to ``path`` atomically (a temporary file renamed over it), readable by its owner only;
+        through a symbolic link into the file it points to (the link kept). Raises OSError when it cannot be
+        written, or is read-only (refused, never replaced)."""
         data = {
             "trainees": [
                 {"name": name, "token": stored, **({"role": FACILITATOR} if name in self.facilitators else {})}
@@ -153,7 +158,11 @@ class Roster:
         }
         text = "# warroom serve roster: tokens are scrypt hashes (docs/serve.md)\n"
         text += yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-        replace_file(path, text, mode=0o600)
+        mode = read_only_mode(path)
+        if mode is not None:
+            raise OSError(errno.EACCES, f"the roster is read-only (mode {mode}): make it writable (chmod u+w) to "
+                          "change it; nothing was written")  # fmt: skip
+        replace_file(real_path(path), text, mode=0o600)
 
     def with_trainee(self, name: str, token: str, role: str | None = None) -> Roster:
         """A copy with ``name`` (checked like ``--trainee``; SettingsError when unusable) holding ``token``'s hash,
@@ -189,7 +198,7 @@ def _entries(path: Path, node: yaml.Node | None) -> tuple[dict[str, str], list[s
     """The roster's name -> token hash entries, and the names of its facilitators."""
 
     def where(n: yaml.Node) -> str:
-        return f"{path}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
+        return f"{clean_name(path)}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
 
     if node is None:
         return {}, []

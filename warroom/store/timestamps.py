@@ -1,6 +1,7 @@
-"""The store's timestamps: ISO 8601 UTC text with microseconds, which sorts as time (:func:`utc_now`), and the
-``--since`` value of a command turned into that text (:func:`parse_since`), and any ISO 8601 time read as an aware
-datetime (:func:`aware_time`)."""
+"""The store's timestamps: ISO 8601 UTC text with microseconds, which sorts as time (:func:`utc_now`), the
+``--since`` value of a command turned into that text (:func:`parse_since`), any ISO 8601 time a row brings (an
+imported line's ``started_at`` with an offset) written as that text (:func:`utc_text`), and any ISO 8601 time read
+as an aware datetime (:func:`aware_time`)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,17 @@ def parse_since(text: str) -> str:
         return dt.astimezone(UTC).isoformat(timespec="microseconds")
     except OverflowError:  # 0001-01-01T00:00+01:00 is before year 1 in UTC: a traceback in the CLI, a 500 served
         raise ValueError(f"{text!r} is outside the years 1 to 9999 once read as UTC") from None
+
+
+def utc_text(value: str) -> str:
+    """An ISO 8601 time (any offset; none: UTC) as the store's UTC text, so that the times of rows brought in by
+    ``warroom store import`` sort as time beside warroom's own (``2026-12-06T09:00:00-05:00``, 14:00 UTC, sorted as
+    text before ``2026-12-06T10:00:00+00:00``, and so became a trainee's first attempt). The store's own texts are
+    returned as they are. Raises ValueError for a text that is not one, or outside the years 1 to 9999 in UTC."""
+    try:
+        return aware_time(value).astimezone(UTC).isoformat(timespec="microseconds")
+    except OverflowError:
+        raise ValueError("outside the years 1 to 9999 once read as UTC") from None
 
 
 def aware_time(text: str) -> datetime:

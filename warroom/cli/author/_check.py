@@ -91,7 +91,7 @@ def problem_place(path: Path, message: str, loc: tuple[str, ...] | None = None) 
     """``path:line:col: `` of the drill's key a check problem is about (:func:`problem_position`), to put before the
     problem's message."""
     line, column = problem_position(path, message, loc)
-    return f"{path}:{line}:{column}: "
+    return f"{clean_name(path)}:{line}:{column}: "
 
 
 def problem_position(path: Path, message: str, loc: tuple[str, ...] | None = None) -> tuple[int, int]:

@@ -74,10 +74,11 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
         text = example_text(example, drill_id, schema_ref)
     else:
         text = skeleton_text(drill_id, schema_ref)
+    from warroom.core.files import create_file
+
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite, even in a race
-            f.write(text)
+        create_file(target, text)  # whole or not at all; never over a file, even one created in a race
     except FileExistsError:
         raise failure(f"{shown} already exists; not overwriting it") from None
     except OSError as exc:

@@ -27,6 +27,7 @@ def schema(output: Path | None) -> None:
     (the path is relative to the drill file; `warroom schema --output drill.schema.json` writes a copy anywhere).
     The schema checks keys and types; `warroom validate` also checks ids, references, times and the deadline.
     """
+    from warroom.cli.common import emit
     from warroom.core.author import drill_json_schema_text
     from warroom.core.text import clean_name
 
@@ -34,10 +35,5 @@ def schema(output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as e:
-        from warroom.cli.common import failure
-
-        raise failure(f"cannot write {clean_name(output)}: {e.strerror or e}") from None
+    emit(text, output, what="schema")  # whole or not at all; through a symbolic link; a read-only file refused
     click.echo(f"wrote {clean_name(output)}", err=True)

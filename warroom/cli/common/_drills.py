@@ -100,12 +100,16 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
 
     A sub-folder that cannot be listed is reported on stderr (``folder: cannot read this folder (permission
     denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the
-    folders hold no drill file.
+    folders hold no drill file, or when one is too large or too deep to search (``FOLDER: more than 100,000 files
+    and folders under it ...: name the folder that holds the drills``; :class:`~warroom.core.library.FolderTooLarge`).
     """
-    from warroom.core.library import find_drill_files
+    from warroom.core.library import FolderTooLarge, find_drill_files
 
     errors: list[OSError] = []
-    files = find_drill_files(paths, errors=errors)
+    try:
+        files = find_drill_files(paths, errors=errors)
+    except FolderTooLarge as exc:  # `warroom validate /`: refused after MAX_WALK_ENTRIES, never walked whole
+        raise click.UsageError(str(exc)) from None
     for err in errors:
         click.echo(clean_name(folder_problem(err)), err=True)
     if not files:

@@ -58,24 +58,32 @@ def csv_text(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], *, termi
 
 def emit(text: str, output: Path | None, *, what: str = "output") -> None:
     """Write ``text`` to the file ``output`` exactly (UTF-8; created or replaced whole: a temporary file renamed over
-    it, so an interrupted write leaves the old file or none, never part of one; a symbolic link is written through;
-    a FIFO or device is written as a stream), or print it on stdout cleaned when ``output`` is None. Raises
-    :class:`click.ClickException` when the file cannot be written."""
+    it, so an interrupted write leaves the old file or none, never part of one; a symbolic link is written through,
+    into the file it points to, and stays a link; a read-only file is refused, not replaced; a FIFO or device is
+    written as a stream), or print it on stdout cleaned when ``output`` is None. Raises
+    :class:`click.ClickException` (``FILE: message``, FILE's control characters escaped) when the file cannot be
+    written."""
     if output is None:
         click.echo(clean(text), nl=False)
         return
-    from warroom.core.files import real_path, replace_file, special_file_kind
+    from warroom.core.files import read_only_mode, real_path, replace_file, special_file_kind
+    from warroom.core.text import clean_name
 
+    shown = clean_name(output)
     try:
         if special_file_kind(output) is None:  # a file: replaced whole, so an interruption leaves no partial file
+            mode = read_only_mode(output)
+            if mode is not None:
+                raise failure(f"{shown}: the file is read-only (mode {mode}): make it writable (chmod u+w) or "
+                              f"write the {what} to another file; nothing was written")  # fmt: skip
             replace_file(real_path(output), text)  # a symbolic link is written through, never replaced
             return
         with open(_open_for_writing(output), "w", encoding="utf-8", newline="") as f:
             f.write(text)
     except OSError as exc:
         if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
-            raise failure(f"{output}: is a FIFO that no process is reading; nothing was written") from None
-        raise failure(f"{output}: cannot write the {what}: {exc.strerror or exc}") from None
+            raise failure(f"{shown}: is a FIFO that no process is reading; nothing was written") from None
+        raise failure(f"{shown}: cannot write the {what}: {exc.strerror or exc}") from None
 
 
 def _open_for_writing(output: Path) -> int:

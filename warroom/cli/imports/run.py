@@ -33,20 +33,20 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given
     try:  # a --ground-truth file that is not this importer's annotations: named, before any trace is read
         options = importer.make_options(given, make_redactor(redact, redact_names))
     except ValueError as e:
-        raise click.UsageError(clean(str(e))) from None
+        raise click.UsageError(clean_name(e)) from None
     progress = ImportProgress(verbose)
     try:
         report = import_files(importer, paths, out_dir, options, force=force, progress=progress)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
         raise click.UsageError(clean(e)) from None
     except OSError as e:
-        raise click.UsageError(clean(f"{e.filename or out_dir}: {e.strerror or e}")) from None
+        raise click.UsageError(f"{clean_name(e.filename or out_dir)}: {clean(e.strerror or e)}") from None
     finally:
         progress.finish()
     unreadable = _unreadable_folders(paths, importer)
     if not report.results:
         kinds = ", ".join(f"*{s}" for s in importer.suffixes)
-        raise click.UsageError(clean(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(str, paths))))
+        raise click.UsageError(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(clean_name, paths)))
     _summarise(importer, report, unreadable, options.redactor, keyed=getattr(options, "ground_truth", None) is not None)
     if report.failed or unreadable:
         raise SystemExit(1)
@@ -118,7 +118,7 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
     usage error (``FILE: reason``)."""
     if not redact and names_file is None:
         return None
-    from warroom.core.text import clean
+    from warroom.core.text import clean_name
     from warroom.importers.kit import Redactor, read_names
 
     names: list[str] = []
@@ -126,9 +126,10 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
         try:
             names = read_names(names_file)
         except OSError as e:
-            raise click.UsageError(clean(f"{names_file}: cannot read the names file: {e.strerror or e}")) from None
+            shown = clean_name(names_file)
+            raise click.UsageError(f"{shown}: cannot read the names file: {clean_name(e.strerror or e)}") from None
         except ValueError as e:
-            raise click.UsageError(clean(str(e))) from None
+            raise click.UsageError(clean_name(e)) from None
     return Redactor(names)
 
 

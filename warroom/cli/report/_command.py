@@ -21,7 +21,7 @@ from warroom.cli.common import (
     store_errors,
 )
 from warroom.cli.scores import include_unverified_option, set_filter_option
-from warroom.core.text import clean, plural
+from warroom.core.text import clean, clean_name, plural
 
 #: What to install when matplotlib is missing.
 INSTALL_HINT = "pip install 'warroom[report]'"
@@ -131,7 +131,7 @@ def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
     page = render(summary, facts, scope=scope, generated_at=now, within=query.within)
     emit(page, output, what="report")
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
-    say(f"Wrote {output}: {n_trainees}, {n_drills}.")
+    say(f"Wrote {clean_name(output)}: {n_trainees}, {n_drills}.")
     say(counted_line(summary))  # once any assessment session matches, only those count: said here as on the page
     if problems:
         were = plural(len(problems), "was", "were", count=False)

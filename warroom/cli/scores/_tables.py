@@ -18,8 +18,8 @@ def fmt_when(iso: str) -> str:
     from datetime import datetime
 
     try:
-        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
+        return datetime.fromisoformat(iso).astimezone().isoformat(" ", "minutes")[:16]  # (strftime: "1-01-01")
+    except (ValueError, OverflowError, OSError):  # (year 9999 UTC is year 10000 at +14:00: shown as stored)
         return iso
 
 

@@ -29,6 +29,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from warroom.core import model as m
+from warroom.core.files import replace_file
 from warroom.core.text import ID_PATTERN, plural
 
 #: Line that opens the generated section in a Markdown file.
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if new != text:
-        args.write.write_text(new, encoding="utf-8")
+        replace_file(args.write, new)  # whole or not at all, as every writer
         print(f"updated the field reference in {args.write}")
     else:
         print(f"the field reference in {args.write} is up to date")

@@ -22,13 +22,13 @@ import hashlib
 import io
 import os
 import re
-import stat
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.files import replace_file
+from warroom.core.text import clean_name
 from warroom.errors import WarroomError
 
 __all__ = [
@@ -320,8 +320,8 @@ def _hide_breaks(text: str, path: str) -> str:
     hidden = text
     for odd, stand_in in _ODD_BREAKS.items():
         if stand_in in text:
-            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
-                                "for its own; remove it to save")  # fmt: skip
+            raise KeyWriteError(f"{clean_name(path)}: the file holds the character U+{ord(stand_in):04X}, which the "
+                                "save uses for its own; remove it to save")  # fmt: skip
         hidden = hidden.replace(odd, stand_in)
     return hidden
 
@@ -341,9 +341,11 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     try:
         doc = yaml.load(hidden)
     except YAMLError as exc:
-        raise KeyWriteError(f"{path}: ruamel.yaml cannot read the file to write into it: {exc}") from None
+        raise KeyWriteError(f"{clean_name(path)}: ruamel.yaml cannot read the file to write into it: {exc}") from None
     if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
-        raise KeyWriteError(f"{path}: the drill is not a block mapping (`key: value` lines); cannot write into it")
+        raise KeyWriteError(
+            f"{clean_name(path)}: the drill is not a block mapping (`key: value` lines); cannot write into it"
+        )
     new = {"answer_key": draft.answer_key_data(event_order) or None,
            "distractors": draft.distractors_data(event_order) or None}
     # only what the author changed: a value as the file has it keeps its text (quoting, comments) byte for byte
@@ -408,10 +410,13 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
     try:
         data = load_yaml_text(text, path)
     except DrillLoadError as exc:
-        raise KeyWriteError(f"{path}: the file would not read back after writing the answer key: {exc}") from None
+        shown = clean_name(path)
+        raise KeyWriteError(f"{shown}: the file would not read back after writing the answer key: {exc}") from None
     for name, value in new.items():
         if data.get(name) != value:
-            raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
+            raise KeyWriteError(
+                f"{clean_name(path)}: the {name} would not read back as written; the file is left unchanged"
+            )
 
 
 def write_draft(
@@ -428,7 +433,7 @@ def write_draft(
     Raises :class:`ChangedOnDisk` when ``expected_sha256`` is given and the file's bytes are no longer those (another
     editor saved it since it was read), KeyWriteError (with the OS's reason) when the file cannot be read or written
     or is read-only; the file is then unchanged."""
-    from warroom.core.files import read_limited
+    from warroom.core.files import read_limited, read_only_mode
     from warroom.core.load import limits
 
     target = Path(os.path.realpath(path))  # a symbolic link: write into the file it points to
@@ -437,10 +442,11 @@ def write_draft(
         mode = target.stat().st_mode & 0o7777
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyWriteError(f"{path}: cannot read the drill file: {exc}") from None
+        raise KeyWriteError(f"{clean_name(path)}: cannot read the drill file: {exc}") from None
     if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
         raise ChangedOnDisk(
-            f"{path}: the file changed on disk since it was opened (another editor saved it?): nothing was written"
+            f"{clean_name(path)}: the file changed on disk since it was opened (another editor saved it?): nothing "
+            "was written"
         )
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom):]
@@ -452,14 +458,14 @@ def write_draft(
     result = bom + apply_draft(body, draft, event_order, str(path))
     if result == text:
         return hashlib.sha256(raw).hexdigest()
-    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
-        shown = stat.filemode(stat.S_IFREG | mode)
-        raise KeyWriteError(f"{path}: the drill file is read-only (mode {shown}): make it writable (chmod u+w) to "
-                            "save into it; nothing was written")  # fmt: skip
+    shown = read_only_mode(target)
+    if shown is not None:
+        raise KeyWriteError(f"{clean_name(path)}: the drill file is read-only (mode {shown}): make it writable "
+                            "(chmod u+w) to save into it; nothing was written")  # fmt: skip
     try:
         replace_text(target, result, mode)
     except OSError as exc:
-        raise KeyWriteError(f"{path}: cannot write the drill file: {exc.strerror or exc}") from None
+        raise KeyWriteError(f"{clean_name(path)}: cannot write the drill file: {exc.strerror or exc}") from None
     return hashlib.sha256(result.encode("utf-8")).hexdigest()
 
 

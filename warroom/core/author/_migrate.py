@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from yaml.nodes import MappingNode, ScalarNode
 
-from warroom.core.files import replace_file
+from warroom.core.files import read_only_mode, replace_file
 from warroom.core.load import DrillLoadError, Problem, compose_text, load_drill_text
 
 
@@ -100,9 +99,9 @@ def _write(path: Path, text: str) -> None:
     file it points to (the link stays a link), keeping the file's mode; a read-only file is refused (OSError), not
     written over."""
     target = Path(os.path.realpath(path))
-    mode = target.stat().st_mode & 0o7777
-    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
-        shown = stat.filemode(stat.S_IFREG | mode)
+    target.stat()  # gone since it was read: FileNotFoundError, not a new file
+    shown = read_only_mode(target)
+    if shown is not None:
         raise OSError(errno.EACCES, f"the file is read-only (mode {shown}): make it writable (chmod u+w) to migrate "
                       "it; nothing was written", os.fspath(path))  # fmt: skip
     replace_file(target, text)  # keeps the file's mode

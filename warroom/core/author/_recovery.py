@@ -15,6 +15,7 @@ from pathlib import Path
 from warroom.core.author._annotatefile import AnnotatedFile, AnnotateError, open_for_annotation
 from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.author._keywrite import KeyWriteError, apply_draft, replace_text
+from warroom.core.text import clean_name
 
 __all__ = ["RECOVERY_SUFFIX", "Recovered", "discard_recovery", "recover", "recovery_path", "write_recovery"]
 
@@ -40,12 +41,12 @@ def write_recovery(file: AnnotatedFile, draft: KeyDraft) -> Path:
     try:
         text = read_limited(file.path, limits.MAX_FILE_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyWriteError(f"{file.path}: cannot read the drill file: {exc}") from None
+        raise KeyWriteError(f"{clean_name(file.path)}: cannot read the drill file: {exc}") from None
     result = apply_draft(text, draft, file.event_order, str(file.path))
     try:
         replace_text(target, result)
     except OSError as exc:
-        raise KeyWriteError(f"{target}: cannot write the recovery copy: {exc.strerror or exc}") from None
+        raise KeyWriteError(f"{clean_name(target)}: cannot write the recovery copy: {exc.strerror or exc}") from None
     return target
 
 

@@ -1,13 +1,15 @@
 # The API of warroom.core.files (its __init__.py loads each name on first use, from the module named here).
 
-from ._atomic import replace_file, replace_files, replacing
+from ._atomic import create_file, replace_file, replace_files, replacing
 from ._json import DuplicateKey, record_json
-from ._regular import TooLarge, read_limited, real_path, special_file_kind, special_mode_kind
+from ._regular import TooLarge, read_limited, read_only_mode, real_path, special_file_kind, special_mode_kind
 
 __all__ = [
+    "create_file",
     "DuplicateKey",
     "TooLarge",
     "read_limited",
+    "read_only_mode",
     "real_path",
     "record_json",
     "replace_file",

@@ -4,12 +4,14 @@ drill, a roster, the picker's cache, an export).
 The bytes go to a hidden temporary file beside the target (``.<name>.<random>.tmp``, created exclusively), are
 flushed to disk (``fsync``), get their mode, and the temporary file is renamed over the target (``os.replace``,
 atomic on one file system): a reader sees the old file or the new one, never half of one. When any step fails the
-temporary file is removed and the target is as it was.
+temporary file is removed and the target is as it was. A file that must not exist yet (``warroom new``) is made
+the same way and hard-linked into place instead of renamed (:func:`create_file`), so it is never written over.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 from collections.abc import Iterable, Iterator
@@ -119,6 +121,32 @@ def replace_files(files: Iterable[tuple[str | os.PathLike[str], str | bytes]], *
     except BaseException:
         _remove([tmp for tmp, _ in temps])
         raise
+
+
+def create_file(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
+    """Create the file ``path`` holding ``data`` whole or not at all, never over anything already there (a file, a
+    symbolic link, even one pointing nowhere, a folder): the bytes go to a temporary file beside it
+    (:func:`write_temporary`, flushed to disk), which is hard-linked at ``path`` (``os.link`` fails when anything is
+    there, even when another process created it a moment before) and then removed. Where the file system has no
+    hard links, the file is created exclusively (``O_EXCL``) and written (an interruption may then leave part of
+    it). Raises FileExistsError when ``path`` exists, OSError naming ``path`` when it cannot be written."""
+    target = Path(path)
+    try:
+        tmp = write_temporary(target, data, mode=mode)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from None
+    try:
+        os.link(tmp, target, follow_symlinks=False)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise OSError(e.errno, e.strerror or str(e), str(target)) from None
+        with open(target, "xb") as f:  # no hard links here (a FAT or FUSE folder): created exclusively
+            f.write(tmp.read_bytes())
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def _remove(temps: list[Path]) -> None:

@@ -7,6 +7,7 @@ import os
 import stat
 from pathlib import Path
 
+from warroom.core.text import clean_name
 from warroom.errors import WarroomError
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
@@ -49,11 +50,26 @@ def real_path(path: str | os.PathLike[str]) -> Path:
         return Path(os.path.abspath(path))
 
 
+def read_only_mode(path: str | os.PathLike[str]) -> str | None:
+    """The mode of the file at ``path`` (symbolic links followed) as ``ls -l`` shows it (``-r--r--r--``) when that
+    file is read-only: no write bit in its mode (``chmod 444``: "do not change", refused even for root, whose
+    writes the OS would allow) or not writable by this user; None when it is writable or is not there (a new file).
+    An atomic write renames a new file over the old one, which a folder's write permission allows whatever the old
+    file's mode: every writer asks this first, so that a read-only file is refused, not replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) and os.access(path, os.W_OK):
+        return None
+    return stat.filemode(stat.S_IFREG | (mode & 0o7777))
+
+
 class TooLarge(WarroomError, OSError):
     """A file over the size limit of what reads it (:func:`read_limited`); ``size`` is how big it is (bytes)."""
 
     def __init__(self, path: str | os.PathLike[str], size: int, limit: int) -> None:
-        super().__init__(f"{os.fspath(path)}: {size:,} bytes, over the limit of {limit:,}")
+        super().__init__(f"{clean_name(os.fspath(path))}: {size:,} bytes, over the limit of {limit:,}")
         self.size, self.limit = size, limit
 
 
@@ -61,15 +77,18 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path``, read only after its size is checked: a file over ``limit`` bytes is
     refused (:class:`TooLarge`) before a byte of it is read, and one that grows past it while read is refused too;
     anything but a regular file (a FIFO, a device, a folder) is never opened (``IsADirectoryError`` or OSError
-    saying what it is). Raises OSError when it cannot be read."""
+    saying what it is). Raises OSError when it cannot be read. Every message it makes names ``path`` with its
+    control characters escaped (:func:`warroom.core.text.clean_name`: ``\\x0a``, ``\\x1b``), so a caller printing
+    the message prints no raw newline or escape sequence from a file's name; the OS's own errors name it quoted
+    (``str(exc)``: ``No such file or directory: 'a\\nb'``) and their ``strerror`` does not name it."""
     kind = special_file_kind(path)
     if kind is not None:
-        raise OSError(f"{os.fspath(path)} is {kind}, not a regular file")
+        raise OSError(f"{clean_name(os.fspath(path))} is {kind}, not a regular file")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         if special_mode_kind(st.st_mode) is not None:  # replaced between the two looks
-            raise OSError(f"{os.fspath(path)} is not a regular file")
+            raise OSError(f"{clean_name(os.fspath(path))} is not a regular file")
         if st.st_size > limit:
             raise TooLarge(path, st.st_size, limit)
         data = f.read(limit + 1)

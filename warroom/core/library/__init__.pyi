@@ -7,6 +7,7 @@ from ._drillset import SetDrill, drill_set_problems, resolve_set_drills
 from ._library import (
     TUTORIAL_ID,
     DrillLibrary,
+    FolderTooLarge,
     LoadedDrill,
     bundled_drills_dir,
     cross_file_problems,
@@ -21,6 +22,7 @@ __all__ = [
     "DrillCard",
     "DrillLibrary",
     "FolderCache",
+    "FolderTooLarge",
     "LoadedDrill",
     "SetDrill",
     "Stamp",

@@ -7,6 +7,7 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -36,10 +37,33 @@ def bundled_drills_dir() -> Path:
     return here.parent / "drills"
 
 
+#: How deep below a folder named the search for drill files goes (folders in folders), and how many files and
+#: folders one search looks at: a folder named by mistake (``warroom validate /``, a home folder) is refused after
+#: that many with what to do (:class:`FolderTooLarge`), never walked whole. The bundled library is 2 levels and
+#: about 100 files. Looked up at call time, so a test may lower one.
+MAX_WALK_DEPTH = 32
+MAX_WALK_ENTRIES = 100_000
+
+
+class FolderTooLarge(WarroomError, OSError):
+    """A folder whose search for drill files passed :data:`MAX_WALK_DEPTH` or :data:`MAX_WALK_ENTRIES`: nothing
+    under it is used. ``filename`` is the folder, ``strerror`` what was passed and what to do; ``str()`` is
+    ``FOLDER: reason`` with FOLDER's control characters escaped."""
+
+    def __init__(self, folder: Path, why: str) -> None:
+        super().__init__(errno.EFBIG, f"{why}: name the folder that holds the drills (or a file), not a folder "
+                                      "above them", os.fspath(folder))  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{clean_name(self.filename)}: {self.strerror}"
+
+
 def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -> list[Path]:
     """Every non-folder entry under ``folder`` (recursively, symbolic links to folders followed once) whose name ends
     in one of ``wanted``: regular files, and FIFOs or sockets too, so that the loader reports them instead of
-    their being skipped in silence. A sub-folder that cannot be listed is added to ``errors`` as an OSError."""
+    their being skipped in silence. A sub-folder that cannot be listed is added to ``errors`` as an OSError (and
+    skipped). Raises :class:`FolderTooLarge` as soon as the walk passes :data:`MAX_WALK_DEPTH` or
+    :data:`MAX_WALK_ENTRIES`."""
 
     def failed(exc: OSError) -> None:
         if errors is not None:
@@ -47,7 +71,15 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
 
     found: list[Path] = []
     seen = {os.path.realpath(folder)}
+    top, looked_at, limit = os.fspath(folder).rstrip(os.sep).count(os.sep), 0, MAX_WALK_ENTRIES
     for root, dirs, files in os.walk(folder, onerror=failed, followlinks=True):
+        looked_at += len(dirs) + len(files)
+        if looked_at > limit:
+            raise FolderTooLarge(folder, f"more than {limit:,} files and folders under it (the search for drill "
+                                         "files stops there)")  # fmt: skip
+        if dirs and root.rstrip(os.sep).count(os.sep) - top >= MAX_WALK_DEPTH:
+            raise FolderTooLarge(folder, f"folders nested more than {MAX_WALK_DEPTH} deep under it (at "
+                                         f"{clean_name(os.path.join(root, dirs[0]))})")  # fmt: skip
         # Symbolic links to folders are followed (a shared drill folder linked in), each real folder once: a link
         # loop cannot make the walk run for ever.
         keep = []
@@ -75,7 +107,8 @@ def find_drill_files(
     paths), in the order the arguments were given, without duplicates. Entries that are not regular files (a FIFO
     named ``x.yaml``) are returned too, for the loader to refuse by name. A folder that cannot be
     listed (permission denied) is appended to ``errors`` (an OSError whose ``filename`` is the folder) when a list
-    is given; its files are left out either way.
+    is given; its files are left out either way. Raises :class:`FolderTooLarge` for a folder too large or too deep
+    to search (see :data:`MAX_WALK_ENTRIES`).
     """
     wanted = tuple(suffixes)
     out: list[Path] = []
@@ -142,7 +175,12 @@ class DrillLibrary:
     def _ids(self) -> dict[str, Path]:
         if not self._index:
             for d in self.dirs:
-                for f in find_drill_files([d], errors=self._unread) if Path(d).is_dir() else []:
+                try:
+                    found = find_drill_files([d], errors=self._unread) if Path(d).is_dir() else []
+                except FolderTooLarge as exc:  # named, as a folder that cannot be read is
+                    self._unread.append(exc)
+                    continue
+                for f in found:
                     self._index.setdefault(f.stem, f)
         return self._index
 

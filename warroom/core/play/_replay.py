@@ -359,11 +359,15 @@ class Replay:
     def _check_cite(self, cite: str) -> None:
         """A citation names a released event and (format 2) a field path of it (any field the inspector shows: the
         output, the arguments, what the model was shown; a field the answer key does not declare is judged by the
-        whole event or the declared field around it)."""
+        whole event or the declared field around it). A version-1 drill has no citations of a field (its war room
+        offers none): ``e04:total`` there is refused, never judged as ``e04`` whole."""
         event_id, path = split_cite(cite)
         self._check_event(event_id)
         if path is None:
             return
+        if self.drill.schema_version < 2:
+            raise ReplayError(f"{cite!r} cites a field of {event_id!r}, and a version-1 drill has no citations of a "
+                              f"field: cite the whole event, {event_id!r} (fields are cited in format 2)")
         if not is_field_path(path):
             raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
 

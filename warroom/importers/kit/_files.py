@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import replace_files
+from warroom.core.files import read_only_mode, real_path, replace_files
 from warroom.importers.kit._drillfile import finite_numbers
 from warroom.importers.kit._importer import DrillData, Importer, Options, Refused
 from warroom.importers.kit._reading import collect_warnings
@@ -91,7 +91,7 @@ class _Run:
             redactor.discard()  # replacements in a file that failed are not counted
         try:
             drills, refused = self._prepare(f)
-            replace_files([(target, text) for _, target, text in drills])  # all or none
+            replace_files([(real_path(target), text) for _, target, text in drills])  # all or none; links kept
             for drill_id, _, _ in drills:
                 self.written[drill_id] = f
             if redactor is not None:
@@ -185,13 +185,18 @@ def find_input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[P
 
 
 def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exception]) -> Path:
-    """Where the drill ``drill_id`` is written: ``<out_dir>/<drill_id>.yaml``. Raises ``error`` when that file
-    exists and ``force`` is False, and when it is a folder (with ``force`` too)."""
+    """Where the drill ``drill_id`` is written: ``<out_dir>/<drill_id>.yaml`` (a symbolic link there is written
+    through, into the file it points to). Raises ``error`` when that file exists and ``force`` is False, and when it
+    is a folder or read-only (with ``force`` too)."""
     target = out_dir / f"{drill_id}.yaml"
     if target.is_dir():  # even with --force: a folder is never replaced by a drill
         raise error(f"{target} is a folder, not a drill file: move it away or import into another --out folder")
     if target.exists() and not force:
         raise error(f"{target} already exists (use --force to overwrite it)")
+    mode = read_only_mode(target)  # with --force: a read-only drill is refused, as `annotate` and `migrate` do
+    if mode is not None:
+        raise error(f"{target} is read-only (mode {mode}): make it writable (chmod u+w) to overwrite it, or import "
+                    "into another --out folder")  # fmt: skip
     return target
 
 

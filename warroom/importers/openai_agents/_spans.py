@@ -177,15 +177,18 @@ def _handoffs(steps: list[Step], data: dict[str, dict[str, Any]], tally: Counter
     with no agent above it, or naming no agent, stays other. Returns the ids of the handoffs made agents."""
     by_id = {s.span.span_id: s for s in steps}
     made: set[str] = set()
+    agents: dict[str | None, list[Step]] = {}  # agent spans by name, in order (a handoff made one is no target)
+    for a in steps:
+        if a.kind == AGENT:
+            agents.setdefault(a.name, []).append(a)
     for h in [s for s in steps if data[s.span.span_id]["type"] == "handoff" and s.name]:
         if _agent_above(h, by_id) is None:
             continue
         tally["ignored handoff"] -= 1
         h.kind = AGENT
         made.add(h.span.span_id)
-        target = next((a for a in steps if a.kind == AGENT and a.span.span_id not in made and a.name == h.name
-                       and a.span.start_ns >= h.span.start_ns and _agent_above(a, by_id) is None
-                       and not _holds(a, h, by_id)), None)
+        target = next((a for a in agents.get(h.name, ()) if a.span.start_ns >= h.span.start_ns
+                       and _agent_above(a, by_id) is None and not _holds(a, h, by_id)), None)
         if target is not None:
             target.span.parent_id = h.span.span_id
     return made
@@ -207,13 +210,14 @@ def _agent_inputs(steps: list[Step], data: dict[str, dict[str, Any]], handoffs: 
     """Give each agent span (not a handoff) the user's words its first model call sent that no earlier model call
     of the trace did: the first agent's are the user's message."""
     by_id = {s.span.span_id: s for s in steps}
+    memo: dict[str, Step | None] = {}  # the parents no longer change: each span is walked through once
     seen: set[str] = set()
     done: set[str] = set()
     for m in steps:
         if m.kind != MODEL:
             continue
         texts = user_texts(data[m.span.span_id].get("input"))
-        agent = nearest_agent(m, by_id)
+        agent = nearest_agent(m, by_id, memo)
         if agent is not None and agent.span.span_id not in done:
             done.add(agent.span.span_id)
             if agent.span.span_id not in handoffs:

@@ -45,10 +45,19 @@ def parse_time(text: str | None) -> datetime | None:
         return None
 
 
+#: The longest wall span a figure may be (the store's bound on a wall-clock figure, about 31 years).
+MAX_WALL_SECONDS = 1e9
+
+
 def _seconds(start: datetime | None, end: datetime | None) -> float | None:
+    """Wall seconds from ``start`` to ``end``; None when either is unknown, or when the clock went back between
+    them (a negative span) or jumped (a span over :data:`MAX_WALL_SECONDS`: a machine that started in 1970 and set
+    its clock mid-session): a time the wall clock cannot give is unknown, never a figure, and never keeps the
+    session from being stored."""
     if start is None or end is None:
         return None
-    return max((end - start).total_seconds(), 0.0)
+    spent = (end - start).total_seconds()
+    return spent if 0.0 <= spent <= MAX_WALL_SECONDS else None
 
 
 def _paused_seconds(actions: Sequence[Action], times: Sequence[datetime | None], end: datetime | None) -> float | None:
@@ -72,7 +81,7 @@ def _paused_seconds(actions: Sequence[Action], times: Sequence[datetime | None],
         if spent is None:
             return None
         total += spent
-    return total
+    return total if total <= MAX_WALL_SECONDS else None
 
 
 def wall_clock(

@@ -44,10 +44,13 @@ OUTCOME_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome)
 
 
 def _iso_time(value: str) -> str:
+    from warroom.store.timestamps import utc_text
+
     try:
         datetime.fromisoformat(value)
     except ValueError:
         raise ValueError("not an ISO 8601 date and time") from None
+    utc_text(value)  # (a time outside the years 1 to 9999 in UTC: ValueError, said as it is)
     return value
 
 

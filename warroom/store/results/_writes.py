@@ -78,6 +78,17 @@ def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str
         raise InvalidSession(f"session {session_id} was not updated: {describe(exc)}", session_id) from None
 
 
+def _as_utc(value: Any) -> Any:
+    """A stored start as the store's UTC text (a row stored before times were written so: the same session imported
+    again is the one stored, not another under its id); anything else as it is."""
+    from warroom.store.timestamps import utc_text
+
+    try:
+        return utc_text(value)
+    except (TypeError, ValueError):
+        return value
+
+
 def _actions_json(actions: Iterable[Action]) -> str:
     return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
 
@@ -140,6 +151,10 @@ def insert_row(
         reason = SessionReason.of(session_id, "session ", f" was not stored: no column {', '.join(unknown)}")
         raise InvalidSession.about(reason, session_id)
     _check_row(session_id, values)
+    from warroom.store.timestamps import utc_text
+
+    # times as the store's UTC text, so that they sort as time (an imported line may give any offset)
+    values = values | {k: utc_text(values[k]) for k in ("started_at", "ended_at", "rescored_at") if values.get(k)}
     # the distractor figures' and the response's columns always follow the scorecard (never taken from the caller)
     values = {**values, **figure_columns(values.get("scorecard"), values.get("scoring_version"))}
     values["response"] = response_column(
@@ -165,7 +180,7 @@ def insert_row(
         reason = SessionReason.of(session_id, "cannot store session ", f" of trainee {trainee!r}: {error}")
         raise type(error).about(reason) from exc
     trainee, drill_id, started_at = values["trainee"], values["drill_id"], values["started_at"]
-    if stored is None or tuple(stored) != (trainee, drill_id, started_at):
+    if stored is None or (stored[0], stored[1], _as_utc(stored[2])) != (trainee, drill_id, started_at):
         raise DuplicateSession.about(SessionReason.of(
             session_id, "cannot store session ", f" ({trainee}, {drill_id}, started {started_at}) in "
             f"{db.location}: another session is stored under this id"

@@ -214,8 +214,8 @@ def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
 
 @dataclass(frozen=True)
 class _Held:
-    """A session of a trainee's group (:func:`_group`): its id, claimed start, whether it was stored without a
-    check, and when the database stored it."""
+    """A session of a drill's group (:func:`_group`): its id, claimed start, whether it was stored without a check,
+    and when the database stored it, and whose it is."""
 
     session_id: str
     started_at: str
@@ -225,17 +225,18 @@ class _Held:
     stored: tuple[int, int] | None = None
     #: The seed it claims.
     seed: int | None = None
+    #: Whose session it is.
+    trainee: str = ""
 
 
 #: The copies of a session that verify names (then how many more).
 MAX_COPIES_NAMED = 3
-#: Action log as JSON -> the sessions of one trainee's drill that hold it, whatever seed each claims (a copy given
-#: another seed plays the same drill when the seed changes nothing its action log meets, and scores the same).
+#: action log as JSON -> the sessions of one drill that hold it, every trainee's, whatever their seeds.
 Group = dict[str, list[_Held]]
-#: (trainee, drill id) -> its :data:`Group`: built once per group by :func:`verify_sessions`, so that checking each
-#: session for copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over
-#: ten minutes).
-CopyIndex = dict[tuple[str, str], Group]
+#: drill id -> its :data:`Group`: built once per drill by :func:`verify_sessions`, so that checking each session for
+#: copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over ten
+#: minutes).
+CopyIndex = dict[str, Group]
 
 
 def _log_key(actions: Sequence[Action]) -> str | None:
@@ -247,11 +248,12 @@ def _log_key(actions: Sequence[Action]) -> str | None:
     return json.dumps(mine, sort_keys=True)
 
 
-def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | None) -> Group:
-    """The sessions of ``trainee`` on ``drill`` by action log, read once per ``index``."""
-    if index is not None and (trainee, drill) in index:
-        return index[(trainee, drill)]
-    rows = [o for o in store.iter_sessions(trainee=trainee, drill=drill)
+def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
+    """The sessions of ``drill``, every trainee's the store shows, by action log (whatever their seeds), read once
+    per ``index``."""
+    if index is not None and drill in index:
+        return index[drill]
+    rows = [o for o in store.iter_sessions(drill=drill)
             if not isinstance(o, CorruptSession) and o.drill_id == drill]  # fmt: skip
     checks = store.checks([o.session_id for o in rows])
     ages = store.stored_order([o.session_id for o in rows])
@@ -261,40 +263,46 @@ def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | Non
         if key is not None:
             submitted = o.session_id in checks and checks[o.session_id].submitted
             group.setdefault(key, []).append(_Held(o.session_id, o.started_at, submitted, ages.get(o.session_id),
-                                                   o.seed))  # fmt: skip
+                                                   o.seed, o.trainee))  # fmt: skip
     if index is not None:
-        index[(trainee, drill)] = group
+        index[drill] = group
     return group
 
 
 def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = None) -> list[str]:
-    """A session stored without a check (``s``) that is a copy of another session of the same trainee: the same
-    drill, seed and action log (one holding a trainee's action: two sessions played hold the same one only when
-    nothing but a quit was recorded), whatever its id and start time say. A copy given an earlier start time would
-    become the trainee's first attempt at the drill, and one given a later start took the session it copies out of
-    the figures (a bad first attempt) while standing itself as a later one. Of two copies both stored without a
-    check, the one the database stored later is the copy (:func:`_copy_of`); a session warroom's recorder stored is
-    never the copy."""
+    """A session stored without a check (``s``) that is a copy of another session, the same trainee's or another's
+    (a hit handed in under another name): the same drill and action log, whatever the seed (a log holds each
+    action's drill time, so no two sessions played hold the same one, but for one holding nothing but a quit; and a
+    copier may pick another seed that draws the same trial), whatever its id and start time say. A copy given an
+    earlier start time would become the trainee's first attempt at the drill, and one given a later start took the
+    session it copies out of the figures (a bad first attempt) while standing itself as a later one. Of two copies
+    both stored without a check, the one the database stored later is the copy (:func:`_copy_of`); a session
+    warroom's recorder stored is never the copy."""
     mine = _log_key(s.actions)
     if mine is None:
         return []
-    held = _group(store, s.trainee, s.drill_id, index).get(mine, [])
-    me = next((o for o in held if o.session_id == s.session_id), _Held(s.session_id, s.started_at, True, None, s.seed))
+    held = _group(store, s.drill_id, index).get(mine, [])
+    me = next((o for o in held if o.session_id == s.session_id),
+              _Held(s.session_id, s.started_at, True, None, s.seed, s.trainee))
     found = [o for o in held if o.session_id != s.session_id and _copy_of(me, o)]
-    said = [_copy_sentence(o, s.seed) for o in found[:MAX_COPIES_NAMED]]
+    said = [_copy_sentence(o, s) for o in found[:MAX_COPIES_NAMED]]
     if len(found) > MAX_COPIES_NAMED:  # a thousand copies: a thousand sentences for each of them
-        said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions of the trainee")
+        whose = " of the trainee" if all(o.trainee == s.trainee for o in found[MAX_COPIES_NAMED:]) else ""
+        said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions{whose}")
     return said
 
 
-def _copy_sentence(other: _Held, seed: int | None) -> str:
-    """That a session is a copy of ``other`` (``seed``: the seed the copy claims)."""
-    if other.seed == seed:
-        return (f"its drill, seed and action log are those of session {other.session_id} (started "
+def _copy_sentence(other: _Held, s: StoredSession) -> str:
+    """That ``s`` is a copy of ``other``, naming whose ``other`` is when it is another trainee's: its drill, seed and
+    action log; or its drill and action log under a seed of its own (a seed drawing the same trial changes nothing a
+    log shows in a drill without timing variants)."""
+    whose = "" if other.trainee == s.trainee else f" of trainee {other.trainee!r}"
+    if other.seed == s.seed:
+        return (f"its drill, seed and action log are those of session {other.session_id}{whose} (started "
                 f"{other.started_at}): a copy, whatever its id and start time say")  # fmt: skip
-    return (f"its drill and action log are those of session {other.session_id} (started {other.started_at}, seed "
-            f"{_shown(other.seed)}; this one claims seed {_shown(seed)}): a copy, whatever its id, seed and start "
-            "time say")  # fmt: skip
+    return (f"its drill and action log are those of session {other.session_id}{whose} (started {other.started_at}, "
+            f"seed {_shown(other.seed)}; this one claims seed {_shown(s.seed)}): a copy, whatever its id, seed and "
+            "start time say")  # fmt: skip
 
 
 def _copy_of(me: _Held, other: _Held) -> bool:

@@ -19,7 +19,7 @@ from warroom.core.author import (
     write_recovery,
 )
 from warroom.core.model import TraceEvent
-from warroom.core.text import clean_line, plural
+from warroom.core.text import clean, clean_line, clean_name, plural
 
 __all__ = ["MarkActions"]
 
@@ -136,10 +136,11 @@ class MarkActions:
         """The file changed on disk since it was opened: nothing was written; the marks go to its recovery copy, which
         the next ``warroom annotate`` of the file (as it is now) offers again."""
         try:
-            kept = f"Your marks are kept in {write_recovery(self.file, self.draft)}"
+            kept = f"Your marks are kept in {clean_name(write_recovery(self.file, self.draft))}"
         except KeyWriteError as why:
-            kept = f"Your marks are kept here only ({why})"
-        self.notify(f"{exc}.\n{kept}: quit (q) and run `warroom annotate {self.file.path}` again to load the file "
+            kept = f"Your marks are kept here only ({clean_name(why)})"
+        shown = clean_name(self.file.path)  # shown literally on its line: a name's newline or ESC escaped
+        self.notify(f"{clean(exc)}.\n{kept}: quit (q) and run `warroom annotate {shown}` again to load the file "
                     "as it is now with your marks, or put the file back as it was and press s again.",
                     title="Not saved: changed on disk", severity="error", markup=False, timeout=30)  # fmt: skip
 
@@ -154,7 +155,7 @@ class MarkActions:
             self.changed_on_disk(exc)
             return
         except KeyWriteError as exc:
-            self.notify(f"{exc}\nYour marks are kept here: fix the file (or put it back) and press s again.",
+            self.notify(f"{clean(exc)}\nYour marks are kept here: fix the file (or put it back) and press s again.",
                         title="Not saved", severity="error", markup=False, timeout=15)
             return
         self.saved = True
