@@ -1,6 +1,7 @@
-"""The store's timestamps: ISO 8601 UTC text with microseconds, which sorts as time (:func:`utc_now`), and the
-``--since`` value of a command turned into that text (:func:`parse_since`), and any ISO 8601 time a row brings
-(an imported line's ``started_at`` with an offset) written as that text (:func:`utc_text`)."""
+"""The store's timestamps: ISO 8601 UTC text with microseconds, which sorts as time (:func:`utc_now`), the
+``--since`` value of a command turned into that text (:func:`parse_since`), any ISO 8601 time a row brings (an
+imported line's ``started_at`` with an offset) written as that text (:func:`utc_text`), and any ISO 8601 time read
+as an aware datetime (:func:`aware_time`)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,7 @@ def parse_since(text: str) -> str:
             d = date.fromisoformat(value)
             dt = datetime(d.year, d.month, d.day, tzinfo=UTC)
         else:
-            dt = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
+            dt = aware_time(value)
     except ValueError:
         raise ValueError(
             f"{text!r} is not a date or ISO datetime (expected e.g. 2026-11-29 or 2026-11-29T14:30)"
@@ -45,10 +44,14 @@ def utc_text(value: str) -> str:
     ``warroom store import`` sort as time beside warroom's own (``2026-12-06T09:00:00-05:00``, 14:00 UTC, sorted as
     text before ``2026-12-06T10:00:00+00:00``, and so became a trainee's first attempt). The store's own texts are
     returned as they are. Raises ValueError for a text that is not one, or outside the years 1 to 9999 in UTC."""
-    dt = datetime.fromisoformat(value)
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
     try:
-        return dt.astimezone(UTC).isoformat(timespec="microseconds")
+        return aware_time(value).astimezone(UTC).isoformat(timespec="microseconds")
     except OverflowError:
         raise ValueError("outside the years 1 to 9999 once read as UTC") from None
+
+
+def aware_time(text: str) -> datetime:
+    """An ISO 8601 time (``Z`` or an offset; none: UTC) as an aware datetime. Raises ValueError for text that is
+    not one."""
+    dt = datetime.fromisoformat(text)
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)

@@ -17,6 +17,7 @@ _SPECIAL_KINDS = (
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
+    (stat.S_ISLNK, "a symbolic link"),  # (only from os.lstat)
 )
 
 
@@ -32,8 +33,8 @@ def special_file_kind(path: str | os.PathLike[str]) -> str | None:
 
 
 def special_mode_kind(mode: int) -> str | None:
-    """What a file of ``st_mode`` ``mode`` is when it is not a regular file (see :func:`special_file_kind`); None
-    for a regular file. For a file already open (``os.fstat``)."""
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file (see :func:`special_file_kind`; from
+    ``os.lstat``, also ``a symbolic link``); None for a regular file. For a file already open (``os.fstat``)."""
     if stat.S_ISREG(mode):
         return None
     return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")

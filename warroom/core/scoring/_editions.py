@@ -6,9 +6,9 @@ released never changes: tests/unit/test_scoring_editions.py pins every released 
 
 Adding an edition (version 6, say) touches:
 
-- this module: one more :class:`Edition` in :data:`EDITIONS` (a new field, when the new rule needs a switch or a
-  value no edition had: give it to every edition, the old ones keeping their behaviour), and
-  :data:`SCORING_VERSION`;
+- this module: one more :class:`Edition` in :data:`EDITIONS`, the last one with what changes (a new field, when the
+  new rule needs a switch or a value no edition had: give it to version 1 with the old behaviour, and the new
+  value to the new edition), and :data:`SCORING_VERSION`;
 - the code of a new switch, if any (:mod:`warroom.core.scoring._points` for points, ``_outcome`` for outcomes and
   verdicts, ``_score`` for what the scorecard records);
 - tests/unit/test_scoring_editions.py: the new edition's values pinned;
@@ -20,15 +20,16 @@ Adding an edition (version 6, say) touches:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 
 @dataclass(frozen=True, kw_only=True)
 class Edition:
     """One edition of the scoring rules: its ``version`` (as scorecards record it), its point values and its
-    switches. Every field is given for every edition (none has a default), so that no change made for a new
-    edition can reach an old one.
+    switches. No field has a default: version 1 gives every one, and each later edition is the one before it with
+    the fields it changes (``dataclasses.replace``), so that a field added for a new edition must be given to
+    version 1 and no change made for a new edition can reach an old one.
 
     Points of a faulted drill: the outcome's (``contained``, ``contained_late``, ``right_step_unsupported``; 0 for
     an outcome the edition does not have), the most for speed (``speed``) and for damage avoided (``damage``), the
@@ -98,53 +99,25 @@ _VERSION_1 = Edition(
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
 #: distractor figures.
-_VERSION_2 = Edition(
-    version="2",
-    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
-    false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
-    early_escalation=False, min_citation_precision=0.0, max_cited=0,
-    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-    distractor_fields_compare=True,
-)  # fmt: skip
+_VERSION_2 = replace(_VERSION_1, version="2", right_step_unsupported=10, cites_count=True, distractor_figures=True)
 #: Version 3: a requested verification probe that does not find the fault costs 2 points (format 2 probes).
-_VERSION_3 = Edition(
-    version="3",
-    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
-    false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
-    early_escalation=False, min_citation_precision=0.0, max_cited=0,
-    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-    distractor_fields_compare=True,
-)  # fmt: skip
+_VERSION_3 = replace(_VERSION_2, version="3", needless_probe_penalty=2, probes_count=True)
 #: Version 4: the trial and its response (the first escalation decides: hit, miss, localisation error, false
 #: alarm, correct rejection; a session quit with no escalation is a miss, or on a noise trial abandoned), and
 #: citations must be specific: at least half of the cited events are evidence or accepted evidence, and at most 4 are
 #: cited. An escalation only before the evidence of a fault is an "early escalation", no longer a "false alarm".
-_VERSION_4 = Edition(
-    version="4",
-    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
-    false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
-    early_escalation=True, min_citation_precision=0.5, max_cited=4,
-    evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-    distractor_fields_compare=True,
-)  # fmt: skip
-
+_VERSION_4 = replace(
+    _VERSION_3, version="4", records_response=True, early_escalation=True, min_citation_precision=0.5, max_cited=4
+)
 #: Version 5: version 4's points and citations, and four switches (issue 34): a released accepted-evidence event
 #: makes the fault detectable (in a drill whose fault only a probe's answer shows, escalating the origin after the
 #: accepted symptom contains instead of being an early escalation); an event cited whole and by its evidence field
 #: counts once as evidence; float noise below 1e-9 is dropped before a half is rounded up; a distractor's field does
 #: not complete a comparison.
-_VERSION_5 = Edition(
-    version="5",
-    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
-    false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
-    early_escalation=True, min_citation_precision=0.5, max_cited=4,
-    evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
+_VERSION_5 = replace(
+    _VERSION_4, version="5", evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
     distractor_fields_compare=False,
-)  # fmt: skip
+)
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
 EDITIONS: Mapping[str, Edition] = MappingProxyType(

@@ -48,6 +48,7 @@ from warroom.store.cohort._facts import (
     FactsQuery,
     build_facts,
     counted_modes,
+    modes_counted,
     prepared,
     read_facts,
 )
@@ -176,7 +177,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         where, params = query.where("1 = 1", unindexed=unindexed)
         checked = conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=COLUMN), params).fetchall()
         by_mode, _ = _checked(checked)
-        counted = _counted(by_mode, requested)
+        counted = modes_counted(requested, bool(by_mode.get("assessment")))
         within, wp = query.within_sql(unindexed)
         where, params = query.partition().where(COLUMN, unindexed=unindexed)  # (the first attempt: in any mode)
         hint = store.dialect.indexed_by(ATTEMPTS_INDEX)
@@ -239,11 +240,3 @@ def _checked(rows: Iterable[tuple[str, int, int]]) -> tuple[dict[str, int], int]
         bad += n - valid
     return by_mode, bad
 
-
-def _counted(by_mode: dict[str, int], requested: str) -> Counted:
-    """The modes counted for ``requested`` (``auto``: assessment when some matching session is one, else all)."""
-    if requested == "auto":
-        requested = "assessment" if by_mode.get("assessment") else "all"
-    if requested == "all":
-        return Counted(None, "all")
-    return Counted(frozenset({requested}), requested)

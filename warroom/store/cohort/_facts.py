@@ -284,8 +284,14 @@ def counted_modes(facts: list[SessionFacts], requested: str = "auto") -> Counted
 
     ``auto`` (the default) is ``assessment`` when any of ``facts`` is an assessment session, else ``all`` (a store of
     practice sessions only still gets its figures). Raises ValueError for another value."""
+    return modes_counted(requested, requested == "auto" and any(f.mode == "assessment" for f in facts))
+
+
+def modes_counted(requested: str, any_assessment: bool) -> Counted:
+    """:func:`counted_modes` of sessions of which ``any_assessment`` says whether any is an assessment session (as
+    the statistics counted in the database know it)."""
     if requested == "auto":
-        requested = "assessment" if any(f.mode == "assessment" for f in facts) else "all"
+        requested = "assessment" if any_assessment else "all"
     if requested == "all":
         return Counted(None, "all")
     if requested not in MODES:

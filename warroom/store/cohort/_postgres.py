@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from warroom.store.cohort._count import ATTEMPT_COLUMNS
+from warroom.store.cohort._facts import modes_counted
 from warroom.store.results import COLUMN
 
 if TYPE_CHECKING:
@@ -47,12 +48,10 @@ def count(store: ResultsStore, query: FactsQuery, requested: str) -> tuple[list[
     """Query 2's rows as :func:`~warroom.store.cohort._count.first_attempts` reads them (trainee, drill, the sessions
     the window filters keep, then the first attempt's columns), the counted modes and the sessions per mode that can
     be counted (matching every filter)."""
-    from warroom.store.cohort._count import _counted
-
     conn = store.db.conn
     w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
     found = conn.execute(f"SELECT EXISTS (SELECT 1 FROM sessions{w})", p).fetchone()[0]
-    counted = _counted({"assessment": 1} if found else {}, "auto") if requested == "auto" else _counted({}, requested)
+    counted = modes_counted(requested, bool(found))
     within, wp = query.within_sql(unindexed="")
     where, params = query.partition().where(unindexed="")
     first_where, fp = query.partition().where(COLUMN, unindexed="")  # (the first attempt: in any mode)

@@ -153,10 +153,7 @@ class JournalWriter:
 
     def move_to(self, dest: Path) -> None:
         """Move the journal file to ``dest`` (same file system; the folder is created), keeping it open and locked."""
-        dest.parent.mkdir(parents=True, exist_ok=True)
         move_file(self.path, dest)
-        fsync_dir(dest.parent)
-        fsync_dir(self.path.parent)
         self.path = dest
 
     def close(self) -> None:
@@ -180,8 +177,10 @@ def lock_exclusive(fd: int, *, blocking: bool) -> None:
 
 
 def move_file(src: Path, dest: Path) -> None:
-    """``os.replace(src, dest)``; when both are links of one file (a hard link: ``rename`` then does nothing and
-    ``src`` would stay, to be recovered again at every start), ``src`` is unlinked: ``dest`` holds the same bytes."""
+    """``os.replace(src, dest)`` (same file system; ``dest``'s folder is created), both folders' entries then flushed
+    to disk; when both are links of one file (a hard link: ``rename`` then does nothing and ``src`` would stay, to be
+    recovered again at every start), ``src`` is unlinked: ``dest`` holds the same bytes."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
     try:
         same = os.path.samefile(src, dest)
     except OSError:
@@ -190,6 +189,8 @@ def move_file(src: Path, dest: Path) -> None:
         os.unlink(src)
     else:
         os.replace(src, dest)
+    fsync_dir(dest.parent)
+    fsync_dir(src.parent)
 
 
 def fsync_dir(path: Path) -> None:

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from warroom.core.files import special_mode_kind
 from warroom.core.model import OUTCOME_LABELS, Outcome
 from warroom.core.text import plural, seconds
 from warroom.errors import WarroomError
@@ -37,7 +38,6 @@ from warroom.store.journal._file import (
     JournalContents,
     JournalError,
     NotRegularFile,
-    fsync_dir,
     lock_exclusive,
     move_file,
     read_journal,
@@ -226,16 +226,11 @@ def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
 def _non_regular(path: Path) -> str | None:
     """None for a regular file; else what it is (``a FIFO``, ``a symbolic link``...); ``""`` when it is gone."""
     try:
-        mode = os.lstat(path).st_mode
+        return special_mode_kind(os.lstat(path).st_mode)
     except FileNotFoundError:
         return ""
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc})"
-    if stat.S_ISREG(mode):
-        return None
-    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISLNK: "a symbolic link", stat.S_ISDIR: "a folder",
-             stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a character device", stat.S_ISBLK: "a block device"}  # fmt: skip
-    return next((name for test, name in kinds.items() if test(mode)), "not a regular file")
 
 
 def _not_regular_message(path: Path, kind: str) -> str:
@@ -328,7 +323,7 @@ def _recover_one(
         return
     except JournalError as exc:
         dest = journals_dir(data_dir) / UNREADABLE / path.name
-        _move(path, dest)
+        move_file(path, dest)
         rec.journal = dest
         rec.error = f"{exc}; the journal was kept as {dest}"
         return
@@ -365,7 +360,7 @@ def _recover_one(
     rec.problems = notes
     rec.stored = True
     dest = done_dir(data_dir) / path.name
-    _move(path, dest)
+    move_file(path, dest)
     rec.journal = dest
 
 
@@ -377,7 +372,7 @@ def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         why.write_text(f"{reason}\n", encoding="utf-8")
-        _move(src, dest)
+        move_file(src, dest)
     except OSError as exc:
         rec.error = f"{reason}\n  it could not be quarantined ({exc.strerror or exc}); it was left in place: {src}"
         return
@@ -494,13 +489,6 @@ def _mtime_iso(path: Path) -> str:
         return datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="microseconds")
     except OSError:  # pragma: no cover
         return utc_now()
-
-
-def _move(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    move_file(src, dest)
-    fsync_dir(dest.parent)
-    fsync_dir(src.parent)
 
 
 __all__ = ["QUARANTINE", "UNREADABLE", "RecoveredSession", "Unrecoverable", "recover_unfinished"]

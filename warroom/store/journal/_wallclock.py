@@ -19,11 +19,12 @@ written here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import Scorecard
 from warroom.store.results import WallClock
+from warroom.store.timestamps import aware_time
 
 
 def detected_at(scorecard: Scorecard) -> float | None:
@@ -39,10 +40,9 @@ def parse_time(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
-        dt = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
+        return aware_time(text)
     except ValueError:
         return None
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 #: The longest wall span a figure may be (the store's bound on a wall-clock figure, about 31 years).

@@ -6,7 +6,7 @@ from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
 from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
 from ._history import HISTORY_TABLE, ScorecardChange
-from ._queries import SORT_KEYS, TUTORIAL, filter_sql, where_sql
+from ._queries import SORT_KEYS, TUTORIAL, Filters, filter_sql, where_sql
 from ._records import ActionRecord, EndRecord, describe
 from ._responses import response_column
 from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
@@ -21,6 +21,7 @@ __all__ = [
     "COUNTED_SQL",
     "DISAGREES",
     "EndRecord",
+    "Filters",
     "HISTORY_TABLE",
     "ImportResult",
     "LEFT_OUT_SQL",

@@ -30,7 +30,7 @@ from warroom.store.errors import (
     empty_message,
     full_disk_message,
 )
-from warroom.store.results._migrations import BACKFILLS, MIGRATIONS
+from warroom.store.results._migrations import BACKFILLS, MIGRATIONS, session_columns
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
@@ -231,12 +231,7 @@ class StoreConnection:
                 f"warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (the file was not changed)."
             )
         if version < 0:
-            raise DamagedStore(
-                f"the results store {self.path} has schema version {version}, which no warroom writes: it was changed "
-                f"by another program or by hand, and warroom cannot use it (the file was not changed). Move it aside "
-                f"with its -wal and -shm files (e.g. rename it to {self.path.name}.damaged) to start a new store, or "
-                "put back a copy from a backup."
-            )
+            raise self._changed_by_hand(f"has schema version {version}, which no warroom writes")
         self.retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -247,26 +242,26 @@ class StoreConnection:
 
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
-        if self.dialect.name == "sqlite":
-            have = {r[1] for r in self.conn.execute("PRAGMA table_info(sessions)")}
-        else:
-            from warroom.store.backends import sessions_columns
-
-            have = sessions_columns(self.conn)
+        have = session_columns(self.conn, self.dialect)
         need = [*LIST_FIELDS, *FULL_FIELDS, "countable", "stored_seq"]
         missing = [c for c in need if c not in have]
         if missing:
             what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"
-            if self.dialect.name != "sqlite":
-                raise DamagedStore(
-                    f"the results store {self.location} {what}: it was changed by another program or by hand, and "
-                    "warroom cannot use it (nothing was changed). Use another database or schema."
-                )
-            raise DamagedStore(
-                f"the results store {self.path} {what}: it was changed by another program or by hand, and warroom "
-                f"cannot use it (the file was not changed). Move it aside with its -wal and -shm files (e.g. rename "
-                f"it to {self.path.name}.damaged) to start a new store, or put back a copy from a backup."
+            raise self._changed_by_hand(what)
+
+    def _changed_by_hand(self, what: str) -> DamagedStore:
+        """The error for a store that ``what`` (``has no sessions table``...): changed by another program or by hand,
+        and what to do."""
+        if self.dialect.name != "sqlite":
+            return DamagedStore(
+                f"the results store {self.location} {what}: it was changed by another program or by hand, and "
+                "warroom cannot use it (nothing was changed). Use another database or schema."
             )
+        return DamagedStore(
+            f"the results store {self.path} {what}: it was changed by another program or by hand, and warroom "
+            f"cannot use it (the file was not changed). Move it aside with its -wal and -shm files (e.g. rename "
+            f"it to {self.path.name}.damaged) to start a new store, or put back a copy from a backup."
+        )
 
     def error(self, exc: BaseException) -> StoreError:
         """The :class:`StoreError` for a database error met while using the store (on PostgreSQL the message names

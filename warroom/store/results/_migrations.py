@@ -5,9 +5,10 @@ open."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from warroom.store import backends
 from warroom.store.backends import Dialect
 
 MIGRATIONS: dict[int, str] = {
@@ -227,13 +228,7 @@ def _responses_12(conn: Any, dialect: Dialect) -> None:
     """Migration 12: fill the response column, index the first attempts, drop the indexes no longer read."""
     from warroom.store.results._responses import backfill
 
-    if dialect.name == "sqlite":
-        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
-    else:
-        from warroom.store.backends import sessions_columns
-
-        columns = sessions_columns(conn)
-    if "response" not in columns:  # (a store set back to an older version by hand has it)
+    if "response" not in session_columns(conn, dialect):  # (a store set back to an older version by hand has it)
         conn.execute("ALTER TABLE sessions ADD COLUMN response TEXT")
     backfill(conn)
     # the statistics' covering index as migration 7 made it, with the response (read_facts reads it alone)
@@ -259,7 +254,7 @@ def _backfill_4(conn: Any, dialect: Dialect) -> None:
     backfill(conn)
 
 
-def _columns(conn: Any, dialect: Dialect) -> set[str]:
+def session_columns(conn: Any, dialect: Dialect) -> set[str]:
     """The columns the ``sessions`` table has now."""
     if dialect.name == "sqlite":
         return {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
@@ -271,7 +266,7 @@ def _columns(conn: Any, dialect: Dialect) -> set[str]:
 def _countable_7(conn: Any, dialect: Dialect) -> None:
     from warroom.store.results import _countable as countable
 
-    countable.migrate(conn, dialect, _columns(conn, dialect))
+    countable.migrate(conn, dialect, session_columns(conn, dialect))
 
 
 def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
@@ -293,37 +288,39 @@ def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
         conn.execute(statement)
 
 
-#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-def _secure_history_11(conn: Any, dialect: Dialect) -> None:
-    """Migration 11 on a PostgreSQL store secured by ``warroom store secure``: the history's rights and policies."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import history_statements
+def _secured(conn: Any, dialect: Dialect) -> bool:
+    """Whether the store is a PostgreSQL store secured by ``warroom store secure`` (row-level security on
+    ``sessions``): the migrations of its rights and policies run only there."""
+    sql = "SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')"
+    return dialect.name != "sqlite" and bool(conn.execute(sql).fetchone()[0])
 
-        for statement in history_statements():
-            conn.execute(statement)
+
+def _on_secured(statements: Callable[[], Iterable[str]]) -> Callable[[Any, Dialect], None]:
+    """A migration that runs ``statements()`` on a secured PostgreSQL store (:func:`_secured`), and nothing
+    elsewhere."""
+
+    def migrate(conn: Any, dialect: Dialect) -> None:
+        if _secured(conn, dialect):
+            for statement in statements():
+                conn.execute(statement)
+
+    return migrate
 
 
 def _played_as_13(conn: Any, dialect: Dialect) -> None:
     """Migration 13: the ``played_as`` column (once: a store whose version was set back keeps its column), each
     older session's trial as it was: noise for an all-clear drill, else signal."""
-    if "played_as" in _columns(conn, dialect):
+    if "played_as" in session_columns(conn, dialect):
         return
     conn.execute("ALTER TABLE sessions ADD COLUMN played_as TEXT NOT NULL DEFAULT 'signal'")
     conn.execute("UPDATE sessions SET played_as = 'noise' WHERE all_clear <> 0")
 
 
 def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
-    """Migration 14 on a PostgreSQL store secured by ``warroom store secure``: the verification records' rights,
-    policies and trigger, and every session stored before recorded as not verified (a trainee role may have stored
-    it, with any values)."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import checks_statements
-
-        for statement in checks_statements():
+    """Migration 14 on a secured PostgreSQL store: the verification records' rights, policies and trigger, and every
+    session stored before recorded as not verified (a trainee role may have stored it, with any values)."""
+    if _secured(conn, dialect):
+        for statement in backends.checks_statements():
             conn.execute(statement)
         conn.execute(
             "INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by) SELECT "
@@ -331,52 +328,6 @@ def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
             """verified yet', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), """
             "current_user, 'unknown (before schema version 14)' FROM sessions ON CONFLICT (session_id) DO NOTHING"
         )
-
-
-def _secure_console_15(conn: Any, dialect: Dialect) -> None:
-    """Migration 15 on a PostgreSQL store secured by ``warroom store secure``: the notes' and the live table's
-    rights and policies."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import console_statements
-
-        for statement in console_statements():
-            conn.execute(statement)
-
-
-def _secure_checks_16(conn: Any, dialect: Dialect) -> None:
-    """Migration 16 on a PostgreSQL store secured by ``warroom store secure``: the trainee's narrower policy on the
-    verification records."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import trainee_checks_policy
-
-        for statement in trainee_checks_policy():
-            conn.execute(statement)
-
-
-def _secure_trigger_17(conn: Any, dialect: Dialect) -> None:
-    """Migration 17 on a PostgreSQL store secured by ``warroom store secure``: the trigger function that names every
-    relation with its schema."""
-    if dialect.name == "sqlite":
-        return
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import mark_submitted_function
-
-        conn.execute(mark_submitted_function())
-
-
-def _secure_history_18(conn: Any, dialect: Dialect) -> None:
-    """Migration 18 on a PostgreSQL store secured by ``warroom store secure``: the trainee's narrower policy on the
-    scorecard history."""
-    _secure_history_11(conn, dialect)
-
-
-def _secure_history_19(conn: Any, dialect: Dialect) -> None:
-    """Migration 19 on a PostgreSQL store secured by ``warroom store secure``: a trainee role's history names it."""
-    _secure_history_11(conn, dialect)
 
 
 #: The column numbering the sessions in the order the database stored them (schema version 20).
@@ -402,7 +353,7 @@ def _stored_seq_20(conn: Any, dialect: Dialect) -> None:
     """Migration 20: the ``stored_seq`` column and what numbers it; on a secured PostgreSQL store, the trainee's
     policies that accept a session stored in a savepoint."""
     if dialect.name == "sqlite":
-        if STORED_SEQ not in _columns(conn, dialect):
+        if STORED_SEQ not in session_columns(conn, dialect):
             conn.execute(f"ALTER TABLE sessions ADD COLUMN {STORED_SEQ} INTEGER")
         conn.execute(f"CREATE INDEX IF NOT EXISTS ix_sessions_stored_seq ON sessions({STORED_SEQ})")
         conn.execute(_SQLITE_STORED_SEQ)
@@ -414,15 +365,22 @@ def _stored_seq_20(conn: Any, dialect: Dialect) -> None:
     conn.execute("DROP TRIGGER IF EXISTS sessions_stored_seq ON sessions")
     conn.execute("CREATE TRIGGER sessions_stored_seq BEFORE INSERT ON sessions FOR EACH ROW "
                  "EXECUTE FUNCTION warroom_stored_seq()")  # fmt: skip
-    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
-        from warroom.store.backends import history_statements, trainee_checks_policy
-
-        for statement in [*trainee_checks_policy(), *history_statements()]:
+    if _secured(conn, dialect):
+        for statement in [*backends.trainee_checks_policy(), *backends.history_statements()]:
             conn.execute(statement)
 
 
+#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data, and
+#: on a secured PostgreSQL store (:func:`_on_secured`) the rights and policies of: the scorecard history (11), the
+#: verification records (14), the notes and the live table (15), the trainee's narrower policy on the verification
+#: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
+#: on the history (18) and a trainee role's history naming it (19); and the order in which the database stores
+#: sessions (20).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
-    13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15, 16: _secure_checks_16,
-    17: _secure_trigger_17, 18: _secure_history_18, 19: _secure_history_19, 20: _stored_seq_20,
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
+    12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
+    15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
+    17: _on_secured(lambda: [backends.mark_submitted_function()]),
+    18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
+    20: _stored_seq_20,
 }  # fmt: skip

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from warroom.store.errors import CorruptSession, SessionNotFound
 from warroom.store.results._checks import strict_json
@@ -30,27 +30,32 @@ if TYPE_CHECKING:
 TUTORIAL = "tutorial"
 
 
+class Filters(TypedDict, total=False):
+    """The filters every read takes, by keyword (each None or left out: any): ``trainee``, ``drill`` (its id),
+    ``since`` (a UTC timestamp text, :func:`~warroom.store.results.parse_since`), ``outcome``, ``set_id`` (a drill
+    set's id) and ``mode``."""
+
+    trainee: str | None
+    drill: str | None
+    since: str | None
+    outcome: str | None
+    set_id: str | None
+    mode: str | None
+
+
 def filter_sql(
-    *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    outcome: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
-    trainees: Sequence[str] = (),
-    since_unindexed: str = "",
-    counted_only: bool = False,
+    *, trainees: Sequence[str] = (), since_unindexed: str = "", counted_only: bool = False, **filters: Unpack[Filters]
 ) -> tuple[list[str], list[Any]]:
-    """The conditions (to be joined with AND) and their parameters for the given filters: each matches its column
-    exactly (None: any); ``trainees`` (when not empty) keeps only these trainees; ``since`` (a UTC timestamp text,
-    :func:`~warroom.store.results.parse_since`) keeps sessions started at or after it. ``since_unindexed`` is put
+    """The conditions (to be joined with AND) and their parameters for the given :class:`Filters`: each matches its
+    column exactly (None: any); ``trainees`` (when not empty) keeps only these trainees; ``since`` keeps sessions
+    started at or after it. ``since_unindexed`` is put
     before ``started_at`` (SQLite's unary ``+``, which keeps the planner off the ``started_at`` index when a read
     of every matching row is better served by a covering index; empty: no such hint). ``counted_only`` (statistics
     and best scores) leaves out the guided tutorial's sessions (mode :data:`TUTORIAL`) unless ``mode`` asks for them."""
     clauses: list[str] = []
     params: list[Any] = []
-    for column, value in (("trainee", trainee), ("drill_id", drill)):
+    since, mode = filters.get("since"), filters.get("mode")
+    for column, value in (("trainee", filters.get("trainee")), ("drill_id", filters.get("drill"))):
         if value is not None:
             clauses.append(f"{column} = ?")
             params.append(value)
@@ -60,7 +65,7 @@ def filter_sql(
     if since is not None:
         clauses.append(f"{since_unindexed}started_at >= ?")
         params.append(since)
-    for column, value in (("outcome", outcome), ("set_id", set_id), ("mode", mode)):
+    for column, value in (("outcome", filters.get("outcome")), ("set_id", filters.get("set_id")), ("mode", mode)):
         if value is not None:
             clauses.append(f"{column} = ?")
             params.append(value)
@@ -162,21 +167,12 @@ def scorecard_history(db: StoreConnection, session_id: str) -> list[ScorecardCha
         raise CorruptSession(f"stored session {session_id} cannot be read: {exc}", session_id) from None
 
 def _where(
-    db: StoreConnection,
-    trainee: str | None,
-    drill: str | None,
-    since: str | None,
-    outcome: str | None = None,
-    *,
-    valid: bool | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
-    counted: bool = False,
+    db: StoreConnection, *, valid: bool | None = None, counted: bool = False, **filters: Unpack[Filters]
 ) -> tuple[str, list[Any]]:
-    """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns hold values of
-    the right type (:func:`~warroom.store.results._checks.valid_row_sql`), False only the others. ``set_id`` and
-    ``mode`` keep the sessions of that drill set / mode; ``counted`` only those the statistics count (none whose
-    results are not verified: :data:`~warroom.store.results._verification.COUNTED_SQL`)."""
+    """The WHERE clause and its parameters of ``filters``. ``valid`` True keeps only the rows whose summary columns
+    hold values of the right type (:func:`~warroom.store.results._checks.valid_row_sql`), False only the others;
+    ``counted`` only those the statistics count (none whose results are not verified:
+    :data:`~warroom.store.results._verification.COUNTED_SQL`)."""
     from warroom.store.results._checks import VALID_ROW_SQL, valid_row_sql
     from warroom.store.results._verification import COUNTED_SQL
 
@@ -184,7 +180,7 @@ def _where(
     clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
     if counted:
         clauses.append(f"({COUNTED_SQL})")
-    more, params = filter_sql(trainee=trainee, drill=drill, since=since, outcome=outcome, set_id=set_id, mode=mode)
+    more, params = filter_sql(**filters)
     return where_sql(clauses + more), params
 
 
@@ -192,19 +188,14 @@ def _where(
 def query(
     db: StoreConnection,
     *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    outcome: str | None = None,
     sort: str = "when",
     reverse: bool = False,
     limit: int | None = None,
     full: bool = False,
-    set_id: str | None = None,
-    mode: str | None = None,
     counted: bool = False,
+    **filters: Unpack[Filters],
 ) -> list[SessionRow]:
-    """Stored sessions matching the filters, sorted.
+    """Stored sessions matching the :class:`Filters`, sorted.
 
     With ``full`` the rows are :class:`StoredSession` objects carrying the scorecard and action log too.
 
@@ -215,23 +206,19 @@ def query(
     statistics do: ``warroom scores verify``). Raises ValueError for an unknown sort key and
     :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
     """
-    sql, params, _ = _query_sql(db, trainee, drill, since, outcome, sort, reverse, limit, full, set_id, mode, counted)
+    sql, params, _ = _query_sql(db, sort=sort, reverse=reverse, limit=limit, full=full, counted=counted, **filters)
     read = _stored if full else _listed
     return [read(r) for r in db.conn.execute(sql, params)]
 
 def _query_sql(
     db: StoreConnection,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    outcome: str | None = None,
+    *,
     sort: str = "when",
     reverse: bool = False,
     limit: int | None = None,
     full: bool = False,
-    set_id: str | None = None,
-    mode: str | None = None,
     counted: bool = False,
+    **filters: Unpack[Filters],
 ) -> tuple[str, list[Any], bool]:
     if sort not in SORT_KEYS:
         raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
@@ -239,7 +226,7 @@ def _query_sql(
     if reverse:
         direction = "ASC" if direction == "DESC" else "DESC"
     order = ", ".join(f"{part.strip()} {db.dialect.order(direction)}" for part in expr.split(","))
-    where, params = _where(db, trainee, drill, since, outcome, set_id=set_id, mode=mode, counted=counted)
+    where, params = _where(db, counted=counted, **filters)
     columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
     sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
     if limit:
@@ -294,19 +281,11 @@ def _stored(r: Any) -> StoredSession:
     except (ValueError, TypeError) as exc:
         raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
 
-def iter_sessions(
-    db: StoreConnection,
-    *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
-) -> Iterator[StoredSession | CorruptSession]:
-    """Every matching stored session with its scorecard and action log, oldest first (for re-scoring), read in
-    one query (``set_id`` / ``mode`` as in :meth:`query`). A row that cannot be read is yielded as its
+def iter_sessions(db: StoreConnection, **filters: Unpack[Filters]) -> Iterator[StoredSession | CorruptSession]:
+    """Every stored session matching the :class:`Filters`, with its scorecard and action log, oldest first (for
+    re-scoring), read in one query. A row that cannot be read is yielded as its
     :class:`CorruptSession` error (not raised), so the caller can report it and go on."""
-    where, params = _where(db, trainee, drill, since, set_id=set_id, mode=mode)
+    where, params = _where(db, **filters)
     sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions{where} ORDER BY started_at, session_id"
     try:
         rows = db.conn.execute(sql, params).fetchall()
@@ -319,34 +298,17 @@ def iter_sessions(
             yield exc
 
 @guarded
-def count(
-    db: StoreConnection,
-    *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
-) -> int:
-    """How many stored sessions match the filters (``set_id`` / ``mode`` as in :meth:`query`)."""
-    where, params = _where(db, trainee, drill, since, set_id=set_id, mode=mode)
+def count(db: StoreConnection, **filters: Unpack[Filters]) -> int:
+    """How many stored sessions match the :class:`Filters`."""
+    where, params = _where(db, **filters)
     return int(db.conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
 @guarded
-def invalid_rows(
-    db: StoreConnection,
-    *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
-    limit: int = 100,
-) -> list[CorruptSession]:
-    """The matching rows that the best scores leave out because a checked column holds a value of the wrong type
-    or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most ``limit``),
-    oldest first (``set_id`` / ``mode`` as in :meth:`query`). The rows are never modified."""
-    where, params = _where(db, trainee, drill, since, valid=False, set_id=set_id, mode=mode)
+def invalid_rows(db: StoreConnection, *, limit: int = 100, **filters: Unpack[Filters]) -> list[CorruptSession]:
+    """The rows matching the :class:`Filters` that the best scores leave out because a checked column holds a value
+    of the wrong type or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most
+    ``limit``), oldest first. The rows are never modified."""
+    where, params = _where(db, valid=False, **filters)
     # Found on the covering summary index (no ORDER BY, so no lookup of every row), then read in full.
     ids = [r[0] for r in db.conn.execute(f"SELECT session_id FROM sessions{where} LIMIT ?", [*params, limit])]
     sql = f"SELECT {_LIST_COLUMNS} FROM sessions WHERE session_id = ?"
@@ -367,7 +329,7 @@ def best_scores(db: StoreConnection, trainee: str, mode: str | None = None) -> d
     abandoned (of ``mode`` only, when given: an assessment drill set's picker shows assessment scores); None for a
     drill the trainee only ever quit (every session abandoned). Drills never run are absent. Rows that a read would
     skip as unreadable (a text total...) are left out."""
-    where, params = _where(db, trainee, None, None, valid=True, mode=mode)
+    where, params = _where(db, valid=True, trainee=trainee, mode=mode)
     rows = db.conn.execute(
         f"SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions{where} "
         "GROUP BY drill_id",

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from warroom.core.scoring import (
     SCORING_VERSION,
@@ -27,7 +27,7 @@ from warroom.core.scoring import (
     score,
 )
 from warroom.store.errors import CorruptSession
-from warroom.store.results import ResultsStore, StoredSession
+from warroom.store.results import Filters, ResultsStore, StoredSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
 from warroom.store.timestamps import utc_now
 
@@ -67,7 +67,8 @@ class RescoreResult:
         return f"{self.status.value}: {self.label}: {self.message}"
 
 
-def _normalise(value: Any) -> Any:
+def json_value(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples as lists, anything else JSON cannot hold as its text)."""
     return json.loads(json.dumps(value, default=str))
 
 
@@ -75,19 +76,15 @@ def rescore(
     store: ResultsStore,
     resolver: DrillResolver,
     *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
     allow_changed: bool = False,
     rules: str | None = None,
     reason: str | None = None,
     write: bool = True,
+    **filters: Unpack[Filters],
 ) -> list[RescoreResult]:
-    """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
-    timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
-    scorecards that changed.
+    """Re-score every stored session matching the :class:`~warroom.store.results.Filters` (``trainee`` / ``drill``
+    id exact, ``since`` a UTC timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest
+    first, and store the scorecards that changed.
 
     ``resolver(drill_id, drill_path) -> Path`` finds each session's drill file (e.g.
     :func:`~warroom.store.journal._recorder.default_drill_resolver`). Returns one :class:`RescoreResult` per session; a
@@ -104,7 +101,7 @@ def rescore(
         check_rules(rules)
     cache: dict[Path, Drill] = {}
     out: list[RescoreResult] = []
-    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
+    for s in store.iter_sessions(**filters):
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue
@@ -183,9 +180,9 @@ def _rescore_one(
         return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     file_why = f"; against the changed drill file {path}" if found.changed else ""
-    new_d = _normalise(new.to_dict())
+    new_d = json_value(new.to_dict())
     write = (new, {"reason": why + file_why, **record})
-    if new_d == _normalise(current_scorecard_keys(s.scorecard)):
+    if new_d == json_value(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}", write)

@@ -28,21 +28,21 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from warroom.core.library import TUTORIAL_ID
 from warroom.core.scoring import SCORING_VERSION, ScoringError, score
 from warroom.store.errors import CorruptSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
-from warroom.store.review._rescore import session_rules
+from warroom.store.review._rescore import json_value, session_rules
+from warroom.store.timestamps import aware_time
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
-    from warroom.store.results import ResultsStore, SessionCheck, SessionInfo, SessionRow, StoredSession
+    from warroom.store.results import Filters, ResultsStore, SessionCheck, SessionInfo, SessionRow, StoredSession
 
 
 class Verdict(StrEnum):
@@ -101,22 +101,18 @@ def verify_sessions(
     store: ResultsStore,
     resolver: DrillResolver,
     *,
-    trainee: str | None = None,
-    drill: str | None = None,
-    since: str | None = None,
-    set_id: str | None = None,
-    mode: str | None = None,
     record: bool = True,
     done: Callable[[], None] = lambda: None,
+    **filters: Unpack[Filters],
 ) -> list[VerifyResult]:
-    """Verify every stored session matching the filters (as :func:`~warroom.store.review.rescore` takes them), oldest
+    """Verify every stored session matching the :class:`~warroom.store.results.Filters`, oldest
     first; with ``record`` the verdicts are recorded in the store; ``done`` is called after each session (a progress
     bar). Returns one :class:`VerifyResult` per session. Raises StoreError when the store cannot be read (or
     written, with ``record``)."""
     cache: dict[Path, Drill] = {}
     copies: CopyIndex = {}
     out: list[VerifyResult] = []
-    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
+    for s in store.iter_sessions(**filters):
         previous = store.checks([s.session_id]).get(s.session_id)
         if isinstance(s, CorruptSession):
             result = VerifyResult(s.session_id, None, None, Verdict.UNVERIFIABLE, (str(s),), _submitter(previous),
@@ -320,14 +316,7 @@ def _copy_of(me: _Held, other: _Held) -> bool:
         return True
     if me.stored is not None and other.stored is not None and me.stored != other.stored:
         return me.stored > other.stored
-    return _instant(me.started_at) <= _instant(other.started_at)
-
-
-def _instant(iso: str) -> datetime:
-    """An ISO 8601 time as an aware datetime (one without an offset read as UTC), to compare start times given in
-    any offset."""
-    when = datetime.fromisoformat(iso)
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return aware_time(me.started_at) <= aware_time(other.started_at)  # start times given in any offset
 
 
 def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions: Sequence[Action]) -> list[str]:
@@ -377,7 +366,7 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
         a, b = card.get(key), computed.get(key)
         if key == "components":
             a, b = _points(a), _points(b)
-        if not _same(_plain(a), _plain(b)):
+        if not _same(json_value(a), json_value(b)):
             differing.append(f"{key} {_shown(a)} where its action log scores {_shown(b)}")
     if not differing:
         return []
@@ -411,10 +400,6 @@ def _points(components: Any) -> Any:
     if not isinstance(components, list):
         return components
     return [{k: v for k, v in c.items() if k != "explanation"} if isinstance(c, dict) else c for c in components]
-
-
-def _plain(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
 
 
 def _same(a: Any, b: Any) -> bool:
