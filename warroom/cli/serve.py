@@ -65,6 +65,10 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[An
               help="Reverse proxies (addresses or networks, comma-separated: 127.0.0.1, 10.0.0.0/8) whose "
               "X-Forwarded-For names the client for the sign-in limits and the log; default none: every client is "
               "the address that connected.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="A host name browsers reach this server by (a reverse proxy's public name, the server's DNS "
+              "name; repeat for several), besides its addresses, localhost and this machine's names: a request "
+              "for any other name is refused (HTTP 421), as a page of another site rebinding its name would be.")
 @store_option
 @drills_setting
 @trainee_setting
@@ -81,6 +85,7 @@ def serve(
     console_sets: tuple[Path, ...],
     stuck_after: float,
     proxies: tuple[Any, ...],
+    allowed_hosts: tuple[str, ...],
     store_url: str | None,
 ) -> None:
     """Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.
@@ -91,12 +96,7 @@ def serve(
     the class live, drill sets' completion grids, progress, reviews, notes and the gradebook. Stop with Ctrl+C."""
     if ctx.invoked_subcommand is not None:
         return
-    try:
-        import textual_serve  # noqa: F401  (checked first: the server is built on it and its aiohttp)
-    except ImportError:
-        raise click.ClickException(
-            "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
-        ) from None
+    _need_textual_serve()
     from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
     settings: Settings = settings_of(ctx)
@@ -125,11 +125,22 @@ def serve(
         console = _console(roster, Console(signins, live, settings.data_dir, drill_dirs=settings.drill_dirs,
                                            set_files=sets, stuck_after=stuck_after))  # fmt: skip
     server = WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions, live=live,
-                           console=console, tabs_per_trainee=tabs_per_trainee)  # fmt: skip
+                           console=console, tabs_per_trainee=tabs_per_trainee,
+                           allowed_hosts=allowed_hosts)  # fmt: skip
     try:
         server.serve()
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _need_textual_serve() -> None:
+    """Checked first: the server is built on textual-serve and its aiohttp."""
+    try:
+        import textual_serve  # noqa: F401
+    except ImportError:
+        raise click.ClickException(
+            "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
+        ) from None
 
 
 def _warm_picker_cache(settings: Settings) -> None:
