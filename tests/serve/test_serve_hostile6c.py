@@ -134,3 +134,57 @@ async def test_a_real_tab_answers_a_key_after_a_storm_of_resizes(tmp_path):
             await read_until(ws, "escape closes", timeout=90)
     log = served.log.read_text()
     assert "ended the session" not in log and "Traceback" not in log
+
+
+def test_the_grid_says_what_the_gradebook_says_of_a_first_attempt_made_outside_the_set():
+    """A drill first played outside a set, then in it: the gradebook's cell is the first attempt ever, said so, while
+    the grid's done cell showed the in-set first attempt. Given the sessions outside the set, the grid says the same
+    (they share ``gradebook_cell``) and links the first attempt."""
+    from datetime import date
+
+    from tests.unit.test_console_views import Row
+    from warroom.console import completion_grid
+
+    outside = Row("ana", "A", "missed", 40, "s1", set_id=None, started_at="2026-11-29T10:00:00Z")
+    in_set = [Row("ana", "A", "contained", 100, "s3", started_at="2026-11-30T10:00:00Z"),
+              Row("ben", "A", "contained", 80, "s4", started_at="2026-11-30T10:00:00Z")]  # fmt: skip
+    grid = completion_grid("week-1", "", "", None, None, [("A", "a")], ["ana", "ben"], in_set, set(),
+                           date(2026, 12, 1), [outside])  # fmt: skip
+    (ana,), (ben,) = (cells for _, cells in grid.rows)
+    assert ana.text == "done · missed · 40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best 100)"
+    assert (ana.session_id, ana.score, ana.attempts) == ("s1", 40, 1)  # linked; attempts: in the set
+    assert ben.text == "done · contained · 80"
+    later = Row("ben", "A", "contained", 10, "s9", started_at="2026-12-09T10:00:00Z")  # after: changes nothing
+    again = completion_grid("week-1", "", "", None, None, [("A", "a")], ["ben"], in_set, set(), date(2026, 12, 1),
+                            [later])  # fmt: skip
+    assert again.rows[0][1][0].text == "done · contained · 80"
+
+
+async def test_the_served_grid_and_gradebook_agree_on_a_drill_first_played_outside_the_set(tmp_path):
+    import csv
+    import html
+    import io
+    import re
+    import sqlite3
+
+    from handcohort_support import SET_ID, Play, play
+    from serve_support import FACILITATOR
+
+    data = tmp_path / "data"
+    first = play(data, Play("ana", "A", (("quit", 5),)))  # abandoned: 0
+    play(data, Play("ana", "A", (("esc", 12, "s1", ("e04",)),)))  # the replay, in the set
+    with sqlite3.connect(data / "results.sqlite3") as conn:  # the first made outside the set, the day before
+        conn.execute("UPDATE sessions SET set_id = NULL, started_at = '2026-11-29T10:00:00.000000Z' "
+                     "WHERE session_id = ?", (first,))  # fmt: skip
+    with serving(tmp_path, data_dir=data) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran:
+            async with fran.get(f"/console/gradebook.csv?set={SET_ID}") as r:
+                rows = list(csv.reader(io.StringIO(await r.text())))
+            async with fran.get(f"/console/sets/{SET_ID}") as r:
+                page = html.unescape(await r.text())
+    (ana,) = [row for row in rows if row[0] == "ana"]
+    cell = ana[1]  # the set's one drill played
+    assert cell.startswith("0 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best ")
+    (shown,) = re.findall(r'data-trainee="ana".*?<a href="/console/sessions/([^"]+)">([^<]+)</a></td>', page, re.S)[:1]
+    assert shown == (first, f"done · abandoned · {cell}")
