@@ -188,3 +188,52 @@ async def test_the_served_grid_and_gradebook_agree_on_a_drill_first_played_outsi
     assert cell.startswith("0 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best ")
     (shown,) = re.findall(r'data-trainee="ana".*?<a href="/console/sessions/([^"]+)">([^<]+)</a></td>', page, re.S)[:1]
     assert shown == (first, f"done · abandoned · {cell}")
+
+
+async def test_a_trainee_playing_on_one_host_is_refused_a_second_tab_on_another_host_of_the_class(tmp_path, store_url):
+    """``--tabs-per-trainee`` counted one host's tabs: with several hosts in front of one store a trainee played one
+    tab on each (a drill on one while another showed its debrief). The hosts share the live table (the console's):
+    a tab open on another host counts, and the second host's page and websocket say so (409, naming that host, with
+    no "play here instead", which this host cannot do). Once that tab is closed, the second host serves the tab."""
+    import aiohttp
+    from serve_support import TOKENS, SimulatedTrainee
+
+    from tests.serve.test_console_hosts import _end_app_processes
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    with serving(one, "--store", store_url) as host1, serving(two, "--store", store_url) as host2:
+        ada = SimulatedTrainee(host1.url, "Ada Lovelace", TOKENS["Ada Lovelace"])
+        ada2 = await host2.signed_in()
+        try:
+            await ada.sign_in()
+            await ada.open_tab()  # on host 1
+            deadline = asyncio.get_running_loop().time() + 20
+            while True:  # host 1 writes its row within half a second, host 2 reads the table as often
+                async with ada2.get("/") as r:
+                    status, body = r.status, await r.text()
+                if status == 409 or asyncio.get_running_loop().time() > deadline:
+                    break
+                await asyncio.sleep(0.5)
+            assert status == 409 and f":{host1.port}#" in body and "another host of this class" in body
+            assert "Play here instead" not in body
+            try:
+                async with ada2.ws_connect("/ws"):
+                    raise AssertionError("a second tab opened on another host")
+            except aiohttp.WSServerHandshakeError as exc:
+                assert exc.status == 409
+            await ada.close()  # the first tab closed: host 2 serves one now
+            deadline = asyncio.get_running_loop().time() + 30
+            while True:
+                async with ada2.get("/") as r:
+                    status = r.status
+                if status == 200 or asyncio.get_running_loop().time() > deadline:
+                    break
+                await asyncio.sleep(0.5)
+            assert status == 200
+        finally:
+            await ada.close()
+            await ada2.close()
+            _end_app_processes(one / "data")
+    assert "a tab of 'Ada Lovelace' refused: already playing in another tab" in host2.log.read_text()

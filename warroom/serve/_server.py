@@ -195,11 +195,17 @@ class WarroomServer(Server):
         self._closing: set[asyncio.Future[Any]] = set()  # tabs taken over, being closed
 
     def playing_elsewhere(self, trainee: str) -> bool:
-        """True when ``trainee`` already plays in :attr:`tabs_per_trainee` tabs (not taken over), with a roster."""
+        """True when ``trainee`` already plays in :attr:`tabs_per_trainee` tabs (not taken over), with a roster: this
+        host's, and those other hosts of the class serve (:meth:`other_hosts_tabs`)."""
         if self.signins.roster is None:
             return False
         mine = [t for t in self.tabs.values() if t.trainee == trainee and not t.ended]
-        return len(mine) >= self.tabs_per_trainee
+        return len(mine) + len(self.other_hosts_tabs(trainee)) >= self.tabs_per_trainee
+
+    def other_hosts_tabs(self, trainee: str) -> list[Any]:
+        """The open tabs of ``trainee`` on other serve hosts of the class, from the store's live table (the rows
+        every host writes for the console: :meth:`~warroom.serve._live.LiveClass.tabs_elsewhere`)."""
+        return self.live.tabs_elsewhere(trainee) if self.live is not None else []
 
     async def _wait_for_a_tab(self, trainee: str) -> bool:
         """:meth:`playing_elsewhere`, after waiting up to :data:`RELOAD_WAIT` seconds for one of the trainee's tabs
@@ -218,6 +224,13 @@ class WarroomServer(Server):
         """The HTTP 409 page of a trainee's tab over :attr:`tabs_per_trainee`: go back to the other tab, or play
         here instead (``POST /takeover``)."""
         tabs = "another tab" if self.tabs_per_trainee == 1 else f"{self.tabs_per_trainee} other tabs"
+        elsewhere = sorted({row.host for row in self.other_hosts_tabs(trainee)})
+        if elsewhere:  # a tab of another host: this host cannot end it (no "play here instead")
+            return page("War Room: already playing in another tab", (
+                f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, served by another host of this class "
+                f"({html.escape(', '.join(elsewhere))}): a trainee plays one drill at a time.</p><p>Go back to that "
+                "tab, or close it and reload this page a few seconds later (a tab whose browser went away counts as "
+                "closed within about 25 s).</p>"), status=409)  # fmt: skip
         body = (
             f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, in this browser or another: a trainee "
             "plays one drill at a time.</p><p>Go back to that tab, or close it and reload this page. Or play here "
