@@ -237,3 +237,14 @@ async def test_a_trainee_playing_on_one_host_is_refused_a_second_tab_on_another_
             await ada2.close()
             _end_app_processes(one / "data")
     assert "a tab of 'Ada Lovelace' refused: already playing in another tab" in host2.log.read_text()
+
+
+def test_an_allowed_host_that_is_no_host_name_is_a_usage_error(tmp_path):
+    import subprocess
+    import sys
+
+    for bad in ("*", "http://class.example", "class.example:8000", "a b", ""):
+        run = subprocess.run([sys.executable, "-m", "warroom", "--data-dir", str(tmp_path), "serve", "--port", "0",
+                              "--allowed-host", bad], capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert run.returncode == 2 and "is not a host name" in run.stderr, (bad, run.stderr)
+        assert "Traceback" not in run.stderr

@@ -43,6 +43,18 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[An
     return proxies
 
 
+def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--allowed-host`` read: each a host name (letters, digits, ``-``, ``.``, ``_``; an address in brackets or
+    not), a usage error naming the first that is none (a URL, a pattern such as ``*``, a space)."""
+    import re
+
+    for name in value:
+        if not re.fullmatch(r"[A-Za-z0-9._-]+|\[?[0-9A-Fa-f:.%]+\]?", name):
+            raise click.BadParameter(f"{name[:60]!r} is not a host name (give the name alone, such as "
+                                     "warroom.school.example: no scheme, port, path or pattern)", ctx, param)
+    return value
+
+
 @click.group("serve", invoke_without_command=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
               "opens the war room to the network (use a --roster).")
@@ -65,7 +77,7 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[An
               help="Reverse proxies (addresses or networks, comma-separated: 127.0.0.1, 10.0.0.0/8) whose "
               "X-Forwarded-For names the client for the sign-in limits and the log; default none: every client is "
               "the address that connected.")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME", callback=_host_names,
               help="A host name browsers reach this server by (a reverse proxy's public name, the server's DNS "
               "name; repeat for several), besides its addresses, localhost and this machine's names: a request "
               "for any other name is refused (HTTP 421), as a page of another site rebinding its name would be.")
