@@ -43,6 +43,18 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[An
     return proxies
 
 
+def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--allowed-host`` read: each a host name (letters, digits, ``-``, ``.``, ``_``; an address in brackets or
+    not), a usage error naming the first that is none (a URL, a pattern such as ``*``, a space)."""
+    import re
+
+    for name in value:
+        if not re.fullmatch(r"[A-Za-z0-9._-]+|\[?[0-9A-Fa-f:.%]+\]?", name):
+            raise click.BadParameter(f"{name[:60]!r} is not a host name (give the name alone, such as "
+                                     "warroom.school.example: no scheme, port, path or pattern)", ctx, param)
+    return value
+
+
 @click.group("serve", invoke_without_command=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
               "opens the war room to the network (use a --roster).")
@@ -65,6 +77,10 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str) -> tuple[An
               help="Reverse proxies (addresses or networks, comma-separated: 127.0.0.1, 10.0.0.0/8) whose "
               "X-Forwarded-For names the client for the sign-in limits and the log; default none: every client is "
               "the address that connected.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME", callback=_host_names,
+              help="A host name browsers reach this server by (a reverse proxy's public name, the server's DNS "
+              "name; repeat for several), besides its addresses, localhost and this machine's names: a request "
+              "for any other name is refused (HTTP 421), as a page of another site rebinding its name would be.")
 @store_option
 @drills_setting
 @trainee_setting
@@ -81,6 +97,7 @@ def serve(
     console_sets: tuple[Path, ...],
     stuck_after: float,
     proxies: tuple[Any, ...],
+    allowed_hosts: tuple[str, ...],
     store_url: str | None,
 ) -> None:
     """Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.
@@ -91,12 +108,7 @@ def serve(
     the class live, drill sets' completion grids, progress, reviews, notes and the gradebook. Stop with Ctrl+C."""
     if ctx.invoked_subcommand is not None:
         return
-    try:
-        import textual_serve  # noqa: F401  (checked first: the server is built on it and its aiohttp)
-    except ImportError:
-        raise click.ClickException(
-            "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
-        ) from None
+    _need_textual_serve()
     from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
     settings: Settings = settings_of(ctx)
@@ -125,11 +137,22 @@ def serve(
         console = _console(roster, Console(signins, live, settings.data_dir, drill_dirs=settings.drill_dirs,
                                            set_files=sets, stuck_after=stuck_after))  # fmt: skip
     server = WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions, live=live,
-                           console=console, tabs_per_trainee=tabs_per_trainee)  # fmt: skip
+                           console=console, tabs_per_trainee=tabs_per_trainee,
+                           allowed_hosts=allowed_hosts)  # fmt: skip
     try:
         server.serve()
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _need_textual_serve() -> None:
+    """Checked first: the server is built on textual-serve and its aiohttp."""
+    try:
+        import textual_serve  # noqa: F401
+    except ImportError:
+        raise click.ClickException(
+            "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
+        ) from None
 
 
 def _warm_picker_cache(settings: Settings) -> None:

@@ -40,6 +40,9 @@ TICK = 0.5
 HEARTBEAT = 2.0
 #: A tab gone (disconnected) stays in the live table this long, in seconds, then its row is dropped.
 KEEP_GONE = 30 * 60
+#: Seconds a heartbeat of another host's rows counts as fresh: its tabs count against a trainee's tab limit
+#: (``--tabs-per-trainee``) on this host (the console shows the rows of a host silent longer as "host lost").
+OTHER_HOST_FRESH = 10.0
 #: Rows of a host whose heartbeat is older than this (seconds) are dropped by any host (a host gone for good).
 FORGET_HOSTS = 24 * 3600
 
@@ -140,6 +143,16 @@ class LiveClass:
                 self.rows[tab] = replace(row, state=DISCONNECTED, ended_at=row.ended_at or utc())
 
     # --- the worker -----------------------------------------------------------------------------------------------
+
+    def tabs_elsewhere(self, trainee: str, now: datetime | None = None) -> list[LiveTab]:
+        """The tabs of ``trainee`` that other hosts of the class serve now, as the live table last read says
+        (:attr:`snapshot`, at most :data:`TICK` seconds old): open (on the picker, playing or finished; not
+        disconnected, nor a sign-in without a tab), from a host whose heartbeat is at most :data:`OTHER_HOST_FRESH`
+        seconds old (a host killed outright took its tabs' connections with it)."""
+        fresh = (now or datetime.now(UTC)) - timedelta(seconds=OTHER_HOST_FRESH)
+        return [row for row in self.snapshot
+                if row.host != self.host and row.trainee == trainee and row.state in (PICKER, PLAYING, FINISHED)
+                and (parse_utc(row.heartbeat_at) or fresh) > fresh]  # fmt: skip
 
     def start(self) -> None:
         """Start following journals and writing the live table (on the running event loop)."""

@@ -152,8 +152,8 @@ class _Pages:
         known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:
             # counted sessions only: one whose results disagree with its action log is no grade (`scores verify`)
-            sessions, problems = await self.c.in_store(
-                lambda store: store.query_readable(set_id=set_id, limit=0, counted=True))
+            # and every counted session, for first attempts made outside the set (the set's gradebook's cells)
+            (sessions, every), problems = await self.c.in_store(self._set_and_every(set_id))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id in known:
@@ -166,10 +166,21 @@ class _Pages:
                 raise web.HTTPNotFound(text=f"no drill set {set_id!r} is known to this console")
         playing = {(row.trainee, row.drill_id or "") for row in self.c.live.snapshot
                    if row.state == "playing" and row.set_id == set_id}  # fmt: skip
+        earlier = [r for r in every if r.mode != "tutorial" and r.set_id != set_id]
         grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
-                               playing, date.today())  # fmt: skip
+                               playing, date.today(), earlier)  # fmt: skip
         return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
                            skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+
+    @staticmethod
+    def _set_and_every(set_id: str) -> Any:
+        """A read of the store: a set's counted sessions and every counted session, and the rows it skipped."""
+
+        def read(store: Any) -> tuple[tuple[list[Any], list[Any]], list[Any]]:
+            rows, problems = store.query_readable(set_id=set_id, limit=0, counted=True)
+            return (rows, store.query_readable(limit=0, counted=True)[0]), problems
+
+        return read
 
     # --- trainees -------------------------------------------------------------------------------------------------
 

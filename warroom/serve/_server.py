@@ -44,9 +44,17 @@ from textual_serve.server import Server
 
 from warroom.core.text import plural
 from warroom.errors import WarroomError
+from warroom.serve._hosts import HostNames
 from warroom.serve._proxies import wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
-from warroom.serve._tab import MAX_MESSAGE_BYTES, BadMessage, TabService, relay_until_ended
+from warroom.serve._tab import (
+    MAX_MESSAGE_BYTES,
+    MAX_RESIZE_CELLS,
+    BadMessage,
+    TabService,
+    relay_until_ended,
+    terminal_size,
+)
 
 if TYPE_CHECKING:
     from warroom.serve._console import Console
@@ -59,8 +67,8 @@ log = logging.getLogger("warroom.serve")
 #: Seconds a closing connection waits for its app process to store an open drill (as abandoned) and exit, before it is
 #: ended (SIGTERM, then SIGKILL); ``$WARROOM_SERVE_STOP_GRACE`` sets another.
 STOP_GRACE = float(os.environ.get("WARROOM_SERVE_STOP_GRACE", "") or 15.0)
-#: Terminal size limits accepted from the browser, in cells.
-_MAX_CELLS = 1000
+#: The largest font size a terminal page is asked for with (``?fontsize=``), in pixels.
+_MAX_FONT_SIZE = 100
 #: Seconds a seat taken by a served terminal page waits for its tab's websocket.
 TICKET_LIFETIME = 60.0
 #: Seats one trainee's served pages may hold at once while their tabs have not connected: a page served again past
@@ -124,9 +132,10 @@ def own_links_only(page: str, origin: str) -> str:
     return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
 
 
-def _cells(value: str, default: int) -> int:
+def _number(value: str, default: int, most: int) -> int:
+    """A whole number of a page's query (a size), from 1 to ``most``; ``default`` when it is none."""
     try:
-        return min(max(int(value), 1), _MAX_CELLS)
+        return min(max(int(value), 1), most)
     except ValueError:
         return default
 
@@ -152,6 +161,8 @@ class WarroomServer(Server):
         max_sessions: the most app processes running at once (None: no limit).
         tabs_per_trainee: the most war room tabs one signed-in trainee plays in at once (with a roster: without
             one every browser is the same trainee, and only ``max_sessions`` holds).
+        allowed_hosts: host names a request's ``Host`` may say besides the bound address, this machine's names,
+            the loopback names and IP addresses (``--allowed-host``; :class:`~warroom.serve._hosts.HostNames`).
     """
 
     def __init__(
@@ -165,6 +176,7 @@ class WarroomServer(Server):
         live: LiveClass | None = None,
         console: Console | None = None,
         tabs_per_trainee: int = TABS_PER_TRAINEE,
+        allowed_hosts: Sequence[str] = (),
     ) -> None:
         super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room")
         self.signins = signins
@@ -177,15 +189,23 @@ class WarroomServer(Server):
         #: seats taken by served pages: ticket -> (when it lapses, monotonic; whose page it is)
         self.tickets: dict[str, tuple[float, str]] = {}
         self.tabs_per_trainee = tabs_per_trainee
+        #: the names a request's Host may say (DNS rebinding: warroom.serve._hosts)
+        self.host_names = HostNames(host, tuple(allowed_hosts))
         self.tabs: dict[str, _Tab] = {}  # the war room tabs being played, by tab id
         self._closing: set[asyncio.Future[Any]] = set()  # tabs taken over, being closed
 
     def playing_elsewhere(self, trainee: str) -> bool:
-        """True when ``trainee`` already plays in :attr:`tabs_per_trainee` tabs (not taken over), with a roster."""
+        """True when ``trainee`` already plays in :attr:`tabs_per_trainee` tabs (not taken over), with a roster: this
+        host's, and those other hosts of the class serve (:meth:`other_hosts_tabs`)."""
         if self.signins.roster is None:
             return False
         mine = [t for t in self.tabs.values() if t.trainee == trainee and not t.ended]
-        return len(mine) >= self.tabs_per_trainee
+        return len(mine) + len(self.other_hosts_tabs(trainee)) >= self.tabs_per_trainee
+
+    def other_hosts_tabs(self, trainee: str) -> list[Any]:
+        """The open tabs of ``trainee`` on other serve hosts of the class, from the store's live table (the rows
+        every host writes for the console: :meth:`~warroom.serve._live.LiveClass.tabs_elsewhere`)."""
+        return self.live.tabs_elsewhere(trainee) if self.live is not None else []
 
     async def _wait_for_a_tab(self, trainee: str) -> bool:
         """:meth:`playing_elsewhere`, after waiting up to :data:`RELOAD_WAIT` seconds for one of the trainee's tabs
@@ -204,6 +224,13 @@ class WarroomServer(Server):
         """The HTTP 409 page of a trainee's tab over :attr:`tabs_per_trainee`: go back to the other tab, or play
         here instead (``POST /takeover``)."""
         tabs = "another tab" if self.tabs_per_trainee == 1 else f"{self.tabs_per_trainee} other tabs"
+        elsewhere = sorted({row.host for row in self.other_hosts_tabs(trainee)})
+        if elsewhere:  # a tab of another host: this host cannot end it (no "play here instead")
+            return page("War Room: already playing in another tab", (
+                f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, served by another host of this class "
+                f"({html.escape(', '.join(elsewhere))}): a trainee plays one drill at a time.</p><p>Go back to that "
+                "tab, or close it and reload this page a few seconds later (a tab whose browser went away counts as "
+                "closed within about 25 s).</p>"), status=409)  # fmt: skip
         body = (
             f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, in this browser or another: a trainee "
             "plays one drill at a time.</p><p>Go back to that tab, or close it and reload this page. Or play here "
@@ -280,7 +307,7 @@ class WarroomServer(Server):
         ws_scheme = "wss" if request.scheme == "https" else "ws"
         ticket = self.take_seat(holder) if self.max_sessions is not None else "tab"
         context = {
-            "font_size": _cells(request.query.get("fontsize", "16"), 16),
+            "font_size": _number(request.query.get("fontsize", "16"), 16, _MAX_FONT_SIZE),
             "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket-seat'].url_for(ticket=ticket)}",
             "config": {"static": {"url": f"{origin}{router['static'].url_for(filename='/')}".rstrip("/") + "/"}},
             "application": {"name": self.title},
@@ -342,11 +369,11 @@ class WarroomServer(Server):
             download_manager=self.download_manager,
             debug=self.debug,
         )
-        width = _cells(request.query.get("width", "80"), 80)
-        height = _cells(request.query.get("height", "24"), 24)
+        width, height = terminal_size(_number(request.query.get("width", "80"), 80, MAX_RESIZE_CELLS),
+                                      _number(request.query.get("height", "24"), 24, MAX_RESIZE_CELLS))  # fmt: skip
         try:
             await service.start(width, height)
-            await relay_until_ended(websocket, service, _cells)
+            await relay_until_ended(websocket, service)
         except asyncio.CancelledError:
             pass
         except BadMessage as exc:  # the sender's session ends; nobody else's
@@ -473,9 +500,10 @@ async def refuse_nul(request: web.Request, handler: Any) -> web.StreamResponse:
 
 
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
-    """The aiohttp application of ``server``: sign-in in front of textual-serve's routes (terminal page, websocket,
-    downloads, static files) and of the facilitator's console."""
-    app = web.Application(middlewares=[server.signins.middleware, refuse_nul, *middlewares])
+    """The aiohttp application of ``server``: the host name checked (DNS rebinding), then sign-in, in front of
+    textual-serve's routes (terminal page, websocket, downloads, static files) and of the facilitator's console."""
+    checks = [server.host_names.middleware, server.signins.middleware, refuse_nul]
+    app = web.Application(middlewares=[*checks, *middlewares])
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
     app.add_routes(
         [

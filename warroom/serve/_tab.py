@@ -119,8 +119,17 @@ class KeySequences:
 
 
 #: The largest terminal size a ``resize`` may say, in cells: a terminal's size is an unsigned 16-bit number (the
-#: kernel's ``winsize``); the server then bounds it further (``warroom.serve``'s ``_MAX_CELLS``).
+#: kernel's ``winsize``); the size given to the app process is then bounded by :func:`terminal_size`.
 MAX_RESIZE_CELLS = 0xFFFF
+#: The largest terminal an app process is given, in columns and rows: what a browser window filling a 4K screen
+#: (3840 x 2160 pixels) holds at a 12-pixel font, the smallest a trainee reads a war room at (a cell of about 7 x 14
+#: pixels: 550 x 150; a 10-pixel font, 640 x 180). A larger window's terminal is drawn at this size. Every frame the
+#: app draws costs in proportion to its cells: at the former bound, 1000 x 1000, one resize cost the app process
+#: 0.3 to 0.8 s of CPU (docs/serve.md, "What one tab may send").
+MAX_COLUMNS, MAX_ROWS = 500, 200
+#: Seconds between two resizes given to the app process: a burst of resizes (a window dragged, or a flood) is given
+#: as its first and then its last size (:class:`Resizes`), never one app redraw per message.
+RESIZE_INTERVAL = 0.25
 #: The most characters of a ``ping``'s value (the browser sends its clock in milliseconds, 13 digits).
 MAX_PING_CHARACTERS = 64
 
@@ -288,6 +297,63 @@ class TabService(AppService):
         return code
 
 
+def terminal_size(width: int, height: int) -> tuple[int, int]:
+    """A browser's terminal size bounded to what an app process is given: 1 to :data:`MAX_COLUMNS` columns and 1 to
+    :data:`MAX_ROWS` rows."""
+    return min(max(width, 1), MAX_COLUMNS), min(max(height, 1), MAX_ROWS)
+
+
+class Resizes:
+    """One tab's resizes given to its app process at most once per :data:`RESIZE_INTERVAL` seconds: a resize
+    arriving sooner waits, and replaces any resize waiting, so a burst (a window dragged, 200 resizes in one second)
+    costs the app two redraws, its first size and its last, not one per message. :attr:`applied` counts the sizes
+    given. A failed write (:func:`_to_app`'s :class:`BadMessage`) is raised by the next :meth:`want` or
+    :meth:`close`."""
+
+    def __init__(self, service: AppService, interval: float = RESIZE_INTERVAL, clock: Any = time.monotonic) -> None:
+        self.service, self.interval, self.clock = service, interval, clock
+        self.pending: tuple[int, int] | None = None
+        self.applied = 0
+        self._next = 0.0  # when the next size may be given (``clock``'s time)
+        self._task: asyncio.Future[None] | None = None
+
+    def want(self, width: int, height: int) -> None:
+        """The tab's size is now ``width`` x ``height`` (bounded by :func:`terminal_size`): given to the app now, or
+        once the interval since the last one has passed."""
+        self._raise_failure()
+        self.pending = terminal_size(width, height)
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._give())
+
+    async def _give(self) -> None:
+        while self.pending is not None:
+            wait = self._next - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            (width, height), self.pending = self.pending, None
+            await _to_app(self.service.set_terminal_size(width, height))
+            self.applied += 1
+            self._next = self.clock() + self.interval
+        self._task = None
+
+    def _raise_failure(self) -> None:
+        task = self._task
+        if task is not None and task.done():
+            self._task = None
+            task.result()  # a BadMessage: the app process no longer reads its input
+
+    async def close(self) -> None:
+        """Stop giving sizes (the tab's session ends); raises a write's failure not raised yet."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+        if task is not None:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+
 async def _to_app(sending: Any) -> None:
     """Await ``sending`` (a write to the app process's input) for at most :data:`INPUT_TIMEOUT` seconds; raises
     :class:`BadMessage` past that: the process no longer reads its input (hung, or stopped), its pipe is full, and
@@ -298,18 +364,28 @@ async def _to_app(sending: Any) -> None:
         raise BadMessage(f"its app process took no input for {INPUT_TIMEOUT:g} s (it no longer reads it)") from None
 
 
-async def relay_messages(websocket: web.WebSocketResponse, service: AppService, cells: Any) -> None:
-    """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol),
-    until the browser goes away. Raises :class:`BadMessage` for a message that ends the session, and when the app
-    process stops taking its input (:func:`_to_app`). ``cells(value, default)`` bounds a terminal size."""
+async def relay_messages(websocket: web.WebSocketResponse, service: AppService, resizes: Resizes | None = None) -> None:
+    """Pass the browser's keys, resizes (through ``resizes``, which bounds and spaces them: :class:`Resizes`), focus
+    changes and pings to the app process (textual-serve's protocol), until the browser goes away. Raises
+    :class:`BadMessage` for a message that ends the session, and when the app process stops taking its input
+    (:func:`_to_app`)."""
     budget, sequences = InputBudget(), KeySequences()
+    resizes = resizes or Resizes(service)
+    try:
+        await _relay(websocket, service, budget, sequences, resizes)
+    finally:
+        await resizes.close()
+
+
+async def _relay(websocket: Any, service: AppService, budget: InputBudget, sequences: KeySequences,
+                 resizes: Resizes) -> None:  # fmt: skip
     async for message in websocket:
         kind, data = read_message(message, budget, sequences)
         if kind == "stdin":
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
                 await _to_app(service.send_bytes(data))
         elif kind == "resize":
-            await _to_app(service.set_terminal_size(cells(str(data["width"]), 80), cells(str(data["height"]), 24)))
+            resizes.want(data["width"], data["height"])
         elif kind == "ping":
             try:
                 await websocket.send_json(["pong", data])
@@ -321,11 +397,11 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
             await _to_app(service.focus())
 
 
-async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, cells: Any) -> None:
+async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService) -> None:
     """:func:`relay_messages` until the browser goes away or the app process ends; in the second case the websocket
     is closed now (the browser shows that the session ended), not left open on a frozen screen. Raises
     :class:`BadMessage` as :func:`relay_messages` does."""
-    relay = asyncio.ensure_future(relay_messages(websocket, service, cells))
+    relay = asyncio.ensure_future(relay_messages(websocket, service))
     ended = asyncio.ensure_future(service.ended.wait())
     try:
         done, _ = await asyncio.wait({relay, ended}, return_when=asyncio.FIRST_COMPLETED)

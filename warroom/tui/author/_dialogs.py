@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, TextArea
 from warroom.core.model import FaultKind
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
+from warroom.tui.widgets import TextEditor, TextInput
 
 __all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "DrillInfo", "DrillInfoDialog", "FaultChoice",
            "FaultDialog", "FieldPathDialog", "NumberDialog", "TextDialog", "parse_amount"]
@@ -127,9 +128,10 @@ class FaultDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield labelled(Input(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)", id="fault-kind",
-                                 suggester=SuggestFromList(KINDS, case_sensitive=False)), "fault kind")
-            yield labelled(Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary"),
+            yield labelled(TextInput(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)",
+                                     id="fault-kind", suggester=SuggestFromList(KINDS, case_sensitive=False)),
+                           "fault kind")
+            yield labelled(TextInput(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary"),
                            "what went wrong")
             yield Label("", id="annotate-error")
             # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
@@ -177,7 +179,7 @@ class TextDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.value, placeholder=self.placeholder, id="annotate-line")
+            yield TextInput(self.value, placeholder=self.placeholder, id="annotate-line")
             yield Label("", id="annotate-error")
             yield Label("enter: done · escape cancels", classes="dialog-hint")
 
@@ -239,10 +241,10 @@ class DamageDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield labelled(Input(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount"), "amount")
-            yield labelled(Input(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
+            yield labelled(TextInput(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount"), "amount")
+            yield labelled(TextInput(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
                                  id="damage-unit"), "unit")
-            yield labelled(Input(self.note, placeholder="note (optional): what the damage is", id="damage-note"),
+            yield labelled(TextInput(self.note, placeholder="note (optional): what the damage is", id="damage-note"),
                            "note (optional)")
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
@@ -291,7 +293,7 @@ class DebriefDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield TextArea(self.value, id="debrief-text", soft_wrap=True)
+            yield TextEditor(self.value, id="debrief-text", soft_wrap=True)
             yield Label("", id="annotate-error")
             yield Label(self.hint, classes="dialog-hint")
 
@@ -357,7 +359,7 @@ class DrillInfoDialog(_Dialog):
             yield from self.head()
             for ident, value in zip(self.FIELDS, values, strict=True):
                 label, placeholder = self.LABELS[ident]
-                yield labelled(Input(value, placeholder=placeholder, id=ident), label)
+                yield labelled(TextInput(value, placeholder=placeholder, id=ident), label)
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 

@@ -29,7 +29,7 @@ from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent,
 from warroom.core.text import clean_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
-from warroom.tui.widgets import key_prose
+from warroom.tui.widgets import TextInput, key_prose
 
 #: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
 ORIGIN_TITLES = {
@@ -90,7 +90,7 @@ class StepList(KeyedList):
         return match_step(ids, typed)
 
 
-class ReasonInput(Input):
+class ReasonInput(TextInput):
     """The escalation reason box; while the dialog asks for confirmation, its keys answer the question."""
 
     def on_key(self, event: events.Key) -> None:

@@ -13,6 +13,7 @@ from textual.widgets import Input, Label
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 from warroom.tui.room._escalate import NOTE_MAX
+from warroom.tui.widgets import TextInput
 
 
 class FlagScreen(ModalScreen["str | None"]):
@@ -31,7 +32,7 @@ class FlagScreen(ModalScreen["str | None"]):
             title.append(clean_line(self.event_id), style="bold")
             yield Label(title, classes="dialog-title")
             yield Label(literal_line(self.summary, limit=300), classes="dialog-quote")
-            yield Input(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
+            yield TextInput(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
             yield Label("enter flags · escape cancels", classes="dialog-hint")
 
     @on(Input.Submitted, "#flag-note")

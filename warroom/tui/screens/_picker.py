@@ -35,7 +35,7 @@ from warroom.tui.logic import (
     sort_entries,
 )
 from warroom.tui.screens._pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
-from warroom.tui.widgets import HelpScreen, KeyFooter
+from warroom.tui.widgets import HelpScreen, KeyFooter, TextInput
 
 __all__ = ["PickerScreen", "fit_columns"]
 
@@ -109,7 +109,7 @@ class PickerScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self._banner(), id="picker-banner")
-        yield Input(placeholder="filter: words of a title, domain or tag (enter keeps it, escape clears it)",
+        yield TextInput(placeholder="filter: words of a title, domain or tag (enter keeps it, escape clears it)",
                     id="picker-filter", max_length=100)
         table: DataTable[Text] = DataTable(id="picker-table", cursor_type="row")
         table.border_title = "Drills"

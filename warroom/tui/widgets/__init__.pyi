@@ -10,6 +10,7 @@ from ._linetable import Column, LineTable
 from ._panels import WEB_CLOCK_GLYPH, Meters, PlanPanel, StatusBar
 from ._panes import room_panes
 from ._search import SearchScreen, open_search, search_again
+from ._textinput import TextEditor, TextInput, without_surrogates
 from ._tracetable import TraceTable
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "START_DELAY",
     "SearchScreen",
     "StatusBar",
+    "TextEditor",
+    "TextInput",
     "TraceTable",
     "WEB_CLOCK_GLYPH",
     "find_json_key_line",
@@ -39,4 +42,5 @@ __all__ = [
     "open_search",
     "room_panes",
     "search_again",
+    "without_surrogates",
 ]

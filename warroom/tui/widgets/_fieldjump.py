@@ -24,6 +24,7 @@ from textual.widgets import Input, Label
 
 from warroom.core.model import TraceEvent, event_output, has_output, is_field_path, path_parts, value_at
 from warroom.core.text import clean_line, json_text
+from warroom.tui.widgets._textinput import TextInput
 
 #: Longest field path typed, in characters.
 PATH_MAX = 400
@@ -95,7 +96,7 @@ class FieldScreen(ModalScreen["str | None"]):
             title = Text("Go to a field of ")
             title.append(clean_line(self.event_id), style="bold")
             yield Label(title, classes="dialog-title")
-            yield Input(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
+            yield TextInput(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
                         id="field-path")
             yield Label("enter goes there · escape cancels", classes="dialog-hint")
 

@@ -23,6 +23,7 @@ from textual.widgets import Input, Label
 
 from warroom.core.text import clean_line
 from warroom.tui.widgets._inspector import Inspector
+from warroom.tui.widgets._textinput import TextInput
 
 __all__ = ["SEARCH_MAX", "SearchScreen", "open_search", "search_again"]
 
@@ -46,7 +47,7 @@ class SearchScreen(ModalScreen["str | None"]):
             title = Text("Find in ")
             title.append(clean_line(self.what), style="bold")
             yield Label(title, classes="dialog-title")
-            yield Input(value=self.last, placeholder="text to find, e.g. cursor or total", max_length=SEARCH_MAX,
+            yield TextInput(value=self.last, placeholder="text to find, e.g. cursor or total", max_length=SEARCH_MAX,
                         id="search-text")
             yield Label("enter finds it · then n the next place, N the previous one · escape cancels",
                         classes="dialog-hint")
