@@ -48,14 +48,14 @@ class ActionLog:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import SpecialFile, TooLarge, read_limited
 
-    kind = special_file_kind(path)
-    if kind is not None:  # a folder, a FIFO, a device: never opened (a FIFO would wait for a writer)
-        raise LogRefused(path, 0, f"is {kind}, not a log file")
-    try:
-        with open(path, "rb") as f:
-            return f.read(MAX_LOG_BYTES + 1)
+    try:  # opened without waiting and checked open: a folder, a FIFO, a device is refused (a FIFO never waited on)
+        return read_limited(path, MAX_LOG_BYTES)
+    except SpecialFile as exc:
+        raise LogRefused(path, 0, f"is {exc.kind}, not a log file") from None
+    except TooLarge:
+        raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read") from None
     except OSError as exc:
         raise LogRefused(path, 0, f"cannot read it: {exc.strerror or exc}") from None
 

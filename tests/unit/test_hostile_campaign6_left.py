@@ -1,0 +1,109 @@
+"""What campaign 6 found on inputs and results and left open (issue 30): a file swapped for a FIFO between a look
+and an open, the quarantine's reason file written in place, the picker's unreadable folders named raw, ``check
+--variants`` unbounded, an action log's line ends and encoding, two rescores at once, and a summary table for
+thousands of trainees. Each case with the right behaviour."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from locations import TESTS
+
+from warroom.cli import main
+
+DRILL = TESTS.parent / "drills" / "api-dns-cutover.yaml"
+
+
+# 1. A file swapped for a FIFO between a look at its path and the open is refused on the open file, never waited on
+
+
+def _finishes(call: Callable[[], Any], fifo: Path) -> Any:
+    """What ``call`` returns or raises, run in a thread given 10 s: a read waiting on ``fifo`` for a writer fails the
+    test (the thread is then let go by opening the FIFO for writing)."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = call()
+        except BaseException as exc:  # handed to the test
+            out["raised"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(10)
+    if thread.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # lets the blocked open go
+        thread.join(5)
+        pytest.fail(f"reading {fifo} waited for a writer")
+    if "raised" in out:
+        raise out["raised"]
+    return out.get("value")
+
+
+@pytest.fixture
+def swapped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A FIFO with no writer at a path that a look (``os.stat``) still sees as the regular file it was: the world
+    where a file is swapped for a FIFO between the look and the open."""
+    fifo = tmp_path / "drill.yaml"
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    regular = real_stat(DRILL)
+
+    def looked(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        return regular if os.fspath(path) == os.fspath(fifo) else real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", looked)
+    assert stat.S_ISREG(Path(fifo).stat().st_mode)  # the look is fooled
+    return fifo
+
+
+def test_the_drill_loader_refuses_a_file_swapped_for_a_fifo_on_the_open_file(swapped: Path):
+    from warroom.core.load import DrillLoadError, load_drill
+
+    with pytest.raises(DrillLoadError) as caught:
+        _finishes(lambda: load_drill(swapped), swapped)
+    assert str(caught.value.problems[0]) == f"{swapped}:1:1: this is a FIFO, not a drill file (only regular files " \
+                                            "are read)"
+
+
+def test_read_limited_refuses_a_file_swapped_for_a_fifo_naming_what_it_is(swapped: Path):
+    from warroom.core.files import SpecialFile, read_limited
+
+    with pytest.raises(SpecialFile) as caught:
+        _finishes(lambda: read_limited(swapped, 1024), swapped)
+    assert caught.value.kind == "a FIFO"
+    assert str(caught.value) == f"{swapped} is a FIFO, not a regular file"
+
+
+def test_score_refuses_an_action_log_swapped_for_a_fifo(swapped: Path):
+    from warroom.cli.score import LogRefused, read_log
+
+    with pytest.raises(LogRefused) as caught:
+        _finishes(lambda: read_log(os.fspath(swapped)), swapped)
+    assert str(caught.value) == f"{swapped}: is a FIFO, not a log file"
+
+
+def test_annotate_and_project_refuse_a_drill_swapped_for_a_fifo(swapped: Path):
+    from warroom.core.author import AnnotateError
+    from warroom.core.author._annotatefile import _read
+    from warroom.core.projection import ProjectionError, read_source
+
+    with pytest.raises(AnnotateError) as annotate:
+        _finishes(lambda: _read(swapped), swapped)
+    assert str(annotate.value) == f"{swapped}: this is a FIFO, not a drill file (only regular files are read)"
+    with pytest.raises(ProjectionError) as project:
+        _finishes(lambda: read_source(swapped), swapped)
+    assert str(project.value) == f"{swapped}:1:1: this is a FIFO, not a drill file (`--all FOLDER` projects a folder)"
+
+
+def test_a_drill_set_look_at_a_file_swapped_for_a_fifo_says_not_a_set(swapped: Path):
+    from warroom.cli.common._drills import is_set_file
+
+    assert _finishes(lambda: is_set_file(swapped), swapped) is False
