@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from locations import TESTS
-
-from warroom.cli import main
 
 DRILL = TESTS.parent / "drills" / "api-dns-cutover.yaml"
 
@@ -107,3 +104,44 @@ def test_a_drill_set_look_at_a_file_swapped_for_a_fifo_says_not_a_set(swapped: P
     from warroom.cli.common._drills import is_set_file
 
     assert _finishes(lambda: is_set_file(swapped), swapped) is False
+
+
+# 2. The quarantine's reason file is written whole or not at all
+
+
+def test_a_quarantine_whose_reason_file_cannot_be_written_leaves_no_part_of_it_and_the_journal_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A full disk while the reason (``NAME.why.txt``) was written left a reason file cut short (``write_text``, in
+    place) beside a journal that was never moved. Now it is the atomic write: no reason file, no temporary file,
+    the journal where it was, and the message says why."""
+    import errno
+    import json
+
+    from store_support import bundled_drill_path, load
+
+    from warroom.core.model import Action, ActionKind
+    from warroom.store.journal import SessionRecorder, recover_unfinished
+
+    path = bundled_drill_path()
+    rec = SessionRecorder.start(tmp_path, "ann", path, load(path))
+    rec.record(Action(t=4.0, kind=ActionKind.INSPECT, event="e02"))
+    rec.close()
+    journal = rec.journal_path
+    lines = journal.read_text().splitlines()
+    lines[0] = json.dumps({**json.loads(lines[0]), "trainee": None})  # a start line never recoverable: quarantined
+    journal.write_text("\n".join(lines) + "\n")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    (r,) = recover_unfinished(tmp_path)
+    quarantine = tmp_path / "journals" / "quarantine"
+    assert not r.quarantined and journal.exists() and r.journal == journal
+    assert sorted(p.name for p in quarantine.iterdir()) == []  # no reason file, whole or part, nor its temporary
+    assert r.error.endswith(f"it could not be quarantined (No space left on device); it was left in place: {journal}")
+    monkeypatch.undo()
+    (again,) = recover_unfinished(tmp_path)
+    why = quarantine / f"{journal.name}.why.txt"
+    assert again.quarantined and why.read_text() == again.error.split("\n")[0] + "\n"
