@@ -145,3 +145,45 @@ def test_a_quarantine_whose_reason_file_cannot_be_written_leaves_no_part_of_it_a
     (again,) = recover_unfinished(tmp_path)
     why = quarantine / f"{journal.name}.why.txt"
     assert again.quarantined and why.read_text() == again.error.split("\n")[0] + "\n"
+
+
+# 3. The picker names a drill folder it cannot read escaped, as every other message does
+
+
+async def test_the_picker_names_an_unreadable_drill_folder_with_a_newline_and_an_esc_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A drill folder named ``ops\\n\\x1b[2JX: forged`` that cannot be listed: its entry's problem printed the name
+    raw, so its newline made a forged line in the preview. Now it reads ``\\x0a`` and ``\\x1b``, as every message."""
+    from screen_support import screen_text
+    from textual.clock import MockClock
+    from textual.widgets import DataTable
+
+    import warroom.core.library as library
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.logic import Services
+
+    folder = tmp_path / "ops\n\x1b[2JX: forged"
+    folder.mkdir()
+    real = library.find_drill_files
+
+    def unreadable(paths: Any, *args: Any, **kwargs: Any) -> Any:
+        if Path(next(iter(paths))) == folder:
+            raise PermissionError(13, "Permission denied", str(folder))
+        return real(paths, *args, **kwargs)
+
+    monkeypatch.setattr(library, "find_drill_files", unreadable)
+    shown = f"{tmp_path}/ops\\x0a\\x1b[2JX: forged"
+    app = WarroomApp(Services(trainee="t", data_dir=tmp_path / "data", drill_dirs=(folder,)), clock=MockClock())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        picker = app.screen
+        row = next(i for i, e in enumerate(picker.entries) if e.path == folder)  # type: ignore[attr-defined]
+        assert picker.entries[row].problems == (f"{shown}: cannot read this folder (permission denied)",)  # type: ignore[attr-defined]
+        picker.query_one("#picker-table", DataTable).move_cursor(row=row)
+        await pilot.pause()
+        text = screen_text(app)
+    assert f"{shown}: cannot read this folder (permission denied)" in text
+    assert "⚠ ops\\x0a\\x1b[2JX: forged" in text  # its row in the list
+    assert not any(line.lstrip("│ ").startswith("X: forged") for line in text.splitlines())  # no forged line
