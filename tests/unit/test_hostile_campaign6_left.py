@@ -187,3 +187,47 @@ async def test_the_picker_names_an_unreadable_drill_folder_with_a_newline_and_an
     assert f"{shown}: cannot read this folder (permission denied)" in text
     assert "⚠ ops\\x0a\\x1b[2JX: forged" in text  # its row in the list
     assert not any(line.lstrip("│ ").startswith("X: forged") for line in text.splitlines())  # no forged line
+
+
+# 4. warroom check --variants N is bounded
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ("100000000", "Error: Invalid value for '--variants': 100,000,000 seeds is more than the 1,000 one run checks: "
+                      "each seed plays the whole battery of scripted trainees (about 0.1 s a seed on the largest "
+                      "bundled drill, for each drill checked); give --variants 1000 or fewer"),
+        ("1001", "Error: Invalid value for '--variants': 1,001 seeds is more than the 1,000 one run checks"),
+        ("1e9", "Error: Invalid value for '--variants': '1e9' is not a valid integer."),
+        ("-1", "Error: Invalid value for '--variants': -1 is not a number of seeds; give 0 (none) to 1000"),
+    ],
+)
+def test_check_refuses_more_variants_than_it_can_play_saying_the_limit_and_what_to_do(given: str, message: str):
+    """``warroom check --variants 100000000`` ran for ever (no upper bound). Now over 1,000 is refused (exit 2)."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    result = CliRunner().invoke(main, ["check", str(TESTS.parent / "drills" / "clickstream-backfill.yaml"),
+                                       "--variants", given])
+    assert result.exit_code == 2 and message in " ".join(result.output.split()), result.output
+
+
+def test_check_plays_the_most_variants_it_allows(monkeypatch: pytest.MonkeyPatch):
+    """``--variants 1000`` is accepted: the check runs, with the 1,000 seeds (the play itself is stubbed here)."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.cli.author import _check
+
+    seen: list[int] = []
+
+    def one(path: Path, drill: Any, problems: Any, own: Any, *, text: bool, variants: int) -> tuple[dict, list[str]]:
+        seen.append(variants)
+        return {"file": str(path), "passed": True}, []
+
+    monkeypatch.setattr(_check, "_check_one", one)
+    result = CliRunner().invoke(main, ["check", str(TESTS.parent / "drills" / "clickstream-backfill.yaml"),
+                                       "--variants", "1000"])
+    assert seen == [_check.MAX_CHECK_VARIANTS] == [1000], result.output
