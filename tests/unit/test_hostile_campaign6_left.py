@@ -231,3 +231,56 @@ def test_check_plays_the_most_variants_it_allows(monkeypatch: pytest.MonkeyPatch
     result = CliRunner().invoke(main, ["check", str(TESTS.parent / "drills" / "clickstream-backfill.yaml"),
                                        "--variants", "1000"])
     assert seen == [_check.MAX_CHECK_VARIANTS] == [1000], result.output
+
+
+# 5. An action log's CR-only line ends and non-UTF-8 bytes: the cause and what to do, at file:line:col
+
+SCORED = TESTS.parent / "drills" / "clickstream-backfill.yaml"
+
+
+@pytest.mark.parametrize("from_stdin", [False, True])
+def test_score_refuses_a_log_with_cr_only_line_ends_naming_the_cause_and_the_fix(tmp_path: Path, from_stdin: bool):
+    """A log whose lines end in CR alone read as one line, refused with JSON's "Extra data" at line 1."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    data = b'{"t": 1.0, "kind": "inspect", "event": "e01"}\r{"t": 2.0, "kind": "pause"}\r'
+    log = tmp_path / "cr.jsonl"
+    log.write_bytes(data)
+    name = "-" if from_stdin else str(log)
+    result = CliRunner().invoke(main, ["score", str(SCORED), name], input=data if from_stdin else None)
+    assert result.exit_code == 1
+    assert (f"{name}:1:46: the line ends are CR alone (\\r, an old Mac text format): a log holds one action a line, "
+            "each ending in a newline (\\n or \\r\\n); convert it (`tr '\\r' '\\n' < LOG > LOG.jsonl`) and score "
+            "that") in result.output
+    assert "Extra data" not in result.output
+
+
+def test_score_reads_crlf_line_ends_as_lines(tmp_path: Path):
+    """CRLF line ends are lines, as LF ones: no CR-alone refusal."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    log = tmp_path / "crlf.jsonl"
+    log.write_bytes(b'{"t": 1.0, "kind": "pause"}\r\n{"t": 2.0, "kind": "resume"}\r\n')
+    result = CliRunner().invoke(main, ["score", str(SCORED), str(log)])
+    assert result.exit_code == 0, result.output
+    assert result.output == (f"{log}: 100/100; all clear held; response: correct rejection; 0 false escalations "
+                             "(scoring rules version 5)\n")
+
+
+def test_score_refuses_a_log_that_is_not_utf8_naming_the_byte_and_the_fix(tmp_path: Path):
+    """A Latin-1 log gave Python's codec text ("'utf-8' codec can't decode byte 0xe9 in position 43")."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    log = tmp_path / "latin.jsonl"
+    log.write_bytes(b'{"t": 1.0, "kind": "pause"}\n{"t": 1.0, "kind": "inspect", "event": "caf\xe9"}\n')
+    result = CliRunner().invoke(main, ["score", str(SCORED), str(log)])
+    assert result.exit_code == 1
+    assert (f"{log}:2:44: the log is not UTF-8 text (byte 0xe9 here); a log is UTF-8 JSON Lines: save it as UTF-8 "
+            "(`iconv -f ENCODING -t UTF-8 LOG > LOG.jsonl`)") in result.output
+    assert "codec" not in result.output
