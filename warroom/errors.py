@@ -37,6 +37,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     │   ├── StoreUnreachable
     │   ├── StoreVersionError
     │   ├── SessionNotFound
+    │   ├── RescoredMeanwhile
     │   └── CorruptSession
     ├── JournalError                                  warroom.store
     │   └── NotRegularFile

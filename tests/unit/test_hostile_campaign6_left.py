@@ -284,3 +284,44 @@ def test_score_refuses_a_log_that_is_not_utf8_naming_the_byte_and_the_fix(tmp_pa
     assert (f"{log}:2:44: the log is not UTF-8 text (byte 0xe9 here); a log is UTF-8 JSON Lines: save it as UTF-8 "
             "(`iconv -f ENCODING -t UTF-8 LOG > LOG.jsonl`)") in result.output
     assert "codec" not in result.output
+
+
+# 6. Two rescores at once: the second to write finds the session re-scored meanwhile and says so, never rewrites it
+
+
+def test_a_rescore_that_finds_the_session_re_scored_meanwhile_skips_it_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Facilitator A runs ``warroom scores rescore --rules 4`` and is asked; meanwhile B runs it with ``--yes``. A
+    then agrees: A's writes replaced B's (the last writer won; a second history entry for nothing) and A said "1
+    changed". Now each write checks, in its transaction, that the session was not re-scored since it was read: A
+    skips it, says why and what to do, exits 1; B's scorecard and one history entry stay."""
+    from scores_support import played_session, run_sub
+    from store_support import copy_drill
+
+    import warroom.cli.scores._delete as delete
+    import warroom.cli.scores._rescore as rescore_module
+    from warroom.store.results import ResultsStore
+
+    data = tmp_path / "data"
+    session = played_session(data, copy_drill(tmp_path / "drills"), cites=("e01", "e02", "e03", "e04"), rules="3")
+    monkeypatch.setattr(delete, "_stdin_is_a_terminal", lambda: True)
+    other: list[Any] = []
+
+    def b_runs_while_a_is_asked(question: str) -> bool:
+        other.append(run_sub(data, "rescore", "--rules", "4", "--yes"))
+        return True
+
+    monkeypatch.setattr(rescore_module.click, "confirm", b_runs_while_a_is_asked)
+    a = run_sub(data, "rescore", "--rules", "4")
+    (b,) = other
+    assert b.exit_code == 0 and "re-scored 1 of 1 session: 1 changed, 0 unchanged, 0 skipped" in b.output
+    assert a.exit_code == 1, a.output
+    with ResultsStore(data) as store:
+        row, history = store.get(session), store.scorecard_history(session)
+    assert (row.scoring_version, row.outcome, row.total) == ("4", "right_step_unsupported", 10)
+    assert [h.scorecard["scoring_version"] for h in history] == ["3"]  # B's replacement only: A wrote nothing
+    assert (f"skipped: {session} (ann, duplicate-charge-refunds): re-scored by someone else (at {row.rescored_at}) "
+            "since this re-score read it; not rewritten (run `warroom scores rescore` again to see what it holds "
+            "now)") in a.output
+    assert "re-scored 0 of 1 session: 0 changed, 0 unchanged, 1 skipped" in a.output
