@@ -4,6 +4,7 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -185,18 +186,23 @@ class OneLineRows:
     cells each fit their column on one line is only its cells padded and joined. Rich renders the head, the borders
     and the first row; when that row, written directly, is the line Rich wrote (the same box, padding and widths),
     the other rows are written the same way; any other table (a cell that wraps, a terminal narrower than the table)
-    is Rich's table, whole. ``table`` is that Rich table (its columns, for tests)."""
+    is Rich's table, whole. ``table`` is that Rich table, built only when it is needed (its cells cost as much to
+    make as the rows written here)."""
 
     def __init__(self, columns: list[tuple[str, str, bool]], rows: list[list[str]], widths: list[int]) -> None:
         self.rows = [[clean(v) for v in r] for r in rows]
         self.widths = widths
         self.right = [key in _RIGHT for key, _, _ in columns]
-        self.table = _rich_table(columns, rows, widths)
+        self._columns = columns
         self._head = _rich_table(columns, self.rows[:1], widths)
+
+    @functools.cached_property
+    def table(self) -> Any:
+        return _rich_table(self._columns, self.rows, self.widths)
 
     @property
     def columns(self) -> Any:
-        return self.table.columns
+        return self._head.columns
 
     def _line(self, row: list[str]) -> str:
         from rich.cells import cell_len
