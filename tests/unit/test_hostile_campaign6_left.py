@@ -289,6 +289,7 @@ def test_score_refuses_a_log_that_is_not_utf8_naming_the_byte_and_the_fix(tmp_pa
 # 6. Two rescores at once: the second to write finds the session re-scored meanwhile and says so, never rewrites it
 
 
+@pytest.mark.usefixtures("backend_url")  # on the SQLite file and on a PostgreSQL schema (tests/pg_support.py)
 def test_a_rescore_that_finds_the_session_re_scored_meanwhile_skips_it_saying_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
