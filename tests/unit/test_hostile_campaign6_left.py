@@ -106,6 +106,20 @@ def test_a_drill_set_look_at_a_file_swapped_for_a_fifo_says_not_a_set(swapped: P
     assert _finishes(lambda: is_set_file(swapped), swapped) is False
 
 
+def test_store_import_refuses_an_export_swapped_for_a_fifo_instead_of_waiting(swapped: Path, tmp_path: Path):
+    """``warroom store import`` reads a FIFO named as one as a stream (a pipe), but a file that was regular at the
+    look and is a FIFO at the open is refused on the open file, not waited on."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    result = _finishes(lambda: CliRunner().invoke(
+        main, ["store", "import", "--all-trainees", str(swapped), "--data-dir", str(tmp_path / "data")]
+    ), swapped)
+    assert result.exit_code == 1
+    assert f"cannot read {swapped}: {swapped} is a FIFO, not an export file" in result.output
+
+
 # 2. The quarantine's reason file is written whole or not at all
 
 
