@@ -9,6 +9,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     WarroomError                                      warroom.errors
     ├── SettingsError [ValueError]  (exit status 2)   warroom.errors
     ├── TooLarge [OSError]                            warroom.core.files
+    ├── SpecialFile [OSError]                         warroom.core.files
     ├── DuplicateKey [json.decoder.JSONDecodeError]   warroom.core.files
     ├── DrillLoadError                                warroom.core.load
     │   └── DrillReadError
@@ -36,6 +37,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     │   ├── StoreUnreachable
     │   ├── StoreVersionError
     │   ├── SessionNotFound
+    │   ├── RescoredMeanwhile
     │   └── CorruptSession
     ├── JournalError                                  warroom.store
     │   └── NotRegularFile

@@ -119,7 +119,8 @@ BAD = {
     "after-containment.jsonl": ([esc(12, "s1", "e04"), esc(13, "s2", "e04")], "2:1",
                                 "action 2 (escalate at 13 s): the incident is already contained"),
     "after-the-end.jsonl": ([{"t": 5, "kind": "pause"}, {"t": 500, "kind": "resume"}], "2:1", "the drill has ended"),
-    "not-utf8.jsonl": ([b'{"t": 5, "kind": "flag", "event": "\xe901"}'], "1:36", "not a JSON line ('utf-8' codec"),
+    "not-utf8.jsonl": ([b'{"t": 5, "kind": "flag", "event": "\xe901"}'], "1:36",
+                       "the log is not UTF-8 text (byte 0xe9 here)"),
     "two-kinds.jsonl": (['{"t": 5, "kind": "pause", "kind": "quit"}'], "1:27",  # two readers, two actions
                         'not a JSON line (the key "kind" is given twice in one object'),
     "a-line-of-type-end-alone.jsonl": ([{"type": "end"}], "1:1", "a line of type 'end' where an action was expected"),

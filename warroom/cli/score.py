@@ -48,14 +48,14 @@ class ActionLog:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import SpecialFile, TooLarge, read_limited
 
-    kind = special_file_kind(path)
-    if kind is not None:  # a folder, a FIFO, a device: never opened (a FIFO would wait for a writer)
-        raise LogRefused(path, 0, f"is {kind}, not a log file")
-    try:
-        with open(path, "rb") as f:
-            return f.read(MAX_LOG_BYTES + 1)
+    try:  # opened without waiting and checked open: a folder, a FIFO, a device is refused (a FIFO never waited on)
+        return read_limited(path, MAX_LOG_BYTES)
+    except SpecialFile as exc:
+        raise LogRefused(path, 0, f"is {exc.kind}, not a log file") from None
+    except TooLarge:
+        raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read") from None
     except OSError as exc:
         raise LogRefused(path, 0, f"cannot read it: {exc.strerror or exc}") from None
 
@@ -88,8 +88,7 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
     try:
         obj = record_json(line.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
-        why = exc if isinstance(exc, ValueError) else "nested too deeply"
-        raise LogRefused(log.name, n, f"not a JSON line ({why})", _column(line, exc)) from None
+        raise _not_json(log.name, n, line, exc) from None
     if not isinstance(obj, dict):
         raise LogRefused(log.name, n, 'not a JSON object: each line is one action, {"t": ..., "kind": ...}')
     kind = obj.get("type")
@@ -107,6 +106,22 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
         raise LogRefused(log.name, n, f"not an action: {why if kind else why.removeprefix('action.')}") from None
     log.actions.append(record.action)
     log.lines.append(n)
+
+
+def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) -> LogRefused:
+    """Why line ``n`` of the log ``name`` is not a JSON line, saying the cause and what to do: bytes that are not
+    UTF-8, line ends of CR alone (the whole file then reads as its line 1), or JSON's own complaint."""
+    if isinstance(exc, UnicodeDecodeError):
+        return LogRefused(name, n, f"the log is not UTF-8 text (byte 0x{line[exc.start]:02x} here); a log is UTF-8 "
+                          "JSON Lines: save it as UTF-8 (`iconv -f ENCODING -t UTF-8 LOG > LOG.jsonl`)",
+                          _column(line, exc))
+    cr = line.rstrip(b"\r").find(b"\r")  # a CR inside a line (JSON text holds none raw): lines end with CR alone
+    if cr >= 0:
+        return LogRefused(name, n, "the line ends are CR alone (\\r, an old Mac text format): a log holds one action "
+                          "a line, each ending in a newline (\\n or \\r\\n); convert it (`tr '\\r' '\\n' < LOG > "
+                          "LOG.jsonl`) and score that", len(line[:cr].decode("utf-8", "replace")) + 1)
+    why = exc if isinstance(exc, ValueError) else "nested too deeply"
+    return LogRefused(name, n, f"not a JSON line ({why})", _column(line, exc))
 
 
 def _column(line: bytes, exc: Exception) -> int:

@@ -140,13 +140,24 @@ MAX_EXPORT_LINE_BYTES = 80 * 1024 * 1024
 
 
 def _open_export(source: Path) -> Any:
-    """The export file, opened for reading only if it is a regular file (a FIFO is read as a stream too)."""
-    from warroom.core.files import special_file_kind
+    """The export file opened for reading, checked once open: a regular file (opened without waiting), or a FIFO, read
+    as a stream (opened to wait for its writer, as a pipe is); anything else, even when swapped in after the look at
+    the path, is refused and never read."""
+    import os
 
-    kind = special_file_kind(source)
+    from warroom.core.files import SpecialFile, open_regular, special_file_kind, special_mode_kind
+
+    if special_file_kind(source) != "a FIFO":
+        try:
+            return open_regular(source)
+        except SpecialFile as exc:
+            raise OSError(0, f"{source} is {exc.kind}, not an export file") from None
+    stream = open(source, "rb")  # noqa: SIM115 - returned open, closed by the caller
+    kind = special_mode_kind(os.fstat(stream.fileno()).st_mode)
     if kind not in (None, "a FIFO"):
+        stream.close()
         raise OSError(0, f"{source} is {kind}, not an export file")
-    return open(source, "rb")
+    return stream
 
 
 def export_lines_of(stream: Any) -> Iterator[str | None]:

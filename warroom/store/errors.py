@@ -93,6 +93,16 @@ class SessionNotFound(StoreError):
         self.matches = list(matches)
 
 
+class RescoredMeanwhile(StoreError):
+    """A re-score's write refused: the session was re-scored by another process (another ``warroom scores
+    rescore``) since its row was read, so the scorecard read is no longer the stored one; nothing was written.
+    ``rescored_at`` is when it was re-scored meanwhile."""
+
+    def __init__(self, message: str, rescored_at: str | None) -> None:
+        super().__init__(message)
+        self.rescored_at = rescored_at
+
+
 class CorruptSession(StoreError):
     """A stored row that cannot be read back (its scorecard or action log is not valid JSON, or an action does not
     validate). ``session_id`` names it; the row is never modified."""

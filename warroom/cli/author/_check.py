@@ -11,6 +11,11 @@ import click
 from warroom.cli.common import DrillParam, cleaned, drill_files_of, drills_setting, file_progress, format_option
 from warroom.core.text import clean, clean_name, damage_amount, plural, seconds
 
+#: Most seeds ``--variants`` checks in one run. Each seed plays its variant with every scripted trainee (the whole
+#: battery, about 30 plays): about 0.1 s of CPU a seed on the largest bundled drill, so 1,000 seeds are a few minutes
+#: a drill, and a typo (``100000000``) would run for days. docs/authoring.md "warroom check" says it.
+MAX_CHECK_VARIANTS = 1000
+
 #: The gaming battery's trainees shown in the table (``--format json`` has every one, and every seed of random).
 SHOWN_BATTERY = ("until-accepted", "cite-everything", "random")
 
@@ -183,16 +188,32 @@ def _variant_lines(drill: Any, seeded: Any, asked: int, path: Path) -> list[str]
     return []
 
 
+def _bounded_variants(value: int) -> int:
+    """``--variants``' value, refused below 0 or over :data:`MAX_CHECK_VARIANTS` with why and what to do."""
+    if value < 0:
+        raise click.BadParameter(f"{value} is not a number of seeds; give 0 (none) to {MAX_CHECK_VARIANTS}")
+    if value > MAX_CHECK_VARIANTS:
+        raise click.BadParameter(
+            f"{value:,} seeds is more than the {MAX_CHECK_VARIANTS:,} one run checks: each seed plays the whole "
+            "battery of scripted trainees (about 0.1 s a seed on the largest bundled drill, for each drill checked); "
+            f"give --variants {MAX_CHECK_VARIANTS} or fewer"
+        )
+    return value
+
+
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
 @click.option(
     "--variants",
     "variants",
-    type=click.IntRange(min=0),
+    type=click.INT,
+    metavar="N",
     default=0,
     show_default=True,
+    callback=lambda ctx, param, value: _bounded_variants(value),
     help="Also check the variants of seeds 0 to N-1 of each drill that has a variants section (each problem says "
-    "its seed: play it with `warroom run --seed S`).",
+    f"its seed: play it with `warroom run --seed S`). At most {MAX_CHECK_VARIANTS:,}: each seed plays the whole "
+    "battery of scripted trainees (about 0.1 s a seed on the largest bundled drill).",
 )
 @format_option("Output: a table per drill, or one JSON document.")
 @drills_setting

@@ -121,13 +121,11 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
 def is_set_file(path: Path) -> bool:
     """True for a drill set file (a top-level ``set`` key in any layout, see
     :func:`warroom.core.load.is_drill_set_text`)."""
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import open_regular
     from warroom.core.load import MAX_SET_BYTES, is_drill_set_text
 
-    try:
-        if special_file_kind(path) is not None:
-            return False
-        with path.open("rb") as f:
+    try:  # opened without waiting and checked open (a FIFO, a folder: OSError, not a set)
+        with open_regular(path) as f:
             head = f.read(MAX_SET_BYTES)
     except OSError:
         return False

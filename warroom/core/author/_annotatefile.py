@@ -124,22 +124,20 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
     it) when it cannot."""
     import hashlib
 
-    from warroom.core.files import read_limited, special_file_kind
+    from warroom.core.files import SpecialFile, TooLarge, read_limited
     from warroom.core.load import limits, load_drill, load_yaml_text
     from warroom.core.text import clean_name
 
     shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
-    kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
-    if kind is not None:
-        raise AnnotateError([f"{shown}: this is {kind}, not a drill file (only regular files are read)"])
-    try:
-        size = Path(path).stat().st_size
-        if size > limits.MAX_FILE_BYTES:
-            raise AnnotateError([f"{shown}: the file is {size / 1048576:.1f} MiB; drill files are limited to "
-                                 f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
-        raw = read_limited(path, limits.MAX_FILE_BYTES)  # (checked again: it may have grown since)
+    try:  # opened without waiting and checked open: a FIFO is refused, never waited on
+        raw = read_limited(path, limits.MAX_FILE_BYTES)
         text = raw.decode("utf-8-sig")
         return text, load_yaml_text(text, os.fspath(path)), hashlib.sha256(raw).hexdigest()
+    except SpecialFile as exc:
+        raise AnnotateError([f"{shown}: this is {exc.kind}, not a drill file (only regular files are read)"]) from None
+    except TooLarge as exc:
+        raise AnnotateError([f"{shown}: the file is {exc.size / 1048576:.1f} MiB; drill files are limited to "
+                             f"{limits.MAX_FILE_BYTES // 1048576} MiB"]) from None
     except OSError as exc:
         raise AnnotateError([f"{shown}: cannot read the drill file: {clean_name(exc.strerror or exc)}"]) from None
     except UnicodeDecodeError:  # the loader names the line and column of the first byte that is not UTF-8

@@ -3,8 +3,10 @@
 from ._atomic import create_file, replace_file, replace_files, replacing
 from ._json import DuplicateKey, record_json
 from ._regular import (
+    SpecialFile,
     TooLarge,
     expand_home,
+    open_regular,
     read_limited,
     read_only_mode,
     real_path,
@@ -15,8 +17,10 @@ from ._regular import (
 __all__ = [
     "create_file",
     "DuplicateKey",
+    "SpecialFile",
     "TooLarge",
     "expand_home",
+    "open_regular",
     "read_limited",
     "read_only_mode",
     "real_path",

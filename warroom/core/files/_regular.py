@@ -1,11 +1,12 @@
 """Files that must be regular files: what a path is when it is not one (a folder, a FIFO, a socket, a device), found
-before anything opens it, and one real path per file."""
+on the open file (opened without waiting, then ``fstat``), and one real path per file."""
 
 from __future__ import annotations
 
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from warroom.core.text import clean_name
 from warroom.errors import WarroomError
@@ -83,24 +84,50 @@ class TooLarge(WarroomError, OSError):
         self.size, self.limit = size, limit
 
 
+class SpecialFile(WarroomError, OSError):
+    """A path that is not a regular file (a folder, a FIFO, a socket, a device), found on the open file
+    (:func:`open_regular`); ``kind`` says what it is (``a FIFO``), as :func:`special_mode_kind` does."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        super().__init__(f"{clean_name(os.fspath(path))} is {kind}, not a regular file")
+        self.kind = kind
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file ``path`` opened for reading bytes. It is opened first, without waiting (``O_NONBLOCK`` where
+    the platform has it: a FIFO with no writer opens at once), and the open file is then checked (``os.fstat``):
+    anything but a regular file is closed and refused (:class:`SpecialFile`, naming what it is). Checking the
+    path before opening it would not do: the file can be swapped for a FIFO between the look and the open, and a
+    FIFO opened for reading waits for a writer for ever. Raises OSError (``FileNotFoundError``, ...) when it cannot
+    be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except IsADirectoryError:  # where a folder cannot be opened at all
+        raise SpecialFile(path, "a folder") from None
+    try:
+        kind = special_mode_kind(os.fstat(fd).st_mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    if kind is not None:
+        os.close(fd)
+        raise SpecialFile(path, kind)
+    return os.fdopen(fd, "rb")
+
+
 def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path``, read only after its size is checked: a file over ``limit`` bytes is
     refused (:class:`TooLarge`) before a byte of it is read, and one that grows past it while read is refused too;
-    anything but a regular file (a FIFO, a device, a folder) is never opened (``IsADirectoryError`` or OSError
-    saying what it is). Raises OSError when it cannot be read. Every message it makes names ``path`` with its
-    control characters escaped (:func:`warroom.core.text.clean_name`: ``\\x0a``, ``\\x1b``), so a caller printing
-    the message prints no raw newline or escape sequence from a file's name; the OS's own errors name it quoted
+    anything but a regular file (a FIFO, a device, a folder) is refused on the open file, never read
+    (:class:`SpecialFile`, from :func:`open_regular`: a file swapped for a FIFO after a look at its path does not
+    block). Raises OSError when it cannot be read. Every message it makes names ``path`` with its control
+    characters escaped (:func:`warroom.core.text.clean_name`: ``\\x0a``, ``\\x1b``), so a caller printing the
+    message prints no raw newline or escape sequence from a file's name; the OS's own errors name it quoted
     (``str(exc)``: ``No such file or directory: 'a\\nb'``) and their ``strerror`` does not name it."""
-    kind = special_file_kind(path)
-    if kind is not None:
-        raise OSError(f"{clean_name(os.fspath(path))} is {kind}, not a regular file")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if special_mode_kind(st.st_mode) is not None:  # replaced between the two looks
-            raise OSError(f"{clean_name(os.fspath(path))} is not a regular file")
-        if st.st_size > limit:
-            raise TooLarge(path, st.st_size, limit)
+    with open_regular(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limit:
+            raise TooLarge(path, size, limit)
         data = f.read(limit + 1)
     if len(data) > limit:
         raise TooLarge(path, len(data), limit)

@@ -38,7 +38,6 @@ pydantic's errors into problems; :mod:`warroom.core.load._fast.load` is the fast
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -95,30 +94,26 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
 
     Raises :class:`DrillLoadError` as :func:`load_drill` does (its ``warnings`` holds those found on the way).
     """
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import SpecialFile, TooLarge, read_limited
 
     shown = os.fspath(path)
-    p = Path(path)
-    try:
-        if p.is_dir():
+    limit = limits.MAX_FILE_BYTES // 1048576
+    try:  # opened without waiting and checked open: a file swapped for a FIFO after a look would block for ever
+        data = read_limited(path, limits.MAX_FILE_BYTES)
+    except SpecialFile as e:
+        if e.kind == "a folder":
             fail(shown, "this is a folder, not a drill file (`warroom validate FOLDER` checks every drill in it)")
-        kind = special_file_kind(p)  # before opening: reading a FIFO would block for ever
-        if kind is not None:
-            fail(shown, f"this is {kind}, not a drill file (only regular files are read)")
-        size = p.stat().st_size
-        if size > limits.MAX_FILE_BYTES:
-            limit = limits.MAX_FILE_BYTES // 1048576
-            fail(shown, f"the file is {size / 1048576:.1f} MiB; drill files are limited to {limit} MiB")
-        with p.open("rb") as f:
-            data = f.read(limits.MAX_FILE_BYTES + 1)
+        fail(shown, f"this is {e.kind}, not a drill file (only regular files are read)")
+    except TooLarge as e:
+        if e.size > limits.MAX_FILE_BYTES + 1:  # its size, known before a byte was read
+            fail(shown, f"the file is {e.size / 1048576:.1f} MiB; drill files are limited to {limit} MiB")
+        fail(shown, f"the file is larger than {limit} MiB, the limit for drill files")  # it grew while read
     except FileNotFoundError:
         fail(shown, "no such file")
     except PermissionError:
         raise DrillReadError(shown, [Problem(shown, 1, 1, "cannot read the file: permission denied")]) from None
     except OSError as e:
         raise DrillReadError(shown, [Problem(shown, 1, 1, f"cannot read the file: {e.strerror or e}")]) from None
-    if len(data) > limits.MAX_FILE_BYTES:  # the file grew while we read it
-        fail(shown, f"the file is larger than {limits.MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

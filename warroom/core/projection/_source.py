@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from warroom.core.model import Drill
@@ -36,16 +35,19 @@ class HealthySource:
 def read_source(path: str | os.PathLike[str]) -> HealthySource:
     """The healthy run in the drill file at ``path``. Raises ProjectionError (``path:line:col: message`` lines) when
     the file does not load as a drill (beyond a missing answer key) or holds a fault without a twin."""
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import SpecialFile, TooLarge, read_limited
+    from warroom.core.load import limits
     from warroom.core.text import clean_name
 
     shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
-    p = Path(path)
-    kind = "a folder" if p.is_dir() else special_file_kind(p)
-    if kind is not None:
-        raise ProjectionError(f"{shown}:1:1: this is {kind}, not a drill file (`--all FOLDER` projects a folder)")
-    try:
-        text = p.read_bytes().decode("utf-8-sig")
+    try:  # opened without waiting and checked open: a FIFO is refused, never waited on
+        text = read_limited(path, limits.MAX_FILE_BYTES).decode("utf-8-sig")
+    except SpecialFile as exc:
+        raise ProjectionError(f"{shown}:1:1: this is {exc.kind}, not a drill file (`--all FOLDER` projects a "
+                              "folder)") from None
+    except TooLarge as exc:
+        raise ProjectionError(f"{shown}:1:1: the file is {exc.size / 1048576:.1f} MiB; drill files are limited to "
+                              f"{limits.MAX_FILE_BYTES // 1048576} MiB") from None
     except FileNotFoundError:
         raise ProjectionError(f"{shown}:1:1: no such file") from None
     except OSError as exc:

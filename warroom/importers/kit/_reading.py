@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import DuplicateKey, record_json, special_mode_kind
+from warroom.core.files import DuplicateKey, record_json
 from warroom.core.text import plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
@@ -56,24 +55,17 @@ def bounded_int(text: str) -> int | BigInteger:
 
 
 def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import SpecialFile, open_regular
 
-    kind = special_file_kind(path)  # named before opening: `is a FIFO, not a record file`
-    if kind is not None and kind != "a folder":
-        raise error(f"is {kind}, not a record file")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
-    except IsADirectoryError:
-        raise error("is a directory, not a record file") from None
+    try:  # opened without waiting and checked open: a FIFO opens at once, then is refused
+        f = open_regular(path)
+    except SpecialFile as e:  # e.g. "is a FIFO, not a record file"
+        kind = "a directory" if e.kind == "a folder" else e.kind
+        raise error(f"is {kind}, not a record file") from None
     except OSError as e:
         raise error(f"cannot read the file: {e.strerror or e}") from None
-    with os.fdopen(fd, "rb") as f:
+    with f:
         info = os.fstat(f.fileno())
-        if stat.S_ISDIR(info.st_mode):
-            raise error("is a directory, not a record file")
-        kind = special_mode_kind(info.st_mode)
-        if kind is not None:
-            raise error(f"is {kind}, not a record file")  # e.g. "is a FIFO, not a record file"
         limit = f"records are limited to {max_bytes / 1048576:g} MiB"
         if info.st_size > max_bytes:
             raise error(f"the file is {info.st_size / 1048576:.1f} MiB; {limit}")

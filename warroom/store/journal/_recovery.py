@@ -365,13 +365,17 @@ def _recover_one(
 
 
 def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
-    """Move ``rec.journal`` to ``journals/quarantine/`` with ``reason`` in ``NAME.why.txt`` beside it."""
+    """Move ``rec.journal`` to ``journals/quarantine/`` with ``reason`` in ``NAME.why.txt`` beside it, that file
+    written whole or not at all (the one atomic write): a full disk leaves no reason file cut short, and the
+    journal where it was."""
+    from warroom.core.files import replace_file
+
     src = rec.journal
     dest = journals_dir(data_dir) / QUARANTINE / src.name
     why = dest.with_name(dest.name + ".why.txt")
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        why.write_text(f"{reason}\n", encoding="utf-8")
+        replace_file(why, f"{reason}\n")
         move_file(src, dest)
     except OSError as exc:
         rec.error = f"{reason}\n  it could not be quarantined ({exc.strerror or exc}); it was left in place: {src}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound, SessionReason
 from warroom.store.results import _countable as countable
@@ -224,6 +224,7 @@ def update_scorecard(
     note: str | None = None,
     reason: str = "re-scored",
     by: str | None = None,
+    read_rescored_at: str | Literal[False] | None = False,
 ) -> None:
     """Replace a stored session's scorecard (after a re-score) and the columns derived from it (the distractor
     figures' too, :mod:`warroom.store.results._distractors`); a scorecard without a time to detect clears the
@@ -236,6 +237,11 @@ def update_scorecard(
     and its recorded drill file always agree (None leaves a column as it is). ``note`` (a sentence) is appended
     to the session's notes. Raises SessionNotFound if no session has this id, StoreError if the database stays
     locked.
+
+    ``read_rescored_at`` (a re-score's check that the scorecard it replaces is still the one it read): the session's
+    ``rescored_at`` as read (None: never re-scored). In the write's transaction, with the row locked, a session
+    re-scored since then (by another ``warroom scores rescore`` at the same time) is not written:
+    :class:`~warroom.store.errors.RescoredMeanwhile`. False (the default): not checked.
     """
     from warroom.store.results._history import keep_replaced, rescored_by
     from warroom.store.timestamps import utc_now
@@ -248,6 +254,8 @@ def update_scorecard(
 
     def update() -> int:
         extra_sets, extra = [], []
+        if read_rescored_at is not False:
+            _still_as_read(db, session_id, read_rescored_at)
         if note is not None:
             sql = f"SELECT notes FROM sessions WHERE session_id = ?{db.dialect.for_update}"
             r = conn.execute(sql, (session_id,)).fetchone()
@@ -265,6 +273,21 @@ def update_scorecard(
         raise type(error)(f"cannot update session {session_id}: {error}") from exc
     if rowcount != 1:
         raise SessionNotFound(f"no stored session {session_id!r}")
+
+
+def _still_as_read(db: StoreConnection, session_id: str, read_rescored_at: str | None) -> None:
+    """Raise :class:`~warroom.store.errors.RescoredMeanwhile` unless session ``session_id`` (its row locked for the
+    caller's write transaction) was last re-scored at ``read_rescored_at``, as it was read; SessionNotFound later
+    for no such session."""
+    from warroom.store.errors import RescoredMeanwhile
+
+    sql = f"SELECT rescored_at FROM sessions WHERE session_id = ?{db.dialect.for_update}"
+    row = db.conn.execute(sql, (session_id,)).fetchone()
+    if row is not None and row[0] != read_rescored_at:
+        raise RescoredMeanwhile(
+            f"session {session_id} was re-scored by someone else (at {row[0]}) since this re-score read it; "
+            "not rewritten", row[0]
+        )
 
 
 def _update_sets(scorecard: Scorecard, drill_columns: dict[str, Any], now: str) -> tuple[list[str], list[Any]]:

@@ -116,11 +116,20 @@ def rescore(
 
 
 def _write(store: ResultsStore, result: RescoreResult) -> RescoreResult:
-    """Store ``result``'s pending scorecard (if any); the result with nothing pending."""
+    """Store ``result``'s pending scorecard (if any); the result with nothing pending. A session re-scored by another
+    process since it was read (two ``warroom scores rescore`` at once) is not written: SKIPPED, saying so (the
+    write checks, in its transaction, that the stored scorecard is still the one read)."""
+    from warroom.store.errors import RescoredMeanwhile
+
     if result.pending is None:
         return result
     scorecard, kwargs = result.pending
-    store.update_scorecard(result.session_id, scorecard, **kwargs)
+    try:
+        store.update_scorecard(result.session_id, scorecard, **kwargs)
+    except RescoredMeanwhile as exc:
+        why = (f"re-scored by someone else (at {exc.rescored_at}) since this re-score read it; not rewritten (run "
+               "`warroom scores rescore` again to see what it holds now)")
+        return replace(result, status=RescoreStatus.SKIPPED, pending=None, after=None, message=why)
     return replace(result, pending=None)
 
 
@@ -181,7 +190,7 @@ def _rescore_one(
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     file_why = f"; against the changed drill file {path}" if found.changed else ""
     new_d = json_value(new.to_dict())
-    write = (new, {"reason": why + file_why, **record})
+    write = (new, {"reason": why + file_why, "read_rescored_at": s.rescored_at, **record})
     if new_d == json_value(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")

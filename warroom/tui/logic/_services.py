@@ -63,6 +63,16 @@ def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> lis
     return out
 
 
+def _unreadable_folder(exc: OSError) -> DrillEntry:
+    """The picker's entry for a drill folder that cannot be listed: its problem names the folder escaped
+    (:func:`~warroom.core.text.clean_name`: a newline or an ESC in its name shown as ``\\x0a``, ``\\x1b``), as every
+    other message does."""
+    from warroom.core.text import clean_name
+
+    why = "permission denied" if isinstance(exc, PermissionError) else clean_name(exc.strerror or exc)
+    return DrillEntry(Path(exc.filename), None, (f"{clean_name(exc.filename)}: cannot read this folder ({why})",))
+
+
 @dataclass
 class Services:
     """The UI's access to drills, sessions and results for one trainee.
@@ -164,12 +174,7 @@ class Services:
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             found.sort(key=lambda p: natural_key(p.relative_to(base).as_posix()))
             entries += self._folder_entries(Path(d), found)
-        entries += [
-            DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder (permission denied)",))
-            if isinstance(e, PermissionError)
-            else DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder ({e.strerror or e})",))
-            for e in errors
-        ]
+        entries += [_unreadable_folder(e) for e in errors]
         try:
             return with_cross_file_problems(entries)
         except Exception:

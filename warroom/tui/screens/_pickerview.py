@@ -8,7 +8,7 @@ import os
 from rich.text import Text
 
 from warroom.core.model import ESCALATION_INSTRUCTION
-from warroom.core.text import clean, clean_line, clock
+from warroom.core.text import clean, clean_line, clean_name, clock
 from warroom.tui.logic import DrillEntry, domain_of, is_tutorial
 from warroom.tui.render import literal_line, prose
 from warroom.tui.screens._briefing import stars
@@ -52,7 +52,7 @@ def entry_cells(entry: DrillEntry, best: dict[str, int | None], grouped: bool = 
         ]
     if d is None:
         return [
-            literal_line(f"⚠ {entry.path.name}", style="bold red"),
+            literal_line(f"⚠ {clean_name(entry.path.name)}", style="bold red"),  # a file's name, escaped as messages do
             Text("—"),
             Text("cannot load", style="red"),
             Text("—"),
@@ -74,7 +74,7 @@ def preview_text(entry: DrillEntry, *, public: bool = False) -> Text:
     text is shown literally. ``public`` (a browser, through ``warroom serve``): the file by its name only, and its
     problems without its folder, so no path of the server reaches the browser."""
     out = Text()
-    folder = str(entry.path.parent) + os.sep
+    folder = clean_name(str(entry.path.parent) + os.sep)  # as problems name it
     if entry.problems:
         what = "cannot be loaded" if entry.card is None else "cannot be started until this is fixed"
         out.append(f"This drill {what}:\n", style="bold red")
@@ -106,5 +106,5 @@ def preview_text(entry: DrillEntry, *, public: bool = False) -> Text:
             out.append(f"  {clean_line(step_id)} ", style="bold")
             out.append(clean_line(title) + "\n")
     out.append("\n")
-    out.append(clean(entry.path.name if public else str(entry.path)), style="dim")
+    out.append(clean_name(entry.path.name if public else str(entry.path)), style="dim")  # escaped, as messages are
     return out

@@ -1,0 +1,88 @@
+"""Benchmark: ``warroom scores summary`` for a class of thousands of trainees, as a table and as JSON.
+
+Run: ``.venv/bin/python benchmarks/bench_summary_table.py [--trainees N] [--sessions S] [--repeat R] [--keep DIR]``
+
+A data directory is filled with S sessions (``bench_results.fill``: real-shaped scorecards and action logs) of N
+trainees (S / N sessions each, every trainee in the per-trainee table). Then, as whole processes written to a pipe
+(the table 200 columns wide, or ``$COLUMNS``; median of R): ``warroom scores summary`` (the tables) and ``warroom
+scores summary --format json`` (the same figures, no table), wall-clock and the process's own CPU time. The tables
+used to cost 22 s (7 s of CPU) at 6,000 trainees against 3 s (0.8 s) for JSON, nearly all of it Rich laying out each
+cell; rows of one line are now written directly (warroom/cli/scores/_tables.py, ``OneLineRows``). The goal is the
+table's CPU time within 2x of JSON's. Figures only: nothing here asserts on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bench_results  # (after the path: the store filled as bench_results fills it)
+
+
+def fill(data_dir: Path, trainees: int, sessions: int) -> None:
+    """``sessions`` sessions in ``data_dir``'s store, trainee ``i % trainees`` playing session ``i``."""
+    session = bench_results._session
+
+    def of_many(i: int, rng: object, start: object) -> tuple:
+        info, card, actions, when, wall = session(i, rng, start)  # type: ignore[arg-type]
+        return (replace(info, trainee=f"trainee-{i % trainees:05d}"), card, actions, when, wall)
+
+    bench_results._session = of_many  # type: ignore[assignment]
+    try:
+        bench_results.fill(data_dir, sessions)
+    finally:
+        bench_results._session = session
+
+
+def measure(trainees: int, sessions: int, repeat: int, keep: Path | None = None) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = keep if keep is not None else Path(tmp) / "data"
+        if not (data / "results.sqlite3").exists():
+            fill(data, trainees, sessions)
+        d = ["--data-dir", str(data)]
+        out: dict[str, float] = {}
+        out["table"], out["table_cpu"], text = bench_results.run_cli_cpu(["scores", "summary", *d], repeat)
+        assert f"trainee-{trainees - 1:05d}" in text, text[:500]
+        out["json"], out["json_cpu"], text = bench_results.run_cli_cpu(
+            ["scores", "summary", "--format", "json", *d], repeat
+        )
+        assert f"trainee-{trainees - 1:05d}" in text, text[:500]
+    return out
+
+
+def results(trainees: int = 6_000, sessions: int = 18_000, repeat: int = 3) -> list[dict]:
+    """Rows for ``run.py``."""
+    m = measure(trainees, sessions, repeat)
+    ratio = m["table_cpu"] / m["json_cpu"]
+    return [
+        {
+            "name": f"scores summary as tables ({trainees:,} trainees, {sessions:,} sessions)",
+            "value": f"{m['table'] * 1000:.0f} ms (CPU {m['table_cpu'] * 1000:.0f} ms)",
+            "goal": "CPU <= 2x the JSON summary's",
+            "ratio": f"{ratio:.2f}x of JSON (CPU {m['json_cpu'] * 1000:.0f} ms)",
+            "ok": ratio <= 2.0,
+        }
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trainees", type=int, default=6_000, help="trainees in the class")
+    ap.add_argument("--sessions", type=int, default=18_000, help="sessions in the store")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each command; the median is reported")
+    ap.add_argument("--keep", type=Path, help="fill (or reuse) this data directory instead of a temporary one")
+    args = ap.parse_args()
+    m = measure(args.trainees, args.sessions, args.repeat, args.keep)
+    print(f"warroom scores summary (tables): {m['table'] * 1000:7.0f} ms, CPU {m['table_cpu'] * 1000:.0f} ms")
+    print(f"warroom scores summary (JSON):   {m['json'] * 1000:7.0f} ms, CPU {m['json_cpu'] * 1000:.0f} ms")
+    print(f"tables / JSON, CPU: {m['table_cpu'] / m['json_cpu']:.2f}x (goal <= 2x)")
+
+
+if __name__ == "__main__":
+    main()
