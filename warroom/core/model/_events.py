@@ -30,7 +30,8 @@ from warroom.core.model._vocab import ReportedStatus, Role
 MAX_REPEAT = 10_000
 
 
-#: Most repetitions of all the events of a drill together. Each replay holds and releases one entry per repetition,
+#: Most repetitions of all the repeated events of a drill together (those after each one's first; the events written
+#: are bounded by the file's size). Each replay holds and releases one entry per repetition,
 #: and `warroom check` plays a drill about 130 times: 100,000 repetitions of one event in a 12 KB drill kept `check`
 #: busy for 92 s (measured; 1,000,000 by extrapolation half an hour or more); 20,000 take about 8 s.
 MAX_TOTAL_REPETITIONS = 20_000

@@ -190,14 +190,15 @@ def parallel_issues(drill: Any) -> list[Issue]:
 
 
 def repetition_issues(drill: Any) -> list[Issue]:
-    """Format 2, on a type-valid drill: the trace and re-plan events happen at most
-    :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all, repetitions included (the replay holds one entry
-    per repetition); the issue is at the event that passes the limit. The last repetition of each event comes by
+    """Format 2, on a type-valid drill: the trace and re-plan events repeat at most
+    :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all, counting each repeated event's repetitions after
+    its first (the replay holds one entry per repetition; the events written are bounded by the file's size, so a
+    large drill of written events is not refused here); the issue is at the event that passes the limit. The last repetition of each event comes by
     :data:`~warroom.core.model.MAX_DRILL_SECONDS`, as every ``t`` does."""
     total, late = 0, []
     for base, events in event_lists(drill):
         for i, ev in enumerate(events):
-            total += ev.repeat.count if ev.repeat is not None else 1
+            total += ev.repeat.count - 1 if ev.repeat is not None else 0
             last = ev.t + (ev.repeat.count - 1) * ev.repeat.interval if ev.repeat is not None else ev.t
             if last > MAX_DRILL_SECONDS:
                 late.append(Issue((*base, i, "repeat"), (
@@ -205,8 +206,8 @@ def repetition_issues(drill: Any) -> list[Issue]:
                     f"time ({MAX_DRILL_SECONDS:,} s): repeat it fewer times or closer together")))
             if total > MAX_TOTAL_REPETITIONS:
                 return [*late, Issue((*base, i, "repeat"), (
-                    f"the drill's events happen more than {MAX_TOTAL_REPETITIONS:,} times in all (repetitions "
-                    "included) here; repeat fewer times"))]
+                    f"the drill's events repeat more than {MAX_TOTAL_REPETITIONS:,} times in all here (the "
+                    "repetitions after each repeated event's first); repeat fewer times"))]
     return late
 
 
