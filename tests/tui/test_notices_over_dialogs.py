@@ -10,7 +10,7 @@ from pathlib import Path
 from warroom.tui.author import DebriefDialog, DrillInfoDialog
 from warroom.tui.room import EscalateScreen
 
-from .conftest import advance, author_mode, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, author_mode, make_app, record_notifications, screen_text, type_text, until
 from .test_annotate import imported
 
 SHAPES = Path(__file__).parent.parent / "fixtures" / "shapes"
@@ -47,8 +47,8 @@ async def test_re_plan_written_does_not_cover_the_drill_info_dialog(tmp_path):
         assert isinstance(app.screen, DebriefDialog)
         await type_text(pilot, "Escalation accepted: stop the refund.")
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert app.screen is screen and "Re-plan written." in screen_text(app)
+        await until(pilot, lambda: "Re-plan written." in screen_text(app), "showing the notice")  # a loaded machine
+        assert app.screen is screen
         await pilot.press("i")
         await pilot.pause()
         assert isinstance(app.screen, DrillInfoDialog)
