@@ -6,9 +6,9 @@ A data directory is filled with S sessions (``bench_results.fill``: real-shaped 
 trainees (S / N sessions each, every trainee in the per-trainee table). Then, as whole processes written to a pipe
 (the table 200 columns wide, or ``$COLUMNS``; median of R): ``warroom scores summary`` (the tables) and ``warroom
 scores summary --format json`` (the same figures, no table), wall-clock and the process's own CPU time. The tables
-used to cost 22 s (7 s of CPU) at 6,000 trainees against 3 s (0.8 s) for JSON, nearly all of it Rich laying out each
-cell; rows of one line are now written directly (warroom/cli/scores/_tables.py, ``OneLineRows``). The goal is the
-table's CPU time within 2x of JSON's. Figures only: nothing here asserts on timing.
+cost about 7 s of CPU at 6,000 trainees against 0.8 s for JSON, nearly all of it Rich laying out each cell
+(about 0.1 ms a cell): warroom keeps Rich's table (a library before hand-written code) and this benchmark keeps the
+figure in view; a class that size reads the summary as JSON or CSV. Figures only: nothing here asserts on timing.
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ def results(trainees: int = 6_000, sessions: int = 18_000, repeat: int = 3) -> l
         {
             "name": f"scores summary as tables ({trainees:,} trainees, {sessions:,} sessions)",
             "value": f"{m['table'] * 1000:.0f} ms (CPU {m['table_cpu'] * 1000:.0f} ms)",
-            "goal": "CPU <= 2x the JSON summary's",
+            "goal": "(info: Rich lays out every cell)",
             "ratio": f"{ratio:.2f}x of JSON (CPU {m['json_cpu'] * 1000:.0f} ms)",
-            "ok": ratio <= 2.0,
+            "ok": None,
         }
     ]
 
@@ -81,7 +81,7 @@ def main() -> None:
     m = measure(args.trainees, args.sessions, args.repeat, args.keep)
     print(f"warroom scores summary (tables): {m['table'] * 1000:7.0f} ms, CPU {m['table_cpu'] * 1000:.0f} ms")
     print(f"warroom scores summary (JSON):   {m['json'] * 1000:7.0f} ms, CPU {m['json_cpu'] * 1000:.0f} ms")
-    print(f"tables / JSON, CPU: {m['table_cpu'] / m['json_cpu']:.2f}x (goal <= 2x)")
+    print(f"tables / JSON, CPU: {m['table_cpu'] / m['json_cpu']:.2f}x")
 
 
 if __name__ == "__main__":

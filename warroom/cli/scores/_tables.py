@@ -4,7 +4,6 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -164,11 +163,6 @@ def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wi
         give = min(highs[i] - widths[i], room // (len(wanting) - n))
         widths[i] += give
         room -= give
-    return OneLineRows(columns, rows, widths)
-
-
-def _rich_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], widths: list[int]) -> Any:
-    """The Rich table of ``rows`` in columns of ``widths``, as :func:`fitted_table` lays it out."""
     from rich.table import Table
 
     table = Table(header_style="bold")
@@ -179,64 +173,6 @@ def _rich_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wid
         table.add_row(*(_cell(v) for v in r))
     return table
 
-
-class OneLineRows:
-    """A :func:`fitted_table` as Rich prints it, its rows of one line each written directly: Rich's table lays out
-    every cell (wraps, measures, pads it) at about 0.3 ms a cell, 22 s for 6,000 trainees' rows, where a row whose
-    cells each fit their column on one line is only its cells padded and joined. Rich renders the head, the borders
-    and the first row; when that row, written directly, is the line Rich wrote (the same box, padding and widths),
-    the other rows are written the same way; any other table (a cell that wraps, a terminal narrower than the table)
-    is Rich's table, whole. ``table`` is that Rich table, built only when it is needed (its cells cost as much to
-    make as the rows written here)."""
-
-    def __init__(self, columns: list[tuple[str, str, bool]], rows: list[list[str]], widths: list[int]) -> None:
-        self.rows = [[clean(v) for v in r] for r in rows]
-        self.widths = widths
-        self.right = [key in _RIGHT for key, _, _ in columns]
-        self._columns = columns
-        self._head = _rich_table(columns, self.rows[:1], widths)
-
-    @functools.cached_property
-    def table(self) -> Any:
-        return _rich_table(self._columns, self.rows, self.widths)
-
-    @property
-    def columns(self) -> Any:
-        return self._head.columns
-
-    def _line(self, row: list[str]) -> str:
-        from rich.cells import cell_len
-
-        cells = [" " * (w - cell_len(v)) + v if right else v + " " * (w - cell_len(v))
-                 for v, w, right in zip(row, self.widths, self.right, strict=True)]  # fmt: skip
-        return "│ " + " │ ".join(cells) + " │"
-
-    def _one_line(self) -> bool:
-        from rich.cells import cell_len
-
-        return bool(self.rows) and all(
-            "\n" not in v and cell_len(v) <= w for row in self.rows for v, w in zip(row, self.widths, strict=True)
-        )
-
-    def __rich_console__(self, console: Any, options: Any) -> Any:
-        from rich.segment import Segment
-
-        if not self._one_line() or sum(self.widths) + 3 * len(self.widths) + 1 > options.max_width:
-            yield self.table
-            return
-        lines = console.render_lines(self._head, options, pad=False)
-        first = "".join(segment.text for segment in lines[-2])
-        if len(lines) < 4 or first != self._line(self.rows[0]):  # not laid out as written here: Rich's, whole
-            yield self.table
-            return
-        for line in lines[:-1]:  # the head, its rule and the first row, as Rich drew them
-            yield from line
-            yield Segment.line()
-        for row in self.rows[1:]:
-            yield Segment(self._line(row))
-            yield Segment.line()
-        yield from lines[-1]  # the bottom border
-        yield Segment.line()
 
 def sessions_table(rows: list[Any], width: int, left_out: Mapping[str, str] | None = None) -> tuple[Any, str | None]:
     """The sessions as a Rich table no wider than ``width`` columns, and its footnote (or None); the score of a

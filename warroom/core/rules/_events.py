@@ -193,8 +193,8 @@ def repetition_issues(drill: Any) -> list[Issue]:
     """Format 2, on a type-valid drill: the trace and re-plan events repeat at most
     :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all, counting each repeated event's repetitions after
     its first (the replay holds one entry per repetition; the events written are bounded by the file's size, so a
-    large drill of written events is not refused here); the issue is at the event that passes the limit. The last repetition of each event comes by
-    :data:`~warroom.core.model.MAX_DRILL_SECONDS`, as every ``t`` does."""
+    large drill of written events is not refused here); the issue is at the event that passes the limit. The last
+    repetition of each event comes by :data:`~warroom.core.model.MAX_DRILL_SECONDS`, as every ``t`` does."""
     total, late = 0, []
     for base, events in event_lists(drill):
         for i, ev in enumerate(events):
