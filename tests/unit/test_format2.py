@@ -234,7 +234,7 @@ def test_repetitions_of_a_whole_drill_are_bounded():
                         "content: y, repeat: {count: 10000}}\n" * 2 + "  - {id: e11, t: 25,", 1)
     text = text.replace("e10c, t: 24", "e10d, t: 24", 1).replace("e10b, t: 24", "e10e, t: 24", 1)
     found = problems(text)
-    assert any("happen more than 20,000 times in all" in p for p in found), found
+    assert any("repeat more than 20,000 times in all" in p for p in found), found
 
 
 def test_a_false_escalation_is_charged_to_the_planner_agent():
