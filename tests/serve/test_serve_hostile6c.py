@@ -70,6 +70,33 @@ def test_the_host_name_of_a_host_header():
     assert not names.allows("class.example.evil") and not names.allows("") and not names.allows("evil.example")
 
 
+async def test_a_refused_host_name_is_logged_once_per_name_and_escaped(caplog):
+    """A 421 was not logged: an operator behind a reverse proxy learned the fix (``--allowed-host``) only from a
+    browser's page. Each refused name is logged once, escaped, and the log names at most 20 of them (a page asking
+    for a new name each time cannot write the log full)."""
+    import logging
+
+    from aiohttp.test_utils import make_mocked_request
+
+    from warroom.serve._hosts import MAX_REFUSED_NAMES_LOGGED, HostNames
+
+    names = HostNames("127.0.0.1")
+
+    async def handler(request):
+        raise AssertionError("a refused host reached the handler")
+
+    with caplog.at_level(logging.WARNING, logger="warroom.serve"):
+        for host in ["evil.example:8000", "EVIL.example", "bad\x1b[2Jname", *(f"n{i}.example" for i in range(40))]:
+            response = await names.middleware(make_mocked_request("GET", "/", headers={"Host": host}), handler)
+            assert response.status == 421
+    said = [r.getMessage() for r in caplog.records if r.name == "warroom.serve"]
+    assert len(said) == MAX_REFUSED_NAMES_LOGGED == 20
+    assert said[0].startswith("refused a request for the host name 'evil.example' (HTTP 421): if this server is")
+    assert "--allowed-host and that name" in said[0]
+    assert said[1].startswith("refused a request for the host name 'bad\\x1b[2jname'") and "\x1b" not in said[1]
+    assert said[-1].endswith("; no other refused name will be logged")
+
+
 async def test_a_storm_of_resizes_gives_the_app_its_first_and_last_size_and_the_key_after_them_at_once():
     """A tab sent 200 resizes to 1000 x 1000 cells: each was given to its app process, which redrew the whole screen
     for each (0.3 to 0.8 s of CPU per resize), and a key sent after them waited behind every redraw. Sizes are bounded

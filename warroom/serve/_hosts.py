@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import ipaddress
+import logging
 import socket
 from dataclasses import dataclass, field
 
@@ -26,6 +27,12 @@ from aiohttp.typedefs import Handler
 from warroom.serve._signin import page
 
 __all__ = ["HostNames", "host_name", "misdirected_page"]
+
+log = logging.getLogger("warroom.serve")
+
+#: Distinct refused host names the server log names (then it names no more: a page asking for a new name each time
+#: would otherwise write the log full).
+MAX_REFUSED_NAMES_LOGGED = 20
 
 #: Names that resolve to this machine's loopback only (RFC 6761: ``localhost`` and every name under it).
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
@@ -69,6 +76,8 @@ class HostNames:
     bound: str = "127.0.0.1"
     allowed: tuple[str, ...] = ()
     names: frozenset[str] = field(default=frozenset(), init=False)
+    #: The refused names the log has named (each once, at most :data:`MAX_REFUSED_NAMES_LOGGED`).
+    logged: set[str] = field(default_factory=set, init=False, compare=False)
 
     def __post_init__(self) -> None:
         names = {host_name(n) for n in (self.bound, *self.allowed) if n.strip()} | _machine_names() | _LOOPBACK_NAMES
@@ -83,8 +92,20 @@ class HostNames:
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Answer a request only when its ``Host`` names this server; else :func:`misdirected_page`."""
         if not self.allows(request.host):
+            self._log_refused(host_name(request.host))
             return misdirected_page(request.host)
         return await handler(request)
+
+    def _log_refused(self, name: str) -> None:
+        """Say in the server log, once per name, that a request for ``name`` was refused and what to do: an
+        operator behind a reverse proxy learns the fix from the log, not only from a browser's page."""
+        if name in self.logged or len(self.logged) >= MAX_REFUSED_NAMES_LOGGED:
+            return
+        self.logged.add(name)
+        more = "; no other refused name will be logged" if len(self.logged) == MAX_REFUSED_NAMES_LOGGED else ""
+        log.warning("refused a request for the host name %r (HTTP 421): if this server is known by that name (a "
+                    "reverse proxy's, the class server's DNS name), start it with --allowed-host and that name%s",
+                    name[:200], more)  # fmt: skip
 
 
 def misdirected_page(host: str) -> web.Response:
