@@ -15,6 +15,7 @@ name, a DNS name of the class's server). Anything else gets HTTP 421 with a page
 
 from __future__ import annotations
 
+import contextlib
 import html
 import ipaddress
 import logging
@@ -60,10 +61,8 @@ def _is_address(name: str) -> bool:
 def _machine_names() -> set[str]:
     """This machine's own host names (``gethostname``, its fully qualified name, and ``NAME.local``, its mDNS name)."""
     names = {socket.gethostname()}
-    try:
+    with contextlib.suppress(OSError):  # no resolver: the fully qualified name is not known
         names.add(socket.getfqdn())
-    except OSError:
-        pass
     short = socket.gethostname().partition(".")[0]
     return {host_name(n) for n in names | {short, f"{short}.local"} if n}
 

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -348,10 +349,8 @@ class Resizes:
         if task is not None and not task.done():
             task.cancel()
         if task is not None:
-            try:
+            with contextlib.suppress(asyncio.CancelledError):  # cancelled just above: nothing left to give
                 await task
-            except asyncio.CancelledError:
-                pass
 
 
 async def _to_app(sending: Any) -> None:
