@@ -116,9 +116,9 @@ class DrillSet(_Strict):
             try:
                 date.fromisoformat(value)
             except ValueError:
-                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {value!r}") from None
+                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {_shown_input(value)}") from None
             if len(value) != 10:
-                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {value!r}")
+                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {_shown_input(value)}")
         return value
 
     @property
@@ -217,7 +217,14 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
     if etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TEXT_PATTERN:
         return _at(path, node, f"{name} must not be blank: write some text, not only spaces or line breaks")
     msg = err["msg"]
-    return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {err.get('input')!r}")
+    return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {_shown_input(err.get('input'))}")
+
+
+def _shown_input(value: object) -> str:
+    """A value a problem quotes, as Python writes it (control characters escaped), cut to 80 characters: a list of
+    20,000 drills or a title of a megabyte is named, not echoed in a line of that size."""
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 #: Top-level keys that only a drill has: a file holding one and no ``set`` key is a drill, not a drill set.
