@@ -5,8 +5,10 @@ world found, with the right behaviour."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import yaml
 from click.testing import CliRunner
 from locations import TESTS
 
@@ -37,3 +39,53 @@ def test_a_set_due_date_of_a_long_text_is_quoted_cut_short(tmp_path: Path):
     assert result.exit_code == 1
     problem = result.output.splitlines()[0]
     assert problem == f"{tmp_path / 's.set.yaml'}:3:6: `due` must be a date written YYYY-MM-DD, got '{'2' * 76}..."
+
+
+def _import(tmp_path: Path, fmt: str, name: str, record: object) -> tuple[int, str, list[Path]]:
+    source = tmp_path / name
+    source.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["import", fmt, str(source), "--out", str(tmp_path / "out")])
+    return result.exit_code, result.output, sorted((tmp_path / "out").glob("*.yaml"))
+
+
+def test_a_langfuse_observation_listed_twice_with_another_output_is_refused_not_read_as_its_first_copy(tmp_path: Path):
+    """The second copy of an observation (same id) saying the tool returned 40 invoices, not 20, was dropped without
+    a word: the drill showed the first. OTLP spans twice in a trace are refused; a Langfuse observation listed twice
+    is read once only when both copies say the same."""
+    record = json.loads((FIXTURES / "thirdparty" / "langfuse-trace.json").read_text())
+    copy = json.loads(json.dumps(record["observations"][1]))
+    copy["output"] = {"returned": 40, "total": 40, "next_cursor": None}
+    record["observations"].append(copy)
+    code, output, drills = _import(tmp_path, "langfuse", "lf.json", record)
+    assert code == 1 and drills == []
+    assert (f"{tmp_path / 'lf.json'}:1:1: the document.observations[2]: observation 'd2e3f4a5b6071829' is listed twice "
+            "with a different `output`: keep one copy of each observation (export the trace again)") in output
+
+
+def test_a_langfuse_observation_listed_twice_the_same_is_still_read_once(tmp_path: Path):
+    record = json.loads((FIXTURES / "thirdparty" / "langfuse-trace.json").read_text())
+    record["observations"].append(json.loads(json.dumps(record["observations"][1])))
+    code, output, drills = _import(tmp_path, "langfuse", "lf.json", record)
+    assert code == 0, output
+    assert len([e for e in yaml.safe_load(drills[0].read_text())["trace"] if e["kind"] == "tool_call"]) == 1
+
+
+def test_a_langsmith_run_given_twice_with_another_output_is_refused(tmp_path: Path):
+    runs = json.loads((FIXTURES / "thirdparty" / "langsmith-planner-executor.json").read_text())
+    tool = next(r for r in runs if r["run_type"] == "tool")
+    runs.append({**tool, "outputs": {"output": "another result"}})
+    code, output, drills = _import(tmp_path, "langsmith", "ls.json", runs)
+    assert code == 1 and drills == []
+    assert (f"{tmp_path / 'ls.json'}:1:1: run '{tool['id']}' is given twice with a different `outputs`: keep one copy "
+            "of each run (export the trace again)") in output
+
+
+def test_an_openai_agents_span_written_twice_ended_with_another_output_is_refused(tmp_path: Path):
+    """A span written when it starts and again when it ends is read as it ended; two ended copies that disagree were
+    read as the later one, silently."""
+    record = json.loads((FIXTURES / "thirdparty" / "openai-agents-trace.json").read_text())
+    span = next(x for x in record["data"] if x.get("span_data", {}).get("type") == "function")
+    record["data"].append({**span, "span_data": {**span["span_data"], "output": "another result"}})
+    code, output, drills = _import(tmp_path, "openai-agents", "oa.json", record)
+    assert code == 1 and drills == []
+    assert f"span '{span['id']}' is written twice, ended, with a different `span_data`" in output

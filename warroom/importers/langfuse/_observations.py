@@ -87,6 +87,20 @@ def _span(obs: dict[str, Any], label: str, trace_id: str) -> Span:
                 max(start, end), {}, error=bool(error), status_message=error, ended_before_start=end < start)
 
 
+#: The fields of an observation that make its part of a drill: two copies of one observation must agree on each.
+_READ_FIELDS = ("type", "name", "startTime", "endTime", "parentObservationId", "input", "output", "level",
+                "statusMessage", "model", "usageDetails", "costDetails")
+
+
+def _same_copy(earlier: dict[str, Any], obs: dict[str, Any], label: str) -> None:
+    """Nothing, when an observation listed again says what its first copy said; else a TraceError naming the
+    field: the importer does not choose between two versions of one observation."""
+    for name in _READ_FIELDS:
+        if field(earlier, name) != field(obs, name):
+            raise TraceError(f"{label}: observation {as_text(field(obs, 'id')).strip()[:80]!r} is listed twice "
+                             f"with a different `{name}`: keep one copy of each observation (export the trace again)")
+
+
 def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     """The observations in the file at ``path`` as classified steps by trace id, with the traces' goals and the
     prices their generations' costs come to. An observation listed twice is read once. Raises TraceError."""
@@ -94,14 +108,15 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
 
     recorded = Recorded()
     found: list[tuple[dict[str, Any], str, str]] = []
-    seen: set[str] = set()
+    seen: dict[str, dict[str, Any]] = {}
     from_otel = otel_observations(path)  # the SDK's OpenTelemetry spans, read as the observations Langfuse makes
     for where, value in ([("", from_otel)] if from_otel is not None else read_values(path, "a Langfuse export")):
         for obs, label, holder in _observations(value, where, recorded):
             key = as_text(field(obs, "id")).strip().lower()
             if key and key in seen:
+                _same_copy(seen[key], obs, label)
                 continue
-            seen.add(key)
+            seen[key] = obs
             found.append((obs, label, holder))
     if not found:
         raise TraceError("no observation in this file")

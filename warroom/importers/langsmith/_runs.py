@@ -83,18 +83,34 @@ def _span(run: dict[str, Any], label: str, roots: dict[str, str]) -> Span:
                 max(start, end), {}, error=bool(error), status_message=error, ended_before_start=end < start)
 
 
+#: The fields of a run that make its part of a drill: two copies of one run must agree on each.
+_READ_FIELDS = ("run_type", "name", "start_time", "end_time", "parent_run_id", "inputs", "outputs", "error", "status")
+
+
+def _same_copy(earlier: dict[str, Any], run: dict[str, Any], where: str) -> None:
+    """Nothing, when a run given again (listed and nested in its parent's ``child_runs``) says what its first copy
+    said (a nested copy's parent, filled in from its nesting, agrees with a listed copy that gives none); else a
+    TraceError naming the field: the importer does not choose between two versions of one run."""
+    for name in _READ_FIELDS:
+        first, again = earlier.get(name), run.get(name)
+        if first != again and (name != "parent_run_id" or (first and again)):
+            raise TraceError(f"{where}run {as_text(run.get('id')).strip()[:80]!r} is given twice with a different "
+                             f"`{name}`: keep one copy of each run (export the trace again)")
+
+
 def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     """The runs in the file at ``path`` as classified steps by trace id (nothing recorded apart from them). A run
     repeated (listed and also nested in its parent's ``child_runs``) is read once. Raises TraceError."""
     runs: list[dict[str, Any]] = []
     labels: list[str] = []
-    seen: set[str] = set()
+    seen: dict[str, dict[str, Any]] = {}
     for where, value in _values(path):
         for run in _flatten(value, where):
             key = as_text(run.get("id")).strip().lower()
             if key and key in seen:
+                _same_copy(seen[key], run, where)
                 continue
-            seen.add(key)
+            seen[key] = run
             runs.append(run)
             labels.append(f"{where}run {as_text(run.get('id'))[:40] or len(runs) - 1}")
     if not runs:

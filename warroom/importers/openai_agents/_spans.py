@@ -83,6 +83,19 @@ def _span(item: dict[str, Any], label: str) -> Span:
                 max(start, end), {}, error=bool(error), status_message=error, ended_before_start=end < start)
 
 
+#: The fields of an ended span that make its part of a drill: two ended copies of one span must agree on each.
+_READ_FIELDS = ("parent_id", "started_at", "ended_at", "span_data", "error")
+
+
+def _same_copy(earlier: dict[str, Any], item: dict[str, Any], label: str) -> None:
+    """Nothing, when a span written again after it ended says what its ended copy said; else a TraceError naming
+    the field: the importer does not choose between two versions of one span."""
+    for name in _READ_FIELDS:
+        if earlier.get(name) != item.get(name):
+            raise TraceError(f"{label}: span {as_text(item.get('id')).strip()[:80]!r} is written twice, ended, with "
+                             f"a different `{name}`: keep one copy of each span (export the trace again)")
+
+
 def _collect(path: Path, recorded: Recorded) -> list[tuple[dict[str, Any], str]]:
     """The spans of the file, each once (a span written again replaces the earlier copy unless that one ended and
     this one did not); each trace's ``workflow_name`` noted in ``recorded``. Raises TraceError."""
@@ -99,6 +112,8 @@ def _collect(path: Path, recorded: Recorded) -> list[tuple[dict[str, Any], str]]
                 continue
             key = as_text(item.get("id")).strip().lower() or label
             earlier = spans.get(key)
+            if earlier is not None and earlier[0].get("ended_at") and item.get("ended_at"):
+                _same_copy(earlier[0], item, label)
             if earlier is None or item.get("ended_at") or not earlier[0].get("ended_at"):
                 spans[key] = (item, earlier[1] if earlier else label)
     if not spans:
