@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from locations import TESTS
@@ -89,3 +90,38 @@ def test_an_openai_agents_span_written_twice_ended_with_another_output_is_refuse
     code, output, drills = _import(tmp_path, "openai-agents", "oa.json", record)
     assert code == 1 and drills == []
     assert f"span '{span['id']}' is written twice, ended, with a different `span_data`" in output
+
+
+def _drill_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = (DRILLS / "api-dns-cutover.yaml").read_text()
+    assert old in text
+    path = tmp_path / "api-dns-cutover.yaml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("\ndifficulty: 4\n", "\ndifficulty:\t4\n"),  # a tab after the colon
+    ("\nversion: 1\n", "\nversion: 1\t# a tab before a comment\n"),
+])
+def test_annotate_saves_into_a_valid_drill_holding_a_tab_ruamel_yaml_refuses(tmp_path: Path, old: str, new: str):
+    """YAML 1.2 allows a tab as a separator (after a key's colon, before a comment), and warroom reads such a drill;
+    ruamel.yaml, which the save writes with, refused the file: even a save that changed nothing raised "ruamel.yaml
+    cannot read the file", and no answer key could be saved into it. Its tabs are read as spaces by the save; the
+    file's own lines are kept with their tabs."""
+    from warroom.core.author import open_for_annotation, write_draft
+    from warroom.core.load import load_drill
+
+    path = _drill_with(tmp_path, old, new)
+    text = path.read_text()
+    before = load_drill(path)
+    marked = open_for_annotation(path)
+    write_draft(path, marked.draft, marked.event_order, marked.sha256)
+    assert path.read_text() == text  # nothing changed: byte for byte
+    marked = open_for_annotation(path)
+    marked.draft.summary = "The record went to the private zone."
+    write_draft(path, marked.draft, marked.event_order, marked.sha256)
+    after = load_drill(path)
+    assert after.answer_key.fault.summary == "The record went to the private zone."
+    assert after.model_dump(exclude={"answer_key"}) == before.model_dump(exclude={"answer_key"})
+    assert new.strip("\n") in path.read_text().splitlines()  # the tab line as written

@@ -336,27 +336,25 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     from ruamel.yaml.error import YAMLError
 
     hidden = _hide_breaks(text, path)
-    lines = _lines(hidden)
+    lines = _lines(text)  # the lines kept are the file's own (its tabs and odd breaks as written)
+    new = {"answer_key": draft.answer_key_data(event_order) or None,
+           "distractors": draft.distractors_data(event_order) or None}
+    # only what the author changed (as warroom reads the file): a value as the file has it keeps its text byte for byte
+    meta = _meta_changed(text, draft, path, marked=new["answer_key"] is not None)
+    changed = [name for name in WRITTEN if new[name] != _marks_in(text, name, event_order, path)]
+    if not changed and not meta:
+        return text  # nothing to write: byte for byte as it was (before ruamel.yaml reads anything)
     yaml = _yaml(_dash_offset([line.rstrip("\r\n") for line in lines]))
-    try:
-        doc = yaml.load(hidden)
+    try:  # ruamel.yaml refuses a tab YAML 1.2 allows (`key:<tab>value`, before a comment, inside plain text): it
+        # reads each as a space, on the same line and column; the kept lines are the file's, every block written
+        # is checked as read back by warroom's reader (_check_written)
+        doc = yaml.load(hidden.replace("\t", " "))
     except YAMLError as exc:
         raise KeyWriteError(f"{clean_name(path)}: ruamel.yaml cannot read the file to write into it: {exc}") from None
     if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
         raise KeyWriteError(
             f"{clean_name(path)}: the drill is not a block mapping (`key: value` lines); cannot write into it"
         )
-    new = {"answer_key": draft.answer_key_data(event_order) or None,
-           "distractors": draft.distractors_data(event_order) or None}
-    # only what the author changed: a value as the file has it keeps its text (quoting, comments) byte for byte
-    meta = {name: draft.meta[name] for name in META if name in draft.meta and doc.get(name) != draft.meta[name]}
-    if new["answer_key"] is not None and isinstance(doc.get("author"), str):
-        author = str(doc["author"])
-        if author.endswith(UNMARKED_AUTHOR):
-            meta["author"] = author[: -len(UNMARKED_AUTHOR)] + MARKED_AUTHOR
-    changed = [name for name in WRITTEN if new[name] != _marks_in(text, name, event_order, path)]
-    if not changed and not meta:
-        return text  # nothing to write: byte for byte as it was
     newline = _newline(text)
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += newline
@@ -384,6 +382,24 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
         result = result.replace(stand_in, odd)
     _check_written(result, {**new, **{n: v for n, v in meta.items() if n in spans}}, path)
     return result
+
+
+def _meta_changed(text: str, draft: KeyDraft, path: str, marked: bool) -> dict[str, Any]:
+    """The top-level fields (:data:`META`, and ``author`` once the drill is marked up) whose value the save changes,
+    each with its new value, comparing the draft with the file as warroom's reader reads it."""
+    from warroom.core.load import DrillLoadError, load_yaml_text
+
+    try:
+        data = load_yaml_text(text, path)
+    except DrillLoadError:
+        data = None
+    if not isinstance(data, dict):
+        data = {}
+    meta = {name: draft.meta[name] for name in META if name in draft.meta and data.get(name) != draft.meta[name]}
+    author = data.get("author")
+    if marked and isinstance(author, str) and author.endswith(UNMARKED_AUTHOR):
+        meta["author"] = author[: -len(UNMARKED_AUTHOR)] + MARKED_AUTHOR
+    return meta
 
 
 def _marks_in(text: str, name: str, event_order: dict[str, int], path: str) -> Any:
