@@ -125,3 +125,27 @@ def test_annotate_saves_into_a_valid_drill_holding_a_tab_ruamel_yaml_refuses(tmp
     assert after.answer_key.fault.summary == "The record went to the private zone."
     assert after.model_dump(exclude={"answer_key"}) == before.model_dump(exclude={"answer_key"})
     assert new.strip("\n") in path.read_text().splitlines()  # the tab line as written
+
+
+@pytest.mark.parametrize(("drill", "template", "event"), [
+    ("stripe-sdk-upgrade", "error-flag-ignored", "e12"),
+    ("winback-sms-lapsed-members", "wrong-record", "e15"),
+])
+def test_a_projection_at_a_result_the_source_calls_a_distractor_is_written_without_that_distractor(
+        tmp_path: Path, drill: str, template: str, event: str):
+    """`warroom project --list` said these sites could be projected, and projecting them failed: the source (a drill
+    with a twin) calls the result a distractor, and the template made it the fault's evidence ("event is evidence of
+    the fault, so it cannot also be a distractor"). The distractor on the changed result is left out, and said so."""
+    listed = CliRunner().invoke(main, ["project", "--list", str(DRILLS / f"{drill}.yaml")])
+    rows = [line.split() for line in listed.output.splitlines()]
+    assert any(row[:2] == [template, event] and row[-1] == "yes" for row in rows)
+    result = CliRunner().invoke(main, ["project", str(DRILLS / f"{drill}.yaml"), "--template", template, "--at", event,
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"the source's distractor {event} is left out (its result is the one changed)" in result.output
+    (written,) = tmp_path.glob("*.yaml")
+    data = yaml.safe_load(written.read_text())
+    source = yaml.safe_load((DRILLS / f"{drill}.yaml").read_text())
+    assert [d["event"] for d in data["distractors"]][: len(source["distractors"]) - 1] == [
+        d["event"] for d in source["distractors"] if d["event"] != event]
+    assert CliRunner().invoke(main, ["validate", str(written)]).exit_code == 0

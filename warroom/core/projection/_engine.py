@@ -214,7 +214,11 @@ def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str,
                       if e.get("kind") in ("executor_message", "executor_report"))
     difficulty = estimate(site.template, change, len(str(events[site.index].get(view.form.field))), later)
     data["difficulty"] = difficulty
-    distractors = list(survey.source.data.get("distractors") or [])
+    # a distractor of the source on the result the template changed is that result's evidence now, not harmless
+    distractors = [d for d in survey.source.data.get("distractors") or []
+                   if str(d.get("event")) != site.event or d.get("path")]
+    if len(distractors) < len(survey.source.data.get("distractors") or []):
+        notes.append(f"the source's distractor {site.event} is left out (its result is the one changed)")
     distractors += [{"event": a.event, "why_harmless": a.why_harmless} for a in added]
     if survey.source.data.get("probes"):
         data["probes"] = survey.source.data["probes"]
