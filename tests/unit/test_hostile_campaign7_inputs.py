@@ -149,3 +149,39 @@ def test_a_projection_at_a_result_the_source_calls_a_distractor_is_written_witho
     assert [d["event"] for d in data["distractors"]][: len(source["distractors"]) - 1] == [
         d["event"] for d in source["distractors"] if d["event"] != event]
     assert CliRunner().invoke(main, ["validate", str(written)]).exit_code == 0
+
+
+def test_a_drill_folder_holding_a_link_out_of_it_names_the_link_when_the_search_is_too_large(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A symbolic link to ``/`` inside a drill folder made `validate FOLDER` walk the file system (through /proc),
+    and the refusal said to "name the folder that holds the drills, not a folder above them": the folder named was
+    the right one. The refusal names the link that leads out of the folder, and what to do."""
+    from warroom.core.library import _library
+
+    monkeypatch.setattr(_library, "MAX_WALK_ENTRIES", 50)
+    lib, elsewhere = tmp_path / "lib", tmp_path / "elsewhere"
+    lib.mkdir()
+    elsewhere.mkdir()
+    for i in range(60):
+        (elsewhere / f"f{i}.txt").write_text("")
+    (lib / "a.yaml").write_text((DRILLS / "duplicate-charge-refunds.yaml").read_text())
+    (lib / "shared").symlink_to(elsewhere)
+    result = CliRunner().invoke(main, ["validate", str(lib)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f"Error: {lib}: more than 50 files and folders under it (the search for drill files stops there): the symbolic "
+        f"link {lib / 'shared'} -> {elsewhere} in it leads out of it: move that link away, or link the folder that "
+        "holds the drills instead")
+
+
+def test_a_drill_folder_too_large_without_a_link_out_keeps_its_advice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from warroom.core.library import _library
+
+    monkeypatch.setattr(_library, "MAX_WALK_ENTRIES", 50)
+    for i in range(60):
+        (tmp_path / f"f{i}.txt").write_text("")
+    result = CliRunner().invoke(main, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1].endswith(
+        "(the search for drill files stops there): name the folder that holds the drills (or a file), not a folder "
+        "above them")

@@ -50,9 +50,9 @@ class FolderTooLarge(WarroomError, OSError):
     under it is used. ``filename`` is the folder, ``strerror`` what was passed and what to do; ``str()`` is
     ``FOLDER: reason`` with FOLDER's control characters escaped."""
 
-    def __init__(self, folder: Path, why: str) -> None:
-        super().__init__(errno.EFBIG, f"{why}: name the folder that holds the drills (or a file), not a folder "
-                                      "above them", os.fspath(folder))  # fmt: skip
+    def __init__(self, folder: Path, why: str,
+                 advice: str = "name the folder that holds the drills (or a file), not a folder above them") -> None:
+        super().__init__(errno.EFBIG, f"{why}: {advice}", os.fspath(folder))
 
     def __str__(self) -> str:
         return f"{clean_name(self.filename)}: {self.strerror}"
@@ -70,13 +70,15 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
             errors.append(exc)
 
     found: list[Path] = []
-    seen = {os.path.realpath(folder)}
+    inside = os.path.realpath(folder)
+    seen = {inside}
+    out: list[str] = []  # symbolic links under the folder to folders outside it, as followed
     top, looked_at, limit = os.fspath(folder).rstrip(os.sep).count(os.sep), 0, MAX_WALK_ENTRIES
     for root, dirs, files in os.walk(folder, onerror=failed, followlinks=True):
         looked_at += len(dirs) + len(files)
         if looked_at > limit:
             raise FolderTooLarge(folder, f"more than {limit:,} files and folders under it (the search for drill "
-                                         "files stops there)")  # fmt: skip
+                                         "files stops there)", *_leads_out(out))  # fmt: skip
         if dirs and root.rstrip(os.sep).count(os.sep) - top >= MAX_WALK_DEPTH:
             raise FolderTooLarge(folder, f"folders nested more than {MAX_WALK_DEPTH} deep under it (at "
                                          f"{clean_name(os.path.join(root, dirs[0]))})")  # fmt: skip
@@ -88,9 +90,20 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
             if real not in seen:
                 seen.add(real)
                 keep.append(d)
+                if os.path.commonpath([real, inside]) != inside and os.path.islink(os.path.join(root, d)):
+                    out.append(f"{os.path.join(root, d)} -> {real}")
         dirs[:] = keep
         found.extend(Path(root, name) for name in files if Path(name).suffix in wanted)
     return found
+
+
+def _leads_out(links: list[str]) -> tuple[str, ...]:
+    """FolderTooLarge's advice when the walk followed symbolic links out of the folder named (a link to ``/`` or a
+    home folder inside a drill folder): the first of them, escaped, and what to do; else the usual advice."""
+    if not links:
+        return ()
+    return (f"the symbolic link {clean_name(links[0])} in it leads out of it: move that link away, or link the "
+            "folder that holds the drills instead",)
 
 
 def find_drill_files(
