@@ -185,3 +185,15 @@ def test_a_drill_folder_too_large_without_a_link_out_keeps_its_advice(tmp_path: 
     assert result.output.splitlines()[-1].endswith(
         "(the search for drill files stops there): name the folder that holds the drills (or a file), not a folder "
         "above them")
+
+
+def test_a_dangling_symbolic_link_in_a_drill_folder_is_named_as_one_not_as_no_such_file(tmp_path: Path):
+    """`validate FOLDER` listed a link to a file that is gone as ``no such file``, a file the author sees in the
+    folder: it is named as a link to nothing, with its target (escaped) and what to do."""
+    (tmp_path / "a.yaml").write_text((DRILLS / "duplicate-charge-refunds.yaml").read_text())
+    (tmp_path / "duplicate-charge-refunds.yaml").symlink_to("moved\naway.yaml")
+    (tmp_path / "a.yaml").rename(tmp_path / "kept.yaml")
+    result = CliRunner().invoke(main, ["validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert (f"{tmp_path / 'duplicate-charge-refunds.yaml'}:1:1: a symbolic link to moved\\x0aaway.yaml, which does "
+            "not exist: point it at a drill file or remove it") in result.output.splitlines()

@@ -109,6 +109,11 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
             fail(shown, f"the file is {e.size / 1048576:.1f} MiB; drill files are limited to {limit} MiB")
         fail(shown, f"the file is larger than {limit} MiB, the limit for drill files")  # it grew while read
     except FileNotFoundError:
+        if os.path.islink(path):  # listed in its folder, but it points at nothing
+            from warroom.core.text import clean_name
+
+            fail(shown, f"a symbolic link to {clean_name(os.readlink(path))}, which does not exist: point it at a "
+                        "drill file or remove it")  # fmt: skip
         fail(shown, "no such file")
     except PermissionError:
         raise DrillReadError(shown, [Problem(shown, 1, 1, "cannot read the file: permission denied")]) from None
