@@ -197,3 +197,12 @@ def test_a_dangling_symbolic_link_in_a_drill_folder_is_named_as_one_not_as_no_su
     assert result.exit_code == 1
     assert (f"{tmp_path / 'duplicate-charge-refunds.yaml'}:1:1: a symbolic link to moved\\x0aaway.yaml, which does "
             "not exist: point it at a drill file or remove it") in result.output.splitlines()
+
+
+def test_a_trace_id_of_thousands_of_characters_is_named_cut_short(tmp_path: Path):
+    """`--trace-id` of 5,000 characters was echoed whole in the refusal's one line."""
+    result = CliRunner().invoke(main, ["import", "otel", str(FIXTURES / "otel" / "current.json"), "--trace-id",
+                                       "x" * 5000, "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert (f"{FIXTURES / 'otel' / 'current.json'}:1:1: no trace {'x' * 77}... in this file; its trace ids: "
+            "48f165d57b00c7f4781ef86f5c8cc1ab") in result.output.splitlines()

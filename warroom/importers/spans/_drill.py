@@ -83,6 +83,11 @@ def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str,
     wanted = span_id_hex(trace_id, 16)
     if wanted in traces:
         return {wanted: traces[wanted]}
-    found = list(traces)
+    found = [_cut(t) for t in traces]
     listed = ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
-    raise TraceError(f"no trace {trace_id.strip()} in this file; its trace ids: {listed}")
+    raise TraceError(f"no trace {_cut(trace_id.strip())} in this file; its trace ids: {listed}")
+
+
+def _cut(text: str) -> str:
+    """A trace id as a refusal names it: at most 80 characters (a --trace-id of 5,000 is not echoed whole)."""
+    return text if len(text) <= 80 else text[:77] + "..."
