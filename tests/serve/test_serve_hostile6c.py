@@ -101,7 +101,8 @@ async def test_a_storm_of_resizes_gives_the_app_its_first_and_last_size_and_the_
     """A tab sent 200 resizes to 1000 x 1000 cells: each was given to its app process, which redrew the whole screen
     for each (0.3 to 0.8 s of CPU per resize), and a key sent after them waited behind every redraw. Sizes are bounded
     to 500 x 200 (what a 4K screen holds at the smallest font a war room is read at) and given at most once per
-    RESIZE_INTERVAL: the storm is given as its first size and its last, and the key goes to the app meanwhile."""
+    RESIZE_INTERVAL: the storm is given as its first size and its last, and the key after them (at most one interval
+    later: keys reach the app in the order sent, tests/serve/test_serve_left7.py)."""
     import json
 
     from aiohttp import WSMessage, WSMsgType
@@ -140,7 +141,7 @@ async def test_a_storm_of_resizes_gives_the_app_its_first_and_last_size_and_the_
     resizes = Resizes(service)  # type: ignore[arg-type]
     await relay_messages(Tab(), service, resizes)  # type: ignore[arg-type]
     assert resizes.applied == 2
-    assert given == [(MAX_COLUMNS, MAX_ROWS), b"j", (300, 90)]
+    assert given == [(MAX_COLUMNS, MAX_ROWS), (300, 90), b"j"]
     assert (MAX_COLUMNS, MAX_ROWS) == (500, 200)
 
 
