@@ -1,12 +1,12 @@
-"""The live class as the console shows it: one line per browser tab of the live table (every host's), and one per
-roster trainee who is not signed in, with what each is doing now.
+"""The live class as the console shows it: one line per browser tab of the live table (every host's), and one per roster
+trainee who is not signed in, with what each is doing now.
 
-A tab's status is its state in the live table (signed in, on the picker, playing, finished, disconnected), made
-**stuck** when it plays a drill and no action was recorded for ``stuck_after`` seconds (the drill's start counts as
-its first action), and **host lost** when its host's heartbeat is older than ``stale_after`` seconds (that host
-stopped or cannot reach the database: its tabs' state is unknown). The drill time of a drill being played is the
-drill clock's last reading in the journal carried forward at its speed (unless paused): ``about`` it, since a false
-escalation's jump is only recorded with the next action.
+A tab's status is its state in the live table (signed in, on the picker, playing, finished, taken over by another tab of
+its trainee, disconnected), made **stuck** when it plays a drill and no action was recorded for ``stuck_after`` seconds
+(the drill's start counts as its first action), and **host lost** when its host's heartbeat is older than
+``stale_after`` seconds (that host stopped or cannot reach the database: its tabs' state is unknown). The drill time of
+a drill being played is the drill clock's last reading in the journal carried forward at its speed (unless paused):
+``about`` it, since a false escalation's jump is only recorded with the next action.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ LABELS = {
     "playing": "playing",
     "stuck": "stuck",
     "finished": "finished",
+    "taken_over": "moved to another tab",
     "disconnected": "disconnected",
     "lost": "host lost",
 }
