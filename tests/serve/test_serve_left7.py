@@ -214,3 +214,88 @@ async def test_a_take_over_on_one_host_ends_the_tab_another_host_serves(tmp_path
     assert "'Ada Lovelace' plays in a new tab: 1 tab of other hosts taken over" in host2.log.read_text()
     assert "'Ada Lovelace' plays in a tab of another host: this host's tab ended" in host1.log.read_text()
 
+
+
+# --- what the console's live page is sent -----------------------------------------------------------------------
+
+
+def test_a_live_update_holds_the_lines_new_changed_or_gone_each_after_the_line_before_it():
+    from warroom.console import live_delta
+
+    before = {"a": "<tr>a</tr>", "b": "<tr>b</tr>", "c": "<tr>c</tr>"}
+    after = {"a": "<tr>a</tr>", "n": "<tr>n</tr>", "b": "<tr>b2</tr>", "d": "<tr>d</tr>"}
+    assert live_delta(before, after) == [
+        ["n", "<tr>n</tr>", "a"], ["b", "<tr>b2</tr>", "n"], ["d", "<tr>d</tr>", "b"], ["c", None, None]]  # fmt: skip
+    assert live_delta(after, after) == []
+    assert live_delta({}, {"x": "1"}) == [["x", "1", None]]  # a first line goes at the top
+
+
+def test_a_live_line_s_html_changes_with_the_class_not_with_the_time():
+    """Each line was drawn with its drill time and idle time as of the moment sent, so every line of a trainee
+    playing changed every second and an update held the whole table. A line now holds the drill clock's last
+    reading (the page carries it forward): the same line a few seconds later is the same HTML, until something
+    happens (here: the trainee becomes stuck)."""
+    from warroom.console import live_lines, live_rows, render
+    from warroom.store.live import LiveTab
+
+    start = datetime(2026, 12, 1, 14, 0, 0, tzinfo=UTC)
+    at = start.isoformat().replace("+00:00", "Z")
+    tab = LiveTab("h:1#a", "t1", "ana", "playing", at, at, drill_id="d1", drill_time=12.0, clock_at=at, speed=2.0,
+                  last_action="speed", last_action_at=at, actions=2)  # fmt: skip
+
+    def rows(seconds: float) -> dict[str, str]:
+        lines = live_lines([replace_heartbeat(tab, start + timedelta(seconds=seconds))], ["ana", "ben"],
+                           start + timedelta(seconds=seconds), stuck_after=90)  # fmt: skip
+        return live_rows(lines, lambda line: render("live_row.html", l=line))
+
+    first, later, stuck = rows(1), rows(7), rows(95)
+    assert first == later and list(first) == ["h:1#a/t1", "absent/ben"]
+    assert 'data-reading="12.0"' in first["h:1#a/t1"] and f'data-clock-at="{at}"' in first["h:1#a/t1"]
+    assert ">00:12</span> at 2x<" in first["h:1#a/t1"]
+    assert stuck["h:1#a/t1"] != first["h:1#a/t1"] and 'data-status="stuck"' in stuck["h:1#a/t1"]
+    assert stuck["absent/ben"] == first["absent/ben"]
+
+
+def replace_heartbeat(tab, when: datetime):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    return replace(tab, heartbeat_at=when.isoformat().replace("+00:00", "Z"))
+
+
+async def _events(response: aiohttp.ClientResponse, wanted, timeout: float = 60.0) -> list[tuple[str, str]]:
+    """Server-sent events read from ``response`` until ``wanted(events)`` holds: ``(event, data)`` pairs."""
+    events: list[tuple[str, str]] = []
+    buffer = ""
+    async with asyncio.timeout(timeout):
+        while not wanted(events):
+            buffer += (await response.content.readany()).decode().replace("\r\n", "\n")
+            *chunks, buffer = buffer.split("\n\n")
+            for chunk in chunks:
+                fields = dict(line.split(": ", 1) for line in chunk.split("\n") if ": " in line)
+                if "event" in fields:
+                    events.append((fields["event"], fields.get("data", "")))
+    return events
+
+
+async def test_the_live_page_is_sent_the_whole_table_once_then_the_lines_that_changed(tmp_path):
+    """The live page's stream sent the whole table at each change (about 1 MB for 3,000 trainees, every half second
+    while the class played). It sends it once; then a trainee signing in is sent as two lines: their new line after
+    the line before it, and their "not signed in" line gone, and nothing of the 60 others."""
+    from serve_support import FACILITATOR
+
+    tokens = {**TOKENS, **{f"trainee {i:02d}": f"token-{i:02d}-0123456789" for i in range(60)}}
+    with serving(tmp_path, tokens=tokens) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran, fran.get("/console/live/events") as stream:
+            (first,) = await _events(stream, lambda e: len(e) >= 1)
+            assert first[0] == "live" and first[1].count("<tr data-key=") == 62
+            ada = await served.signed_in("Ada Lovelace")
+            await ada.close()
+            found = await _events(stream, lambda e: any('"rows":[[' in data for _, data in e))
+    (update,) = [json.loads(data) for event, data in found if event == "rows" and '"rows":[[' in data]
+    assert [(key.split("/")[0].startswith("absent"), html is None) for key, html, _ in update["rows"]] == [
+        (False, False), (True, True)]  # fmt: skip
+    (new, after), gone = update["rows"][0][1:], update["rows"][1][0]
+    assert 'data-trainee="Ada Lovelace" data-status="signed_in"' in new and after is None  # first in the roster
+    assert gone == "absent/Ada Lovelace" and "1 signed in, no drill" in update["head"]
+    assert len(json.dumps(update)) < len(first[1]) / 10
