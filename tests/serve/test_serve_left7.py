@@ -236,6 +236,7 @@ def test_a_live_line_s_html_changes_with_the_class_not_with_the_time():
     reading (the page carries it forward): the same line a few seconds later is the same HTML, until something
     happens (here: the trainee becomes stuck)."""
     from warroom.console import live_lines, live_rows, render
+    from warroom.console._live import absent_key
     from warroom.store.live import LiveTab
 
     start = datetime(2026, 12, 1, 14, 0, 0, tzinfo=UTC)
@@ -249,11 +250,11 @@ def test_a_live_line_s_html_changes_with_the_class_not_with_the_time():
         return live_rows(lines, lambda line: render("live_row.html", l=line))
 
     first, later, stuck = rows(1), rows(7), rows(95)
-    assert first == later and list(first) == ["h:1#a/t1", "absent/ben"]
+    assert first == later and list(first) == ["h:1#a/t1", absent_key("ben")]
     assert 'data-reading="12.0"' in first["h:1#a/t1"] and f'data-clock-at="{at}"' in first["h:1#a/t1"]
     assert ">00:12</span> at 2x<" in first["h:1#a/t1"]
     assert stuck["h:1#a/t1"] != first["h:1#a/t1"] and 'data-status="stuck"' in stuck["h:1#a/t1"]
-    assert stuck["absent/ben"] == first["absent/ben"]
+    assert stuck[absent_key("ben")] == first[absent_key("ben")]
 
 
 def replace_heartbeat(tab, when: datetime):  # type: ignore[no-untyped-def]
@@ -283,6 +284,8 @@ async def test_the_live_page_is_sent_the_whole_table_once_then_the_lines_that_ch
     the line before it, and their "not signed in" line gone, and nothing of the 60 others."""
     from serve_support import FACILITATOR
 
+    from warroom.console._live import absent_key
+
     tokens = {**TOKENS, **{f"trainee {i:02d}": f"token-{i:02d}-0123456789" for i in range(60)}}
     with serving(tmp_path, tokens=tokens) as served:
         fran = await served.signed_in(FACILITATOR)
@@ -297,5 +300,5 @@ async def test_the_live_page_is_sent_the_whole_table_once_then_the_lines_that_ch
         (False, False), (True, True)]  # fmt: skip
     (new, after), gone = update["rows"][0][1:], update["rows"][1][0]
     assert 'data-trainee="Ada Lovelace" data-status="signed_in"' in new and after is None  # first in the roster
-    assert gone == "absent/Ada Lovelace" and "1 signed in, no drill" in update["head"]
+    assert gone == absent_key("Ada Lovelace") and "1 signed in, no drill" in update["head"]
     assert len(json.dumps(update)) < len(first[1]) / 10

@@ -59,7 +59,7 @@ class LiveLine:
     outcome: str | None = None
     total: int | None = None
     since: str | None = None
-    #: The line's identity across updates: its host and tab (``absent/NAME`` for a trainee not signed in).
+    #: The line's identity across updates: its host and tab (:func:`absent_key` for a trainee not signed in).
     key: str = ""
     #: The drill clock's last reading in the journal (seconds) and its wall time: a page carries it forward itself.
     reading: float | None = None
@@ -104,9 +104,17 @@ def live_lines(
     line for each ``roster`` trainee without a row; by trainee (roster order first), then host."""
     lines = [_line(row, now, stuck_after, stale_after) for row in rows]
     seen = {line.trainee for line in lines}
-    lines += [LiveLine(name, "absent", key=f"absent/{name}") for name in roster if name not in seen]
+    lines += [LiveLine(name, "absent", key=absent_key(name)) for name in roster if name not in seen]
     order = {name: i for i, name in enumerate(roster)}
     return sorted(lines, key=lambda x: (order.get(x.trainee, len(order)), x.trainee, x.status == "absent", x.host))
+
+
+def absent_key(name: str) -> str:
+    """The key of the line of a roster trainee not signed in: ``absent/`` and a digest of the name (a key names no
+    one: the page holds each name where it is shown, no more)."""
+    import hashlib
+
+    return "absent/" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
 def _line(row: Any, now: datetime, stuck_after: float, stale_after: float) -> LiveLine:
