@@ -167,7 +167,8 @@ async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> d
     jar = aiohttp.CookieJar(unsafe=True)
     shown: dict[str, float] = {}
     out = {"updates": 0, "most_playing": 0, "pages": 0}
-    playing = re.compile(r'data-trainee="(trainee-\d+)" data-status="(?:playing|stuck)"')
+    line = re.compile(r'data-trainee="(trainee-\d+)" data-status="(\w+)"')
+    status: dict[str, str] = {}  # trainee -> the status the page shows (the whole table first, then the lines changed)
     async with aiohttp.ClientSession(base_url=url, cookie_jar=jar) as http:
         form = {"name": FACILITATOR, "token": FACILITATOR_TOKEN}
         async with http.post("/signin", data=form, allow_redirects=False) as r:
@@ -193,7 +194,8 @@ async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> d
                 for event in events:
                     out["updates"] += 1
                     now = time.perf_counter()
-                    names = set(playing.findall(event))
+                    status.update(line.findall(_event_html(event)))
+                    names = {name for name, state in status.items() if state in ("playing", "stuck")}
                     out["most_playing"] = max(out["most_playing"], len(names))
                     for name in names:
                         if name in started and name not in shown:
@@ -201,6 +203,18 @@ async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> d
         reloading.cancel()
     out["shown_after"] = sorted(shown.values())
     return out
+
+
+def _event_html(event: str) -> str:
+    """The HTML of one server-sent event of the live page: a ``live`` event's table, or the lines of a ``rows``
+    event (JSON: docs/serve.md, "Why server-rendered pages")."""
+    import json
+
+    data = "".join(line[len("data: "):] for line in event.split("\n") if line.startswith("data: "))
+    if "event: rows" not in event:
+        return data
+    update = json.loads(data)
+    return " ".join(html for _, html, _ in update["rows"] if html)
 
 
 #: Why each tab that never reached the war room did not, in the order they gave up.

@@ -57,6 +57,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"trainees": 20, "seconds": 60.0, "interval": 2.0},
         {"trainees": 4, "seconds": 10.0, "interval": 2.0},
     ),
+    "console": ("bench_console", {"trainees": 3_000, "changed": 30, "repeat": 3}, {"trainees": 1_000, "changed": 30}),
     "import-otel": ("bench_import_otel", {"repeat": 3}, {"repeat": 1}),
     "import-agents": (
         "bench_import_agents",

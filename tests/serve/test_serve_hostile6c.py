@@ -101,7 +101,8 @@ async def test_a_storm_of_resizes_gives_the_app_its_first_and_last_size_and_the_
     """A tab sent 200 resizes to 1000 x 1000 cells: each was given to its app process, which redrew the whole screen
     for each (0.3 to 0.8 s of CPU per resize), and a key sent after them waited behind every redraw. Sizes are bounded
     to 500 x 200 (what a 4K screen holds at the smallest font a war room is read at) and given at most once per
-    RESIZE_INTERVAL: the storm is given as its first size and its last, and the key goes to the app meanwhile."""
+    RESIZE_INTERVAL: the storm is given as its first size and its last, and the key after them (at most one interval
+    later: keys reach the app in the order sent, tests/serve/test_serve_left7.py)."""
     import json
 
     from aiohttp import WSMessage, WSMsgType
@@ -140,7 +141,7 @@ async def test_a_storm_of_resizes_gives_the_app_its_first_and_last_size_and_the_
     resizes = Resizes(service)  # type: ignore[arg-type]
     await relay_messages(Tab(), service, resizes)  # type: ignore[arg-type]
     assert resizes.applied == 2
-    assert given == [(MAX_COLUMNS, MAX_ROWS), b"j", (300, 90)]
+    assert given == [(MAX_COLUMNS, MAX_ROWS), (300, 90), b"j"]
     assert (MAX_COLUMNS, MAX_ROWS) == (500, 200)
 
 
@@ -220,8 +221,8 @@ async def test_the_served_grid_and_gradebook_agree_on_a_drill_first_played_outsi
 async def test_a_trainee_playing_on_one_host_is_refused_a_second_tab_on_another_host_of_the_class(tmp_path, store_url):
     """``--tabs-per-trainee`` counted one host's tabs: with several hosts in front of one store a trainee played one
     tab on each (a drill on one while another showed its debrief). The hosts share the live table (the console's):
-    a tab open on another host counts, and the second host's page and websocket say so (409, naming that host, with
-    no "play here instead", which this host cannot do). Once that tab is closed, the second host serves the tab."""
+    a tab open on another host counts, and the second host's page and websocket say so (409, naming that host). Once
+    that tab is closed, the second host serves the tab."""
     import aiohttp
     from serve_support import TOKENS, SimulatedTrainee
 
@@ -244,7 +245,7 @@ async def test_a_trainee_playing_on_one_host_is_refused_a_second_tab_on_another_
                     break
                 await asyncio.sleep(0.5)
             assert status == 409 and f":{host1.port}#" in body and "another host of this class" in body
-            assert "Play here instead" not in body
+            assert "Play here instead" in body  # a take-over ends a tab of another host too (test_serve_left7.py)
             try:
                 async with ada2.ws_connect("/ws"):
                     raise AssertionError("a second tab opened on another host")

@@ -1,12 +1,12 @@
-"""The live class as the console shows it: one line per browser tab of the live table (every host's), and one per
-roster trainee who is not signed in, with what each is doing now.
+"""The live class as the console shows it: one line per browser tab of the live table (every host's), and one per roster
+trainee who is not signed in, with what each is doing now.
 
-A tab's status is its state in the live table (signed in, on the picker, playing, finished, disconnected), made
-**stuck** when it plays a drill and no action was recorded for ``stuck_after`` seconds (the drill's start counts as
-its first action), and **host lost** when its host's heartbeat is older than ``stale_after`` seconds (that host
-stopped or cannot reach the database: its tabs' state is unknown). The drill time of a drill being played is the
-drill clock's last reading in the journal carried forward at its speed (unless paused): ``about`` it, since a false
-escalation's jump is only recorded with the next action.
+A tab's status is its state in the live table (signed in, on the picker, playing, finished, taken over by another tab of
+its trainee, disconnected), made **stuck** when it plays a drill and no action was recorded for ``stuck_after`` seconds
+(the drill's start counts as its first action), and **host lost** when its host's heartbeat is older than
+``stale_after`` seconds (that host stopped or cannot reach the database: its tabs' state is unknown). The drill time of
+a drill being played is the drill clock's last reading in the journal carried forward at its speed (unless paused):
+``about`` it, since a false escalation's jump is only recorded with the next action.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ LABELS = {
     "playing": "playing",
     "stuck": "stuck",
     "finished": "finished",
+    "taken_over": "moved to another tab",
     "disconnected": "disconnected",
     "lost": "host lost",
 }
@@ -58,18 +59,41 @@ class LiveLine:
     outcome: str | None = None
     total: int | None = None
     since: str | None = None
+    #: The line's identity across updates: its host and tab (:func:`absent_key` for a trainee not signed in).
+    key: str = ""
+    #: The drill clock's last reading in the journal (seconds) and its wall time: a page carries it forward itself.
+    reading: float | None = None
+    clock_at: str | None = None
+    #: The wall time of the last action (or of the drill's start): a page counts the seconds since itself.
+    idle_since: str | None = None
 
     @property
     def label(self) -> str:
         return LABELS[self.status]
 
     @property
-    def clock(self) -> str:
-        """The drill time as ``mm:ss`` with the speed or ``paused`` (empty without a drill)."""
+    def clock_how(self) -> str:
+        """How the drill clock runs: `` paused``, `` at 2x``, or nothing (at 1x, or no drill)."""
         if self.drill_time is None:
             return ""
-        how = " paused" if self.paused else ("" if self.speed in (None, 1.0) else f" at {self.speed:g}x")
-        return clock(self.drill_time) + how
+        return " paused" if self.paused else ("" if self.speed in (None, 1.0) else f" at {self.speed:g}x")
+
+    @property
+    def clock(self) -> str:
+        """The drill time as ``mm:ss`` with the speed or ``paused`` (empty without a drill)."""
+        return "" if self.drill_time is None else clock(self.drill_time) + self.clock_how
+
+    @property
+    def ticking(self) -> bool:
+        """True when a page carries the drill clock forward (a drill being played, not paused, its reading known)."""
+        return self.status in ("playing", "stuck") and not self.paused and self.clock_at is not None
+
+    @property
+    def reading_time(self) -> str:
+        """The drill clock's last reading as ``mm:ss`` (what a page shows before it carries it forward)."""
+        if self.drill_time is None:
+            return ""
+        return clock(self.drill_time if self.reading is None else self.reading)
 
 
 def live_lines(
@@ -80,9 +104,17 @@ def live_lines(
     line for each ``roster`` trainee without a row; by trainee (roster order first), then host."""
     lines = [_line(row, now, stuck_after, stale_after) for row in rows]
     seen = {line.trainee for line in lines}
-    lines += [LiveLine(name, "absent") for name in roster if name not in seen]
+    lines += [LiveLine(name, "absent", key=absent_key(name)) for name in roster if name not in seen]
     order = {name: i for i, name in enumerate(roster)}
     return sorted(lines, key=lambda x: (order.get(x.trainee, len(order)), x.trainee, x.status == "absent", x.host))
+
+
+def absent_key(name: str) -> str:
+    """The key of the line of a roster trainee not signed in: ``absent/`` and a digest of the name (a key names no
+    one: the page holds each name where it is shown, no more)."""
+    import hashlib
+
+    return "absent/" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
 def _line(row: Any, now: datetime, stuck_after: float, stale_after: float) -> LiveLine:
@@ -104,7 +136,9 @@ def _line(row: Any, now: datetime, stuck_after: float, stale_after: float) -> Li
         trainee=row.trainee, status=status, host=row.host.split("#")[0], session_id=row.session_id,
         drill_id=row.drill_id, mode=row.mode, set_id=row.set_id, drill_time=drill_time, paused=row.paused,
         speed=row.speed, actions=row.actions, last_action=row.last_action, idle=idle, outcome=row.outcome,
-        total=row.total, since=since,
+        total=row.total, since=since, key=f"{row.host}/{row.tab}",
+        reading=(row.drill_time or 0.0) if row.state == "playing" else None, clock_at=row.clock_at,
+        idle_since=row.last_action_at or (row.clock_at if row.state == "playing" else None),
     )  # fmt: skip
 
 
@@ -128,4 +162,25 @@ def live_counts(lines: Sequence[LiveLine]) -> dict[str, int]:
     out = dict.fromkeys(LABELS, 0)
     for line in lines:
         out[line.status] += 1
+    return out
+
+
+def live_rows(lines: Sequence[LiveLine], render_row: Any) -> dict[str, str]:
+    """Each line's HTML (``render_row(line)``), by its :attr:`LiveLine.key`, in the table's order. A line's HTML
+    depends on what changed in the class only (not on the time: a page carries drill clocks and idle times forward
+    itself), so that an update holds the lines that changed."""
+    return {line.key: render_row(line) for line in lines}
+
+
+def live_delta(before: dict[str, str], after: dict[str, str]) -> list[list[str | None]]:
+    """What turns the table of rows ``before`` into ``after`` (both by key, in the table's order): ``[key, html,
+    previous]`` for each line new or changed (``previous``: the key of the line it follows, None at the top; a line
+    keeps its place among the others), then ``[key, None, None]`` for each line gone."""
+    out: list[list[str | None]] = []
+    previous: str | None = None
+    for key, html in after.items():
+        if before.get(key) != html:
+            out.append([key, html, previous])
+        previous = key
+    out += [[key, None, None] for key in before if key not in after]
     return out

@@ -3,8 +3,8 @@ trainee's own sessions under ``/mine``. The pages are built by :mod:`warroom.con
 per request, off the event loop, as every other warroom reader does) and from the live table
 (:class:`~warroom.serve._live.LiveClass`); the live class page is refreshed by server-sent events.
 
-Pages are server-rendered HTML (no script but the live page's few lines that swap in each update), so that what a
-facilitator sees is what the store holds at that moment, on any host of the class.
+Pages are server-rendered HTML (no script but the live page's, which applies each update and carries the drill clocks
+forward), so that what a facilitator sees is what the store holds at that moment, on any host of the class.
 """
 
 from __future__ import annotations
@@ -111,16 +111,25 @@ class Console:
 
     def live_table(self) -> str:
         """The live table's HTML, as of now."""
-        from warroom.console import live_counts, live_lines, render
+        return self.live_view()[0]
+
+    def live_view(self) -> tuple[str, str, dict[str, str], str]:
+        """The live table as of now: its whole HTML, and its parts an update sends (:meth:`live_events`): the
+        summary's HTML, each line's HTML by key (:func:`~warroom.console.live_rows`) and the line saying when it was
+        read."""
+        from warroom.console import live_counts, live_lines, live_rows, render
 
         now = datetime.now(UTC)
         lines = live_lines(self.live.snapshot, self.roster_trainees(), now, stuck_after=self.stuck_after)
         hosts = len({row.host for row in self.live.snapshot} | {self.live.host})
-        return render(
-            "live_table.html", lines=lines, counts=live_counts(lines), version=self.live.version,
-            problem=self.live.problem, read_at=self.live.snapshot_at or now.isoformat(), hosts=hosts,
-            stuck_after=self.stuck_after,
-        )  # fmt: skip
+        context = {
+            "lines": lines, "counts": live_counts(lines), "version": self.live.version, "problem": self.live.problem,
+            "read_at": self.live.snapshot_at or now.isoformat(), "hosts": hosts, "stuck_after": self.stuck_after,
+            "now": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        }  # fmt: skip
+        rows = live_rows(lines, lambda line: render("live_row.html", l=line).strip())
+        table = render("live_table.html", **context)
+        return table, render("live_head.html", **context), rows, render("live_read.html", **context).strip()
 
     async def live_page(self, request: web.Request) -> web.StreamResponse:
         """``GET /console``: the class, live."""
@@ -130,20 +139,27 @@ class Console:
         return self.page(request, "live.html", "The class, live", "/console", table=Markup(self.live_table()))
 
     async def live_events(self, request: web.Request) -> web.StreamResponse:
-        """``GET /console/live/events``: server-sent events, one ``live`` event with the live table's HTML each time
-        it changes (the live table, or a drill clock or an idle time it shows: checked every second)."""
+        """``GET /console/live/events``: server-sent events: first a ``live`` event with the whole live table's HTML,
+        then, each time something in it changed (checked at each change of the live table and every
+        :data:`EVENT_TICK` seconds), a ``rows`` event with what changed only (:func:`live_update`): a class of 3,000
+        trainees sent its whole table, about 1 MB, at each update. A page carries drill clocks and idle times forward
+        itself."""
         from aiohttp_sse import sse_response
 
         async with sse_response(request, headers={"Cache-Control": "no-store"}) as stream:
-            last = ""
+            sent: tuple[str, dict[str, str], str] | None = None
             while stream.is_connected():
-                table = self.live_table()
-                if table != last:
+                table, head, rows, read = self.live_view()
+                if sent is None:  # the whole table first (the page may be older than this stream)
+                    data, event = table.replace("\n", " "), "live"
+                else:
+                    data, event = live_update(sent, head, rows, read), "rows"
+                if data:
                     try:
-                        await stream.send(table.replace("\n", " "), event="live")
+                        await stream.send(data, event=event)
                     except (ConnectionResetError, TimeoutError):  # the tab closed between the check and the send,
                         break  # or its browser stopped reading (asleep: the send timed out): no traceback
-                    last = table
+                    sent = (head, rows, read)
                 changed = self.live.changed
                 if changed is None:
                     await asyncio.sleep(EVENT_TICK)
@@ -153,3 +169,24 @@ class Console:
                 except TimeoutError:
                     pass
         return stream
+
+
+def live_update(sent: tuple[str, dict[str, str], str], head: str, rows: dict[str, str], read: str) -> str:
+    """A ``rows`` event's data (JSON, one line) turning the live table last ``sent`` (its summary, lines and read
+    line) into the present one: ``{"now": TIME, "head": HTML, "read": HTML, "rows": [[KEY, HTML, AFTER], ...]}``,
+    the summary and the read line only when they changed, and only the lines new, changed (``AFTER``: the key of the
+    line before it) or gone (``HTML`` null): :func:`~warroom.console.live_delta`. Empty when nothing changed."""
+    import json
+
+    from warroom.console import live_delta
+
+    before_head, before_rows, before_read = sent
+    update: dict[str, Any] = {"rows": live_delta(before_rows, rows)}
+    if head != before_head:
+        update["head"] = head
+    if read != before_read:
+        update["read"] = read
+    if not update["rows"] and set(update) == {"rows"}:
+        return ""
+    update["now"] = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return json.dumps(update, separators=(",", ":"))

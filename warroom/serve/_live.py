@@ -23,6 +23,7 @@ import os
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -30,7 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.files import record_json
-from warroom.store.live import DISCONNECTED, FINISHED, PICKER, PLAYING, SIGNED_IN, LiveTab
+from warroom.store.live import (
+    DISCONNECTED,
+    FINISHED,
+    OPEN_STATES,
+    PICKER,
+    PLAYING,
+    SIGNED_IN,
+    TAKEN_OVER,
+    LiveTab,
+)
 
 log = logging.getLogger("warroom.serve")
 
@@ -105,6 +115,10 @@ class LiveClass:
     _executor: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "warroom-live"))
     _task: asyncio.Task[None] | None = None
     changed: asyncio.Event | None = None
+    #: Called on the event loop with each tab of this host that a tab of another host took over (the live table
+    #: says :data:`~warroom.store.live.TAKEN_OVER`): the server ends it.
+    on_taken_over: Callable[[str], None] | None = None
+    _taken_over: set[str] = field(default_factory=set)
 
     # --- what the server tells (on the event loop) ---------------------------------------------------------------
 
@@ -142,6 +156,62 @@ class LiveClass:
             if row is not None:
                 self.rows[tab] = replace(row, state=DISCONNECTED, ended_at=row.ended_at or utc())
 
+    async def claim(self, tab: str, trainee: str, signin: str | None, limit: int) -> bool:
+        """:meth:`tab_opened` unless ``trainee`` already has ``limit`` open tabs on this host and the others: the
+        count and the row's write are one step of the store (:func:`~warroom.store.live.claim_tab`), so two tabs
+        opened at once on two hosts cannot both play. Runs in the worker thread, after any tick or claim of this
+        host (whose open tabs it counts from :attr:`rows`). False: refused. When the store cannot be written, the
+        tabs counted are this host's and those of the table last read."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._claim, tab, trainee, signin, limit)
+
+    def _claim(self, tab: str, trainee: str, signin: str | None, limit: int) -> bool:
+        from warroom.store.live import claim_tab
+
+        now = datetime.now(UTC)
+        row = LiveTab(self.host, tab, trainee, PICKER, utc(now), utc(now))
+        with self._lock:
+            own = sum(1 for r in self.rows.values() if r.trainee == trainee and r.state in OPEN_STATES)
+        try:
+            claimed = claim_tab(self._open(), row, limit, utc(now - timedelta(seconds=OTHER_HOST_FRESH)), own)
+        except Exception as exc:  # StoreError, or the driver's own: this host's count, and the table last read
+            self._close()
+            log.warning("the live table cannot be written (the tab limit counts the tabs last read): %s", exc)
+            claimed = own + len(self.tabs_elsewhere(trainee, now)) < limit
+        if claimed:
+            self.tab_opened(tab, trainee, signin)
+        return claimed
+
+    async def take_over(self, trainee: str) -> int:
+        """Mark the open tabs of ``trainee`` on other hosts taken over (each host ends its own when it next reads
+        the live table, within about :data:`TICK` seconds) and read the table again; returns how many were marked
+        (0 also when the store cannot be written: said in the log)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._take_over, trainee)
+
+    def _take_over(self, trainee: str) -> int:
+        from warroom.store.live import read_live, take_over_tabs
+
+        fresh = utc(datetime.now(UTC) - timedelta(seconds=OTHER_HOST_FRESH))
+        try:
+            store = self._open()
+            marked = take_over_tabs(store, trainee, self.host, fresh)
+            self.snapshot = read_live(store)
+        except Exception as exc:
+            self._close()
+            log.warning("the tabs of %r on other hosts could not be taken over: %s", trainee, exc)
+            return 0
+        return len(marked)
+
+    def taken_over(self) -> list[str]:
+        """This host's tabs that the live table last read says another host took over, each returned once."""
+        with self._lock:
+            open_here = {tab for tab, row in self.rows.items() if row.state != DISCONNECTED}
+        found = [row.tab for row in self.snapshot if row.host == self.host and row.state == TAKEN_OVER
+                 and row.tab in open_here and row.tab not in self._taken_over]  # fmt: skip
+        self._taken_over.update(found)
+        return found
+
     # --- the worker -----------------------------------------------------------------------------------------------
 
     def tabs_elsewhere(self, trainee: str, now: datetime | None = None) -> list[LiveTab]:
@@ -151,7 +221,7 @@ class LiveClass:
         seconds old (a host killed outright took its tabs' connections with it)."""
         fresh = (now or datetime.now(UTC)) - timedelta(seconds=OTHER_HOST_FRESH)
         return [row for row in self.snapshot
-                if row.host != self.host and row.trainee == trainee and row.state in (PICKER, PLAYING, FINISHED)
+                if row.host != self.host and row.trainee == trainee and row.state in OPEN_STATES
                 and (parse_utc(row.heartbeat_at) or fresh) > fresh]  # fmt: skip
 
     def start(self) -> None:
@@ -175,6 +245,9 @@ class LiveClass:
             if changed and self.changed is not None:
                 self.changed.set()
                 self.changed = asyncio.Event()
+            for tab in self.taken_over():
+                if self.on_taken_over is not None:
+                    self.on_taken_over(tab)
             await asyncio.sleep(TICK)
 
     def tick(self, now: datetime | None = None) -> bool:
@@ -253,6 +326,7 @@ class LiveClass:
                 ended = parse_utc(row.ended_at)
                 if row.state == DISCONNECTED and ended is not None and ended < cutoff:
                     del self.rows[tab]
+                    self._taken_over.discard(tab)
                     for name in [n for n, j in self._journals.items() if j.tab == tab]:
                         del self._journals[name]
 

@@ -149,6 +149,7 @@ class _Tab:
     trainee: str
     websocket: web.WebSocketResponse | None = None
     ended: bool = False
+    id: str = ""
 
 
 class WarroomServer(Server):
@@ -193,6 +194,8 @@ class WarroomServer(Server):
         self.host_names = HostNames(host, tuple(allowed_hosts))
         self.tabs: dict[str, _Tab] = {}  # the war room tabs being played, by tab id
         self._closing: set[asyncio.Future[Any]] = set()  # tabs taken over, being closed
+        if live is not None:  # a tab of this host taken over from another host: ended here
+            live.on_taken_over = self._taken_over_elsewhere
 
     def playing_elsewhere(self, trainee: str) -> bool:
         """True when ``trainee`` already plays in :attr:`tabs_per_trainee` tabs (not taken over), with a roster: this
@@ -225,14 +228,10 @@ class WarroomServer(Server):
         here instead (``POST /takeover``)."""
         tabs = "another tab" if self.tabs_per_trainee == 1 else f"{self.tabs_per_trainee} other tabs"
         elsewhere = sorted({row.host for row in self.other_hosts_tabs(trainee)})
-        if elsewhere:  # a tab of another host: this host cannot end it (no "play here instead")
-            return page("War Room: already playing in another tab", (
-                f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, served by another host of this class "
-                f"({html.escape(', '.join(elsewhere))}): a trainee plays one drill at a time.</p><p>Go back to that "
-                "tab, or close it and reload this page a few seconds later (a tab whose browser went away counts as "
-                "closed within about 25 s).</p>"), status=409)  # fmt: skip
+        where = (f", served by another host of this class ({html.escape(', '.join(elsewhere))})" if elsewhere
+                 else ", in this browser or another")  # fmt: skip
         body = (
-            f"<p>You ({html.escape(trainee)}) are already playing in {tabs}, in this browser or another: a trainee "
+            f"<p>You ({html.escape(trainee)}) are already playing in {tabs}{where}: a trainee "
             "plays one drill at a time.</p><p>Go back to that tab, or close it and reload this page. Or play here "
             "instead: the other tab's session ends (a drill being played there is stored as abandoned).</p>"
             '<form method="post" action="/takeover"><button type="submit">Play here instead</button></form>'
@@ -246,17 +245,36 @@ class WarroomServer(Server):
         if trainee is None:  # the sign-in middleware lets no such request through; kept as a second lock
             raise web.HTTPUnauthorized()
         others = [t for t in self.tabs.values() if t.trainee == trainee and not t.ended]
-        for tab in others:
-            tab.ended = True
+        self._end_tabs(others)
         if others:
             log.info("%r plays in a new tab: %s ended", trainee, plural(len(others), "other tab"))
-        for ws in (t.websocket for t in others if t.websocket is not None):  # not awaited: a browser asleep with
+        if self.live is not None and self.other_hosts_tabs(trainee):  # and those other hosts serve
+            elsewhere = await self.live.take_over(trainee)
+            if elsewhere:
+                log.info("%r plays in a new tab: %s of other hosts taken over", trainee, plural(elsewhere, "tab"))
+        raise web.HTTPSeeOther("/")
+
+    def _end_tabs(self, tabs: Sequence[_Tab]) -> None:
+        """End ``tabs`` (taken over): no longer counted against their trainee's limit, each told its session moved to
+        another tab (its websocket closed as going away; its app process then quits, storing a drill being played
+        as abandoned)."""
+        for tab in tabs:
+            tab.ended = True
+            if self.live is not None and tab.id:
+                self.live.tab_closed(tab.id)
+        for ws in (t.websocket for t in tabs if t.websocket is not None):  # not awaited: a browser asleep with
             # the other tab open would hold this one for the close's timeout (10 s)
             closing = asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY,
                                                      message=b"the session moved to another tab"))  # fmt: skip
             self._closing.add(closing)
             closing.add_done_callback(self._closing.discard)
-        raise web.HTTPSeeOther("/")
+
+    def _taken_over_elsewhere(self, tab_id: str) -> None:
+        """The live table says a tab of another host took over this host's tab ``tab_id``: end it here."""
+        tab = self.tabs.get(tab_id)
+        if tab is not None and not tab.ended:
+            log.info("%r plays in a tab of another host: this host's tab ended", tab.trainee)
+            self._end_tabs([tab])
 
     def _seats_held(self) -> int:
         """The tickets of served pages whose tab has not connected yet (lapsed ones dropped)."""
@@ -337,16 +355,29 @@ class WarroomServer(Server):
             return self.full_page()
         self.active += 1  # a seat, until the tab's app process is gone
         tab = secrets.token_hex(6)
-        self.tabs[tab] = _Tab(trainee)
+        self.tabs[tab] = _Tab(trainee, id=tab)
         try:
-            if self.live is not None:
-                self.live.tab_opened(tab, trainee, self.signins.signin_id(request))
+            if not await self._claim(tab, trainee, request):
+                log.info("a tab of %r refused: already playing in another tab", trainee)
+                return self.another_tab_page(trainee)
             return await self._relay(request, app_command(trainee, self.options, tab=tab), self.tabs[tab])
         finally:
             self.active -= 1
             self.tabs.pop(tab, None)
             if self.live is not None:
                 self.live.tab_closed(tab)
+
+    async def _claim(self, tab: str, trainee: str, request: web.Request) -> bool:
+        """Write the tab to the live table; with a roster, only while ``trainee`` plays in fewer than
+        :attr:`tabs_per_trainee` tabs on every host of the class, counted and written in one step of the store
+        (:meth:`~warroom.serve._live.LiveClass.claim`): False when refused."""
+        if self.live is None:
+            return True
+        signin = self.signins.signin_id(request)
+        if self.signins.roster is None:
+            self.live.tab_opened(tab, trainee, signin)
+            return True
+        return await self.live.claim(tab, trainee, signin, self.tabs_per_trainee)
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
@@ -383,6 +414,8 @@ class WarroomServer(Server):
             log.exception("a served session failed")
         finally:
             tab.ended = True  # no longer played (its seat is held until its process is gone)
+            if self.live is not None and tab.id:  # nor counted against its trainee's limit on any host
+                self.live.tab_closed(tab.id)
             try:
                 await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
             except Exception:  # TimeoutError included

@@ -305,10 +305,11 @@ def terminal_size(width: int, height: int) -> tuple[int, int]:
 
 
 class Resizes:
-    """One tab's resizes given to its app process at most once per :data:`RESIZE_INTERVAL` seconds: a resize
-    arriving sooner waits, and replaces any resize waiting, so a burst (a window dragged, 200 resizes in one second)
-    costs the app two redraws, its first size and its last, not one per message. :attr:`applied` counts the sizes
-    given. A failed write (:func:`_to_app`'s :class:`BadMessage`) is raised by the next :meth:`want` or
+    """One tab's resizes given to its app process at most once per :data:`RESIZE_INTERVAL` seconds: a resize arriving
+    sooner waits, and replaces any resize waiting, so a burst (a window dragged, 200 resizes in one second) costs the
+    app two redraws, its first size and its last, not one per message. What the tab sends after a resize (keys, blur,
+    focus) waits until that resize is given (:meth:`given`): the app reads them in the order sent. :attr:`applied`
+    counts the sizes given. A failed write (:func:`_to_app`'s :class:`BadMessage`) is raised by the next :meth:`want` or
     :meth:`close`."""
 
     def __init__(self, service: AppService, interval: float = RESIZE_INTERVAL, clock: Any = time.monotonic) -> None:
@@ -336,6 +337,21 @@ class Resizes:
             self.applied += 1
             self._next = self.clock() + self.interval
         self._task = None
+
+    async def given(self) -> None:
+        """Wait until every size wanted so far has been given to the app process (at most one interval): a key, a
+        blur or a focus sent after a resize then reaches the app after that resize, never before it (the first resize
+        of a tab was only scheduled when its next message, a key, was written to the app at once, and a key sent
+        while a resize waited went ahead of it: the app read keys against a screen of another size). Raises a
+        write's failure."""
+        task = self._task
+        if task is None:
+            return
+        try:
+            await task
+        except BaseException:
+            self._task = None
+            raise
 
     def _raise_failure(self) -> None:
         task = self._task
@@ -380,6 +396,8 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
                  resizes: Resizes) -> None:  # fmt: skip
     async for message in websocket:
         kind, data = read_message(message, budget, sequences)
+        if kind in ("stdin", "blur", "focus"):  # in the order sent: after the sizes wanted before them
+            await resizes.given()
         if kind == "stdin":
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
                 await _to_app(service.send_bytes(data))

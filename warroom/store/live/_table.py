@@ -27,10 +27,15 @@ PICKER = "picker"
 PLAYING = "playing"
 #: A tab whose last drill ended (``outcome``, ``total``), now back on the debrief or the picker.
 FINISHED = "finished"
+#: A tab that another tab of its trainee took over (``POST /takeover``, on any host): written by the host of the new
+#: tab, kept by its own host's writes (:func:`publish_live`) until that host has closed it (then DISCONNECTED).
+TAKEN_OVER = "taken_over"
 #: A tab that is gone: closed, its connection lost, or its app process ended.
 DISCONNECTED = "disconnected"
 #: Every state, in the order a tab goes through them.
-STATES = (SIGNED_IN, PICKER, PLAYING, FINISHED, DISCONNECTED)
+STATES = (SIGNED_IN, PICKER, PLAYING, FINISHED, TAKEN_OVER, DISCONNECTED)
+#: The states of a tab that is open: it counts against its trainee's tab limit (``--tabs-per-trainee``).
+OPEN_STATES = (PICKER, PLAYING, FINISHED)
 
 
 @dataclass(frozen=True)
@@ -75,26 +80,37 @@ LIVE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(LiveTab))
 _KEY = ("host", "tab")
 
 
+def _values(row: LiveTab) -> tuple[Any, ...]:
+    values = row.to_dict()
+    values["paused"] = int(row.paused)
+    return tuple(values[c] for c in LIVE_COLUMNS)
+
+
+#: A row written by its host: inserted, or replacing the row of that tab, except that a tab another host marked
+#: TAKEN_OVER stays so until its own host writes it DISCONNECTED (its host learns of the take-over from the table).
+_UPSERT = (
+    f"INSERT INTO {LIVE_TABLE} ({', '.join(LIVE_COLUMNS)}) VALUES ({', '.join('?' for _ in LIVE_COLUMNS)}) "
+    "ON CONFLICT (host, tab) DO UPDATE SET "
+    + ", ".join(
+        f"{c} = CASE WHEN {LIVE_TABLE}.state = '{TAKEN_OVER}' AND excluded.state <> '{DISCONNECTED}' "
+        f"THEN {LIVE_TABLE}.state ELSE excluded.state END" if c == "state" else f"{c} = excluded.{c}"
+        for c in LIVE_COLUMNS if c not in _KEY
+    )
+)
+
+
 def publish_live(store: ResultsStore, host: str, rows: Sequence[LiveTab], gone: Sequence[str], now: str) -> None:
     """Write ``host``'s changed ``rows`` (inserted or replaced), delete its tabs ``gone``, and refresh the heartbeat of
     all its rows to ``now``, in one transaction. Raises :class:`~warroom.store.errors.StoreError` when the store
     cannot be written."""
     db = store.db
-    columns = ", ".join(LIVE_COLUMNS)
-    updates = ", ".join(f"{c} = excluded.{c}" for c in LIVE_COLUMNS if c not in _KEY)
-    upsert = (
-        f"INSERT INTO {LIVE_TABLE} ({columns}) VALUES ({', '.join('?' for _ in LIVE_COLUMNS)}) "
-        f"ON CONFLICT (host, tab) DO UPDATE SET {updates}"
-    )
 
     def write() -> None:
         conn = db.conn
         for tab in gone:
             conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ? AND tab = ?", (host, tab))
         for row in rows:
-            values = row.to_dict()
-            values["paused"] = int(row.paused)
-            conn.execute(upsert, tuple(values[c] for c in LIVE_COLUMNS))
+            conn.execute(_UPSERT, _values(row))
         conn.execute(f"UPDATE {LIVE_TABLE} SET heartbeat_at = ? WHERE host = ?", (now, host))
 
     try:
@@ -134,3 +150,57 @@ def read_live(store: ResultsStore) -> list[LiveTab]:
         values["paused"] = bool(values["paused"])
         out.append(LiveTab(**values))
     return out
+
+
+def claim_tab(store: ResultsStore, row: LiveTab, limit: int, fresh_after: str, own_open: int) -> bool:
+    """Write ``row`` (a tab its host opens now) unless its trainee already has ``limit`` open tabs, in one step
+    that no other host's claim can interleave with: True when it was written. The tabs counted are ``own_open``
+    (those the row's host has open now, which it knows better than the table) and the open rows (:data:`OPEN_STATES`)
+    of the trainee on the other hosts whose heartbeat is later than ``fresh_after``. On PostgreSQL the transaction
+    holds an advisory lock on the trainee's name (two hosts claiming a tab for one trainee at once take turns: the
+    second counts the first's row); SQLite's write transaction (``BEGIN IMMEDIATE``) already admits one writer."""
+    db = store.db
+    open_states = ", ".join(f"'{s}'" for s in OPEN_STATES)
+    count = (
+        f"SELECT count(*) FROM {LIVE_TABLE} WHERE trainee = ? AND host <> ? AND state IN ({open_states}) "
+        "AND heartbeat_at > ?"
+    )
+
+    def write() -> bool:
+        conn = db.conn
+        if db.dialect.name == "postgresql":
+            conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK}, hashtext(?))", (row.trainee,))
+        (elsewhere,) = conn.execute(count, (row.trainee, row.host, fresh_after)).fetchone()
+        if own_open + int(elsewhere) >= limit:
+            return False
+        conn.execute(_UPSERT, _values(row))
+        return True
+
+    try:
+        return db.write(write)
+    except db.errors as exc:
+        raise db.error(exc) from exc
+
+
+#: The first key of the advisory locks :func:`claim_tab` takes (the second: a hash of the trainee's name).
+_CLAIM_LOCK = 0x7761
+
+
+def take_over_tabs(store: ResultsStore, trainee: str, host: str, fresh_after: str) -> list[tuple[str, str]]:
+    """Mark TAKEN_OVER every open tab of ``trainee`` that hosts other than ``host`` serve (their heartbeat later than
+    ``fresh_after``); each such host closes its tab when it next reads the table. Returns the ``(host, tab)`` marked."""
+    db = store.db
+    open_states = ", ".join(f"'{s}'" for s in OPEN_STATES)
+    where = f"trainee = ? AND host <> ? AND state IN ({open_states}) AND heartbeat_at > ?"
+
+    def write() -> list[tuple[str, str]]:
+        conn = db.conn
+        marked = conn.execute(f"SELECT host, tab FROM {LIVE_TABLE} WHERE {where}", (trainee, host, fresh_after))
+        found = [(str(h), str(t)) for h, t in marked.fetchall()]
+        conn.execute(f"UPDATE {LIVE_TABLE} SET state = '{TAKEN_OVER}' WHERE {where}", (trainee, host, fresh_after))
+        return found
+
+    try:
+        return db.write(write)
+    except db.errors as exc:
+        raise db.error(exc) from exc
