@@ -1,0 +1,133 @@
+"""Issue 30's leftovers on inputs, results and speed, each fixed where its concept lives and tested for the right
+value: (1) a format-2 citation of a field the event does not have (``e03:nosuchfield``) is refused where it is typed
+and in every replayed log, never judged as the whole event; (2) the output writers decide from the open and the
+rename, not from a look at the path before; (3) a ``.tmp`` journal dated in the future is recovered once its writer
+is gone, without waiting for the clock. The speed of ``scores verify`` and of the author mode on 20,000 events is
+measured by benchmarks (benchmarks/bench_verify.py, benchmarks/bench_author.py), never by a timed test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.core.load import load_drill
+from warroom.core.model import cited_field_miss
+from warroom.core.play import Replay, ReplayError
+from warroom.core.play._citations import judge_citations
+
+SHAPES = Path(__file__).parent.parent / "fixtures" / "shapes"
+FIELD_PATH = SHAPES / "shape-10-field-path.yaml"  # format 2; e03's output: {data: {...}, meta: {...}}, evidence
+# at e03 data.next_cursor; e02 a tool call with arguments {status, older_than_days, limit}; e04 accepted, a report
+
+
+# 1. a citation of a field the event does not have
+
+
+def test_the_replay_refuses_a_field_the_event_does_not_have_naming_the_fields_it_has():
+    drill = load_drill(FIELD_PATH)
+    replay = Replay(drill)
+    replay.advance_to(12)
+    with pytest.raises(ReplayError) as refused:
+        replay.escalate("s1", cites=["e03:nosuchfield"])
+    assert str(refused.value) == ("'e03:nosuchfield' cites a field 'e03' does not have: `nosuchfield` is not one of "
+                                  "its fields; its fields: data, meta; cite a field it has, or the whole event, 'e03'")
+    deeper = r"`nxt_cursor` is not at `data` \(did you mean `next_cursor`\?\); the keys there: tickets, next_cursor"
+    with pytest.raises(ReplayError, match=deeper):
+        replay.escalate("s1", cites=["e03:data.nxt_cursor"])
+    with pytest.raises(ReplayError, match="'e04:summary' cites a field 'e04' does not have: it has no fields"):
+        replay.escalate("s1", cites=["e04:summary"])  # a report's text is no data
+    assert not replay.actions  # nothing refused was recorded
+    # the fields the inspector shows are there: the output, a tool call's arguments
+    assert cited_field_miss(drill.trace[1], "older_than_days") is None
+    assert cited_field_miss(drill.trace[2], "data.tickets[2].customer") is None
+    result = replay.escalate("s1", cites=["e03:data.next_cursor"])
+    assert result.contained
+
+
+def test_a_field_the_event_lacks_is_never_judged_as_the_whole_event():
+    """A log from before the refusal (a stored session's) judges such a citation as showing nothing. e04 (a report,
+    accepted evidence whole) has no fields: ``e04:summary`` was judged "accepted as evidence", as e04 whole."""
+    drill = load_drill(FIELD_PATH)
+    judged = dict(judge_citations(drill, ["e04", "e04:summary", "e03:data.next_cursor", "e03:nosuchfield"]))
+    assert judged == {"e04": "accepted", "e04:summary": "irrelevant", "e03:data.next_cursor": "evidence",
+                      "e03:nosuchfield": "irrelevant"}
+
+
+def test_warroom_score_refuses_the_log_at_its_line(tmp_path: Path):
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"t": 7, "kind": "inspect", "event": "e03"}\n'
+                   '{"t": 8, "kind": "escalate", "step": "s1", "cites": ["e03:nosuchfield"]}\n')  # fmt: skip
+    refused = CliRunner().invoke(main, ["score", str(FIELD_PATH), str(log)])
+    assert refused.exit_code == 1
+    assert refused.output == (
+        f"{log}:2:1: action 2 (escalate at 8 s): 'e03:nosuchfield' cites a field 'e03' does not have: `nosuchfield` "
+        "is not one of its fields; its fields: data, meta; cite a field it has, or the whole event, 'e03'\n")
+    fixed = log.with_name("fixed.jsonl")
+    fixed.write_text(log.read_text().replace("e03:nosuchfield", "e03:data.next_cursor"))
+    scored = CliRunner().invoke(main, ["score", str(FIELD_PATH), str(fixed)])
+    assert scored.exit_code == 0 and scored.output.startswith(f"{fixed}: "), scored.output
+    assert "; contained" in scored.output.splitlines()[0]
+
+
+def test_a_journal_citing_it_is_quarantined_with_what_to_do(tmp_path: Path):
+    """A journal left by a dead war room (its lock gone) whose escalation cites ``e03:nosuchfield`` is not
+    stored as a hit: recovery quarantines it and says which action and what to do."""
+    from warroom.core.model import Action, ActionKind
+    from warroom.store.journal import SessionRecorder, recover_unfinished
+    from warroom.store.results import ResultsStore
+
+    rec = SessionRecorder.start(tmp_path, "annie", FIELD_PATH, load_drill(FIELD_PATH))
+    rec.record(Action(t=7.0, kind=ActionKind.INSPECT, event="e03"))
+    rec.record(Action(t=8.0, kind=ActionKind.ESCALATE, step="s1", cites=("e03:nosuchfield",)))
+    rec.close()  # the war room killed: its lock is gone, the journal unfinished
+    (r,) = recover_unfinished(tmp_path)
+    assert not r.stored and r.quarantined
+    assert ("action 2 (escalate at 8 s): 'e03:nosuchfield' cites a field 'e03' does not have: `nosuchfield` is not "
+            "one of its fields; its fields: data, meta") in (r.error or "")
+    assert "fix it and move it back" in (r.error or "")
+    with ResultsStore(tmp_path) as store:
+        assert store.count() == 0
+
+
+async def test_the_war_rooms_field_input_refuses_it_with_the_fields_and_offers_no_citation(tmp_path: Path):
+    """The war room's ``:`` (where a field is typed before it is cited): ``nosuchfield`` on e03 says which fields
+    e03 has (and a typo deeper in, where it stops and the keys there); the escalation dialog then offers no field of
+    e03 to cite (it offered the field gone to with ``:``, judged as e03 whole)."""
+    from screen_support import record_notifications
+    from textual.clock import MockClock
+
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.logic import Services, load_entry
+    from warroom.tui.room import EscalateScreen
+
+    app = WarroomApp(Services(trainee="tester", data_dir=tmp_path / "data"), start=load_entry(FIELD_PATH),
+                     clock=MockClock())
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        told = record_notifications(app)
+        await pilot.press("enter")
+        live = app.live
+        while app.clock.time < 7:
+            app.clock.set_time(app.clock.time + 0.5)
+            live.tick()
+        await pilot.pause()
+        await pilot.press("space")  # pause, on e03 (the newest event)
+        assert live.selected_event().id == "e03"
+        for path in ("nosuchfield", "data.nxt_cursor"):
+            await pilot.press("colon")
+            await pilot.press(*({".": "full_stop", "_": "underscore"}.get(c, c) for c in path))
+            await pilot.press("enter")
+            await pilot.pause()
+        assert told == [
+            "No field nosuchfield in e03: `nosuchfield` is not one of its fields; its fields: data, meta.",
+            "No field data.nxt_cursor in e03: `nxt_cursor` is not at `data` (did you mean `next_cursor`?); the keys "
+            "there: tickets, next_cursor, total.",
+        ]
+        await pilot.press("e")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, EscalateScreen)
+        assert dialog.fields == {}  # nothing refused is offered to be cited
+        assert not any(":" in cite for cite in dialog.cites)
