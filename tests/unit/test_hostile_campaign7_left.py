@@ -7,8 +7,10 @@ measured by benchmarks (benchmarks/bench_verify.py, benchmarks/bench_author.py),
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -131,3 +133,100 @@ async def test_the_war_rooms_field_input_refuses_it_with_the_fields_and_offers_n
         assert isinstance(dialog, EscalateScreen)
         assert dialog.fields == {}  # nothing refused is offered to be cited
         assert not any(":" in cite for cite in dialog.cites)
+
+
+# 2. the output writers decide from the open and the rename, never from a look at the path before
+
+
+def _swap_on(monkeypatch, target: Path, when: str, into: str, victim: Path) -> list[str]:
+    """Swap ``target`` (a regular file) for ``into`` (``link``: a symbolic link to ``victim``; ``folder``) once,
+    right after the writer's first look at it (``when`` ``look``: its first ``os.stat``/``os.lstat``) or right after
+    it opened it and read what it is (``open``: its ``os.fstat``), as another process could. Returns the functions
+    that saw the target, in order."""
+    seen: list[str] = []
+    real = {name: getattr(os, name) for name in ("stat", "lstat", "fstat")}
+
+    def swap() -> None:
+        if "swapped" in seen:
+            return
+        seen.append("swapped")
+        target.unlink()
+        if into == "link":
+            target.symlink_to(victim)
+        else:
+            target.mkdir()
+
+    def spy(name: str):
+        def call(arg, *args, **kwargs):
+            result = real[name](arg, *args, **kwargs)
+            mine = name == "fstat" or (not isinstance(arg, int) and os.fspath(arg) == str(target))
+            if mine:
+                seen.append(name)
+                if (when == "open") == (name == "fstat"):
+                    swap()
+            return result
+        return call
+
+    for name in real:
+        monkeypatch.setattr(os, name, spy(name))
+    return seen
+
+
+@pytest.mark.parametrize("into", ["link", "folder"])
+@pytest.mark.parametrize("when", ["look", "open"])
+def test_a_path_swapped_while_an_export_is_written_is_never_written_through(tmp_path: Path, monkeypatch, when, into):
+    """``--output out.json`` where another process swaps out.json for a link to a file it should not reach (or for a
+    folder) between the writer's steps. The writer looked at the path (``special_file_kind``, ``read_only_mode``)
+    and then resolved and replaced what it pointed to: swapped after the look, a link was written through (the
+    victim got the export). Now the open decides (``O_NOFOLLOW``, ``fstat``) and the rename writes: the victim is
+    never written, a folder never touched, and a swap after the open is replaced by the export (the rename replaces
+    a link, never follows it) or refused."""
+    from warroom.cli.common._output import emit
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's own text\n")
+    target = tmp_path / "out.json"
+    target.write_text("old\n")
+    seen = _swap_on(monkeypatch, target, when, into, victim)
+    try:
+        emit("new\n", target, what="JSON")
+        refused = None
+    except click.ClickException as exc:
+        refused = exc.message
+    monkeypatch.undo()
+    assert "swapped" in seen, seen  # the swap happened between the writer's steps
+    assert victim.read_text() == "the victim's own text\n"
+    if into == "folder":
+        assert refused == f"{target}: is a folder; nothing was written: name a file"
+        assert target.is_dir() and not any(target.iterdir())
+    elif when == "look":
+        assert refused == (f"{target}: became a symbolic link while the JSON was being written; nothing was written: "
+                           "write it again")
+        assert target.is_symlink()
+    else:
+        assert refused is None
+        assert not target.is_symlink() and target.read_text() == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "victim.txt"]  # no temporary file left
+
+
+def test_the_writer_still_writes_through_a_link_and_refuses_a_read_only_file(tmp_path: Path):
+    """What the writers promise without a race holds as before: a link is written through and stays a link; a file
+    with no write bit is refused, even for root, whom the open allows."""
+    from warroom.cli.common._output import emit
+
+    shared = tmp_path / "shared.csv"
+    shared.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(shared)
+    emit("a,b\n", link, what="CSV")
+    assert link.is_symlink() and shared.read_text() == "a,b\n"
+    shared.chmod(0o444)
+    with pytest.raises(click.ClickException) as refused:
+        emit("c,d\n", link, what="CSV")
+    assert refused.value.message == (f"{link}: the file is read-only (mode -r--r--r--): make it writable (chmod u+w) "
+                                     "or write the CSV to another file; nothing was written")
+    assert shared.read_text() == "a,b\n"
+    fresh = tmp_path / "new" / "fresh.json"
+    fresh.parent.mkdir()
+    emit("{}\n", fresh)
+    assert fresh.read_text() == "{}\n"
