@@ -230,3 +230,50 @@ def test_the_writer_still_writes_through_a_link_and_refuses_a_read_only_file(tmp
     fresh.parent.mkdir()
     emit("{}\n", fresh)
     assert fresh.read_text() == "{}\n"
+
+
+# 3. a .tmp journal dated in the future
+
+
+def _tmp_journal(data_dir: Path, ahead_s: float, name: str = ".20261206-100000-abcd.jsonl.tmp") -> Path:
+    jdir = data_dir / "journals"
+    jdir.mkdir(parents=True, exist_ok=True)
+    tmp = jdir / name
+    tmp.write_text('{"type": "start"}\n')
+    at = __import__("time").time() + ahead_s
+    os.utime(tmp, (at, at))
+    return tmp
+
+
+@pytest.mark.parametrize("ahead_s", [3600.0, 86400.0 * 365, -120.0])
+def test_a_tmp_journal_no_process_holds_is_set_aside_whatever_its_date(tmp_path: Path, ahead_s: float):
+    """A half-created journal dated an hour or a year ahead of the clock waited for the clock (``now - mtime`` was
+    never a minute) and stayed in journals/ at every start; two minutes old it was set aside, and still is."""
+    from warroom.store.journal import recover_unfinished
+
+    tmp = _tmp_journal(tmp_path, ahead_s)
+    assert recover_unfinished(tmp_path) == []
+    assert not tmp.exists()
+    assert (tmp_path / "journals" / "unreadable" / tmp.name).read_text() == '{"type": "start"}\n'
+
+
+def test_a_tmp_journal_held_by_its_creator_or_just_created_is_left(tmp_path: Path):
+    """The lock decides: a ``.tmp`` journal its creator holds stays, dated a day ahead or not; one not held yet but
+    within a minute of the clock (either way) may be in the instant between its creation and its lock: it stays."""
+    from warroom.store.journal import recover_unfinished
+    from warroom.store.journal._file import JournalWriter
+
+    held = tmp_path / "journals" / ".20261206-100000-held.jsonl.tmp"
+    held.parent.mkdir(parents=True)
+    writer = JournalWriter.create(held)  # locked, as the war room's _open_journal holds it
+    try:
+        at = __import__("time").time() + 86400
+        os.utime(held, (at, at))
+        young = [_tmp_journal(tmp_path, s, f".20261206-10000{i}-yng{i}.jsonl.tmp") for i, s in enumerate((30, -30))]
+        recover_unfinished(tmp_path)
+        assert held.exists() and all(t.exists() for t in young)
+        assert not (tmp_path / "journals" / "unreadable").exists()
+    finally:
+        writer.close()
+    recover_unfinished(tmp_path)  # its creator gone, dated a day ahead: set aside now
+    assert not held.exists() and (tmp_path / "journals" / "unreadable" / held.name).exists()
