@@ -277,3 +277,35 @@ def test_a_tmp_journal_held_by_its_creator_or_just_created_is_left(tmp_path: Pat
         writer.close()
     recover_unfinished(tmp_path)  # its creator gone, dated a day ahead: set aside now
     assert not held.exists() and (tmp_path / "journals" / "unreadable" / held.name).exists()
+
+
+# 4. scores verify: each drill file found, hashed, loaded and made into each variant once per pass
+
+
+def test_the_drill_cache_makes_each_variant_once_and_notices_a_file_changed_meanwhile(tmp_path: Path):
+    """``scores verify`` keeps, for one pass, each drill file's path, SHA-256 and drill, and each (file, seed,
+    trial) made into the drill played: two sessions of one seed get the very same variant (built once), another seed
+    its own; a file rewritten between two sessions is hashed and loaded again, and the session played on the old
+    bytes is said to be on a changed file."""
+    from warroom.core.library import bundled_drills_dir
+    from warroom.store.results import SessionInfo
+    from warroom.store.review import DrillCache, file_sha256, resolve_session_drill
+
+    path = tmp_path / "d.yaml"
+    path.write_bytes((bundled_drills_dir() / "late-delivery-replies.yaml").read_bytes())  # it has variants
+    sha = file_sha256(path)
+    drill_id = load_drill(path).id
+
+    def info(seed: int | None) -> SessionInfo:
+        return SessionInfo(session_id=f"s{seed}", trainee="t", drill_id=drill_id, drill_version=1, drill_sha256=sha,
+                           drill_path=str(path), started_at="2026-12-06T10:00:00+00:00", seed=seed)
+
+    cache = DrillCache()
+    first, again, other = (resolve_session_drill(info(s), lambda _i, p: Path(p), cache) for s in (7, 7, 8))
+    assert again.drill is first.drill and other.drill is not first.drill
+    assert not first.changed and first.sha256 == sha
+    assert len(cache) == 1 and len(cache.played) == 2
+    path.write_text(path.read_text().replace("title:", "title: Changed", 1))
+    changed = resolve_session_drill(info(7), lambda _i, p: Path(p), cache)
+    assert changed.changed and changed.sha256 == file_sha256(path) != sha
+    assert changed.drill is not first.drill and changed.drill.title.startswith("Changed")

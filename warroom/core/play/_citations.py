@@ -70,7 +70,7 @@ def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) 
     cited in an escalation on ``drill`` (an unknown id is irrelevant), among the citations ``cites`` (the
     escalation's): an event of a comparison (format 2's ``all_of``) is evidence only when every event of the
     comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as cited alone."""
-    judge = _Judge(drill)
+    judge = _judge_of(drill)
     return judge.kind(event_id, judge.cited_events([*(cites or ()), event_id]))
 
 
@@ -86,9 +86,27 @@ def judge_citations(
     split = [(c, split_cite(c)) for c in cites or ()]
     if not split:
         return []
-    judge = _Judge(drill, distractor_fields_compare=distractor_fields_compare)
+    judge = _judge_of(drill, distractor_fields_compare)
     cited_events = judge.cited_events(c for c, _ in split)
     return [(c, judge.judge(event_id, path, cited_events)) for c, (event_id, path) in split]
+
+
+#: The judges of the drills judged last (the drill itself, kept alive, and the switch): scoring one session judges
+#: its escalations' citations several times, and verifying thousands judges each drill's again and again.
+_JUDGES: list[tuple[Drill, bool, _Judge]] = []
+_JUDGES_KEPT = 4
+
+
+def _judge_of(drill: Drill, distractor_fields_compare: bool = False) -> _Judge:
+    """The answer key of ``drill`` indexed for judging (:class:`_Judge`), built once for the last few drills judged
+    (the same drill object: a drill is never changed once loaded)."""
+    for kept, switch, judge in _JUDGES:
+        if kept is drill and switch is distractor_fields_compare:
+            return judge
+    judge = _Judge(drill, distractor_fields_compare=distractor_fields_compare)
+    _JUDGES.insert(0, (drill, distractor_fields_compare, judge))
+    del _JUDGES[_JUDGES_KEPT:]
+    return judge
 
 
 class _Judge:

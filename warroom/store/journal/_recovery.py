@@ -44,7 +44,13 @@ from warroom.store.journal._file import (
 )
 from warroom.store.journal._recorder import score_session, with_quit
 from warroom.store.results import ResultsStore, SessionInfo
-from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
+from warroom.store.review import (
+    DrillCache,
+    DrillResolver,
+    DrillUnavailable,
+    default_drill_resolver,
+    resolve_session_drill,
+)
 from warroom.store.timestamps import utc_now
 
 if TYPE_CHECKING:
@@ -159,7 +165,7 @@ def recover_unfinished(
         return out
     own_store = store is None
     store = store if store is not None else ResultsStore(data_dir)
-    cache: dict[Path, Drill] = {}  # each drill file loaded once
+    cache = DrillCache()  # each drill file loaded (and each variant made) once
     try:
         for path in candidates:
             rec = _recover_guarded(data_dir, path, resolver, store, cache)
