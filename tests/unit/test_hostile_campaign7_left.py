@@ -145,6 +145,7 @@ def _swap_on(monkeypatch, target: Path, when: str, into: str, victim: Path) -> l
     that saw the target, in order."""
     seen: list[str] = []
     real = {name: getattr(os, name) for name in ("stat", "lstat", "fstat")}
+    inode = os.stat(target).st_ino
 
     def swap() -> None:
         if "swapped" in seen:
@@ -159,7 +160,8 @@ def _swap_on(monkeypatch, target: Path, when: str, into: str, victim: Path) -> l
     def spy(name: str):
         def call(arg, *args, **kwargs):
             result = real[name](arg, *args, **kwargs)
-            mine = name == "fstat" or (not isinstance(arg, int) and os.fspath(arg) == str(target))
+            mine = (result.st_ino == inode) if name == "fstat" else (
+                not isinstance(arg, int) and os.fspath(arg) == str(target))
             if mine:
                 seen.append(name)
                 if (when == "open") == (name == "fstat"):
@@ -172,41 +174,69 @@ def _swap_on(monkeypatch, target: Path, when: str, into: str, victim: Path) -> l
     return seen
 
 
+def _emit(target: Path, tmp_path: Path) -> str | None:
+    from warroom.cli.common._output import emit
+
+    try:
+        emit("new\n", target, what="JSON")
+    except click.ClickException as exc:
+        return exc.message
+    return None
+
+
+def _export(target: Path, tmp_path: Path) -> str | None:
+    """``warroom store export --output TARGET``'s writer on an empty store (called as the command calls it, so that
+    only the writer looks at the path): None when written, else the error's words."""
+    from warroom.cli.store_cmd import _export_to
+    from warroom.store.results import ResultsStore
+
+    with ResultsStore(tmp_path / "data") as store:
+        try:
+            _export_to(store, target, [])
+        except OSError as exc:
+            return f"{target}: {str(exc.strerror).removeprefix('it ')}"
+    return None
+
+
+@pytest.mark.parametrize("writer", [_emit, _export], ids=["scores --output", "store export"])
 @pytest.mark.parametrize("into", ["link", "folder"])
 @pytest.mark.parametrize("when", ["look", "open"])
-def test_a_path_swapped_while_an_export_is_written_is_never_written_through(tmp_path: Path, monkeypatch, when, into):
-    """``--output out.json`` where another process swaps out.json for a link to a file it should not reach (or for a
+def test_a_path_swapped_while_an_export_is_written_is_never_written_through(
+    tmp_path: Path, monkeypatch, when, into, writer
+):
+    """``--output out.json`` (``emit``, which scores, report and schema write with, and ``store export``) where
+    another process swaps out.json for a link to a file it should not reach (or for a
     folder) between the writer's steps. The writer looked at the path (``special_file_kind``, ``read_only_mode``)
     and then resolved and replaced what it pointed to: swapped after the look, a link was written through (the
     victim got the export). Now the open decides (``O_NOFOLLOW``, ``fstat``) and the rename writes: the victim is
     never written, a folder never touched, and a swap after the open is replaced by the export (the rename replaces
     a link, never follows it) or refused."""
-    from warroom.cli.common._output import emit
+    if writer is _export:
+        from warroom.store.results import ResultsStore
 
+        ResultsStore(tmp_path / "data").close()  # the store made before the writer's steps are watched
     victim = tmp_path / "victim.txt"
     victim.write_text("the victim's own text\n")
     target = tmp_path / "out.json"
     target.write_text("old\n")
     seen = _swap_on(monkeypatch, target, when, into, victim)
-    try:
-        emit("new\n", target, what="JSON")
-        refused = None
-    except click.ClickException as exc:
-        refused = exc.message
+    refused = writer(target, tmp_path)
     monkeypatch.undo()
+    what = "JSON" if writer is _emit else "export"
     assert "swapped" in seen, seen  # the swap happened between the writer's steps
     assert victim.read_text() == "the victim's own text\n"
     if into == "folder":
-        assert refused == f"{target}: is a folder; nothing was written: name a file"
+        assert refused in (f"{target}: is a folder; nothing was written: name a file", f"{target}: Is a directory")
         assert target.is_dir() and not any(target.iterdir())
     elif when == "look":
-        assert refused == (f"{target}: became a symbolic link while the JSON was being written; nothing was written: "
-                           "write it again")
+        assert refused == (f"{target}: became a symbolic link while the {what} was being written; nothing was "
+                           f"written: {'write it' if writer is _emit else 'export'} again")
         assert target.is_symlink()
     else:
         assert refused is None
-        assert not target.is_symlink() and target.read_text() == "new\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "victim.txt"]  # no temporary file left
+        assert not target.is_symlink() and target.read_text() in ("new\n", "")  # (an empty store exports nothing)
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name != "data")
+    assert left == ["out.json", "victim.txt"]  # no temporary file left
 
 
 def test_the_writer_still_writes_through_a_link_and_refuses_a_read_only_file(tmp_path: Path):

@@ -15,8 +15,6 @@ from __future__ import annotations
 import csv
 import errno
 import io
-import os
-import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -65,72 +63,35 @@ def emit(text: str, output: Path | None, *, what: str = "output") -> None:
     :class:`click.ClickException` (``FILE: message``, FILE's control characters escaped) when the file cannot be
     written.
 
-    Nothing is decided from a look at the path before writing it (:func:`_write_file`): what the file is comes from
-    the file opened (``fstat``), and the write is the rename over it, which never follows a link. A path swapped
-    meanwhile (for a folder, a link, a FIFO) is refused or replaced, never written through."""
+    Nothing is decided from a look at the path before writing it (:func:`warroom.core.files.writing`): what the
+    file is comes from the file opened (``fstat``), and the write is the rename over it, which never follows a link.
+    A path swapped meanwhile (for a folder, a link, a FIFO) is refused or replaced, never written through."""
     if output is None:
         click.echo(clean(text), nl=False)
         return
+    from warroom.core.files import ReadOnlyFile, writing
     from warroom.core.text import clean_name
 
     shown = clean_name(output)
     try:
-        _write_file(output, text.encode("utf-8"), what, shown)
+        with writing(output) as f:
+            f.write(text.encode("utf-8"))
+    except ReadOnlyFile as exc:
+        raise failure(f"{shown}: the file is read-only (mode {exc.mode}): make it writable (chmod u+w) or write the "
+                      f"{what} to another file; nothing was written") from None
     except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
-            raise failure(f"{shown}: is a FIFO that no process is reading; nothing was written") from None
-        if exc.errno == errno.ELOOP:  # the file it points to was made a link after the path was resolved
-            raise failure(f"{shown}: became a symbolic link while the {what} was being written; nothing was "
-                          "written: write it again") from None
-        if exc.errno == errno.EISDIR:
-            raise failure(f"{shown}: is a folder; nothing was written: name a file") from None
-        raise failure(f"{shown}: cannot write the {what}: {exc.strerror or exc}") from None
+        raise failure(f"{shown}: {_write_problem(exc, what)}") from None
 
 
-def _write_file(output: Path, data: bytes, what: str, shown: str) -> None:
-    """:func:`emit`'s write of ``data`` to the file ``output``, decided from the file itself: the path is resolved
-    once (a symbolic link is written through), the file there opened for writing without following a link, without
-    waiting and without truncating (``O_NOFOLLOW``, ``O_NONBLOCK``), and ``os.fstat`` of the open file says what it
-    is. None there: it is created (``create_file``: linked into place, never over anything that appeared meanwhile).
-    A regular file is replaced whole (its mode kept), unless its mode has no write bit; a FIFO or device is written
-    through the descriptor opened. Raises OSError (ELOOP: a link, EISDIR: a folder, ENXIO: a FIFO with no reader)."""
-    from warroom.core.files import create_file, real_path, replacing, special_mode_kind
-
-    target = real_path(output)  # a symbolic link is written through: the file it points to is the target
-    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(target, flags)
-    except FileNotFoundError:
-        create_file(target, data)  # a new file: FileExistsError when anything appeared there meanwhile
-        return
-    except PermissionError:
-        _refuse_read_only(target, what, shown)
-        raise
-    with os.fdopen(fd, "wb") as opened:
-        st = os.fstat(fd)
-        kind = special_mode_kind(st.st_mode)
-        if kind is not None:  # a FIFO (a reader is there, or the open would have failed) or a device: a stream
-            if kind in ("a folder", "a socket", "a symbolic link"):  # pragma: no cover - not opened O_WRONLY
-                raise OSError(errno.EISDIR if kind == "a folder" else errno.ENXIO, f"is {kind}")
-            os.set_blocking(fd, True)
-            opened.write(data)
-            return
-        if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # chmod 444: refused even for root
-            _refuse_read_only(target, what, shown, st.st_mode)
-        with replacing(target, mode=st.st_mode & 0o7777) as f:  # the rename replaces a link, never follows it
-            f.write(data)
-
-
-def _refuse_read_only(target: Path, what: str, shown: str, mode: int | None = None) -> None:
-    """Refuse a read-only file (one this user may not open for writing, or with no write bit in its mode)."""
-    if mode is None:
-        try:
-            mode = os.stat(target).st_mode  # for the message only: the open already refused it
-        except OSError:
-            return
-    shown_mode = stat.filemode(stat.S_IFREG | (mode & 0o7777))
-    raise failure(f"{shown}: the file is read-only (mode {shown_mode}): make it writable (chmod u+w) or write the "
-                  f"{what} to another file; nothing was written")
+def _write_problem(exc: OSError, what: str) -> str:
+    """Why a file could not be written (:func:`warroom.core.files.writing`'s OSError), with what to do."""
+    if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
+        return "is a FIFO that no process is reading; nothing was written"
+    if exc.errno == errno.ELOOP:  # the file it points to was made a link after the path was resolved
+        return f"became a symbolic link while the {what} was being written; nothing was written: write it again"
+    if exc.errno == errno.EISDIR:
+        return "is a folder; nothing was written: name a file"
+    return f"cannot write the {what}: {exc.strerror or exc}"
 
 
 def emit_json(value: Any, output: Path | None = None) -> None:
