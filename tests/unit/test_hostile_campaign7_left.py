@@ -229,8 +229,9 @@ def test_a_path_swapped_while_an_export_is_written_is_never_written_through(
         assert refused in (f"{target}: is a folder; nothing was written: name a file", f"{target}: Is a directory")
         assert target.is_dir() and not any(target.iterdir())
     elif when == "look":
-        assert refused == (f"{target}: became a symbolic link while the {what} was being written; nothing was "
-                           f"written: {'write it' if writer is _emit else 'export'} again")
+        assert refused == (f"{target}: is a symbolic link that leads nowhere (a loop, or one made while the {what} "
+                           f"was being written); nothing was written: {'write it' if writer is _emit else 'export'} "
+                           "again, or name another file")
         assert target.is_symlink()
     else:
         assert refused is None
@@ -256,6 +257,15 @@ def test_the_writer_still_writes_through_a_link_and_refuses_a_read_only_file(tmp
     assert refused.value.message == (f"{link}: the file is read-only (mode -r--r--r--): make it writable (chmod u+w) "
                                      "or write the CSV to another file; nothing was written")
     assert shared.read_text() == "a,b\n"
+    loop_a, loop_b = tmp_path / "a.json", tmp_path / "b.json"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    with pytest.raises(click.ClickException) as refused:
+        emit("{}\n", loop_a)
+    assert refused.value.message == (f"{loop_a}: is a symbolic link that leads nowhere (a loop, or one made while the "
+                                     "output was being written); nothing was written: write it again, or name another "
+                                     "file")
+    assert loop_a.is_symlink() and loop_b.is_symlink()
     fresh = tmp_path / "new" / "fresh.json"
     fresh.parent.mkdir()
     emit("{}\n", fresh)

@@ -227,8 +227,9 @@ def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
         if exc.errno == errno.ENXIO:
             raise OSError(exc.errno, "it is a FIFO that no process is reading; nothing was written") from None
         if exc.errno == errno.ELOOP:
-            raise OSError(exc.errno, "it became a symbolic link while the export was being written; nothing was "
-                          "written: export again") from None  # fmt: skip
+            raise OSError(exc.errno, "it is a symbolic link that leads nowhere (a loop, or one made while the "
+                          "export was being written); nothing was written: export again, or name another file"
+                          ) from None  # fmt: skip
         raise
     return n
 

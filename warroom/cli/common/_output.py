@@ -87,8 +87,9 @@ def _write_problem(exc: OSError, what: str) -> str:
     """Why a file could not be written (:func:`warroom.core.files.writing`'s OSError), with what to do."""
     if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
         return "is a FIFO that no process is reading; nothing was written"
-    if exc.errno == errno.ELOOP:  # the file it points to was made a link after the path was resolved
-        return f"became a symbolic link while the {what} was being written; nothing was written: write it again"
+    if exc.errno == errno.ELOOP:  # a link loop, or the file it points to made a link after the path was resolved
+        return (f"is a symbolic link that leads nowhere (a loop, or one made while the {what} was being written); "
+                "nothing was written: write it again, or name another file")
     if exc.errno == errno.EISDIR:
         return "is a folder; nothing was written: name a file"
     return f"cannot write the {what}: {exc.strerror or exc}"
