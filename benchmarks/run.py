@@ -66,6 +66,8 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "app-start": ("bench_app_start", {"repeat": 10}, {"repeat": 3}),
     "project": ("bench_project", {"repeat": 3}, {"repeat": 1}),
+    "author": ("bench_author", {"events": 20_000, "repeat": 3}, {"events": 20_000, "repeat": 1}),
+    "verify": ("bench_verify", {"sessions": 3_000, "repeat": 3}, {"sessions": 600, "repeat": 1}),
 }
 
 

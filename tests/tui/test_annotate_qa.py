@@ -116,7 +116,8 @@ async def test_colon_goes_to_a_field_of_an_imported_result_in_the_author_mode(tm
             await pilot.press("enter")
             await pilot.pause()
         assert notes == ["e0009 next_cursor = c2", "e0009 invoice_ids[19] = INV-2026-0320",
-                         "No field no_such_field in e0009."]
+                         "No field no_such_field in e0009: `no_such_field` is not one of its fields; its fields: "
+                         "month, returned, total, next_cursor, invoice_ids."]
         assert screen.fields == {"e0009": "invoice_ids[19]"}  # the last one that is there, offered by f
 
 

@@ -27,7 +27,7 @@ async def test_a_toast_from_before_the_escalation_dialog_does_not_cover_it(servi
         await type_text(pilot, "snapshot")
         await pilot.press("enter")
         await pilot.pause()
-        assert "No field snapshot in e03." in screen_text(app)  # a toast over the war room
+        assert "No field snapshot in e03:" in screen_text(app)  # a toast over the war room (with the fields e03 has)
         await pilot.press("e")
         await pilot.pause()
         dialog = app.screen

@@ -167,8 +167,9 @@ async def test_annotate_changed_on_disk_notice_names_the_file_escaped(tmp_path: 
 def test_a_field_citation_in_a_version_1_drill_is_refused_at_its_line(tmp_path: Path):
     """``warroom score`` of a version-1 drill with a log citing ``e15:nonexistent``: it was accepted and judged as
     citing e15 whole (a hit, 92/100), though format 1 has no citations of a field (its war room offers none) and
-    format 2 refuses what its format does not hold at the log's ``path:line:col``. The same log on the drill made
-    version 2 is a citation of an undeclared field of e15, judged by the whole event (docs/scoring.md)."""
+    format 2 refuses what its format does not hold at the log's ``path:line:col``. On the drill made version 2, a
+    field e15 has (undeclared by the answer key) is judged by the whole event (docs/scoring.md); one it lacks is
+    refused."""
     from locations import TESTS
 
     v1 = TESTS / "fixtures" / "v1" / "q1-access-review.yaml"
@@ -186,8 +187,13 @@ def test_a_field_citation_in_a_version_1_drill_is_refused_at_its_line(tmp_path: 
     whole = log.with_name("whole.jsonl")
     whole.write_text(log.read_text().replace("e15:nonexistent", "e15"))
     assert CliRunner().invoke(main, ["score", str(v1), str(whole)]).output.startswith(f"{whole}: 92/100; contained")
-    judged = CliRunner().invoke(main, ["score", str(v2), str(log)])
-    assert judged.exit_code == 0 and judged.output.startswith(f"{log}: 92/100; contained"), judged.output
+    # format 2 refuses a field e15 does not have too (issue 30's leftovers, tests/unit/test_hostile_campaign7_left.py)
+    refused = CliRunner().invoke(main, ["score", str(v2), str(log)])
+    assert refused.exit_code == 1 and "'e15:nonexistent' cites a field 'e15' does not have" in refused.output
+    field = log.with_name("field.jsonl")
+    field.write_text(log.read_text().replace("e15:nonexistent", "e15:exceptions"))
+    judged = CliRunner().invoke(main, ["score", str(v2), str(field)])
+    assert judged.exit_code == 0 and judged.output.startswith(f"{field}: 92/100; contained"), judged.output
 
 
 # 5. a folder too large or too deep to search is refused, never walked whole

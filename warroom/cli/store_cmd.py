@@ -206,25 +206,31 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
 def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
     """Write the export to the file ``output`` whole or not at all (a temporary file renamed over it: an interrupted
     export leaves the old file or none; a symbolic link is written through); a FIFO or device is written as a stream.
-    A read-only file is refused (OSError). Returns how many sessions."""
+    Decided from the file opened, never from a look at the path before (:func:`warroom.core.files.writing`). A
+    read-only file is refused (OSError). Returns how many sessions."""
     import errno
     import io
 
-    from warroom.core.files import read_only_mode, real_path, replacing, special_file_kind
+    from warroom.core.files import ReadOnlyFile, writing
     from warroom.store.results import write_export
 
-    mode = read_only_mode(output)
-    if mode is not None:  # a rename would replace it whatever its mode: refused as a plain write would be
-        raise OSError(errno.EACCES, f"the file is read-only (mode {mode}): make it writable (chmod u+w) or export to "
-                      "another file; nothing was written")  # fmt: skip
-    if special_file_kind(output) is not None:
-        with output.open("w", encoding="utf-8", newline="\n") as out:
-            return write_export(store, out, skipped)
-    with replacing(real_path(output)) as raw:  # a symbolic link is written through, never replaced
-        out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
-        n = write_export(store, out, skipped)
-        out.flush()
-        out.detach()  # the file stays open: `replacing` flushes it to disk and renames it
+    try:
+        with writing(output) as raw:
+            out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+            n = write_export(store, out, skipped)
+            out.flush()
+            out.detach()  # the file stays open: `writing` flushes it to disk and renames it
+    except ReadOnlyFile as exc:  # a rename would replace it whatever its mode: refused as a plain write would be
+        raise OSError(errno.EACCES, f"the file is read-only (mode {exc.mode}): make it writable (chmod u+w) or "
+                      "export to another file; nothing was written") from None  # fmt: skip
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(exc.errno, "it is a FIFO that no process is reading; nothing was written") from None
+        if exc.errno == errno.ELOOP:
+            raise OSError(exc.errno, "it is a symbolic link that leads nowhere (a loop, or one made while the "
+                          "export was being written); nothing was written: export again, or name another file"
+                          ) from None  # fmt: skip
+        raise
     return n
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import errno
 import io
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -62,40 +61,38 @@ def emit(text: str, output: Path | None, *, what: str = "output") -> None:
     into the file it points to, and stays a link; a read-only file is refused, not replaced; a FIFO or device is
     written as a stream), or print it on stdout cleaned when ``output`` is None. Raises
     :class:`click.ClickException` (``FILE: message``, FILE's control characters escaped) when the file cannot be
-    written."""
+    written.
+
+    Nothing is decided from a look at the path before writing it (:func:`warroom.core.files.writing`): what the
+    file is comes from the file opened (``fstat``), and the write is the rename over it, which never follows a link.
+    A path swapped meanwhile (for a folder, a link, a FIFO) is refused or replaced, never written through."""
     if output is None:
         click.echo(clean(text), nl=False)
         return
-    from warroom.core.files import read_only_mode, real_path, replace_file, special_file_kind
+    from warroom.core.files import ReadOnlyFile, writing
     from warroom.core.text import clean_name
 
     shown = clean_name(output)
     try:
-        if special_file_kind(output) is None:  # a file: replaced whole, so an interruption leaves no partial file
-            mode = read_only_mode(output)
-            if mode is not None:
-                raise failure(f"{shown}: the file is read-only (mode {mode}): make it writable (chmod u+w) or "
-                              f"write the {what} to another file; nothing was written")  # fmt: skip
-            replace_file(real_path(output), text)  # a symbolic link is written through, never replaced
-            return
-        with open(_open_for_writing(output), "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        with writing(output) as f:
+            f.write(text.encode("utf-8"))
+    except ReadOnlyFile as exc:
+        raise failure(f"{shown}: the file is read-only (mode {exc.mode}): make it writable (chmod u+w) or write the "
+                      f"{what} to another file; nothing was written") from None
     except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
-            raise failure(f"{shown}: is a FIFO that no process is reading; nothing was written") from None
-        raise failure(f"{shown}: cannot write the {what}: {exc.strerror or exc}") from None
+        raise failure(f"{shown}: {_write_problem(exc, what)}") from None
 
 
-def _open_for_writing(output: Path) -> int:
-    """A file descriptor for writing ``output`` (created or truncated). A FIFO is opened without blocking, so a
-    FIFO that no process reads is refused at once (``ENXIO``) instead of waiting for a reader for ever."""
-    from warroom.core.files import special_file_kind
-
-    if special_file_kind(output) != "a FIFO":
-        return os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    fd = os.open(output, os.O_WRONLY | os.O_NONBLOCK)
-    os.set_blocking(fd, True)  # a reader is there: write as to any pipe
-    return fd
+def _write_problem(exc: OSError, what: str) -> str:
+    """Why a file could not be written (:func:`warroom.core.files.writing`'s OSError), with what to do."""
+    if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
+        return "is a FIFO that no process is reading; nothing was written"
+    if exc.errno == errno.ELOOP:  # a link loop, or the file it points to made a link after the path was resolved
+        return (f"is a symbolic link that leads nowhere (a loop, or one made while the {what} was being written); "
+                "nothing was written: write it again, or name another file")
+    if exc.errno == errno.EISDIR:
+        return "is a folder; nothing was written: name a file"
+    return f"cannot write the {what}: {exc.strerror or exc}"
 
 
 def emit_json(value: Any, output: Path | None = None) -> None:

@@ -1,6 +1,6 @@
 # The API of warroom.core.files (its __init__.py loads each name on first use, from the module named here).
 
-from ._atomic import create_file, replace_file, replace_files, replacing
+from ._atomic import ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
 from ._json import DuplicateKey, record_json
 from ._regular import (
     SpecialFile,
@@ -17,6 +17,7 @@ from ._regular import (
 __all__ = [
     "create_file",
     "DuplicateKey",
+    "ReadOnlyFile",
     "SpecialFile",
     "TooLarge",
     "expand_home",
@@ -28,6 +29,7 @@ __all__ = [
     "replace_file",
     "replace_files",
     "replacing",
+    "writing",
     "special_file_kind",
     "special_mode_kind",
 ]

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from warroom.errors import WarroomError
+
 #: Attempts at a free random temporary name before giving up (each name has 48 random bits).
 _NAME_TRIES = 100
 
@@ -153,3 +155,55 @@ def _remove(temps: list[Path]) -> None:
     for tmp in temps:
         with contextlib.suppress(OSError):  # renamed already, or gone: the original error matters
             os.unlink(tmp)
+
+
+class ReadOnlyFile(WarroomError, PermissionError):
+    """A file refused for writing because it is read-only (:func:`writing`): this user may not open it for writing,
+    or its mode has no write bit (``chmod 444``, refused even for root); ``mode`` is its mode as ``ls -l`` shows it."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: str) -> None:
+        super().__init__(f"the file is read-only (mode {mode})")
+        self.path, self.mode = os.fspath(path), mode
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new content into, decided from the file itself, never from a look at the
+    path before writing it: the path is resolved once (a symbolic link is written through, and stays a link), the
+    file there is opened for writing without following a link, without waiting and without truncating
+    (``O_NOFOLLOW``, ``O_NONBLOCK``), and ``os.fstat`` of the open file says what it is. A regular file is replaced
+    whole (:func:`replacing`: a temporary file renamed over it, its mode kept); none there, one is made the same way;
+    a FIFO (with a reader) or a device is written through the descriptor opened. The rename never follows a link,
+    so a path swapped meanwhile is replaced or refused, never written through.
+
+    Raises :class:`ReadOnlyFile` for a read-only file, and OSError naming ``path``: ELOOP when the file became a
+    link after the path was resolved, EISDIR for a folder, ENXIO for a FIFO that no process reads."""
+    import stat
+
+    from warroom.core.files._regular import read_only_mode, real_path, special_mode_kind
+
+    target = real_path(path)
+    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(target, flags)
+    except FileNotFoundError:
+        fd = -1  # a new file
+    except PermissionError:
+        shown = read_only_mode(target)  # for the message only: the open already refused it
+        if shown is not None:
+            raise ReadOnlyFile(path, shown) from None
+        raise
+    if fd < 0:
+        with replacing(target) as f:
+            yield f
+        return
+    with os.fdopen(fd, "wb") as opened:
+        mode = os.fstat(fd).st_mode
+        if special_mode_kind(mode) is not None:  # a FIFO (a reader is there, or the open failed) or a device
+            os.set_blocking(fd, True)
+            yield opened
+            return
+        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # chmod 444: refused even for root
+            raise ReadOnlyFile(path, stat.filemode(stat.S_IFREG | (mode & 0o7777)))
+        with replacing(target, mode=mode & 0o7777) as f:  # the rename replaces a link, never follows it
+            yield f

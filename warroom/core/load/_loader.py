@@ -257,7 +257,16 @@ def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
     Returns a dict of JSON-like values (keys and dates as text, see the module docstring). Raises
     :class:`DrillLoadError` for YAML syntax errors, duplicate keys, unsupported tags, the limits, or a top level
     that is not a mapping.
+
+    A file the fast path is sure of (:func:`warroom.core.load._fast.load.fast_data`: the very data this path would
+    build, with no problem) is read by yaml-rs: a 20,000-event drill in a second rather than fifteen, which the
+    author mode (``warroom annotate``) waited for before it opened.
     """
+    from warroom.core.load._fast.load import fast_data
+
+    fast = fast_data(text)
+    if fast is not None:
+        return fast
     _, data, problems, warnings = _parse(text, path)
     if problems:
         raise DrillLoadError(path, problems, warnings)

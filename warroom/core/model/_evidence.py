@@ -294,6 +294,38 @@ def event_output(event: Any) -> Any:
     return _MISSING
 
 
+def cited_roots(event: Any) -> list[Any]:
+    """What a cited field path of ``event`` may walk (format 2's citation of a field, ``e05:currency``): every
+    field the inspector shows as data: the event's output (:func:`event_output`), a tool call's ``arguments`` and
+    what the model was shown of a tool result (``shown``); empty for an event with none (a probe's answer, a
+    handoff's text that is not JSON still counts: it is walked as text and holds no fields)."""
+    out = [event_output(event)] if has_output(event) else []
+    for name in ("arguments", "shown"):
+        if name in type(event).model_fields and getattr(event, name) is not None:
+            out.append(getattr(event, name))
+    return out
+
+
+def cited_field_miss(event: Any | None, path: str) -> str | None:
+    """Why the citation of the field ``path`` of ``event`` (a trace or re-plan event; None: a probe's answer, which
+    has no fields) names nothing, or None when the path leads to a value in one of :func:`cited_roots`. The
+    message names the fields the event has (its top-level keys), or says it has none."""
+    roots = [structured(r) for r in cited_roots(event)] if event is not None else []
+    if any(value_at(root, path)[0] for root in roots):
+        return None
+    keys = list(dict.fromkeys(str(k) for root in roots if isinstance(root, dict) for k in root))
+    if not keys:
+        return "it has no fields"
+    first = path_parts(path)[0]
+    for root in roots:  # the path starts at a key that is there: say where it stops
+        if isinstance(root, dict) and str(first) in {str(k) for k in root}:
+            return path_miss(root, path)
+    listed = ", ".join(keys[:12]) + (" …" if len(keys) > 12 else "")
+    from warroom.core.text import Suggester
+
+    return f"`{first}` is not one of its fields{Suggester(keys)(str(first))}; its fields: {listed}"
+
+
 def has_output(event: Any) -> bool:
     """True when ``event`` has something a field path can walk (:func:`event_output`)."""
     return event_output(event) is not _MISSING

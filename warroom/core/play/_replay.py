@@ -47,6 +47,7 @@ from warroom.core.model import (
     TraceEvent,
     Usage,
     accepted_ids,
+    cited_field_miss,
     damage_per_event,
     detection_events,
     earliest_evidence_at,
@@ -358,7 +359,8 @@ class Replay:
 
     def _check_cite(self, cite: str) -> None:
         """A citation names a released event and (format 2) a field path of it (any field the inspector shows: the
-        output, the arguments, what the model was shown; a field the answer key does not declare is judged by the
+        output, the arguments, what the model was shown: ``cited_field_miss``; a field the event does not have is
+        refused, never judged as the whole event; a field it has that the answer key does not declare is judged by the
         whole event or the declared field around it). A version-1 drill has no citations of a field (its war room
         offers none): ``e04:total`` there is refused, never judged as ``e04`` whole."""
         event_id, path = split_cite(cite)
@@ -370,6 +372,15 @@ class Replay:
                               f"field: cite the whole event, {event_id!r} (fields are cited in format 2)")
         if not is_field_path(path):
             raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
+        miss = cited_field_miss(self._cited_event(event_id), path)
+        if miss is not None:  # never judged as the whole event: the trainee named a field, and it is not there
+            raise ReplayError(f"{cite!r} cites a field {event_id!r} does not have: {miss}; cite a field it has, or "
+                              f"the whole event, {event_id!r}")
+
+    def _cited_event(self, event_id: str) -> TraceEvent | None:
+        """The trace or re-plan event ``event_id`` (None: a probe's answer), looked up only when a field is cited."""
+        key = self.drill.answer_key
+        return next((e for e in (*self.drill.trace, *(key.replan if key else ())) if e.id == event_id), None)
 
     def _check_live(self) -> None:
         if self.ended:

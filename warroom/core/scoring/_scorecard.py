@@ -4,7 +4,7 @@ read back; :mod:`warroom.core.scoring._score` computes it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.model import Outcome, PlayedAs, Response
@@ -102,7 +102,11 @@ class Scorecard:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (str, int, float, None, lists and dicts only); :meth:`from_dict` reads it back."""
-        d = asdict(self)
+        d = {name: getattr(self, name) for name in self.__dataclass_fields__}  # as dataclasses.asdict, 10x faster
+        d["components"] = [dict(vars(c)) for c in self.components]  # (asdict deep-copies every string of them)
+        d["lines"] = list(self.lines)
+        d["cost_by_role"] = dict(self.cost_by_role)
+        d["distractor_escalations"] = list(self.distractor_escalations)
         d["outcome"] = self.outcome.value
         for name in ("played_as", "response"):  # recorded from version 4 on; absent before, as stored then
             if d[name] is None:

@@ -44,7 +44,13 @@ from warroom.store.journal._file import (
 )
 from warroom.store.journal._recorder import score_session, with_quit
 from warroom.store.results import ResultsStore, SessionInfo
-from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
+from warroom.store.review import (
+    DrillCache,
+    DrillResolver,
+    DrillUnavailable,
+    default_drill_resolver,
+    resolve_session_drill,
+)
 from warroom.store.timestamps import utc_now
 
 if TYPE_CHECKING:
@@ -56,7 +62,8 @@ if TYPE_CHECKING:
 UNKNOWN_STOP = "the time of interruption is unknown (the session was killed before any action was recorded)"
 UNREADABLE = "unreadable"
 QUARANTINE = "quarantine"
-#: Seconds after which an orphaned half-created journal (``.ID.jsonl.tmp``) is set aside by recovery.
+#: Seconds from now (either way) beyond which a half-created journal (``.ID.jsonl.tmp``) that no process holds is set
+#: aside by recovery: the grace for the instant between its creation and its lock.
 STALE_TMP_AGE_S = 60.0
 #: The raw outcome values (a recovered session's ``outcome``), to show their labels.
 _OUTCOMES = frozenset(o.value for o in Outcome)
@@ -158,7 +165,7 @@ def recover_unfinished(
         return out
     own_store = store is None
     store = store if store is not None else ResultsStore(data_dir)
-    cache: dict[Path, Drill] = {}  # each drill file loaded once
+    cache = DrillCache()  # each drill file loaded (and each variant made) once
     try:
         for path in candidates:
             rec = _recover_guarded(data_dir, path, resolver, store, cache)
@@ -238,8 +245,13 @@ def _not_regular_message(path: Path, kind: str) -> str:
 
 
 def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
-    """Move half-created journals (``.ID.jsonl.tmp``, no action can be in them) older than a minute to
-    ``unreadable/``. Anything there that is not a regular file is never opened; it is reported instead."""
+    """Move half-created journals (``.ID.jsonl.tmp``, no action can be in them) that no process holds to
+    ``unreadable/``. Anything there that is not a regular file is never opened; it is reported instead.
+
+    Its creator holds its lock from the instant after it created the file (``O_EXCL``) until it is renamed into
+    place, so the lock decides; the minute's grace covers only that instant, measured either way from now: a file
+    whose modification time is more than a minute from the clock, ahead of it (a clock set back, a file copied from
+    another machine) as well as behind, is not being created now, and is set aside at once (:func:`_stale_tmp`)."""
     out = []
     now = time.time()
     for tmp in jdir.glob(".*.jsonl.tmp"):
@@ -248,7 +260,7 @@ def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
             out.append(RecoveredSession(journal=tmp, error=_not_regular_message(tmp, kind)))
             continue
         try:
-            if kind is not None or now - tmp.stat().st_mtime < STALE_TMP_AGE_S:
+            if kind is not None or not _stale_tmp(tmp.stat().st_mtime, now):
                 continue
             fd = os.open(tmp, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
@@ -265,6 +277,13 @@ def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
         finally:
             os.close(fd)
     return out
+
+
+def _stale_tmp(mtime: float, now: float) -> bool:
+    """True when a ``.tmp`` journal last written at ``mtime`` cannot be in its creator's first instant (created, not
+    locked yet): its time is at least :data:`STALE_TMP_AGE_S` from ``now``, in the past or in the future. A time in
+    the future never makes recovery wait for the clock to catch up."""
+    return abs(now - mtime) >= STALE_TMP_AGE_S
 
 
 def _recover_guarded(

@@ -2,6 +2,7 @@
 # keep: build_review_rows
 
 from ._drill import (
+    DrillCache,
     DrillResolver,
     DrillUnavailable,
     SessionDrill,
@@ -16,6 +17,7 @@ from ._verify import Verdict, scorecard_differences, start_differences, verify_s
 
 __all__ = [
     "ACTION_ROW_KINDS",
+    "DrillCache",
     "DrillResolver",
     "DrillUnavailable",
     "RescoreStatus",

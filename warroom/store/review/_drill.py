@@ -9,6 +9,7 @@ which says whether the file changed since the session was played.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,26 +93,73 @@ class SessionDrill:
     drawn: str | None = None
 
 
-def resolve_session_drill(
-    info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
-) -> SessionDrill:
-    """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
-    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session gets the drill it played: the
-    twin of a drill for a noise trial of a drill with a twin, and the variant of its seed
-    (:func:`warroom.core.variants.session_drill`). Raises :class:`DrillUnavailable` with a
-    clear message when the file is not found, cannot be read or does not load."""
+class DrillCache(dict["Path", "Drill"]):
+    """What one pass over many sessions (recovery, ``scores rescore``, ``scores verify``) keeps between them, so that
+    each drill file is found, hashed, loaded and made into each variant once, not once per session: the drill of
+    each file (path -> drill, as a plain dict), the file each (drill id, recorded path) resolved to, each file's
+    SHA-256 with the ``os.stat`` it was taken at (a file changed since is hashed and loaded again), and each
+    (file, SHA-256, seed, trial) made into the drill played (its variant, or its twin's). A dict of drills given
+    instead keeps the drills only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[tuple[str, str | None], Path] = {}
+        self.hashed: dict[Path, tuple[tuple[int, int, int, int], str]] = {}
+        self.played: dict[tuple[Path, str, int | None, str | None], tuple[Drill, str | None]] = {}
+
+
+def _stat_key(path: Path) -> tuple[int, int, int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _found(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None) -> Path:
+    """The real path of the drill file of ``info`` (``resolver``'s answer, kept in a :class:`DrillCache`)."""
     from warroom.core.files import real_path
 
+    key = (info.drill_id, info.drill_path)
+    if isinstance(cache, DrillCache) and key in cache.found:
+        return cache.found[key]
     try:
         path = real_path(resolver(info.drill_id, info.drill_path))  # a symbolic link loop: unreadable, below
     except FileNotFoundError as exc:
         raise DrillUnavailable(
             f"the drill {info.drill_id!r} of session {info.session_id} is not found (was {info.drill_path}): {exc}"
         ) from None
+    if isinstance(cache, DrillCache):
+        cache.found[key] = path
+    return path
+
+
+def _hashed(path: Path, cache: dict[Path, Drill] | None) -> str:
+    """The SHA-256 of ``path``'s bytes, hashed again only when its ``os.stat`` changed (a :class:`DrillCache`);
+    a file changed since is loaded again too."""
     try:
+        if not isinstance(cache, DrillCache):
+            return file_sha256(path)
+        key = _stat_key(path)
+        kept = cache.hashed.get(path)
+        if kept is not None and kept[0] == key:
+            return kept[1]
         sha = file_sha256(path)
     except OSError as exc:
         raise DrillUnavailable(f"cannot read the drill file {path}: {exc.strerror or exc}") from None
+    if kept is not None:  # changed since it was loaded: load it again
+        cache.pop(path, None)
+    cache.hashed[path] = (key, sha)
+    return sha
+
+
+def resolve_session_drill(
+    info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
+) -> SessionDrill:
+    """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
+    ``resolver``; ``cache`` (path -> drill; a :class:`DrillCache` keeps more) saves loading one file twice. A
+    session gets the drill it played: the twin of a drill for a noise trial of a drill with a twin, and the variant
+    of its seed (:func:`warroom.core.variants.session_drill`). Raises :class:`DrillUnavailable` with a
+    clear message when the file is not found, cannot be read or does not load."""
+    path = _found(info, resolver, cache)
+    sha = _hashed(path, cache)
     if cache is not None and path in cache:
         drill = cache[path]
     else:
@@ -120,12 +168,18 @@ def resolve_session_drill(
             raise DrillUnavailable(f"the drill file {path} changed while it was read; try again")
         if cache is not None:
             cache[path] = drill
-    from warroom.core.variants import draw_played_as
-
     twin = info.played_as == "noise" and drill.twin is not None
-    drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
-    drill = _played(info, drill, path)
-    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin, drawn)
+    key = (path, sha, info.seed, info.played_as)
+    if isinstance(cache, DrillCache) and key in cache.played:
+        played, drawn = cache.played[key]
+    else:
+        from warroom.core.variants import draw_played_as
+
+        drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
+        played = _played(info, drill, path)
+        if isinstance(cache, DrillCache):
+            cache.played[key] = (played, drawn)
+    return SessionDrill(path, played, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin, drawn)
 
 
 def _sha256_now(path: Path) -> str | None:

@@ -28,7 +28,13 @@ from warroom.core.scoring import (
 )
 from warroom.store.errors import CorruptSession
 from warroom.store.results import Filters, ResultsStore, StoredSession
-from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
+from warroom.store.review._drill import (
+    DrillCache,
+    DrillResolver,
+    DrillUnavailable,
+    SessionDrill,
+    resolve_session_drill,
+)
 from warroom.store.timestamps import utc_now
 
 if TYPE_CHECKING:
@@ -99,7 +105,7 @@ def rescore(
     """
     if rules is not None:
         check_rules(rules)
-    cache: dict[Path, Drill] = {}
+    cache = DrillCache()
     out: list[RescoreResult] = []
     for s in store.iter_sessions(**filters):
         if isinstance(s, CorruptSession):

@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any, Unpack
 from warroom.core.library import TUTORIAL_ID
 from warroom.core.scoring import SCORING_VERSION, ScoringError, score
 from warroom.store.errors import CorruptSession
-from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
+from warroom.store.review._drill import (
+    DrillCache,
+    DrillResolver,
+    DrillUnavailable,
+    SessionDrill,
+    resolve_session_drill,
+)
 from warroom.store.review._rescore import json_value, session_rules
 from warroom.store.timestamps import aware_time
 
@@ -109,21 +115,54 @@ def verify_sessions(
     first; with ``record`` the verdicts are recorded in the store; ``done`` is called after each session (a progress
     bar). Returns one :class:`VerifyResult` per session. Raises StoreError when the store cannot be read (or
     written, with ``record``)."""
-    cache: dict[Path, Drill] = {}
+    cache = DrillCache()  # each drill file found, hashed, loaded and made into each variant once
     copies: CopyIndex = {}
+    checks = store.checks()  # every record, read once (a query per session was a third of the time)
+    figures = _stored_figures(store)
     out: list[VerifyResult] = []
+    pending: list[tuple[VerifyResult, SessionCheck | None]] = []
     for s in store.iter_sessions(**filters):
-        previous = store.checks([s.session_id]).get(s.session_id)
+        previous = checks.get(s.session_id)
         if isinstance(s, CorruptSession):
             result = VerifyResult(s.session_id, None, None, Verdict.UNVERIFIABLE, (str(s),), _submitter(previous),
                                   previous.state if previous else None)  # fmt: skip
         else:
-            result = verify_session(store, s, resolver, previous, cache, copies)
+            result = verify_session(store, s, resolver, previous, cache, copies, figures)
         if record:
-            _record(store, result, previous)
+            pending.append((result, previous))
+            if len(pending) >= _RECORDED_AT_ONCE:
+                _record_all(store, pending)
         out.append(result)
         done()
+    _record_all(store, pending)
     return out
+
+
+#: Verdicts recorded in one transaction (one commit, one fsync, for so many sessions).
+_RECORDED_AT_ONCE = 500
+
+
+def _record_all(store: ResultsStore, pending: list[tuple[VerifyResult, SessionCheck | None]]) -> None:
+    """Record the verdicts ``pending`` in one transaction, and empty it."""
+    if not any(r.verdict is not Verdict.VERIFIED or p is not None for r, p in pending):
+        pending.clear()
+        return
+
+    def write() -> None:
+        for result, previous in pending:
+            _record(store, result, previous)
+
+    store.db.write(write)
+    pending.clear()
+
+
+def _stored_figures(store: ResultsStore) -> dict[str, tuple[Any, ...]]:
+    """Session id -> its stored columns the statistics count (:func:`_figure_differences`), read in one query."""
+    sql = "SELECT session_id, distractors_shown, distractor_escalations, response FROM sessions"
+    try:
+        return {str(r[0]): tuple(r[1:]) for r in store.db.conn.execute(sql)}
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
 
 
 def _submitter(previous: SessionCheck | None) -> str | None:
@@ -145,9 +184,11 @@ def verify_session(
     previous: SessionCheck | None = None,
     cache: dict[Path, Drill] | None = None,
     copies: CopyIndex | None = None,
+    figures: dict[str, tuple[Any, ...]] | None = None,
 ) -> VerifyResult:
     """Verify one stored session (``previous``: its verification record, if any); see the module docstring.
-    ``cache`` and ``copies`` keep the drills and the trainees' sessions read for the next session verified."""
+    ``cache`` and ``copies`` keep the drills and the trainees' sessions read for the next session verified;
+    ``figures`` holds every session's stored figure columns, read at once (None: this session's are read)."""
     submitted = _submitter(previous)
 
     def result(verdict: Verdict, problems: list[str]) -> VerifyResult:
@@ -167,7 +208,7 @@ def verify_session(
     except ScoringError as exc:
         problems = [f"its action log does not replay on its drill file {found.path}: {exc}"]
         return result(Verdict.UNVERIFIABLE if found.changed else Verdict.DISAGREES, problems)
-    problems = differences(store, s, found, new)
+    problems = differences(store, s, found, new, figures)
     if submitted is not None:
         problems.extend(_copies(store, s, copies))
     if not problems and submitted is not None and (trial := unverifiable_trial(s, found)):
@@ -184,8 +225,12 @@ def verify_session(
     return result(Verdict.DISAGREES, problems)
 
 
-def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new: Scorecard) -> list[str]:
-    """Every stored value of ``s`` that disagrees with ``new`` (its score recomputed on ``found``), as sentences."""
+def differences(
+    store: ResultsStore, s: StoredSession, found: SessionDrill, new: Scorecard,
+    figures: dict[str, tuple[Any, ...]] | None = None,
+) -> list[str]:
+    """Every stored value of ``s`` that disagrees with ``new`` (its score recomputed on ``found``), as sentences
+    (``figures``: the stored figure columns of every session, read at once; None: read here)."""
     out = start_differences(s, found, s.actions)
     computed = new.to_dict()
     for column in _SCORED_COLUMNS:
@@ -195,7 +240,7 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
     if new.time_to_detect is None and s.wall_time_to_detect is not None:
         out.append(f"wall_time_to_detect {_shown(s.wall_time_to_detect)} is stored, but nothing was detected")
     out.extend(scorecard_differences(s.scorecard, computed))
-    out.extend(_figure_differences(store, s.session_id, computed, found.drill.is_all_clear))
+    out.extend(_figure_differences(store, s.session_id, computed, found.drill.is_all_clear, figures))
     return out
 
 
@@ -360,13 +405,14 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
     except ValueError as exc:
         return [f"its stored scorecard cannot be read ({exc})"]
     differing = []
+    read, wrote = json_value(_figures(card)), json_value(_figures(computed))  # each as JSON reads it back, once
     for key in sorted(set(card) | set(computed)):
         if key in _PROSE:
             continue
         a, b = card.get(key), computed.get(key)
         if key == "components":
             a, b = _points(a), _points(b)
-        if not _same(json_value(a), json_value(b)):
+        if not _same(read.get(key), wrote.get(key)):
             differing.append(f"{key} {_shown(a)} where its action log scores {_shown(b)}")
     if not differing:
         return []
@@ -374,14 +420,17 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
     return [f"its scorecard says {', '.join(differing[:5])}{more}"]
 
 
-def _figure_differences(store: ResultsStore, session_id: str, computed: dict[str, Any], all_clear: bool) -> list[str]:
+def _figure_differences(
+    store: ResultsStore, session_id: str, computed: dict[str, Any], all_clear: bool,
+    figures: dict[str, tuple[Any, ...]] | None = None,
+) -> list[str]:
     """The stored columns the statistics count (the distractor figures and the trial's ``response``) that differ
-    from those of the recomputed scorecard."""
+    from those of the recomputed scorecard (``figures``: every session's, read at once; None: read here)."""
     from warroom.store.results import figure_columns, response_column
 
     sql = "SELECT distractors_shown, distractor_escalations, response FROM sessions WHERE session_id = ?"
     try:
-        row = store.db.conn.execute(sql, (session_id,)).fetchone()
+        row = figures.get(session_id) if figures is not None else store.db.conn.execute(sql, (session_id,)).fetchone()
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
     if row is None:
@@ -392,6 +441,14 @@ def _figure_differences(store: ResultsStore, session_id: str, computed: dict[str
     for (column, value), stored in zip(expected.items(), tuple(row), strict=True):
         if not _same(stored, value):
             out.append(f"{column} {_shown(stored)} is stored, {_shown(value)} recomputed")
+    return out
+
+
+def _figures(card: dict[str, Any]) -> dict[str, Any]:
+    """A scorecard dict's figures: its sentences (:data:`_PROSE`, the components' explanations) left out."""
+    out = {k: v for k, v in card.items() if k not in _PROSE}
+    if "components" in out:
+        out["components"] = _points(out["components"])
     return out
 
 

@@ -22,7 +22,15 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from warroom.core.model import TraceEvent, event_output, has_output, is_field_path, path_parts, value_at
+from warroom.core.model import (
+    TraceEvent,
+    cited_field_miss,
+    event_output,
+    has_output,
+    is_field_path,
+    path_parts,
+    value_at,
+)
 from warroom.core.text import clean_line, json_text
 from warroom.tui.widgets._textinput import TextInput
 
@@ -113,13 +121,19 @@ def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, pat
     """The answer of :class:`FieldScreen`: scroll ``inspector`` (the war room's) to the field ``path`` of the event
     ``event_id``, or say with ``notify`` (a screen's) why not: not a field path, or no such field. None: nothing.
 
-    ``event`` (the event itself): when its output is JSON text (shown raw, as every imported tool result is) and
+    ``event`` (the event itself): a path it does not have (:func:`~warroom.core.model.cited_field_miss`: not in its
+    output, arguments or what the model was shown) is refused with the fields it has, so the escalation dialog never
+    offers a citation the replay refuses; when its output is JSON text (shown raw, as every imported tool result is) and
     the path is in it, the inspector goes to the line that holds the field's key and the notice tells its value."""
     if not path:
         return
     if not is_field_path(path):
         notify(f"{clean_line(path)} is not a field path (data.next_cursor, items[3].id).", severity="warning",
                markup=False)
+        return
+    miss = cited_field_miss(event, path) if event is not None else None
+    if miss is not None:  # what the replay would refuse to cite is never offered: say which fields there are
+        notify(clean_line(f"No field {path} in {event_id}: {miss}."), severity="warning", markup=False)
         return
     if inspector.jump_to_field(path):
         inspector.jumped = path
