@@ -66,11 +66,11 @@ def test_logs_scored_as_the_war_room_scores_them_with_their_response(tmp_path: P
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines() == [
         f"{hit}: 100/100; contained; response: hit; time to detect 0 s; damage $0.00 of $14,021.00; 0 false "
-        "escalations (scoring rules version 5)",
+        "escalations (scoring rules version 6)",
         f"{late}: 37/100; contained late; response: miss; time to detect 33 s; damage $4,413.00 of $14,021.00; 0 "
-        "false escalations (scoring rules version 5)",
+        "false escalations (scoring rules version 6)",
         f"{quit_}: 0/100; abandoned; response: miss; damage $0.00 of $14,021.00; 0 false escalations (scoring rules "
-        "version 5)",
+        "version 6)",
         "3 logs: 3 scored, 0 refused",
     ]
 
@@ -85,7 +85,7 @@ def test_json_is_one_object_per_log_per_line_with_the_scorecard_the_function_giv
     expected = score(drill, [Action(t=14, kind=ActionKind.ESCALATE, step="s2", cites=("e04",)),
                              Action(t=30, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))])
     assert first == {
-        "log": str(log), "drill_id": "duplicate-charge-refunds", "seed": None, "rules": "5", "outcome": "contained",
+        "log": str(log), "drill_id": "duplicate-charge-refunds", "seed": None, "rules": "6", "outcome": "contained",
         "response": "localisation_error", "total": 72, "scorecard": json.loads(json.dumps(expected.to_dict())),
     }
     # an escalation before the evidence: stored as false_alarm, an early escalation, a localisation error

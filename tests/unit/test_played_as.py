@@ -98,7 +98,10 @@ def test_a_noise_session_records_it_and_plays_the_twin(tmp_path: Path, path: Pat
     drill = load_drill(path)
     rec = SessionRecorder.start(tmp_path / "data", "ann", path, drill, trial=Trial(PlayedAs.NOISE))
     assert rec.info.played_as == "noise" and rec.info.all_clear and rec.info.seed is not None
-    assert rec.drill == twin_of(drill)
+    assert rec.drill == session_drill(drill, rec.info.seed, PlayedAs.NOISE)  # the twin, its ids by position
+    assert rec.drill.trace[1:] != twin_of(drill).trace[1:] and [e.t for e in rec.drill.trace] == [
+        e.t for e in twin_of(drill).trace
+    ]
     start = read_journal(rec.journal_path).start
     assert start["played_as"] == "noise"
     replay = Replay(rec.drill, on_action=rec.record)
@@ -205,13 +208,15 @@ def test_rescore_and_review_of_a_noise_session_rebuild_the_twin(tmp_path: Path, 
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(rec.session_id)
         assert stored.outcome == "false_alarm"
-        results = rescore(store, default_drill_resolver(), rules="4")
+        refused = rescore(store, default_drill_resolver(), rules="4")  # rules 4 would read its ids as authored
+        assert [r.status for r in refused] == [RescoreStatus.SKIPPED] and "same side of version 6" in refused[0].message
+        results = rescore(store, default_drill_resolver(), rules="6")
         assert [r.status for r in results] in ([RescoreStatus.CHANGED], [RescoreStatus.UNCHANGED])
         again = store.get(rec.session_id)
     assert again.outcome == "false_alarm" and again.scorecard["played_as"] == "noise"
     assert again.scorecard["response"] == "false_alarm"
     found = resolve_session_drill(again.info(), default_drill_resolver())
-    assert found.twin and found.drill == twin_of(drill)
+    assert found.twin and found.drill == session_drill(drill, again.seed, PlayedAs.NOISE) and found.renamed is True
     data = load_review(again)
     assert data.twin and data.drill.is_all_clear
 

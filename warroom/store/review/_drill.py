@@ -90,6 +90,10 @@ class SessionDrill:
     #: For a drill with a twin, the trial (``"signal"`` or ``"noise"``) the session's seed draws at the default noise
     #: rate (:func:`warroom.core.variants.draw_played_as`): what an assessment session outside a drill set played.
     drawn: str | None = None
+    #: Whether the session played its events' ids renamed by position (its recorded edition's
+    #: :func:`warroom.core.scoring.ids_by_position`), when that changes an id it played; None when it changes none
+    #: (a drill without a twin, or one whose authored ids are already its ids by position).
+    renamed: bool | None = None
 
 
 def resolve_session_drill(
@@ -120,12 +124,18 @@ def resolve_session_drill(
             raise DrillUnavailable(f"the drill file {path} changed while it was read; try again")
         if cache is not None:
             cache[path] = drill
+    from warroom.core.scoring import ids_by_position
     from warroom.core.variants import draw_played_as
 
     twin = info.played_as == "noise" and drill.twin is not None
     drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
-    drill = _played(info, drill, path)
-    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin, drawn)
+    by_position = ids_by_position(info.scoring_version)
+    played = _played(info, drill, path, by_position)
+    other = _played(info, drill, path, not by_position) if drill.twin is not None else played
+    renamed = by_position if _ids(played) != _ids(other) else None
+    drill = played
+    changed = bool(info.drill_sha256) and sha != info.drill_sha256
+    return SessionDrill(path, drill, sha, changed, twin, drawn, renamed)
 
 
 def _sha256_now(path: Path) -> str | None:
@@ -135,10 +145,17 @@ def _sha256_now(path: Path) -> str | None:
         return None
 
 
-def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:
+def _ids(drill: Drill) -> list[str]:
+    """The ids of ``drill``'s trace and re-plan events, in order."""
+    replan = drill.answer_key.replan if drill.answer_key is not None else []
+    return [e.id for e in [*drill.trace, *replan]]
+
+
+def _played(info: SessionInfo, drill: Drill, path: Path, by_position: bool) -> Drill:
     """The drill the session ``info`` played on ``drill`` (loaded from ``path``): the variant of its seed, of the
-    twin for a noise trial of a drill with a twin. Raises :class:`DrillUnavailable` when it cannot be made (the
-    drill lost its twin since, or its variants section no longer fits)."""
+    twin for a noise trial of a drill with a twin, with the event ids its recorded edition played (by position from
+    scoring rules 6 on, for a drill with a twin; authored before). Raises :class:`DrillUnavailable` when it cannot
+    be made (the drill lost its twin since, or its variants section no longer fits)."""
     from warroom.core.model import PlayedAs
     from warroom.core.variants import VariantError, session_drill
 
@@ -146,7 +163,7 @@ def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:
     if drill.is_all_clear:  # an all-clear drill is a noise trial whatever an older row says
         played_as = PlayedAs.NOISE
     try:
-        return session_drill(drill, info.seed, played_as)
+        return session_drill(drill, info.seed, played_as, by_position=by_position)
     except VariantError as exc:
         what = f"the variant (seed {info.seed}) of" if info.seed is not None else "the"
         trial = f" {played_as.value} trial of" if drill.twin is not None or played_as is PlayedAs.NOISE else ""
