@@ -6,10 +6,11 @@ signal trial before any content does. :func:`ids_by_position` renames the trace 
 ``e01``, ``e02``, ... in release order, the width fixed for the drill (:func:`id_width`: the digits of the most
 events either trial can have, at least 2), and every reference to them with them: the tool results' and retries'
 calls, approvals' requests, the answer key (the fault's ``origin_event``, evidence and accepted evidence, the
-cascade, the damage's entries and ``spend``, the re-plan events), the distractors, the probes' ``until_event``, the
-variants section's phrasings and shuffle groups and the twin section. A re-plan event keeps its id unless it is one
-a trace event now has (then it is numbered on after the trace). Whatever the trial, the k-th event released shows
-``e<k>``: only the events' content differs.
+deadline by event, the damage's entries and ``spend``, the re-plan events), the distractors, the probes'
+``until_event``, the variants section's phrasings and shuffle groups and the twin section. The re-plan events (a
+signal trial's, released after a containment) are numbered on after the trace, so that no id is longer in one trial
+than in the other (the trace table sizes its id column by the drill's ids). Whatever the trial, the k-th event
+released shows ``e<k>``: only the events' content differs.
 
 Pure: no file, no play.
 """
@@ -28,9 +29,11 @@ PLAYED_ID = re.compile(r"e\d+")
 
 def id_width(drill: Drill) -> int:
     """The digits of a played id for ``drill`` (the fault drill, whichever trial is played): the count of events its
-    trace and its twin's added events could hold together, at least 2, so that both trials number alike."""
+    trace, its re-plan and its twin's added events could hold together, at least 2, so that both trials number
+    alike."""
     added = len(drill.twin.add) if drill.twin is not None else 0
-    return max(2, len(str(len(drill.trace) + added)))
+    replan = len(drill.answer_key.replan) if drill.answer_key is not None else 0
+    return max(2, len(str(len(drill.trace) + added + replan)))
 
 
 def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
@@ -42,9 +45,8 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     names = {e["id"]: f"e{k:0{width}d}" for k, e in enumerate(data["trace"], start=1)}
     key = data.get("answer_key")
     replan = key.get("replan") or [] if key else []
-    taken = set(names.values())
     for n, event in enumerate(replan, start=len(data["trace"]) + 1):
-        names[event["id"]] = f"e{n:0{width}d}" if event["id"] in taken else event["id"]
+        names[event["id"]] = f"e{n:0{width}d}"
     for event in [*data["trace"], *replan]:
         _rename_event(event, names)
     if key:
@@ -88,7 +90,6 @@ def _rename_key(key: dict[str, Any], names: dict[str, str]) -> None:
                 _rename(item, "event", names)
                 if item.get("all_of"):
                     item["all_of"] = _ids(item["all_of"], names)
-    key["cascade"] = _ids(key.get("cascade") or [], names)
     if isinstance(key.get("deadline"), dict):
         _rename(key["deadline"], "event", names)
     damage = key.get("damage")
