@@ -253,3 +253,47 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
     plain.write_text(json.dumps({"t": 20.0, "kind": "escalate", "step": "s1", "cites": ["h1"]}) + "\n")
     refused = CliRunner().invoke(main, ["score", str(path), str(plain), "--as", "noise"])
     assert refused.exit_code == 1 and "h1" in refused.output
+
+
+# -- what the debrief reads, and what is shown literally -------------------------------------------------------------
+
+
+def test_the_debrief_names_the_events_by_the_ids_the_trainee_saw():
+    """harbor-outage-credit's all-clear debrief names the twin's added events ``h1`` and ``h3``: a noise trial's
+    debrief names them as the table showed them (e07, e09); the fault's debrief too (its e05 is shown e06)."""
+    drill = next(d for d in TWINNED if d.id == "harbor-outage-credit")
+    authored = session_drill(drill, None, PlayedAs.NOISE, by_position=False).all_clear
+    played = session_drill(drill, None, PlayedAs.NOISE).all_clear
+    assert authored is not None and played is not None
+    assert "asked Maria (h1), who\nconfirmed (h3)" in authored.debrief
+    assert "asked Maria (e07), who\nconfirmed (e09)" in played.debrief
+    assert not re.search(r"(?<![\w-])h\d(?![\w-])", played.debrief)
+    names = _names(drill, PlayedAs.SIGNAL)
+    key, shown = (session_drill(drill, None, PlayedAs.SIGNAL, by_position=b).answer_key for b in (False, True))
+    assert key is not None and shown is not None
+    words = re.findall(r"(?<![\w-])e\d\d(?![\w-])", key.debrief)
+    assert words and re.findall(r"(?<![\w-])e\d\d(?![\w-])", shown.debrief) == [names[w] for w in words]
+    assert any(names[w] != w for w in words)
+
+
+def _names(drill: Drill, trial: PlayedAs) -> dict[str, str]:
+    authored, played = (session_drill(drill, None, trial, by_position=b) for b in (False, True))
+    return {a.id: p.id for a, p in zip(authored.trace, played.trace, strict=True)}
+
+
+@pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
+def test_what_is_shown_before_the_debrief_is_unchanged_but_the_ids(drill: Drill):
+    """Every trace event keeps its content, time, step and agent: only its id and the ids it names change; the
+    briefing, the plan and the probes' answers are the same text."""
+    for trial in (PlayedAs.SIGNAL, PlayedAs.NOISE):
+        authored, played = (session_drill(drill, 4, trial, by_position=b) for b in (False, True))
+        refs = ("id", "call", "retry_of", "request")
+        for a, p in zip(authored.trace, played.trace, strict=True):
+            assert a.model_dump(exclude=set(refs)) == p.model_dump(exclude=set(refs))
+        assert (authored.briefing, authored.plan) == (played.briefing, played.plan)
+        assert [pr.model_dump(exclude={"answers"}) for pr in authored.probes] == [
+            pr.model_dump(exclude={"answers"}) for pr in played.probes
+        ]
+        assert [[x.reveals for x in pr.answers] for pr in authored.probes] == [
+            [x.reveals for x in pr.answers] for pr in played.probes
+        ]

@@ -7,10 +7,13 @@ signal trial before any content does. :func:`ids_by_position` renames the trace 
 events either trial can have, at least 2), and every reference to them with them: the tool results' and retries'
 calls, approvals' requests, the answer key (the fault's ``origin_event``, evidence and accepted evidence, the
 deadline by event, the damage's entries and ``spend``, the re-plan events), the distractors, the probes'
-``until_event``, the variants section's phrasings and shuffle groups and the twin section. The re-plan events (a
-signal trial's, released after a containment) are numbered on after the trace, so that no id is longer in one trial
-than in the other (the trace table sizes its id column by the drill's ids). Whatever the trial, the k-th event
-released shows ``e<k>``: only the events' content differs.
+``until_event``, the variants section's phrasings and shuffle groups and the twin section, and the ids the texts
+read after the trial name (the debriefs, the fault's summary and the habit, the evidence's notes and absences, the
+distractors' reasons: :data:`DEBRIEF_TEXTS`), each a whole word equal to an authored event id. What is shown before
+the debrief (the events' content, the briefing, a probe's answer) is never changed: it is shown literally. The
+re-plan events (a signal trial's, released after a containment) are numbered on after the trace, so that no id is
+longer in one trial than in the other (the trace table sizes its id column by the drill's ids). Whatever the trial,
+the k-th event released shows ``e<k>``: only the events' content differs.
 
 Pure: no file, no play.
 """
@@ -22,6 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
+
+#: The texts read in the debrief that name events by id (beside the references, renamed in them): the answer key's
+#: ``debrief``, ``habit`` and ``fault.summary``, an evidence item's ``note`` and ``absent``, an accepted evidence
+#: item's ``note``, a distractor's ``why_harmless``, the all-clear (and twin) ``debrief``.
+DEBRIEF_TEXTS = ("debrief", "habit", "summary", "note", "absent", "why_harmless")
 
 #: The ids :func:`ids_by_position` gives: ``e`` and the event's position in the played trace, from 1.
 PLAYED_ID = re.compile(r"e\d+")
@@ -52,6 +60,7 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     if key:
         _rename_key(key, names)
     _rename_distractors(data.get("distractors") or [], names)
+    _rename_texts(data, {k: v for k, v in names.items() if k != v})
     for probe in data.get("probes") or []:
         for answer in probe.get("answers") or []:
             _rename(answer, "until_event", names)
@@ -120,3 +129,20 @@ def _rename_twin(twin: dict[str, Any], names: dict[str, str]) -> None:
     for event in twin.get("add") or []:
         _rename_event(event, names)
     _rename_distractors(twin.get("distractors") or [], names)
+
+
+def _rename_texts(data: dict[str, Any], names: dict[str, str]) -> None:
+    """Every id of ``names`` written as a whole word in the debrief's texts (:data:`DEBRIEF_TEXTS`) of the answer
+    key, its evidence and fault, the distractors (and the twin's), the all-clear and the twin, renamed in one pass."""
+    if not names:
+        return
+    word = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w-])")
+    key = data.get("answer_key") or {}
+    twin = data.get("twin") or {}
+    holders = [key, key.get("fault") or {}, data.get("all_clear") or {}, twin]
+    holders += [i for i in [*(key.get("evidence") or []), *(key.get("accepted_evidence") or [])] if isinstance(i, dict)]
+    holders += [*(data.get("distractors") or []), *(twin.get("distractors") or [])]
+    for holder in holders:
+        for field in DEBRIEF_TEXTS:
+            if isinstance(holder.get(field), str):
+                holder[field] = word.sub(lambda m: names[m.group(1)], holder[field])
