@@ -83,9 +83,11 @@ def test_a_drill_without_a_twin_is_always_signal_and_an_all_clear_drill_always_n
 def test_a_noise_session_plays_the_twin_with_the_same_variant_applied_after_it():
     drill = load_drill(bundled_drills_dir() / "late-delivery-replies.yaml")
     for seed in range(20):
-        signal, noise = session_drill(drill, seed, PlayedAs.SIGNAL), session_drill(drill, seed, PlayedAs.NOISE)
+        signal, noise = (session_drill(drill, seed, t, by_position=False) for t in (PlayedAs.SIGNAL, PlayedAs.NOISE))
         assert signal == apply_variant(drill, seed) and signal.twin is None
         assert noise == apply_variant(twin_of(drill), seed) and noise.is_all_clear
+        shown = session_drill(drill, seed, PlayedAs.SIGNAL)  # (as a session plays it: its ids by position)
+        assert [e.id for e in shown.trace] == [f"e{k:02d}" for k in range(1, len(signal.trace) + 1)]
         first = min(e.t for e in signal.trace if e.id in {x for x in drill.twin.replace})
         before = [e for e in signal.trace if e.t < first]
         assert before == noise.trace[: len(before)]  # the same background until the twin differs

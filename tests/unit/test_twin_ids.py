@@ -297,3 +297,16 @@ def test_what_is_shown_before_the_debrief_is_unchanged_but_the_ids(drill: Drill)
         assert [[x.reveals for x in pr.answers] for pr in authored.probes] == [
             [x.reveals for x in pr.answers] for pr in played.probes
         ]
+
+
+def test_a_probe_with_an_id_an_event_is_shown_as_is_refused_with_what_to_do():
+    """A probe (or plan step) whose id is ``e03`` could not be told from the third event shown: the session's drill
+    cannot be made, and the message says to give it another id."""
+    from warroom.core.variants import VariantError
+
+    drill = load_drill(full_example_path())
+    probe = drill.probes[0].model_copy(update={"id": "e03"})
+    clash = drill.model_copy(update={"probes": [probe, *drill.probes[1:]]})
+    with pytest.raises(VariantError, match=r"probe .e03. has an id that a trace event is shown as .*another id"):
+        session_drill(clash, None, PlayedAs.SIGNAL)
+    assert session_drill(clash, None, PlayedAs.SIGNAL, by_position=False).probes[0].id == "e03"

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.variants._apply import VariantError
+
 if TYPE_CHECKING:
     from warroom.core.model import Drill
 
@@ -46,7 +48,11 @@ def id_width(drill: Drill) -> int:
 
 def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     """``drill`` with its trace events renamed ``e<position>`` (``width`` digits) in release order and every
-    reference renamed alike (the module docstring), and the map from each authored id to its played id."""
+    reference renamed alike (the module docstring), and the map from each authored id to its played id. Raises
+    :class:`~warroom.core.variants.VariantError` when a plan step or a probe has an id an event is shown as (an
+    escalation or a citation could not tell them apart)."""
+    from pydantic import ValidationError
+
     from warroom.core.model import Drill
 
     data = drill.model_dump(mode="json")
@@ -55,6 +61,13 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     replan = key.get("replan") or [] if key else []
     for n, event in enumerate(replan, start=len(data["trace"]) + 1):
         names[event["id"]] = f"e{n:0{width}d}"
+    others = {s["id"]: "plan step" for s in data["plan"]} | {p["id"]: "probe" for p in data.get("probes") or []}
+    clash = sorted(set(names.values()) & set(others))
+    if clash:
+        raise VariantError(
+            f"drill {drill.id}: {others[clash[0]]} {clash[0]!r} has an id that a trace event is shown as (a drill "
+            "with a twin is played with its events' ids by position, e01, e02, ...): give it another id"
+        )
     for event in [*data["trace"], *replan]:
         _rename_event(event, names)
     if key:
@@ -68,7 +81,12 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
         _rename_variants(data["variants"], names)
     if data.get("twin"):
         _rename_twin(data["twin"], names)
-    return Drill.model_validate(data), names
+    try:
+        return Drill.model_validate(data), names
+    except ValidationError as exc:  # a drill that passed `warroom validate` never gets here
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise VariantError(f"drill {drill.id} with its ids by position is not valid: {where}: {first['msg']}") from None
 
 
 def _rename(obj: dict[str, Any], field: str, names: dict[str, str]) -> None:
