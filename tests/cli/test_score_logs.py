@@ -66,11 +66,11 @@ def test_logs_scored_as_the_war_room_scores_them_with_their_response(tmp_path: P
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines() == [
         f"{hit}: 100/100; contained; response: hit; time to detect 0 s; damage $0.00 of $14,021.00; 0 false "
-        "escalations (scoring rules version 5)",
+        "escalations (scoring rules version 6)",
         f"{late}: 37/100; contained late; response: miss; time to detect 33 s; damage $4,413.00 of $14,021.00; 0 "
-        "false escalations (scoring rules version 5)",
+        "false escalations (scoring rules version 6)",
         f"{quit_}: 0/100; abandoned; response: miss; damage $0.00 of $14,021.00; 0 false escalations (scoring rules "
-        "version 5)",
+        "version 6)",
         "3 logs: 3 scored, 0 refused",
     ]
 
@@ -85,7 +85,7 @@ def test_json_is_one_object_per_log_per_line_with_the_scorecard_the_function_giv
     expected = score(drill, [Action(t=14, kind=ActionKind.ESCALATE, step="s2", cites=("e04",)),
                              Action(t=30, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))])
     assert first == {
-        "log": str(log), "drill_id": "duplicate-charge-refunds", "seed": None, "rules": "5", "outcome": "contained",
+        "log": str(log), "drill_id": "duplicate-charge-refunds", "seed": None, "rules": "6", "outcome": "contained",
         "response": "localisation_error", "total": 72, "scorecard": json.loads(json.dumps(expected.to_dict())),
     }
     # an escalation before the evidence: stored as false_alarm, an early escalation, a localisation error
@@ -190,7 +190,8 @@ def test_a_journal_of_a_variant_is_scored_on_its_seed_and_seed_overrides_it(tmp_
     base = load_drill(REPLIES)
     rec = SessionRecorder.start(tmp_path / "data", "ann", REPLIES, base, seed=6)
     variant = rec.drill
-    assert variant == apply_variant(base, 6)
+    assert variant == session_drill(base, 6, PlayedAs.SIGNAL)  # its variant, its ids by position (it has a twin)
+    assert [e.t for e in variant.trace] == [e.t for e in apply_variant(base, 6).trace]
     first = min(variant.event(e).t for e in variant.answer_key.evidence)
     replay = Replay(variant, on_action=rec.record)
     replay.advance_to(first)
@@ -233,10 +234,13 @@ def test_as_noise_scores_the_twin_and_a_drill_cannot_be_played_as_what_it_is_not
 
 def test_the_drill_a_log_is_scored_on():
     drill, clear = load_drill(REFUNDS), load_drill(CLEAR)
-    assert session_drill(drill, None, PlayedAs.SIGNAL) == drill
-    assert session_drill(drill, None, PlayedAs.NOISE) == twin_of(drill)
-    assert session_drill(clear, None, PlayedAs.NOISE) == clear
+    assert session_drill(drill, None, PlayedAs.SIGNAL, by_position=False) == drill
+    assert session_drill(drill, None, PlayedAs.NOISE, by_position=False) == twin_of(drill)
+    assert session_drill(clear, None, PlayedAs.NOISE) == clear  # an all-clear drill keeps its ids
     with pytest.raises(VariantError, match="no fault"):
         session_drill(clear, None, PlayedAs.SIGNAL)
     replies = load_drill(REPLIES)
-    assert session_drill(replies, 3, PlayedAs.SIGNAL) == apply_variant(replies, 3)
+    assert session_drill(replies, 3, PlayedAs.SIGNAL, by_position=False) == apply_variant(replies, 3)
+    # by position (rules 6): the same trace, its re-plan numbered on after it
+    played = session_drill(drill, None, PlayedAs.SIGNAL)
+    assert played.trace == drill.trace and [e.id for e in played.answer_key.replan] == ["e23"]

@@ -132,8 +132,8 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert new.scorecard["scoring_version"] == "2" and new.time_to_detect is None
     # Back to version 1 on request (old spelling too); a plain re-score keeps each session's own rules.
     assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1", "--yes").stdout
-    bad = run(data, "rescore", "--rules", "6")
-    assert bad.exit_code == 2 and "scoring rules version '6' is not known to this warroom" in bad.output
+    bad = run(data, "rescore", "--rules", "7")
+    assert bad.exit_code == 2 and "scoring rules version '7' is not known to this warroom" in bad.output
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
 
 

@@ -98,7 +98,7 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             mark = len(frames)
             page.keyboard.press("+")
             page.keyboard.press("+")  # 4x
-            wait_for("HTTP 403", since=mark)  # e09, the first evidence (32 s of drill time)
+            wait_for("HTTP 403", since=mark)  # e10 as shown (written e09), the first evidence (32 s of drill time)
             page.keyboard.press(" ")  # pause the drill clock
             page.wait_for_timeout(500)
             mark = len(frames)
@@ -107,9 +107,9 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             page.keyboard.type("s2")
             page.keyboard.press("Tab")  # the reason
             page.keyboard.press("Tab")  # the evidence list
-            page.keyboard.type("e09")
+            page.keyboard.type("e10")  # its id as the table shows it (ids by position: the drill has a twin)
             page.keyboard.press(" ")
-            wait_for("citing: e09", since=mark)
+            wait_for("citing: e10", since=mark)
             page.keyboard.press("Enter")
             page.wait_for_timeout(500)
             page.keyboard.press("y")

@@ -105,14 +105,14 @@ async def _class_plays(page, url: str) -> None:
             " return r && r.innerText.includes('at 4x') && r.innerText.includes('speed'); }",
             timeout=LIVE_WAIT_MS,
         )
-        # Ada contains the incident: evidence e09 at 32 s of drill time, fault in s2
+        # Ada contains the incident: evidence e10 as shown (written e09) at 32 s of drill time, fault in s2
         await ada.keys("", "HTTP 403", timeout=60)
         await ada.keys(" ")
         await asyncio.sleep(0.5)
         await ada.keys("e")
         await asyncio.sleep(0.5)
         await ada.keys("s2")
-        await ada.keys("\t\te09 ", "citing: e09")  # the evidence list: the dialog ticks nothing not chosen
+        await ada.keys("\t\te10 ", "citing: e10")  # the evidence list: the dialog ticks nothing not chosen
         await ada.keys("\r")
         await asyncio.sleep(0.5)
         await ada.keys("y", "What happened", timeout=30)  # the debrief, its answer key on the first screen

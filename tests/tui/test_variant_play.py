@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import evidence_ids
-from warroom.core.variants import apply_variant
+from warroom.core.model import PlayedAs, evidence_ids
+from warroom.core.variants import apply_variant, session_drill
 from warroom.store.results import ResultsStore
 from warroom.tui.logic import Services
 from warroom.tui.screens import DebriefScreen
@@ -24,8 +24,8 @@ REPLIES = bundled_drills_dir() / "late-delivery-replies.yaml"
 async def test_the_war_room_plays_the_variant_of_the_fixed_seed(tmp_path: Path):
     services = Services(trainee="tester", data_dir=tmp_path / "data", seed=6)
     base = load_drill(REPLIES)
-    variant = apply_variant(base, 6)
-    assert variant != base
+    variant = session_drill(base, 6, PlayedAs.SIGNAL)  # the variant of seed 6, its ids by position (it has a twin)
+    assert variant != base and [e.t for e in variant.trace] == [e.t for e in apply_variant(base, 6).trace]
     app = make_app(services, drill_path=REPLIES, speed=4)
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.press("enter")

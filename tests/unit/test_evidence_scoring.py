@@ -136,11 +136,11 @@ def test_citations_are_in_the_journal_line_and_old_lines_still_load():
 # -- versions ------------------------------------------------------------------------------------------------------
 
 
-def test_version_5_is_current_and_versions_1_to_4_still_apply():
+def test_version_6_is_current_and_versions_1_to_5_still_apply():
     # version 3 adds the needless-probe penalty (drills with verification probes only); tests/unit/test_probes.py;
     # version 4 the trial's response and specific citations (tests/unit/test_scoring_v4.py); version 5 accepted
     # evidence that detects (tests/unit/test_scoring_v5.py)
-    assert SCORING_VERSION == "5" and SCORING_VERSIONS == ("1", "2", "3", "4", "5")
+    assert SCORING_VERSION == "6" and SCORING_VERSIONS == ("1", "2", "3", "4", "5", "6")
     drill = make_drill()
     v1 = score(drill, [esc(10, "s1", None)], rules="1")
     assert (v1.outcome, v1.total, v1.scoring_version) == (Outcome.CONTAINED, 100, "1")
@@ -156,13 +156,15 @@ def test_version_5_is_current_and_versions_1_to_4_still_apply():
         Outcome.RIGHT_STEP_UNSUPPORTED, 10, "4", Response.LOCALISATION_ERROR
     )
     assert v4.components == v3.components
-    v5 = score(drill, [esc(10, "s1", None)])  # the current rules: as version 4 here
+    v5 = score(drill, [esc(10, "s1", None)], rules="5")  # as version 4 here
     assert (v5.outcome, v5.total, v5.scoring_version, v5.response) == (
         Outcome.RIGHT_STEP_UNSUPPORTED, 10, "5", Response.LOCALISATION_ERROR
     )
+    v6 = score(drill, [esc(10, "s1", None)])  # the current rules: as version 5 in its points
+    assert (v6.outcome, v6.total, v6.scoring_version) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10, "6")
     assert v5.components == v4.components
-    with pytest.raises(ValueError, match=r"version '6' is not known to this warroom \(it applies 1, 2, 3, 4, 5"):
-        score(drill, [], rules="6")
+    with pytest.raises(ValueError, match=r"version '7' is not known to this warroom \(it applies 1, 2, 3, 4, 5, 6"):
+        score(drill, [], rules="7")
 
 
 def test_a_version_1_scorecard_loads_and_re_scores_the_same_by_its_own_rules():

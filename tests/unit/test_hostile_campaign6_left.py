@@ -282,7 +282,7 @@ def test_score_reads_crlf_line_ends_as_lines(tmp_path: Path):
     result = CliRunner().invoke(main, ["score", str(SCORED), str(log)])
     assert result.exit_code == 0, result.output
     assert result.output == (f"{log}: 100/100; all clear held; response: correct rejection; 0 false escalations "
-                             "(scoring rules version 5)\n")
+                             "(scoring rules version 6)\n")
 
 
 def test_score_refuses_a_log_that_is_not_utf8_naming_the_byte_and_the_fix(tmp_path: Path):

@@ -160,13 +160,20 @@ def _results(d):
     return [e for e in d.trace if e.kind in ("tool_result", "command_result")]
 
 
+def _twin_told(released) -> bool:
+    """Whether the ids released tell a twin to a trainee who reads no content (:func:`_blind_play`'s ``id-tell``)."""
+    import re
+
+    numbers = [int(m.group(1)) if (m := re.fullmatch(r"e(\d+)", e.id)) else None for e in released]
+    return numbers != list(range(1, len(numbers) + 1))
+
+
 def _blind_play(bot: str, drill, bank_all_clear: set[str]):
     """One session of a scripted trainee that reads no event's content: ``second-result`` escalates the step of the
     second tool result at once, citing it (the evidence's most common place in the bundled library);
-    ``id-tell`` does the same after 10 s unless the drill is one of the library's all-clear drills or an event id
-    that is not ``e<N>`` (a twin's added event, ``h1``) was released by then."""
-    import re
-
+    ``wait`` does the same after 10 s; ``id-tell`` is ``wait`` unless the drill is one of the library's all-clear
+    drills or the ids shown by then tell a twin: an id that is not ``e<N>`` (a twin's added event, ``h1``), or ids
+    that are not ``e1`` up to the count shown, in order (a gap or an event out of order)."""
     from warroom.core.play import Replay, escalation_draft
 
     replay = Replay(drill)
@@ -176,9 +183,9 @@ def _blind_play(bot: str, drill, bank_all_clear: set[str]):
     while len(_results(drill)) >= 2 and not replay.ended:
         pick = [e for e in replay.released if e.kind in ("tool_result", "command_result")][1:2]
         if pick:
-            if bot == "id-tell":
+            if bot in ("id-tell", "wait"):
                 replay.advance_to(replay.now + 10.0)
-                if replay.ended or any(not re.fullmatch(r"e\d+", e.id) for e in replay.released):
+                if replay.ended or (bot == "id-tell" and _twin_told(replay.released)):
                     break
             draft = escalation_draft(pick[0], replay.released, drill.schema_version >= 2)
             replay.escalate(draft.target, "blind", draft.cites)
@@ -271,3 +278,41 @@ def test_a_line_stored_with_its_offset_before_is_already_there_when_imported_aga
     result = _import([line], data, tmp_path)
     assert result.exit_code == 0, result.output
     assert "0 sessions imported" in result.output and "1 already there, 0 refused" in result.output
+
+
+def test_the_twin_id_tell_gives_a_trainee_who_reads_no_content_nothing(real_noise_draw: float):
+    """Issue 30: the ids shown no longer tell a noise trial. Over the bundled library (5 trainees, a seed drawn per
+    session), the ``id-tell`` trainee escalates exactly as the same trainee without the tell (``wait``) in every
+    session of a drill with a twin, so its false-alarm rate on noise trials is the same; before, it fell from 100%
+    to about 45% on the twins' ``h1`` and their gaps."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.core.variants import draw_played_as, session_drill
+
+    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+    twinned = [d for d in bank if d.twin is not None]
+    rng = random.Random(30)
+    alarms = {"id-tell": 0, "wait": 0}
+    noise = 0
+    for _ in range(5):
+        for d in twinned:
+            seed = rng.randrange(2**31)
+            played = session_drill(d, seed, draw_played_as(d, seed))
+            logs = {bot: _blind_play(bot, played, set()).actions for bot in alarms}
+            assert logs["id-tell"] == logs["wait"], (d.id, seed)
+            if played.is_all_clear:
+                noise += 1
+                for bot, log in logs.items():
+                    alarms[bot] += score(played, log).false_escalations > 0
+    assert noise > 10 and alarms["id-tell"] == alarms["wait"] > noise // 2
+    # the tell itself still reads the ids it was written for: the authored ids of a noise trial give it away
+    harbor = next(d for d in twinned if d.id == "harbor-outage-credit")
+    from warroom.core.model import PlayedAs
+
+    authored = session_drill(harbor, None, PlayedAs.NOISE, by_position=False)
+    assert "h1" in [e.id for e in authored.trace if e.t <= 20] and _twin_told([e for e in authored.trace if e.t <= 20])
+    shown = session_drill(harbor, None, PlayedAs.NOISE)
+    assert not _twin_told([e for e in shown.trace if e.t <= 20])

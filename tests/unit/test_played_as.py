@@ -83,9 +83,11 @@ def test_a_drill_without_a_twin_is_always_signal_and_an_all_clear_drill_always_n
 def test_a_noise_session_plays_the_twin_with_the_same_variant_applied_after_it():
     drill = load_drill(bundled_drills_dir() / "late-delivery-replies.yaml")
     for seed in range(20):
-        signal, noise = session_drill(drill, seed, PlayedAs.SIGNAL), session_drill(drill, seed, PlayedAs.NOISE)
+        signal, noise = (session_drill(drill, seed, t, by_position=False) for t in (PlayedAs.SIGNAL, PlayedAs.NOISE))
         assert signal == apply_variant(drill, seed) and signal.twin is None
         assert noise == apply_variant(twin_of(drill), seed) and noise.is_all_clear
+        shown = session_drill(drill, seed, PlayedAs.SIGNAL)  # (as a session plays it: its ids by position)
+        assert [e.id for e in shown.trace] == [f"e{k:02d}" for k in range(1, len(signal.trace) + 1)]
         first = min(e.t for e in signal.trace if e.id in {x for x in drill.twin.replace})
         before = [e for e in signal.trace if e.t < first]
         assert before == noise.trace[: len(before)]  # the same background until the twin differs
@@ -98,7 +100,10 @@ def test_a_noise_session_records_it_and_plays_the_twin(tmp_path: Path, path: Pat
     drill = load_drill(path)
     rec = SessionRecorder.start(tmp_path / "data", "ann", path, drill, trial=Trial(PlayedAs.NOISE))
     assert rec.info.played_as == "noise" and rec.info.all_clear and rec.info.seed is not None
-    assert rec.drill == twin_of(drill)
+    assert rec.drill == session_drill(drill, rec.info.seed, PlayedAs.NOISE)  # the twin, its ids by position
+    assert rec.drill.trace[1:] != twin_of(drill).trace[1:] and [e.t for e in rec.drill.trace] == [
+        e.t for e in twin_of(drill).trace
+    ]
     start = read_journal(rec.journal_path).start
     assert start["played_as"] == "noise"
     replay = Replay(rec.drill, on_action=rec.record)
@@ -205,13 +210,15 @@ def test_rescore_and_review_of_a_noise_session_rebuild_the_twin(tmp_path: Path, 
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(rec.session_id)
         assert stored.outcome == "false_alarm"
-        results = rescore(store, default_drill_resolver(), rules="4")
+        refused = rescore(store, default_drill_resolver(), rules="4")  # rules 4 would read its ids as authored
+        assert [r.status for r in refused] == [RescoreStatus.SKIPPED] and "same side of version 6" in refused[0].message
+        results = rescore(store, default_drill_resolver(), rules="6")
         assert [r.status for r in results] in ([RescoreStatus.CHANGED], [RescoreStatus.UNCHANGED])
         again = store.get(rec.session_id)
     assert again.outcome == "false_alarm" and again.scorecard["played_as"] == "noise"
     assert again.scorecard["response"] == "false_alarm"
     found = resolve_session_drill(again.info(), default_drill_resolver())
-    assert found.twin and found.drill == twin_of(drill)
+    assert found.twin and found.drill == session_drill(drill, again.seed, PlayedAs.NOISE) and found.renamed is True
     data = load_review(again)
     assert data.twin and data.drill.is_all_clear
 

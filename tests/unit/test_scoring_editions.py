@@ -18,7 +18,7 @@ RELEASED = {
         cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True,
+        distractor_fields_compare=True, ids_by_position=False,
     ),
     "2": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -26,7 +26,7 @@ RELEASED = {
         cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True,
+        distractor_fields_compare=True, ids_by_position=False,
     ),
     "3": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -34,7 +34,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True,
+        distractor_fields_compare=True, ids_by_position=False,
     ),
     "4": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -42,7 +42,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True,
+        distractor_fields_compare=True, ids_by_position=False,
     ),
     "5": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -50,7 +50,15 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
-        distractor_fields_compare=False,
+        distractor_fields_compare=False, ids_by_position=False,
+    ),
+    "6": dict(
+        contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
+        false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
+        cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
+        early_escalation=True, min_citation_precision=0.5, max_cited=4,
+        evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
+        distractor_fields_compare=False, ids_by_position=True,
     ),
 }  # fmt: skip
 
@@ -63,9 +71,8 @@ def test_a_released_edition_keeps_its_values(version: str):
 
 def test_every_edition_is_pinned_and_the_current_one_is_the_newest():
     assert list(EDITIONS) == list(SCORING_VERSIONS) == sorted(RELEASED, key=int)
-    # version 5 is the current edition (issue 34): accepted evidence detects, an event counted once as evidence,
-    # float noise dropped before rounding
-    assert SCORING_VERSION == SCORING_VERSIONS[-1] == "5"
+    # version 6 is the current edition (issue 30): a drill with a twin is played with its events' ids by position
+    assert SCORING_VERSION == SCORING_VERSIONS[-1] == "6"
     assert all(key == edition.version for key, edition in EDITIONS.items())
 
 
@@ -74,13 +81,13 @@ def test_an_edition_cannot_change_once_made():
     with pytest.raises(dataclasses.FrozenInstanceError):
         edition.contained = 60  # type: ignore[misc]
     with pytest.raises(TypeError):
-        EDITIONS["6"] = edition  # type: ignore[index]
+        EDITIONS["7"] = edition  # type: ignore[index]
     with pytest.raises(TypeError):  # every value is spelt out: no default an old edition could inherit a change of
-        Edition(version="6")  # type: ignore[call-arg]
+        Edition(version="7")  # type: ignore[call-arg]
 
 
 def test_an_unknown_version_names_the_known_ones():
     assert check_rules("2") == "2"
-    known = r"scoring rules version '9' is not known to this warroom \(it applies 1, 2, 3, 4, 5\)"
+    known = r"scoring rules version '9' is not known to this warroom \(it applies 1, 2, 3, 4, 5, 6\)"
     with pytest.raises(ValueError, match=known):
         check_rules("9")

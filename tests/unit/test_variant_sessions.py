@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from warroom.core.library import bundled_drills_dir
-from warroom.core.model import Action, ActionKind
+from warroom.core.model import Action, ActionKind, PlayedAs
 from warroom.core.play import Replay
 from warroom.core.scoring import ScoringError, score
-from warroom.core.variants import apply_variant
+from warroom.core.variants import apply_variant, session_drill
 from warroom.core.variants._apply import fingerprint
 from warroom.store.journal import SessionRecorder, recover_unfinished
 from warroom.store.results import ResultsStore
@@ -46,7 +46,7 @@ def test_a_session_stores_its_seed_and_plays_that_variant(tmp_path: Path):
     base = load_drill_file(path)
     rec = SessionRecorder.start(tmp_path / "data", "ann", path, base)
     assert rec.info.seed is not None
-    assert rec.drill == apply_variant(base, rec.info.seed) and rec.drill != base
+    assert rec.drill == session_drill(base, rec.info.seed, PlayedAs.SIGNAL) and rec.drill != base  # (ids by position)
     _play_to_detection(rec)
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(rec.session_id)
@@ -57,7 +57,8 @@ def test_a_fixed_seed_is_kept(tmp_path: Path):
     path = _drill_copy(tmp_path)
     base = load_drill_file(path)
     recs = [SessionRecorder.start(tmp_path / "data", "ann", path, base, seed=17) for _ in range(2)]
-    assert [r.info.seed for r in recs] == [17, 17] and recs[0].drill == recs[1].drill == apply_variant(base, 17)
+    assert [r.info.seed for r in recs] == [17, 17]
+    assert recs[0].drill == recs[1].drill == session_drill(base, 17, PlayedAs.SIGNAL)
     for r in recs:
         r.abandon()
 
@@ -131,5 +132,5 @@ def test_an_unreadable_stored_row_does_not_stop_a_new_session(tmp_path: Path):
     with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
         db.execute("UPDATE sessions SET outcome = 'won' WHERE session_id = ?", (first.session_id,))
     again = SessionRecorder.start(tmp_path / "data", "ann", path, base)  # the bad row is skipped, not fatal
-    assert again.info.seed is not None and again.drill == apply_variant(base, again.info.seed)
+    assert again.info.seed is not None and again.drill == session_drill(base, again.info.seed, PlayedAs.SIGNAL)
     again.abandon()

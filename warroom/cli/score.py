@@ -150,11 +150,16 @@ def _score_log(drill: Any, log: ActionLog, rules: str) -> Any:
     return card
 
 
-def _drill_for(drill: Any, log: ActionLog, played_as: str | None, seed: int | None) -> tuple[Any, int | None]:
+def _drill_for(
+    drill: Any, log: ActionLog, played_as: str | None, seed: int | None, rules: str
+) -> tuple[Any, int | None]:
     """The drill ``log`` is scored on and the seed of its variant (None: as written): as ``played_as``
     (:func:`warroom.core.variants.session_drill`: a noise trial plays the drill's twin), in the variant of ``seed``,
-    else of the journal's seed; None: what the journal says it played, else the drill as written."""
+    else of the journal's seed; None: what the journal says it played, else the drill as written. A drill with a
+    twin has its events' ids by position when the journal's recorded edition says so, or for a plain log ``rules``'s
+    (:func:`warroom.core.scoring.ids_by_position`)."""
     from warroom.core.model import PlayedAs
+    from warroom.core.scoring import ids_by_position
     from warroom.core.variants import can_play_as, session_drill
 
     if seed is None and log.start is not None and isinstance(log.start.get("seed"), int):
@@ -164,7 +169,9 @@ def _drill_for(drill: Any, log: ActionLog, played_as: str | None, seed: int | No
     if played_as is None and log.start is not None and log.start.get("played_as") in ("signal", "noise"):
         played_as = log.start["played_as"]
     trial = PlayedAs(played_as) if played_as else can_play_as(drill)[0]
-    return session_drill(drill, seed, trial), seed
+    recorded = log.start.get("scoring_version") if log.start is not None else rules
+    by_position = ids_by_position(recorded if isinstance(recorded, str) else None)
+    return session_drill(drill, seed, trial, by_position=by_position), seed
 
 
 def _short(name: str, card: Any, all_clear: bool) -> str:
@@ -221,14 +228,14 @@ def score_command(
     rules = rules or SCORING_VERSION
     if played_as is not None:
         try:
-            _drill_for(drill.drill, ActionLog("-"), played_as, None)
+            _drill_for(drill.drill, ActionLog("-"), played_as, None, rules)
         except WarroomError as exc:
             raise failure(f"--as {played_as}: {exc}") from None
     refused = 0
     for name in logs:
         try:
             log = read_log(name)
-            played, used_seed = _drill_for(drill.drill, log, played_as, seed)
+            played, used_seed = _drill_for(drill.drill, log, played_as, seed, rules)
             card = _score_log(played, log, rules)
         except WarroomError as exc:  # LogRefused, or the drill to play cannot be made (a variant, --as)
             refused += 1

@@ -61,6 +61,10 @@ class Edition:
     ``distractor_fields_compare`` (a cited field of an event cites that event for a comparison, ``all_of``, even a
     distractor's field: ``e05:stale_after`` beside ``e10`` completes ``all_of [e05, e10]``; version 5 counts only
     fields that are not a distractor's, or that hold an evidence field).
+
+    Version 6's switch: ``ids_by_position`` (a session of a drill with a twin plays, and its action log names, the
+    trace events renamed by position: :func:`warroom.core.variants.session_drill`); not a rule of the points, but
+    recorded with the session by its edition so that a session played before is rebuilt as it was played.
     """
 
     version: str
@@ -84,6 +88,7 @@ class Edition:
     accepted_evidence_detects: bool
     drops_float_noise: bool
     distractor_fields_compare: bool
+    ids_by_position: bool
 
 
 #: Version 1: the escalated step alone decides; citations are not judged.
@@ -94,7 +99,7 @@ _VERSION_1 = Edition(
     cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
     evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-    distractor_fields_compare=True,
+    distractor_fields_compare=True, ids_by_position=False,
 )  # fmt: skip
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
@@ -118,14 +123,19 @@ _VERSION_5 = replace(
     _VERSION_4, version="5", evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
     distractor_fields_compare=False,
 )
+#: Version 6: version 5's points and citations; a session of a drill with a twin plays its trace events renamed by
+#: position (``e01``, ``e02``, ... in release order, in signal and noise trials alike: issue 30's twin-id tell), so
+#: its action log names those ids and re-scoring rebuilds the drill so (a session of an earlier edition is rebuilt
+#: with the authored ids it was played with).
+_VERSION_6 = replace(_VERSION_5, version="6", ids_by_position=True)
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
 EDITIONS: Mapping[str, Edition] = MappingProxyType(
-    {e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3, _VERSION_4, _VERSION_5)}
+    {e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3, _VERSION_4, _VERSION_5, _VERSION_6)}
 )
 #: The current edition's version: what a new session is scored by (a scorecard records the one it was computed
 #: with).
-SCORING_VERSION = "5"
+SCORING_VERSION = "6"
 #: Every version in :data:`EDITIONS`, oldest first.
 SCORING_VERSIONS: tuple[str, ...] = tuple(EDITIONS)
 
@@ -145,3 +155,14 @@ def check_rules(rules: str) -> str:
     """``rules`` when it is a version of the scoring rules this code applies (:data:`SCORING_VERSIONS`); raises
     ValueError naming the known versions otherwise."""
     return edition_of(rules).version
+
+
+def ids_by_position(recorded: str | None) -> bool:
+    """Whether a session that recorded the scoring rules version ``recorded`` played a drill with a twin with its
+    trace events renamed by position (:attr:`Edition.ids_by_position`): its edition's switch; False for a session
+    that recorded no version (played before any edition renamed ids); True for a version this code does not know
+    (a newer warroom's)."""
+    if recorded is None:
+        return False
+    edition = EDITIONS.get(recorded)
+    return edition.ids_by_position if edition is not None else True

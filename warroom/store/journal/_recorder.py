@@ -108,8 +108,10 @@ def _session_variant(
     """The seed of a new session of ``drill`` (``seed`` when given; else one unlike the trainee's recent sessions
     in ``store``, None: a shared store that cannot be reached), what it plays as (``trial``'s forced one, else drawn
     from the seed with its noise rate: :func:`warroom.core.variants.draw_played_as`) and the drill it plays (the
-    twin for a noise trial of a drill with a twin, then the variant of the seed). Raises SessionError when that
+    twin for a noise trial of a drill with a twin, then the variant of the seed, its events' ids by position when
+    the current edition says so: :func:`warroom.core.scoring.ids_by_position`). Raises SessionError when that
     drill cannot be made."""
+    from warroom.core.scoring import ids_by_position
     from warroom.core.variants import VariantError, draw_played_as, new_seed, session_drill
 
     recent: list[int] = []
@@ -119,7 +121,8 @@ def _session_variant(
     seed = new_seed(drill, recent, fixed=seed)
     try:
         played_as = trial.played_as or draw_played_as(drill, seed, trial.noise_rate)
-        return seed, played_as, session_drill(drill, seed, played_as)
+        by_position = ids_by_position(scoring_version())  # the edition the session records (its start line)
+        return seed, played_as, session_drill(drill, seed, played_as, by_position=by_position)
     except (VariantError, ValueError) as exc:
         raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
 

@@ -91,6 +91,10 @@ class SessionDrill:
     #: For a drill with a twin, the trial (``"signal"`` or ``"noise"``) the session's seed draws at the default noise
     #: rate (:func:`warroom.core.variants.draw_played_as`): what an assessment session outside a drill set played.
     drawn: str | None = None
+    #: Whether the session played its events' ids renamed by position (its recorded edition's
+    #: :func:`warroom.core.scoring.ids_by_position`), when that changes an id it played; None when it changes none
+    #: (a drill without a twin, or one whose authored ids are already its ids by position).
+    renamed: bool | None = None
 
 
 class DrillCache(dict["Path", "Drill"]):
@@ -105,7 +109,7 @@ class DrillCache(dict["Path", "Drill"]):
         super().__init__()
         self.found: dict[tuple[str, str | None], Path] = {}
         self.hashed: dict[Path, tuple[tuple[int, int, int, int], str]] = {}
-        self.played: dict[tuple[Path, str, int | None, str | None], tuple[Drill, str | None]] = {}
+        self.played: dict[tuple[Path, str, int | None, str | None, bool], tuple[Drill, str | None, bool | None]] = {}
 
 
 def _stat_key(path: Path) -> tuple[int, int, int, int]:
@@ -168,18 +172,23 @@ def resolve_session_drill(
             raise DrillUnavailable(f"the drill file {path} changed while it was read; try again")
         if cache is not None:
             cache[path] = drill
-    twin = info.played_as == "noise" and drill.twin is not None
-    key = (path, sha, info.seed, info.played_as)
-    if isinstance(cache, DrillCache) and key in cache.played:
-        played, drawn = cache.played[key]
-    else:
-        from warroom.core.variants import draw_played_as
+    from warroom.core.scoring import ids_by_position
+    from warroom.core.variants import draw_played_as
 
+    twin = info.played_as == "noise" and drill.twin is not None
+    by_position = ids_by_position(info.scoring_version)
+    key = (path, sha, info.seed, info.played_as, by_position)
+    if isinstance(cache, DrillCache) and key in cache.played:
+        played, drawn, renamed = cache.played[key]
+    else:
         drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
-        played = _played(info, drill, path)
+        played = _played(info, drill, path, by_position)
+        other = _played(info, drill, path, not by_position) if drill.twin is not None else played
+        renamed = by_position if _ids(played) != _ids(other) else None
         if isinstance(cache, DrillCache):
-            cache.played[key] = (played, drawn)
-    return SessionDrill(path, played, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin, drawn)
+            cache.played[key] = (played, drawn, renamed)
+    changed = bool(info.drill_sha256) and sha != info.drill_sha256
+    return SessionDrill(path, played, sha, changed, twin, drawn, renamed)
 
 
 def _sha256_now(path: Path) -> str | None:
@@ -189,10 +198,17 @@ def _sha256_now(path: Path) -> str | None:
         return None
 
 
-def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:
+def _ids(drill: Drill) -> list[str]:
+    """The ids of ``drill``'s trace and re-plan events, in order."""
+    replan = drill.answer_key.replan if drill.answer_key is not None else []
+    return [e.id for e in [*drill.trace, *replan]]
+
+
+def _played(info: SessionInfo, drill: Drill, path: Path, by_position: bool) -> Drill:
     """The drill the session ``info`` played on ``drill`` (loaded from ``path``): the variant of its seed, of the
-    twin for a noise trial of a drill with a twin. Raises :class:`DrillUnavailable` when it cannot be made (the
-    drill lost its twin since, or its variants section no longer fits)."""
+    twin for a noise trial of a drill with a twin, with the event ids its recorded edition played (by position from
+    scoring rules 6 on, for a drill with a twin; authored before). Raises :class:`DrillUnavailable` when it cannot
+    be made (the drill lost its twin since, or its variants section no longer fits)."""
     from warroom.core.model import PlayedAs
     from warroom.core.variants import VariantError, session_drill
 
@@ -200,7 +216,7 @@ def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:
     if drill.is_all_clear:  # an all-clear drill is a noise trial whatever an older row says
         played_as = PlayedAs.NOISE
     try:
-        return session_drill(drill, info.seed, played_as)
+        return session_drill(drill, info.seed, played_as, by_position=by_position)
     except VariantError as exc:
         what = f"the variant (seed {info.seed}) of" if info.seed is not None else "the"
         trial = f" {played_as.value} trial of" if drill.twin is not None or played_as is PlayedAs.NOISE else ""

@@ -24,6 +24,7 @@ from warroom.core.scoring import (
     ScoringError,
     check_rules,
     current_scorecard_keys,
+    ids_by_position,
     score,
 )
 from warroom.store.errors import CorruptSession
@@ -151,6 +152,15 @@ def session_rules(recorded: str | None) -> str:
     return recorded if recorded in SCORING_VERSIONS else SCORING_VERSION
 
 
+def _ids_refusal(recorded: str | None, rules: str) -> str:
+    """Why a session of a drill with a twin is not re-scored by ``rules``: its action log names the event ids its own
+    edition played (by position from rules 6 on, authored before), which ``rules`` would read otherwise."""
+    played = "renamed by position (e01, e02, ...)" if ids_by_position(recorded) else "as the drill file writes them"
+    return (f"played by the scoring rules {recorded or '(none)'}, with the trace's event ids {played}, which the "
+            f"rules {rules} would read otherwise; not re-scored (re-score it by its own rules, or by rules on the "
+            "same side of version 6)")
+
+
 def _rescore_one(
     s: StoredSession,
     resolver: DrillResolver,
@@ -189,6 +199,8 @@ def _rescore_one(
             f"the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was {was[:12]}…); "
             "not re-scored (--allow-changed to re-score against the current file)",
         )
+    if found.renamed is not None and ids_by_position(rules) != found.renamed:
+        return result(RescoreStatus.SKIPPED, _ids_refusal(s.scoring_version, rules))
     try:
         new = score(drill_, s.actions, rules=rules)
     except ScoringError as exc:  # actions that no longer fit an edited drill

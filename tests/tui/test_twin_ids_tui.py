@@ -1,0 +1,78 @@
+"""The ids a trainee sees in the war room (issue 30, docs/authoring.md "The ids trainees see"): a drill with a twin is
+played with its trace events renamed by position, so a noise trial's trace table shows no id of the twin's own
+(``h1``), and a citation typed with a shown id is accepted and judged as the event it names."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from warroom.core.library import bundled_drills_dir
+from warroom.store.results import ResultsStore
+from warroom.tui.logic import Services
+
+from .conftest import advance, escalate, make_app, screen_text
+
+SIZE = (110, 34)
+
+
+def _copy(tmp_path: Path, name: str) -> Path:
+    folder = tmp_path / "drills"
+    folder.mkdir(exist_ok=True)
+    dest = folder / f"{name}.yaml"
+    dest.write_bytes((bundled_drills_dir() / dest.name).read_bytes())
+    return dest
+
+
+def _services(tmp_path: Path, played_as: str, folder: Path) -> Services:
+    return Services(trainee="ann", data_dir=tmp_path / "data", drill_dirs=(folder,), played_as=played_as)
+
+
+async def test_a_noise_trial_shows_no_id_of_the_twins_own_and_takes_a_citation_of_a_shown_id(tmp_path: Path):
+    """harbor-outage-credit's twin adds ``h1`` at 14 s: by 20 s the noise trial's table shows e01 to e10 in order
+    (``h1`` is e07, its result names it ``↳e07``), and an escalation citing ``e07``, typed as shown, is recorded
+    with it: a false alarm."""
+    path = _copy(tmp_path, "harbor-outage-credit")
+    app = make_app(_services(tmp_path, "noise", path.parent), path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert live is not None
+        await advance(pilot, 20.0)
+        table = screen_text(app)
+        assert not re.search(r"\bh\d\b", table)
+        rows = re.findall(r"(e\d\d)  \d\d:\d\d ", table)  # the trace table's id and time columns
+        assert rows == [e.id for e in live.replay.released] == [f"e{k:02d}" for k in range(1, 11)]
+        assert "↳e07" in table  # the added call's result names it as shown
+        await escalate(pilot, "s1", "looks off", cite="e07")
+        assert [a.cites for a in live.replay.actions if a.kind.value == "escalate"] == [("e07",)]
+        await advance(pilot, live.replay.drill.duration, step=2.0)  # to the end and the debrief: stored
+    with ResultsStore(tmp_path / "data") as store:
+        (row,) = store.query()
+        stored = store.get(row.session_id)
+    escalation = next(a for a in stored.actions if a.kind.value == "escalate")
+    assert (stored.played_as, stored.outcome, escalation.cites) == ("noise", "false_alarm", ("e07",))
+
+
+async def test_a_signal_trial_judges_a_citation_of_the_shown_evidence_id_as_the_evidence(tmp_path: Path):
+    """staging-orders-reseed's evidence is written e03 and e04; played by position it is shown as e04 and e05 (an
+    event before it moves it on). Escalating s1 at 11 s citing ``e05``, as the table shows it, contains the incident
+    with the evidence cited: a hit (with the authored ids, e05 would be the executor's report, not evidence)."""
+    path = _copy(tmp_path, "staging-orders-reseed")
+    app = make_app(_services(tmp_path, "signal", path.parent), path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert live is not None
+        await advance(pilot, 11.0)
+        assert [e.id for e in live.replay.released][-2:] == ["e04", "e05"]
+        assert live.replay.drill.answer_key.evidence == ["e04", "e05"]
+        await escalate(pilot, "s1", "the reseed reads the wrong source", cite="e05")
+        if app.live is live:  # the re-plan plays on to the end and the debrief: stored
+            await advance(pilot, live.replay.drill.duration, step=2.0)
+    with ResultsStore(tmp_path / "data") as store:
+        (row,) = store.query()
+        stored = store.get(row.session_id)
+    escalation = next(a for a in stored.actions if a.kind.value == "escalate")
+    assert (stored.played_as, stored.outcome, escalation.cites) == ("signal", "contained", ("e05",))
+    assert stored.scorecard["response"] == "hit"
