@@ -49,12 +49,26 @@ def test_the_replay_refuses_a_field_the_event_does_not_have_naming_the_fields_it
     assert result.contained
 
 
-def test_a_field_the_event_lacks_is_never_judged_as_the_whole_event():
-    """A log from before the refusal (a stored session's) judges such a citation as showing nothing. e04 (a report,
-    accepted evidence whole) has no fields: ``e04:summary`` was judged "accepted as evidence", as e04 whole."""
+@pytest.mark.parametrize("rules", ["5", "6"])
+def test_a_field_the_event_lacks_is_refused_from_rules_6_and_an_older_log_judged_as_it_was(rules: str):
+    """From scoring rules version 6 a log citing a field its event lacks is refused at that action, never judged as
+    the whole event. A stored log of an earlier edition (the war room let it hold one) is replayed and judged as it
+    was released, so that a new edition changes no old score: e04 (a report, accepted evidence whole) has no fields,
+    and ``e04:summary`` is judged "accepted", as e04 whole; ``e03:nosuchfield`` as e03's declared evidence field
+    around it does not hold it: irrelevant."""
+    from warroom.core.model import Action, ActionKind
+    from warroom.core.scoring import ScoringError, replay_actions
+
     drill = load_drill(FIELD_PATH)
+    log = [Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", cites=("e04:summary", "e03:data.next_cursor"))]
+    if rules == "6":
+        with pytest.raises(ScoringError, match="'e04:summary' cites a field 'e04' does not have: it has no fields"):
+            replay_actions(drill, log, rules=rules)
+        return
+    replay, _ = replay_actions(drill, log, rules=rules)
+    assert replay.escalations[0].contained
     judged = dict(judge_citations(drill, ["e04", "e04:summary", "e03:data.next_cursor", "e03:nosuchfield"]))
-    assert judged == {"e04": "accepted", "e04:summary": "irrelevant", "e03:data.next_cursor": "evidence",
+    assert judged == {"e04": "accepted", "e04:summary": "accepted", "e03:data.next_cursor": "evidence",
                       "e03:nosuchfield": "irrelevant"}
 
 

@@ -18,7 +18,7 @@ RELEASED = {
         cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True, ids_by_position=False,
+        distractor_fields_compare=True, ids_by_position=False, cited_fields_checked=False,
     ),
     "2": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -26,7 +26,7 @@ RELEASED = {
         cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True, ids_by_position=False,
+        distractor_fields_compare=True, ids_by_position=False, cited_fields_checked=False,
     ),
     "3": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -34,7 +34,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
         early_escalation=False, min_citation_precision=0.0, max_cited=0,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True, ids_by_position=False,
+        distractor_fields_compare=True, ids_by_position=False, cited_fields_checked=False,
     ),
     "4": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -42,7 +42,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-        distractor_fields_compare=True, ids_by_position=False,
+        distractor_fields_compare=True, ids_by_position=False, cited_fields_checked=False,
     ),
     "5": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -50,7 +50,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
-        distractor_fields_compare=False, ids_by_position=False,
+        distractor_fields_compare=False, ids_by_position=False, cited_fields_checked=False,
     ),
     "6": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
@@ -58,7 +58,7 @@ RELEASED = {
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
         early_escalation=True, min_citation_precision=0.5, max_cited=4,
         evidence_event_once=True, accepted_evidence_detects=True, drops_float_noise=True,
-        distractor_fields_compare=False, ids_by_position=True,
+        distractor_fields_compare=False, ids_by_position=True, cited_fields_checked=True,
     ),
 }  # fmt: skip
 

@@ -51,8 +51,10 @@ def scored(drill, actions, rules):
     # p1's earliest answer (17 s): 25 x (1 - 15/23) = 8.7 -> 9; no damage yet: 25; 50 + 9 + 25 = 84, a hit
     (SYMPTOM, [esc(32, "s1", "e09")], (Outcome.FALSE_ALARM, 0, Response.LOCALISATION_ERROR),
      (Outcome.CONTAINED, 84, Response.HIT)),
-    # (e09:content was a row here: a log's text holds no field `content`, so the replay now refuses that citation,
-    # never judging it as e09 whole: tests/unit/test_hostile_campaign7_left.py)
+    # a field e09 does not have (its text holds no `content`): versions 4 and 5 judge it as e09 whole, as released
+    # (version 6 refuses it: tests/unit/test_hostile_campaign7_left.py)
+    (SYMPTOM, [esc(32, "s1", "e09:content")], (Outcome.FALSE_ALARM, 0, Response.LOCALISATION_ERROR),
+     (Outcome.CONTAINED, 84, Response.HIT)),
     # the symptom's step is the wrong one: after the evidence, a wrong step by version 5
     (SYMPTOM, [esc(32, "s2", "e09")], (Outcome.FALSE_ALARM, 0, Response.LOCALISATION_ERROR),
      (Outcome.WRONG_STEP, 0, Response.LOCALISATION_ERROR)),

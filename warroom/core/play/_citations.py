@@ -12,9 +12,10 @@ is, by the drill's answer key:
 Format 2: a citation may name a field of an event (``e03:data.stale_after``, :func:`split_cite`). It shows the fault
 when it holds a field the answer key lists as evidence (or accepted evidence); otherwise it is what the most
 specific field (or whole event) the answer key declares around it is: a distractor's field is a distractor even in
-an evidence event. A citation of a whole event is judged as before fields could be cited; a citation of a field
-the event does not have (:func:`~warroom.core.model.cited_field_miss`) shows nothing, never the whole event (the
-replay refuses it: only a log from before that refusal holds one).
+an evidence event. A citation of a whole event is judged as before fields could be cited. A citation of a field
+the event does not have (:func:`~warroom.core.model.cited_field_miss`) is refused by the replay from scoring rules
+version 6 on, so it is never judged then; a log of an earlier edition holding one is judged as it was released (by
+the whole event, or the declared field around it).
 
 An escalation is *supported* when it cites at least one evidence or accepted event (scoring rules versions 2 and
 3); version 4 also asks that the citation be *specific* (:func:`is_specific`): most of what it cites is evidence or
@@ -28,16 +29,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
-from warroom.core.model import (
-    Drill,
-    accepted_ids,
-    accepted_refs,
-    cited_field_miss,
-    path_covers,
-    path_parts,
-    refs,
-    split_cite,
-)
+from warroom.core.model import Drill, accepted_ids, accepted_refs, path_covers, path_parts, refs, split_cite
 from warroom.core.text import seconds
 
 
@@ -115,8 +107,6 @@ class _Judge:
 
     def __init__(self, drill: Drill, *, distractor_fields_compare: bool = False) -> None:
         key = drill.answer_key
-        self.drill = drill
-        self._events: dict[str, Any] | None = None
         self.distractor_fields_compare = distractor_fields_compare
         self.items: dict[str, list[Any]] = {}
         self.fields: dict[str, list[tuple[str | None, Cited, Any]]] = {}
@@ -164,15 +154,6 @@ class _Judge:
         _, _, kind, ref = max(holding, key=lambda h: (h[0], h[1]))
         return kind, ref
 
-    def _has_field(self, event_id: str, path: str) -> bool:
-        """True when the event ``event_id`` has the field ``path`` (:func:`~warroom.core.model.cited_field_miss`; the
-        replay refuses any other citation of a field, so only a log from before that refusal holds one). The events
-        are indexed on the first citation of a field, never for whole events."""
-        if self._events is None:
-            key = self.drill.answer_key
-            self._events = {e.id: e for e in (*self.drill.trace, *(key.replan if key is not None else ()))}
-        return cited_field_miss(self._events.get(event_id), path) is None
-
     def _evidence(self, ref: Any, cited_events: set[str]) -> Cited:
         return Cited.EVIDENCE if all(e in cited_events for e in ref.events) else Cited.PART
 
@@ -188,8 +169,6 @@ class _Judge:
             if event_id in self.accepted:
                 return Cited.ACCEPTED
             return Cited.DISTRACTOR if event_id in self.distractors else Cited.IRRELEVANT
-        if not self._has_field(event_id, path):  # a field the event lacks is never judged as the whole event
-            return Cited.IRRELEVANT
         held = self._holds(event_id, path)  # a field that holds a field of the evidence (or accepted) shows it
         if held is not None:
             return self._evidence(held[1], cited_events) if held[1] is not None else held[0]

@@ -97,6 +97,8 @@ class Replay:
         accepted_evidence_detects: a released accepted-evidence event (or the own answer of a probe listed as
             accepted evidence) makes the fault detectable, as evidence does, from the earliest evidence's time on
             (:attr:`evidence_released`; scoring rules version 5 on: the scoring passes its edition's switch).
+        cited_fields_checked: a citation of a field its event does not have is refused (scoring rules version 6 on;
+            an earlier edition's log is replayed with it off, as it was played).
 
     State for a UI, at any moment: :attr:`now`, :attr:`released`, :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
@@ -108,13 +110,21 @@ class Replay:
     """
 
     def __init__(
-        self, drill: Drill, on_action: Callable[[Action], None] | None = None, *, accepted_evidence_detects: bool = True
+        self,
+        drill: Drill,
+        on_action: Callable[[Action], None] | None = None,
+        *,
+        accepted_evidence_detects: bool = True,
+        cited_fields_checked: bool = True,
     ) -> None:
         self.drill = drill
         self.on_action = on_action
         #: Whether a released accepted-evidence event makes the fault detectable (the scoring edition's switch of
         #: that name: version 5 on; the default is the current edition's, which a live session plays by).
         self.accepted_evidence_detects = accepted_evidence_detects
+        #: Whether a citation of a field its event does not have is refused (the scoring edition's switch of that
+        #: name: version 6 on; an earlier edition's log is replayed as it was, the citation judged by the event).
+        self.cited_fields_checked = cited_fields_checked
         self.now: float = 0.0
         self.released: list[Any] = []
         self.actions: list[Action] = []
@@ -372,7 +382,7 @@ class Replay:
                               f"field: cite the whole event, {event_id!r} (fields are cited in format 2)")
         if not is_field_path(path):
             raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
-        miss = cited_field_miss(self._cited_event(event_id), path)
+        miss = cited_field_miss(self._cited_event(event_id), path) if self.cited_fields_checked else None
         if miss is not None:  # never judged as the whole event: the trainee named a field, and it is not there
             raise ReplayError(f"{cite!r} cites a field {event_id!r} does not have: {miss}; cite a field it has, or "
                               f"the whole event, {event_id!r}")

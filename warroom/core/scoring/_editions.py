@@ -62,9 +62,12 @@ class Edition:
     distractor's field: ``e05:stale_after`` beside ``e10`` completes ``all_of [e05, e10]``; version 5 counts only
     fields that are not a distractor's, or that hold an evidence field).
 
-    Version 6's switch: ``ids_by_position`` (a session of a drill with a twin plays, and its action log names, the
+    Version 6's switches: ``ids_by_position`` (a session of a drill with a twin plays, and its action log names, the
     trace events renamed by position: :func:`warroom.core.variants.session_drill`); not a rule of the points, but
-    recorded with the session by its edition so that a session played before is rebuilt as it was played.
+    recorded with the session by its edition so that a session played before is rebuilt as it was played; and
+    ``cited_fields_checked`` (the replay refuses a citation of a field its event does not have, ``e03:nosuchfield``,
+    the Replay's switch of that name; an earlier edition's log holding one is judged as released: by the whole
+    event, or the declared field around it).
     """
 
     version: str
@@ -89,6 +92,7 @@ class Edition:
     drops_float_noise: bool
     distractor_fields_compare: bool
     ids_by_position: bool
+    cited_fields_checked: bool
 
 
 #: Version 1: the escalated step alone decides; citations are not judged.
@@ -99,7 +103,7 @@ _VERSION_1 = Edition(
     cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
     early_escalation=False, min_citation_precision=0.0, max_cited=0,
     evidence_event_once=False, accepted_evidence_detects=False, drops_float_noise=False,
-    distractor_fields_compare=True, ids_by_position=False,
+    distractor_fields_compare=True, ids_by_position=False, cited_fields_checked=False,
 )  # fmt: skip
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
@@ -126,8 +130,9 @@ _VERSION_5 = replace(
 #: Version 6: version 5's points and citations; a session of a drill with a twin plays its trace events renamed by
 #: position (``e01``, ``e02``, ... in release order, in signal and noise trials alike: issue 30's twin-id tell), so
 #: its action log names those ids and re-scoring rebuilds the drill so (a session of an earlier edition is rebuilt
-#: with the authored ids it was played with).
-_VERSION_6 = replace(_VERSION_5, version="6", ids_by_position=True)
+#: with the authored ids it was played with); a citation of a field its event does not have is refused, never
+#: judged as the whole event (a log of an earlier edition is judged as it was).
+_VERSION_6 = replace(_VERSION_5, version="6", ids_by_position=True, cited_fields_checked=True)
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
 EDITIONS: Mapping[str, Edition] = MappingProxyType(

@@ -116,7 +116,11 @@ def replay_actions(
     cannot apply (see there), naming the action, and ValueError for an unknown ``rules``.
     """
     edition = edition_of(rules)
-    replay = Replay(drill, accepted_evidence_detects=edition.accepted_evidence_detects)
+    replay = Replay(
+        drill,
+        accepted_evidence_detects=edition.accepted_evidence_detects,
+        cited_fields_checked=edition.cited_fields_checked,
+    )
     replay.advance_to(0.0)
     results: list[ActionResult] = []
     for i, action in enumerate(actions, start=1):
