@@ -66,3 +66,83 @@ def test_a_journal_under_a_stored_sessions_id_with_another_action_log_is_quarant
     listed = CliRunner().invoke(main, ["--store", url, "scores", "--format", "json", "--data-dir", str(b)])
     rows = json.loads(listed.stdout)
     assert [(r["session_id"], r["outcome"], r["total"]) for r in rows] == [(sid, "contained", 100)]
+
+
+# -- scripted trainees that do not read the trace (docs/scoring.md, "What trainees that do not read get") ------------
+
+
+def _released_results(replay):
+    return [e for e in replay.released if e.kind in ("tool_result", "command_result") and e.step]
+
+
+def _pick(bot: str, drill, replay):
+    """The event a scripted trainee escalates on, or None to wait: ``cost`` the newest result of the plan step that
+    has cost most so far (the cost meter), at 30% of the trace; ``most-calls`` the newest result of the step with the
+    most tool results so far, at 30%; ``slowest`` the tool result that took longest (its ``duration_ms``), at 20%."""
+    if replay.now < (0.2 if bot == "slowest" else 0.3) * drill.duration:
+        return None
+    results = _released_results(replay)
+    if bot == "slowest":
+        timed = [e for e in results if getattr(e, "duration_ms", None)]
+        return max(timed, key=lambda e: e.duration_ms) if timed else None
+    if bot == "cost":
+        costs = {step: usd for step, usd in replay.cost.usd_by_step.items() if step}
+        step = max(costs, key=costs.__getitem__) if costs else None
+    else:
+        counts = {e.step: sum(x.step == e.step for x in results) for e in results}
+        step = max(counts, key=counts.__getitem__) if counts else None
+    return next((e for e in reversed(results) if e.step == step), None)
+
+
+def _blind_play(bot: str, drill):
+    from warroom.core.play import Replay, ReplayError, escalation_draft
+
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    while not replay.ended:
+        pick = _pick(bot, drill, replay)
+        if pick is not None:
+            draft = escalation_draft(pick, replay.released, drill.schema_version >= 2)
+            try:
+                replay.escalate(draft.target, "blind", draft.cites)
+            except ReplayError:
+                pass
+            break
+        replay.advance_to(replay.next_event_time or drill.duration)
+    return replay
+
+
+@pytest.mark.parametrize("bot", ["cost", "most-calls", "slowest"])
+def test_trainees_that_read_the_cost_meter_the_plans_shape_or_timing_are_below_chance(bot: str, real_noise_draw):
+    """Campaign 7 played 60 more scripted trainees that read no event's content over every bundled drill in
+    assessment (20 trainees each): by timing alone (the gap before an event, a result's duration), the plan's shape
+    (a step by its place, the step with most tool calls), output length against the same tool's other results, the
+    cost meter, probes, executor reports ahead of their tool results, escalations re-sent or sprayed over every step,
+    flags and notes naming every step. None is above chance (docs/scoring.md's table). Three of them here, over 5
+    trainees: each wins some signal trials, and d′ as ``warroom scores summary`` computes it is below 0."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.core.stats import SessionFacts, summarize
+    from warroom.core.variants import draw_played_as, session_drill
+
+    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+    rng = random.Random(7)
+    facts = []
+    for trainee in range(5):
+        for d in bank:
+            seed = rng.randrange(2**31)
+            played = session_drill(d, seed, draw_played_as(d, seed))
+            card = score(played, _blind_play(bot, played).actions)
+            facts.append(SessionFacts(
+                trainee=f"{bot}-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
+                outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",
+                mode="assessment", response=card.response, false_escalations=card.false_escalations,
+            ))  # fmt: skip
+    stats = summarize(facts)
+    assert sum(t.hits for t in stats.trainees) > 0
+    assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
+        (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
+    ]
