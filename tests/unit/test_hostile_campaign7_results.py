@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from unit.test_forgeries import GOOD
+from unit.test_forgeries import GOOD, play
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 from warroom.core.stats import rate_cell
@@ -146,3 +146,43 @@ def test_trainees_that_read_the_cost_meter_the_plans_shape_or_timing_are_below_c
     assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
         (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
     ]
+
+
+def test_a_copy_stays_a_copy_once_the_session_it_copies_is_deleted(tmp_path: Path):
+    """A classmate's hit handed in under one's own name is found a copy by ``scores verify`` and left out. Then the
+    classmate's session was deleted (``scores delete``: a duplicate cleaned up, a trainee's data removed): the next
+    ``verify`` found nothing to copy, recorded the copy as verified, and the summary counted it as the copier's hit.
+    A session found a copy stays one, saying so; verified again, its reason does not grow."""
+    data = tmp_path / "class"
+    bob = play(data, "bob", GOOD, mode="assessment").session_id
+    (line,) = [
+        json.loads(x)
+        for x in CliRunner().invoke(main, ["store", "export", "--data-dir", str(data)]).stdout.split("\n")
+        if x
+    ]
+    handed = tmp_path / "handed-in.jsonl"
+    handed.write_text(json.dumps(line | {"trainee": "ann", "session_id": "20261206-100000-anne"}) + "\n")
+    assert (
+        CliRunner()
+        .invoke(main, ["store", "import", "--trainee", "ann", str(handed), "--data-dir", str(data)])
+        .exit_code
+        == 0
+    )
+    assert CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)]).exit_code == 1
+    assert CliRunner().invoke(main, ["scores", "delete", bob, "--yes", "--data-dir", str(data)]).exit_code == 0
+    said = []
+    for _ in range(2):
+        result = CliRunner().invoke(main, ["scores", "verify", "--format", "json", "--data-dir", str(data)])
+        assert result.exit_code == 1, result.output
+        (verdict,) = json.loads(result.stdout)
+        said.append(" ".join(verdict["problems"]))
+    assert verdict["verdict"] == "disagrees" and said[0] == said[1]
+    assert (
+        said[0].startswith("it was found a copy when verified on ")
+        and f"those of session {bob} of trainee 'bob'" in said[0]
+    )
+    assert said[0].endswith("and the session it copies is no longer stored: a copy stays one")
+    summary = json.loads(
+        CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(data)]).stdout
+    )
+    assert summary["trainees"] == [] and summary["unverified"]["ids"] == ["20261206-100000-anne"]
