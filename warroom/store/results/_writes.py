@@ -196,11 +196,14 @@ def _same_log(stored: Any, given: Any) -> bool:
     the very same session stored twice has the same log; one under the same id, trainee, drill and start whose log
     differs (a journal copied to another machine and played on, or edited) is another session."""
 
-    def parsed(value: Any) -> Any:
+    def parsed(value: Any) -> Any:  # (a field given as null is the field left out)
         try:
-            return json.loads(value) if isinstance(value, str | bytes) else value
+            log = json.loads(value) if isinstance(value, str | bytes) else value
         except ValueError:
             return value
+        if not isinstance(log, list):
+            return log
+        return [{k: v for k, v in a.items() if v is not None} if isinstance(a, dict) else a for a in log]
 
     return bool(parsed(stored) == parsed(given))
 
