@@ -186,3 +186,32 @@ def test_a_copy_stays_a_copy_once_the_session_it_copies_is_deleted(tmp_path: Pat
         CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(data)]).stdout
     )
     assert summary["trainees"] == [] and summary["unverified"]["ids"] == ["20261206-100000-anne"]
+
+
+@pytest.mark.parametrize("edit", ["null-fields", "another-log"])
+def test_a_line_handed_in_again_is_already_there_only_with_the_same_action_log(tmp_path: Path, edit: str):
+    """The same exported line imported again is "already there" (a field written as null is the field left out);
+    with another action log under the same id, trainee, drill and start it is another session, refused at its line,
+    never counted as already stored."""
+    data = tmp_path / "class"
+    play(data, "ann", [LATE], mode="assessment")
+    (line,) = [
+        json.loads(x)
+        for x in CliRunner().invoke(main, ["store", "export", "--data-dir", str(data)]).stdout.split("\n")
+        if x
+    ]
+    actions = json.loads(line["actions"]) if isinstance(line["actions"], str) else line["actions"]
+    if edit == "null-fields":
+        actions = [a | {"event": a.get("event"), "probe": None} for a in actions]
+    else:
+        actions = [a | {"step": "s1", "cites": ["e04"], "t": 12.0} for a in actions]
+    again = tmp_path / "again.jsonl"
+    again.write_text(
+        json.dumps(line | {"actions": actions if not isinstance(line["actions"], str) else json.dumps(actions)}) + "\n"
+    )
+    result = CliRunner().invoke(main, ["store", "import", "--trainee", "ann", str(again), "--data-dir", str(data)])
+    if edit == "null-fields":
+        assert result.exit_code == 0 and "0 sessions imported" in result.output and "1 already there" in result.output
+    else:
+        assert result.exit_code == 1 and "another session is stored under this id" in result.output, result.output
+        assert "with another action log" in result.output and "1 refused" in result.output
