@@ -179,6 +179,13 @@ def insert_row(
         trainee = values["trainee"]
         reason = SessionReason.of(session_id, "cannot store session ", f" of trainee {trainee!r}: {error}")
         raise type(error).about(reason) from exc
+    _refuse_another(db, session_id, values, stored)
+    return False
+
+
+def _refuse_another(db: StoreConnection, session_id: str, values: dict[str, Any], stored: Any) -> None:
+    """Raise :class:`DuplicateSession` unless ``stored`` (the row under ``session_id``: trainee, drill id, start, action
+    log) is the very session ``values`` describe."""
     trainee, drill_id, started_at = values["trainee"], values["drill_id"], values["started_at"]
     same = stored is not None and (stored[0], stored[1], _as_utc(stored[2])) == (trainee, drill_id, started_at)
     if not same or not _same_log(stored[3], values.get("actions")):
@@ -188,7 +195,6 @@ def insert_row(
             f"{db.location}: another session is stored under this id" + differs
             + ("" if stored is None else ")" if not same else ", with another action log)")
         ))  # fmt: skip
-    return False
 
 
 def _same_log(stored: Any, given: Any) -> bool:
