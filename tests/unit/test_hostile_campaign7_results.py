@@ -269,3 +269,80 @@ def test_the_same_sessions_give_the_same_figures_to_the_last_digit_on_sqlite_and
     assert {t["trainee"] for t in outputs[2]["trainees"]} and any(
         t["hit_rate"] is not None for t in outputs[2]["trainees"]
     )
+
+
+def _guess_then_quit(drill, all_clear: set[str]):
+    """Escalates the step of the second tool result at once, citing it, and quits when that did not contain the
+    incident (never escalates in the library's all-clear drills)."""
+    from warroom.core.play import Replay, ReplayError, escalation_draft
+
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    while not replay.ended:
+        results = _released_results(replay)
+        if len(results) >= 2 and drill.id not in all_clear:
+            draft = escalation_draft(results[1], replay.released, drill.schema_version >= 2)
+            try:
+                if not replay.escalate(draft.target, "guess", draft.cites).contained and not replay.ended:
+                    replay.quit()
+            except ReplayError:
+                pass
+            break
+        replay.advance_to(replay.next_event_time or drill.duration)
+    return replay
+
+
+def test_a_guess_quit_when_it_did_not_contain_is_counted_in_practice_too(real_noise_draw):
+    """In practice an abandoned session was kept apart (in no figure) even when it had escalated before the quit:
+    a trainee who guesses and quits whenever the guess did not contain the incident (the war room shows a
+    containment) kept only their hits, and a practice summary of the whole library showed 170 hits of 180 signal
+    trials and no false alarm in 80 noise trials (d′ 4.07 pooled; each trainee's hit rate near 100%). A quit after an
+    escalation has the escalation's response, and counts with it (a localisation error, a false alarm); only a quit
+    before any escalation is kept apart in practice. Now the same trainee is below chance in practice as in
+    assessment."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.core.stats import SessionFacts, summarize
+    from warroom.core.stats._measures import d_prime_and_c
+    from warroom.core.variants import draw_played_as, session_drill
+
+    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+    all_clear = {d.id for d in bank if d.is_all_clear}
+    rng = random.Random(7)
+    facts = []
+    for trainee in range(5):
+        for d in bank:
+            seed = rng.randrange(2**31)
+            played = session_drill(d, seed, draw_played_as(d, seed))
+            card = score(played, _guess_then_quit(played, all_clear).actions)
+            facts.append(SessionFacts(
+                trainee=f"quitter-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
+                outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",
+                mode="practice", response=card.response, false_escalations=card.false_escalations,
+            ))  # fmt: skip
+    quits = [f for f in facts if f.outcome == "abandoned"]
+    assert len(quits) > len(facts) // 2  # (most guesses do not contain)
+    stats = summarize(facts)
+    hits, signal = sum(t.hits for t in stats.trainees), sum(t.signal_trials for t in stats.trainees)
+    against = sum(t.false_alarms + t.noise_abandoned for t in stats.trainees)
+    noise = sum(t.noise_trials for t in stats.trainees)
+    assert sum(t.abandoned_apart for t in stats.trainees) == 0 and signal + noise == len(facts)
+    pooled = d_prime_and_c(hits, signal, against, noise)
+    assert pooled is not None and pooled[0] < 0 and hits / signal < 0.5, (hits, signal, against, noise)
+
+
+def test_a_practice_session_quit_before_any_escalation_is_still_kept_apart():
+    """Quitting before escalating is what practice keeps apart (a trainee leaving a lesson): no response yet."""
+    from warroom.core.stats import SessionFacts, summarize
+
+    quit_early = SessionFacts(trainee="ann", drill_id="d1", is_fault_drill=True, outcome="abandoned", score=0,
+                              started_at="2026-12-06T10:00:00.000000+00:00", mode="practice",
+                              response="miss")  # fmt: skip
+    guessed = SessionFacts(trainee="ann", drill_id="d2", is_fault_drill=True, outcome="abandoned", score=0,
+                           started_at="2026-12-06T10:01:00.000000+00:00", mode="practice",
+                           response="localisation_error", false_escalations=1)  # fmt: skip
+    (ann,) = summarize([quit_early, guessed]).trainees
+    assert (ann.abandoned, ann.abandoned_apart, ann.signal_trials, ann.localisation_errors) == (2, 1, 1, 1)

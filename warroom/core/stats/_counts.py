@@ -167,10 +167,12 @@ def count_first_attempts(attempts: Iterable[FirstAttempt], skipped_by_mode: int 
 
 
 def _count_trial(pair: PairCounts, f: SessionFacts) -> bool:
-    """Count a first attempt into its pair; False when it is no trial (an abandoned session kept apart)."""
+    """Count a first attempt into its pair; False when it is no trial (an abandoned practice session kept apart:
+    one quit before any escalation; one quit after an escalation had its response, and counts with it, or a guess
+    quit when it was not contained would leave nothing but hits)."""
     if f.abandoned:
         pair.abandoned += 1
-        if f.mode != ASSESSMENT:
+        if f.mode != ASSESSMENT and f.response not in (Response.LOCALISATION_ERROR, Response.FALSE_ALARM):
             pair.abandoned_apart += 1
             return False
     response = f.response
