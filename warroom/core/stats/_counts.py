@@ -16,7 +16,8 @@ The rules every figure follows (docs/sessions.md, "Cohort statistics"):
 - **Quitting is a response in assessment.** An abandoned assessment session counts with its response: on a signal
   trial a miss (or a localisation error when it escalated first); on a noise trial it is never a correct rejection:
   ``abandoned`` counts against the trainee like a false alarm, so quitting is never safer than watching. An
-  abandoned *practice* session is kept apart (``abandoned_apart``): in no figure, only counted.
+  abandoned *practice* session quit before any escalation is kept apart (``abandoned_apart``): in no figure, only
+  counted; one quit after an escalation counts with that escalation's response, as in assessment.
 - Counts are of the sessions the caller chose (the counted modes, the filters).
 """
 
