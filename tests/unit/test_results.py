@@ -94,7 +94,9 @@ def test_insert_is_idempotent_and_get_returns_everything(store: ResultsStore):
     from warroom.store.results import SessionInfo
 
     same = store.get("20261101-100000-abcd").info()
-    assert store.insert(same, scorecard(total=1), [], ended_at=None) is False  # the same session twice: ignored
+    assert store.insert(same, scorecard(total=1), actions, ended_at=None) is False  # the same session twice: ignored
+    with pytest.raises(DuplicateSession, match="with another action log"):  # the same start, another log
+        store.insert(same, scorecard(total=1), [], ended_at=None)
     other = SessionInfo("20261101-100000-abcd", "mallory", "X", 1, None, None, "2026-01-01T00:00:00+00:00")
     with pytest.raises(DuplicateSession, match="another session is stored under this id"):
         store.insert(other, scorecard(total=1), [], ended_at=None)  # a different session: never silently dropped

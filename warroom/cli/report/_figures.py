@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from warroom.console import FALSE_ALARM, HIT, NEUTRAL, figure, svg
+from warroom.core.stats import interval_text
 from warroom.core.text import clean, percent
 
 
@@ -91,8 +92,8 @@ def detection_space(summary: Any) -> tuple[str, list[str]]:
             against = t.false_alarms + t.noise_abandoned
             titles[f"trainee-point-{i}"] = (
                 f"{clean(t.trainee)}: hit rate {t.hits}/{t.signal_trials} {percent(t.hit_rate)} "
-                f"[{percent(t.hit_rate_low)}–{percent(t.hit_rate_high)}], false-alarm rate {against}/{t.noise_trials} "
-                f"{percent(t.false_alarm_rate)} [{percent(t.false_alarm_rate_low)}–{percent(t.false_alarm_rate_high)}]"
+                f"[{interval_text(t.hit_rate_low, t.hit_rate_high, '%')}], false-alarm rate {against}/{t.noise_trials} "
+                f"{percent(t.false_alarm_rate)} [{interval_text(t.false_alarm_rate_low, t.false_alarm_rate_high, '%')}]"
                 + ("" if t.d_prime is None else f", d′ {t.d_prime:.2f} [{t.d_prime_low:.2f}, {t.d_prime_high:.2f}]")
             )
         if len(placed) <= 40:

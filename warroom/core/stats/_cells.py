@@ -17,11 +17,21 @@ def two(value: float) -> str:
     return f"{value:.2f}".replace("-0.00", "0.00")
 
 
+def interval_text(low: float, high: float, unit: str = "") -> str:
+    """A share's 95% interval in whole percentages, ``45–94`` (``unit`` after each bound: ``45%–94%``). An interval
+    is never shown narrower than it is: a low bound under 1 is at most 99 and a high bound over 0 at least 1, so the
+    interval of 10,000 of 10,000 is ``99–100``, not ``100–100`` (a rate known exactly)."""
+    shown_low = min(int(number(low * 100, 0)), 99) if low < 1 else 100
+    shown_high = max(int(number(high * 100, 0)), 1) if high > 0 else 0
+    return f"{shown_low}{unit}–{shown_high}{unit}"
+
+
 def rate_cell(count: int, n: int, low: float | None, high: float | None) -> str:
-    """A rate with its counts and 95% interval: ``7/9 78% [45–94]`` (``-`` for none of 0)."""
+    """A rate with its counts and 95% interval: ``7/9 78% [45–94]`` (``-`` for none of 0); see :func:`interval_text`
+    and :func:`~warroom.core.text.percent` for the shares near 0 and 1 (``9999/10000 >99% [99–100]``)."""
     if not n or low is None or high is None:
         return "-"
-    return f"{count}/{n} {percent(count / n)} [{number(low * 100, 0)}–{number(high * 100, 0)}]"
+    return f"{count}/{n} {percent(count / n)} [{interval_text(low, high)}]"
 
 
 def estimate_cell(value: float | None, low: float | None, high: float | None) -> str:

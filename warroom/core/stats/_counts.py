@@ -16,7 +16,8 @@ The rules every figure follows (docs/sessions.md, "Cohort statistics"):
 - **Quitting is a response in assessment.** An abandoned assessment session counts with its response: on a signal
   trial a miss (or a localisation error when it escalated first); on a noise trial it is never a correct rejection:
   ``abandoned`` counts against the trainee like a false alarm, so quitting is never safer than watching. An
-  abandoned *practice* session is kept apart (``abandoned_apart``): in no figure, only counted.
+  abandoned *practice* session quit before any escalation is kept apart (``abandoned_apart``): in no figure, only
+  counted; one quit after an escalation counts with that escalation's response, as in assessment.
 - Counts are of the sessions the caller chose (the counted modes, the filters).
 """
 
@@ -167,10 +168,12 @@ def count_first_attempts(attempts: Iterable[FirstAttempt], skipped_by_mode: int 
 
 
 def _count_trial(pair: PairCounts, f: SessionFacts) -> bool:
-    """Count a first attempt into its pair; False when it is no trial (an abandoned session kept apart)."""
+    """Count a first attempt into its pair; False when it is no trial (an abandoned practice session kept apart:
+    one quit before any escalation; one quit after an escalation had its response, and counts with it, or a guess
+    quit when it was not contained would leave nothing but hits)."""
     if f.abandoned:
         pair.abandoned += 1
-        if f.mode != ASSESSMENT:
+        if f.mode != ASSESSMENT and f.response not in (Response.LOCALISATION_ERROR, Response.FALSE_ALARM):
             pair.abandoned_apart += 1
             return False
     response = f.response

@@ -200,8 +200,16 @@ def number(value: float | None, digits: int = 2, none: str = "-") -> str:
 
 def percent(fraction: float | None, none: str = "-") -> str:
     """A share (0.0-1.0) as a whole percentage, halves rounded up: ``13%`` for 0.125, ``67%`` for 2/3. ``none``
-    (``-``) for None."""
-    return none if fraction is None else f"{_decimal(fraction * 100, 0)}%"
+    (``-``) for None. A share strictly between 0 and 1 is never shown as ``0%`` or ``100%``, which say none and
+    all: 1 of 10,000 is ``<1%``, 9,999 of 10,000 ``>99%``."""
+    if fraction is None:
+        return none
+    shown = _decimal(fraction * 100, 0)
+    if shown == "0" and fraction > 0:
+        return "<1%"
+    if shown == "100" and fraction < 1:
+        return ">99%"
+    return f"{shown}%"
 
 
 def amount(value: float | None, none: str = "-") -> str:

@@ -109,8 +109,8 @@ def insert(
     its verification state and why, when it is not verified: see :func:`insert_row`).
 
     Every value is checked with :class:`~warroom.store.results._records.RowRecord` first. Returns True if the row was
-    inserted, False if this very session (same id, trainee, drill and start time) is already stored (it is left
-    as it was, so finishing a session twice is harmless). Raises :class:`InvalidSession` for a value that does
+    inserted, False if this very session (same id, trainee, drill, start time and action log) is already stored (it
+    is left as it was, so finishing a session twice is harmless). Raises :class:`InvalidSession` for a value that does
     not fit the store (nothing is written), :class:`DuplicateSession` when another session has this id, and
     StoreError for every other failure (locked, damaged, a constraint): never a silent loss.
     """
@@ -172,21 +172,47 @@ def insert_row(
         if db.retry(lambda: _insert(db, sql, row, session_id, history, check)) == 1:
             return True
         stored = db.conn.execute(
-            "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (session_id,)
+            "SELECT trainee, drill_id, started_at, actions FROM sessions WHERE session_id = ?", (session_id,)
         ).fetchone()
     except db.errors as exc:
         error = db.error(exc)  # keeps its kind (unreachable, damaged...)
         trainee = values["trainee"]
         reason = SessionReason.of(session_id, "cannot store session ", f" of trainee {trainee!r}: {error}")
         raise type(error).about(reason) from exc
+    _refuse_another(db, session_id, values, stored)
+    return False
+
+
+def _refuse_another(db: StoreConnection, session_id: str, values: dict[str, Any], stored: Any) -> None:
+    """Raise :class:`DuplicateSession` unless ``stored`` (the row under ``session_id``: trainee, drill id, start, action
+    log) is the very session ``values`` describe."""
     trainee, drill_id, started_at = values["trainee"], values["drill_id"], values["started_at"]
-    if stored is None or (stored[0], stored[1], _as_utc(stored[2])) != (trainee, drill_id, started_at):
+    same = stored is not None and (stored[0], stored[1], _as_utc(stored[2])) == (trainee, drill_id, started_at)
+    if not same or not _same_log(stored[3], values.get("actions")):
+        differs = "" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]}"
         raise DuplicateSession.about(SessionReason.of(
             session_id, "cannot store session ", f" ({trainee}, {drill_id}, started {started_at}) in "
-            f"{db.location}: another session is stored under this id"
-            + ("" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]})")
+            f"{db.location}: another session is stored under this id" + differs
+            + ("" if stored is None else ")" if not same else ", with another action log)")
         ))  # fmt: skip
-    return False
+
+
+def _same_log(stored: Any, given: Any) -> bool:
+    """Whether two action logs (a column's JSON text, or its value as the driver reads it) hold the same actions:
+    the very same session stored twice has the same log; one under the same id, trainee, drill and start whose log
+    differs (a journal copied to another machine and played on, or edited) is another session."""
+
+    def parsed(value: Any) -> Any:  # (a field given as null is the field left out)
+        try:
+            log = json.loads(value) if isinstance(value, str | bytes) else value
+        except ValueError:
+            return value
+        if not isinstance(log, list):
+            return log
+        return [{k: v for k, v in a.items() if v is not None} if isinstance(a, dict) else a for a in log]
+
+    return bool(parsed(stored) == parsed(given))
+
 
 def _insert(
     db: StoreConnection,

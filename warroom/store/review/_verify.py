@@ -210,7 +210,7 @@ def verify_session(
         return result(Verdict.UNVERIFIABLE if found.changed else Verdict.DISAGREES, problems)
     problems = differences(store, s, found, new, figures)
     if submitted is not None:
-        problems.extend(_copies(store, s, copies))
+        problems.extend(_copies(store, s, copies) or _copy_before(previous))
     if not problems and submitted is not None and (trial := unverifiable_trial(s, found)):
         return result(Verdict.UNVERIFIABLE, [trial])
     if not problems:
@@ -335,6 +335,22 @@ def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = Non
         whose = " of the trainee" if all(o.trainee == s.trainee for o in found[MAX_COPIES_NAMED:]) else ""
         said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions{whose}")
     return said
+
+
+#: How the reason of a copy whose original is no longer stored begins (:func:`_copy_before`).
+_COPY_BEFORE = "it was found a copy when verified on "
+
+
+def _copy_before(previous: SessionCheck | None) -> list[str]:
+    """A session found a copy before stays one when the session it copies is no longer stored (deleted by `scores
+    delete`): else deleting a classmate's session would make the copy of it verified and counted. Its recorded reason
+    is kept as it was (verified again, it does not grow)."""
+    if previous is None or previous.state != Verdict.DISAGREES or ": a copy, whatever" not in previous.reason:
+        return []
+    if previous.reason.startswith(_COPY_BEFORE):
+        return [previous.reason]
+    return [f"{_COPY_BEFORE}{previous.checked_at} ({previous.reason}), and the session it copies is no longer stored: "
+            "a copy stays one"]
 
 
 def _copy_sentence(other: _Held, s: StoredSession) -> str:
