@@ -92,14 +92,29 @@ MAX_PARAMETER = 0x10FFFF
 #: was carried to the next message and searched again whole each time, so its cost grew with every message (27 ms of
 #: the server's event loop per message after 5 minutes within the input budget, for every tab of the class to wait on).
 MAX_SEQUENCE_CHARACTERS = 64
+#: The parameters of a terminal's in-band size report, ``ESC [48;ROWS;COLUMNS;HEIGHT;WIDTHt`` (its answer to mode
+#: 2048, which a browser's terminal never gives): Textual's input parser reads one in the keys as the terminal's
+#: size, so keys holding one gave the app process a size past :data:`MAX_COLUMNS` (1,114,111 columns) or of 0 cells,
+#: and a report of 0 pixels followed by a mouse report raised ZeroDivisionError in the parser, which then read no
+#: more input (a frozen tab).
+_SIZE_REPORT = "48;"
+#: The surrogates' code points: Textual's parser reads a keyboard protocol's key (``ESC [55296u``) as that code point,
+#: a lone surrogate, which the keys of a message may not hold as text either.
+_SURROGATES = range(0xD800, 0xE000)
+
+
+def _is_parameter(number: int) -> bool:
+    """True when ``number`` may be an escape sequence's parameter in a tab's keys: at most :data:`MAX_PARAMETER`, and
+    no surrogate's code point."""
+    return number <= MAX_PARAMETER and number not in _SURROGATES
 
 
 class KeySequences:
     """The escape sequences of one tab's keys, checked across its messages: :meth:`check` raises
     :class:`BadMessage` for a sequence whose parameters hold a ``:`` or a number over :data:`MAX_PARAMETER`, which
-    Textual's input parser cannot read (it raised, and the app process read no more input), or longer than
-    :data:`MAX_SEQUENCE_CHARACTERS`. A sequence cut at the end of a message is checked with the next message's keys (a
-    tab could split one to pass it)."""
+    Textual's input parser cannot read (it raised, and the app process read no more input), or a surrogate's code
+    point, for a terminal size report (:data:`_SIZE_REPORT`), or longer than :data:`MAX_SEQUENCE_CHARACTERS`. A
+    sequence cut at the end of a message is checked with the next message's keys (a tab could split one to pass it)."""
 
     def __init__(self) -> None:
         self.carry = ""
@@ -111,8 +126,11 @@ class KeySequences:
             params = match.group(1)
             numbers = re.findall(r"\d+", params)
             too_long = len(match.group(0)) > MAX_SEQUENCE_CHARACTERS
-            if too_long or ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
+            if too_long or ":" in params or any(len(n) > 7 or not _is_parameter(int(n)) for n in numbers):
                 raise BadMessage(f"a key sequence no terminal sends ({clean_line(match.group(0)[:40])!r})")
+            if match.group(3) == "t" and params.startswith(_SIZE_REPORT):
+                raise BadMessage(f"a terminal size report in the keys ({clean_line(match.group(0)[:40])!r}): a tab's "
+                                 "size is given by its resize messages")  # fmt: skip
             if not match.group(3):
                 self.carry = match.group(0)
         if not self.carry and text.endswith("\x1b"):

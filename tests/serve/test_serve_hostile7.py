@@ -1,0 +1,93 @@
+"""Hostile input to ``warroom serve`` (issue 30, campaign 7: the served room, the console, a hand-written
+websocket client): what it found and what now holds."""
+
+from __future__ import annotations
+
+import time
+
+import aiohttp
+import pytest
+from aiohttp import WSMsgType
+from serve_support import read_until, receive, serving
+from textual import events
+from textual._xterm_parser import XTermParser
+
+from warroom.serve._tab import MAX_COLUMNS, MAX_ROWS, BadMessage, KeySequences
+
+PICKER_TEXT = "Tutorial: where-is"
+
+#: Keys a browser's terminal never sends that Textual's input parser reads as something else than keys: a size
+#: report past the bound (or of 0 cells), a pixel size of 0 then a mouse report (ZeroDivisionError in the parser, which
+#: then reads no more input), a keyboard protocol's key that is a lone surrogate.
+FORGED_REPORTS = {
+    "size-report-huge": "\x1b[48;200;1114111;10;10t",
+    "size-report-zero": "\x1b[48;0;0;0;0t",
+    "size-report-zero-pixels-then-mouse": "\x1b[48;24;80;1;0t\x1b[<0;5;5M",
+    "kitty-key-surrogate": "\x1b[55296u",
+    "kitty-key-text-surrogate": "\x1b[97;1;57343u",
+}
+
+
+def _parsed(keys: str) -> list[object]:
+    return list(XTermParser().feed(keys))
+
+
+def test_textual_reads_these_keys_as_what_the_server_must_not_let_through():
+    """The reason for the refusal, kept true: Textual's parser reads the forged reports as a size past the bound, or
+    raises (if Textual stops doing so, the refusal may go)."""
+    (resize,) = _parsed(FORGED_REPORTS["size-report-huge"])
+    assert isinstance(resize, events.Resize) and resize.size.width == 1114111 > MAX_COLUMNS
+    with pytest.raises(ZeroDivisionError):
+        _parsed(FORGED_REPORTS["size-report-zero-pixels-then-mouse"])
+    (key,) = _parsed(FORGED_REPORTS["kitty-key-surrogate"])
+    assert key.character == "\ud800"
+
+
+@pytest.mark.parametrize("keys", FORGED_REPORTS.values(), ids=FORGED_REPORTS.keys())
+def test_a_terminal_report_or_a_surrogate_key_in_the_keys_is_refused_whole_or_split(keys):
+    with pytest.raises(BadMessage):
+        KeySequences().check(keys)
+    split = KeySequences()
+    with pytest.raises(BadMessage):
+        split.check(keys[:4])
+        split.check(keys[4:])
+
+
+@pytest.mark.parametrize(
+    "keys",
+    ["\x1b[<0;5;5M", "\x1b[<35;500;200M", "\x1b[97;5u", "\x1b[57344u", "\x1b[1114111u", "\x1b[15;5~", "\x1b[2;5t",
+     "\x1b[48;5u", "\x1b[0;0R"],
+)  # fmt: skip
+def test_keys_a_browser_sends_still_pass(keys):
+    KeySequences().check(keys)
+    for event in _parsed(keys):
+        if isinstance(event, events.Resize):
+            assert event.size.width <= MAX_COLUMNS and event.size.height <= MAX_ROWS
+
+
+async def _closed_with(ws: aiohttp.ClientWebSocketResponse, timeout: float = 30.0) -> int | None:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await receive(ws, max(0.1, deadline - time.monotonic()))
+        if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING):
+            return ws.close_code
+
+
+async def test_a_size_report_of_zero_pixels_then_a_mouse_report_ends_the_senders_session_not_its_input(tmp_path):
+    """Before: the app process's input parser raised ZeroDivisionError and read no more input; the tab stayed open,
+    frozen, its seat taken. Now the sender's session ends (1008) with one log line, and a new tab plays."""
+    with serving(tmp_path) as served:
+        ada = await served.signed_in("Ada Lovelace")
+        async with ada:
+            async with ada.ws_connect("/ws") as bad:
+                await read_until(bad, PICKER_TEXT)
+                await bad.send_json(["stdin", FORGED_REPORTS["size-report-zero-pixels-then-mouse"]])
+                assert await _closed_with(bad) == aiohttp.WSCloseCode.POLICY_VIOLATION
+            async with ada.ws_connect("/ws") as good:
+                await read_until(good, PICKER_TEXT)
+                await good.send_json(["stdin", "?"])
+                await read_until(good, "escape closes", timeout=30)
+        log = served.log.read_text(errors="replace")
+    ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
+    assert len(ended) == 1 and "terminal size report" in ended[0], log
+    assert "Traceback" not in log
