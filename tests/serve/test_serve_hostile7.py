@@ -91,3 +91,89 @@ async def test_a_size_report_of_zero_pixels_then_a_mouse_report_ends_the_senders
     ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
     assert len(ended) == 1 and "terminal size report" in ended[0], log
     assert "Traceback" not in log
+
+
+def test_key_presses_are_counted_as_the_app_reads_them():
+    from warroom.serve._tab import key_presses
+
+    assert key_presses("j") == 1
+    assert key_presses("jk" * 10) == 20
+    assert key_presses("\x1b[A\x1bOB\x1b[<35;10;10M") == 3
+    assert key_presses("\x1b[200~" + "x" * 5000 + "\x1b[201~") == 1  # a paste, as a browser sends it
+    assert key_presses("é😀") == 2
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _stdin(keys: str):
+    import json
+
+    from aiohttp import WSMsgType
+
+    class Message:
+        type, data = WSMsgType.TEXT, json.dumps(["stdin", keys])
+
+    return Message()
+
+
+def test_a_tab_sends_at_most_128_key_presses_a_second_whatever_their_bytes():
+    """Before: 2 KiB a second of one-byte keys was within the budget (1,933 presses a second), and the app process fell
+    17 s behind in 30 s, growing by 72 MB. Now each press costs 16 bytes: 2,048 at once, then 128 a second."""
+    from warroom.serve._tab import RATE_BYTES, InputBudget, read_message
+
+    clock = _Clock()
+    budget = InputBudget(clock=clock)
+    assert read_message(_stdin("j" * 2048), budget) == ("stdin", b"j" * 2048)  # the burst: 2,048 presses at once
+    clock.now += 1.0
+    assert read_message(_stdin("j" * 128), budget)[0] == "stdin"  # then 128 a second
+    with pytest.raises(BadMessage, match="than a tab may send"):
+        read_message(_stdin("j"), budget)
+    clock.now += 1.0  # a second later: 128 presses again, not 129
+    with pytest.raises(BadMessage, match="more input than a tab may send \\(128 key presses a second\\)"):
+        read_message(_stdin("j" * 129), budget)
+    assert RATE_BYTES // 16 == 128
+
+
+def test_typing_a_held_key_mouse_moves_and_a_long_paste_stay_within_the_budget():
+    from warroom.serve._tab import InputBudget, read_message
+
+    clock = _Clock()
+    budget = InputBudget(clock=clock)
+    for _ in range(600):  # 60 s of a held arrow key (30 a second) and the mouse moved (30 reports a second)
+        clock.now += 1 / 10
+        for _ in range(3):
+            read_message(_stdin("\x1b[B"), budget)
+            read_message(_stdin("\x1b[<35;120;40M"), budget)
+    paste = "\x1b[200~" + "incident notes " * 1000 + "\x1b[201~"
+    clock.now += 10
+    assert read_message(_stdin(paste), budget)[0] == "stdin"
+
+
+async def test_a_tab_sending_two_thousand_key_presses_a_second_is_ended_and_another_plays(tmp_path):
+    import asyncio
+
+    with serving(tmp_path) as served:
+        ada = await served.signed_in("Ada Lovelace")
+        async with ada:
+            async with ada.ws_connect("/ws") as flood:
+                await read_until(flood, PICKER_TEXT)
+                for _ in range(40):  # 200 one-byte keys every 0.1 s: 2,000 a second, 2 KiB a second
+                    if flood.closed:
+                        break
+                    await flood.send_json(["stdin", "jk" * 100])
+                    await asyncio.sleep(0.1)
+                assert await _closed_with(flood) == aiohttp.WSCloseCode.POLICY_VIOLATION
+            async with ada.ws_connect("/ws") as good:
+                await read_until(good, PICKER_TEXT)
+                await good.send_json(["stdin", "?"])
+                await read_until(good, "escape closes", timeout=30)
+        log = served.log.read_text(errors="replace")
+    ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
+    assert len(ended) == 1 and "more input than a tab may send (128 key presses a second)" in ended[0], log
+    assert "Traceback" not in log

@@ -50,6 +50,12 @@ RATE_BYTES = 2 * 1024
 BURST_BYTES = 32 * 1024
 #: The least a message costs from the budget (so that a flood of tiny messages is a flood too).
 MESSAGE_COST = 32
+#: What one key press (or mouse report) of a message's keys costs from the budget, in bytes: the app process spends
+#: CPU per key press, not per byte, and at 2 KiB a second of one-byte keys (1,933 presses a second) a tab's app process
+#: fell behind by 17 s in 30 s and grew by 72 MB (every press waits in its queue): so a tab may send at most
+#: :data:`RATE_BYTES` / KEY_COST = 128 presses a second (a held arrow key sends about 30), a bracketed paste counting
+#: as one (:func:`key_presses`).
+KEY_COST = 16
 #: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
 TERM_GRACE = 5.0
 #: Seconds the app process may take to accept one message's input before the tab's session ends (its input pipe
@@ -137,6 +143,20 @@ class KeySequences:
             self.carry = "\x1b"
 
 
+#: A bracketed paste (``ESC [200~`` ... ``ESC [201~``, or to the end of the keys): one event of the app, whatever its
+#: length.
+_PASTE = re.compile(r"\x1b\[200~.*?(?:\x1b\[201~|\Z)", re.S)
+#: One key press of the keys: an escape sequence (``ESC [`` ... its final byte, or ``ESC O`` and its key), ``ESC`` and
+#: one character, or one character.
+_PRESS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1bO.|\x1b.|.", re.S)
+
+
+def key_presses(keys: str) -> int:
+    """How many key presses (and mouse reports) ``keys`` hold, as the app process's input parser reads them: each
+    escape sequence one, each other character one, a bracketed paste one (a browser's terminal sends a paste so)."""
+    return len(_PRESS.findall(_PASTE.sub("\x00", keys)))
+
+
 #: The largest terminal size a ``resize`` may say, in cells: a terminal's size is an unsigned 16-bit number (the
 #: kernel's ``winsize``); the size given to the app process is then bounded by :func:`terminal_size`.
 MAX_RESIZE_CELLS = 0xFFFF
@@ -215,6 +235,9 @@ def read_message(
         raise BadMessage("keys holding a lone surrogate (not UTF-8)") from None
     if len(keys) > MAX_KEYS_BYTES:
         raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
+    beyond_bytes = key_presses(data) * KEY_COST - max(len(text), MESSAGE_COST)  # the bytes were taken above
+    if beyond_bytes > 0 and not budget.take(beyond_bytes):
+        raise BadMessage(f"more input than a tab may send ({RATE_BYTES // KEY_COST:,} key presses a second)")
     if sequences is not None:
         sequences.check(data)
     return kind, keys
