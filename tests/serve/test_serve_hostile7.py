@@ -177,3 +177,64 @@ async def test_a_tab_sending_two_thousand_key_presses_a_second_is_ended_and_anot
     ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
     assert len(ended) == 1 and "more input than a tab may send (128 key presses a second)" in ended[0], log
     assert "Traceback" not in log
+
+
+def _children(pid: int) -> list[int]:
+    from pathlib import Path
+
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+async def test_a_tabs_app_process_ends_and_stores_its_drill_when_the_server_is_killed_outright(tmp_path):
+    """Before: `warroom serve` killed with SIGKILL (the OOM killer, a crash) left its tabs' app processes running for
+    ever (orphans of 75 MB each, idle), each holding its drill's journal open, so that a restarted server's next start
+    recovered nothing: the drill was never stored. Now an app process served in a browser watches its input pipe and
+    leaves when the server is gone, storing the drill being played as abandoned."""
+    import asyncio
+    import os
+    import signal
+    import sqlite3
+
+    from serve_support import TOKENS, SimulatedTrainee
+
+    with serving(tmp_path) as served:
+        ada = SimulatedTrainee(served.url, "Ada Lovelace", TOKENS["Ada Lovelace"])
+        try:
+            await ada.sign_in()
+            await ada.open_tab()
+            await ada.start_drill()
+            (app,) = _children(served.proc.pid)
+            os.kill(served.proc.pid, signal.SIGKILL)
+            served.proc.wait()
+            for _ in range(100):
+                if not _alive(app):
+                    break
+                await asyncio.sleep(0.1)
+            still_alive = _alive(app)
+            if still_alive:
+                os.kill(app, signal.SIGKILL)
+        finally:
+            with __import__("contextlib").suppress(Exception):
+                await ada.close()
+    assert not still_alive, "the app process outlived its server by 10 s"
+    with sqlite3.connect(served.data_dir / "results.sqlite3") as conn:
+        rows = conn.execute("SELECT trainee, outcome FROM sessions").fetchall()
+    assert rows == [("Ada Lovelace", "abandoned")]
