@@ -26,7 +26,6 @@ from warroom.tui import flow
 from warroom.tui.app._notices import DialogAwareNotices
 from warroom.tui.app._terminal import ExitGuard, guarded_driver_class
 from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
-from warroom.tui.render import without_server_paths
 from warroom.tui.room import TutorialScreen, WarRoomScreen
 from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
 from warroom.tui.widgets import footer_label
@@ -146,6 +145,8 @@ class WarroomApp(DialogAwareNotices, App[None]):
         try:
             recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
+            from warroom.tui.render import without_server_paths
+
             message = f"Cannot start a session: {exc}"  # in a browser, the server's paths cut to their names
             self.notify(without_server_paths(message) if self.is_web else message, severity="error", markup=False)
             return
