@@ -238,3 +238,25 @@ async def test_a_tabs_app_process_ends_and_stores_its_drill_when_the_server_is_k
     with sqlite3.connect(served.data_dir / "results.sqlite3") as conn:
         rows = conn.execute("SELECT trainee, outcome FROM sessions").fetchall()
     assert rows == [("Ada Lovelace", "abandoned")]
+
+
+def test_the_live_table_on_a_full_disk_says_the_disk_is_full(tmp_path):
+    """Before: with the data folder's disk full under `warroom serve`, the server's log said every few seconds that
+    the live table could not be written because it "cannot rollback - no transaction is active": SQLite had rolled
+    the transaction back on its own (SQLITE_FULL), and the ROLLBACK that followed failed, hiding the cause. The error
+    said is now the one that ended the write."""
+    from warroom.store.errors import StoreError
+    from warroom.store.live import PLAYING, LiveTab, publish_live
+    from warroom.store.results import ResultsStore
+
+    now = "2026-12-06T19:45:49.000000Z"
+    row = LiveTab("host-1", "tab-1", "Ada Lovelace", PLAYING, now, now, drill_id="x" * 50_000)  # needs new pages
+    with ResultsStore(tmp_path / "data") as store:
+        pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full: no page more
+        with pytest.raises(StoreError) as refused:
+            publish_live(store, "host-1", [row], [], now)
+        store.db.conn.execute("PRAGMA max_page_count = 1073741823")
+        publish_live(store, "host-1", [row], [], now)  # the transaction was left cleanly: the next write works
+    assert "database or disk is full" in str(refused.value)
+    assert "cannot rollback" not in str(refused.value)
