@@ -50,6 +50,12 @@ RATE_BYTES = 2 * 1024
 BURST_BYTES = 32 * 1024
 #: The least a message costs from the budget (so that a flood of tiny messages is a flood too).
 MESSAGE_COST = 32
+#: What one key press (or mouse report) of a message's keys costs from the budget, in bytes: the app process spends
+#: CPU per key press, not per byte, and at 2 KiB a second of one-byte keys (1,933 presses a second) a tab's app process
+#: fell behind by 17 s in 30 s and grew by 72 MB (every press waits in its queue): so a tab may send at most
+#: :data:`RATE_BYTES` / KEY_COST = 128 presses a second (a held arrow key sends about 30), a bracketed paste counting
+#: as one (:func:`key_presses`).
+KEY_COST = 16
 #: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
 TERM_GRACE = 5.0
 #: Seconds the app process may take to accept one message's input before the tab's session ends (its input pipe
@@ -92,14 +98,29 @@ MAX_PARAMETER = 0x10FFFF
 #: was carried to the next message and searched again whole each time, so its cost grew with every message (27 ms of
 #: the server's event loop per message after 5 minutes within the input budget, for every tab of the class to wait on).
 MAX_SEQUENCE_CHARACTERS = 64
+#: The parameters of a terminal's in-band size report, ``ESC [48;ROWS;COLUMNS;HEIGHT;WIDTHt`` (its answer to mode
+#: 2048, which a browser's terminal never gives): Textual's input parser reads one in the keys as the terminal's
+#: size, so keys holding one gave the app process a size past :data:`MAX_COLUMNS` (1,114,111 columns) or of 0 cells,
+#: and a report of 0 pixels followed by a mouse report raised ZeroDivisionError in the parser, which then read no
+#: more input (a frozen tab).
+_SIZE_REPORT = "48;"
+#: The surrogates' code points: Textual's parser reads a keyboard protocol's key (``ESC [55296u``) as that code point,
+#: a lone surrogate, which the keys of a message may not hold as text either.
+_SURROGATES = range(0xD800, 0xE000)
+
+
+def _is_parameter(number: int) -> bool:
+    """True when ``number`` may be an escape sequence's parameter in a tab's keys: at most :data:`MAX_PARAMETER`, and
+    no surrogate's code point."""
+    return number <= MAX_PARAMETER and number not in _SURROGATES
 
 
 class KeySequences:
     """The escape sequences of one tab's keys, checked across its messages: :meth:`check` raises
     :class:`BadMessage` for a sequence whose parameters hold a ``:`` or a number over :data:`MAX_PARAMETER`, which
-    Textual's input parser cannot read (it raised, and the app process read no more input), or longer than
-    :data:`MAX_SEQUENCE_CHARACTERS`. A sequence cut at the end of a message is checked with the next message's keys (a
-    tab could split one to pass it)."""
+    Textual's input parser cannot read (it raised, and the app process read no more input), or a surrogate's code
+    point, for a terminal size report (:data:`_SIZE_REPORT`), or longer than :data:`MAX_SEQUENCE_CHARACTERS`. A
+    sequence cut at the end of a message is checked with the next message's keys (a tab could split one to pass it)."""
 
     def __init__(self) -> None:
         self.carry = ""
@@ -111,12 +132,29 @@ class KeySequences:
             params = match.group(1)
             numbers = re.findall(r"\d+", params)
             too_long = len(match.group(0)) > MAX_SEQUENCE_CHARACTERS
-            if too_long or ":" in params or any(len(n) > 7 or int(n) > MAX_PARAMETER for n in numbers):
+            if too_long or ":" in params or any(len(n) > 7 or not _is_parameter(int(n)) for n in numbers):
                 raise BadMessage(f"a key sequence no terminal sends ({clean_line(match.group(0)[:40])!r})")
+            if match.group(3) == "t" and params.startswith(_SIZE_REPORT):
+                raise BadMessage(f"a terminal size report in the keys ({clean_line(match.group(0)[:40])!r}): a tab's "
+                                 "size is given by its resize messages")  # fmt: skip
             if not match.group(3):
                 self.carry = match.group(0)
         if not self.carry and text.endswith("\x1b"):
             self.carry = "\x1b"
+
+
+#: A bracketed paste (``ESC [200~`` ... ``ESC [201~``, or to the end of the keys): one event of the app, whatever its
+#: length.
+_PASTE = re.compile(r"\x1b\[200~.*?(?:\x1b\[201~|\Z)", re.S)
+#: One key press of the keys: an escape sequence (``ESC [`` ... its final byte, or ``ESC O`` and its key), ``ESC`` and
+#: one character, or one character.
+_PRESS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1bO.|\x1b.|.", re.S)
+
+
+def key_presses(keys: str) -> int:
+    """How many key presses (and mouse reports) ``keys`` hold, as the app process's input parser reads them: each
+    escape sequence one, each other character one, a bracketed paste one (a browser's terminal sends a paste so)."""
+    return len(_PRESS.findall(_PASTE.sub("\x00", keys)))
 
 
 #: The largest terminal size a ``resize`` may say, in cells: a terminal's size is an unsigned 16-bit number (the
@@ -197,6 +235,9 @@ def read_message(
         raise BadMessage("keys holding a lone surrogate (not UTF-8)") from None
     if len(keys) > MAX_KEYS_BYTES:
         raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
+    beyond_bytes = key_presses(data) * KEY_COST - max(len(text), MESSAGE_COST)  # the bytes were taken above
+    if beyond_bytes > 0 and not budget.take(beyond_bytes):
+        raise BadMessage(f"more input than a tab may send ({RATE_BYTES // KEY_COST:,} key presses a second)")
     if sequences is not None:
         sequences.check(data)
     return kind, keys

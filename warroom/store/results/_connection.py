@@ -334,11 +334,15 @@ class StoreConnection:
             yield self.conn
             self.conn.execute("COMMIT" if depth == 0 else f"RELEASE SAVEPOINT warroom_{depth}")
         except BaseException:
-            if depth == 0:
-                self.conn.execute("ROLLBACK")
-            else:
-                self.conn.execute(f"ROLLBACK TO SAVEPOINT warroom_{depth}")
-                self.conn.execute(f"RELEASE SAVEPOINT warroom_{depth}")
+            # SQLite rolls a transaction back on its own after some errors (a full disk: "database or disk is full"),
+            # and the ROLLBACK then fails, "cannot rollback - no transaction is active", which hid the error that
+            # ended the block (the server's log said the live table could not be written for that reason alone)
+            with contextlib.suppress(Exception):
+                if depth == 0:
+                    self.conn.execute("ROLLBACK")
+                else:
+                    self.conn.execute(f"ROLLBACK TO SAVEPOINT warroom_{depth}")
+                    self.conn.execute(f"RELEASE SAVEPOINT warroom_{depth}")
             raise
         finally:
             self._open_transactions = depth

@@ -99,6 +99,10 @@ class WarroomApp(DialogAwareNotices, App[None]):
             stdin = sys.__stdin__
             if self.driver_class is not None and stdin is not None and stdin.isatty() and not self.is_headless:
                 self.exit_guard.watch_hangup(stdin.fileno())
+            elif self.is_web and stdin is not None:  # served: its input is a pipe from `warroom serve`, which hangs
+                # up when the server is gone (killed outright: no quit, no signal came), else the process lived on
+                # for ever, holding its drill's journal, which no later start could then recover
+                self.exit_guard.watch_hangup(stdin.fileno())
         # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
         for message in self.services.recover():
             self.notify(message, title="Unfinished session", markup=False, timeout=12)
@@ -141,7 +145,10 @@ class WarroomApp(DialogAwareNotices, App[None]):
         try:
             recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
-            self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
+            from warroom.tui.render import without_server_paths
+
+            message = f"Cannot start a session: {exc}"  # in a browser, the server's paths cut to their names
+            self.notify(without_server_paths(message) if self.is_web else message, severity="error", markup=False)
             return
         mode = self.mode
         if tutorial:

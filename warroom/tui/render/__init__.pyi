@@ -4,7 +4,7 @@ from ._charset import ASCII_TABLE, ascii_screen, locale_is_utf8
 from ._describe import describe_event
 from ._kinds import KINDS, STEP_ICONS, event_body, payload_chars, row_mark, summarize
 from ._structured import language_hint, structured
-from ._text import literal, literal_line, prose
+from ._text import literal, literal_line, prose, without_server_paths
 
 __all__ = [
     "ASCII_TABLE",
@@ -22,4 +22,5 @@ __all__ = [
     "row_mark",
     "structured",
     "summarize",
+    "without_server_paths",
 ]

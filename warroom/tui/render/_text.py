@@ -64,3 +64,12 @@ def compact_json(value: Any) -> str:
     return clean(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))
 
 
+#: A file's path of two or more parts (``/srv/warroom/data/results.sqlite3``), its last part kept.
+_SERVER_PATH = re.compile(r"(?:/[^\s/:()'\"]+)+/([^\s/:()'\"]+)")
+
+
+def without_server_paths(text: str) -> str:
+    """``text`` (a message about the server's own files: a store or a journal that could not be written) with each
+    file's path cut to its name, for a browser (``warroom serve``: docs/serve.md, "No path of the server's files
+    reaches the browser")."""
+    return _SERVER_PATH.sub(r"\1", text)

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from warroom.core.play import EndReason, Replay
 from warroom.tui.flow import ShowDebrief
 from warroom.tui.logic import PRACTICE, JournalUnwritable, SessionUnavailable
+from warroom.tui.render import without_server_paths
 
 if TYPE_CHECKING:
     from warroom.tui.logic import DrillEntry, Recorder, Services
@@ -184,10 +185,11 @@ class DrillScreen(Screen[None]):
     def _tell_unsaved(self) -> None:
         error = self.journal_error
         assert error is not None
+        journal = self._journal_place() if self.app.is_web else error.journal
         self.notify(
-            f"Your actions can no longer be saved: {error}. The drill is paused. The actions saved so far are in "
-            f"{error.journal}; press q to leave (the session is kept as abandoned from them, when warroom next "
-            "starts).",
+            self._for_trainee(f"Your actions can no longer be saved: {error}. The drill is paused. The actions saved "
+                              f"so far are in {journal}; press q to leave (the session is kept as abandoned from "
+                              "them, when warroom next starts)."),
             title="Session not saved",
             severity="error",
             markup=False,
@@ -255,9 +257,9 @@ class DrillScreen(Screen[None]):
             self._note_at_exit(f"Your result was NOT stored: {exc}. The session is kept in {journal}: the next start "
                                "of warroom (or `warroom store sync`) stores it once the store accepts it.")
             self.notify(
-                f"Your result was NOT stored: {exc}. The session is kept in the journals folder of the data "
-                "directory; once the store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), "
-                "`warroom store sync` stores it.",
+                self._for_trainee(f"Your result was NOT stored: {exc}. The session is kept in {journal}; once the "
+                                  "store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), `warroom store "
+                                  "sync` stores it."),
                 title="Result not stored",
                 severity="error",
                 markup=False,
@@ -270,6 +272,11 @@ class DrillScreen(Screen[None]):
                       "warroom (or `warroom store sync`) delivers it.")
             self._note_at_exit(queued)
             self.notify(queued, title="Result queued", severity="warning", markup=False, timeout=30)
+
+    def _for_trainee(self, message: str) -> str:
+        """``message`` as the trainee sees it: in a browser (``warroom serve``) each of the server's file paths cut to
+        its name (a store's or a journal's path is the server's business: docs/serve.md)."""
+        return without_server_paths(message) if self.app.is_web else message
 
     def _journal_place(self) -> str:
         """Where the session's journal is kept, for a message: its path, or in a browser (``warroom serve``, whose
