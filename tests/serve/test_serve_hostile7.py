@@ -260,3 +260,43 @@ def test_the_live_table_on_a_full_disk_says_the_disk_is_full(tmp_path):
         publish_live(store, "host-1", [row], [], now)  # the transaction was left cleanly: the next write works
     assert "database or disk is full" in str(refused.value)
     assert "cannot rollback" not in str(refused.value)
+
+
+def _browser_stdin(keys: str):
+    """A ``stdin`` message as textual-serve's page writes it (``JSON.stringify``: no space, ESC as ``\\u001b``)."""
+    import json
+
+    from aiohttp import WSMsgType
+
+    class Message:
+        type, data = WSMsgType.TEXT, json.dumps(["stdin", keys], separators=(",", ":"))
+
+    return Message()
+
+
+def test_moving_the_pointer_about_on_a_fast_screen_never_ends_the_session_and_a_flood_of_moves_still_does():
+    """A browser's terminal reports each move of the pointer to a new cell as often as the screen refreshes. At the
+    32 bytes a message cost before, a trainee moving the pointer about on a 120 Hz screen used up the budget in about
+    18 s and had the session ended. A message of pointer movement alone (SGR mouse reports with the motion bit and no
+    button, with or without shift, meta, ctrl) costs 8 bytes: 240 a second for 5 minutes pass, a drag (a button held)
+    or a click still costs a key press, and 1,000 moves a second are still ended."""
+    from warroom.serve._tab import InputBudget, read_message
+
+    clock = _Clock()
+    budget = InputBudget(clock=clock)
+    for second in range(300):
+        for i in range(240):
+            clock.now = second + i / 240
+            moved = f"\x1b[<{35 + 4 * (i % 8)};{1 + i % 200};{1 + second % 50}M"
+            assert read_message(_browser_stdin(moved), budget) == ("stdin", moved.encode())
+    assert read_message(_browser_stdin("\x1b[<0;10;10M"), budget)[0] == "stdin"  # a click goes through as before
+    flood = InputBudget(clock=clock)
+    with pytest.raises(BadMessage, match="more input than a tab may send"):
+        for i in range(30_000):  # 1,000 moves a second
+            clock.now += 1 / 1000
+            read_message(_browser_stdin(f"\x1b[<35;{1 + i % 200};5M"), flood)
+    drags = InputBudget(clock=clock)
+    with pytest.raises(BadMessage, match="more input than a tab may send"):
+        for i in range(30 * 240):  # a button held while moving is not movement alone: 32 bytes a report, as before
+            clock.now += 1 / 240
+            read_message(_browser_stdin(f"\x1b[<32;{1 + i % 200};5M"), drags)

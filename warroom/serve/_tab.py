@@ -56,6 +56,17 @@ MESSAGE_COST = 32
 #: :data:`RATE_BYTES` / KEY_COST = 128 presses a second (a held arrow key sends about 30), a bracketed paste counting
 #: as one (:func:`key_presses`).
 KEY_COST = 16
+#: What a message of pointer movement alone costs from the budget, in bytes (instead of :data:`MESSAGE_COST` and
+#: :data:`KEY_COST`): a browser's terminal reports each move of the pointer to a new cell, as often as the screen
+#: refreshes (60 to 240 times a second), and at 32 bytes a message a trainee moving the pointer about on a 120 Hz
+#: screen would have used up the budget in 18 s and had the session ended. At 8 bytes a tab may send 256 of them a
+#: second, every second (a flood past that is still ended); the app process does little with one.
+MOTION_COST = 8
+#: A message whose keys are pointer movement alone, as a browser's terminal sends it (JSON text, the escape written
+#: ``\u001b``): SGR mouse reports with the motion bit and no button (35, with shift, meta or ctrl: 39 ... 63).
+_MOTION_MESSAGE = re.compile(r'\["stdin", ?"(?:\\u001[bB]\[<(?:35|39|43|47|51|55|59|63);\d{1,4};\d{1,4}M){1,8}"\]')
+#: The longest message read as pointer movement alone (eight reports).
+_MOTION_MESSAGE_CHARACTERS = 256
 #: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
 TERM_GRACE = 5.0
 #: Seconds the app process may take to accept one message's input before the tab's session ends (its input pipe
@@ -213,7 +224,8 @@ def read_message(
     if message.type != WSMsgType.TEXT:
         raise BadMessage(f"a {getattr(message.type, 'name', message.type)} message (the protocol sends text)")
     text: str = message.data
-    if not budget.take(max(len(text), MESSAGE_COST)):
+    motion = len(text) <= _MOTION_MESSAGE_CHARACTERS and _MOTION_MESSAGE.fullmatch(text) is not None
+    if not budget.take(MOTION_COST if motion else max(len(text), MESSAGE_COST)):
         raise BadMessage(f"more input than a tab may send ({RATE_BYTES:,} bytes a second, {BURST_BYTES:,} at once)")
     try:
         envelope = json.loads(text, parse_constant=_refuse_constant)
@@ -236,7 +248,7 @@ def read_message(
     if len(keys) > MAX_KEYS_BYTES:
         raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
     beyond_bytes = key_presses(data) * KEY_COST - max(len(text), MESSAGE_COST)  # the bytes were taken above
-    if beyond_bytes > 0 and not budget.take(beyond_bytes):
+    if not motion and beyond_bytes > 0 and not budget.take(beyond_bytes):
         raise BadMessage(f"more input than a tab may send ({RATE_BYTES // KEY_COST:,} key presses a second)")
     if sequences is not None:
         sequences.check(data)
