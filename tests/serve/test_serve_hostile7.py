@@ -300,3 +300,16 @@ def test_moving_the_pointer_about_on_a_fast_screen_never_ends_the_session_and_a_
         for i in range(30 * 240):  # a button held while moving is not movement alone: 32 bytes a report, as before
             clock.now += 1 / 240
             read_message(_browser_stdin(f"\x1b[<32;{1 + i % 200};5M"), drags)
+
+
+@pytest.mark.parametrize("bidi", ["\u202e", "\u202a", "\u2066", "\u2069"])
+def test_a_note_holding_a_bidirectional_control_is_refused_as_a_control_character_is(bidi: str):
+    """A facilitator's note was refused for a control character but kept a right-to-left override (U+202E), which a
+    browser's page then showed with its words reversed (``approved`` written, ``devorppa`` shown): refused, saying
+    why."""
+    from warroom.store.results._notes import note_problem
+
+    assert note_problem(f"escalation {bidi}devorppa\u202c ok") == (
+        "the note holds a bidirectional control character (U+202A to U+202E, U+2066 to U+2069), which would show its "
+        "words in another order than written; remove it")
+    assert note_problem("escalation approved, مرحبا ok") is None  # right-to-left text itself is a note

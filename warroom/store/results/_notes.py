@@ -48,8 +48,9 @@ class FacilitatorNote:
 
 def note_problem(text: str) -> str | None:
     """Why ``text`` cannot be a note (empty, too long, a control character other than a line break, CR LF as
-    browsers send it, or a tab), or None when it can. Its length is counted with each CR LF as one line break, as the
-    note is stored (a browser's form sends a textarea's line breaks as CR LF, and counts them as one)."""
+    browsers send it, or a tab, a bidirectional control), or None when it can. Its length is counted with each CR LF
+    as one line break, as the note is stored (a browser's form sends a textarea's line breaks as CR LF, and counts
+    them as one)."""
     text = text.replace("\r\n", "\n")
     if not text.strip():
         return "the note is empty"
@@ -57,6 +58,9 @@ def note_problem(text: str) -> str | None:
         return f"the note is {len(text):,} characters long; at most {MAX_NOTE_CHARS:,} are kept"
     if any((ord(c) < 0x20 and c not in "\r\n\t") or 0x7F <= ord(c) < 0xA0 for c in text):
         return "the note holds a control character"
+    if any(0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069 for c in text):
+        return ("the note holds a bidirectional control character (U+202A to U+202E, U+2066 to U+2069), which would "
+                "show its words in another order than written; remove it")
     return None
 
 
