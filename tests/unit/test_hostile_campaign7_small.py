@@ -37,3 +37,60 @@ def test_no_negative_zero_in_the_summary_exports(tmp_path: Path) -> None:
     assert row["criterion_c"] == "0.0"
     table = run_sub(data, "summary", env={"COLUMNS": "200"}).output
     assert "-0.00" not in table
+
+
+# --- 2. a note over its limit: where, the limit, and what to do ------------------------------------------------
+
+_LONG_NOTE = {"t": 1.0, "kind": "flag", "event": "e01", "note": "x" * 2_500}
+_NOTE_MESSAGE = (
+    "note: the note is 2,500 characters long, over the limit of 2,000: shorten the note (a flag's note or an "
+    "escalation's reason) to at most 2,000 characters"
+)
+
+
+def test_a_long_note_in_a_score_log_is_refused_at_its_column_with_the_limit(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from locations import REPO
+
+    from warroom.cli import main
+
+    log = tmp_path / "log.jsonl"
+    text = json.dumps(_LONG_NOTE)
+    log.write_text(text + "\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["score", str(REPO / "drills" / "api-dns-cutover.yaml"), str(log)])
+    assert r.exit_code == 1
+    column = text.index('"note"') + 1
+    assert f"log.jsonl:1:{column}: not an action: {_NOTE_MESSAGE}" in r.output
+    assert "String should have at most" not in r.output
+
+
+def test_a_long_note_in_a_journal_is_a_corrupt_line_at_its_column(tmp_path: Path) -> None:
+    from tests.unit.test_finite_values import journal
+    from warroom.store.journal import read_journal
+
+    line = json.dumps({"type": "action", "seq": 1, "at": "2026-01-01T00:00:01+00:00", "action": _LONG_NOTE})
+    path = journal(tmp_path, line)
+    (problem,) = read_journal(path).problems
+    column = line.index('"note"') + 1
+    assert str(problem) == f"{path}:2:{column}: corrupt action line (action.{_NOTE_MESSAGE}); skipped"
+
+
+def test_a_long_note_in_an_imported_line_is_refused_at_its_column(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from store_support import add_session
+
+    from warroom.cli import main
+
+    with ResultsStore(tmp_path / "a") as store:
+        add_session(store, "s1", trainee="ann")
+    exported = CliRunner().invoke(main, ["store", "export", "--data-dir", str(tmp_path / "a")]).stdout
+    row = json.loads(exported.splitlines()[0])
+    row["actions"] = json.dumps([_LONG_NOTE])
+    text = json.dumps(row)
+    (tmp_path / "in.jsonl").write_text(text + "\n", encoding="utf-8")
+    argv = ["store", "import", "--data-dir", str(tmp_path / "b"), "--all-trainees", str(tmp_path / "in.jsonl")]
+    r = CliRunner().invoke(main, argv)
+    assert r.exit_code == 1
+    column = text.index('\\"note\\"') + 1
+    assert f"in.jsonl:1:{column}: actions: 0.{_NOTE_MESSAGE}" in r.output
+    assert "0 sessions imported" in r.output
