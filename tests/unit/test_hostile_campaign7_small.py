@@ -94,3 +94,49 @@ def test_a_long_note_in_an_imported_line_is_refused_at_its_column(tmp_path: Path
     column = text.index('\\"note\\"') + 1
     assert f"in.jsonl:1:{column}: actions: 0.{_NOTE_MESSAGE}" in r.output
     assert "0 sessions imported" in r.output
+
+
+# --- 3. a session in progress is said, not silently missing ----------------------------------------------------
+
+
+def _live_journal(data_dir: Path, sid: str, trainee: str = "ana", drill: str = "fault-00"):
+    """A journal whose writer lives (this process holds its lock, as a war room playing it does)."""
+    from warroom.store.journal import JournalWriter
+
+    writer = JournalWriter.create(data_dir / "journals" / f"{sid}.jsonl")
+    writer.append({"type": "start", "session_id": sid, "trainee": trainee, "drill_id": drill})
+    return writer
+
+
+def test_the_summary_says_how_many_sessions_are_in_progress(tmp_path: Path) -> None:
+    data = _balanced_trainee(tmp_path)
+    live = [_live_journal(data, "20261206-100000-aaaa"), _live_journal(data, "20261206-100000-bbbb", "ben")]
+    try:
+        r = run_sub(data, "summary", "--format", "json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["in_progress"] == 2
+        r = run_sub(data, "summary", "--format", "json", "--trainee", "ben")
+        assert json.loads(r.stdout)["in_progress"] == 1
+        table = run_sub(data, "summary", env={"COLUMNS": "200"}).output
+        assert "2 sessions in progress, not counted yet (counted once they end)." in table
+        table = run_sub(data, "summary", "--trainee", "ben", env={"COLUMNS": "200"}).output
+        assert "No sessions match." in table
+        assert "1 session in progress, not counted yet (counted once it ends)." in table
+    finally:
+        for writer in live:
+            writer.close()
+    r = run_sub(data, "summary", "--format", "json")
+    assert json.loads(r.stdout)["in_progress"] == 0
+    assert "in progress" not in run_sub(data, "summary", env={"COLUMNS": "200"}).output
+
+
+def test_a_killed_sessions_journal_is_not_in_progress(tmp_path: Path) -> None:
+    from warroom.store.journal import sessions_in_progress
+
+    writer = _live_journal(tmp_path, "20261206-100000-aaaa")
+    assert sessions_in_progress(tmp_path) == 1
+    assert sessions_in_progress(tmp_path, trainee="ana", drill_id="fault-00") == 1
+    assert sessions_in_progress(tmp_path, drill_id="fault-01") == 0
+    writer.close()  # its process is gone: the lock with it
+    assert (tmp_path / "journals" / "20261206-100000-aaaa.jsonl").exists()
+    assert sessions_in_progress(tmp_path) == 0

@@ -50,18 +50,21 @@ class Summary:
     """The cohort statistics of the matching sessions and what was counted: ``label`` (assessment, practice or
     all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode); the
     matching sessions that are not verified (``unverified``: a :class:`~warroom.store.cohort.Unverified`, None: not
-    looked at), left out of the figures unless counted on request."""
+    looked at), left out of the figures unless counted on request; ``in_progress``: sessions of the matching
+    trainee and drill being played now (a live journal), which no figure counts yet."""
 
     stats: CohortStats
     label: str
     counted: int
     left_out: int
     unverified: Any = None
+    in_progress: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, approximated,
         left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified, whether the figures
-        count them, the first 100 of their ids) then the statistics' dict."""
+        count them, the first 100 of their ids), ``in_progress`` (sessions being played now, not counted yet) then
+        the statistics' dict."""
         s = self.stats
         counted = {
             "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
@@ -72,6 +75,7 @@ class Summary:
         if self.unverified is not None:
             u = self.unverified
             out["unverified"] = {"sessions": u.count, "counted": u.counted, "ids": [c.session_id for c in u.checks]}
+        out["in_progress"] = self.in_progress
         return {**out, **s.to_dict()}
 
 
@@ -170,6 +174,16 @@ def unverified_sentence(unverified: Any) -> str:
     return (f" {n} not verified (stored by a trainee's own client, imported, or found wrong by `warroom scores "
             f"verify`) {are} left out: `warroom scores verify` says why and checks them; --include-unverified counts "
             "them.")  # fmt: skip
+
+
+def in_progress_line(in_progress: int) -> str | None:
+    """The line on the sessions being played now (None when there are none)."""
+    if not in_progress:
+        return None
+    return (
+        f"{plural(in_progress, 'session')} in progress, not counted yet (counted once "
+        f"{'it ends' if in_progress == 1 else 'they end'})."
+    )
 
 
 def approximated_line(summary: Summary) -> str | None:
@@ -359,7 +373,7 @@ def print_tables(summary: Summary, scope: str = "") -> None:
     t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
     d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
     scope = f" ({clean(scope)})" if scope else ""
-    lead = [counted_line(summary), *filter(None, [approximated_line(summary)])]
+    lead = [counted_line(summary), *filter(None, [in_progress_line(summary.in_progress), approximated_line(summary)])]
     warning = [w for w in [warnings_line(stats.trainees)] if w]
     print_renderables(console, *lead, "Per trainee" + scope, *t_tables, *warning)
     trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
