@@ -140,3 +140,87 @@ def test_a_killed_sessions_journal_is_not_in_progress(tmp_path: Path) -> None:
     writer.close()  # its process is gone: the lock with it
     assert (tmp_path / "journals" / "20261206-100000-aaaa.jsonl").exists()
     assert sessions_in_progress(tmp_path) == 0
+
+
+# --- 4. a --drills folder too large to search: the refusal alone ------------------------------------------------
+
+
+class _Listing:
+    """What ``os.scandir`` returns, sorted by name (the walk's order fixed for the test)."""
+
+    def __init__(self, entries: list) -> None:
+        self.entries = iter(entries)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.entries)
+
+    def close(self) -> None:
+        return None
+
+
+def _locked_folders(monkeypatch, listed: list[str]) -> None:
+    """Folders named ``locked*`` cannot be listed (as /proc's are, even for root); every listing is sorted by name."""
+    import os
+
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.path.basename(os.fspath(path)).startswith("locked"):
+            listed.append(os.fspath(path))
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        with real(path) as it:
+            return _Listing(sorted(it, key=lambda e: e.name))
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_run_with_a_drills_folder_too_large_gives_the_refusal_alone(tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.library import _library
+
+    lib, elsewhere = tmp_path / "lib", tmp_path / "elsewhere"
+    lib.mkdir()
+    elsewhere.mkdir()
+    for i in range(8):
+        (lib / f"locked{i}").mkdir()
+    for i in range(60):
+        (elsewhere / f"f{i}.txt").write_text("")
+    (lib / "shared").symlink_to(elsewhere)  # after the locked folders in the walk's (sorted) order
+    listed: list[str] = []
+    _locked_folders(monkeypatch, listed)
+    monkeypatch.setattr(_library, "MAX_WALK_ENTRIES", 50)
+    r = CliRunner().invoke(main, ["run", "--drills", str(lib), "--data-dir", str(tmp_path / "data"), "x"])
+    assert r.exit_code == 2
+    assert len(listed) == 8  # the walk met them before its bound
+    assert "locked" not in r.output
+    assert (f"; {lib} could not be read (more than 50 files and folders under it (the search for drill files stops "
+            f"there): the symbolic link {lib / 'shared'} -> {elsewhere} in it leads out of it") in r.output
+    assert len(r.output) < 800
+
+
+def test_folders_that_could_not_be_read_are_named_three_then_counted(tmp_path: Path, monkeypatch) -> None:
+    import pytest
+
+    from warroom.core.library import DrillLibrary
+    from warroom.core.library._library import UnknownDrill
+
+    for i in range(5):
+        (tmp_path / f"locked{i}").mkdir()
+    _locked_folders(monkeypatch, [])
+    with pytest.raises(UnknownDrill) as caught:
+        DrillLibrary((tmp_path,)).resolve("nowhere")
+    message = str(caught.value)
+    named = [f"{tmp_path / f'locked{i}'} could not be read (Permission denied)" for i in range(3)]
+    assert "; ".join(named) + "; and 2 more could not be read)" in message
+    assert "locked3" not in message
