@@ -224,3 +224,30 @@ def test_folders_that_could_not_be_read_are_named_three_then_counted(tmp_path: P
     named = [f"{tmp_path / f'locked{i}'} could not be read (Permission denied)" for i in range(3)]
     assert "; ".join(named) + "; and 2 more could not be read)" in message
     assert "locked3" not in message
+
+
+# --- 5. two names of a variant that could read the same -------------------------------------------------------
+
+
+def test_a_names_choice_that_is_another_names_text_is_refused_naming_both(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from locations import REPO
+
+    from warroom.cli import main
+
+    source = (REPO / "drills" / "clickstream-backfill.yaml").read_text(encoding="utf-8")
+    written = "      choices: [exp_8a05, exp_91cb, exp_5be4]\n"
+    assert written in source
+    drill = tmp_path / "clickstream-backfill.yaml"
+    drill.write_text(source.replace(written, "      choices: [exp_8a05, exp_7d31, exp_5be4]\n"), encoding="utf-8")
+    line = source.splitlines().index(written.rstrip("\n")) + 1
+    column = written.index("exp_91cb") + 1
+    r = CliRunner().invoke(main, ["validate", str(drill)])
+    assert r.exit_code == 1
+    assert (f"{drill}:{line}:{column}: choice 'exp_7d31' of the name 'exp_7d34' is the name 'exp_7d31', so a variant "
+            "could show both names as 'exp_7d31': give 'exp_7d34' a choice no other name reads as") in r.output
+    drill.write_text(source.replace(written, "      choices: [exp_8a05, exp_91c7, exp_5be4]\n"), encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", str(drill)])
+    assert r.exit_code == 1
+    assert "choice 'exp_91c7' of the name 'exp_7d34' is a choice of the name 'exp_7d31' too, so" in r.output
+    assert CliRunner().invoke(main, ["validate", str(REPO / "drills")]).exit_code == 0
