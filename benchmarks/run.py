@@ -47,6 +47,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"sessions": 100_000, "small": 10_000, "repeat": 3},
         {"sessions": 20_000, "small": 2_000, "repeat": 1},
     ),
+    "a-prime": ("bench_a_prime", {"trials": (10_000, 100_000), "repeat": 3}, {"trials": (10_000,), "repeat": 1}),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "picker": ("bench_picker", {"copies": 10, "repeat": 3}, {"copies": 3, "repeat": 1}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),

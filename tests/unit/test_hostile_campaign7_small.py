@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 
 from scores_support import run_sub
@@ -251,3 +252,45 @@ def test_a_names_choice_that_is_another_names_text_is_refused_naming_both(tmp_pa
     assert r.exit_code == 1
     assert "choice 'exp_91c7' of the name 'exp_7d34' is a choice of the name 'exp_7d31' too, so" in r.output
     assert CliRunner().invoke(main, ["validate", str(REPO / "drills")]).exit_code == 0
+
+
+# --- 6. the A′ interval of many trials: the same percentiles without sorting every pair -------------------------
+
+
+def _both_ways(hits: int, signal: int, fas: int, noise: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    from warroom.core.stats import _measures as m
+
+    s = m._binomial(signal, m.log_linear_rate(hits, signal))
+    n = m._binomial(noise, m.log_linear_rate(fas, noise))
+    grid = m._Grid(s, signal, n, noise)
+    tail = (1 - m.CONFIDENCE) / 2 * grid.total
+    return (grid.quantile(tail), grid.quantile(grid.total - tail)), m._sorted_percentiles(s, signal, n, noise)
+
+
+def test_the_a_prime_percentiles_by_bisection_are_those_of_every_pair_sorted() -> None:
+    cases = [(10, 10, 0, 5), (0, 10, 5, 5), (7, 10, 1, 5), (5, 10, 3, 6), (40, 40, 0, 20), (150, 300, 150, 300),
+             (299, 300, 1, 250), (1, 200, 199, 200), (120, 240, 30, 60), (60, 80, 20, 400)]  # fmt: skip
+    for case in cases:
+        bisected, sorted_ = _both_ways(*case)
+        assert bisected == sorted_, case
+
+
+def test_a_large_a_prime_interval_takes_the_bisection_and_a_small_one_sorts(monkeypatch) -> None:
+    from warroom.core.stats import _measures as m
+
+    calls: list[str] = []
+    real_sorted, real_quantile = m._sorted_percentiles, m._Grid.quantile
+    monkeypatch.setattr(m, "_sorted_percentiles", lambda *a: calls.append("sorted") or real_sorted(*a))
+    monkeypatch.setattr(m._Grid, "quantile", lambda self, t: calls.append("bisected") or real_quantile(self, t))
+    m.a_prime_interval(7, 10, 1, 5)
+    assert calls == ["sorted"]
+    calls.clear()
+    n = 10_000
+    low, high = m.a_prime_interval(8_000, n, 2_000, n)
+    assert calls == ["bisected", "bisected"]
+    # at 10,000 trials each the bootstrap is near normal: the delta method's interval agrees to 1e-4
+    h, f, e = m.log_linear_rate(8_000, n), m.log_linear_rate(2_000, n), 1e-6
+    dh = (m.a_prime(h + e, f) - m.a_prime(h - e, f)) / (2 * e)
+    df = (m.a_prime(h, f + e) - m.a_prime(h, f - e)) / (2 * e)
+    sd = math.sqrt(dh * dh * h * (1 - h) / n + df * df * f * (1 - f) / n)
+    assert abs(low - (m.a_prime(h, f) - 1.96 * sd)) < 1e-4 and abs(high - (m.a_prime(h, f) + 1.96 * sd)) < 1e-4
