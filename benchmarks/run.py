@@ -40,7 +40,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     "summary-table": (
         "bench_summary_table",
         {"trainees": 6_000, "sessions": 18_000, "repeat": 3},
-        {"trainees": 1_000, "sessions": 3_000, "repeat": 1},
+        {"trainees": 1_000, "sessions": 3_000, "repeat": 1, "drills": 1_000},
     ),
     "stats": (
         "bench_stats",

@@ -294,3 +294,23 @@ def test_a_large_a_prime_interval_takes_the_bisection_and_a_small_one_sorts(monk
     df = (m.a_prime(h, f + e) - m.a_prime(h, f - e)) / (2 * e)
     sd = math.sqrt(dh * dh * h * (1 - h) / n + df * df * f * (1 - f) / n)
     assert abs(low - (m.a_prime(h, f) - 1.96 * sd)) < 1e-4 and abs(high - (m.a_prime(h, f) + 1.96 * sd)) < 1e-4
+
+
+# --- 7. a summary table of thousands of drills: the first 100, then how many more ---------------------------------
+
+
+def test_the_summary_table_shows_the_first_100_drills_and_counts_the_rest(tmp_path: Path) -> None:
+    from warroom.cli.scores._statistics import SHOWN_DRILLS
+
+    assert SHOWN_DRILLS == 100
+    with ResultsStore(tmp_path) as store:
+        for i in range(103):
+            add(store, f"s{i:03d}", "ana", f"drill-{i:03d}", "contained" if i % 2 else "missed", 50)
+    table = run_sub(tmp_path, "summary", env={"COLUMNS": "200"}).output
+    shown = {f"drill-{i:03d}" for i in range(103) if f"drill-{i:03d}" in table}
+    assert shown == {f"drill-{i:03d}" for i in range(100)}
+    assert ("and 3 more drills (the first 100 by drill id are shown): --all shows every drill; --format json or csv "
+            "gives every figure of every drill.") in " ".join(table.split())
+    every = run_sub(tmp_path, "summary", "--all", env={"COLUMNS": "200"}).output
+    assert all(f"drill-{i:03d}" in every for i in range(103)) and "more drill" not in every
+    assert len(json.loads(run_sub(tmp_path, "summary", "--format", "json").stdout)["drills"]) == 103

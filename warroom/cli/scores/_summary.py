@@ -45,6 +45,7 @@ def summarise(
     fmt: str = "table",
     output: Path | None = None,
     include_unverified: bool = False,
+    all_drills: bool = False,
 ) -> None:
     """Print the summary of the matching sessions (:func:`show_summary`), then name the rows it left out because
     they cannot be counted (stderr, exit status 1 via click.ClickException); click.UsageError for ``--mode tutorial``
@@ -65,7 +66,7 @@ def summarise(
             show_summary(None, filters, fmt, output, in_progress=live)
         return
     with store, store_errors():
-        _report_skipped(show_summary(store, filters, fmt, output, include_unverified, live))
+        _report_skipped(show_summary(store, filters, fmt, output, include_unverified, live, all_drills))
 
 
 def _say_in_progress(live: int) -> None:
@@ -83,6 +84,7 @@ def show_summary(
     output: Path | None,
     include_unverified: bool = False,
     in_progress: int = 0,
+    all_drills: bool = False,
 ) -> list[CorruptSession]:
     """Print (``output``: write) the cohort statistics of the sessions ``filters`` match, as a table (Rich tables
     and compact bars), CSV or JSON (``fmt``); ``store`` None when no session was ever recorded (an empty summary).
@@ -91,7 +93,8 @@ def show_summary(
     counts the assessment sessions when any match, else all of them; ``all`` every session; ``practice`` or
     ``assessment`` that mode only. The sessions that are not verified are left out unless ``include_unverified``
     (how many, in the table's first line, the JSON's ``unverified`` and on stderr). ``in_progress``: the matching
-    sessions being played now (a line of the table, the JSON's ``in_progress``). Returns the
+    sessions being played now (a line of the table, the JSON's ``in_progress``). The table's per-drill part shows
+    the first :data:`~warroom.cli.scores._statistics.SHOWN_DRILLS` drills unless ``all_drills``. Returns the
     :class:`~warroom.store.errors.CorruptSession` of every matching row left out (the caller reports them); raises
     :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
@@ -116,7 +119,7 @@ def show_summary(
         say(_nothing_counted(store is not None, filters) + unverified_sentence(summary.unverified))
         _say_in_progress(in_progress)
     else:
-        print_tables(summary, filters.scope())
+        print_tables(summary, filters.scope(), all_drills)
     return problems
 
 
@@ -158,6 +161,13 @@ include_unverified_option = click.option(
 @export_format_option
 @output_option
 @include_unverified_option
+@click.option(
+    "--all",
+    "all_drills",
+    is_flag=True,
+    help="Show every drill in the table (by default the first 100 by drill id, then how many more; JSON and CSV "
+    "always carry every drill).",
+)
 @click.pass_context
 def summary_command(ctx: click.Context, **_: Any) -> None:
     """Detection statistics per trainee (hit rate, false-alarm rate, d′, c, A′, median times to detect in drill
@@ -174,4 +184,7 @@ def summary_command(ctx: click.Context, **_: Any) -> None:
     o = subcommand_options(ctx)
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
-    summarise(settings, filters_of(settings, o), o["fmt"], o["output"], ctx.params["include_unverified"])
+    summarise(
+        settings, filters_of(settings, o), o["fmt"], o["output"], ctx.params["include_unverified"],
+        ctx.params["all_drills"],
+    )  # fmt: skip
