@@ -59,7 +59,7 @@ def d_prime_and_c(hits: int, signal_trials: int, false_alarms: int, noise_trials
         return None
     zh = _Z(log_linear_rate(hits, signal_trials))
     zf = _Z(log_linear_rate(false_alarms, noise_trials))
-    return zh - zf, -(zh + zf) / 2
+    return zh - zf, -(zh + zf) / 2 + 0.0  # (+ 0.0: c of H = 1 − F is 0.0, never the negative zero −(0.0) gives)
 
 
 def a_prime(hit_rate: float, false_alarm_rate: float) -> float:

@@ -11,6 +11,7 @@ made-up value.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -170,19 +171,28 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return value, history
 
 
+@functools.cache
+def _action_log() -> Any:
+    """The model of an action log (a list of actions), built once (building it takes milliseconds)."""
+    from pydantic import TypeAdapter
+
+    from warroom.core.model import Action
+
+    return TypeAdapter(list[Action])
+
+
 def _actions_problem(text: str, actions: Any) -> tuple[str, int | None] | None:
     """Check the action log of a line (its stored JSON text) with the journal's model, as a journal line is checked
     (a note over its limit, a drill time out of range): what is wrong and the column in ``text`` of the key refused,
     or None."""
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
 
-    from warroom.core.model import Action
     from warroom.store.results._records import describe, error_column
 
     if not isinstance(actions, str):
         return None  # the column's own check says what is wrong
     try:
-        TypeAdapter(list[Action]).validate_json(actions)
+        _action_log().validate_json(actions)
     except ValidationError as exc:
         if any(e["type"] == "json_invalid" for e in exc.errors()):
             return None  # not JSON: the column's own check says so
