@@ -40,13 +40,14 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     "summary-table": (
         "bench_summary_table",
         {"trainees": 6_000, "sessions": 18_000, "repeat": 3},
-        {"trainees": 1_000, "sessions": 3_000, "repeat": 1},
+        {"trainees": 1_000, "sessions": 3_000, "repeat": 1, "drills": 1_000},
     ),
     "stats": (
         "bench_stats",
         {"sessions": 100_000, "small": 10_000, "repeat": 3},
         {"sessions": 20_000, "small": 2_000, "repeat": 1},
     ),
+    "a-prime": ("bench_a_prime", {"trials": (10_000, 100_000), "repeat": 3}, {"trials": (10_000,), "repeat": 1}),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "picker": ("bench_picker", {"copies": 10, "repeat": 3}, {"copies": 3, "repeat": 1}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),

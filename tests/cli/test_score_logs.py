@@ -105,12 +105,13 @@ def test_a_noise_trial_and_its_responses(tmp_path: Path):
     ]
 
 
+#: A value an action refuses is placed at its key's column (a note too long, a typo in ``kind``, an extra key).
 BAD = {
     "not-json.jsonl": (['{"t": 1, "kind": "pause"}', "{not json"], "2:2", "not a JSON line (Expecting property name"),
     "a-list.jsonl": (["[1, 2]"], "1:1", 'not a JSON object: each line is one action, {"t": ..., "kind": ...}'),
-    "typo.jsonl": ([{"t": 5, "kind": "escalat", "step": "s1"}], "1:1", "not an action: kind: Input should be"),
-    "extra-key.jsonl": ([{"t": 5, "kind": "pause", "who": "me"}], "1:1", "not an action: who: Extra inputs are not"),
-    "nan.jsonl": (['{"t": NaN, "kind": "pause"}'], "1:1", "not an action: t:"),
+    "typo.jsonl": ([{"t": 5, "kind": "escalat", "step": "s1"}], "1:10", "not an action: kind: Input should be"),
+    "extra-key.jsonl": ([{"t": 5, "kind": "pause", "who": "me"}], "1:27", "not an action: who: Extra inputs are not"),
+    "nan.jsonl": (['{"t": NaN, "kind": "pause"}'], "1:2", "not an action: t:"),
     "backwards.jsonl": ([esc(12, "s1", "e04"), {"t": 10, "kind": "flag", "event": "e02"}], "2:1",
                         "action 2 (flag at 10 s) comes before the drill clock (12 s)"),
     "unreleased.jsonl": ([esc(5, "s1", "e09")], "1:1", "action 1 (escalate at 5 s): trace event 'e09' has not been "

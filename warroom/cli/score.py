@@ -83,7 +83,7 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
     from pydantic import ValidationError
 
     from warroom.core.files import record_json
-    from warroom.store.results import ActionRecord, describe
+    from warroom.store.results import ActionRecord, describe, error_column
 
     try:
         obj = record_json(line.decode("utf-8"))
@@ -103,7 +103,8 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
         record = ActionRecord.model_validate(obj if kind == "action" else {"action": obj})
     except ValidationError as exc:
         why = describe(exc)
-        raise LogRefused(log.name, n, f"not an action: {why if kind else why.removeprefix('action.')}") from None
+        col = error_column(line.decode("utf-8"), exc) or 1
+        raise LogRefused(log.name, n, f"not an action: {why if kind else why.removeprefix('action.')}", col) from None
     log.actions.append(record.action)
     log.lines.append(n)
 

@@ -40,6 +40,11 @@ SUMMARY_CSV_COLUMNS = (
     "measure", "status", "split_half_r", "half_trials", "reliability", "trials_needed", "target",
 )  # fmt: skip
 
+#: Drills the summary's table shows (rows and bars) unless ``--all`` is given: with 10,000 drills the table took a
+#: minute, Rich laying out about 6 ms a row, and no one reads that many rows; the rest are counted under the table
+#: (``and N more drills``), and JSON and CSV carry them all.
+SHOWN_DRILLS = 100
+
 #: Width of a bar in characters (each character holds eighths, so a bar shows 1/160 steps).
 BAR_WIDTH = 20
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -50,18 +55,21 @@ class Summary:
     """The cohort statistics of the matching sessions and what was counted: ``label`` (assessment, practice or
     all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode); the
     matching sessions that are not verified (``unverified``: a :class:`~warroom.store.cohort.Unverified`, None: not
-    looked at), left out of the figures unless counted on request."""
+    looked at), left out of the figures unless counted on request; ``in_progress``: sessions of the matching
+    trainee and drill being played now (a live journal), which no figure counts yet."""
 
     stats: CohortStats
     label: str
     counted: int
     left_out: int
     unverified: Any = None
+    in_progress: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, approximated,
         left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified, whether the figures
-        count them, the first 100 of their ids) then the statistics' dict."""
+        count them, the first 100 of their ids), ``in_progress`` (sessions being played now, not counted yet) then
+        the statistics' dict."""
         s = self.stats
         counted = {
             "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
@@ -72,6 +80,7 @@ class Summary:
         if self.unverified is not None:
             u = self.unverified
             out["unverified"] = {"sessions": u.count, "counted": u.counted, "ids": [c.session_id for c in u.checks]}
+        out["in_progress"] = self.in_progress
         return {**out, **s.to_dict()}
 
 
@@ -170,6 +179,16 @@ def unverified_sentence(unverified: Any) -> str:
     return (f" {n} not verified (stored by a trainee's own client, imported, or found wrong by `warroom scores "
             f"verify`) {are} left out: `warroom scores verify` says why and checks them; --include-unverified counts "
             "them.")  # fmt: skip
+
+
+def in_progress_line(in_progress: int) -> str | None:
+    """The line on the sessions being played now (None when there are none)."""
+    if not in_progress:
+        return None
+    return (
+        f"{plural(in_progress, 'session')} in progress, not counted yet (counted once "
+        f"{'it ends' if in_progress == 1 else 'they end'})."
+    )
 
 
 def approximated_line(summary: Summary) -> str | None:
@@ -349,24 +368,37 @@ def _fitted(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: 
     return [fitted_table(columns, rows, UNBOUNDED_WIDTH)]
 
 
-def print_tables(summary: Summary, scope: str = "") -> None:
+def more_drills_line(shown: int, drills: int) -> str | None:
+    """The line under a per-drill table cut at ``shown`` of ``drills`` rows (None when none was left out)."""
+    if drills <= shown:
+        return None
+    return (
+        f"and {plural(drills - shown, 'more drill')} (the first {shown:,} by drill id are shown): --all shows every "
+        "drill; --format json or csv gives every figure of every drill."
+    )
+
+
+def print_tables(summary: Summary, scope: str = "", all_drills: bool = False) -> None:
     """Print the statistics' tables and bars; ``scope`` (the mode and drill set the sessions are limited to, see
-    :meth:`warroom.cli.scores._options.Filters.scope`) is named in the titles."""
+    :meth:`warroom.cli.scores._options.Filters.scope`) is named in the titles. The per-drill table and bars show the
+    first :data:`SHOWN_DRILLS` drills, and count the others, unless ``all_drills``."""
     from warroom.cli.common import make_console, print_renderables
 
     console = make_console()
     stats = summary.stats
+    drills = stats.drills if all_drills else stats.drills[:SHOWN_DRILLS]
+    more = [m for m in [more_drills_line(len(drills), len(stats.drills))] if m]
     t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
-    d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
+    d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(drills), console.width)
     scope = f" ({clean(scope)})" if scope else ""
-    lead = [counted_line(summary), *filter(None, [approximated_line(summary)])]
+    lead = [counted_line(summary), *filter(None, [in_progress_line(summary.in_progress), approximated_line(summary)])]
     warning = [w for w in [warnings_line(stats.trainees)] if w]
     print_renderables(console, *lead, "Per trainee" + scope, *t_tables, *warning)
     trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
     for line in bar_lines(("trainee", "hit rate", "false-alarm rate"), trainee_rows):
         click.echo(line)
-    print_renderables(console, "Per drill" + scope, *d_tables)
-    drill_rows = [(d.drill_id, d.difficulty, d.discrimination) for d in stats.drills]
+    print_renderables(console, "Per drill" + scope, *d_tables, *more)
+    drill_rows = [(d.drill_id, d.difficulty, d.discrimination) for d in drills]
     for line in bar_lines(("drill", "difficulty", "discrimination"), drill_rows):
         click.echo(line)
     print_renderables(console, reliability_line(summary), score_reliability_line(summary), LEGEND)

@@ -7,6 +7,7 @@ What is printed is all in :func:`show_summary`, the one function the command cal
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,7 @@ def summarise(
     fmt: str = "table",
     output: Path | None = None,
     include_unverified: bool = False,
+    all_drills: bool = False,
 ) -> None:
     """Print the summary of the matching sessions (:func:`show_summary`), then name the rows it left out because
     they cannot be counted (stderr, exit status 1 via click.ClickException); click.UsageError for ``--mode tutorial``
@@ -52,19 +54,37 @@ def summarise(
         raise click.UsageError(
             "the statistics never count tutorial sessions; `warroom scores list --mode tutorial` lists them"
         )
+    from warroom.store.journal import sessions_in_progress
+
+    live = sessions_in_progress(settings.data_dir, filters.trainee, filters.drill)
     store = open_store(settings)
     if store is None:
         if fmt == "table":
             say(f"No sessions recorded yet in {settings.data_dir}.")
+            _say_in_progress(live)
         else:
-            show_summary(None, filters, fmt, output)
+            show_summary(None, filters, fmt, output, in_progress=live)
         return
     with store, store_errors():
-        _report_skipped(show_summary(store, filters, fmt, output, include_unverified))
+        _report_skipped(show_summary(store, filters, fmt, output, include_unverified, live, all_drills))
+
+
+def _say_in_progress(live: int) -> None:
+    from warroom.cli.scores._statistics import in_progress_line
+
+    line = in_progress_line(live)
+    if line:
+        say(line)
 
 
 def show_summary(
-    store: ResultsStore | None, filters: Filters, fmt: str, output: Path | None, include_unverified: bool = False
+    store: ResultsStore | None,
+    filters: Filters,
+    fmt: str,
+    output: Path | None,
+    include_unverified: bool = False,
+    in_progress: int = 0,
+    all_drills: bool = False,
 ) -> list[CorruptSession]:
     """Print (``output``: write) the cohort statistics of the sessions ``filters`` match, as a table (Rich tables
     and compact bars), CSV or JSON (``fmt``); ``store`` None when no session was ever recorded (an empty summary).
@@ -72,7 +92,9 @@ def show_summary(
     ``filters.mode`` chooses the sessions counted (:func:`warroom.store.cohort.counted_modes`): None or ``auto``
     counts the assessment sessions when any match, else all of them; ``all`` every session; ``practice`` or
     ``assessment`` that mode only. The sessions that are not verified are left out unless ``include_unverified``
-    (how many, in the table's first line, the JSON's ``unverified`` and on stderr). Returns the
+    (how many, in the table's first line, the JSON's ``unverified`` and on stderr). ``in_progress``: the matching
+    sessions being played now (a line of the table, the JSON's ``in_progress``). The table's per-drill part shows
+    the first :data:`~warroom.cli.scores._statistics.SHOWN_DRILLS` drills unless ``all_drills``. Returns the
     :class:`~warroom.store.errors.CorruptSession` of every matching row left out (the caller reports them); raises
     :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
@@ -88,14 +110,16 @@ def show_summary(
         summary, problems, matched = summary_of(result, unverified), result.problems, result.matched
         if fmt != "table" and unverified.count:
             say(f"note:{unverified_sentence(unverified)}", err=True)
+    summary = replace(summary, in_progress=in_progress)
     if fmt == "json":
         emit_json(summary.to_dict(), output)
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
     elif not matched:
         say(_nothing_counted(store is not None, filters) + unverified_sentence(summary.unverified))
+        _say_in_progress(in_progress)
     else:
-        print_tables(summary, filters.scope())
+        print_tables(summary, filters.scope(), all_drills)
     return problems
 
 
@@ -137,6 +161,13 @@ include_unverified_option = click.option(
 @export_format_option
 @output_option
 @include_unverified_option
+@click.option(
+    "--all",
+    "all_drills",
+    is_flag=True,
+    help="Show every drill in the table (by default the first 100 by drill id, then how many more; JSON and CSV "
+    "always carry every drill).",
+)
 @click.pass_context
 def summary_command(ctx: click.Context, **_: Any) -> None:
     """Detection statistics per trainee (hit rate, false-alarm rate, d′, c, A′, median times to detect in drill
@@ -153,4 +184,7 @@ def summary_command(ctx: click.Context, **_: Any) -> None:
     o = subcommand_options(ctx)
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
-    summarise(settings, filters_of(settings, o), o["fmt"], o["output"], ctx.params["include_unverified"])
+    summarise(
+        settings, filters_of(settings, o), o["fmt"], o["output"], ctx.params["include_unverified"],
+        ctx.params["all_drills"],
+    )  # fmt: skip

@@ -43,6 +43,8 @@ def bundled_drills_dir() -> Path:
 #: about 100 files. Looked up at call time, so a test may lower one.
 MAX_WALK_DEPTH = 32
 MAX_WALK_ENTRIES = 100_000
+#: How many folders that could not be read a "no such drill" refusal names (then ``and N more could not be read``).
+UNREAD_SHOWN = 3
 
 
 class FolderTooLarge(WarroomError, OSError):
@@ -188,11 +190,13 @@ class DrillLibrary:
     def _ids(self) -> dict[str, Path]:
         if not self._index:
             for d in self.dirs:
+                unread: list[OSError] = []
                 try:
-                    found = find_drill_files([d], errors=self._unread) if Path(d).is_dir() else []
-                except FolderTooLarge as exc:  # named, as a folder that cannot be read is
-                    self._unread.append(exc)
+                    found = find_drill_files([d], errors=unread) if Path(d).is_dir() else []
+                except FolderTooLarge as exc:  # named alone, as a folder that cannot be read is: nothing under it is
+                    self._unread.append(exc)  # used, so the sub-folders the walk met unreadable are not named
                     continue
+                self._unread.extend(unread)
                 for f in found:
                     self._index.setdefault(f.stem, f)
         return self._index
@@ -210,7 +214,10 @@ class DrillLibrary:
         from warroom.core.text import did_you_mean
 
         where = ", ".join(str(d) for d in self.dirs)
-        unread = "".join(f"; {e.filename} could not be read ({e.strerror or e})" for e in self._unread)
+        shown = self._unread[:UNREAD_SHOWN]
+        unread = "".join(f"; {clean_name(e.filename)} could not be read ({e.strerror or e})" for e in shown)
+        if len(self._unread) > len(shown):
+            unread += f"; and {len(self._unread) - len(shown):,} more could not be read"
         return UnknownDrill(f"{what} ({searched} {where}{unread})", did_you_mean(name, self._ids()))
 
     def resolve(self, path_or_id: str) -> Path:

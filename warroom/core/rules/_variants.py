@@ -4,7 +4,8 @@ problem is an :class:`~warroom.core.rules.Issue` at the value at fault, so ``war
 
 - a name or amount must appear where a variant rewrites (the trace's text and tool data, the answer key's texts)
   and never in what the trainee reads before the session draws its seed (title, briefing, plan); its choices
-  differ from it and from one another; each text is listed once; an amount's ``min`` is below its ``max``; the
+  differ from it and from one another, and from every other name's text and choices (two names would read the
+  same in a variant); each text is listed once; an amount's ``min`` is below its ``max``; the
   names' choices make a variant at most :data:`~warroom.core.model.MAX_NAME_GROWTH` characters longer;
 - a phrasing names a trace event once, replaces only the fields of its kind, and each choice makes a valid event;
 - a shuffle group lists distractor events only, each in one group, at most
@@ -99,6 +100,26 @@ def _listed_twice(drill: Drill) -> list[Issue]:
     return issues
 
 
+def _names_read_alike(drill: Drill) -> list[Issue]:
+    """A name's choice that is another name's text or one of its choices: a variant could then show both names as
+    one (``svc-a`` replaced by ``svc-b`` while ``svc-b`` stays). The choice is at fault, the other name related."""
+    assert drill.variants is not None
+    names = drill.variants.names
+    issues = []
+    for i, n in enumerate(names):
+        for j, c in enumerate(n.choices):
+            other = next((k for k, m in enumerate(names) if k != i and (c == m.text or c in m.choices)), None)
+            if other is None:
+                continue
+            m = names[other]
+            how = f"the name {m.text!r}" if c == m.text else f"a choice of the name {m.text!r} too"
+            issues.append(Issue(("variants", "names", i, "choices", j), (
+                f"choice {c!r} of the name {n.text!r} is {how}, so a variant could show both names as {c!r}: give "
+                f"{n.text!r} a choice no other name reads as"),
+                ("variants", "names", other, "text" if c == m.text else "choices")))
+    return issues
+
+
 def _texts(value: Any) -> list[str]:
     """Every text in ``value`` (plain data: a phrasing's choice), values only."""
     if isinstance(value, str):
@@ -110,7 +131,7 @@ def _texts(value: Any) -> list[str]:
 def name_issues(drill: Drill) -> list[Issue]:
     """Problems of ``variants.names`` (and a text listed twice among names and amounts)."""
     assert drill.variants is not None
-    issues: list[Issue] = _listed_twice(drill)
+    issues: list[Issue] = _listed_twice(drill) + _names_read_alike(drill)
     data = drill.model_dump(mode="json") if drill.variants.names else {}
     growth = 0
     phrased = [t for p in drill.variants.phrasings for choice in p.choices for t in _texts(choice)]

@@ -59,7 +59,7 @@ def d_prime_and_c(hits: int, signal_trials: int, false_alarms: int, noise_trials
         return None
     zh = _Z(log_linear_rate(hits, signal_trials))
     zf = _Z(log_linear_rate(false_alarms, noise_trials))
-    return zh - zf, -(zh + zf) / 2
+    return zh - zf, -(zh + zf) / 2 + 0.0  # (+ 0.0: c of H = 1 − F is 0.0, never the negative zero −(0.0) gives)
 
 
 def a_prime(hit_rate: float, false_alarm_rate: float) -> float:
@@ -231,6 +231,12 @@ def _binomial(n: int, p: float) -> list[tuple[int, float]]:
     return out
 
 
+#: Above this many pairs of counts (signal × noise, each binomial without its negligible tails: about 30 × 30 trials
+#: each), the A′ interval's percentiles are found by bisection on A′ (:func:`_a_prime_quantile`) instead of by
+#: sorting every pair: the same percentiles, in time that grows with the trials, not their square.
+A_PRIME_SORTED_PAIRS = 20_000
+
+
 def a_prime_interval(hits: int, signal_trials: int, false_alarms: int, noise_trials: int) -> tuple[float, float]:
     """The :data:`CONFIDENCE` interval of A′ (of the raw rates) by a parametric bootstrap computed exactly: the
     hit and false-alarm counts are drawn as independent binomials of the trainee's numbers of trials with the
@@ -238,11 +244,30 @@ def a_prime_interval(hits: int, signal_trials: int, false_alarms: int, noise_tri
     and the interval runs from the 2.5th to the 97.5th percentile of that distribution (every pair of counts weighed
     by its probability instead of sampled: the same answer as infinitely many bootstrap samples, and no seed). The
     interval is widened to hold the estimate itself. Raises ValueError when either kind of trial was never
-    played."""
+    played.
+
+    Up to :data:`A_PRIME_SORTED_PAIRS` pairs, every pair is listed and sorted; above, each percentile is the
+    smallest A′ value whose cumulative probability reaches it, found by bisection (A′ rises with the hit count and
+    falls with the false-alarm count, so the probability of A′ ≤ a is one sweep over the counts): 10,000 + 10,000
+    trials took 5.3 s sorted, 100,000 each 47 s."""
     if signal_trials <= 0 or noise_trials <= 0:
         raise ValueError("A′ needs both signal and noise trials")
     signal = _binomial(signal_trials, log_linear_rate(hits, signal_trials))
     noise = _binomial(noise_trials, log_linear_rate(false_alarms, noise_trials))
+    point = a_prime(hits / signal_trials, false_alarms / noise_trials)
+    if len(signal) * len(noise) > A_PRIME_SORTED_PAIRS:
+        grid = _Grid(signal, signal_trials, noise, noise_trials)
+        tail = (1 - CONFIDENCE) / 2 * grid.total
+        low, high = grid.quantile(tail), grid.quantile(grid.total - tail)
+        return min(low, point), max(high, point)
+    low, high = _sorted_percentiles(signal, signal_trials, noise, noise_trials)
+    return min(low, point), max(high, point)
+
+
+def _sorted_percentiles(
+    signal: list[tuple[int, float]], signal_trials: int, noise: list[tuple[int, float]], noise_trials: int
+) -> tuple[float, float]:
+    """The A′ bootstrap's percentiles from every pair of counts, sorted by A′."""
     values = sorted(
         (a_prime(kh / signal_trials, kf / noise_trials), ph * pf) for kh, ph in signal for kf, pf in noise
     )
@@ -259,5 +284,46 @@ def a_prime_interval(hits: int, signal_trials: int, false_alarms: int, noise_tri
             break
     low = values[0][0] if low is None else low
     high = values[-1][0] if high is None else high
-    point = a_prime(hits / signal_trials, false_alarms / noise_trials)
-    return min(low, point), max(high, point)
+    return low, high
+
+
+class _Grid:
+    """The pairs of counts of the A′ bootstrap, never listed: the hit counts ascending with the cumulative sums of
+    their probabilities, the false-alarm counts ascending with theirs."""
+
+    def __init__(
+        self, signal: list[tuple[int, float]], signal_trials: int, noise: list[tuple[int, float]], noise_trials: int
+    ) -> None:
+        self.hit_rates = [k / signal_trials for k, _ in signal]
+        self.fa_rates = [k / noise_trials for k, _ in noise]
+        self.fa_probs = [p for _, p in noise]
+        self.below = [0.0]  # below[i]: the probability of the i lowest hit counts
+        for _, p in signal:
+            self.below.append(self.below[-1] + p)
+        self.total = self.below[-1] * math.fsum(self.fa_probs)
+
+    def at_most(self, a: float) -> float:
+        """The probability of A′ ≤ ``a``: for each false-alarm count (ascending, so A′ falls and the hit counts with
+        A′ ≤ a can only grow), the hit counts from the lowest up to the first whose A′ passes ``a``."""
+        out, i, hits = 0.0, 0, self.hit_rates
+        for f, pf in zip(self.fa_rates, self.fa_probs, strict=True):
+            while i < len(hits) and a_prime(hits[i], f) <= a:
+                i += 1
+            out += pf * self.below[i]
+        return out
+
+    def quantile(self, target: float) -> float:
+        """The smallest A′ of a pair whose cumulative probability reaches ``target``: bisection on A′ down to two
+        adjacent floating-point numbers ``low`` < ``high`` with P(A′ ≤ low) < target ≤ P(A′ ≤ high); ``high`` is
+        then that A′ itself."""
+        low, high = -1.0, 1.0
+        if self.at_most(high) < target:
+            return high
+        while True:
+            mid = (low + high) / 2
+            if mid in (low, high):
+                return high
+            if self.at_most(mid) >= target:
+                high = mid
+            else:
+                low = mid

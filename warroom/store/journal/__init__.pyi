@@ -5,6 +5,7 @@
 from ._deletion import delete_sessions
 from ._file import JournalError, JournalWriter, NotRegularFile, read_journal
 from ._notices import take_notices
+from ._progress import sessions_in_progress
 from ._recorder import JournalWriteError, SessionError, SessionRecorder, Trial
 from ._recovery import RecoveredSession, Unrecoverable, recover_unfinished
 from ._wallclock import detected_at, wall_clock
@@ -23,6 +24,7 @@ __all__ = [
     "detected_at",
     "read_journal",
     "recover_unfinished",
+    "sessions_in_progress",
     "take_notices",
     "wall_clock",
 ]

@@ -252,7 +252,7 @@ def read_journal(path: Path) -> JournalContents:
                 raise JournalError(f"{path}:{i}: the journal does not begin with a session start line")
             contents = JournalContents(path=path, start=obj)
             continue
-        _add_line(contents, i, obj, problems)
+        _add_line(contents, i, obj, problems, line)
     if contents is None:
         detail = f" ({problems[0].message})" if problems else " (the file is empty)"
         raise JournalError(f"{path}: no session start line{detail}")
@@ -294,12 +294,15 @@ def _parse_line(
     return obj
 
 
-def _add_line(contents: JournalContents, i: int, obj: dict[str, Any], problems: list[JournalProblem]) -> None:
-    """Add line ``i`` (after the start line) to ``contents``: an action or the end line, checked with the store's
-    models; anything else, or a value that does not fit, is reported in ``problems`` and skipped."""
+def _add_line(
+    contents: JournalContents, i: int, obj: dict[str, Any], problems: list[JournalProblem], line: bytes
+) -> None:
+    """Add line ``i`` (after the start line; its bytes ``line``) to ``contents``: an action or the end line, checked
+    with the store's models; anything else, or a value that does not fit, is reported in ``problems`` (at the
+    column of the key of the value refused) and skipped."""
     from pydantic import ValidationError
 
-    from warroom.store.results import ActionRecord, EndRecord, describe
+    from warroom.store.results import ActionRecord, EndRecord, describe, error_column
 
     path = contents.path
     kind = obj.get("type")
@@ -309,7 +312,8 @@ def _add_line(contents: JournalContents, i: int, obj: dict[str, Any], problems: 
             contents.actions.append(record.action)
             contents.action_times.append(record.at)
         except ValidationError as exc:
-            problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
+            col = error_column(line.decode("utf-8"), exc)
+            problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped", column=col))
     elif kind == "end" and contents.end is not None:
         problems.append(JournalProblem(path, i, "a second end line (skipped: a session ends once)"))
     elif kind == "end":

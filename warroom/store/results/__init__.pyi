@@ -7,7 +7,7 @@ from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid
 from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
 from ._history import HISTORY_TABLE, ScorecardChange
 from ._queries import SORT_KEYS, TUTORIAL, Filters, filter_sql, where_sql
-from ._records import ActionRecord, EndRecord, describe
+from ._records import ActionRecord, EndRecord, describe, error_column
 from ._responses import response_column
 from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from ._store import ResultsStore
@@ -43,6 +43,7 @@ __all__ = [
     "TUTORIAL",
     "WallClock",
     "describe",
+    "error_column",
     "export_lines",
     "figure_columns",
     "filter_sql",

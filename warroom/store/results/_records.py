@@ -21,6 +21,7 @@ columns as an SQL expression, so figures computed inside the database skip the r
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -254,6 +255,9 @@ def describe(exc: ValidationError, limit: int = 3) -> str:
     for e in errors[:limit]:
         where = ".".join(str(p) for p in e.get("loc", ())) or "value"
         got = e.get("input")
+        if _note_too_long(e):
+            parts.append(f"{where}: {note_too_long(len(got), e['ctx']['max_length'])}")
+            continue
         msg = str(e["msg"]).removeprefix("Value error, ")
         if isinstance(got, str | int | float | bool) or got is None:
             shown = repr(got)
@@ -261,6 +265,31 @@ def describe(exc: ValidationError, limit: int = 3) -> str:
         parts.append(f"{where}: {msg}")
     more = len(errors) - limit
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def note_too_long(length: int, limit: int) -> str:
+    """Why a note of ``length`` characters is refused, with the ``limit`` and what to do."""
+    return (
+        f"the note is {length:,} characters long, over the limit of {limit:,}: shorten the note (a flag's note or an "
+        f"escalation's reason) to at most {limit:,} characters"
+    )
+
+
+def _note_too_long(error: Any) -> bool:
+    loc = error.get("loc", ())
+    return error.get("type") == "string_too_long" and bool(loc) and loc[-1] == "note"
+
+
+def error_column(text: str, exc: ValidationError) -> int | None:
+    """The 1-based column, in the JSON line ``text``, of the key of the first value ``exc`` refuses (``"note"`` of
+    a note too long); None when that key is not found in the line."""
+    errors = exc.errors(include_url=False)
+    keys = [p for p in errors[0].get("loc", ()) if isinstance(p, str)] if errors else []
+    if not keys:
+        return None
+    at = text.find(json.dumps(keys[-1]) + ":")
+    at = at if at >= 0 else text.find(json.dumps(keys[-1]))
+    return at + 1 if at >= 0 else None
 
 
 # The SQL checks of the columns (warroom.store.results._checks) are written without these models, so that the

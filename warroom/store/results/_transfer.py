@@ -11,6 +11,7 @@ made-up value.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -170,6 +171,39 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return value, history
 
 
+@functools.cache
+def _action_log() -> Any:
+    """The model of an action log (a list of actions), built once (building it takes milliseconds)."""
+    from pydantic import TypeAdapter
+
+    from warroom.core.model import Action
+
+    return TypeAdapter(list[Action])
+
+
+def _actions_problem(text: str, actions: Any) -> tuple[str, int | None] | None:
+    """Check the action log of a line (its stored JSON text) with the journal's model, as a journal line is checked
+    (a note over its limit, a drill time out of range): what is wrong and the column in ``text`` of the key refused,
+    or None."""
+    from pydantic import ValidationError
+
+    from warroom.store.results._records import describe, error_column
+
+    if not isinstance(actions, str):
+        return None  # the column's own check says what is wrong
+    try:
+        _action_log().validate_json(actions)
+    except ValidationError as exc:
+        if any(e["type"] == "json_invalid" for e in exc.errors()):
+            return None  # not JSON: the column's own check says so
+        column = error_column(actions, exc)
+        nested = json.dumps(actions)[1:-1]  # the action log as it is written inside the line (a JSON string)
+        at = text.find(nested) if column is not None else -1
+        offset = len(json.dumps(actions[: column - 1])) - 2 if column is not None else 0
+        return f"actions: {describe(exc)}", at + 1 + offset if at >= 0 else None
+    return None
+
+
 def _history(changes: Any) -> list[dict[str, Any]]:
     """The scorecard history of an exported line (a list of replaced scorecards), each checked with
     :class:`~warroom.store.results._records.HistoryRecord`. Raises ValueError naming what is wrong."""
@@ -247,6 +281,10 @@ def _import_line(store: ResultsStore, result: ImportResult, line: tuple[str, int
         return
     try:
         values, history = _row(text)
+        problem = _actions_problem(text, values["actions"])
+        if problem is not None:
+            result.refuse(source, number, *problem)
+            return
         _check_trainee(values, trainee)
         believed = history if trainee is None else []  # (a trainee's file: see histories_left_out)
         stored = store.insert_row(values, believed, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
