@@ -60,6 +60,36 @@ def test_the_ids_shown_by_any_moment_are_the_same_in_the_signal_and_the_noise_tr
                 assert a == b
 
 
+def _released_at(drill: Drill, until: float) -> dict[float, int]:
+    """How many events the played ``drill`` releases at each moment up to ``until`` (what a trainee who reads no
+    content sees change: the rows out and when they come), from its replay."""
+    replay = Replay(drill)
+    counts: dict[float, int] = {}
+    for t in sorted({0.0, *(e.t for e in drill.trace if e.t <= until)}):
+        before = len(replay.released)
+        replay.advance_to(t)
+        counts[t] = len(replay.released) - before
+    return {t: n for t, n in counts.items() if n}
+
+
+@pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
+def test_the_count_of_events_released_at_every_moment_up_to_the_deadline_is_the_same_in_both_trials(drill: Drill):
+    """The count tell (issue 30; docs/scoring.md, "What trainees that do not read get"): with the ids by position,
+    the rows out by a moment were what still told a noise trial (nine twins released more or fewer events than their
+    fault drill by the deadline). Every bundled twin's healthy run now replaces the fault drill's events at their
+    moments, so for every seed the events released at each moment up to the answer key's deadline are as many in
+    the noise trial as in the signal trial, and come at the same moments."""
+    for seed in (None, 0, 1, 2, 3, 5, 8, 13, 21, 34):
+        signal = session_drill(drill, seed, PlayedAs.SIGNAL)
+        noise = session_drill(drill, seed, PlayedAs.NOISE)
+        assert signal.answer_key is not None and noise.is_all_clear
+        deadline = signal.answer_key.deadline
+        assert isinstance(deadline, int | float)
+        by_signal, by_noise = _released_at(signal, deadline), _released_at(noise, deadline)
+        assert sum(by_signal.values()) > 0
+        assert by_noise == by_signal, (seed, sorted(set(by_noise.items()) ^ set(by_signal.items())))
+
+
 @pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
 def test_each_played_drill_is_valid_with_every_reference_renamed(drill: Drill):
     """The played drill passes the semantic rules (which check every reference to an event), in both trials, with
