@@ -309,10 +309,10 @@ def test_the_twin_id_tell_gives_a_trainee_who_reads_no_content_nothing(real_nois
                     alarms[bot] += score(played, log).false_escalations > 0
     assert noise > 10 and alarms["id-tell"] == alarms["wait"] > noise // 2
     # the tell itself still reads the ids it was written for: the authored ids of a noise trial give it away
-    harbor = next(d for d in twinned if d.id == "harbor-outage-credit")
+    held = next(d for d in twinned if d.id == "held-orders-release")
     from warroom.core.model import PlayedAs
 
-    authored = session_drill(harbor, None, PlayedAs.NOISE, by_position=False)
-    assert "h1" in [e.id for e in authored.trace if e.t <= 20] and _twin_told([e for e in authored.trace if e.t <= 20])
-    shown = session_drill(harbor, None, PlayedAs.NOISE)
-    assert not _twin_told([e for e in shown.trace if e.t <= 20])
+    authored = session_drill(held, None, PlayedAs.NOISE, by_position=False)
+    assert "h1" in [e.id for e in authored.trace if e.t <= 45] and _twin_told([e for e in authored.trace if e.t <= 45])
+    shown = session_drill(held, None, PlayedAs.NOISE)
+    assert not _twin_told([e for e in shown.trace if e.t <= 45])
