@@ -29,10 +29,9 @@ def _services(tmp_path: Path, played_as: str, folder: Path) -> Services:
 
 
 async def test_a_noise_trial_shows_no_id_of_the_twins_own_and_takes_a_citation_of_a_shown_id(tmp_path: Path):
-    """held-orders-release's twin adds ``h1`` at 41 s (where the fault drill's e13 is removed) and the retried check
-    ``h2`` at 50 s with its result ``h3`` at 64 s: by 64 s the noise trial has shown e01 to e16 in order (``h2``
-    is e15, its result names it ``↳e15``), and an escalation citing ``e15``, typed as shown, is recorded with it: a
-    false alarm."""
+    """held-orders-release's twin adds ``h1`` at 64 s, the result of the retried check e15: by 64 s the noise trial
+    has shown e01 to e16 in order (``h1`` is e16, its line names its call ``↳e15``), and an escalation citing
+    ``e15``, typed as shown, is recorded with it: a false alarm."""
     path = _copy(tmp_path, "held-orders-release")
     app = make_app(_services(tmp_path, "noise", path.parent), path)
     async with app.run_test(size=SIZE) as pilot:
@@ -46,7 +45,7 @@ async def test_a_noise_trial_shows_no_id_of_the_twins_own_and_takes_a_citation_o
         shown = [e.id for e in live.replay.released]
         assert shown == [f"e{k:02d}" for k in range(1, 17)]
         assert len(rows) >= 10 and rows == shown[-len(rows):]  # the table follows the newest event
-        assert "↳e15" in table  # the added call's result names it as shown
+        assert "↳e15" in table  # the added result names its call as shown
         await escalate(pilot, "s3", "looks off", cite="e15")
         assert [a.cites for a in live.replay.actions if a.kind.value == "escalate"] == [("e15",)]
         await advance(pilot, live.replay.drill.duration, step=2.0)  # to the end and the debrief: stored

@@ -322,9 +322,9 @@ def test_the_twin_id_tell_gives_a_trainee_who_reads_no_content_nothing(real_nois
     from warroom.core.model import PlayedAs
 
     authored = session_drill(held, None, PlayedAs.NOISE, by_position=False)
-    assert "h1" in [e.id for e in authored.trace if e.t <= 45] and _twin_told([e for e in authored.trace if e.t <= 45])
+    assert "h1" in [e.id for e in authored.trace if e.t <= 64] and _twin_told([e for e in authored.trace if e.t <= 64])
     shown = session_drill(held, None, PlayedAs.NOISE)
-    assert not _twin_told([e for e in shown.trace if e.t <= 45])
+    assert not _twin_told([e for e in shown.trace if e.t <= 64])
 
 
 def test_the_count_of_events_out_tells_a_trainee_who_reads_no_content_nothing(real_noise_draw: float):

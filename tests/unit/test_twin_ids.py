@@ -195,8 +195,8 @@ def test_the_edition_says_which_ids_a_session_played():
 
 
 def _held(tmp_path: Path) -> Path:
-    """held-orders-release, whose twin's healthy run has an event of its own (``h1``, at 41 s: the executor's message
-    about the rate limit, where the fault drill reports the step done)."""
+    """held-orders-release, whose twin's healthy run has events of its own (``h1``, at 64 s, after the deadline: the
+    result of the retried stock check)."""
     path = tmp_path / "drills" / "held-orders-release.yaml"
     path.parent.mkdir(parents=True)
     shutil.copyfile(bundled_drills_dir() / path.name, path)
@@ -205,14 +205,14 @@ def _held(tmp_path: Path) -> Path:
 
 def _record(tmp_path: Path, path: Path, cite: str, rules: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """A noise session of held-orders-release recorded by a warroom of scoring rules ``rules`` (the recorder's
-    code path, its edition set back for an old one), escalating s1 at 45 s citing ``cite``; its session id."""
+    code path, its edition set back for an old one), escalating s1 at 65 s citing ``cite``; its session id."""
     from warroom.store.journal import SessionRecorder, Trial, _recorder
 
     monkeypatch.setattr(_recorder, "scoring_version", lambda: rules)
     rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path), trial=Trial(PlayedAs.NOISE))
     assert rec.info.scoring_version == rules
     replay = Replay(rec.drill, on_action=rec.record)
-    replay.advance_to(45.0)
+    replay.advance_to(65.0)
     assert cite in {e.id for e in replay.released}  # shown to the trainee then
     replay.escalate("s1", "blind", cites=[cite])
     replay.run_to_end()
@@ -282,7 +282,7 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
     assert run.exit_code == 0, run.output
     assert json.loads(run.stdout)["scorecard"] == stored.scorecard
     plain = tmp_path / "plain.jsonl"
-    plain.write_text(json.dumps({"t": 45.0, "kind": "escalate", "step": "s1", "cites": ["h1"]}) + "\n")
+    plain.write_text(json.dumps({"t": 65.0, "kind": "escalate", "step": "s1", "cites": ["h1"]}) + "\n")
     refused = CliRunner().invoke(main, ["score", str(path), str(plain), "--as", "noise"])
     assert refused.exit_code == 1 and "h1" in refused.output
 
@@ -291,17 +291,15 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
 
 
 def test_the_debrief_names_the_events_by_the_ids_the_trainee_saw():
-    """held-orders-release's all-clear debrief names the twin's added events ``h1``, ``h2`` and ``h3``: a noise
-    trial's debrief names them as the table showed them (e13, e15, e16); harbor-outage-credit's fault debrief too
-    (its e05 is shown e06)."""
+    """held-orders-release's all-clear debrief names the twin's added event ``h1``: a noise trial's debrief names it
+    as the table showed it (e16); harbor-outage-credit's fault debrief names its events as shown too (its e05 is
+    shown e06)."""
     held = next(d for d in TWINNED if d.id == "held-orders-release")
     authored = session_drill(held, None, PlayedAs.NOISE, by_position=False).all_clear
     played = session_drill(held, None, PlayedAs.NOISE).all_clear
     assert authored is not None and played is not None
-    assert "answer (h1): it called the check again with wait_for_rate_limit (h2), and its result (h3)" in (
-        authored.debrief)
-    assert "answer (e13): it called the check again with wait_for_rate_limit (e15), and its result (e16)" in (
-        played.debrief)
+    assert "wait_for_rate_limit (e15), and its result (h1)" in authored.debrief
+    assert "wait_for_rate_limit (e15), and its result (e16)" in played.debrief
     assert not re.search(r"(?<![\w-])h\d(?![\w-])", played.debrief)
     drill = next(d for d in TWINNED if d.id == "harbor-outage-credit")
     names = _names(drill, PlayedAs.SIGNAL)
