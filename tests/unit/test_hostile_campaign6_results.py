@@ -168,24 +168,33 @@ def _twin_told(released) -> bool:
     return numbers != list(range(1, len(numbers) + 1))
 
 
-def _blind_play(bot: str, drill, bank_all_clear: set[str]):
+def _count_told(released, now: float, fault) -> bool:
+    """Whether the count of events out by ``now`` differs from the fault drill's file (``fault``: the library's
+    drill as written) by then: what :func:`_blind_play`'s ``count-tell`` reads."""
+    return len(released) != sum(e.t <= now for e in fault.trace)
+
+
+def _blind_play(bot: str, drill, bank_all_clear: set[str], fault=None):
     """One session of a scripted trainee that reads no event's content: ``second-result`` escalates the step of the
     second tool result at once, citing it (the evidence's most common place in the bundled library);
     ``wait`` does the same after 10 s; ``id-tell`` is ``wait`` unless the drill is one of the library's all-clear
     drills or the ids shown by then tell a twin: an id that is not ``e<N>`` (a twin's added event, ``h1``), or ids
-    that are not ``e1`` up to the count shown, in order (a gap or an event out of order)."""
+    that are not ``e1`` up to the count shown, in order (a gap or an event out of order); ``count-tell`` is
+    ``id-tell`` unless the count of events out by then differs from the fault drill's file (``fault``)."""
     from warroom.core.play import Replay, escalation_draft
 
     replay = Replay(drill)
     replay.advance_to(0.0)
-    if bot == "id-tell" and drill.id in bank_all_clear:
+    if bot in ("id-tell", "count-tell") and drill.id in bank_all_clear:
         return replay
     while len(_results(drill)) >= 2 and not replay.ended:
         pick = [e for e in replay.released if e.kind in ("tool_result", "command_result")][1:2]
         if pick:
-            if bot in ("id-tell", "wait"):
+            if bot in ("id-tell", "count-tell", "wait"):
                 replay.advance_to(replay.now + 10.0)
-                if replay.ended or (bot == "id-tell" and _twin_told(replay.released)):
+                if replay.ended or (bot != "wait" and _twin_told(replay.released)):
+                    break
+                if bot == "count-tell" and _count_told(replay.released, replay.now, fault):
                     break
             draft = escalation_draft(pick[0], replay.released, drill.schema_version >= 2)
             replay.escalate(draft.target, "blind", draft.cites)
@@ -309,10 +318,40 @@ def test_the_twin_id_tell_gives_a_trainee_who_reads_no_content_nothing(real_nois
                     alarms[bot] += score(played, log).false_escalations > 0
     assert noise > 10 and alarms["id-tell"] == alarms["wait"] > noise // 2
     # the tell itself still reads the ids it was written for: the authored ids of a noise trial give it away
-    harbor = next(d for d in twinned if d.id == "harbor-outage-credit")
+    held = next(d for d in twinned if d.id == "held-orders-release")
     from warroom.core.model import PlayedAs
 
-    authored = session_drill(harbor, None, PlayedAs.NOISE, by_position=False)
-    assert "h1" in [e.id for e in authored.trace if e.t <= 20] and _twin_told([e for e in authored.trace if e.t <= 20])
-    shown = session_drill(harbor, None, PlayedAs.NOISE)
-    assert not _twin_told([e for e in shown.trace if e.t <= 20])
+    authored = session_drill(held, None, PlayedAs.NOISE, by_position=False)
+    assert "h1" in [e.id for e in authored.trace if e.t <= 64] and _twin_told([e for e in authored.trace if e.t <= 64])
+    shown = session_drill(held, None, PlayedAs.NOISE)
+    assert not _twin_told([e for e in shown.trace if e.t <= 64])
+
+
+def test_the_count_of_events_out_tells_a_trainee_who_reads_no_content_nothing(real_noise_draw: float):
+    """Issue 30: with the ids by position, the count of rows out by a moment was what still told a noise trial (nine
+    twins released more or fewer events than their fault drill by the deadline: the ``count-tell`` trainee, which
+    holds when the count differs from the fault drill's file, false-alarmed on 60% to 64% of noise trials against
+    72% without it). Every twin now releases as many events as its fault drill at every moment up to the deadline,
+    so over the drills with a twin (5 trainees, a seed drawn per session) the count tells the same in both trials
+    of each seed: whether it fires does not depend on the trial."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import session_drill
+
+    twinned = [d for d in (load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))) if d.twin is not None]
+    rng = random.Random(30)
+    fired = 0
+    for _ in range(5):
+        for d in twinned:
+            seed = rng.randrange(2**31)
+            told = []
+            for trial in (PlayedAs.SIGNAL, PlayedAs.NOISE):
+                played = session_drill(d, seed, trial)
+                logs = {bot: _blind_play(bot, played, set(), d).actions for bot in ("count-tell", "id-tell")}
+                told.append(logs["count-tell"] != logs["id-tell"])
+            assert told[0] == told[1], (d.id, seed, told)
+            fired += told[0]
+    assert fired > 0  # the tell does fire (timing variants shift both trials from the file alike)

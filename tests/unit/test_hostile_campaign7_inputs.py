@@ -128,7 +128,7 @@ def test_annotate_saves_into_a_valid_drill_holding_a_tab_ruamel_yaml_refuses(tmp
 
 
 @pytest.mark.parametrize(("drill", "template", "event"), [
-    ("stripe-sdk-upgrade", "error-flag-ignored", "e12"),
+    ("staging-volume-resize", "error-flag-ignored", "e13"),
     ("winback-sms-lapsed-members", "wrong-record", "e15"),
 ])
 def test_a_projection_at_a_result_the_source_calls_a_distractor_is_written_without_that_distractor(

@@ -200,6 +200,66 @@ def test_validate_shows_the_twin_warning_and_passes(tmp_path):
     assert load_drill(full_example_path()) and twin_warnings(load_drill(full_example_path())) == []
 
 
+def _count_warnings(twin: str) -> list:
+    drill = load_drill_text(_with_twin(twin), "fanout-retries.yaml")
+    return [w for w in twin_warnings(drill) if "count of rows" in w.message]
+
+
+@pytest.mark.parametrize(
+    ("change", "loc", "said"),
+    [("  add:\n    - {id: h1, t: 20, step: s3, kind: log, source: bank, content: ok}\n", ("twin", "add", 0, "t"),
+      "the healthy run releases 1 event at 20 s where the fault drill releases none (13 events by the deadline at "
+      "30 s, the fault drill 12)"),
+     ("  add:\n    - {id: h1, t: 13, step: s3, kind: log, source: bank, content: ok}\n", ("twin", "add", 0, "t"),
+      "the healthy run releases 2 events at 13 s where the fault drill releases 1 (13 events by the deadline at 30 s, "
+      "the fault drill 12)"),
+     ("  remove: [e16, e11]\n", ("twin", "remove", 1),
+      "the healthy run releases 0 events at 25 s where the fault drill releases 1 (11 events by the deadline at 30 s, "
+      "the fault drill 12)"),
+     ("  replace:\n    e12: {t: 29}\n", ("twin", "replace", "e12", "t"),
+      "the healthy run releases 0 events at 27 s where the fault drill releases 1 (12 events by the deadline at 30 s, "
+      "the fault drill 12)")],
+)  # fmt: skip
+def test_a_twin_whose_count_of_events_by_a_moment_differs_before_the_deadline_is_warned_about(change, loc, said):
+    """The count tell (issue 30): trainees see events by position, so a healthy run that releases another number of
+    events than the fault drill at a moment up to the deadline (an event added, removed or moved) tells a noise
+    trial to a trainee who reads no content. One warning, at the twin's entry that makes the first difference,
+    saying what to do."""
+    twin = MINIMAL.replace("  remove: [e16]\n", "") if "remove" in change else MINIMAL
+    if change.startswith("  replace:"):
+        twin = twin.replace("  replace:\n", change)
+    else:
+        twin = twin.replace("  probes:", change + "  probes:")
+    (warning,) = _count_warnings(twin)
+    assert warning.loc == loc
+    assert warning.message.startswith(said)
+    assert warning.message.endswith(
+        "let the healthy run replace the fault drill's events at their moments (the same calls, succeeding) rather "
+        "than add, remove or move events before the deadline")
+
+
+def test_a_twin_that_keeps_the_count_at_every_moment_up_to_the_deadline_is_not_warned_about():
+    """After the deadline the count may differ (e16 at 50 s removed, an event added at 47 s); an event removed and
+    another added at the same moment keep the count (the healthy run replaces it with an event of another kind)."""
+    assert _count_warnings(MINIMAL) == []
+    assert load_drill(full_example_path()).twin.add and twin_warnings(load_drill(full_example_path())) == []
+    swapped = MINIMAL.replace("  remove: [e16]\n", "  remove: [e16, e11]\n  add:\n    - {id: h1, t: 25, step: s3, "
+                              "kind: log, source: matcher, content: 'Matched: 17 paid, 23 unpaid.'}\n")
+    assert _count_warnings(swapped) == []
+
+
+def test_validate_shows_the_count_warning_at_the_added_event(tmp_path):
+    path = tmp_path / "fanout-retries.yaml"
+    path.write_text(_with_twin(MINIMAL.replace("  probes:", "  add:\n    - {id: h1, t: 20, step: s3, kind: log, "
+                                               "source: bank, content: ok}\n  probes:")), encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 0, r.output
+    line = _line(path.read_text(encoding="utf-8"), "{id: h1, t: 20")
+    assert f"fanout-retries.yaml:{line}:" in r.output
+    assert " warning: the healthy run releases 1 event at 20 s where the fault drill releases none" in r.output
+    assert "Traceback" not in r.output
+
+
 # -- warroom check -------------------------------------------------------------------------------------------------
 
 

@@ -60,6 +60,36 @@ def test_the_ids_shown_by_any_moment_are_the_same_in_the_signal_and_the_noise_tr
                 assert a == b
 
 
+def _released_at(drill: Drill, until: float) -> dict[float, int]:
+    """How many events the played ``drill`` releases at each moment up to ``until`` (what a trainee who reads no
+    content sees change: the rows out and when they come), from its replay."""
+    replay = Replay(drill)
+    counts: dict[float, int] = {}
+    for t in sorted({0.0, *(e.t for e in drill.trace if e.t <= until)}):
+        before = len(replay.released)
+        replay.advance_to(t)
+        counts[t] = len(replay.released) - before
+    return {t: n for t, n in counts.items() if n}
+
+
+@pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
+def test_the_count_of_events_released_at_every_moment_up_to_the_deadline_is_the_same_in_both_trials(drill: Drill):
+    """The count tell (issue 30; docs/scoring.md, "What trainees that do not read get"): with the ids by position,
+    the rows out by a moment were what still told a noise trial (nine twins released more or fewer events than their
+    fault drill by the deadline). Every bundled twin's healthy run now replaces the fault drill's events at their
+    moments, so for every seed the events released at each moment up to the answer key's deadline are as many in
+    the noise trial as in the signal trial, and come at the same moments."""
+    for seed in (None, 0, 1, 2, 3, 5, 8, 13, 21, 34):
+        signal = session_drill(drill, seed, PlayedAs.SIGNAL)
+        noise = session_drill(drill, seed, PlayedAs.NOISE)
+        assert signal.answer_key is not None and noise.is_all_clear
+        deadline = signal.answer_key.deadline
+        assert isinstance(deadline, int | float)
+        by_signal, by_noise = _released_at(signal, deadline), _released_at(noise, deadline)
+        assert sum(by_signal.values()) > 0
+        assert by_noise == by_signal, (seed, sorted(set(by_noise.items()) ^ set(by_signal.items())))
+
+
 @pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
 def test_each_played_drill_is_valid_with_every_reference_renamed(drill: Drill):
     """The played drill passes the semantic rules (which check every reference to an event), in both trials, with
@@ -164,23 +194,25 @@ def test_the_edition_says_which_ids_a_session_played():
     assert [ids_by_position(v) for v in (None, "1", "4", "5", "6", "99")] == [False, False, False, False, True, True]
 
 
-def _harbor(tmp_path: Path) -> Path:
-    path = tmp_path / "drills" / "harbor-outage-credit.yaml"
+def _held(tmp_path: Path) -> Path:
+    """held-orders-release, whose twin's healthy run has events of its own (``h1``, at 64 s, after the deadline: the
+    result of the retried stock check)."""
+    path = tmp_path / "drills" / "held-orders-release.yaml"
     path.parent.mkdir(parents=True)
     shutil.copyfile(bundled_drills_dir() / path.name, path)
     return path
 
 
 def _record(tmp_path: Path, path: Path, cite: str, rules: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A noise session of harbor-outage-credit recorded by a warroom of scoring rules ``rules`` (the recorder's
-    code path, its edition set back for an old one), escalating s1 at 20 s citing ``cite``; its session id."""
+    """A noise session of held-orders-release recorded by a warroom of scoring rules ``rules`` (the recorder's
+    code path, its edition set back for an old one), escalating s1 at 65 s citing ``cite``; its session id."""
     from warroom.store.journal import SessionRecorder, Trial, _recorder
 
     monkeypatch.setattr(_recorder, "scoring_version", lambda: rules)
     rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path), trial=Trial(PlayedAs.NOISE))
     assert rec.info.scoring_version == rules
     replay = Replay(rec.drill, on_action=rec.record)
-    replay.advance_to(20.0)
+    replay.advance_to(65.0)
     assert cite in {e.id for e in replay.released}  # shown to the trainee then
     replay.escalate("s1", "blind", cites=[cite])
     replay.run_to_end()
@@ -198,7 +230,7 @@ def test_a_session_recorded_by_rules_5_is_rescored_verified_and_reviewed_on_the_
     from warroom.store.results import ResultsStore
     from warroom.store.review import RescoreStatus, default_drill_resolver, load_review, rescore, verify_sessions
 
-    path = _harbor(tmp_path)
+    path = _held(tmp_path)
     session = _record(tmp_path, path, "h1", "5", monkeypatch)
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(session)
@@ -220,7 +252,7 @@ def test_a_session_recorded_by_rules_6_cites_the_shown_ids_and_rescores_unchange
     from warroom.store.results import ResultsStore
     from warroom.store.review import RescoreStatus, default_drill_resolver, load_review, rescore, verify_sessions
 
-    path = _harbor(tmp_path)
+    path = _held(tmp_path)
     session = _record(tmp_path, path, "e07", "6", monkeypatch)
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(session)
@@ -241,7 +273,7 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
     from warroom.cli import main
     from warroom.store.results import ResultsStore
 
-    path = _harbor(tmp_path)
+    path = _held(tmp_path)
     session = _record(tmp_path, path, "h1", "5", monkeypatch)
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(session)
@@ -250,7 +282,7 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
     assert run.exit_code == 0, run.output
     assert json.loads(run.stdout)["scorecard"] == stored.scorecard
     plain = tmp_path / "plain.jsonl"
-    plain.write_text(json.dumps({"t": 20.0, "kind": "escalate", "step": "s1", "cites": ["h1"]}) + "\n")
+    plain.write_text(json.dumps({"t": 65.0, "kind": "escalate", "step": "s1", "cites": ["h1"]}) + "\n")
     refused = CliRunner().invoke(main, ["score", str(path), str(plain), "--as", "noise"])
     assert refused.exit_code == 1 and "h1" in refused.output
 
@@ -259,15 +291,17 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
 
 
 def test_the_debrief_names_the_events_by_the_ids_the_trainee_saw():
-    """harbor-outage-credit's all-clear debrief names the twin's added events ``h1`` and ``h3``: a noise trial's
-    debrief names them as the table showed them (e07, e09); the fault's debrief too (its e05 is shown e06)."""
-    drill = next(d for d in TWINNED if d.id == "harbor-outage-credit")
-    authored = session_drill(drill, None, PlayedAs.NOISE, by_position=False).all_clear
-    played = session_drill(drill, None, PlayedAs.NOISE).all_clear
+    """held-orders-release's all-clear debrief names the twin's added event ``h1``: a noise trial's debrief names it
+    as the table showed it (e16); harbor-outage-credit's fault debrief names its events as shown too (its e05 is
+    shown e06)."""
+    held = next(d for d in TWINNED if d.id == "held-orders-release")
+    authored = session_drill(held, None, PlayedAs.NOISE, by_position=False).all_clear
+    played = session_drill(held, None, PlayedAs.NOISE).all_clear
     assert authored is not None and played is not None
-    assert "asked Maria (h1), who\nconfirmed (h3)" in authored.debrief
-    assert "asked Maria (e07), who\nconfirmed (e09)" in played.debrief
+    assert "wait_for_rate_limit (e15), and its result (h1)" in authored.debrief
+    assert "wait_for_rate_limit (e15), and its result (e16)" in played.debrief
     assert not re.search(r"(?<![\w-])h\d(?![\w-])", played.debrief)
+    drill = next(d for d in TWINNED if d.id == "harbor-outage-credit")
     names = _names(drill, PlayedAs.SIGNAL)
     key, shown = (session_drill(drill, None, PlayedAs.SIGNAL, by_position=b).answer_key for b in (False, True))
     assert key is not None and shown is not None

@@ -6,7 +6,8 @@ is about (``path:line:col: warning: ...``) and under its rule (docs/authoring.md
 - ``no-habit``: a fault drill whose answer key names no ``habit`` (the habit that would have caught the fault, which
   the debrief shows in its own place);
 - ``twin``: a twin that may not say what was meant: it changes none of the events that show the fault, or replaces
-  one with the same content (:func:`warroom.core.rules.twin_warnings`).
+  one with the same content, or its healthy run releases another number of events than the fault drill at a moment
+  up to the deadline (:func:`warroom.core.rules.twin_warnings`).
 
 The author mode (``warroom annotate``) shows the same warnings after a save. Reads the file once more for the
 positions, only when there is something to say.

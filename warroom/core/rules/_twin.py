@@ -20,7 +20,9 @@ section (``twin.replace.e04``, ``twin.add[1].t``...), so that ``warroom validate
   :func:`~warroom.core.rules.validate_drill`), each problem at the twin's entry it comes from.
 
 :func:`twin_warnings` finds what loads but may not be what was meant: a twin that changes none of the events that
-show the fault, or replaces one with the same content (``warroom validate`` shows them as warnings).
+show the fault, or replaces one with the same content, and one whose healthy run releases another number of events
+than the fault drill at a moment up to the answer key's deadline (the count tell; ``warroom validate`` shows them as
+warnings).
 """
 
 from __future__ import annotations
@@ -338,7 +340,62 @@ def twin_warnings(drill: Drill) -> list[Issue]:
             continue
         out.append(Issue(("twin", "replace", event.id), message))
         warned.add(event.id)
-    return out
+    return out + _count_warnings(drill)
+
+
+def _count_warnings(drill: Drill) -> list[Issue]:
+    """The count tell: a twin whose healthy run, by the answer key's deadline, releases another number of events
+    than the fault drill, or releases events at a moment where the fault drill releases another number (none
+    among them). Trainees see the events by position (``e01``, ``e02``...), so the rows out by a moment are all a
+    trainee who reads no content can compare with the drill file; one warning, at the first moment that differs."""
+    key = drill.answer_key
+    assert key is not None
+    deadline = key.deadline
+    if not isinstance(deadline, int | float) or isinstance(deadline, bool):
+        return []
+    build = build_twin(drill)
+    healthy = [(t, src) for e, src in zip(build.data["trace"], build.sources, strict=True)
+               if isinstance(t := e.get("t"), int | float) and t <= deadline]
+    fault = [e.t for e in drill.trace if e.t <= deadline]
+    moments = sorted({t for t, _ in healthy} | set(fault))
+    differ = [m for m in moments if sum(t == m for t, _ in healthy) != fault.count(m)]
+    if not differ:
+        return []
+    at = differ[0]
+    ours, theirs = sum(t == at for t, _ in healthy), fault.count(at)
+    where = "none" if theirs == 0 else f"{theirs}"
+    message = (
+        f"the healthy run releases {ours} event{'s' if ours != 1 else ''} at {at:g} s where the fault drill releases "
+        f"{where} ({len(healthy)} events by the deadline at {deadline:g} s, the fault drill {len(fault)}): a trainee "
+        "who reads no content tells a noise trial by the count of rows out; let the healthy run replace the fault "
+        "drill's events at their moments (the same calls, succeeding) rather than add, remove or move events before "
+        "the deadline"
+    )
+    return [Issue(_count_place(drill, build, at, more=ours > theirs), message)]
+
+
+def _count_place(drill: Drill, build: TwinBuild, at: float, more: bool) -> Loc:
+    """The twin's entry that makes the count differ at ``at``: an added event or one moved there (``more``), or
+    an event removed or moved away from there; else the twin section."""
+    twin = drill.twin
+    assert twin is not None
+    if more:
+        for event, src in zip(build.data["trace"], build.sources, strict=True):
+            if event.get("t") == at and src[:2] == ("twin", "add"):
+                return (*src, "t")
+            moved = src[:2] == ("twin", "replace") and "t" in twin.replace[str(src[2])].model_fields_set
+            if event.get("t") == at and moved:
+                return (*src, "t")
+        return ("twin",)
+    for event in drill.trace:
+        if event.t != at:
+            continue
+        if event.id in twin.remove:
+            return ("twin", "remove", twin.remove.index(event.id))
+        change = twin.replace.get(event.id)
+        if change is not None and "t" in change.model_fields_set:
+            return ("twin", "replace", event.id, "t")
+    return ("twin",)
 
 
 def _output(event: Any) -> Any:
