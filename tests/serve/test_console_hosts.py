@@ -21,7 +21,8 @@ async def _live_rows(session, timeout: float, wanted) -> dict[str, tuple[str, st
             assert r.status == 200
             page = await r.text()
         rows = {}
-        for row in re.findall(r'<tr data-trainee="([^"]+)" data-status="(\w+)">(.*?)</tr>', page, re.S):
+        for row in re.findall(r'<tr data-key="[^"]*" data-trainee="([^"]+)" data-status="(\w+)">(.*?)</tr>', page,
+                              re.S):
             host = re.findall(r'<td class="dim">([^<]*)</td>', row[2])
             rows[row[0]] = (row[1], host[0] if host else "")
         if wanted(rows) or time.monotonic() > deadline:
