@@ -92,3 +92,25 @@ async def test_enter_while_the_drills_are_read_again_opens_the_drill_shown_under
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, BriefingScreen) and app.screen.entry.path == entry.path
+
+
+async def test_enter_pressed_as_the_terminal_is_resized_opens_the_drill_listed_from_the_cache(tmp_path, monkeypatch):
+    """A resize re-adds the list's columns and rows at their new widths (:func:`fit_columns`, once at once and once
+    after the next layout); an enter pressed meanwhile opens the drill under the cursor, read from its file."""
+    from warroom.core.library import _cache as cardcache
+
+    monkeypatch.setattr(cardcache, "RECENT_NS", -1)
+    Services(trainee="t", data_dir=tmp_path / "data", cache_dir=tmp_path / "cache").catalog()
+    app = WarroomApp(Services(trainee="t", data_dir=tmp_path / "data", cache_dir=tmp_path / "cache"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = await picker_ready(pilot)
+        entry = picker.selected()
+        assert entry is not None and entry.drill is None
+        await pilot.resize_terminal(120, 30)
+        await pilot.press("enter")  # before the layout that follows the resize
+        await app.workers.wait_for_complete()
+        for _ in range(100):
+            if isinstance(app.screen, BriefingScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, BriefingScreen) and app.screen.entry.path == entry.path
