@@ -83,6 +83,11 @@ class PickerScreen(Screen[None]):
         Binding("escape", "clear_filter", "Clear filter", show=False, tooltip="clear the filter"),
     ]
 
+    #: The list has the focus from the start. Textual's default (the first focusable widget) was the filter box,
+    #: hidden but focusable, until on_mount's ``table.focus()`` took effect: keys typed while the picker was being
+    #: built went into the hidden box (a ``j`` became a filter hiding every drill; an enter was swallowed).
+    AUTO_FOCUS = "#picker-table"
+
     HELP_TITLE = "Drill picker keys"
     HELP_NOTES = (
         "A drill marked ⚠ has problems; select it to see them. The filter keeps the drills whose title, id, domain "
