@@ -114,3 +114,23 @@ async def test_enter_pressed_as_the_terminal_is_resized_opens_the_drill_listed_f
                 break
             await pilot.pause(0.05)
         assert isinstance(app.screen, BriefingScreen) and app.screen.entry.path == entry.path
+
+
+async def test_enter_opens_the_briefing_even_when_the_hidden_filter_box_holds_the_focus(services):
+    """However the hidden filter box comes to hold the focus (Textual's default focus, or its giving the focus back,
+    on the first key after an app blur, to the widget focused when the app was blurred), it never takes the list's
+    keys: enter opens the briefing of the drill under the cursor (it was the box's, 'start' refused while the box
+    had the focus, and swallowed)."""
+    app = WarroomApp(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await picker_ready(pilot)
+        box = picker.query_one("#picker-filter", Input)
+        picker.set_focus(box)
+        await pilot.pause()
+        assert picker.focused is box and not box.display
+        await pilot.press("enter")
+        for _ in range(100):
+            if isinstance(app.screen, BriefingScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, BriefingScreen)

@@ -454,8 +454,11 @@ class PickerScreen(Screen[None]):
     # -- filter and order ------------------------------------------------------------------------------------------
 
     def _filtering(self) -> bool:
-        """True while the filter box has the focus (typed keys are the filter's)."""
-        return self.query_one("#picker-filter", Input).has_focus
+        """True while the filter box is shown and has the focus (typed keys are the filter's). A hidden box never
+        takes the list's keys, even holding the focus (Textual gives an app's focus back, on its first key after a
+        blur, to the widget focused when it was blurred): enter on a drill then always opens its briefing."""
+        box = self.query_one("#picker-filter", Input)
+        return box.has_focus and box.display
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While the filter box has the focus, the list's priority keys (enter, g, G, home, end) are the box's: a
