@@ -5,6 +5,7 @@ a hostile trainee or a faulty world would attack them. Each case it found, with 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -103,10 +104,10 @@ def _blind_play(bot: str, drill):
         pick = _pick(bot, drill, replay)
         if pick is not None:
             draft = escalation_draft(pick, replay.released, drill.schema_version >= 2)
-            try:
+            # a draft the war room refuses (the incident already contained, say) is no escalation: the trainee's
+            # click did nothing, as it would do nothing in the war room
+            with contextlib.suppress(ReplayError):
                 replay.escalate(draft.target, "blind", draft.cites)
-            except ReplayError:
-                pass
             break
         replay.advance_to(replay.next_event_time or drill.duration)
     return replay
@@ -282,11 +283,9 @@ def _guess_then_quit(drill, all_clear: set[str]):
         results = _released_results(replay)
         if len(results) >= 2 and drill.id not in all_clear:
             draft = escalation_draft(results[1], replay.released, drill.schema_version >= 2)
-            try:
+            with contextlib.suppress(ReplayError):  # refused: no escalation, as in the war room (above)
                 if not replay.escalate(draft.target, "guess", draft.cites).contained and not replay.ended:
                     replay.quit()
-            except ReplayError:
-                pass
             break
         replay.advance_to(replay.next_event_time or drill.duration)
     return replay
