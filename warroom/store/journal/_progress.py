@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from warroom.core.files import record_json
+from warroom.core.files import open_regular, record_json
 from warroom.errors import WarroomError
 from warroom.store.datadir import journals_dir
 from warroom.store.journal._file import lock_exclusive
@@ -40,25 +40,20 @@ def sessions_in_progress(data_dir: Path, trainee: str | None = None, drill_id: s
 
 def _live_start(path: Path) -> dict[str, object] | None:
     """The start line of ``path`` when a live process holds its lock (None: a killed session's journal, one that
-    cannot be read, or not a regular file). The lock is only tried, never kept."""
-    import stat
-
+    cannot be read, or not a regular file: :func:`~warroom.core.files.open_regular`). The lock is only tried, never
+    kept."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+        file = open_regular(path)
+    except OSError:  # SpecialFile (a FIFO, a folder) is an OSError too
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
+    with file:
         try:
-            lock_exclusive(fd, blocking=False)
+            lock_exclusive(file.fileno(), blocking=False)
         except BlockingIOError:
-            first = os.pread(fd, 65536, 0).split(b"\n", 1)[0]
+            first = os.pread(file.fileno(), 65536, 0).split(b"\n", 1)[0]
             try:
                 start = record_json(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
             except (WarroomError, ValueError, RecursionError):
                 return {}
             return start if isinstance(start, dict) else {}
         return None  # nobody holds it: a killed session (closing the file drops the lock just taken)
-    finally:
-        os.close(fd)
