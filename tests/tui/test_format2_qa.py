@@ -8,7 +8,7 @@ import yaml
 from core_support import make_drill
 from rich.console import Console
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill, load_drill_text
 from warroom.core.model import PLAN, SETUP, Drill, Role
@@ -55,7 +55,7 @@ def test_the_inspector_shows_the_agents_description_under_its_name():
 
 
 def test_while_playing_the_inspector_never_tells_how_many_repetitions_are_to_come():
-    drill = load_drill(full_example_path())  # e10 repeats 10 times, every 1 s
+    drill = load_drill(example_path("full"))  # e10 repeats 10 times, every 1 s
     playing = describe_event(drill.event("e10"), TraceIndex(drill), repeated=3).plain
     assert "repeats   every 1 s\n" in playing and "×10" not in playing
     assert "3 so far: 00:13 00:14 00:15\n" in playing
@@ -221,7 +221,7 @@ def test_while_playing_the_batch_line_names_only_released_calls():
 
 
 def test_a_repeated_model_calls_usage_says_each_and_what_its_repetitions_cost():
-    drill = load_drill(full_example_path())  # e10: 900 in / 80 out at $1 / $5, 10 times
+    drill = load_drill(example_path("full"))  # e10: 900 in / 80 out at $1 / $5, 10 times
     playing = describe_event(drill.event("e10"), TraceIndex(drill), repeated=3).plain
     assert playing.rstrip().endswith("per Mtok = $0.0013 each · 3 so far: $0.0039")
     whole = describe_event(drill.event("e10"), TraceIndex(drill)).plain
@@ -258,7 +258,7 @@ async def test_an_event_outside_the_steps_after_they_started_preselects_nothing(
 
 
 def test_repetitions_with_no_interval_read_all_at_once():
-    data = yaml.safe_load(full_example_path().read_text(encoding="utf-8"))
+    data = yaml.safe_load(example_path("full").read_text(encoding="utf-8"))
     for event in data["trace"]:
         if event["id"] == "e10":
             event["repeat"] = {"count": 10, "interval": 0}

@@ -3,7 +3,7 @@ the inspector's results (or "no result"), call metadata, shown-vs-full output an
 
 from __future__ import annotations
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.tui.logic import TraceIndex, shows_agents
@@ -14,7 +14,7 @@ from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 
-FANOUT = full_example_path()
+FANOUT = example_path("full")
 
 
 def test_the_inspector_shows_every_result_or_none_and_the_call_metadata():
@@ -85,7 +85,7 @@ def test_the_agent_column_is_for_drills_with_more_than_a_planner_and_an_executor
     bundled = bundled_drills_dir()
     # Only a planner and an executor: every event's agent follows from its kind; no column to narrow the summary.
     assert not shows_agents(load_drill(bundled / "duplicate-charge-refunds.yaml"))
-    assert shows_agents(load_drill(full_example_path()))  # sub-agent, human, tool host
+    assert shows_agents(load_drill(example_path("full")))  # sub-agent, human, tool host
     assert shows_agents(load_drill(bundled / "dental-recall-calls.yaml"))  # a voice sub-agent
     v1 = load_drill(bundled / "duplicate-charge-refunds.yaml").model_copy(update={"agents": []})
     assert not shows_agents(v1)

@@ -64,9 +64,9 @@ async def test_slash_finds_a_text_n_and_shift_n_go_through_its_places(services):
 
 
 async def test_the_trace_shows_event_ids_and_the_agent_column_folds_away_at_80_columns(services):
-    from warroom.core.author._examples import full_example_path
+    from warroom.core.author._examples import example_path
 
-    app = make_app(services, full_example_path())
+    app = make_app(services, example_path("full"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 16)
@@ -78,7 +78,7 @@ async def test_the_trace_shows_event_ids_and_the_agent_column_folds_away_at_80_c
         widths = dict(zip((c.key for c in table.columns), table.column_widths(table.scrollable_content_region.width),
                           strict=True))
         assert widths["agent"] == 0 and widths["summary"] >= 20, widths
-    app = make_app(services, full_example_path())
+    app = make_app(services, example_path("full"))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 16)

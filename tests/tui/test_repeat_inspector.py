@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.tui.room import WarRoomScreen
 from warroom.tui.widgets import Inspector, TraceTable
 
@@ -10,7 +10,7 @@ from .conftest import advance, make_app, screen_text
 
 
 async def test_the_inspector_of_a_selected_repeated_event_counts_on_as_it_repeats(services):
-    app = make_app(services, full_example_path())
+    app = make_app(services, example_path("full"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         live = app.screen
@@ -27,7 +27,7 @@ async def test_the_inspector_of_a_selected_repeated_event_counts_on_as_it_repeat
 
 
 async def test_a_repetition_keeps_the_inspector_where_the_trainee_scrolled_it(services):
-    app = make_app(services, full_example_path())
+    app = make_app(services, example_path("full"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         live = app.screen

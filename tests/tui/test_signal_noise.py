@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.clock import MockClock
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.model import TRIAL_SENTENCES, PlayedAs, detection_events, earliest_evidence_at, twin_of
@@ -26,7 +26,7 @@ SIZE = (110, 34)
 #: (the trial and the variant come from one seed), a shuffle group, an absence filled by added events, evidence only
 #: a verification probe shows, a twin that removes half the trace (it ends 80 s sooner), and a projected drill (a
 #: real run re-timed for reading, a distractor added to both trials, the evidence deep in one long tool result).
-DRILLS = [full_example_path(), *(bundled_drills_dir() / f"{d}.yaml" for d in (
+DRILLS = [example_path("full"), *(bundled_drills_dir() / f"{d}.yaml" for d in (
     "late-delivery-replies", "q1-access-review", "duplicate-charge-refunds", "dependabot-merge-train",
     "api-dns-cutover", "idle-volume-cleanup", "retail-office-chair-exchange"))]
 
@@ -100,7 +100,7 @@ async def test_a_wide_terminal_shows_no_more_of_the_trial(tmp_path, name):
 
 
 async def test_the_picker_is_the_same_whichever_trial_comes(tmp_path):
-    file = _drill_file(tmp_path, full_example_path())
+    file = _drill_file(tmp_path, example_path("full"))
     screens = []
     for trial in ("signal", "noise"):
         app = WarroomApp(_services(tmp_path, trial, file.parent), clock=MockClock())
@@ -112,7 +112,7 @@ async def test_the_picker_is_the_same_whichever_trial_comes(tmp_path):
 
 @pytest.mark.parametrize("trial", ["signal", "noise"])
 async def test_the_debrief_says_which_trial_it_was(tmp_path, trial):
-    file = _drill_file(tmp_path, full_example_path())
+    file = _drill_file(tmp_path, example_path("full"))
     app = make_app(_services(tmp_path, trial, file.parent), file)
     async with app.run_test(size=(110, 80)) as pilot:
         await pilot.press("enter")
@@ -129,7 +129,7 @@ async def test_the_debrief_says_which_trial_it_was(tmp_path, trial):
 
 
 async def test_an_early_escalation_of_a_drill_with_a_twin_gets_the_same_answer_in_either_trial(tmp_path):
-    file = _drill_file(tmp_path, full_example_path())
+    file = _drill_file(tmp_path, example_path("full"))
     answers = []
     for trial in ("signal", "noise"):
         app = make_app(_services(tmp_path, trial, file.parent), file)
@@ -148,7 +148,7 @@ async def test_the_review_of_a_noise_session_shows_the_twin(tmp_path):
     from warroom.store.review import load_review
     from warroom.tui.app import ReviewApp
 
-    file = _drill_file(tmp_path, full_example_path())
+    file = _drill_file(tmp_path, example_path("full"))
     app = make_app(_services(tmp_path, "noise", file.parent), file)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")

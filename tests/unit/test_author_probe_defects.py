@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.load import DrillLoadError, load_drill_text
 
-TEXT = full_example_path().read_text()
+TEXT = example_path("full").read_text()
 
 
 def problems(text: str) -> list[str]:

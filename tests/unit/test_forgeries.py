@@ -258,13 +258,13 @@ def test_recovery_flags_an_assessment_journal_that_paused_as_verify_does(tmp_pat
 
 
 def test_recovery_flags_a_noise_journal_that_claims_a_fault_drill(tmp_path: Path):
-    from warroom.core.author._examples import full_example_path
+    from warroom.core.author._examples import example_path
     from warroom.core.model import PlayedAs
     from warroom.store.journal import Trial
 
     drill = tmp_path / "drills" / "fanout-retries.yaml"
     drill.parent.mkdir()
-    drill.write_bytes(full_example_path().read_bytes())
+    drill.write_bytes(example_path("full").read_bytes())
     sid = killed_journal(tmp_path / "data", drill, {"all_clear": False}, [], trial=Trial(PlayedAs.NOISE))
     state, reason, verdict = recovered_verdict(tmp_path / "data", sid)
     assert (state, verdict) == ("disagrees", Verdict.DISAGREES)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from core_support import drill_dict
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
 from warroom.core.play import Replay, index_calls, missing_approvals, trace_cost
 
-FANOUT = full_example_path()
+FANOUT = example_path("full")
 TEXT = FANOUT.read_text()
 
 

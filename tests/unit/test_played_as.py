@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.library import Attempt, Candidate, bundled_drills_dir
 from warroom.core.library._adaptive import trainee_level
 from warroom.core.load import DrillSetError, load_drill, load_drill_set
@@ -42,7 +42,7 @@ def path(tmp_path: Path) -> Path:
     """The full example (a fault drill with a twin) as a drill file of its own."""
     dest = tmp_path / "drills" / f"{DRILL_ID}.yaml"
     dest.parent.mkdir(parents=True)
-    shutil.copyfile(full_example_path(), dest)
+    shutil.copyfile(example_path("full"), dest)
     return dest
 
 
@@ -50,7 +50,7 @@ def path(tmp_path: Path) -> Path:
 
 
 def test_the_draw_is_the_documented_rule(real_noise_draw):
-    drill = load_drill(full_example_path())
+    drill = load_drill(example_path("full"))
     assert real_noise_draw == 0.25
     for seed in range(300):
         noise = draw(seed, "played_as", 1000) < 250
@@ -60,7 +60,7 @@ def test_the_draw_is_the_documented_rule(real_noise_draw):
 
 
 def test_about_a_quarter_of_sessions_are_noise_and_a_rate_changes_it():
-    drill = load_drill(full_example_path())
+    drill = load_drill(example_path("full"))
     share = sum(draw_played_as(drill, s, 0.25) is PlayedAs.NOISE for s in range(4000)) / 4000
     assert 0.23 < share < 0.27
     assert all(draw_played_as(drill, s, 0.0) is PlayedAs.SIGNAL for s in range(200))
@@ -70,7 +70,7 @@ def test_about_a_quarter_of_sessions_are_noise_and_a_rate_changes_it():
 
 
 def test_a_drill_without_a_twin_is_always_signal_and_an_all_clear_drill_always_noise():
-    plain = load_drill(full_example_path()).model_copy(update={"twin": None})
+    plain = load_drill(example_path("full")).model_copy(update={"twin": None})
     clear = load_drill(ALL_CLEAR)
     assert {draw_played_as(plain, s, 1.0) for s in range(50)} == {PlayedAs.SIGNAL}
     assert {draw_played_as(clear, s, 0.0) for s in range(50)} == {PlayedAs.NOISE}

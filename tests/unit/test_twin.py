@@ -11,13 +11,13 @@ from click.testing import CliRunner
 
 from warroom.cli import main
 from warroom.core.author import check_twin
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import AllClear, Drill, TwinError, earliest_evidence_at, twin_of
 from warroom.core.rules import twin_warnings, validate_drill
 
-EXAMPLE = full_example_path().read_text(encoding="utf-8")
+EXAMPLE = example_path("full").read_text(encoding="utf-8")
 HEAD, TWIN = EXAMPLE.split("twin:\n", 1)
 
 
@@ -54,7 +54,7 @@ MINIMAL = """\
 
 
 def test_the_twin_is_the_fault_drill_with_the_healthy_events_and_no_answer_key():
-    drill = load_drill(full_example_path())
+    drill = load_drill(example_path("full"))
     twin = twin_of(drill)
     assert isinstance(twin, Drill) and twin.is_all_clear and twin.answer_key is None and twin.twin is None
     assert twin.all_clear == AllClear(debrief=drill.twin.debrief)
@@ -197,7 +197,7 @@ def test_validate_shows_the_twin_warning_and_passes(tmp_path):
     assert r.exit_code == 0, r.output
     line = _line(path.read_text(encoding="utf-8"), "e06: {output")
     assert f"fanout-retries.yaml:{line}:10: warning: the twin's e06 still has next_cursor" in r.output
-    assert load_drill(full_example_path()) and twin_warnings(load_drill(full_example_path())) == []
+    assert load_drill(example_path("full")) and twin_warnings(load_drill(example_path("full"))) == []
 
 
 def _count_warnings(twin: str) -> list:
@@ -242,7 +242,7 @@ def test_a_twin_that_keeps_the_count_at_every_moment_up_to_the_deadline_is_not_w
     """After the deadline the count may differ (e16 at 50 s removed, an event added at 47 s); an event removed and
     another added at the same moment keep the count (the healthy run replaces it with an event of another kind)."""
     assert _count_warnings(MINIMAL) == []
-    assert load_drill(full_example_path()).twin.add and twin_warnings(load_drill(full_example_path())) == []
+    assert load_drill(example_path("full")).twin.add and twin_warnings(load_drill(example_path("full"))) == []
     swapped = MINIMAL.replace("  remove: [e16]\n", "  remove: [e16, e11]\n  add:\n    - {id: h1, t: 25, step: s3, "
                               "kind: log, source: matcher, content: 'Matched: 17 paid, 23 unpaid.'}\n")
     assert _count_warnings(swapped) == []
@@ -264,7 +264,7 @@ def test_validate_shows_the_count_warning_at_the_added_event(tmp_path):
 
 
 def test_check_plays_the_twin_as_an_all_clear_drill_where_the_trigger_happy_trainee_pays():
-    checked = check_twin(load_drill(full_example_path()))
+    checked = check_twin(load_drill(example_path("full")))
     assert checked is not None and checked.passed, checked.problems
     by = {r.trainee: r.scorecard for r in checked.report.runs}
     assert by["never"].outcome.value == "all_clear_held" and by["never"].total == 100
@@ -272,11 +272,11 @@ def test_check_plays_the_twin_as_an_all_clear_drill_where_the_trigger_happy_trai
 
 
 def test_warroom_check_prints_and_exports_the_twin(tmp_path):
-    r = CliRunner().invoke(main, ["check", str(full_example_path())])
+    r = CliRunner().invoke(main, ["check", str(example_path("full"))])
     assert r.exit_code == 0, r.output
     assert "twin (the healthy run, played as a noise trial: an all-clear drill):" in r.output
     assert "all clear held" in r.output
-    r = CliRunner().invoke(main, ["check", "--format", "json", str(full_example_path())])
+    r = CliRunner().invoke(main, ["check", "--format", "json", str(example_path("full"))])
     doc = json.loads(r.output)["drills"][0]
     assert doc["passed"] and doc["twin"]["passed"] and {x["trainee"] for x in doc["twin"]["runs"]} >= {"never"}
 
@@ -291,8 +291,8 @@ def test_check_fails_a_drill_whose_twin_does_not_pass(monkeypatch):
         return type(report)(report.drill_id, report.all_clear, report.runs, ["never scored 0"])
 
     monkeypatch.setattr(twincheck, "run_checks", failing)
-    r = CliRunner().invoke(main, ["check", str(full_example_path())])
-    line = full_example_path().read_text(encoding="utf-8").splitlines().index("twin:") + 1
+    r = CliRunner().invoke(main, ["check", str(example_path("full"))])
+    line = example_path("full").read_text(encoding="utf-8").splitlines().index("twin:") + 1
     assert r.exit_code == 1 and f"fanout-retries.yaml:{line}:1: twin: never scored 0" in r.output  # at the twin key
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from warroom.core.author._examples import full_example_path
+from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.model import Action, ActionKind, Drill, PlayedAs
@@ -23,9 +23,11 @@ from warroom.core.play import Replay
 from warroom.core.rules import validate_drill
 from warroom.core.scoring import ids_by_position, score
 from warroom.core.variants import session_drill
-from warroom.core.variants._ids import PLAYED_ID, id_width
+from warroom.core.variants._ids import id_width
 
-EXAMPLES = full_example_path().parent
+#: The ids ids_by_position gives: ``e`` and the event's position in the played trace, from 1.
+PLAYED_ID = re.compile(r"e\d+")
+EXAMPLES = example_path("full").parent
 BANK = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
 TWINNED = [d for d in BANK if d.twin is not None]
 
@@ -338,7 +340,7 @@ def test_a_probe_with_an_id_an_event_is_shown_as_is_refused_with_what_to_do():
     cannot be made, and the message says to give it another id."""
     from warroom.core.variants import VariantError
 
-    drill = load_drill(full_example_path())
+    drill = load_drill(example_path("full"))
     probe = drill.probes[0].model_copy(update={"id": "e03"})
     clash = drill.model_copy(update={"probes": [probe, *drill.probes[1:]]})
     with pytest.raises(VariantError, match=r"probe .e03. has an id that a trace event is shown as .*another id"):

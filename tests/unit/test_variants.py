@@ -291,11 +291,11 @@ def test_a_phrasing_of_an_event_kind_with_no_text_to_replace_is_a_problem_not_a_
     """Format 2's event kinds (a handoff, a command result...) name none of the fields a phrasing may replace: a
     phrasing of one is refused at its place (it raised KeyError, an internal error, before each event class said
     which fields a phrasing may replace)."""
-    from warroom.core.author import full_example_text
+    from warroom.core.author import example_text
     from warroom.core.load import DrillLoadError, load_drill_text
 
     phrasing = "variants:\n  phrasings:\n    - {event: e09, choices: [{stderr: other}]}\n"
-    text = full_example_text("x", "s.json") + phrasing
+    text = example_text("full", "x", "s.json") + phrasing
     with pytest.raises(DrillLoadError) as info:
         load_drill_text(text, "x.yaml")
     assert [p.message for p in info.value.problems] == [

@@ -50,10 +50,8 @@ _MAX_FIELD = 200
 REQUEST_BODY_TIMEOUT = 20.0
 #: Seconds between two looks at the roster file for a change.
 _ROSTER_LOOK = 1.0
-#: The paths only a facilitator's sign-in opens (the console), and only a trainee's (the war room and its parts,
-#: the trainee's own sessions).
+#: The paths only a facilitator's sign-in opens (the console); every other path is a trainee's.
 CONSOLE_PREFIX = "/console"
-TRAINEE_PATHS = ("/", "/ws", "/static", "/download", "/mine")
 
 _STYLE = """
 body { background: #0c181f; color: #e8eef2; font-family: menlo, "Roboto Mono", monospace; display: flex;

@@ -4,7 +4,7 @@ from ._annotatefile import AnnotatedFile, AnnotateError, Findings, findings, ope
 from ._annotation import REPLAN_AFTER, DeadlineMark, KeyDraft, item_events, item_label
 from ._battery import NEWEST_GUESS_WARN, newest_guess_sentence, newest_guess_share, newest_guess_windows
 from ._check import MIN_REACTION_WINDOW, check_variants, run_checks
-from ._examples import EXAMPLES, example_text, full_example_text, seed_example_path
+from ._examples import EXAMPLES, example_text, seed_example_path
 from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, ChangedOnDisk, KeyWriteError, write_draft
 from ._migrate import migrate_file
 from ._recovery import Recovered, discard_recovery, recover, write_recovery
@@ -35,7 +35,6 @@ __all__ = [
     "drill_json_schema_text",
     "example_text",
     "findings",
-    "full_example_text",
     "is_valid_drill_id",
     "item_events",
     "item_label",

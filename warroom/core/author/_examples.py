@@ -8,16 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-#: The example's own id, replaced by the author's.
-FULL_EXAMPLE_ID = "fanout-retries"
 #: Each example of ``warroom new --example`` but the skeleton (``basic``): its name and its drill's own id (its file
 #: is ``examples/ID.yaml``).
-EXAMPLES: dict[str, str] = {"full": FULL_EXAMPLE_ID, "loop": "handoff-loop"}
-
-
-def full_example_path() -> Path:
-    """The packaged format-2 example drill: every part of format version 2, valid and checked as written."""
-    return Path(__file__).resolve().parent / "examples" / f"{FULL_EXAMPLE_ID}.yaml"
+EXAMPLES: dict[str, str] = {"full": "fanout-retries", "loop": "handoff-loop"}
 
 
 def seed_example_path() -> Path:
@@ -38,7 +31,3 @@ def example_text(example: str, drill_id: str, schema_ref: str) -> str:
     text = re.sub(rf"^id: {EXAMPLES[example]}$", f"id: {drill_id}", text, count=1, flags=re.MULTILINE)
     return f"# yaml-language-server: $schema={schema_ref}\n" + text
 
-
-def full_example_text(drill_id: str, schema_ref: str) -> str:
-    """The full example's text (:func:`example_text` of ``full``)."""
-    return example_text("full", drill_id, schema_ref)

@@ -33,10 +33,6 @@ if TYPE_CHECKING:
 #: item's ``note``, a distractor's ``why_harmless``, the all-clear (and twin) ``debrief``.
 DEBRIEF_TEXTS = ("debrief", "habit", "summary", "note", "absent", "why_harmless")
 
-#: The ids :func:`ids_by_position` gives: ``e`` and the event's position in the played trace, from 1.
-PLAYED_ID = re.compile(r"e\d+")
-
-
 def id_width(drill: Drill) -> int:
     """The digits of a played id for ``drill`` (the fault drill, whichever trial is played): the count of events its
     trace, its re-plan and its twin's added events could hold together, at least 2, so that both trials number
