@@ -42,6 +42,7 @@ from warroom.tui.author._panel import KeyPanel, event_marks, findings_text
 from warroom.tui.logic import TraceIndex
 from warroom.tui.render import summarize
 from warroom.tui.widgets import (
+    SEARCH_BINDINGS,
     ConfirmScreen,
     HelpScreen,
     Inspector,
@@ -109,12 +110,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         Binding("o", "origin", "Origin", priority=True,
                 tooltip="the selected event's plan step is the fault's origin: give its kind and a summary"),
         Binding("v", "evidence", "Evidence", priority=True, tooltip="mark / unmark the selected event as evidence"),
-        Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
-                tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
-        Binding("n", "search_next(1)", "Next match", show=False, priority=True,
-                tooltip="the next place of the text found with / (wraps around)"),
-        Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
-                tooltip="the previous place of the text found with /"),
+        *SEARCH_BINDINGS,
         Binding("colon", "goto_field", "Go to field", key_display=":", show=False, priority=True,
                 tooltip="go to a field of the selected event's result by its path, e.g. data.next_cursor (f offers "
                         "it)"),

@@ -31,6 +31,7 @@ from warroom.tui.room._escalate import EscalateScreen, EscalationChoice
 from warroom.tui.room._flag import FlagScreen
 from warroom.tui.room._probe import open_probe_dialog
 from warroom.tui.widgets import (
+    SEARCH_BINDINGS,
     ConfirmScreen,
     HelpScreen,
     Inspector,
@@ -102,12 +103,7 @@ class WarRoomScreen(DrillScreen):
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
                 "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
                 "confirm)"),
-        Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
-                tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
-        Binding("n", "search_next(1)", "Next match", show=False, priority=True,
-                tooltip="the next place of the text found with / (wraps around)"),
-        Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
-                tooltip="the previous place of the text found with /"),
+        *SEARCH_BINDINGS,
         Binding("colon", "goto_field", "Go to field", key_display=":", show=False, priority=True,
                 tooltip="go to a field of the selected event's result by its path, e.g. data.next_cursor"),
         Binding("v", "probe", "Probe", priority=True,

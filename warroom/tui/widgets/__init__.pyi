@@ -9,7 +9,7 @@ from ._keyhelp import footer_label, help_rows, key_label, key_prose, key_table
 from ._linetable import Column, LineTable
 from ._panels import WEB_CLOCK_GLYPH, Meters, PlanPanel, StatusBar
 from ._panes import room_panes
-from ._search import SearchScreen, open_search, search_again
+from ._search import SEARCH_BINDINGS, SearchScreen, open_search, search_again
 from ._textinput import TextEditor, TextInput, without_surrogates
 from ._tracetable import TraceTable
 
@@ -24,6 +24,7 @@ __all__ = [
     "LineTable",
     "Meters",
     "PlanPanel",
+    "SEARCH_BINDINGS",
     "START_DELAY",
     "SearchScreen",
     "StatusBar",

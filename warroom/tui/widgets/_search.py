@@ -25,10 +25,20 @@ from warroom.core.text import clean_line
 from warroom.tui.widgets._inspector import Inspector
 from warroom.tui.widgets._textinput import TextInput
 
-__all__ = ["SEARCH_MAX", "SearchScreen", "open_search", "search_again"]
+__all__ = ["SEARCH_BINDINGS", "SEARCH_MAX", "SearchScreen", "open_search", "search_again"]
 
 #: Longest text searched for, in characters.
 SEARCH_MAX = 200
+#: The keys of the search (``/``, ``n``, ``N``), bound by the war room and the author mode to their ``search`` and
+#: ``search_next`` actions.
+SEARCH_BINDINGS = [
+    Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
+            tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
+    Binding("n", "search_next(1)", "Next match", show=False, priority=True,
+            tooltip="the next place of the text found with / (wraps around)"),
+    Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
+            tooltip="the previous place of the text found with /"),
+]
 
 
 class SearchScreen(ModalScreen["str | None"]):
