@@ -8,8 +8,6 @@ recovery copy (:mod:`warroom.core.author._recovery`), which the next ``warroom a
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from pathlib import Path
 
 from textual.app import App
@@ -18,7 +16,7 @@ from textual.clock import Clock
 
 from warroom.core.author import AnnotatedFile, KeyWriteError, Recovered, write_recovery
 from warroom.tui.app._notices import DialogAwareNotices
-from warroom.tui.app._terminal import ExitGuard, guarded_driver_class
+from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.author import AnnotateScreen
 from warroom.tui.widgets import ConfirmScreen, footer_label
 
@@ -65,20 +63,12 @@ class AnnotateApp(DialogAwareNotices, App[None]):
         self.stopped_by: int | None = None
         #: True once a signal or a lost terminal stopped the app.
         self.stopped = False
-        self.exit_guard: ExitGuard | None = None
-        if handle_signals:
-            self.exit_guard = ExitGuard(self.terminate)
-            driver = guarded_driver_class(self, self.exit_guard)
-            if driver is not None:
-                self.driver_class = driver
+        self.exit_guard: ExitGuard | None = guard_app(self) if handle_signals else None
 
     def on_mount(self) -> None:
         self.watch_dialogs()
         if self.exit_guard is not None:
-            self.exit_guard.install(asyncio.get_running_loop())
-            stdin = sys.__stdin__
-            if stdin is not None and stdin.isatty() and not self.is_headless:
-                self.exit_guard.watch_hangup(stdin.fileno())
+            self.exit_guard.start(self)
         screen = AnnotateScreen(self.file, self.clock, self.speed)
         recovered = self.recovered
         if recovered is not None and recovered.draft is not None:

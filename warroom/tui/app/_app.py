@@ -10,8 +10,6 @@ current screen.
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,7 @@ from textual.screen import Screen
 from warroom.core.play import Replay
 from warroom.tui import flow
 from warroom.tui.app._notices import DialogAwareNotices
-from warroom.tui.app._terminal import ExitGuard, guarded_driver_class
+from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
 from warroom.tui.room import TutorialScreen, WarRoomScreen
 from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
@@ -87,22 +85,12 @@ class WarroomApp(DialogAwareNotices, App[None]):
         #: left): :func:`warroom.tui.app.launch` writes each to stderr.
         self.exit_notes: list[str] = []
         if handle_signals:
-            self.exit_guard = ExitGuard(self.terminate)
-            driver = guarded_driver_class(self, self.exit_guard)
-            if driver is not None:
-                self.driver_class = driver
+            self.exit_guard = guard_app(self)
 
     def on_mount(self) -> None:
         self.watch_dialogs()
         if self.exit_guard is not None:
-            self.exit_guard.install(asyncio.get_running_loop())
-            stdin = sys.__stdin__
-            if self.driver_class is not None and stdin is not None and stdin.isatty() and not self.is_headless:
-                self.exit_guard.watch_hangup(stdin.fileno())
-            elif self.is_web and stdin is not None:  # served: its input is a pipe from `warroom serve`, which hangs
-                # up when the server is gone (killed outright: no quit, no signal came), else the process lived on
-                # for ever, holding its drill's journal, which no later start could then recover
-                self.exit_guard.watch_hangup(stdin.fileno())
+            self.exit_guard.start(self)
         # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
         for message in self.services.recover():
             self.notify(message, title="Unfinished session", markup=False, timeout=12)

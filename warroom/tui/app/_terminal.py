@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from typing import IO, Any
@@ -119,6 +120,16 @@ class ExitGuard:
             except (ValueError, OSError):  # not the main thread
                 pass
 
+    def start(self, app: Any) -> None:
+        """From ``app``'s ``on_mount``: handle the signals (:meth:`install`) and watch its input for a hang-up
+        (:meth:`watch_hangup`): a terminal's (not headless), or a served app's (:attr:`~textual.app.App.is_web`)
+        pipe from ``warroom serve``, which hangs up when the server is gone (killed outright: no quit, no signal
+        came), else the process lived on for ever, holding its drill's journal, which no later start could recover."""
+        self.install(asyncio.get_running_loop())
+        stdin = sys.__stdin__
+        if stdin is not None and (app.is_web or (stdin.isatty() and not app.is_headless)):
+            self.watch_hangup(stdin.fileno())
+
     def watch_hangup(self, fd: int) -> None:
         """Watch the terminal ``fd`` (the app's input) in a daemon thread and report it lost when it hangs up
         (``POLLHUP``: the terminal closed), even while the app writes nothing (a paused drill) and no SIGHUP comes
@@ -182,6 +193,16 @@ class ExitGuard:
     def armed(self) -> bool:
         """True once an exit has been requested (the watchdog is counting down)."""
         return self._watchdog is not None
+
+
+def guard_app(app: Any) -> ExitGuard:
+    """An :class:`ExitGuard` whose requests go to ``app.terminate``, the app's terminal driver made to write through
+    it (:func:`guarded_driver_class`); the app starts it from ``on_mount`` (:meth:`ExitGuard.start`)."""
+    guard = ExitGuard(app.terminate)
+    driver = guarded_driver_class(app, guard)
+    if driver is not None:
+        app.driver_class = driver
+    return guard
 
 
 def guarded_driver_class(app: Any, guard: ExitGuard) -> type | None:
