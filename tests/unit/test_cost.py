@@ -23,15 +23,15 @@ from warroom.core.model import (
     Usage,
     role_of,
 )
-from warroom.core.play import call_cost, trace_cost
+from warroom.core.play import trace_cost
 from warroom.core.play._cost import NO_STEP, model_call
 from warroom.core.text import format_usd
 
 
-def test_call_cost_is_tokens_times_price_per_million():
+def test_a_model_call_costs_its_tokens_times_the_price_per_million():
     spec = ModelSpec(name="m", input_usd_per_mtok=5, output_usd_per_mtok=25)
-    assert call_cost(Usage(input_tokens=1200, output_tokens=400), spec) == pytest.approx(0.016)
-    assert call_cost(Usage(input_tokens=0, output_tokens=0), spec) == 0
+    assert spec.cost(Usage(input_tokens=1200, output_tokens=400)) == pytest.approx(0.016)
+    assert spec.cost(Usage(input_tokens=0, output_tokens=0)) == 0
 
 
 def test_model_calls_are_told_by_their_class_with_their_role_and_usage():

@@ -225,9 +225,14 @@ def test_the_review_names_the_plan_and_marks_the_origin_event():
 
 def test_judging_many_citations_at_once_gives_each_the_kind_it_has_alone_among_them():
     """judge_citations reads the answer key once for all the cited events (an escalation may cite hundreds): each
-    gets the kind cited_kind gives it among the same citations, comparisons (cited whole or in part) included."""
+    gets the kind the answer key's judge gives it alone among the same citations, comparisons (cited whole or in
+    part) included."""
     from warroom.core.play import judge_citations
-    from warroom.core.play._citations import cited_kind
+    from warroom.core.play._citations import _judge_of
+
+    def cited_kind(drill, event_id, cites):
+        judge = _judge_of(drill)
+        return judge.kind(event_id, judge.cited_events([*cites, event_id]))
 
     for name in ("shape-10-comparison", "shape-09-setup-origin", "shape-10-field-path"):
         drill = load_drill(SHAPES / f"{name}.yaml")

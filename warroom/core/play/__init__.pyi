@@ -12,7 +12,7 @@ from ._citations import (
     judge_citations,
     misplaced_evidence,
 )
-from ._cost import CostMeter, TraceCost, call_cost, trace_cost
+from ._cost import CostMeter, TraceCost, trace_cost
 from ._draft import EscalationDraft, escalation_draft
 from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
 from ._replay import EndReason, Replay, ReplayError
@@ -32,7 +32,6 @@ __all__ = [
     "SUPPORTING",
     "StepState",
     "TraceCost",
-    "call_cost",
     "citation_precision",
     "describe_citations",
     "distractor_figures",

@@ -57,20 +57,13 @@ CITED_LABELS: dict[Cited, str] = {
 SUPPORTING: frozenset[Cited] = frozenset({Cited.EVIDENCE, Cited.ACCEPTED})
 
 
-def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) -> Cited:
-    """What the citation ``event_id`` (an event id, or format 2's citation of a field, ``e03:data.total``) is when
-    cited in an escalation on ``drill`` (an unknown id is irrelevant), among the citations ``cites`` (the
-    escalation's): an event of a comparison (format 2's ``all_of``) is evidence only when every event of the
-    comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as cited alone."""
-    judge = _judge_of(drill)
-    return judge.kind(event_id, judge.cited_events([*(cites or ()), event_id]))
-
-
 def judge_citations(
     drill: Drill, cites: Iterable[str] | None, *, distractor_fields_compare: bool = False
 ) -> list[tuple[str, Cited]]:
-    """Each citation (in the order cited; None, a log from before citations, cites nothing) with its kind, as
-    :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds).
+    """Each citation (in the order cited; None, a log from before citations, cites nothing) with its kind among the
+    citations (an event of a comparison, format 2's ``all_of``, is evidence only when every event of the comparison
+    is cited, else :attr:`Cited.PART`; an unknown id is irrelevant), the answer key read once for all of them (an
+    escalation may cite hundreds).
 
     ``distractor_fields_compare`` (scoring rules versions 1 to 4 as released): every cited field cites its event
     for a comparison, a distractor's field too (``e05:stale_after`` beside ``e10`` completes ``all_of [e05, e10]``);
@@ -264,7 +257,6 @@ __all__ = [
     "SUPPORTING",
     "Cited",
     "citation_precision",
-    "cited_kind",
     "describe_citations",
     "distractor_figures",
     "is_specific",

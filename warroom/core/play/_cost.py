@@ -21,7 +21,6 @@ from warroom.core.model import (
     Drill,
     ExecutorMessage,
     ExecutorReport,
-    Models,
     ModelSpec,
     PlannerCall,
     Role,
@@ -30,40 +29,18 @@ from warroom.core.model import (
     Usage,
 )
 
-#: Tokens per unit of a "per million tokens" price.
-PER_MILLION = 1_000_000
-
 #: Label of the model calls that belong to no plan step (the plan, progress checks, re-plans).
 NO_STEP = "(no step)"
 
 __all__ = [
     "NO_STEP",
-    "PER_MILLION",
     "CostLine",
     "CostMeter",
     "TraceCost",
-    "call_cost",
-    "call_usage",
-    "event_cost",
     "model_call",
     "replan_usage",
     "trace_cost",
 ]
-
-
-def call_cost(usage: Usage, model: ModelSpec) -> float:
-    """USD cost of one model call: tokens (``usage``) times the model's USD-per-million-token prices."""
-    return model.cost(usage)
-
-
-def call_usage(event: TraceEvent) -> Usage | None:
-    """Token usage of a trace event that is a model call (a planner call, executor message, tool call or executor
-    report) and gives one; None for any other event (a tool result, a log line) or a call without usage."""
-    match event:
-        case PlannerCall() | ExecutorMessage() | ToolCall() | ExecutorReport():
-            return event.usage
-        case _:
-            return None
 
 
 def model_call(event: TraceEvent) -> tuple[Role, Usage] | None:
@@ -79,13 +56,6 @@ def model_call(event: TraceEvent) -> tuple[Role, Usage] | None:
             return Role.EXECUTOR, usage
         case _:
             return None
-
-
-def event_cost(event: TraceEvent, models: Models) -> float | None:
-    """USD cost of one trace event that is a model call with a ``usage`` (see :func:`model_call`), at the prices of
-    the model playing its role in ``models``; None for any other event."""
-    call = model_call(event)
-    return None if call is None else call_cost(call[1], models.spec(call[0]))
 
 
 @dataclass(frozen=True)
@@ -218,7 +188,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         if call is None:
             continue
         usage, n = call.usage, call.count
-        usd = call_cost(usage, call.spec)
+        usd = call.spec.cost(usage)
         total = total.plus(usage, usd, n)
         roles[call.role] = roles.get(call.role, CostLine(call.role.value)).plus(usage, usd, n)
         by_model[call.spec.name] = by_model.get(call.spec.name, CostLine(call.spec.name)).plus(usage, usd, n)
@@ -231,7 +201,7 @@ def trace_cost(drill: Drill) -> TraceCost:
     replan = _replan_cost(drill, cast)
     spend, spend_late = _spend_cost(drill, cast)
     one_replan = replan_usage(drill)
-    false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
+    false_escalation = CostLine("false escalation").plus(one_replan, models.planner.cost(one_replan))
     factor = flat.usd / total.usd if total.usd > 0 else None
     percent = (1 - total.usd / flat.usd) * 100 if flat.usd > 0 else None
     return TraceCost(
@@ -278,11 +248,11 @@ def _comparison(drill: Drill, cast: Cast) -> tuple[CostLine, ModelSpec, tuple[Co
             continue
         planner_call = isinstance(ev, PlannerCall)
         side = planning if planner_call else work
-        usd = call_cost(call.usage, call.spec)
+        usd = call.spec.cost(call.usage)
         side[call.spec.name] = side.get(call.spec.name, CostLine(call.spec.name)).plus(call.usage, usd, call.count)
         if not planner_call:  # the steps' work: re-run on the planner's model
             flat_usage = step_usage or call.usage
-            flat = flat.plus(flat_usage, call_cost(flat_usage, flat_spec), call.count)
+            flat = flat.plus(flat_usage, flat_spec.cost(flat_usage), call.count)
     return flat, flat_spec, tuple(planning.values()), tuple(work.values())
 
 
@@ -307,7 +277,7 @@ def _spend_cost(drill: Drill, cast: Cast) -> tuple[CostLine, CostLine]:
     for ev in drill.trace:
         if ev.id not in wanted or (call := cast.call(ev)) is None:
             continue
-        usd = call_cost(call.usage, call.spec)
+        usd = call.spec.cost(call.usage)
         spend = spend.plus(call.usage, usd, call.count)
         interval = ev.repeat.interval if ev.repeat is not None else 0.0
         after = sum(1 for k in range(call.count) if ev.t + k * interval > key.deadline)
@@ -321,7 +291,7 @@ def _replan_cost(drill: Drill, cast: Cast) -> CostLine:
     if drill.answer_key:
         for ev in drill.answer_key.replan:
             if (replan_call := cast.call(ev)) is not None:
-                replan = replan.plus(replan_call.usage, call_cost(replan_call.usage, replan_call.spec),
+                replan = replan.plus(replan_call.usage, replan_call.spec.cost(replan_call.usage),
                                      replan_call.count)
     return replan
 

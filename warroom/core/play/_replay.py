@@ -56,7 +56,7 @@ from warroom.core.model import (
     split_cite,
 )
 from warroom.core.play._approvals import ApprovalWatch
-from warroom.core.play._cost import CostMeter, call_cost, replan_usage
+from warroom.core.play._cost import CostMeter, replan_usage
 from warroom.core.play._escalation import FALSE_ESCALATION_DELAY, EscalationResult
 from warroom.core.play._probes import ProbeDesk, ProbeRequest
 from warroom.core.play._queue import ReleaseQueue
@@ -315,7 +315,7 @@ class Replay:
     def _charge_event(self, ev: TraceEvent) -> None:
         call = self._cast.call(ev)  # its role, agent and model (format 2); None unless a model call with usage
         if call is not None:
-            usd = call_cost(call.usage, call.spec)
+            usd = call.spec.cost(call.usage)
             self.cost.charge(call.role, call.spec.name, call.usage, usd, ev.step, call.agent)
 
     def _damage(self, ev: TraceEvent, at: float) -> None:
@@ -326,7 +326,7 @@ class Replay:
 
     def _charge(self, role: Role, usage: Usage, step: str | None) -> float:
         spec = self.drill.models.spec(role)
-        usd = call_cost(usage, spec)
+        usd = spec.cost(usage)
         self.cost.charge(role, spec.name, usage, usd, step, self._cast.planner_name if role is Role.PLANNER else None)
         return usd
 

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from warroom.core.model import Drill, ExecutorMessage, ExecutorReport, PlannerCall, ToolCall, TraceEvent
-from warroom.core.play import call_cost
 from warroom.core.text import clean_line, clock, seconds, usd, usd_price
 from warroom.tui.logic import TraceIndex, event_agent, shows_agents
 from warroom.tui.render._kinds import KINDS, event_body, field_label, field_line
@@ -130,10 +129,10 @@ def usage_line(event: TraceEvent, index: TraceIndex, repeated: int | None = None
     out.append(f" · {role.value} ")
     out.append(clean_line(spec.name))
     out.append(f" at {usd_price(spec.input_usd_per_mtok)} / {usd_price(spec.output_usd_per_mtok)} per Mtok = ")
-    out.append(usd(call_cost(usage, spec)), style="bold")
+    out.append(usd(spec.cost(usage)), style="bold")
     if event.repeat is not None:
         n = event.repeat.count if repeated is None else repeated
         times = f"{n:,} so far" if repeated is not None else f"×{n:,}"
         out.append(f" each · {times}: ")
-        out.append(usd(call_cost(usage, spec) * n), style="bold")
+        out.append(usd(spec.cost(usage) * n), style="bold")
     return out

@@ -22,7 +22,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import Drill, Probe, Role
-from warroom.core.play import Replay, ReplayError, call_cost
+from warroom.core.play import Replay, ReplayError
 from warroom.core.text import clean_line, seconds, usd
 
 
@@ -37,7 +37,7 @@ def probe_status(replay: Replay, probe: Probe) -> str:
 
 def probe_cost(drill: Drill, probe: Probe) -> str:
     """What asking costs, in words: seconds of drill time and USD at the executor's prices."""
-    cost = call_cost(probe.usage, drill.models.spec(Role.EXECUTOR))
+    cost = drill.models.spec(Role.EXECUTOR).cost(probe.usage)
     return f"{seconds(probe.seconds)}, {usd(cost)}"
 
 
