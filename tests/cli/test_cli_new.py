@@ -11,12 +11,12 @@ from warroom.core.author import (
     LOCAL_SCHEMA_REF,
     REPO_SCHEMA_REF,
     example_text,
-    is_valid_drill_id,
     skeleton_text,
 )
 from warroom.core.load import load_drill_text
 from warroom.core.model import Drill
 from warroom.core.play import EndReason, Replay
+from warroom.core.text import is_valid_id
 
 
 def _new(tmp_path, *args):
@@ -120,7 +120,7 @@ def test_new_in_a_repo_drills_folder_points_at_the_repo_schema(tmp_path):
 
 @pytest.mark.parametrize("drill_id", ["123", "yes", "null", "1e3", "a.b_c-d"])
 def test_ids_that_yaml_would_retype_stay_strings(drill_id):
-    assert is_valid_drill_id(drill_id)
+    assert is_valid_id(drill_id)
     drill = Drill.model_validate(yaml.safe_load(skeleton_text(drill_id)))
     assert drill.id == drill_id
 

@@ -51,10 +51,10 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
 
     Never overwrites a file: exits 1 if ID.yaml exists, 2 for an invalid ID.
     """
-    from warroom.core.author import LOCAL_SCHEMA_REF, is_valid_drill_id, skeleton_text
-    from warroom.core.text import clean_name
+    from warroom.core.author import LOCAL_SCHEMA_REF, skeleton_text
+    from warroom.core.text import clean_name, is_valid_id
 
-    if not is_valid_drill_id(drill_id):
+    if not is_valid_id(drill_id):
         raise click.BadParameter(
             "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
             "(e.g. 'refund-pagination')",

@@ -9,7 +9,7 @@ from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, ChangedOnDisk, KeyWriteEr
 from ._migrate import migrate_file
 from ._recovery import Recovered, discard_recovery, recover, write_recovery
 from ._schema import drill_json_schema_text
-from ._skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, is_valid_drill_id, skeleton_text
+from ._skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, skeleton_text
 from ._twincheck import check_twin
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
     "drill_json_schema_text",
     "example_text",
     "findings",
-    "is_valid_drill_id",
     "item_events",
     "item_label",
     "migrate_file",

@@ -62,7 +62,6 @@ from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
 from warroom.core.model import (
     Drill,
     Outcome,
-    TraceEvent,
     earliest_evidence_at,
     event_target,
     finds_from,
@@ -163,10 +162,6 @@ class CheckReport:
 _Script = list[tuple[float, str, str, tuple[str, ...]]]
 
 
-def _step_of(drill: Drill, event: TraceEvent) -> str:
-    return event_target(drill, event)
-
-
 def _prober_moves(drill: Drill) -> _Script:
     """The prober's requests: every probe as soon as its plan step has started, a probe with earlier answers
     (format 2) once its own answer applies, as *ideal* asks it: asked while it answers "nothing wrong yet", a probe
@@ -196,7 +191,7 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         for ev, is_distractor, cite in trigger_happy_targets(drill):
             if is_distractor:
                 script.append((ev.t, "flag", ev.id, ()))
-            script.append((ev.t, "escalate", _step_of(drill, ev), (cite,)))
+            script.append((ev.t, "escalate", event_target(drill, ev), (cite,)))
         return script, notes
     if key is None:  # all-clear drill
         if trainee == "late":

@@ -16,12 +16,6 @@ REPO_SCHEMA_REF = "../schema/drill.schema.json"
 LOCAL_SCHEMA_REF = "drill.schema.json"
 
 
-def is_valid_drill_id(drill_id: str) -> bool:
-    """True when ``drill_id`` is a valid drill id: :func:`warroom.core.text.is_valid_id` (the whole string matches
-    the format's id pattern, so ``"abc\\n"`` is not one; at most 80 characters)."""
-    return is_valid_id(drill_id)
-
-
 def skeleton_text(drill_id: str, schema_ref: str = LOCAL_SCHEMA_REF) -> str:
     """The skeleton drill as YAML text, with ``drill_id`` as its id and ``schema_ref`` in the schema line.
 
@@ -29,7 +23,7 @@ def skeleton_text(drill_id: str, schema_ref: str = LOCAL_SCHEMA_REF) -> str:
         drill_id: the new drill's id (also the file stem); raises ValueError when it is not a valid id.
         schema_ref: path or URL of the JSON Schema for the ``# yaml-language-server: $schema=`` line.
     """
-    if not is_valid_drill_id(drill_id):
+    if not is_valid_id(drill_id):
         raise ValueError(
             f"invalid drill id {drill_id!r}: use letters, digits, '-', '_' and '.', starting with a letter or "
             "digit, at most 80 characters"
