@@ -65,8 +65,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-__all__ = ["SettingsError", "WarroomError"]
-
 
 class WarroomError(Exception):
     """An error meant for a person, not a traceback.

@@ -18,17 +18,6 @@ from warroom.core.files import expand_home
 from warroom.core.text import control_chars
 from warroom.errors import SettingsError
 
-__all__ = [
-    "CACHE_DIR_ENV",
-    "DATA_DIR_ENV",
-    "TRAINEE_ENV",
-    "Settings",
-    "resolve_cache_dir",
-    "resolve_data_dir",
-    "resolve_trainee",
-    "trainee_name_problem",
-]
-
 #: Environment variable naming the trainee when ``--trainee`` is not given.
 TRAINEE_ENV = "WARROOM_TRAINEE"
 #: Environment variable naming the data directory when ``--data-dir`` is not given.

@@ -27,8 +27,6 @@ from aiohttp.typedefs import Handler
 
 from warroom.serve._signin import page
 
-__all__ = ["HostNames", "host_name", "misdirected_page"]
-
 log = logging.getLogger("warroom.serve")
 
 #: Distinct refused host names the server log names (then it names no more: a page asking for a new name each time

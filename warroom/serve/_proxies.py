@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from aiohttp import web
 
-__all__ = ["Network", "client_of", "limit_key", "trusted_proxies", "wide_proxies_warning"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: The most hops of ``X-Forwarded-For`` looked at (a longer chain is a made-up one: the client is the proxy's peer).

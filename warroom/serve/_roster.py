@@ -35,8 +35,6 @@ from warroom.core.settings import resolve_trainee
 from warroom.core.text import clean_name
 from warroom.errors import SettingsError, WarroomError
 
-__all__ = ["FACILITATOR", "ROLES", "TRAINEE", "Roster", "RosterError", "hash_token", "new_token", "verify_token"]
-
 #: The role of a roster entry who plays drills in their own war room.
 TRAINEE = "trainee"
 #: The role of a roster entry who signs in to the facilitator's console (and never to a war room).

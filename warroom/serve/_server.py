@@ -60,7 +60,6 @@ if TYPE_CHECKING:
     from warroom.serve._console import Console
     from warroom.serve._live import LiveClass
 
-__all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
 
 log = logging.getLogger("warroom.serve")
 

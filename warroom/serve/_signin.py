@@ -36,7 +36,6 @@ from warroom.serve._roster import FACILITATOR, TRAINEE, RosterError
 if TYPE_CHECKING:
     from warroom.serve._roster import Roster
 
-__all__ = ["COOKIE", "ClientThrottle", "SignIn", "SignIns", "from_another_site", "page"]
 
 log = logging.getLogger("warroom.serve")
 

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from warroom.core.play import Replay
     from warroom.tui.logic import DrillEntry
 
-__all__ = ["LeaveDrill", "ShowBriefing", "ShowDebrief", "ShowPicker", "StartDrill"]
-
 
 class ShowPicker(Message):
     """Open the drill picker (it reloads the drills and the best scores)."""

@@ -11,24 +11,6 @@ import click
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
 from warroom.errors import SettingsError
 
-__all__ = [
-    "data_dir_option",
-    "data_dir_setting",
-    "drills_option",
-    "drills_setting",
-    "format_option",
-    "load_set_option",
-    "mode_option",
-    "pass_settings",
-    "resolved_settings",
-    "settings_from",
-    "settings_of",
-    "store_option",
-    "trainee_option",
-    "trainee_setting",
-    "use_store",
-]
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 trainee_option = click.option(
@@ -203,5 +185,3 @@ def load_set_option(path: Path, settings: Settings) -> Any:
         for problem in exc.problems:
             click.echo(clean(problem), err=True)
         raise SystemExit(1) from None
-
-

@@ -38,10 +38,6 @@ from warroom.cli.scores._rescore import rescore_command, rescore_sessions
 from warroom.cli.scores._summary import summarise, summary_command
 from warroom.cli.scores._verify import verify_command
 
-__all__ = [
-    "scores",
-]
-
 #: Where the old spelling's session ids (``warroom scores --delete ID...``) are kept in the context's ``meta``.
 OLD_DELETE_IDS = "warroom.scores.delete_ids"
 

@@ -32,12 +32,6 @@ if TYPE_CHECKING:
     from warroom.store.errors import CorruptSession
     from warroom.store.results import ResultsStore
 
-__all__ = [
-    "show_summary",
-    "summarise",
-    "summary_command",
-]
-
 
 def summarise(
     settings: Settings,

@@ -17,8 +17,6 @@ from warroom.core.load import DrillLoadError
 from warroom.core.model import Drill
 from warroom.errors import WarroomError
 
-__all__ = ["AnnotatedFile", "Findings", "findings", "open_for_annotation"]
-
 
 @dataclass
 class AnnotatedFile:

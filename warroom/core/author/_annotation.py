@@ -16,9 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["META", "ORIGINS", "REPLAN_AFTER", "DamageMark", "DeadlineMark", "KeyDraft", "draft_from_data",
-           "item_events", "item_label"]
-
 #: The fault origins a draft may have (``answer_key.fault.origin``): a plan step, the plan, the set-up, a handoff.
 ORIGINS = ("step", "plan", "setup", "handoff")
 #: The drill's top-level fields the author mode may set (:attr:`KeyDraft.meta`), in the format's order.

@@ -31,17 +31,6 @@ from warroom.core.files import replace_file
 from warroom.core.text import clean_name
 from warroom.errors import WarroomError
 
-__all__ = [
-    "MARKED_NOTE",
-    "UNMARKED_AUTHOR",
-    "UNMARKED_NOTE",
-    "ChangedOnDisk",
-    "KeyWriteError",
-    "apply_draft",
-    "replace_text",
-    "write_draft",
-]
-
 #: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
 WRITTEN = ("distractors", "answer_key")
 

@@ -17,8 +17,6 @@ from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.author._keywrite import KeyWriteError, apply_draft, replace_text
 from warroom.core.text import clean_name
 
-__all__ = ["RECOVERY_SUFFIX", "Recovered", "discard_recovery", "recover", "recovery_path", "write_recovery"]
-
 #: What is added to a drill file's name to name its recovery copy.
 RECOVERY_SUFFIX = ".unsaved"
 

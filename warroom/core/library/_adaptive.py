@@ -10,8 +10,6 @@ from dataclasses import dataclass
 
 from warroom.core.load import Adaptive
 
-__all__ = ["LEVEL_STEP", "Attempt", "Candidate", "choose_next", "trainee_level"]
-
 
 @dataclass(frozen=True)
 class Candidate:

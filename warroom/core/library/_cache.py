@@ -34,8 +34,6 @@ from warroom.core.files import replace_file
 from warroom.core.library._card import DrillCard
 from warroom.core.model import SCHEMA_VERSION
 
-__all__ = ["CACHE_FORMAT", "CachedFile", "FolderCache", "Stamp", "file_stamp", "settled"]
-
 #: The layout of a cache file; bump it when a record or a card changes (an older file is then a miss).
 CACHE_FORMAT = 1
 #: Largest cache file read, in bytes (a library of 10,000 drills writes a few MB); a bigger file is not warroom's.

@@ -16,7 +16,6 @@ from warroom.core.model import MAX_DRILL_SECONDS, MAX_VERSION
 if TYPE_CHECKING:
     from warroom.core.model import Drill
 
-__all__ = ["DrillCard"]
 
 _TEXT_FIELDS = ("id", "title", "author", "goal", "watching")
 _FIELDS = frozenset({*_TEXT_FIELDS, "version", "difficulty", "public_tags", "duration", "plan"})

@@ -20,8 +20,6 @@ from typing import Any
 
 from warroom.core.load._problems import Problem
 
-__all__ = ["NO_HABIT", "drill_advice"]
-
 #: The warning of a fault drill whose answer key has no habit.
 NO_HABIT = (
     "the answer key has no `habit`: add the habit that would have caught the fault, in a sentence or two that hold "

@@ -46,17 +46,6 @@ from warroom.core.model import TEXT_PATTERN
 from warroom.core.text import ID_PATTERN
 from warroom.errors import WarroomError
 
-__all__ = [
-    "MAX_SET_BYTES",
-    "Adaptive",
-    "DrillSet",
-    "DrillSetError",
-    "is_drill_set_file",
-    "is_drill_set_text",
-    "load_drill_set",
-    "set_problem_at",
-]
-
 #: Largest drill set file read, in bytes.
 MAX_SET_BYTES = 1024 * 1024
 #: Most drills a set may name.

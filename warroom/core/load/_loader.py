@@ -55,14 +55,6 @@ if TYPE_CHECKING:
     from warroom.core.model import Drill
     from warroom.core.rules import Issue
 
-__all__ = [
-    "load_drill",
-    "load_drill_text",
-    "load_drill_text_with_warnings",
-    "load_drill_with_warnings",
-    "load_yaml_text",
-]
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # Public API

@@ -42,8 +42,6 @@ from warroom.core.model._probes import Probe, earliest_result_at, result_event
 from warroom.core.model._twin import Twin
 from warroom.core.model._variants import Variants
 
-__all__ = ["ANSWER_TAG_PREFIXES", "CONTROL_TAGS", "ApprovalScope", "Briefing", "Drill", "PlanStep"]
-
 
 class Briefing(_Strict):
     """What the trainee reads before the drill starts. Never contains the answer."""

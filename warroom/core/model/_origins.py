@@ -21,9 +21,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["HANDOFF_PREFIX", "PLAN", "SETUP", "TARGET_LABELS", "FaultOrigin", "event_target", "fault_target",
-           "handoff_of", "handoff_target", "handoff_targets", "origin_event_of", "target_label"]
-
 #: The escalation target of a fault in the planner's own call (a plan or re-plan).
 PLAN = "@plan"
 #: The escalation target of a fault in the harness set-up before step 1.

@@ -32,11 +32,6 @@ from warroom.core.model._events import ExecutorMessage
 from warroom.core.model._evidence import detection_events
 from warroom.core.model._fields import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, Seconds, _Strict
 
-__all__ = [
-    "MAX_PROBE_SECONDS", "Probe", "ProbeAnswer", "answer_at", "answer_ends", "available_at", "earliest_evidence_at",
-    "earliest_result_at", "finding_probes", "finds_from", "result_event",
-]
-
 #: Longest wait for a probe's result: one hour of drill time.
 MAX_PROBE_SECONDS = 3600.0
 

@@ -56,7 +56,6 @@ from warroom.errors import WarroomError
 if TYPE_CHECKING:
     from warroom.core.model._drill import Drill
 
-__all__ = ["EventChange", "ProbeChange", "Twin", "TwinBuild", "TwinError", "build_twin", "twin_of"]
 
 #: Fields of a trace event that a twin's ``replace`` never changes: the key names the event, and an event of
 #: another kind is another event (remove it and add the new one).
@@ -280,4 +279,3 @@ def _twin_variants(data: dict[str, Any], changed: set[str]) -> dict[str, Any] | 
     if not any(spec.get(k) for k in ("names", "amounts", "jitter", "shuffle", "phrasings")):
         return None
     return spec
-

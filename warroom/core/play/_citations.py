@@ -252,20 +252,6 @@ def describe_citations(drill: Drill, cites: Iterable[str] | None, *, distractor_
     return ", ".join(f"{event_id} ({CITED_LABELS[kind]})" for event_id, kind in judged)
 
 
-__all__ = [
-    "CITED_LABELS",
-    "SUPPORTING",
-    "Cited",
-    "citation_precision",
-    "describe_citations",
-    "distractor_figures",
-    "is_specific",
-    "is_supported",
-    "judge_citations",
-    "misplaced_evidence",
-]
-
-
 def distractor_figures(
     drill: Drill, released: Iterable[str], escalation_cites: Iterable[Iterable[str] | None]
 ) -> tuple[int, list[str]]:

@@ -32,16 +32,6 @@ from warroom.core.model import (
 #: Label of the model calls that belong to no plan step (the plan, progress checks, re-plans).
 NO_STEP = "(no step)"
 
-__all__ = [
-    "NO_STEP",
-    "CostLine",
-    "CostMeter",
-    "TraceCost",
-    "model_call",
-    "replan_usage",
-    "trace_cost",
-]
-
 
 def model_call(event: TraceEvent) -> tuple[Role, Usage] | None:
     """``(role, usage)`` of a trace event that is a model call with a ``usage``: the planner for a planner call, the

@@ -20,8 +20,6 @@ from warroom.core.projection._sites import Site, Survey, sites_of, survey
 from warroom.core.projection._source import read_source
 from warroom.core.projection._verify import verify
 
-__all__ = ["Outcome", "project_all", "project_files"]
-
 
 @dataclass
 class Outcome:

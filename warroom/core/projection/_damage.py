@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 from warroom.core.projection._problems import ProjectionError
 
-__all__ = ["DEFAULT_UNIT", "WRITE_VERBS", "DamageRule", "damage_rules", "is_write_like", "parse_damage"]
-
 #: The verbs of tool names that change something: the default consequential calls (``cancel*``, ``modify*``, ...).
 WRITE_VERBS = (
     "cancel", "modify", "update", "return", "exchange", "transfer", "refund", "send", "delete", "remove", "create",

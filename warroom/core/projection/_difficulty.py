@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from warroom.core.projection._templates import Change
 
-__all__ = ["BASE", "LARGE", "VERY_LARGE", "estimate"]
-
 #: Each template's difficulty before the evidence's depth, the result's size and later contradictions count.
 BASE = {
     "rate-limit-swallowed": 1,

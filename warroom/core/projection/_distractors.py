@@ -17,8 +17,6 @@ from warroom.core.projection._damage import is_write_like
 from warroom.core.projection._output import read_output
 from warroom.core.projection._timing import shift_from
 
-__all__ = ["DISTRACTORS", "Added", "add_distractors"]
-
 
 @dataclass(frozen=True)
 class Added:

@@ -26,8 +26,6 @@ from warroom.core.projection._sites import Site, Survey, sites_of
 from warroom.core.projection._templates import TEMPLATES, Change
 from warroom.core.projection._timing import deadline_for, reading_window
 
-__all__ = ["DEFAULT_WINDOW", "Options", "Projection", "build", "project"]
-
 #: Seconds a person gets, by default, between the evidence and the deadline (the fairness rules ask for at least
 #: warroom.core.author.MIN_REACTION_WINDOW; the evidence is one field of a real result, so a little more).
 DEFAULT_WINDOW = 10.0

@@ -15,20 +15,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "OutputForm",
-    "Place",
-    "collections_in",
-    "free_key",
-    "get_at",
-    "insert_after",
-    "path_text",
-    "read_output",
-    "records_in",
-    "scalar_fields",
-    "with_changed",
-]
-
 #: How deep inside a result the templates look for collections, records and fields (levels of mappings).
 MAX_DEPTH = 3
 #: At most this many places of one result are considered (a huge result is searched only this far).

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from warroom.errors import WarroomError
 
-__all__ = ["ProjectionError", "at"]
-
 
 class ProjectionError(WarroomError):
     """A projection cannot be made: ``str(error)`` says why, as ``path:line:col: message`` lines for a place in a

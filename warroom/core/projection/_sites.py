@@ -21,8 +21,6 @@ from warroom.core.projection._templates import TEMPLATES, Template
 from warroom.core.projection._view import ResultView, RunText, result_views
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 
-__all__ = ["MIN_EVENTS_BEFORE", "REASONS", "Site", "Survey", "sites_of", "survey"]
-
 #: Trace events that must come before the changed result (so that the evidence is never among the first things
 #: on screen, and escalating everything released by then cites mostly what is not evidence): as many as the current
 #: scoring rules let a specific citation name, so that citing every event released is never specific (the gaming

@@ -15,8 +15,6 @@ from typing import Any
 from warroom.core.model import Drill
 from warroom.core.projection._problems import ProjectionError, at
 
-__all__ = ["HealthySource", "read_source", "source_of"]
-
 #: The kinds of healthy run a projection starts from.
 IMPORTED, ALL_CLEAR, TWIN = "imported trace", "all-clear drill", "twin"
 

@@ -38,8 +38,6 @@ from warroom.core.projection._output import (
 )
 from warroom.core.projection._view import ResultView
 
-__all__ = ["TEMPLATES", "Change", "Template"]
-
 #: Keys that say a result is already paged (a real cursor or total): pagination does not apply there.
 _PAGED = frozenset({"next_cursor", "next_page", "next_page_token", "has_more", "total", "total_count", "cursor",
                     "nextpagetoken", "next", "page", "offset", "more"})
@@ -661,4 +659,3 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     PaginationTruncated(), ErrorFlagIgnored(), StaleData(), WrongRecord(), PartialWrite(), UnitConfusion(),
     TimeoutAsEmpty(), RateLimitSwallowed(),
 )}
-

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DEADLINE_LEAD", "deadline_for", "reading_window", "shift_from"]
-
 #: Seconds between the deadline and the first damage call it comes just before.
 DEADLINE_LEAD = 1.0
 

@@ -13,8 +13,6 @@ from typing import Any
 
 from warroom.core.projection._engine import Projection
 
-__all__ = ["verify"]
-
 
 def _where(loc: tuple[Any, ...]) -> str:
     return "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")

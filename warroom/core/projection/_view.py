@@ -16,8 +16,6 @@ from typing import Any
 
 from warroom.core.projection._output import OutputForm, read_output
 
-__all__ = ["ResultView", "RunText", "result_views"]
-
 #: Event kinds the agent itself writes (its later behaviour is what a projection keeps).
 AGENT_KINDS = frozenset({"tool_call", "executor_message", "executor_report", "planner_call"})
 #: The fields of an event that hold what it says.

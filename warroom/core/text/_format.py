@@ -24,12 +24,6 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-__all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount",
-    "format_usd", "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed",
-    "spreadsheet_safe", "usd", "usd_price",
-]
-
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
 #: multipliers of real time: drill seconds per real second.
 PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NaturalKey", "natural_key", "plural"]
-
 #: What :func:`natural_key` returns: the text's parts (``(0, number)`` for a run of digits, ``(1, text)`` for the
 #: rest, casefolded), then the text itself to order texts that differ only in case or leading zeros.
 NaturalKey = tuple[tuple[tuple[int, int | str], ...], str]

@@ -512,6 +512,3 @@ def _mtime_iso(path: Path) -> str:
         return datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="microseconds")
     except OSError:  # pragma: no cover
         return utc_now()
-
-
-__all__ = ["QUARANTINE", "UNREADABLE", "RecoveredSession", "Unrecoverable", "recover_unfinished"]

@@ -20,8 +20,6 @@ from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.author import AnnotateScreen
 from warroom.tui.widgets import ConfirmScreen, footer_label
 
-__all__ = ["AnnotateApp"]
-
 
 class AnnotateApp(DialogAwareNotices, App[None]):
     """The author mode over one drill file.

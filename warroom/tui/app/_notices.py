@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-__all__ = ["DialogAwareNotices"]
-
 
 class DialogAwareNotices(_Base):
     """Mix into an :class:`~textual.app.App` (before it) and call :meth:`watch_dialogs` from ``on_mount``."""

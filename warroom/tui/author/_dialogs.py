@@ -24,9 +24,6 @@ from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 from warroom.tui.widgets import TextEditor, TextInput
 
-__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "DrillInfo", "DrillInfoDialog", "FaultChoice",
-           "FaultDialog", "FieldPathDialog", "NumberDialog", "TextDialog", "parse_amount"]
-
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
 

@@ -26,8 +26,6 @@ from warroom.tui.widgets import FieldScreen, Inspector, jump_to_field
 if TYPE_CHECKING:
     from textual.app import App
 
-__all__ = ["ItemActions", "path_problem"]
-
 
 def path_problem(ev: TraceEvent, path: str) -> str | None:
     """Why ``path`` is not a field of trace event ``ev``'s output (not a field path, or it leads nowhere: then the

@@ -21,8 +21,6 @@ from warroom.core.author import (
 from warroom.core.model import TraceEvent
 from warroom.core.text import clean, clean_line, clean_name, plural
 
-__all__ = ["MarkActions"]
-
 
 class MarkActions:
     """Marking up the selected event. The screen provides ``file``, ``draft``, ``saved``, ``findings``,

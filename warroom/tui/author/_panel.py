@@ -12,8 +12,6 @@ from textual.widgets import Static
 from warroom.core.author import Findings, KeyDraft, item_events, item_label
 from warroom.core.text import clean, clean_line, plural
 
-__all__ = ["MARK_GLYPHS", "KeyPanel", "event_marks", "findings_text", "key_text"]
-
 #: What each missing field is called in the panel, with the key that sets it.
 MISSING_HINTS = {
     "answer_key.fault.origin_step": "origin (o)",

@@ -55,8 +55,6 @@ from warroom.tui.widgets import (
     search_again,
 )
 
-__all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
-
 #: Drill seconds ``[`` and ``]`` move the drill clock back or forward.
 SCRUB_SECONDS = 10.0
 TICK_INTERVAL = 0.1

@@ -16,8 +16,6 @@ from warroom.errors import WarroomError
 if TYPE_CHECKING:
     from warroom.core.model import Drill
 
-__all__ = ["DrillEntry", "DrillProblem", "load_drill", "load_entry", "with_cross_file_problems"]
-
 
 @dataclass(frozen=True)
 class DrillEntry:

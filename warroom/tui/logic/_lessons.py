@@ -23,9 +23,6 @@ from warroom.core.library import TUTORIAL_ID
 if TYPE_CHECKING:
     from warroom.tui.logic._entries import DrillEntry
 
-__all__ = ["ACTION_KINDS", "LESSONS", "Lesson", "Tutor", "is_tutorial", "tutorial_path"]
-
-
 
 def tutorial_path() -> Path:
     """The tutorial's drill file: ``tutorial.yaml`` of the bundled library."""

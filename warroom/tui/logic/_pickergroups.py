@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from warroom.tui.logic._entries import DrillEntry
 
-__all__ = ["SORTS", "Group", "domain_key", "domain_of", "filter_entries", "group_entries", "new_trainee",
-           "sort_entries"]
 
 #: Group labels of the drills outside any domain.
 START_HERE = "start here"

@@ -11,8 +11,6 @@ from warroom.errors import WarroomError
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
 
-__all__ = ["JournalUnwritable", "Recorder", "ResultsUnavailable", "SessionUnavailable", "StoreRecorder"]
-
 
 class Recorder(Protocol):
     """A session being recorded: every action appended to the journal, then the result stored."""

@@ -21,9 +21,6 @@ if TYPE_CHECKING:
     from warroom.tui.logic._drillsets import ActiveSet
 
 
-__all__ = ["Services", "UnfinishedSession", "unfinished_sessions"]
-
-
 @dataclass(frozen=True)
 class UnfinishedSession:
     """A session of the trainee not stored yet: being played in another warroom, or killed and not yet recovered

@@ -24,8 +24,6 @@ from rich.text import Text
 
 from warroom.core.text import clean, clean_line, json_text
 
-__all__ = ["language_hint", "structured"]
-
 #: Keys whose string value declares the language of the multi-line strings beside it.
 LANGUAGE_KEYS = ("language", "lang", "syntax")
 #: Keys whose string value may be a file name, whose extension names the language of the strings beside it.

@@ -19,8 +19,6 @@ from rich.text import Text
 
 from warroom.core.text import clean, clean_line
 
-__all__ = ["compact_json", "literal", "literal_line", "prose"]
-
 
 def literal(text: object, style: str = "") -> Text:
     """A Rich Text showing ``text`` literally (no markup, control characters escaped), in ``style``."""

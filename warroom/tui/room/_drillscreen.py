@@ -30,7 +30,6 @@ from warroom.tui.render import without_server_paths
 if TYPE_CHECKING:
     from warroom.tui.logic import DrillEntry, Recorder, Services
 
-__all__ = ["DrillScreen", "false_escalation_message"]
 
 _T = TypeVar("_T")
 

@@ -46,8 +46,6 @@ from warroom.tui.widgets import (
     search_again,
 )
 
-__all__ = ["MAX_TICK_INTERVAL", "TICK_INTERVAL", "WarRoomScreen"]
-
 _T = TypeVar("_T")
 
 #: Seconds of real time between ticks of the drill clock, at the most often: a tick comes when the screen can

@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from warroom.core.model import Action, TraceEvent
     from warroom.tui.logic import DrillEntry, Recorder, Services
 
-__all__ = ["LessonPanel", "TutorialScreen"]
-
 
 class LessonRecorder:
     """A :class:`~warroom.tui.logic.Recorder` that tells ``seen`` of every action once it is journalled."""

@@ -19,8 +19,6 @@ from warroom.tui.render import prose
 from warroom.tui.room import WarRoomScreen
 from warroom.tui.widgets import HelpScreen, KeyFooter, help_rows, key_table
 
-__all__ = ["BriefingScreen", "briefing_text", "models_text", "stars"]
-
 
 def stars(difficulty: int) -> str:
     """Difficulty 1-5 as stars, e.g. ``★★☆☆☆``."""

@@ -37,8 +37,6 @@ from warroom.tui.logic import (
 from warroom.tui.screens._pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
 from warroom.tui.widgets import HelpScreen, KeyFooter, TextInput
 
-__all__ = ["PickerScreen", "fit_columns"]
-
 #: Fixed and flexible column widths of the picker's table.
 _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 1.5}  # the tags beside a group are its drills' other domain tags: short

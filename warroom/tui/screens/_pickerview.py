@@ -13,8 +13,6 @@ from warroom.tui.logic import DrillEntry, domain_of, is_tutorial
 from warroom.tui.render import literal_line, prose
 from warroom.tui.screens._briefing import stars
 
-__all__ = ["GROUP_WIDTH", "best_cell", "entry_cells", "group_label", "preview_text"]
-
 #: The widest the group column gets (a group's label in its first drill's row), in cells: it is as wide as the longest
 #: label shown, up to this (the bundled library's domains are at most 16 characters: docs/authoring.md).
 GROUP_WIDTH = 24

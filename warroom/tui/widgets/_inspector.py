@@ -40,8 +40,6 @@ from warroom.tui.logic import TraceIndex
 from warroom.tui.render import KINDS, describe_event, payload_chars
 from warroom.tui.widgets._linetable import set_virtual_size
 
-__all__ = ["BACKGROUND_CHARS", "Inspector"]
-
 #: Events with a payload longer than this (characters of JSON or text) are described in a worker thread.
 BACKGROUND_CHARS = 20_000
 #: Seconds a big event must stay selected before its worker thread starts.

@@ -26,8 +26,6 @@ from textual.keys import format_key
 
 from warroom.tui.render import ascii_screen
 
-__all__ = ["binding_rows", "footer_label", "help_body", "help_rows", "key_label", "key_prose", "key_table"]
-
 #: Key names spelled out where Textual's footer would use a symbol (the help is read, not glanced at).
 _NAMES = {"escape": "escape", "enter": "enter", "ctrl+home": "ctrl+home", "ctrl+end": "ctrl+end"}
 

@@ -28,8 +28,6 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-__all__ = ["Column", "LineTable", "set_virtual_size"]
-
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
     """Set ``view``'s scrollable size to ``size``, without a layout of the screen when only its height changes and
@@ -378,4 +376,3 @@ class LineTable(ScrollView, can_focus=True):
             strip = Strip(list(Segment.apply_style(strip, post_style=cursor)), strip.cell_length)
             return strip.crop_extend(scroll_x, scroll_x + width, base + cursor)
         return strip.crop_extend(scroll_x, scroll_x + width, base)
-

@@ -18,8 +18,6 @@ from warroom.core.play import CostMeter, StepState
 from warroom.core.text import clean_line, clock, speed, usd
 from warroom.tui.render import STEP_ICONS
 
-__all__ = ["CLOCK_GLYPH", "WEB_CLOCK_GLYPH", "Meters", "PlanPanel", "StatusBar"]
-
 #: The drill clock's sign in the status bar; in a browser (``warroom serve``) :data:`WEB_CLOCK_GLYPH`, since the
 #: fonts browsers draw a terminal with have no stopwatch (an empty box) but do have the quartered circle.
 CLOCK_GLYPH = "⏱"

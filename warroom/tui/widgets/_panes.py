@@ -17,8 +17,6 @@ from warroom.tui.logic import agent_labels, shows_agents
 from warroom.tui.widgets._inspector import Inspector
 from warroom.tui.widgets._tracetable import AGENT_COLUMN, TraceTable, trace_columns
 
-__all__ = ["event_ids", "room_panes"]
-
 
 def event_ids(drill: Any) -> list[str]:
     """Every id a row of the drill's trace table may have: the trace's events, the re-plan's and the probes'."""

@@ -25,8 +25,6 @@ from warroom.core.text import clean_line
 from warroom.tui.widgets._inspector import Inspector
 from warroom.tui.widgets._textinput import TextInput
 
-__all__ = ["SEARCH_BINDINGS", "SEARCH_MAX", "SearchScreen", "open_search", "search_again"]
-
 #: Longest text searched for, in characters.
 SEARCH_MAX = 200
 #: The keys of the search (``/``, ``n``, ``N``), bound by the war room and the author mode to their ``search`` and

@@ -16,8 +16,6 @@ from typing import Any
 
 from textual.widgets import Input, TextArea
 
-__all__ = ["TextEditor", "TextInput", "without_surrogates"]
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: What a lone surrogate becomes.
 REPLACEMENT = "\ufffd"

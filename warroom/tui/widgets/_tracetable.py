@@ -18,8 +18,6 @@ from warroom.tui.logic import event_agent
 from warroom.tui.render import KINDS, literal_line, row_mark, summarize
 from warroom.tui.widgets._linetable import Column, LineTable
 
-__all__ = ["TraceTable"]
-
 #: A table narrower than this (cells of content, below about 64 terminal columns) leaves the drill time out (the
 #: inspector shows it), so that the summary keeps a readable width.
 TIME_FOLD = 48

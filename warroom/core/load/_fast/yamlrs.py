@@ -34,7 +34,6 @@ finally:
     if not _purge_given:
         os.environ.pop(_PURGE, None)
 
-__all__ = ["available", "loads", "submit", "version"]
 
 _lock = threading.Lock()
 _parser: ThreadPoolExecutor | None = None
