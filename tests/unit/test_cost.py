@@ -24,7 +24,7 @@ from warroom.core.model import (
     role_of,
 )
 from warroom.core.play import trace_cost
-from warroom.core.play._cost import NO_STEP, model_call
+from warroom.core.play._cost import NO_STEP
 from warroom.core.text import format_usd
 
 
@@ -34,7 +34,7 @@ def test_a_model_call_costs_its_tokens_times_the_price_per_million():
     assert spec.cost(Usage(input_tokens=0, output_tokens=0)) == 0
 
 
-def test_model_calls_are_told_by_their_class_with_their_role_and_usage():
+def test_model_calls_are_told_by_their_class_with_their_role():
     used = Usage(input_tokens=7, output_tokens=3)
     common = {"id": "e1", "t": 0.0}
     calls = [
@@ -45,13 +45,11 @@ def test_model_calls_are_told_by_their_class_with_their_role_and_usage():
          Role.EXECUTOR),
     ]
     for event, role in calls:
-        assert model_call(event) == (role, used)
         assert role_of(event) is role
-        assert model_call(event.model_copy(update={"usage": None})) is None  # a call without usage costs nothing
     others = [ToolResult(**common, kind="tool_result", call="e0", output=[]),
               LogEvent(**common, kind="log", source="cron", content="done")]
     for event in others:
-        assert model_call(event) is None and role_of(event) is None
+        assert role_of(event) is None
 
 
 @pytest.mark.parametrize(

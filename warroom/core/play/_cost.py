@@ -19,33 +19,14 @@ from typing import Any
 from warroom.core.model import (
     Cast,
     Drill,
-    ExecutorMessage,
-    ExecutorReport,
     ModelSpec,
     PlannerCall,
     Role,
-    ToolCall,
-    TraceEvent,
     Usage,
 )
 
 #: Label of the model calls that belong to no plan step (the plan, progress checks, re-plans).
 NO_STEP = "(no step)"
-
-
-def model_call(event: TraceEvent) -> tuple[Role, Usage] | None:
-    """``(role, usage)`` of a trace event that is a model call with a ``usage``: the planner for a planner call, the
-    executor for an executor message, tool call or executor report (dispatched by the event's class). None for any
-    other event (a tool result, a log line) or a call without usage."""
-    match event:
-        case PlannerCall(usage=Usage() as usage):
-            return Role.PLANNER, usage
-        case ExecutorMessage(usage=Usage() as usage) | ToolCall(usage=Usage() as usage):
-            return Role.EXECUTOR, usage
-        case ExecutorReport(usage=Usage() as usage):
-            return Role.EXECUTOR, usage
-        case _:
-            return None
 
 
 @dataclass(frozen=True)
