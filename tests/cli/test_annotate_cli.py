@@ -62,7 +62,7 @@ def test_a_drill_with_an_answer_key_opens_for_editing(opened: list[object]) -> N
     result = CliRunner().invoke(main, ["annotate", str(path)])
     assert result.exit_code == 0, result.output
     (file,) = opened
-    assert file.draft.complete  # type: ignore[attr-defined]
+    assert not file.draft.missing()  # type: ignore[attr-defined]
 
 
 def test_a_control_drill_is_refused(tmp_path: Path, opened: list[object]) -> None:

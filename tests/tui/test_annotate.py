@@ -101,7 +101,7 @@ async def test_annotate_each_importers_fixture(tmp_path, services, importer, fix
         assert isinstance(screen, AnnotateScreen)
         assert "Still missing" in screen_text(app) and "origin (o)" in screen_text(app)
         await mark_up(pilot, screen, evidence, distractor, damage, after)
-        assert screen.draft.complete and not screen.saved
+        assert not screen.draft.missing() and not screen.saved
         assert "Answer key complete" in screen_text(app)
         await pilot.press("s")
         assert screen.saved and screen.findings is not None

@@ -123,7 +123,7 @@ def test_a_bundled_drill_opens_with_its_key_for_editing():
     opened = open_for_annotation(path)
     key = load_drill(path).answer_key
     assert key is not None
-    assert opened.draft.complete and opened.draft.origin_step == key.fault.origin_step
+    assert not opened.draft.missing() and opened.draft.origin_step == key.fault.origin_step
     assert opened.draft.evidence == list(key.evidence)
     text = path.read_text()
     assert apply_draft(text, opened.draft, opened.event_order).startswith(text.split("\nanswer_key:")[0])

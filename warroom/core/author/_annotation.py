@@ -149,11 +149,6 @@ class KeyDraft:
         ]
         return [path for path, value in wanted if not value]
 
-    @property
-    def complete(self) -> bool:
-        """True when every required field is set."""
-        return not self.missing()
-
     def toggle(self, items: list[str], item: str) -> bool:
         """Add ``item`` to ``items`` (evidence or cascade) or remove it; True when it is now in."""
         if item in items:
