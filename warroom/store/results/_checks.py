@@ -14,8 +14,9 @@ from warroom.core.files import record_json
 from warroom.core.model import Outcome
 from warroom.core.scoring import MAX_TOTAL
 
-#: The longest drill time a stored action or time to detect may have, in seconds: twice the longest drill
-#: (``2 * warroom.core.model.MAX_DRILL_SECONDS``, checked when warroom.store.results._records is imported).
+#: The longest drill time a stored action or time to detect may have, in seconds: twice the longest drill (the
+#: latest deadline plus room for false-escalation delays: ``2 * warroom.core.model.MAX_DRILL_SECONDS``, checked when
+#: warroom.store.results._records is imported).
 MAX_ACTION_SECONDS = 2 * 1_000_000
 #: Every outcome value a stored session may have.
 OUTCOME_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome)

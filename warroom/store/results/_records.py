@@ -27,21 +27,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from warroom.core.model import MAX_DRILL_SECONDS, Action, Outcome
+from warroom.core.model import MAX_DRILL_SECONDS, Action
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import ID_PATTERN
-from warroom.store.results import _checks
+from warroom.store.results._checks import MAX_ACTION_SECONDS, OUTCOME_VALUES, strict_json
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, START_FIELDS
 
-#: Latest drill time of a recorded action (seconds): the latest deadline plus room for false-escalation delays.
-MAX_ACTION_SECONDS = 2 * MAX_DRILL_SECONDS
 #: Largest damage or cost figure the store accepts (the drill format's largest damage times a thousand entries).
 MAX_FIGURE = 1e15
 #: Longest session id (it is a file name in the journals folder).
 MAX_SESSION_ID = 120
-
-#: The raw outcome values a stored session may have.
-OUTCOME_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome)
 
 
 def _iso_time(value: str) -> str:
@@ -85,7 +80,7 @@ def _action_time(action: Action) -> Action:
 def _json_text(kind: type, what: str) -> AfterValidator:
     def check(value: str) -> str:
         try:
-            parsed = _checks.strict_json(value)
+            parsed = strict_json(value)
         except ValueError:
             raise ValueError(f"{what} is not valid JSON (or holds a number out of range)") from None
         if not isinstance(parsed, kind):
@@ -292,7 +287,6 @@ def error_column(text: str, exc: ValidationError) -> int | None:
     return at + 1 if at >= 0 else None
 
 
-# The SQL checks of the columns (warroom.store.results._checks) are written without these models, so that the
-# summary needs no pydantic: their bounds must be these.
-assert _checks.MAX_ACTION_SECONDS == MAX_ACTION_SECONDS, "warroom.store.results._checks.MAX_ACTION_SECONDS is wrong"
-assert _checks.OUTCOME_VALUES == OUTCOME_VALUES
+# The SQL checks of the columns (warroom.store.results._checks) are written without the drill model, so that the
+# summary needs no pydantic: their bound on drill times must be the drill format's.
+assert MAX_ACTION_SECONDS == 2 * MAX_DRILL_SECONDS, "warroom.store.results._checks.MAX_ACTION_SECONDS is wrong"
