@@ -55,6 +55,7 @@ from warroom.serve._tab import (
     relay_until_ended,
     terminal_size,
 )
+from warroom.store.journal import SERVE_TAB_ENV
 
 if TYPE_CHECKING:
     from warroom.serve._console import Console
@@ -81,8 +82,6 @@ TABS_PER_TRAINEE = 1
 #: Seconds a terminal page asked for by a trainee at their limit waits for one of their tabs to close before it says
 #: they play in another tab: a reloaded tab's old connection closes while its new page is being asked for.
 RELOAD_WAIT = 3.0
-#: The environment variable naming a served app process's tab (warroom.store.journal's ``SERVE_TAB_ENV``).
-TAB_ENV = "WARROOM_SERVE_TAB"
 #: The most frames a second a served app process draws (Textual's ``TEXTUAL_FPS``, which textual-serve sets to 60).
 #: Textual draws a change at once after a quiet moment, but a change made within a frame period of the last frame
 #: waits one or two periods (16.7 to 33 ms at 60, 4.2 to 8.3 ms at 240): a key pressed just after the drill clock's
@@ -112,8 +111,8 @@ class AppOptions:
 def app_command(trainee: str, options: AppOptions, python: str = sys.executable, tab: str | None = None) -> str:
     """The shell command line that runs the war room (the picker) for ``trainee``, every part quoted; ``exec`` makes
     the app the process that the server's signals and closed pipes reach (``env`` execs it in turn, with its frame
-    rate, :data:`FRAME_RATE`, and the tab's id in :data:`TAB_ENV` when ``tab`` is given)."""
-    args: list[str] = ["env", f"TEXTUAL_FPS={FRAME_RATE}"] + ([f"{TAB_ENV}={tab}"] if tab else [])
+    rate, :data:`FRAME_RATE`, and the tab's id in ``SERVE_TAB_ENV`` when ``tab`` is given)."""
+    args: list[str] = ["env", f"TEXTUAL_FPS={FRAME_RATE}"] + ([f"{SERVE_TAB_ENV}={tab}"] if tab else [])
     args += [python, "-m", "warroom", "--trainee", trainee]
     for folder in options.drill_dirs:
         args += ["--drills", str(folder)]

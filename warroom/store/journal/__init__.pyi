@@ -6,11 +6,12 @@ from ._deletion import delete_sessions
 from ._file import JournalError, JournalWriter, NotRegularFile, read_journal
 from ._notices import take_notices
 from ._progress import sessions_in_progress
-from ._recorder import JournalWriteError, SessionError, SessionRecorder, Trial
+from ._recorder import SERVE_TAB_ENV, JournalWriteError, SessionError, SessionRecorder, Trial
 from ._recovery import RecoveredSession, Unrecoverable, recover_unfinished
 from ._wallclock import detected_at, wall_clock
 
 __all__ = [
+    "SERVE_TAB_ENV",
     "JournalError",
     "JournalWriteError",
     "JournalWriter",
