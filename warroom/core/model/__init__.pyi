@@ -20,7 +20,7 @@ from ._answerkey import (
     damage_occurrences,
     damage_per_event,
 )
-from ._drill import ApprovalScope, Briefing, Drill, PlanStep
+from ._drill import CONTROL_TAGS, ApprovalScope, Briefing, Drill, PlanStep
 from ._events import (
     EVENT_CLASSES,
     MAX_TOTAL_REPETITIONS,
@@ -148,6 +148,7 @@ __all__ = [
     "Briefing",
     "BudgetTime",
     "CONTAINED_OUTCOMES",
+    "CONTROL_TAGS",
     "COST_ROLE",
     "Cast",
     "CommandResult",

@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.core.model import CONTROL_TAGS
 from warroom.core.projection._difficulty import estimate
 from warroom.core.projection._distractors import Added, add_distractors
 from warroom.core.projection._problems import ProjectionError, at
@@ -33,8 +34,6 @@ DEFAULT_WINDOW = 10.0
 REPLAN_AFTER = 3.0
 #: Tags every projected drill gets (shown only in the debrief, as every tag that is not a domain tag).
 PROJECTED_TAG = "projected"
-#: Tags of the source that a projected drill does not keep (they would call a fault drill a control).
-_DROPPED_TAGS = frozenset({"all-clear", "all_clear", "allclear", "control"})
 
 
 @dataclass(frozen=True)
@@ -151,9 +150,10 @@ def _planner(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _meta(survey: Survey, site: Site, pid: str, notes: list[str]) -> dict[str, Any]:
-    """The projected drill's id, title, tags, author and source (crediting the source's own)."""
+    """The projected drill's id, title, tags (not the source's control tags: they would call a fault drill a
+    control), author and source (crediting the source's own)."""
     data = survey.source.data
-    tags = [t for t in data.get("tags", []) if str(t).strip().lower() not in _DROPPED_TAGS]
+    tags = [t for t in data.get("tags", []) if str(t).strip().lower() not in CONTROL_TAGS]
     kind = TEMPLATES[site.template].kind.value
     tags += [t for t in (kind, PROJECTED_TAG, *TEMPLATES[site.template].taxonomy) if t not in tags]
     credit = str(data.get("source") or "").strip()
