@@ -106,3 +106,16 @@ def test_the_first_evidence_mark_of_a_fault_only_a_probe_finds():
     assert [(t, what) for t, _, what, _ in firsts] == [
         (33.0, "first evidence: the result of probe p2 (verify step s2), at the earliest: asked as soon as s2 started")
     ]
+
+
+def test_the_debrief_and_the_review_colour_an_outcome_by_how_it_went():
+    """Green for a containment on time or an all clear held, yellow for a late or unsupported containment, red for
+    the rest (the debrief's and the review's headlines share the one rule)."""
+    from warroom.core.model import Outcome
+    from warroom.tui.screens._debrief import outcome_colour
+
+    assert {o.value: outcome_colour(o.value) for o in Outcome} == {
+        "contained": "green", "all_clear_held": "green", "contained_late": "yellow",
+        "right_step_unsupported": "yellow", "wrong_step": "red", "false_alarm": "red", "missed": "red",
+        "abandoned": "red",
+    }

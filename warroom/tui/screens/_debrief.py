@@ -53,9 +53,11 @@ if TYPE_CHECKING:
 #: timeline is the damage timeline, drawn under "Damage over time".
 MARKS_HEADING = "What happened when"
 
-#: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
-_GOOD = {"contained", "all_clear_held"}
-_MIXED = {"contained_late", "right_step_unsupported"}
+
+def outcome_colour(outcome: str) -> str:
+    """The colour of an outcome (a ``Scorecard.outcome`` value): green for a good result, yellow for a mixed one."""
+    good, mixed = ("contained", "all_clear_held"), ("contained_late", "right_step_unsupported")
+    return "green" if outcome in good else "yellow" if outcome in mixed else "red"
 
 
 def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int = 60) -> list[float]:
@@ -334,7 +336,7 @@ class DebriefScreen(Screen[None]):
     def _headline(self) -> Text:
         card = self.scorecard
         outcome = str(getattr(card.outcome, "value", card.outcome))
-        style = "green" if outcome in _GOOD else "yellow" if outcome in _MIXED else "red"
+        style = outcome_colour(outcome)
         out = Text()
         out.append("DEBRIEF  ", style="bold")
         out.append(clean_line(self.drill.title))

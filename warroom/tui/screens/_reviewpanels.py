@@ -21,10 +21,7 @@ from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
 from warroom.tui.logic import mode_line
 from warroom.tui.render import literal_line, summarize
-from warroom.tui.screens._debrief import evidence_text
-
-_GOOD = {"contained", "all_clear_held"}
-_MIXED = {"contained_late", "right_step_unsupported"}
+from warroom.tui.screens._debrief import evidence_text, outcome_colour
 
 
 def cited_events(drill: Any, cites: Any, compare: bool = False) -> Text:
@@ -55,12 +52,6 @@ def cited_events(drill: Any, cites: Any, compare: bool = False) -> Text:
     return out
 
 
-
-
-def _outcome_style(outcome: str) -> str:
-    return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
-
-
 def headline(data: ReviewData) -> Text:
     """The review's heading: the session, its drill (and variant seed), trainee, start, outcome and total, mode."""
     s = data.session
@@ -77,7 +68,7 @@ def headline(data: ReviewData) -> Text:
     out.append(clean_line(s.trainee), style="bold")
     out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
     label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
-    out.append(clean_line(label), style=_outcome_style(s.outcome))
+    out.append(clean_line(label), style="bold " + outcome_colour(s.outcome))
     out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
     if data.disagrees:
         out.append("  (stored; not what its action log scores: see above)", style="bold red")
