@@ -156,17 +156,21 @@ def test_guarded_output_replaces_what_the_encoding_cannot_spell():
 
 async def test_exit_guard_hands_the_request_to_the_loop_and_arms_the_watchdog_once():
     import asyncio
+    import threading
+
+    def watchdogs() -> int:
+        return sum(t.name == "warroom-exit-watchdog" for t in threading.enumerate())
 
     calls: list[int | None] = []
     guard = ExitGuard(calls.append, grace=3600)  # never fires during the test
     guard.install(asyncio.get_running_loop())
+    before = watchdogs()
     try:
-        assert not guard.armed
         guard.terminal_lost()
         guard.trigger(signal.SIGHUP)
         await asyncio.sleep(0)
         assert calls == [None, signal.SIGHUP]
-        assert guard.armed
+        assert watchdogs() == before + 1  # armed by the first request, not again by the second
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)

@@ -189,11 +189,6 @@ class ExitGuard:
         threading.Event().wait(self.grace)
         os._exit(0 if self._settled else code)
 
-    @property
-    def armed(self) -> bool:
-        """True once an exit has been requested (the watchdog is counting down)."""
-        return self._watchdog is not None
-
 
 def guard_app(app: Any) -> ExitGuard:
     """An :class:`ExitGuard` whose requests go to ``app.terminate``, the app's terminal driver made to write through
