@@ -161,7 +161,7 @@ async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
         await pilot.press("f")
         await type_text(pilot, "cache")
         await pilot.press("enter")
-        assert live.query_one(TraceTable).is_flagged("e04")
+        assert live.query_one(TraceTable).mark_of("e04") == "⚑"
         await pilot.press("q")
         assert "Quit this drill?" in screen_text(app)
         await pilot.press("y")

@@ -189,7 +189,7 @@ async def test_a_flag_mark_replaces_the_cached_line_of_its_row():
         await pilot.pause()
         flagged = [line for line in screen_text(app).splitlines() if "⚑" in line and "time" not in line]
         assert len(flagged) == 1 and clock(3) in flagged[0]
-        assert table.is_flagged("x3") and not table.is_flagged("x4")
+        assert table.mark_of("x3") == "⚑" and table.mark_of("x4") == ""
 
 
 async def test_rows_added_below_the_view_repaint_no_line_and_lay_nothing_out():

@@ -130,11 +130,11 @@ async def test_f_toggles_a_flag_and_unflag_is_journaled(services):
         timeline = live.query_one(TraceTable)
         await pilot.press("f", "enter")
         assert live.replay.flagged == {"e04": None}
-        assert timeline.is_flagged("e04") and screen_text(app).count("⚑") == 2  # the column header and e04
+        assert timeline.mark_of("e04") == "⚑" and screen_text(app).count("⚑") == 2  # the column header and e04
         await pilot.press("f")  # no dialog: the flag comes off
         await pilot.pause()
         assert live.replay.flagged == {}
-        assert not timeline.is_flagged("e04") and screen_text(app).count("⚑") == 1  # the header only
+        assert timeline.mark_of("e04") == "" and screen_text(app).count("⚑") == 1  # the header only
         kinds = [a.kind for a in live.replay.actions]
         # the flag dialog paused the drill (practice) and resumed it once the flag was set; unflag has no dialog
         assert kinds == [ActionKind.PAUSE, ActionKind.FLAG, ActionKind.RESUME, ActionKind.UNFLAG]

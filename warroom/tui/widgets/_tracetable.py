@@ -245,10 +245,6 @@ class TraceTable(LineTable):
         mark = self._marks.get(event_id)
         return mark.plain if mark is not None else ("⚑" if event_id in self._flagged else "")
 
-    def is_flagged(self, event_id: str) -> bool:
-        """True once :meth:`mark_flagged` marked this event."""
-        return event_id in self._flagged
-
     # -- cursor ---------------------------------------------------------------------------------------------------
 
     def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
