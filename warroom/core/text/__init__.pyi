@@ -3,6 +3,8 @@
 from ._format import (
     ID_PATTERN,
     PLAYBACK_SPEEDS,
+    SURROGATE,
+    SURROGATE_ESCAPE,
     amount,
     clean,
     clean_line,
@@ -31,6 +33,8 @@ from ._words import natural_key, plural
 __all__ = [
     "ID_PATTERN",
     "PLAYBACK_SPEEDS",
+    "SURROGATE",
+    "SURROGATE_ESCAPE",
     "Suggester",
     "amount",
     "clean",

@@ -33,6 +33,12 @@ PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 #: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source").
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
+#: A lone UTF-16 surrogate (U+D800-U+DFFF): half of a pair, not a character; no UTF-8 file can hold one.
+SURROGATE = re.compile("[\ud800-\udfff]")
+#: A ``\uD83D``-style escape of half a UTF-16 surrogate pair, in JSON or YAML text: only then can decoded text hold
+#: a lone surrogate (YAML's PyYAML path refuses it; JSON and yaml-rs join a pair).
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
 #: The longest id the drill format accepts (``Identifier`` in :mod:`warroom.core.model._fields`).
 ID_MAX_LENGTH = 80
 

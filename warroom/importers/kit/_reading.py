@@ -30,14 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.files import DuplicateKey, record_json
-from warroom.core.text import plural
+from warroom.core.text import SURROGATE_ESCAPE, plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
 MAX_INTEGER_DIGITS = 30
 
 _UTF8_BOM = b"\xef\xbb\xbf"
-#: A \u escape of a UTF-16 surrogate: only then can decoded JSON text hold an unpaired one.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 class BigInteger:
@@ -192,7 +190,7 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
         raise error(f"not {what}: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert
         raise error(f"not JSON: {e}") from None
-    if _SURROGATE_ESCAPE.search(text) or re.search(rf"\d{{{MAX_INTEGER_DIGITS + 1}}}", text):
+    if SURROGATE_ESCAPE.search(text) or re.search(rf"\d{{{MAX_INTEGER_DIGITS + 1}}}", text):
         problem = _first_problem_value(data)  # only then can there be one: a linear walk, rarely needed
         if problem is not None:
             raise error(problem)

@@ -11,19 +11,19 @@ both end.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from textual.widgets import Input, TextArea
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+from warroom.core.text import SURROGATE
+
 #: What a lone surrogate becomes.
 REPLACEMENT = "\ufffd"
 
 
 def without_surrogates(text: str) -> str:
     """``text`` with each lone surrogate replaced by U+FFFD."""
-    return _SURROGATE.sub(REPLACEMENT, text)
+    return SURROGATE.sub(REPLACEMENT, text)
 
 
 class TextInput(Input):

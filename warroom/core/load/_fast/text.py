@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from itertools import compress
 
+from warroom.core.text import SURROGATE_ESCAPE
+
 #: Printable ASCII and line feeds: the bytes of an ordinary drill (anything else is looked at more closely).
 _ASCII_OK = bytes(range(0x20, 0x7F)) + b"\n\r"
 _ASCII_BYTE = re.compile(rb"[\x00-\x7f]")
@@ -17,9 +19,6 @@ _ODD_CHARACTER = re.compile("[\x80-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uff
 #: Lines the fast path leaves to the PyYAML path: directives, document markers, a lone CR.
 _ODD_LINE = re.compile(r"\n(?:%|---|\.\.\.)")
 _LONE_CR = re.compile(r"\r(?!\n)")
-#: A ``\uD83D``-style escape of half a UTF-16 surrogate pair: yaml-rs joins a pair into one character, the PyYAML
-#: path refuses it, so the fast path leaves it to the PyYAML path (whose problem says what to write instead).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 #: Anchors, aliases, tags, ``?`` keys, merge keys, and ``{"key":value}`` (a value right after the colon): each
 #: pattern starts with a literal (fast to find); a match counts only at the start of the text, or after a space or
 #: ``[{,`` (see :func:`unusual`).
@@ -51,7 +50,7 @@ def unusual(text: str) -> bool:
         return True
     if ('":' in text or "':" in text) and _QUOTED_KEY_COLON.search(text):
         return True
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+    if "\\u" in text and SURROGATE_ESCAPE.search(text):
         return True
     if any(c in text for c in "[]{}") and multiline_flow_quick(text, raw):
         return True

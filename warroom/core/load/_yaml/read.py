@@ -17,11 +17,11 @@ from yaml.nodes import Node
 
 from warroom.core.load._yaml.core import hide_unusual_breaks, line_col, loader_class, restore_unusual_breaks
 from warroom.core.load._yaml.hints import cut
+from warroom.core.text import SURROGATE, SURROGATE_ESCAPE
 from warroom.errors import WarroomError
 
 #: The loader whose scanner finds the tokens before a syntax error (libyaml's when PyYAML was built with it).
 _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``%YAML`` directives: the version a document says it is written in.
 _DIRECTIVE = re.compile(r"%YAML[ \t]+(\S+)")
 
@@ -34,8 +34,6 @@ class YamlSyntaxError(WarroomError):
         self.line, self.column, self.message = line, column, message
 
 
-#: A ``\uD83D``-style escape: half of a UTF-16 surrogate pair (PyYAML refuses it; JSON would join a pair).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], Any]]:
@@ -45,7 +43,7 @@ def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], A
     ``%YAML 1.2``; RecursionError from the pure-Python composer on absurdly deep nesting.
     """
     _check_directives(text)
-    surrogate = _SURROGATE.search(text)
+    surrogate = SURROGATE.search(text)
     if surrogate is not None:  # only from text given as a str (a file decoded as UTF-8 has none); libyaml needs UTF-8
         line, column = line_col(text, surrogate.start())
         raise YamlSyntaxError(
@@ -188,7 +186,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
 def _surrogate_hint(text: str, index: int | None) -> str:
     """What to write instead of an escaped half of a surrogate pair at ``index`` (where PyYAML stopped), else ""."""
     at = index or 0
-    if not _SURROGATE_ESCAPE.search(text, max(0, at - 2), at + 6):
+    if not SURROGATE_ESCAPE.search(text, max(0, at - 2), at + 6):
         return ""
     return (": an escape from \\ud800 to \\udfff is half of a UTF-16 surrogate pair, not a character; write the "
             "character itself, or its 8-digit escape (`\\U0001F600` for U+1F600)")
