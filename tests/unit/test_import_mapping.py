@@ -55,7 +55,7 @@ def test_magentic_one_mapping():
     assert key.cascade == ["s02", "s03"]
     assert key.fault.summary == record["mistake_reason"]
     assert [e.event for e in key.damage.entries] == [f"h{i:03d}" for i in range(5, 15)]
-    assert all(e.amount == 1 for e in key.damage.entries) and key.damage.unit == ww.DAMAGE_UNIT
+    assert all(e.amount == 1 for e in key.damage.entries) and key.damage.unit == kit.DAMAGE_UNIT
     assert record["ground_truth"] in key.debrief and record["mistake_reason"] in key.debrief
     assert {"imported", "who-and-when", "magentic-one"} <= set(drill.public_tags)
     assert record["mistake_agent"] == "WebSurfer" and "WebSurfer" not in drill.tags  # the answer never leaks

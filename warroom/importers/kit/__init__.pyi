@@ -17,7 +17,7 @@ from ._importer import (
     Refused,
     TraceImporter,
 )
-from ._keyed import READING_TIME, Annotation, checked_drill, key_drill
+from ._keyed import DAMAGE_UNIT, READING_TIME, Annotation, checked_drill, key_drill
 from ._naming import MAX_ID_CHARS, drill_id
 from ._pace import (
     CHARS_PER_TOKEN,
@@ -63,6 +63,7 @@ __all__ = [
     "Annotation",
     "CHARS_PER_TOKEN",
     "CONTEXT_WINDOW_TOKENS",
+    "DAMAGE_UNIT",
     "DEFAULT_DIFFICULTY",
     "DEFAULT_MODEL_NAME",
     "DEFAULT_PRICE",

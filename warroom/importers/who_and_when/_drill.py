@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.text import usd
-from warroom.importers.kit import checked_drill, drill_id, dump_drill_yaml, model_cost
+from warroom.importers.kit import DAMAGE_UNIT, checked_drill, drill_id, dump_drill_yaml, model_cost
 from warroom.importers.who_and_when import _prose as prose
 from warroom.importers.who_and_when._cast import cast_agents
 from warroom.importers.who_and_when._mapping import Draft, map_record
@@ -14,7 +14,6 @@ from warroom.importers.who_and_when._pace import CLOSING_EVENT_ID, lay_out_clock
 from warroom.importers.who_and_when._parse import Record
 from warroom.importers.who_and_when._rules import (
     CORPUS,
-    DAMAGE_UNIT,
     DEFAULT_DIFFICULTY,
     MAGENTIC_ONE,
     ImportOptions,

@@ -35,7 +35,6 @@ CORPUS_REFERENCE = (
     'Who&When benchmark ("Which Agent Causes Task Failures and When?", ICML 2025), '
     "github.com/ag2ai/Agents_Failure_Attribution, MIT License"
 )
-DAMAGE_UNIT = "wasted agent turns"
 IMPORTER_SOURCE = "warroom importer"
 
 #: Speaker names of the code-execution terminal, spaces dropped and lower-cased.
