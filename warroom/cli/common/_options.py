@@ -100,16 +100,11 @@ def resolved_settings(
         raise click.UsageError(str(exc)) from None
 
 
-def settings_from(
-    ctx: click.Context,
-    trainee: str | None = None,
-    data_dir: Path | None = None,
-    drill_dirs: tuple[Path, ...] = (),
-) -> Settings:
+def settings_from(ctx: click.Context, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()) -> Settings:
     """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied, for a
-    command that takes ``--trainee`` / ``--data-dir`` / ``--drills`` as arguments (``warroom scores``). Other
+    command that takes ``--data-dir`` / ``--drills`` as arguments (``warroom scores``, ``warroom store``). Other
     commands use the ``*_setting`` options and :data:`pass_settings`."""
-    return resolved_settings(ctx.find_object(Settings), trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+    return resolved_settings(ctx.find_object(Settings), data_dir=data_dir, drill_dirs=drill_dirs)
 
 
 #: Passes the invocation's one :class:`Settings` (``ctx.obj``: the root command's, with the subcommand's own

@@ -24,9 +24,9 @@ import click
 from warroom.core.text import clean, json_text, spreadsheet_safe
 
 
-def say(text: object = "", *, err: bool = False, nl: bool = True) -> None:
+def say(text: object = "", *, err: bool = False) -> None:
     """Print ``text`` (cleaned) on stdout, or stderr with ``err``."""
-    click.echo(clean(text), err=err, nl=nl)
+    click.echo(clean(text), err=err)
 
 
 def failure(message: object) -> click.ClickException:

@@ -45,16 +45,14 @@ def print_renderables(console: Any, *renderables: Any) -> None:
     click.echo("\n".join(table_lines(*renderables, console=console)))
 
 
-def text_table(
-    headers: Sequence[str], rows: Iterable[Sequence[object]], *, right: Collection[int] = (), bold: bool = True
-) -> Any:
+def text_table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, right: Collection[int] = ()) -> Any:
     """A borderless Rich ``Table``: one column per header (the column indexes in ``right`` right-aligned, for
-    numbers), one row per item of ``rows`` (each value shown with ``str`` after :func:`clean`). With ``bold`` the
-    header is bold on a terminal (never in a file or a pipe)."""
+    numbers), one row per item of ``rows`` (each value shown with ``str`` after :func:`clean`). The header is bold
+    on a terminal (never in a file or a pipe)."""
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1), header_style="bold" if bold else None)
+    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1), header_style="bold")
     for i, header in enumerate(headers):
         table.add_column(Text(clean(header)), justify="right" if i in right else "left", overflow="fold")
     for row in rows:
