@@ -505,12 +505,16 @@ class WarroomServer(Server):
 
 
 class ClientErrorsOnOneLine(logging.Filter):
-    """A log filter: aiohttp's record of a request it could not parse (a header over 8190 bytes, a bad request line:
-    the client's error) becomes one line, ``Error handling request from ADDRESS: HTTP 400, why``, without the
-    traceback and without the request's bytes (the part of aiohttp's reason after its first ``:`` quotes them)."""
+    """A log filter: aiohttp's record of a request it could not parse (a header over 8190 bytes, a bad request line, a
+    body that does not decode: the client's error) becomes one line, ``Error handling request from ADDRESS: HTTP 400,
+    why``, without the traceback and without the request's bytes (the part of aiohttp's reason after its first ``:``
+    quotes them)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, web.RequestPayloadError) and isinstance(error.__cause__, HttpProcessingError):
+            error = error.__cause__  # a body that does not decode (``Content-Encoding: gzip`` over no gzip): aiohttp
+            # drains the rest of it after the answer and logged "Unhandled exception" with three tracebacks
         if isinstance(error, HttpProcessingError):
             why = str(error.message).split(":", 1)[0].strip() or type(error).__name__
             record.msg, record.args = "%s: HTTP %s, %s", (record.getMessage(), error.code, why)
@@ -530,6 +534,22 @@ async def refuse_nul(request: web.Request, handler: Any) -> web.StreamResponse:
     if "\x00" in request.path or any("\x00" in value for value in request.query.values()):
         raise web.HTTPBadRequest(text="the address holds a NUL character (%00): no name or id holds one")
     return await handler(request)
+
+
+#: Headers of every response: no page of the server is shown in another site's frame (a hostile page framed the war
+#: room, which without a roster needs no sign-in, or the console, under its own buttons: clickjacking), and no
+#: response is read as another type than it says.
+FRAME_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+async def never_framed(request: web.Request, response: web.StreamResponse) -> None:
+    """Add :data:`FRAME_HEADERS` to ``response`` (every page, file and answer of the server, errors included)."""
+    for name, value in FRAME_HEADERS.items():
+        response.headers.setdefault(name, value)
 
 
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
@@ -553,6 +573,7 @@ def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) ->
     )
     if server.facilitator_console is not None:
         app.add_routes(server.facilitator_console.routes())
+    app.on_response_prepare.append(never_framed)
     app.on_startup.append(server.on_startup)
     app.on_shutdown.append(server.on_shutdown)
     app.on_cleanup.append(server.on_cleanup)

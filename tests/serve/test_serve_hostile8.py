@@ -1,0 +1,120 @@
+"""Hostile input to ``warroom serve`` (issue 30, campaign 8: the HTTP layer, cross-site pages, sign-in cookies, the
+console's pages and downloads): what it found and what now holds."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import socket
+
+import aiohttp
+import pytest
+from serve_support import FACILITATOR, TOKENS, serving
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def _exchange(port: int, request: bytes, *, half_close: bool = False, timeout: float = 10.0) -> bytes:
+    """Send ``request`` raw on a new connection and read the answer until the server closes it; ``half_close``: the
+    client then says it sends nothing more (a body left unfinished)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(request)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            pass
+    return answer
+
+
+def _cookie(session: aiohttp.ClientSession) -> str:
+    return next(c.value for c in session.cookie_jar if c.key == "warroom_signin")
+
+
+async def test_a_form_whose_encoding_does_not_decode_or_that_never_arrives_whole_is_one_log_line(tmp_path):
+    """Before: a sign-in or a note posted with ``Content-Encoding: gzip`` over bytes that are no gzip was an HTTP 500
+    and three tracebacks in the log (aiohttp's RequestPayloadError, which the form's reader did not catch), and a
+    client leaving mid-body a ``ConnectionResetError`` traceback. Now: HTTP 400 and one line; nothing for a client
+    gone."""
+    with serving(tmp_path) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran:
+            cookie = _cookie(fran)
+        host = f"127.0.0.1:{served.port}"
+        answers = []
+        for path, extra in (("/signin", ""), ("/console/sessions/S1/notes", f"Cookie: warroom_signin={cookie}\r\n")):
+            for encoding in ("gzip", "GZIP", "deflate"):
+                body = b"not gzip at all"
+                head = (
+                    f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Encoding: {encoding}\r\n{extra}"
+                    f"Content-Type: {FORM}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+                )
+                answers.append((path, encoding, _exchange(served.port, head.encode() + body)))
+            for unfinished in (b"Content-Length: 100\r\n\r\nname=Ada", b"Transfer-Encoding: chunked\r\n\r\n10\r\nname"):
+                head = f"POST {path} HTTP/1.1\r\nHost: {host}\r\n{extra}".encode()
+                assert _exchange(served.port, head + unfinished, half_close=True) == b""
+        # a valid gzip body is still read as the form it holds
+        body = gzip.compress(f"name=Ada+Lovelace&token={TOKENS['Ada Lovelace']}".encode())
+        head = (
+            f"POST /signin HTTP/1.1\r\nHost: {host}\r\nContent-Encoding: gzip\r\nContent-Type: {FORM}\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        signed_in = _exchange(served.port, head.encode() + body)
+        await asyncio.sleep(0.5)
+        log = served.log.read_text(errors="replace")
+    for path, encoding, answer in answers:
+        assert answer.startswith(b"HTTP/1.1 400 "), (path, encoding, answer[:300])
+    assert signed_in.startswith(b"HTTP/1.1 303 ") and b"Set-Cookie: warroom_signin=" in signed_in
+    assert "Traceback" not in log and "Connection lost" not in log, log
+    assert log.count("HTTP 400, Can not decode content-encoding") >= 4, log
+
+
+async def test_signing_in_again_in_a_browser_ends_its_sign_in_before(tmp_path):
+    """Before: a browser signing in again (the next trainee at a shared computer, or a trainee signing in as the
+    facilitator) got a new id, and its old one went on opening that trainee's pages and war room for 12 hours to
+    whoever held it. Now the old sign-in ends; other browsers' sign-ins are untouched."""
+    with serving(tmp_path) as served:
+        shared = await served.signed_in("Ada Lovelace")
+        other = await served.signed_in("Ada Lovelace")  # Ada's own laptop
+        async with shared, other:
+            ada = _cookie(shared)
+            async with shared.post("/signin", data={"name": "Grace Hopper", "token": TOKENS["Grace Hopper"]},
+                                   allow_redirects=False) as r:  # fmt: skip
+                assert r.status == 303
+            grace = _cookie(shared)
+            assert grace != ada
+            async with aiohttp.ClientSession(base_url=served.url) as replay:
+                for cookie, wanted in ((ada, 303), (grace, 200)):
+                    async with replay.get("/mine", headers={"Cookie": f"warroom_signin={cookie}"},
+                                          allow_redirects=False) as r:  # fmt: skip
+                        assert r.status == wanted, cookie
+                async with shared.post("/signin", data={"name": FACILITATOR, "token": "fran-token-5555555555"},
+                                       allow_redirects=False) as r:  # fmt: skip
+                    assert r.status == 303 and r.headers["Location"] == "/console"
+                async with replay.get("/mine", headers={"Cookie": f"warroom_signin={grace}"},
+                                      allow_redirects=False) as r:  # fmt: skip
+                    assert r.status == 303 and r.headers["Location"] == "/signin"
+            async with other.get("/mine", allow_redirects=False) as r:  # Ada's other browser still signed in
+                assert r.status == 200 and "Your sessions, Ada Lovelace" in await r.text()
+
+
+@pytest.mark.parametrize("roster", [True, False], ids=["roster", "no-roster"])
+async def test_no_page_of_the_server_is_shown_in_another_sites_frame(tmp_path, roster):
+    """Before: no response said it may not be framed, so a hostile page could show the war room (without a roster,
+    no sign-in needed) or the console in a frame under its own buttons (clickjacking). Now every answer, the pages,
+    the files, the refusals and the errors, says ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'`` (and
+    ``nosniff``)."""
+    with serving(tmp_path, roster=roster) as served:
+        client = (await served.signed_in(FACILITATOR)) if roster else aiohttp.ClientSession(base_url=served.url)
+        async with client:
+            paths = ["/", "/signin", "/static/js/textual.js", "/nowhere", "/mine/%00", "/console"]
+            for path in paths:
+                async with client.get(path, allow_redirects=False) as r:
+                    assert r.headers.get("X-Frame-Options") == "DENY", (path, r.status)
+                    assert r.headers.get("Content-Security-Policy") == "frame-ancestors 'none'", (path, r.status)
+                    assert r.headers.get("X-Content-Type-Options") == "nosniff", (path, r.status)
+            async with client.get("/", headers={"Host": "evil.example"}, allow_redirects=False) as r:
+                assert r.status == 421 and r.headers.get("X-Frame-Options") == "DENY"
