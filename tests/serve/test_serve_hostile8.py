@@ -118,3 +118,26 @@ async def test_no_page_of_the_server_is_shown_in_another_sites_frame(tmp_path, r
                     assert r.headers.get("X-Content-Type-Options") == "nosniff", (path, r.status)
             async with client.get("/", headers={"Host": "evil.example"}, allow_redirects=False) as r:
                 assert r.status == 421 and r.headers.get("X-Frame-Options") == "DENY"
+
+
+@pytest.mark.parametrize("text", ["\u200b", "\ufeff", " \u200b\u2060 \n\u200d ", "\u2028\u2029"])
+def test_a_note_of_only_invisible_characters_is_refused_as_an_empty_one(text):
+    """Before: a note of a zero-width space (or a BOM, a word joiner) passed the emptiness check, was stored, and the
+    trainee read an empty ``Note from Fran Allen (...):``. Now it is refused as empty; a note with a visible
+    character beside invisible ones is kept."""
+    from warroom.store.results._notes import note_problem
+
+    assert note_problem(text) == "the note is empty (it holds only spaces or invisible characters)"
+    assert note_problem(text + "ok") is None
+    assert note_problem("") == note_problem("   \r\n\t") == note_problem(text)
+
+
+async def test_the_live_class_stream_is_never_kept_by_a_cache(tmp_path):
+    """Before: the live class's event stream asked for ``Cache-Control: no-store`` but aiohttp_sse wrote its own
+    ``no-cache`` over it (a cache may then keep the class's live table, which every console page forbids)."""
+    with serving(tmp_path) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran, fran.get("/console/live/events", timeout=aiohttp.ClientTimeout(total=10)) as r:
+            assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
+            assert r.headers.getall("Cache-Control") == ["no-store"]
+            assert (await r.content.readline()).startswith(b"event: live")
