@@ -141,3 +141,82 @@ async def test_the_live_class_stream_is_never_kept_by_a_cache(tmp_path):
             assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
             assert r.headers.getall("Cache-Control") == ["no-store"]
             assert (await r.content.readline()).startswith(b"event: live")
+
+
+def test_no_open_file_left_is_one_log_line_a_minute():
+    """asyncio logs a connection it cannot accept for want of open files with a traceback, up to a hundred times a
+    second: now one line a minute, saying what to do."""
+    import logging
+
+    from warroom.serve._server import OutOfFilesOnceAMinute
+
+    now = [100.0]
+    keep = OutOfFilesOnceAMinute(clock=lambda: now[0])
+
+    def record(name: str, msg: str) -> logging.LogRecord:
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError:
+            import sys
+
+            return logging.LogRecord(name, logging.ERROR, __file__, 1, msg, (), sys.exc_info())
+
+    first = record("asyncio", "socket.accept() out of system resource\nsocket: <asyncio.TransportSocket fd=6>")
+    assert keep.filter(first) and first.exc_info is None and "ulimit -n" in first.getMessage()
+    now[0] += 59
+    assert not keep.filter(record("asyncio", "socket.accept() out of system resource"))
+    now[0] += 2
+    assert keep.filter(record("asyncio", "socket.accept() out of system resource"))
+    other = record("asyncio", "Task exception was never retrieved")
+    assert keep.filter(other) and other.exc_info is not None  # any other record as it was
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["hard-limit-higher", "hard-limit-1024"])
+async def test_a_client_holding_a_thousand_connections_keeps_nobody_out_and_never_floods_the_log(tmp_path, hard):
+    """Before: started under the usual soft limit of 1,024 open files, the server was kept from every other client
+    by one client holding 1,100 connections open (each may take 20 s to send its request's head): every sign-in
+    timed out, and the log took 135,000 lines in 15 s (a traceback per refused connection). Now the server raises
+    its soft limit to the hard one at start, so a sign-in goes through meanwhile; where the hard limit is that low
+    too (set here once the server runs), the log says so once a minute, in one line."""
+    import resource
+    import subprocess
+
+    before = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if before[1] != resource.RLIM_INFINITY and before[1] < 4096:
+        pytest.skip("this machine's hard limit of open files is too low to tell")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, before[1]))  # inherited by the server started next
+    try:
+        context = serving(tmp_path)
+        served = context.__enter__()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, before)
+    try:
+        if hard:
+            subprocess.run(["prlimit", f"--pid={served.proc.pid}", "--nofile=1024:1024"], check=True)
+        held = []
+        for _ in range(1100):
+            try:
+                s = socket.create_connection(("127.0.0.1", served.port), timeout=2)
+            except OSError:
+                break
+            s.sendall(b"GET /signin HTTP/1.1\r\n")
+            held.append(s)
+        await asyncio.sleep(1)
+        try:
+            async with asyncio.timeout(15):
+                ada = await served.signed_in("Ada Lovelace")
+            await ada.close()
+            signed_in = True
+        except TimeoutError:
+            signed_in = False
+        for s in held:
+            s.close()
+        await asyncio.sleep(1)
+        log = served.log.read_text(errors="replace")
+    finally:
+        context.__exit__(None, None, None)
+    assert "Traceback" not in log and "Too many open files" not in log
+    if not hard:
+        assert signed_in and "no open file left" not in log and "may open only" not in log
+    else:  # nothing to raise: the limit holds, said once
+        assert log.count("no open file left for a new connection") == 1, log[-2000:]

@@ -452,10 +452,12 @@ class WarroomServer(Server):
         """The server's log on its standard output: one line per record, never wrapped (``2026-12-01 14:10:02
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
-        and a malformed request in one line (:class:`ClientErrorsOnOneLine`)."""
+        and a malformed request in one line (:class:`ClientErrorsOnOneLine`); no more open files for a connection is
+        one line a minute (:class:`OutOfFilesOnceAMinute`)."""
         handler = logging.StreamHandler(sys.stdout)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
         handler.addFilter(ClientErrorsOnOneLine())
+        handler.addFilter(OutOfFilesOnceAMinute())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
@@ -493,6 +495,10 @@ class WarroomServer(Server):
         of this host, a port in use or reserved)."""
         self.debug = debug
         self.initialize_logging()
+        files = raise_open_files_limit()
+        if files is not None and files < 4096:
+            log.warning("this process may open only %d files, each connection one: a client holding that many "
+                        "connections open keeps every other out (raise the hard limit: ulimit -Hn)", files)
         wide = wide_proxies_warning(self.signins.proxies)
         if wide:  # said on stderr by the command too; here for whoever reads only the server's log
             log.warning("%s", wide)
@@ -520,6 +526,52 @@ class ClientErrorsOnOneLine(logging.Filter):
             record.msg, record.args = "%s: HTTP %s, %s", (record.getMessage(), error.code, why)
             record.exc_info, record.exc_text = None, None
         return True
+
+
+#: Seconds between two log lines saying the server has no more open files for a new connection.
+OUT_OF_FILES_EVERY = 60.0
+
+
+class OutOfFilesOnceAMinute(logging.Filter):
+    """A log filter: asyncio's record of a connection it could not accept for want of open files (``EMFILE``: a
+    client holding a thousand connections open, under the 20 s a request's head may take) becomes one line a minute,
+    saying what to do, without its traceback: it was logged with a traceback for each connection refused, up to a
+    hundred times a second (135,000 lines in 15 s)."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        super().__init__()
+        self.clock = clock
+        self.said_at: float | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "asyncio" or not str(record.msg).startswith("socket.accept() out of system resource"):
+            return True
+        now = self.clock()
+        if self.said_at is not None and now - self.said_at < OUT_OF_FILES_EVERY:
+            return False
+        self.said_at = now
+        record.msg, record.args = ("no open file left for a new connection (the process's limit, ulimit -n): "
+                                   "connections are refused until some close; said at most once a minute"), ()
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+def raise_open_files_limit() -> int | None:
+    """Raise this process's limit of open files (each connection is one) to its hard limit, and return the limit now
+    (None where it cannot be read). A server started under the usual soft limit of 1,024 was kept from every other
+    client by one client holding about a thousand connections open (a request's head may take 20 s to arrive)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
 class ServeError(WarroomError):
