@@ -220,3 +220,35 @@ async def test_a_client_holding_a_thousand_connections_keeps_nobody_out_and_neve
         assert signed_in and "no open file left" not in log and "may open only" not in log
     else:  # nothing to raise: the limit holds, said once
         assert log.count("no open file left for a new connection") == 1, log[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed"),
+    [("127.0.0.1:8000", True), ("LOCALHOST.:80", True), ("[::1]:8000", True), ("::1", True), ("[fe80::1%eth0]:8", True),
+     ("class.localhost:1", True), ("evil.example", False), ("127.0.0.1:8000/evil", False), ("[::1]evil.example", False),
+     ("localhost:x<y", False), ('localhost:1"><b>', False), ("localhost:", False), ("", False)],
+)  # fmt: skip
+def test_a_host_header_is_a_name_or_an_address_then_at_most_a_port(host, allowed):
+    from warroom.serve._hosts import HostNames
+
+    assert HostNames("127.0.0.1").allows(host) is allowed
+
+
+async def test_a_host_header_that_is_no_host_name_is_refused_as_an_unknown_name(tmp_path):
+    """Before: ``Host: 127.0.0.1:8000/evil``, ``[::1]evil.example`` or ``localhost:x<y`` was answered as the allowed
+    name it starts with, and went on whole into the terminal page's websocket URL. Now: HTTP 421, the page and the
+    log naming the whole header (escaped), nothing served."""
+    with serving(tmp_path, roster=False) as served:
+        for host in ("127.0.0.1:8000/evil", "[::1]evil.example", 'localhost:1"><b>x</b>'):
+            answer = _exchange(served.port, f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+            assert answer.startswith(b"HTTP/1.1 421 "), answer[:300]
+            assert b"data-session-websocket-url" not in answer and b"<b>x</b>" not in answer
+        assert b"not known as <code>127.0.0.1:8000/evil</code>" in _exchange(
+            served.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1:8000/evil\r\nConnection: close\r\n\r\n"
+        )
+        host = f"localhost:{served.port}"
+        answer = _exchange(served.port, f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        assert answer.startswith(b"HTTP/1.1 200 ") and f"ws://{host}/ws/".encode() in answer
+        log = served.log.read_text(errors="replace")
+    assert "Traceback" not in log
+    assert "refused a request for the host name '127.0.0.1:8000/evil' (HTTP 421)" in log
