@@ -144,9 +144,14 @@ class Console:
         :data:`EVENT_TICK` seconds), a ``rows`` event with what changed only (:func:`live_update`): a class of 3,000
         trainees sent its whole table, about 1 MB, at each update. A page carries drill clocks and idle times forward
         itself."""
-        from aiohttp_sse import sse_response
+        from aiohttp_sse import EventSourceResponse, sse_response
 
-        async with sse_response(request, headers={"Cache-Control": "no-store"}) as stream:
+        class NoStore(EventSourceResponse):  # aiohttp_sse writes its own Cache-Control, no-cache, over a header given
+            def __init__(self, **kwargs: Any) -> None:
+                super().__init__(**kwargs)
+                self.headers["Cache-Control"] = "no-store"  # the class's live table: kept by no cache, as every page
+
+        async with sse_response(request, response_cls=NoStore) as stream:
             sent: tuple[str, dict[str, str], str] | None = None
             while stream.is_connected():
                 table, head, rows, read = self.live_view()

@@ -19,6 +19,7 @@ import contextlib
 import html
 import ipaddress
 import logging
+import re
 import socket
 from dataclasses import dataclass, field
 
@@ -35,6 +36,22 @@ MAX_REFUSED_NAMES_LOGGED = 20
 
 #: Names that resolve to this machine's loopback only (RFC 6761: ``localhost`` and every name under it).
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+
+
+#: A ``Host`` header: a name (letters, digits, ``-``, ``_``, ``.``) or an IPv4 address, or an IPv6 address in brackets
+#: (a zone after ``%``), then at most a port of digits.
+_HOST_HEADER = re.compile(r"(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+(?:%[A-Za-z0-9_.-]+)?\])(?::[0-9]{1,5})?")
+
+
+def well_formed(host: str) -> bool:
+    """True when ``host`` is a ``Host`` header at all (:data:`_HOST_HEADER`, or a bare IPv6 address)."""
+    return bool(_HOST_HEADER.fullmatch(host.strip())) or _is_address(host.strip())
+
+
+def refused_name(host: str) -> str:
+    """The name a refused ``Host`` header is said by: its :func:`host_name`, or the whole header in lower case when it
+    is none (``127.0.0.1:8000/evil`` is not the name ``127.0.0.1``)."""
+    return host_name(host) if well_formed(host) else host.strip().lower()
 
 
 def host_name(host: str) -> str:
@@ -81,15 +98,20 @@ class HostNames:
         object.__setattr__(self, "names", frozenset(names))
 
     def allows(self, host: str) -> bool:
-        """True when a request whose ``Host`` header is ``host`` names this server (its port is not looked at)."""
+        """True when a request whose ``Host`` header is ``host`` names this server (its port is not looked at) and is
+        a host header at all: a name or an address, and a port of digits (``127.0.0.1:8000/evil``, ``[::1]evil``
+        and ``localhost:x<y`` were answered as the allowed name they start with, and went on whole into the terminal
+        page's URLs)."""
         name = host_name(host)
+        if not well_formed(host):
+            return False
         return _is_address(name) or name in self.names or name.endswith(".localhost")
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Answer a request only when its ``Host`` names this server; else :func:`misdirected_page`."""
         if not self.allows(request.host):
-            self._log_refused(host_name(request.host))
+            self._log_refused(refused_name(request.host))
             return misdirected_page(request.host)
         return await handler(request)
 
@@ -107,7 +129,7 @@ class HostNames:
 
 def misdirected_page(host: str) -> web.Response:
     """The HTTP 421 page of a request for a name this server does not answer to: what to do."""
-    name = html.escape(host_name(host)[:200])
+    name = html.escape(refused_name(host)[:200])
     body = (
         f"<p>This war room server is not known as <code>{name}</code>, the name this page was asked for: a page of "
         "another site that had its name point at this machine (DNS rebinding) is refused this way.</p>"

@@ -450,10 +450,12 @@ class WarroomServer(Server):
         """The server's log on its standard output: one line per record, never wrapped (``2026-12-01 14:10:02
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
-        and a malformed request in one line (:class:`ClientErrorsOnOneLine`)."""
+        and a malformed request in one line (:class:`ClientErrorsOnOneLine`); no more open files for a connection is
+        one line a minute (:class:`OutOfFilesOnceAMinute`)."""
         handler = logging.StreamHandler(sys.stdout)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
         handler.addFilter(ClientErrorsOnOneLine())
+        handler.addFilter(OutOfFilesOnceAMinute())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
@@ -491,6 +493,10 @@ class WarroomServer(Server):
         of this host, a port in use or reserved)."""
         self.debug = debug
         self.initialize_logging()
+        files = raise_open_files_limit()
+        if files is not None and files < 4096:
+            log.warning("this process may open only %d files, each connection one: a client holding that many "
+                        "connections open keeps every other out (raise the hard limit: ulimit -Hn)", files)
         wide = wide_proxies_warning(self.signins.proxies)
         if wide:  # said on stderr by the command too; here for whoever reads only the server's log
             log.warning("%s", wide)
@@ -503,17 +509,67 @@ class WarroomServer(Server):
 
 
 class ClientErrorsOnOneLine(logging.Filter):
-    """A log filter: aiohttp's record of a request it could not parse (a header over 8190 bytes, a bad request line:
-    the client's error) becomes one line, ``Error handling request from ADDRESS: HTTP 400, why``, without the
-    traceback and without the request's bytes (the part of aiohttp's reason after its first ``:`` quotes them)."""
+    """A log filter: aiohttp's record of a request it could not parse (a header over 8190 bytes, a bad request line, a
+    body that does not decode: the client's error) becomes one line, ``Error handling request from ADDRESS: HTTP 400,
+    why``, without the traceback and without the request's bytes (the part of aiohttp's reason after its first ``:``
+    quotes them)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, web.RequestPayloadError) and isinstance(error.__cause__, HttpProcessingError):
+            error = error.__cause__  # a body that does not decode (``Content-Encoding: gzip`` over no gzip): aiohttp
+            # drains the rest of it after the answer and logged "Unhandled exception" with three tracebacks
         if isinstance(error, HttpProcessingError):
             why = str(error.message).split(":", 1)[0].strip() or type(error).__name__
             record.msg, record.args = "%s: HTTP %s, %s", (record.getMessage(), error.code, why)
             record.exc_info, record.exc_text = None, None
         return True
+
+
+#: Seconds between two log lines saying the server has no more open files for a new connection.
+OUT_OF_FILES_EVERY = 60.0
+
+
+class OutOfFilesOnceAMinute(logging.Filter):
+    """A log filter: asyncio's record of a connection it could not accept for want of open files (``EMFILE``: a
+    client holding a thousand connections open, under the 20 s a request's head may take) becomes one line a minute,
+    saying what to do, without its traceback: it was logged with a traceback for each connection refused, up to a
+    hundred times a second (135,000 lines in 15 s)."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        super().__init__()
+        self.clock = clock
+        self.said_at: float | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "asyncio" or not str(record.msg).startswith("socket.accept() out of system resource"):
+            return True
+        now = self.clock()
+        if self.said_at is not None and now - self.said_at < OUT_OF_FILES_EVERY:
+            return False
+        self.said_at = now
+        record.msg, record.args = ("no open file left for a new connection (the process's limit, ulimit -n): "
+                                   "connections are refused until some close; said at most once a minute"), ()
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+def raise_open_files_limit() -> int | None:
+    """Raise this process's limit of open files (each connection is one) to its hard limit, and return the limit now
+    (None where it cannot be read). A server started under the usual soft limit of 1,024 was kept from every other
+    client by one client holding about a thousand connections open (a request's head may take 20 s to arrive)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
 class ServeError(WarroomError):
@@ -528,6 +584,22 @@ async def refuse_nul(request: web.Request, handler: Any) -> web.StreamResponse:
     if "\x00" in request.path or any("\x00" in value for value in request.query.values()):
         raise web.HTTPBadRequest(text="the address holds a NUL character (%00): no name or id holds one")
     return await handler(request)
+
+
+#: Headers of every response: no page of the server is shown in another site's frame (a hostile page framed the war
+#: room, which without a roster needs no sign-in, or the console, under its own buttons: clickjacking), and no
+#: response is read as another type than it says.
+FRAME_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+async def never_framed(request: web.Request, response: web.StreamResponse) -> None:
+    """Add :data:`FRAME_HEADERS` to ``response`` (every page, file and answer of the server, errors included)."""
+    for name, value in FRAME_HEADERS.items():
+        response.headers.setdefault(name, value)
 
 
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
@@ -551,6 +623,7 @@ def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) ->
     )
     if server.facilitator_console is not None:
         app.add_routes(server.facilitator_console.routes())
+    app.on_response_prepare.append(never_framed)
     app.on_startup.append(server.on_startup)
     app.on_shutdown.append(server.on_shutdown)
     app.on_cleanup.append(server.on_cleanup)

@@ -67,9 +67,12 @@ async def read_form(request: web.Request) -> Any:
     """The fields of a posted form; HTTP 400 for a body that is not a form of UTF-8 text (aiohttp raised a
     UnicodeDecodeError: a 500 and a traceback in the log, at any client's will), names a charset Python does not know
     (``charset=bogus``: a LookupError), or cannot be read as the form it says it is (a multipart form without its
-    boundary; a field over 512 KiB, whose error quoted the body, a token with it, into the log); HTTP 408 for a body
-    that has not all arrived within :data:`REQUEST_BODY_TIMEOUT` seconds (aiohttp has no such limit: a client
-    sending its body a byte a minute held the request, and its connection, for ever)."""
+    boundary; a field over 512 KiB, whose error quoted the body, a token with it, into the log; a body whose
+    ``Content-Encoding`` does not decode, ``gzip`` over bytes that are no gzip: aiohttp's RequestPayloadError, a 500
+    and a traceback); HTTP 408 for a body that has not all arrived within :data:`REQUEST_BODY_TIMEOUT` seconds
+    (aiohttp has no such limit: a client sending its body a byte a minute held the request, and its connection, for
+    ever). A client that closes its connection before its body has all arrived is answered nothing and logged
+    nothing (it was a traceback, ``ConnectionResetError: Connection lost``)."""
     try:
         async with asyncio.timeout(REQUEST_BODY_TIMEOUT):
             return await request.post()
@@ -81,10 +84,12 @@ async def read_form(request: web.Request) -> Any:
         ) from None
     except (UnicodeDecodeError, LookupError):
         raise web.HTTPBadRequest(text="the form is not UTF-8 text") from None
-    except (ValueError, HttpProcessingError):
+    except (ValueError, HttpProcessingError, web.RequestPayloadError):
         raise web.HTTPBadRequest(
             text="the form cannot be read: post it as the page's form does (URL-encoded UTF-8 text)"
         ) from None
+    except ConnectionResetError:  # the client left mid-body: nobody reads an answer
+        raise web.HTTPBadRequest(text="the form did not arrive whole: post it again") from None
 
 
 def from_another_site(request: web.Request) -> bool:
@@ -336,6 +341,8 @@ class SignIns:
         now = time.monotonic()
         for old in [k for k, r in self._records.items() if now - r.since > SIGNIN_LIFETIME]:
             self._end(old)  # expired sign-ins
+        self._end(request.cookies.get(COOKIE, ""))  # this browser's sign-in before (another name, or the same): its
+        # id lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's)
         signin_id = secrets.token_urlsafe(32)
         record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
         self._records[signin_id] = record

@@ -9,6 +9,7 @@ name. Deleting a session deletes its notes (a foreign key, ``ON DELETE CASCADE``
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,13 +48,14 @@ class FacilitatorNote:
 
 
 def note_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a note (empty, too long, a control character other than a line break, CR LF as
-    browsers send it, or a tab, a bidirectional control), or None when it can. Its length is counted with each CR LF
-    as one line break, as the note is stored (a browser's form sends a textarea's line breaks as CR LF, and counts
-    them as one)."""
+    """Why ``text`` cannot be a note (empty or only invisible characters, too long, a control character other than
+    a line break, CR LF as browsers send it, or a tab, a bidirectional control), or None when it can. Its length is
+    counted with each CR LF as one line break, as the note is stored (a browser's form sends a textarea's line
+    breaks as CR LF, and counts them as one)."""
     text = text.replace("\r\n", "\n")
-    if not text.strip():
-        return "the note is empty"
+    if all(c.isspace() or unicodedata.category(c) == "Cf" for c in text):  # a zero-width space or a BOM alone was
+        # stored, and shown to the trainee as an empty note
+        return "the note is empty (it holds only spaces or invisible characters)"
     if len(text) > MAX_NOTE_CHARS:
         return f"the note is {len(text):,} characters long; at most {MAX_NOTE_CHARS:,} are kept"
     if any((ord(c) < 0x20 and c not in "\r\n\t") or 0x7F <= ord(c) < 0xA0 for c in text):
