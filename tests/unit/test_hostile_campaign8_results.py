@@ -8,6 +8,7 @@ with the right behaviour."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,25 @@ def test_a_first_attempt_left_out_as_not_verified_still_makes_the_later_sessions
     code, _ = _cli("report", "--mode", "all", "--output", str(report), "--data-dir", str(data))
     page = report.read_text()
     assert code == 0 and "0 trials (each trainee" in page and "1 replay listed apart" in page, page
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_in_a_drill_files_place_is_refused_by_verify_rescore_and_review_never_waited_on(tmp_path: Path):
+    """A drill file replaced by a FIFO (a faulty world, or a hostile one on a shared drill folder): ``scores verify``
+    hashed the file with a plain open, which waits for a writer for ever, so the facilitator's verify (and
+    ``rescore``) hung. The file is opened without waiting and refused as not a regular file: the session
+    cannot be verified, saying what the path is and what to do."""
+    from store_support import copy_drill
+
+    drills, data = tmp_path / "drills", tmp_path / "data"
+    path = copy_drill(drills, "dup-private")
+    play(data, "ann", GOOD, drill_path=path, mode="assessment")
+    path.unlink()
+    os.mkfifo(path)
+    code, out = _cli("--drills", str(drills), "scores", "verify", "--format", "json", "--data-dir", str(data))
+    (verdict,) = json.loads(out)
+    assert code == 1 and verdict["verdict"] == "unverifiable", verdict
+    assert "is a FIFO, not a regular file; put the drill file back" in " ".join(verdict["problems"])
+    result = CliRunner().invoke(main, ["--drills", str(drills), "scores", "rescore", "--yes", "--data-dir", str(data)])
+    assert "Traceback" not in result.output and "is a FIFO, not a regular file" in result.output, result.output
