@@ -7,6 +7,7 @@ with the right behaviour."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -85,3 +86,99 @@ def test_a_fifo_in_a_drill_files_place_is_refused_by_verify_rescore_and_review_n
     assert "is a FIFO, not a regular file; put the drill file back" in " ".join(verdict["problems"])
     result = CliRunner().invoke(main, ["--drills", str(drills), "scores", "rescore", "--yes", "--data-dir", str(data)])
     assert "Traceback" not in result.output and "is a FIFO, not a regular file" in result.output, result.output
+
+
+# -- scripted trainees that do not read the trace (docs/scoring.md, "What trainees that do not read get") ------------
+
+
+def _words(text: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"[a-z][a-z0-9_-]{3,}", text.casefold()))
+
+
+def _output_keys(event) -> list[str]:
+    value = getattr(event, "output", None)
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return []
+    return list(value) if isinstance(value, dict) else []
+
+
+def _pick(bot: str, drill, replay):
+    """The event a scripted trainee escalates on, or None to wait. ``briefing``: the first tool result sharing 4 or
+    more words with the briefing; ``seam``: the first result of a tool whose top-level keys differ from that tool's
+    results before it (a projected fault adds a key, as `warroom project`'s templates do); ``shortest``: at 30% of the
+    trace, the executor report with the shortest text."""
+    results = [e for e in replay.released if e.kind in ("tool_result", "command_result") and e.step]
+    if bot == "briefing":
+        brief = _words(" ".join(str(v) for v in drill.briefing.model_dump().values() if v))
+        return next((e for e in results if len(_words(e.model_dump_json()) & brief) >= 4), None)
+    if bot == "seam":
+        calls = {e.id: getattr(e, "tool", None) for e in replay.released if e.kind == "tool_call"}
+        seen: dict[str | None, set[tuple[str, ...]]] = {}
+        for e in results:
+            tool, keys = calls.get(getattr(e, "call", None)), tuple(sorted(_output_keys(e)))
+            if tool in seen and keys not in seen[tool]:
+                return e
+            seen.setdefault(tool, set()).add(keys)
+        return None
+    reports = [e for e in replay.released if e.kind == "executor_report" and e.step]
+    if replay.now < 0.3 * drill.duration or len(reports) < 2:
+        return None
+    return min(reports, key=lambda e: len(e.content or ""))
+
+
+def _blind_play(bot: str, drill):
+    from warroom.core.play import Replay, ReplayError, escalation_draft
+
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    while not replay.ended:
+        pick = _pick(bot, drill, replay)
+        if pick is not None:
+            draft = escalation_draft(pick, replay.released, drill.schema_version >= 2)
+            with contextlib.suppress(ReplayError):  # a draft the war room refuses is no escalation
+                replay.escalate(draft.target, "blind", draft.cites)
+            break
+        replay.advance_to(replay.next_event_time or drill.duration)
+    return replay
+
+
+@pytest.mark.parametrize("bot", ["briefing", "seam", "shortest"])
+def test_trainees_matching_the_briefing_or_a_seam_or_reading_report_lengths_are_below_chance(bot: str, real_noise_draw):
+    """Campaign 8 played 90 more scripted trainees that read no event's content over every bundled drill in
+    assessment (docs/scoring.md's table): the briefing's words matched against each event, the picker's metadata,
+    the event most unlike its siblings by a cheap statistic (distinct characters, digits, length, JSON keys, depth),
+    the seams a projected fault might leave (a key no other result of its tool has, key order, separators, number
+    formats, a time off the host's grid), and the executor report with the shortest or longest text. None is above
+    chance. Three of them here, over 5 trainees (the campaign's seeds): each wins some signal trials, and d′ as
+    ``warroom scores summary`` computes it is below 0 for every trainee."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.core.stats import SessionFacts, summarize
+    from warroom.core.variants import draw_played_as, session_drill
+
+    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+    rng = random.Random(8)
+    facts = []
+    for trainee in range(5):
+        for d in bank:
+            seed = rng.randrange(2**31)
+            played = session_drill(d, seed, draw_played_as(d, seed))
+            card = score(played, _blind_play(bot, played).actions)
+            facts.append(SessionFacts(
+                trainee=f"{bot}-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
+                outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",
+                mode="assessment", response=card.response, false_escalations=card.false_escalations,
+            ))  # fmt: skip
+    stats = summarize(facts)
+    assert sum(t.hits for t in stats.trainees) > 0
+    assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
+        (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
+    ]
