@@ -182,3 +182,31 @@ def test_trainees_matching_the_briefing_or_a_seam_or_reading_report_lengths_are_
     assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
         (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
     ]
+
+
+def test_the_consoles_trainee_page_counts_a_drill_practised_before_its_assessment_as_a_replay():
+    """The facilitator's page of one trainee (``/console/trainees/NAME``) promises ``warroom scores summary``'s
+    figures, but looked for each drill's first attempt among the counted mode's sessions only: a drill practised
+    (a miss, its debrief read) and then played in assessment (a hit) counted there as an assessment trial, a hit,
+    where the summary counts a replay. Nor may a first attempt left out as not verified (``within``) make the next
+    session of its drill a trial. The page's figures, and each point of its series, are the summary's."""
+    from warroom.console import progress
+    from warroom.core.stats import SessionFacts, summarize
+
+    def fact(drill: str, hour: int, mode: str, response: str, sid: str) -> SessionFacts:
+        hit = response == "hit"
+        at = f"2026-12-01T{hour:02d}:00:00.000000+00:00"
+        outcome = "contained" if hit else "missed"
+        return SessionFacts("ann", drill, True, outcome, 100 * hit, at, mode=mode, session_id=sid, response=response)
+
+    facts = [fact("a", 10, "practice", "miss", "s1"), fact("a", 11, "assessment", "hit", "s2"),
+             fact("b", 12, "assessment", "miss", "s3"), fact("c", 13, "assessment", "miss", "s4"),
+             fact("c", 14, "assessment", "hit", "s5")]  # fmt: skip
+    within = lambda f: f.session_id != "s4"  # noqa: E731 - s4, the first attempt at c, is not verified
+    made = progress("ann", facts, lambda drill: None, within)
+    (summary,) = summarize(facts, modes={"assessment"}, within=within).trainees
+    got = made.overall
+    assert (got.trials, got.hits, got.replays) == (summary.trials, summary.hits, summary.replays) == (1, 0, 2)
+    assert [(p.session_id, p.stats.trials, p.stats.hits) for p in made.points] == [
+        ("s2", 0, 0), ("s3", 1, 0), ("s5", 1, 0)]  # fmt: skip
+    assert made.left_out == 1  # the practice session, of the mode not counted
