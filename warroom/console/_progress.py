@@ -63,23 +63,33 @@ class Progress:
     left_out: int = 0
 
 
-def progress(trainee: str, facts: Sequence[Any], fault_kind: Callable[[str], str | None]) -> Progress:
+def progress(
+    trainee: str,
+    facts: Sequence[Any],
+    fault_kind: Callable[[str], str | None],
+    within: Callable[[Any], bool] | None = None,
+) -> Progress:
     """The :class:`Progress` of ``trainee`` from their :class:`~warroom.core.stats.SessionFacts` (any order;
-    those of other trainees are ignored). ``fault_kind(drill_id)`` names a drill's fault kind (None when unknown)."""
+    those of other trainees are ignored). ``fault_kind(drill_id)`` names a drill's fault kind (None when unknown).
+    ``within`` keeps the sessions that may count (None: all; the sessions that are not verified are left out by
+    it): as in ``warroom scores summary``, each drill's first attempt is found among all of the trainee's sessions,
+    of any mode and verified or not, so a drill practised before its assessment is a replay in the assessment's
+    figures (they were looked for among the counted mode's sessions only: the practised drill counted as a trial)."""
     from warroom.store.cohort import counted_modes
 
     mine = sorted((f for f in facts if f.trainee == trainee), key=lambda f: (f.started_at, f.session_id))
-    counted = counted_modes(mine)
-    kept = [f for f in mine if counted.modes is None or f.mode in counted.modes]
+    shown = [i for i, f in enumerate(mine) if within is None or within(f)]
+    counted = counted_modes([mine[i] for i in shown])
+    at = [i for i in shown if counted.modes is None or mine[i].mode in counted.modes]
     points = []
-    start = max(len(kept) - MOST_POINTS, 0)
-    for i in range(start, len(kept)):
-        f = kept[i]
-        stats = _of(summarize(kept[: i + 1]), trainee)
-        points.append(Point(i + 1, f.started_at, f.drill_id, f.session_id, stats, f.score, str(f.outcome),
+    for n in range(max(len(at) - MOST_POINTS, 0), len(at)):
+        f = mine[at[n]]
+        stats = _of(summarize(mine[: at[n] + 1], modes=counted.modes, within=within), trainee)
+        points.append(Point(n + 1, f.started_at, f.drill_id, f.session_id, stats, f.score, str(f.outcome),
                             f.time_to_detect_s))  # fmt: skip
-    overall = _of(summarize(kept), trainee) if kept else None
-    return Progress(trainee, counted.label, points, overall, by_fault_kind(kept, fault_kind), len(mine) - len(kept))
+    overall = _of(summarize(mine, modes=counted.modes, within=within), trainee) if at else None
+    kept = [mine[i] for i in at]
+    return Progress(trainee, counted.label, points, overall, by_fault_kind(kept, fault_kind), len(shown) - len(at))
 
 
 def _of(stats: Any, trainee: str) -> Any:

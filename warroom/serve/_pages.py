@@ -213,20 +213,21 @@ class _Pages:
         name = request.match_info.get("name") or request.query.get("name", "")
         await self.c.counting_note()
 
-        def read(store: Any) -> tuple[list[Any], list[Any], list[Any]]:
-            from warroom.store.cohort import FactsQuery, read_facts
+        def read(store: Any) -> tuple[list[Any], Any, list[Any], list[Any]]:
+            from warroom.store.cohort import FactsQuery, prepared, read_facts
 
-            facts, uncounted = read_facts(store, FactsQuery(trainee=name))
+            query = prepared(store, FactsQuery(trainee=name))  # (the first attempts among those not verified too)
+            facts, uncounted = read_facts(store, query, with_left_out=True)
             sessions, unread = store.query_readable(trainee=name, limit=LIST_LIMIT, sort="when", reverse=False)
-            return facts, sessions, [*uncounted, *unread]
+            return facts, query.within, sessions, [*uncounted, *unread]
 
         try:
-            facts, sessions, problems = await self.c.in_store(read)
+            facts, within, sessions, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
 
         def draw() -> tuple[Any, list[tuple[str, str]]]:
-            made = progress(name, facts, self.fault_kind)
+            made = progress(name, facts, self.fault_kind, within)
             plots = [("sensitivity", sensitivity_plot(made)), ("kinds", kinds_plot(made))]
             plots.append(("detect", detect_plot(made)))
             return made, [(key, svg) for key, svg in plots if svg is not None]

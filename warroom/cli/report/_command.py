@@ -113,11 +113,13 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
 def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
     from warroom.cli.report._page import render
     from warroom.cli.scores import compute_summary, counted_line, unverified_sentence
-    from warroom.store.cohort import read_facts, unverified_sessions
+    from warroom.store.cohort import prepared, read_facts, unverified_sessions
 
-    # the first attempts are found among all the trainees' sessions; --since and --set then keep theirs
-    facts, problems = read_facts(store, query.partition())
-    if query.partition() != query:
+    # the first attempts are found among all the trainees' sessions, those not verified too; --since, --set and the
+    # verification then keep theirs
+    query = prepared(store, query)
+    facts, problems = read_facts(store, query.partition(), with_left_out=True)
+    if query.since is not None or query.set_id is not None:
         problems = read_facts(store, query)[1]
     unverified = unverified_sessions(store, query)
     for problem in problems:

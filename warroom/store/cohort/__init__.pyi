@@ -2,7 +2,7 @@
 # keep: CohortResult, Unverified
 
 from ._count import CohortResult, cohort_stats
-from ._facts import FactsQuery, Unverified, counted_modes, read_facts, unverified_sessions
+from ._facts import FactsQuery, Unverified, counted_modes, prepared, read_facts, unverified_sessions
 
 __all__ = [
     "CohortResult",
@@ -10,6 +10,7 @@ __all__ = [
     "Unverified",
     "cohort_stats",
     "counted_modes",
+    "prepared",
     "read_facts",
     "unverified_sessions",
 ]

@@ -122,8 +122,9 @@ def facts_stats(store: ResultsStore, query: FactsQuery, mode: str = "auto") -> C
     ``--since`` and ``--set`` filters then keep theirs). Raises ValueError for an unknown mode."""
     from warroom.core.stats import summarize
 
-    facts, problems = read_facts(store, query.partition())
-    if query.partition() != query:  # only the rows the window filters keep are reported
+    query = prepared(store, query)
+    facts, problems = read_facts(store, query.partition(), with_left_out=True)
+    if query.since is not None or query.set_id is not None:  # only the rows the window filters keep are reported
         problems = read_facts(store, query)[1]
     kept = [f for f in facts if query.within(f)]
     counted = counted_modes(kept, mode)

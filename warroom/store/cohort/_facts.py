@@ -84,21 +84,31 @@ class FactsQuery:
     #: Set by :func:`prepared` when some stored session is not verified and is to be left out: every query then
     #: leaves those out (when none is, the queries are the same as before schema version 14).
     leave_out: bool = False
+    #: Set by :func:`prepared` with ``leave_out``: the ids of the sessions left out, which :meth:`within` does not
+    #: keep (a first attempt left out is no trial, and the pair's later sessions stay replays).
+    left_out_ids: frozenset[str] = frozenset()
 
     def partition(self) -> FactsQuery:
         """This query without the filters that may leave out a trainee's earlier sessions of a drill (``since``,
-        ``set_id``): what the first attempts are found among (they are counted only when ``within`` keeps them)."""
-        return replace(self, since=None, set_id=None)
+        ``set_id``, and the sessions that are not verified): what the first attempts are found among (they are
+        counted only when ``within`` keeps them). A session left out of the figures still was played: a drill
+        played first in a session that is not verified (a set session of a trainee's own client, one whose drill
+        file changed since) is a replay afterwards, as one first played before ``--since`` is."""
+        return replace(self, since=None, set_id=None, leave_out=False)
 
     def within(self, fact: SessionFacts) -> bool:
         """Whether ``fact`` passes the filters :meth:`partition` leaves out."""
-        return (self.since is None or fact.started_at >= self.since) and (
-            self.set_id is None or fact.set_id == self.set_id
+        return (
+            (self.since is None or fact.started_at >= self.since)
+            and (self.set_id is None or fact.set_id == self.set_id)
+            and fact.session_id not in self.left_out_ids
         )
 
     def within_sql(self, unindexed: str = "+") -> tuple[str, list[Any]]:
         """The SQL condition of :meth:`within` (``1 = 1`` when there is no such filter) and its parameters."""
         clauses, params = filter_sql(since=self.since, set_id=self.set_id, since_unindexed=unindexed)
+        if self.leave_out:
+            clauses = [*clauses, COUNTED_SQL]
         return (" AND ".join(clauses) or "1 = 1"), params
 
     def where(self, *conditions: str, unindexed: str = "+") -> tuple[str, list[Any]]:
@@ -115,9 +125,14 @@ class FactsQuery:
 
 
 def prepared(store: ResultsStore, query: FactsQuery) -> FactsQuery:
-    """``query`` made to leave out the sessions that are not verified, when there are any and it does not ask to
-    include them."""
-    return replace(query, leave_out=not query.include_unverified and store.any_left_out())
+    """``query`` made to leave out the sessions that are not verified (and to know their ids), when there are any
+    and it does not ask to include them."""
+    leave_out = not query.include_unverified and store.any_left_out()
+    try:
+        ids = frozenset(_left_out_ids(store)) if leave_out else frozenset()
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+    return replace(query, leave_out=leave_out, left_out_ids=ids)
 
 
 @dataclass(frozen=True)
@@ -147,9 +162,12 @@ def unverified_sessions(store: ResultsStore, query: FactsQuery | None = None, li
     return Unverified(len(ids), query.include_unverified, tuple(checks[i] for i in ids[:limit] if i in checks))
 
 
-def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[list[SessionFacts], list[CorruptSession]]:
+def read_facts(
+    store: ResultsStore, query: FactsQuery | None = None, *, with_left_out: bool = False
+) -> tuple[list[SessionFacts], list[CorruptSession]]:
     """The :class:`SessionFacts` of every stored session matching ``query`` (every session when None; the sessions
-    that are not verified left out unless it includes them: :func:`unverified_sessions`), in no particular order,
+    that are not verified left out unless it includes them, :func:`unverified_sessions`, or ``with_left_out``: to
+    find the first attempts among, a query :func:`prepared` then keeping them out), in no particular order,
     and one :class:`CorruptSession` per matching row left out because it cannot be counted (at most 100 rows holding
     values of the wrong type are named). Works on both back ends (SQLite, PostgreSQL).
 
@@ -167,7 +185,7 @@ def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[li
             rows = cursor.execute(sql, params).fetchall()
         else:
             rows = store.db.conn.execute(sql, params).fetchall()
-        left_out = set() if query.include_unverified else _left_out_ids(store)
+        left_out = set() if query.include_unverified or with_left_out else _left_out_ids(store)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
     facts, problems = build_facts(store, rows)

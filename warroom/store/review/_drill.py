@@ -30,9 +30,13 @@ class DrillUnavailable(WarroomError):
 
 
 def file_sha256(path: Path) -> str:
-    """SHA-256 (hex) of a file's bytes. Raises OSError if it cannot be read."""
+    """SHA-256 (hex) of a file's bytes. Raises OSError if it cannot be read, and for anything but a regular file
+    (:class:`~warroom.core.files.SpecialFile`, an OSError: a FIFO put in a drill file's place is refused at once, never
+    waited on for a writer)."""
+    from warroom.core.files import open_regular
+
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         for chunk in iter(lambda: f.read(1 << 16), b""):
             digest.update(chunk)
     return digest.hexdigest()
