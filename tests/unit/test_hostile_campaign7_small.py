@@ -314,3 +314,33 @@ def test_the_summary_table_shows_the_first_100_drills_and_counts_the_rest(tmp_pa
     every = run_sub(tmp_path, "summary", "--all", env={"COLUMNS": "200"}).output
     assert all(f"drill-{i:03d}" in every for i in range(103)) and "more drill" not in every
     assert len(json.loads(run_sub(tmp_path, "summary", "--format", "json").stdout)["drills"]) == 103
+
+
+def test_the_report_says_how_many_sessions_are_in_progress(tmp_path: Path) -> None:
+    """`warroom report` says the sessions being played now, as the summary does: on the page's first paragraph and
+    on the terminal, of the trainees asked for (a trainee named twice counted once)."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    data = _balanced_trainee(tmp_path / "data")
+
+    def report(*args: str) -> tuple[str, str]:
+        out = tmp_path / "report.html"
+        r = CliRunner().invoke(main, ["report", "--data-dir", str(data), "-o", str(out), *args])
+        assert r.exit_code == 0, r.output
+        return r.stdout, out.read_text(encoding="utf-8")
+
+    live = [_live_journal(data, "20261206-100000-aaaa"), _live_journal(data, "20261206-100000-bbbb", "ben")]
+    try:
+        said, page = report()
+        assert "2 sessions in progress, not counted yet (counted once they end)." in said
+        assert "2 sessions in progress, not counted yet (counted once they end)." in page
+        said, page = report("--trainee", "ana", "--trainee", "ana")
+        assert "1 session in progress, not counted yet (counted once it ends)." in said
+        assert "1 session in progress, not counted yet (counted once it ends)." in page
+    finally:
+        for writer in live:
+            writer.close()
+    said, page = report()
+    assert "in progress" not in said and "in progress" not in page

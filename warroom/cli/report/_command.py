@@ -92,9 +92,20 @@ def report(
     store = open_results(settings, verify=None)
     if store is None:
         raise failure(f"no sessions recorded yet in {settings.data_dir}: nothing to report")
+    live = _in_progress(settings.data_dir, trainees)
     with store, store_errors():
         query = FactsQuery(since=since_ts, set_id=set_id, trainees=trainees, include_unverified=include_unverified)
-        _write(store, query, mode, output, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+        _write(store, query, mode, output, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), live)
+
+
+def _in_progress(data_dir: Path, trainees: tuple[str, ...]) -> int:
+    """The sessions being played now from ``data_dir`` (of ``trainees`` when given), as `warroom scores summary`
+    counts them: in no figure yet, said on the page and on the terminal."""
+    from warroom.store.journal import sessions_in_progress
+
+    if not trainees:
+        return sessions_in_progress(data_dir)
+    return sum(sessions_in_progress(data_dir, trainee) for trainee in dict.fromkeys(trainees))
 
 
 def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, ...]) -> str:
@@ -110,9 +121,11 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
     return clean("Sessions " + ", ".join(parts) + ".") if parts else "All stored sessions."
 
 
-def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
+def _write(store: Any, query: Any, mode: str, output: Path, now: str, in_progress: int = 0) -> None:
+    from dataclasses import replace
+
     from warroom.cli.report._page import render
-    from warroom.cli.scores import compute_summary, counted_line, unverified_sentence
+    from warroom.cli.scores import compute_summary, counted_line, in_progress_line, unverified_sentence
     from warroom.store.cohort import prepared, read_facts, unverified_sessions
 
     # the first attempts are found among all the trainees' sessions, those not verified too; --since, --set and the
@@ -128,13 +141,15 @@ def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
         say(f"note:{unverified_sentence(unverified)}", err=True)
     if not any(query.within(f) for f in facts):
         raise failure("no stored session matches: nothing to report" + unverified_sentence(unverified))
-    summary = compute_summary(facts, mode, query.within, unverified)
+    summary = replace(compute_summary(facts, mode, query.within, unverified), in_progress=in_progress)
     scope = scope_sentence(query.set_id, query.since, query.trainees)
     page = render(summary, facts, scope=scope, generated_at=now, within=query.within)
     emit(page, output, what="report")
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
     say(f"Wrote {clean_name(output)}: {n_trainees}, {n_drills}.")
     say(counted_line(summary))  # once any assessment session matches, only those count: said here as on the page
+    if (live := in_progress_line(in_progress)) is not None:
+        say(live)
     if problems:
         were = plural(len(problems), "was", "were", count=False)
         left_out = plural(len(problems), "stored session")

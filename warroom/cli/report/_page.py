@@ -159,7 +159,14 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str,
     it was computed from (the first attempts' times to detect are drawn); ``within``: the sessions the window
     filters keep (None: all); ``scope``: a sentence saying which sessions were asked for (filters);
     ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
-    from warroom.cli.scores import LEGEND, approximated_line, counted_line, reliability_line, score_reliability_line
+    from warroom.cli.scores import (
+        LEGEND,
+        approximated_line,
+        counted_line,
+        in_progress_line,
+        reliability_line,
+        score_reliability_line,
+    )
     from warroom.core.stats import first_attempts
     from warroom.store.cohort import counted_modes
 
@@ -168,7 +175,8 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str,
     trials = [a.first for a in attempts if a.counted]
     sections = _sections(summary, trials)
     approximated = approximated_line(summary)
-    lead = " ".join(filter(None, [scope, counted_line(summary), approximated, f"Generated {generated_at}."]))
+    live = in_progress_line(summary.in_progress)
+    lead = " ".join(filter(None, [scope, counted_line(summary), live, approximated, f"Generated {generated_at}."]))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="warroom {escape(__version__)}">
