@@ -59,3 +59,20 @@ def test_each_host_writes_its_own_rows_of_the_live_table_with_a_heartbeat(tmp_pa
         assert [r.host for r in read_live(store)] == ["h2"]
         forget_host(store, before="2026-12-01T14:00:03Z")  # hosts silent since before then
         assert read_live(store) == []
+
+
+def test_a_host_restarted_on_its_port_forgets_its_killed_runs_rows_not_other_hosts(tmp_path: Path):
+    """A server killed outright leaves its rows (fresh for a few seconds): the same machine's server started again
+    on that port (``name:port#`` and a new run) deletes them, so the trainee playing there is not told they play
+    on another host; other ports and machines keep theirs, whatever characters their names hold."""
+    with ResultsStore(tmp_path) as store:
+        at = "2026-12-01T14:00:01Z"
+        for host in ("lab:8000#a1b2c3", "lab:8001#d4e5f6", "lab:80#000000", "lab_8000#111111", "other:8000#222222",
+                     "lab:8000%#333333"):  # fmt: skip
+            publish_live(store, host, [_row(host, "t1", "ana", "playing")], [], at)
+        forget_host(store, "lab:8000#ffffff", earlier_runs=True)
+        assert sorted(r.host for r in read_live(store)) == [
+            "lab:80#000000", "lab:8000%#333333", "lab:8001#d4e5f6", "lab_8000#111111", "other:8000#222222"
+        ]
+        forget_host(store, "lab:8001#eeeeee")  # without earlier_runs: only its own rows (it has none)
+        assert len(read_live(store)) == 5

@@ -284,7 +284,8 @@ class LiveClass:
             from warroom.store.results import ResultsStore
 
             self._store = ResultsStore(self.data_dir, url=self.store_url)
-            forget_host(self._store, self.host, before=utc(datetime.now(UTC) - timedelta(seconds=FORGET_HOSTS)))
+            long_ago = utc(datetime.now(UTC) - timedelta(seconds=FORGET_HOSTS))
+            forget_host(self._store, self.host, before=long_ago, earlier_runs=True)  # a killed run of this host
             self._published = {}
         return self._store
 

@@ -119,14 +119,21 @@ def publish_live(store: ResultsStore, host: str, rows: Sequence[LiveTab], gone: 
         raise db.error(exc) from exc
 
 
-def forget_host(store: ResultsStore, host: str | None = None, *, before: str | None = None) -> None:
+def forget_host(
+    store: ResultsStore, host: str | None = None, *, before: str | None = None, earlier_runs: bool = False
+) -> None:
     """Delete the rows of ``host`` (a host that stops), and those of any host whose heartbeat is older than
-    ``before`` (hosts that stopped without saying so, long ago)."""
+    ``before`` (hosts that stopped without saying so, long ago). ``earlier_runs``: also the rows of the earlier runs
+    of ``host``, the names that differ from it only after its ``#`` (``name:port#run``: a server killed on this
+    machine and port, which cannot still be serving since ``host`` holds the port now)."""
     db = store.db
+    run_of = host.rpartition("#")[0] + "#" if host is not None and earlier_runs and "#" in host else None
 
     def write() -> None:
         if host is not None:
             db.conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ?", (host,))
+        if run_of is not None:  # the length is a number written here, not a value from outside
+            db.conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE substr(host, 1, {len(run_of)}) = ?", (run_of,))
         if before is not None:
             db.conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE heartbeat_at < ?", (before,))
 
