@@ -76,3 +76,19 @@ def test_a_host_restarted_on_its_port_forgets_its_killed_runs_rows_not_other_hos
         ]
         forget_host(store, "lab:8001#eeeeee")  # without earlier_runs: only its own rows (it has none)
         assert len(read_live(store)) == 5
+
+
+def test_the_live_class_of_a_restarted_server_deletes_its_killed_runs_rows_as_it_first_writes(tmp_path: Path):
+    from datetime import UTC, datetime
+
+    from warroom.serve import LiveClass
+
+    now = datetime.now(UTC)
+    with ResultsStore(tmp_path) as store:
+        for host in ("lab:8000#a1b2c3", "lab:8001#d4e5f6"):  # a moment ago: fresh
+            publish_live(store, host, [_row(host, "t1", "ana", "playing")], [], now.isoformat().replace("+00:00", "Z"))
+    live = LiveClass("lab:8000#ffffff", tmp_path)
+    live.tick(now)
+    live._close()
+    with ResultsStore(tmp_path) as store:
+        assert [r.host for r in read_live(store)] == ["lab:8001#d4e5f6"]
