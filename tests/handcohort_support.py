@@ -12,7 +12,8 @@ does. The drills' facts the scripts rely on (from the drill files):
   $4,310, e20 82 s $3,620 (full $11,870); distractors e06 at 21 s and e14 at 46 s.
 - ``stripe-sdk-upgrade`` (C): origin s2, evidence e08 at 36 s, deadline 80 s, damage e18 92 s 38, e21 125 s 412
   (full 450 refunds failed); distractors e03 at 11 s and e12 at 49 s.
-- ``outage-callback-calls`` (N): all clear; distractors e06 19 s, e17 39 s, e20 45 s, e23 55 s, e25 67 s.
+- ``outage-callback-calls`` (N): all clear, as bundled before it got a fault with this run as its twin
+  (tests/fixtures/all-clear, always a noise trial); distractors e06 19 s, e17 39 s, e20 45 s, e23 55 s, e25 67 s.
 
 Every session is an assessment session (sessions of drills A and N in drill set ``week-1``) but one practice
 session of cy's; dee quits drill B at 30 s (abandoned). :data:`PLAYS` lists them in the order played (which is each
@@ -82,8 +83,12 @@ PLAYS: list[Play] = [
 ]
 
 
+#: The all-clear drill N, as bundled before it became a fault drill with this run as its twin.
+ALL_CLEAR_DIR = Path(__file__).resolve().parent / "fixtures" / "all-clear"
+
+
 def drill_path(letter: str) -> Path:
-    return DRILLS_DIR / f"{DRILL[letter]}.yaml"
+    return (ALL_CLEAR_DIR if letter == "N" else DRILLS_DIR) / f"{DRILL[letter]}.yaml"
 
 
 def play(data_dir: Path, p: Play) -> str:

@@ -16,3 +16,6 @@ MALFORMED = TESTS / "malformed"
 WARNINGS = TESTS / "warnings"
 #: Small drills that each break one fairness rule of `warroom check`.
 FAIRNESS = TESTS / "fairness"
+#: The four all-clear drills as bundled before each became a fault drill with this run as its twin: drill files that
+#: are always a noise trial.
+ALL_CLEAR = TESTS / "fixtures" / "all-clear"

@@ -66,7 +66,9 @@ def test_a_drill_with_an_answer_key_opens_for_editing(opened: list[object]) -> N
 
 
 def test_a_control_drill_is_refused(tmp_path: Path, opened: list[object]) -> None:
-    control = next(p for p in sorted(bundled_drills_dir().glob("*.yaml")) if "\nall_clear:" in p.read_text())
+    from locations import ALL_CLEAR
+
+    control = next(p for p in sorted(ALL_CLEAR.glob("*.yaml")) if "\nall_clear:" in p.read_text())
     result = CliRunner().invoke(main, ["annotate", str(control)])
     assert result.exit_code == 1
     assert f"{control}: this is a control drill (all_clear)" in result.output

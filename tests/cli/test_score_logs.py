@@ -25,7 +25,7 @@ from warroom.store.results import ResultsStore
 
 DRILLS = bundled_drills_dir()
 REFUNDS = DRILLS / "duplicate-charge-refunds.yaml"
-CLEAR = DRILLS / "clickstream-backfill.yaml"  # an all-clear drill
+CLEAR = REPO / "tests" / "fixtures" / "all-clear" / "clickstream-backfill.yaml"  # an all-clear drill (as bundled once)
 REPLIES = DRILLS / "late-delivery-replies.yaml"  # a drill with variants
 
 

@@ -99,5 +99,7 @@ def test_a_fault_drill_without_a_habit_is_warned_about_and_every_bundled_one_has
     assert [d.id for d in faulted if not (d.answer_key.habit or "").strip()] == []
     # a habit is the check itself, not the debrief's own "The habit:" paragraph left behind
     assert [d.id for d in faulted if "The habit:" in d.answer_key.debrief] == []
-    control = next(f for f in find_drill_files([bundled_drills_dir()]) if "all_clear:" in f.read_text())
+    from locations import ALL_CLEAR
+
+    control = next(f for f in find_drill_files([ALL_CLEAR]) if "all_clear:" in f.read_text())  # no key, no habit
     assert "no-habit" not in CliRunner().invoke(main, ["validate", "--format", "json", str(control)]).stdout

@@ -58,8 +58,10 @@ def meter_line(app: WarroomApp) -> str:
 
 
 async def test_no_drill_shows_its_damage_unit_or_answer_at_the_start(tmp_path: Path):
-    files = find_drill_files([bundled_drills_dir()])
-    assert any("all_clear:" in f.read_text(encoding="utf-8") for f in files)  # the control drill is among them
+    from locations import ALL_CLEAR
+
+    files = find_drill_files([bundled_drills_dir(), ALL_CLEAR])
+    assert any("all_clear:" in f.read_text(encoding="utf-8") for f in files)  # all-clear drills are among them
     services = NoStoreServices(trainee="tester", data_dir=tmp_path / "data")
     app = WarroomApp(services, clock=MockClock())
     meters = set()

@@ -69,7 +69,7 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
         set: adaptive-1
         title: Adaptive
         drills: [late-delivery-replies, duplicate-charge-refunds, q1-access-review, clickstream-backfill]
-        adaptive: {seed: 5, length: 2, all_clear_rate: 0.25}
+        adaptive: {seed: 5, length: 2}
         """,
     )
     active = load_active_set(path)

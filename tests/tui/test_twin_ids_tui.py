@@ -29,31 +29,32 @@ def _services(tmp_path: Path, played_as: str, folder: Path) -> Services:
 
 
 async def test_a_noise_trial_shows_no_id_of_the_twins_own_and_takes_a_citation_of_a_shown_id(tmp_path: Path):
-    """held-orders-release's twin adds ``h1`` at 64 s, the result of the retried check e15: by 64 s the noise trial
-    has shown e01 to e16 in order (``h1`` is e16, its line names its call ``↳e15``), and an escalation citing
-    ``e15``, typed as shown, is recorded with it: a false alarm."""
-    path = _copy(tmp_path, "held-orders-release")
+    """idle-volume-cleanup's twin adds ``h3`` at 62 s and its result ``h4`` at 70 s (the snapshot-and-delete once
+    the notice passed): by 70 s the noise trial has shown e01 to e24 in order (``h4`` is e24, its line names its
+    call ``↳e23``), and an escalation citing ``e23``, typed as shown, is recorded with it: a false alarm."""
+    path = _copy(tmp_path, "idle-volume-cleanup")
     app = make_app(_services(tmp_path, "noise", path.parent), path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
         live = app.live
         assert live is not None
-        await advance(pilot, 64.0)
+        await advance(pilot, 70.0)
         table = screen_text(app)
         assert not re.search(r"\bh\d\b", table)
         rows = re.findall(r"(e\d\d)  \d\d:\d\d ", table)  # the trace table's id and time columns
         shown = [e.id for e in live.replay.released]
-        assert shown == [f"e{k:02d}" for k in range(1, 17)]
+        assert shown == [f"e{k:02d}" for k in range(1, 25)]
         assert len(rows) >= 10 and rows == shown[-len(rows):]  # the table follows the newest event
-        assert "↳e15" in table  # the added result names its call as shown
-        await escalate(pilot, "s3", "looks off", cite="e15")
-        assert [a.cites for a in live.replay.actions if a.kind.value == "escalate"] == [("e15",)]
-        await advance(pilot, live.replay.drill.duration, step=2.0)  # to the end and the debrief: stored
+        assert "↳e23" in table  # the added result names its call as shown
+        await escalate(pilot, "s4", "looks off", cite="e23")
+        assert [a.cites for a in live.replay.actions if a.kind.value == "escalate"] == [("e23",)]
+        if app.live is live:  # plays on to the end and the debrief: stored
+            await advance(pilot, live.replay.drill.duration, step=2.0)
     with ResultsStore(tmp_path / "data") as store:
         (row,) = store.query()
         stored = store.get(row.session_id)
     escalation = next(a for a in stored.actions if a.kind.value == "escalate")
-    assert (stored.played_as, stored.outcome, escalation.cites) == ("noise", "false_alarm", ("e15",))
+    assert (stored.played_as, stored.outcome, escalation.cites) == ("noise", "false_alarm", ("e23",))
 
 
 async def test_a_signal_trial_judges_a_citation_of_the_shown_evidence_id_as_the_evidence(tmp_path: Path):

@@ -61,8 +61,10 @@ def test_run_passes_the_seed_to_the_terminal_ui(tmp_path: Path, monkeypatch):
     assert bad.exit_code == 2
     # a drill without variants or a twin has no seed to play: refused, not silently played as written
     started.clear()
-    plain = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "outage-callback-calls", "--seed",
-                                      "3"])
+    from locations import ALL_CLEAR
+
+    plain = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run",
+                                      str(ALL_CLEAR / "outage-callback-calls.yaml"), "--seed", "3"])  # fmt: skip
     assert plain.exit_code == 2 and started == {}
     assert "--seed: the drill 'outage-callback-calls' has no variants" in plain.stderr
     # a drill with a twin takes a seed: it draws the trial (signal or noise)

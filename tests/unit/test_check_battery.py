@@ -9,7 +9,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from locations import FAIRNESS
+from locations import ALL_CLEAR, FAIRNESS
 
 from warroom.cli import main
 from warroom.core.author import _battery as battery
@@ -17,7 +17,7 @@ from warroom.core.author import run_checks
 from warroom.core.author._battery import BATTERY, RANDOM_SEEDS, play_battery_trainee, specific_moments
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import ActionKind, Response
+from warroom.core.model import ActionKind, Response, twin_of
 from warroom.core.play import EscalationDraft
 from warroom.core.variants import apply_variant
 
@@ -203,7 +203,9 @@ def test_the_newest_guess_is_computed_exactly_and_shown_for_every_drill_with_a_f
     spans = newest_guess_windows(REFUNDS)
     assert spans == [(12.0, 16.0, "e04")]
     assert newest_guess_share(spans, REFUNDS) == pytest.approx(4 / REFUNDS.duration)
-    assert newest_guess_windows(load_drill(DRILLS / "clickstream-backfill.yaml")) == []  # all-clear: no hit to win
+    clear = load_drill(ALL_CLEAR / "clickstream-backfill.yaml")  # an all-clear drill: no hit to win
+    assert newest_guess_windows(clear) == []
+    assert newest_guess_windows(twin_of(load_drill(DRILLS / f"{clear.id}.yaml"))) == []  # its noise trial, alike
     path = tmp_path / "early-tell.yaml"
     path.write_text(EARLY_TELL, encoding="utf-8")
     drill = load_drill(path)

@@ -162,9 +162,9 @@ def test_replay_paths(path: Path):
 def test_library_coverage(library):
     drills = list(library.values())
     faults = [d for d in drills if d.answer_key is not None]
-    controls = [d for d in drills if d.is_all_clear]
+    controls = [d for d in drills if d.twin is not None]  # noise trials: a drill played as its healthy twin
     assert len(faults) >= MIN_FAULT_DRILLS, f"{len(faults)} fault drills; the library needs {MIN_FAULT_DRILLS}"
-    assert controls, "the library needs at least one all-clear control drill"
+    assert controls, "the library needs noise trials: drills with a twin (their healthy run)"
     assert {d.difficulty for d in drills} >= {1, 2, 3, 4, 5}, (
         f"difficulties present: {sorted({d.difficulty for d in drills})}; spread them over 1-5"
     )

@@ -249,7 +249,7 @@ def test_check_plays_the_most_variants_it_allows(monkeypatch: pytest.MonkeyPatch
 
 # 5. An action log's CR-only line ends and non-UTF-8 bytes: the cause and what to do, at file:line:col
 
-SCORED = TESTS.parent / "drills" / "clickstream-backfill.yaml"
+SCORED = TESTS / "fixtures" / "all-clear" / "clickstream-backfill.yaml"  # an all-clear drill
 
 
 @pytest.mark.parametrize("from_stdin", [False, True])

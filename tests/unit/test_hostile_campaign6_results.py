@@ -318,13 +318,13 @@ def test_the_twin_id_tell_gives_a_trainee_who_reads_no_content_nothing(real_nois
                     alarms[bot] += score(played, log).false_escalations > 0
     assert noise > 10 and alarms["id-tell"] == alarms["wait"] > noise // 2
     # the tell itself still reads the ids it was written for: the authored ids of a noise trial give it away
-    held = next(d for d in twinned if d.id == "held-orders-release")
+    held = next(d for d in twinned if d.id == "idle-volume-cleanup")
     from warroom.core.model import PlayedAs
 
     authored = session_drill(held, None, PlayedAs.NOISE, by_position=False)
-    assert "h1" in [e.id for e in authored.trace if e.t <= 64] and _twin_told([e for e in authored.trace if e.t <= 64])
+    assert "h3" in [e.id for e in authored.trace if e.t <= 62] and _twin_told([e for e in authored.trace if e.t <= 62])
     shown = session_drill(held, None, PlayedAs.NOISE)
-    assert not _twin_told([e for e in shown.trace if e.t <= 64])
+    assert not _twin_told([e for e in shown.trace if e.t <= 62])
 
 
 def test_the_count_of_events_out_tells_a_trainee_who_reads_no_content_nothing(real_noise_draw: float):

@@ -360,11 +360,12 @@ def test_a_killed_assessment_session_is_a_trial_with_its_response_in_the_statist
     """Quitting is a response (issue 31): an assessment session whose process died is recovered as abandoned and
     counted as what the trainee did until then: on the drill with a fault, having only looked, a miss; on an
     all-clear drill, having escalated nothing, no correct rejection (counted against, like a false alarm)."""
-    from warroom.core.library import bundled_drills_dir
     from warroom.store.cohort import cohort_stats
 
     fault = bundled_drill_path()
-    clear = bundled_drills_dir() / "clickstream-backfill.yaml"
+    from locations import ALL_CLEAR
+
+    clear = ALL_CLEAR / "clickstream-backfill.yaml"  # an all-clear drill, always a noise trial
     # (an assessment session never pauses: one that did would be flagged as contradicting its mode, and left out)
     for path, action in ((fault, ACTIONS[0]), (clear, Action(t=2.0, kind=ActionKind.INSPECT, event="e01"))):
         rec = SessionRecorder.start(tmp_path, "kim", path, load(path), mode="assessment")

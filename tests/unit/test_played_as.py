@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from locations import TESTS
 
 from warroom.cli import main
 from warroom.core.author._examples import example_path
@@ -34,7 +35,7 @@ from warroom.store.review import (
 )
 
 DRILL_ID = "fanout-retries"
-ALL_CLEAR = bundled_drills_dir() / "outage-callback-calls.yaml"
+ALL_CLEAR = TESTS / "fixtures" / "all-clear" / "outage-callback-calls.yaml"  # an all-clear drill, always noise
 
 
 @pytest.fixture

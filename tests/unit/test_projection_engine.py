@@ -167,9 +167,10 @@ def test_an_invalid_healthy_run_is_refused_with_every_problem_at_its_line(tau: P
 
 
 def test_an_all_clear_drill_is_a_healthy_run(tmp_path: Path):
-    from locations import REPO
 
-    clear = next(p for p in sorted((REPO / "drills").glob("*.yaml")) if "\nall_clear:" in p.read_text("utf-8"))
+    from locations import ALL_CLEAR
+
+    clear = next(p for p in sorted(ALL_CLEAR.glob("*.yaml")) if "\nall_clear:" in p.read_text("utf-8"))
     source = read_source(clear)
     assert source.kind == "all-clear drill" and "all_clear" not in source.data
 
@@ -227,9 +228,9 @@ def test_worker_processes_give_the_same_projections_in_the_same_order(tmp_path: 
 
 
 def test_an_all_clear_drills_own_distractors_stay_and_get_no_second_listing():
-    from locations import REPO
+    from locations import ALL_CLEAR
 
-    source = read_source(REPO / "drills" / "clickstream-backfill.yaml")
+    source = read_source(ALL_CLEAR / "clickstream-backfill.yaml")
     outcome = project_all(survey(source, damage_rules([])[0]), Options(distractors=3))
     assert outcome.projections
     assert not any("listed twice" in p for _, problems in outcome.failed for p in problems)

@@ -92,6 +92,52 @@ def test_the_count_of_events_released_at_every_moment_up_to_the_deadline_is_the_
         assert by_noise == by_signal, (seed, sorted(set(by_noise.items()) ^ set(by_signal.items())))
 
 
+def _states_by(drill: Drill, until: float) -> dict[float, dict[str, str]]:
+    """The plan step states the plan panel shows at each moment up to ``until`` (pending, in progress, moved on
+    without a report, or the status of the step's latest executor report), from the played ``drill``'s replay."""
+    replay = Replay(drill)
+    out: dict[float, dict[str, str]] = {}
+    for t in sorted({0.0, *(e.t for e in drill.trace if e.t <= until)}):
+        replay.advance_to(t)
+        out[t] = {step: str(state) for step, state in replay.step_states.items()}
+    return out
+
+
+#: Drills whose step state is itself the fault: the executor's report, the evidence, claims a status the healthy
+#: run does not (``dependabot-merge-train``: CI green at e12, where the healthy run reports the merge blocked), or
+#: the executor loops on in its step (``idle-volume-cleanup``: s2 still in progress at 43 s, polling an empty
+#: inventory, where the healthy run reports it done and moves on). Their states may differ from the earliest evidence.
+STATE_IS_EVIDENCE = {"dependabot-merge-train", "idle-volume-cleanup"}
+
+
+def _evidence_at(drill: Drill) -> float:
+    """The time of the played ``drill``'s earliest evidence event."""
+    assert drill.answer_key is not None
+    ids = {e if isinstance(e, str) else getattr(e, "event", None) for e in drill.answer_key.evidence}
+    return min(e.t for e in drill.trace if e.id in ids)
+
+
+@pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
+def test_the_plan_step_states_shown_at_every_moment_up_to_the_deadline_are_the_same_in_both_trials(drill: Drill):
+    """The step-state tell (issue 30; docs/scoring.md, "What trainees that do not read get"): three twins that kept
+    the count of events still showed a plan step in progress in the noise trial where the signal trial had moved
+    on (``held-orders-release``, ``leaver-access-revocation``, ``stripe-sdk-upgrade``: the healthy run's extra
+    work came in the step the fault drill had reported done). For every seed, the plan panel's states are the same
+    in both trials at every moment up to the answer key's deadline, but where the state is the fault's evidence."""
+    for seed in (None, 0, 1, 2, 3, 5, 8, 13, 21, 34):
+        signal = session_drill(drill, seed, PlayedAs.SIGNAL)
+        noise = session_drill(drill, seed, PlayedAs.NOISE)
+        assert signal.answer_key is not None
+        deadline = signal.answer_key.deadline
+        assert isinstance(deadline, int | float)
+        by_signal, by_noise = _states_by(signal, deadline), _states_by(noise, deadline)
+        assert by_signal.keys() == by_noise.keys()
+        evidence_at = _evidence_at(signal) if drill.id in STATE_IS_EVIDENCE else None
+        for t in by_signal:
+            if evidence_at is None or t < evidence_at:
+                assert by_noise[t] == by_signal[t], (seed, t, by_signal[t], by_noise[t])
+
+
 @pytest.mark.parametrize("drill", TWINNED, ids=lambda d: d.id)
 def test_each_played_drill_is_valid_with_every_reference_renamed(drill: Drill):
     """The played drill passes the semantic rules (which check every reference to an event), in both trials, with
@@ -197,16 +243,16 @@ def test_the_edition_says_which_ids_a_session_played():
 
 
 def _held(tmp_path: Path) -> Path:
-    """held-orders-release, whose twin's healthy run has events of its own (``h1``, at 64 s, after the deadline: the
-    result of the retried stock check)."""
-    path = tmp_path / "drills" / "held-orders-release.yaml"
+    """idle-volume-cleanup, whose twin's healthy run has events of its own (``h3``, at 62 s, after the deadline: the
+    snapshot-and-delete call once the notice passed)."""
+    path = tmp_path / "drills" / "idle-volume-cleanup.yaml"
     path.parent.mkdir(parents=True)
     shutil.copyfile(bundled_drills_dir() / path.name, path)
     return path
 
 
 def _record(tmp_path: Path, path: Path, cite: str, rules: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A noise session of held-orders-release recorded by a warroom of scoring rules ``rules`` (the recorder's
+    """A noise session of idle-volume-cleanup recorded by a warroom of scoring rules ``rules`` (the recorder's
     code path, its edition set back for an old one), escalating s1 at 65 s citing ``cite``; its session id."""
     from warroom.store.journal import SessionRecorder, Trial, _recorder
 
@@ -226,17 +272,17 @@ def _record(tmp_path: Path, path: Path, cite: str, rules: str, monkeypatch: pyte
 def test_a_session_recorded_by_rules_5_is_rescored_verified_and_reviewed_on_the_ids_it_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """Recorded before the change (rules 5), a noise session showed and cited the twin's own ``h1``; it re-scores
+    """Recorded before the change (rules 5), a noise session showed and cited the twin's own ``h3``; it re-scores
     unchanged and verifies on the authored ids, its review shows them, and a re-score by rules 6 (which would read
     its ids by position) is refused, not silently scored on other events."""
     from warroom.store.results import ResultsStore
     from warroom.store.review import RescoreStatus, default_drill_resolver, load_review, rescore, verify_sessions
 
     path = _held(tmp_path)
-    session = _record(tmp_path, path, "h1", "5", monkeypatch)
+    session = _record(tmp_path, path, "h3", "5", monkeypatch)
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(session)
-        assert (stored.scoring_version, stored.outcome, stored.actions[0].cites) == ("5", "false_alarm", ("h1",))
+        assert (stored.scoring_version, stored.outcome, stored.actions[0].cites) == ("5", "false_alarm", ("h3",))
         again = rescore(store, default_drill_resolver())
         assert [r.status for r in again] == [RescoreStatus.UNCHANGED]
         checked = verify_sessions(store, default_drill_resolver())
@@ -245,7 +291,7 @@ def test_a_session_recorded_by_rules_5_is_rescored_verified_and_reviewed_on_the_
         assert [r.status for r in refused] == [RescoreStatus.SKIPPED] and "same side of version 6" in refused[0].message
         assert store.get(session).scorecard == stored.scorecard
         review = load_review(store.get(session))
-    assert "h1" in {e.id for e in review.drill.trace}
+    assert "h3" in {e.id for e in review.drill.trace}
 
 
 def test_a_session_recorded_by_rules_6_cites_the_shown_ids_and_rescores_unchanged(
@@ -269,14 +315,14 @@ def test_a_session_recorded_by_rules_6_cites_the_shown_ids_and_rescores_unchange
 
 def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """`warroom score` of a journal of rules 5 rebuilds the authored ids it played (the score is the stored one);
-    a plain log citing ``h1`` scored by rules 6 is refused at its line: no event shown by position is ``h1``."""
+    a plain log citing ``h3`` scored by rules 6 is refused at its line: no event shown by position is ``h3``."""
     from click.testing import CliRunner
 
     from warroom.cli import main
     from warroom.store.results import ResultsStore
 
     path = _held(tmp_path)
-    session = _record(tmp_path, path, "h1", "5", monkeypatch)
+    session = _record(tmp_path, path, "h3", "5", monkeypatch)
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(session)
     journal = next((tmp_path / "data" / "journals" / "done").glob(f"{session}*.jsonl"))
@@ -284,25 +330,25 @@ def test_warroom_score_reads_a_journals_edition_for_its_ids(tmp_path: Path, monk
     assert run.exit_code == 0, run.output
     assert json.loads(run.stdout)["scorecard"] == stored.scorecard
     plain = tmp_path / "plain.jsonl"
-    plain.write_text(json.dumps({"t": 65.0, "kind": "escalate", "step": "s1", "cites": ["h1"]}) + "\n")
+    plain.write_text(json.dumps({"t": 65.0, "kind": "escalate", "step": "s1", "cites": ["h3"]}) + "\n")
     refused = CliRunner().invoke(main, ["score", str(path), str(plain), "--as", "noise"])
-    assert refused.exit_code == 1 and "h1" in refused.output
+    assert refused.exit_code == 1 and "h3" in refused.output
 
 
 # -- what the debrief reads, and what is shown literally -------------------------------------------------------------
 
 
 def test_the_debrief_names_the_events_by_the_ids_the_trainee_saw():
-    """held-orders-release's all-clear debrief names the twin's added event ``h1``: a noise trial's debrief names it
-    as the table showed it (e16); harbor-outage-credit's fault debrief names its events as shown too (its e05 is
+    """dependabot-merge-train's all-clear debrief names the twin's added event ``h04``: a noise trial's debrief names
+    it as the table showed it (e17); harbor-outage-credit's fault debrief names its events as shown too (its e05 is
     shown e06)."""
-    held = next(d for d in TWINNED if d.id == "held-orders-release")
+    held = next(d for d in TWINNED if d.id == "dependabot-merge-train")
     authored = session_drill(held, None, PlayedAs.NOISE, by_position=False).all_clear
     played = session_drill(held, None, PlayedAs.NOISE).all_clear
     assert authored is not None and played is not None
-    assert "wait_for_rate_limit (e15), and its result (h1)" in authored.debrief
-    assert "wait_for_rate_limit (e15), and its result (e16)" in played.debrief
-    assert not re.search(r"(?<![\w-])h\d(?![\w-])", played.debrief)
+    assert "s2 read the check runs (h04)" in authored.debrief
+    assert "s2 read the check runs (e17)" in played.debrief
+    assert not re.search(r"(?<![\w-])h\d+(?![\w-])", played.debrief)
     drill = next(d for d in TWINNED if d.id == "harbor-outage-credit")
     names = _names(drill, PlayedAs.SIGNAL)
     key, shown = (session_drill(drill, None, PlayedAs.SIGNAL, by_position=b).answer_key for b in (False, True))

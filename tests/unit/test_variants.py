@@ -105,7 +105,7 @@ def test_jitter_stays_within_its_bounds_and_keeps_the_order(path):
                 moved += e.t != base[e.id]
         if drill.answer_key is not None:
             key = v.answer_key
-            earliest = min(v.event(x).t for x in key.evidence)
+            earliest = min(v.event(x if isinstance(x, str) else x.event).t for x in key.evidence)
             first_damage = min(v.event(d.event).t for d in key.damage.entries)
             assert earliest + 5 <= key.deadline < first_damage
             assert key.deadline == drill.answer_key.deadline
