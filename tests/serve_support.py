@@ -10,8 +10,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,6 +175,34 @@ def serving(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@asynccontextmanager
+async def answering(ws: aiohttp.ClientWebSocketResponse) -> AsyncIterator[None]:
+    """Keep reading ``ws`` while the block runs (its output is dropped), so that the server's pings are answered.
+
+    ``warroom serve`` pings each tab every 15 s and ends a tab that has not answered within 7.5 s (aiohttp's
+    ``heartbeat``: the log and the key trace say "No PONG received"); a browser answers at once, but aiohttp's client
+    answers a ping only inside ``receive()``. A test that waits on one tab (another trainee's picker, a flood, a
+    drill) while another tab is open and not read lost that tab after 22.5 s at most: on a loaded machine the other
+    tab's next key then failed ("Cannot write to closing transport") or its briefing never came (the connection
+    closed before it). Wrap such waits in this; read the tab's output again (:func:`read_until`) after the block."""
+
+    async def drain() -> None:
+        while (await ws.receive()).type not in _ENDED:
+            pass
+
+    task = asyncio.ensure_future(drain())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):  # cancelled just above: the test reads the tab itself again
+            await task
+
+
+#: The message types of a websocket that ended.
+_ENDED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.ERROR)
 
 
 async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohttp.WSMessage:
