@@ -24,8 +24,9 @@ from pg_support import backend_url, own_postgres_server, postgres_server, store_
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
-#: Variables kept: the fuzz budget is chosen for a whole run (WARROOM_FUZZ, see tests/fuzz/budget.py).
-_KEEP = {"WARROOM_FUZZ", "WARROOM_FUZZ_SCALE"}
+#: Variables kept: the fuzz budget is chosen for a whole run (WARROOM_FUZZ, see tests/fuzz/budget.py); the key trace
+#: of the served tests' app processes and server is written for a whole run (WARROOM_KEY_TRACE, docs/serve.md).
+_KEEP = {"WARROOM_FUZZ", "WARROOM_FUZZ_SCALE", "WARROOM_KEY_TRACE"}
 _AMBIENT = ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TEXTUAL_COLOR_SYSTEM", "LC_ALL", "LC_CTYPE")
 
 

@@ -33,6 +33,20 @@ def _export_plain_text(console: Console, **_: Any) -> str:
     return _TEXT_MARK + console.export_text(styles=False)
 
 
+def lasting_notices(app: App[Any], seconds: float = 60) -> None:
+    """Notices on ``app`` stay ``seconds`` instead of their own few (2 s, 4 s, Textual's default 5 s): a test that
+    reads a toast off the screen (:func:`screen_text`) finds it there however long a loaded machine took to get to
+    its assertion (CI lost a 2-second "Re-plan written." once). For a test of what a toast covers or what clears it,
+    not of how long it lasts; a test of what was said records it instead (:func:`record_notifications`)."""
+    show = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        kwargs["timeout"] = seconds
+        show(message, *args, **kwargs)
+
+    app.notify = notify  # type: ignore[method-assign]
+
+
 def _fit(row: str, width: int) -> str:
     """``row`` padded with spaces to ``width`` cells (a wide character takes two)."""
     return row + " " * max(width - cell_len(row), 0)

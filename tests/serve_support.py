@@ -10,20 +10,32 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
 
 from warroom.core.library import bundled_drills_dir
+from warroom.core.settings import trace_key
 from warroom.serve import Roster
 
 #: trainee name -> token, in every served test's roster.
 TOKENS = {"Ada Lovelace": "ada-token-0123456789", "Grace Hopper": "grace-token-9876543210"}
 #: The facilitator of every served test's roster (signs in to the console), and their token.
 FACILITATOR, FACILITATOR_TOKEN = "Fran Allen", "fran-token-5555555555"
+#: Seconds ``warroom serve`` may take to start listening (:func:`serving`): before it listens it reads and checks
+#: every bundled drill for the picker's cache (about 2 s of CPU with its imports, each test's cache being its own);
+#: on a 2-core machine running six test workers, one process gets a tenth of a core, and a server of the
+#: test_serve_floods tests took over 30 s (the former wait) to listen. A server that exits fails at once.
+START_WAIT = 120.0
+#: Seconds :func:`read_until` waits for a text by default: what a served app process draws after a key (the briefing
+#: after enter: its drill read from its file and checked, its screen built, about 0.5 s of CPU) took 1 to 5 s on a
+#: 2-core machine at a load of 18 (tests/serve's traces, docs/serve.md "Tracing a tab's keys"), and its first screen
+#: after its start several times that; the former 30 s left a loaded CI machine little room. It returns as soon as
+#: the text comes: only a test about to fail waits this long.
+READ_WAIT = 90.0
 #: The text of the war room's drill clock in a browser (warroom.tui.widgets' WEB_CLOCK_GLYPH): the war room is open.
 CLOCK_TEXT = "◷"
 
@@ -143,15 +155,18 @@ def serving(
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=environ)
     try:
-        deadline = time.monotonic() + 30
+        started = time.monotonic()
+        deadline = started + START_WAIT
         while True:
             assert proc.poll() is None, log.read_text(errors="replace")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
                     break
             except OSError:
-                assert time.monotonic() < deadline, "warroom serve did not start listening"
+                waited = time.monotonic() - started
+                assert time.monotonic() < deadline, f"warroom serve did not start listening in {waited:.0f} s"
                 time.sleep(0.2)
+        trace_key("test", f"warroom serve listening after {time.monotonic() - started:.1f} s")
         yield Served(f"http://127.0.0.1:{port}", port, data_dir, proc, log)
     finally:
         proc.terminate()
@@ -162,6 +177,34 @@ def serving(
             proc.wait()
 
 
+@asynccontextmanager
+async def answering(ws: aiohttp.ClientWebSocketResponse) -> AsyncIterator[None]:
+    """Keep reading ``ws`` while the block runs (its output is dropped), so that the server's pings are answered.
+
+    ``warroom serve`` pings each tab every 15 s and ends a tab that has not answered within 7.5 s (aiohttp's
+    ``heartbeat``: the log and the key trace say "No PONG received"); a browser answers at once, but aiohttp's client
+    answers a ping only inside ``receive()``. A test that waits on one tab (another trainee's picker, a flood, a
+    drill) while another tab is open and not read lost that tab after 22.5 s at most: on a loaded machine the other
+    tab's next key then failed ("Cannot write to closing transport") or its briefing never came (the connection
+    closed before it). Wrap such waits in this; read the tab's output again (:func:`read_until`) after the block."""
+
+    async def drain() -> None:
+        while (await ws.receive()).type not in _ENDED:
+            pass
+
+    task = asyncio.ensure_future(drain())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):  # cancelled just above: the test reads the tab itself again
+            await task
+
+
+#: The message types of a websocket that ended.
+_ENDED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.ERROR)
+
+
 async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohttp.WSMessage:
     """The next message from ``ws``; TimeoutError after ``timeout`` seconds. (aiohttp's own ``receive(timeout=)``
     starts its timeout again after each ping the server sends, every 15 s: a silent app would be waited for forever.)"""
@@ -170,12 +213,13 @@ async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohtt
 
 
 async def read_until(
-    ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float = 30.0, raw: bytearray | None = None
+    ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float | None = None, raw: bytearray | None = None
 ) -> str:
     """Read the served terminal's output until its text holds ``wanted``; return all the text read. Fails with the
     text so far when ``wanted`` never comes. The output read is appended to ``raw`` when given (kept on a failure)."""
 
     raw = bytearray() if raw is None else raw  # appended to in place (bytes += bytes copies the whole output each time)
+    timeout = READ_WAIT if timeout is None else timeout
     deadline = time.monotonic() + timeout
     # Only the newest output is searched each time (a drill redraws its clock every second: reading the whole output
     # again after each message took minutes): the last message whole (a repaint of the whole screen may be over
@@ -193,4 +237,5 @@ async def read_until(
             raw += message.data
         elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
             raise AssertionError(f"the connection closed before {wanted!r}:\n{terminal_text(raw[-65536:])[-3000:]}")
+    trace_key("test", f"{wanted!r} shown after {timeout - (deadline - time.monotonic()):.1f} s")
     return terminal_text(bytes(raw))

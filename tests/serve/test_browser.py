@@ -110,8 +110,9 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             page.keyboard.type("e10")  # its id as the table shows it (ids by position: the drill has a twin)
             page.keyboard.press(" ")
             wait_for("citing: e10", since=mark)
+            mark = len(frames)
             page.keyboard.press("Enter")
-            page.wait_for_timeout(500)
+            wait_for("y escalates", since=mark)  # the dialog asks to confirm (a key, not a fixed wait, says so)
             page.keyboard.press("y")
             mark = wait_for("What happened", since=mark)  # the debrief
             page.keyboard.press("End")  # its end: the drill's own debrief text, below the fold in a small window

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from browser_support import async_playwright, chromium_executable
 from handcohort_support import play_cohort, play_many
-from serve_support import FACILITATOR, FACILITATOR_TOKEN, TOKENS, SimulatedTrainee, serving
+from serve_support import FACILITATOR, FACILITATOR_TOKEN, TOKENS, SimulatedTrainee, answering, serving
 
 #: The longest a change in the class is waited for on the console's live page, in milliseconds: a bound on a hang,
 #: not a goal (the goal, 2 s, is benchmarks/bench_console.py's).
@@ -89,37 +89,42 @@ async def _class_plays(page, url: str) -> None:
         await _shows(page, "Grace Hopper", "signed_in", "a second sign-in")
         await ada.open_tab("Evidence memo")
         await _shows(page, "Ada Lovelace", "picker", "a war room tab opened")
-        await grace.open_tab("Duplicate-charge")
-        await ada.start_drill(down=2)  # carbon-aware-memo, third of the set
-        await _shows(page, "Ada Lovelace", "playing", "a drill started")
-        row = page.locator('#live tr[data-trainee="Ada Lovelace"]')
-        assert "carbon-aware-memo" in await row.inner_text()
-        await _shot(page, "console-live-playing")
-        await grace.start_drill()  # duplicate-charge-refunds
-        await _shows(page, "Grace Hopper", "playing", "a second drill started")
-        # Ada acts: the drill clock at 4x (two speed actions), and the actions count on the page
-        await ada.keys("+")
-        await ada.keys("+")
-        await page.wait_for_function(
-            "() => { const r = document.querySelector('#live tr[data-trainee=\"Ada Lovelace\"]');"
-            " return r && r.innerText.includes('at 4x') && r.innerText.includes('speed'); }",
-            timeout=LIVE_WAIT_MS,
-        )
-        # Ada contains the incident: evidence e10 as shown (written e09) at 32 s of drill time, fault in s2
-        await ada.keys("", "HTTP 403", timeout=60)
-        await ada.keys(" ")
-        await asyncio.sleep(0.5)
-        await ada.keys("e")
-        await asyncio.sleep(0.5)
-        await ada.keys("s2")
-        await ada.keys("\t\te10 ", "citing: e10")  # the evidence list: the dialog ticks nothing not chosen
-        await ada.keys("\r")
-        await asyncio.sleep(0.5)
-        await ada.keys("y", "What happened", timeout=30)  # the debrief, its answer key on the first screen
-        await _shows(page, "Ada Lovelace", "finished", "a drill finished")
-        assert "contained" in await page.locator('#live tr[data-trainee="Ada Lovelace"]').inner_text()
-        # Grace did nothing since her drill started: stuck (--stuck-after 5 s without an action)
-        await page.wait_for_selector('#live tr[data-trainee="Grace Hopper"][data-status="stuck"]', timeout=15000)
+        assert ada.ws is not None
+        async with answering(ada.ws):  # a tab left unread is ended by the server's heartbeat (serve_support)
+            await grace.open_tab("Duplicate-charge")
+        assert grace.ws is not None
+        async with answering(grace.ws):
+            await ada.start_drill(down=2)  # carbon-aware-memo, third of the set
+            await _shows(page, "Ada Lovelace", "playing", "a drill started")
+            row = page.locator('#live tr[data-trainee="Ada Lovelace"]')
+            assert "carbon-aware-memo" in await row.inner_text()
+            await _shot(page, "console-live-playing")
+        async with answering(ada.ws):
+            await grace.start_drill()  # duplicate-charge-refunds
+            await _shows(page, "Grace Hopper", "playing", "a second drill started")
+        async with answering(grace.ws):  # Grace idles, her tab open: its pings answered
+            # Ada acts: the drill clock at 4x (two speed actions), and the actions count on the page
+            await ada.keys("+")
+            await ada.keys("+")
+            await page.wait_for_function(
+                "() => { const r = document.querySelector('#live tr[data-trainee=\"Ada Lovelace\"]');"
+                " return r && r.innerText.includes('at 4x') && r.innerText.includes('speed'); }",
+                timeout=LIVE_WAIT_MS,
+            )
+            # Ada contains the incident: evidence e10 as shown (written e09) at 32 s of drill time, fault in s2
+            await ada.keys("", "HTTP 403", timeout=60)
+            await ada.keys(" ")
+            # each key once the dialog or question it is for is drawn (not after a fixed sleep): a key typed before the
+            # escalation dialog has opened reaches the war room under it, not the dialog's step box
+            await ada.keys("e", "citing no event")  # the dialog is open (it ticks nothing not chosen)
+            await ada.keys("s2")
+            await ada.keys("\t\te10 ", "citing: e10")  # the evidence list
+            await ada.keys("\r", "y escalates")  # the dialog asks to confirm
+            await ada.keys("y", "What happened", timeout=30)  # the debrief, its answer key on the first screen
+            await _shows(page, "Ada Lovelace", "finished", "a drill finished")
+            assert "contained" in await page.locator('#live tr[data-trainee="Ada Lovelace"]').inner_text()
+            # Grace did nothing since her drill started: stuck (--stuck-after 5 s without an action)
+            await page.wait_for_selector('#live tr[data-trainee="Grace Hopper"][data-status="stuck"]', timeout=15000)
         # Grace's tab goes away mid-drill: disconnected, the session stored as abandoned
         await grace.close()
         await _shows(page, "Grace Hopper", "disconnected", "a tab closed")

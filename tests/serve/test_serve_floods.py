@@ -14,7 +14,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from serve_support import read_until, receive, serving
+from serve_support import answering, read_until, receive, serving
 
 from warroom.serve._tab import BURST_BYTES, MAX_MESSAGE_BYTES, InputBudget, TabService
 from warroom.store.journal import take_notices
@@ -85,15 +85,17 @@ async def test_a_key_flood_ends_only_the_flooding_session(tmp_path):
     with serving(tmp_path) as served:
         ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
         async with ada, grace, ada.ws_connect("/ws") as flood, grace.ws_connect("/ws") as calm:
-            await read_until(flood, PICKER_TEXT)
-            await read_until(calm, PICKER_TEXT)
-            await flood.send_str(json.dumps(["stdin", "j" * 1_000_000]))  # a million key presses, under 4 MiB
-            assert await closed_with(flood) == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
-            async with ada.ws_connect("/ws") as small_flood:  # within the size limit: over the rate instead
-                await read_until(small_flood, PICKER_TEXT)
-                for _ in range(2_000):
-                    await small_flood.send_str(json.dumps(["stdin", "j" * 60]))
-                assert await closed_with(small_flood) == aiohttp.WSCloseCode.POLICY_VIOLATION
+            # both tabs read until each shows the picker, which takes enter (a tab left unread is ended by the
+            # server's heartbeat after 22.5 s at most: serve_support.answering)
+            await asyncio.gather(read_until(flood, PICKER_TEXT), read_until(calm, PICKER_TEXT))
+            async with answering(calm):
+                await flood.send_str(json.dumps(["stdin", "j" * 1_000_000]))  # a million key presses, under 4 MiB
+                assert await closed_with(flood) == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+                async with ada.ws_connect("/ws") as small_flood:  # within the size limit: over the rate instead
+                    await read_until(small_flood, PICKER_TEXT)
+                    for _ in range(2_000):
+                        await small_flood.send_str(json.dumps(["stdin", "j" * 60]))
+                    assert await closed_with(small_flood) == aiohttp.WSCloseCode.POLICY_VIOLATION
             await calm.send_str(json.dumps(["stdin", "\r"]))  # the other trainee plays on
             await read_until(calm, BRIEFING_TEXT)
             wait_for(lambda: app_pids("Ada Lovelace", served.data_dir) == [], what="the flooded processes to end")
@@ -115,14 +117,20 @@ async def test_a_malformed_message_ends_only_its_session_with_one_line_in_the_lo
     with serving(tmp_path) as served:
         ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
         async with ada, grace, ada.ws_connect("/ws") as bad, grace.ws_connect("/ws") as calm:
-            await read_until(bad, PICKER_TEXT)
-            await (bad.send_bytes(message) if isinstance(message, bytes) else bad.send_str(message))
-            assert await closed_with(bad) in (aiohttp.WSCloseCode.POLICY_VIOLATION, aiohttp.WSCloseCode.MESSAGE_TOO_BIG)
-            await read_until(calm, PICKER_TEXT)
+            # Both tabs are read until each shows the picker, which takes enter; then the calm one is kept reading
+            # (answering the server's pings) while the bad one is ended. It was not read meanwhile, and on a loaded
+            # machine the server's heartbeat ended it ("No PONG received after 7.5 seconds" in the key trace):
+            # its enter then failed to be sent or its briefing never came (serve_support.answering).
+            await asyncio.gather(read_until(bad, PICKER_TEXT), read_until(calm, PICKER_TEXT))
+            async with answering(calm):
+                await (bad.send_bytes(message) if isinstance(message, bytes) else bad.send_str(message))
+                closed = await closed_with(bad)
+            assert closed in (aiohttp.WSCloseCode.POLICY_VIOLATION, aiohttp.WSCloseCode.MESSAGE_TOO_BIG)
             await calm.send_str(json.dumps(["stdin", "\r"]))
             await read_until(calm, BRIEFING_TEXT)
         log = served.log.read_text(errors="replace")
     assert "ended the session of 'Ada Lovelace'" in log and "Traceback" not in log, log
+    assert "ended the session of 'Grace Hopper'" not in log, log  # the other trainee's tab was never ended
 
 
 async def test_a_closed_tab_s_hung_process_is_ended_its_seat_held_until_then_its_session_told_to_its_trainee_only(

@@ -63,20 +63,21 @@ async def test_a_key_sequence_textual_cannot_read_ends_the_senders_session_not_i
     """``["stdin", "\\x1b[9999999999A"]``: Textual's input parser in the tab's app process raised (OverflowError),
     the app read no more input, froze, and outlived its closed tab until SIGTERM. Now the session ends (1008) with
     one line in the log, and the other trainee's tab goes on."""
-    from serve_support import TOKENS, SimulatedTrainee
+    from serve_support import TOKENS, SimulatedTrainee, answering
 
     with serving(tmp_path) as served:
         ada = SimulatedTrainee(served.url, "Ada Lovelace", TOKENS["Ada Lovelace"])
         grace = SimulatedTrainee(served.url, "Grace Hopper", TOKENS["Grace Hopper"])
         try:
             await ada.sign_in(), await grace.sign_in()
-            await ada.open_tab(), await grace.open_tab()
-            assert ada.ws is not None
-            await ada.ws.send_json(["stdin", "\x1b[99999"])  # split between two messages
-            await ada.ws.send_json(["stdin", "99999A"])
-            async with asyncio.timeout(20):
-                while (await ada.ws.receive()).type == aiohttp.WSMsgType.BINARY:
-                    pass
+            await asyncio.gather(ada.open_tab(), grace.open_tab())  # each read until it shows the picker
+            assert ada.ws is not None and grace.ws is not None
+            async with answering(grace.ws):  # unread, Grace's tab would be ended by the server's heartbeat
+                await ada.ws.send_json(["stdin", "\x1b[99999"])  # split between two messages
+                await ada.ws.send_json(["stdin", "99999A"])
+                async with asyncio.timeout(20):
+                    while (await ada.ws.receive()).type == aiohttp.WSMsgType.BINARY:
+                        pass
             assert ada.ws.close_code == 1008
             await grace.keys("\r", "Press enter to start the drill clock")
         finally:

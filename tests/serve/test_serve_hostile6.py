@@ -94,7 +94,7 @@ async def test_three_tabs_closed_together_have_their_processes_quit_within_the_g
         for keys, wanted in (("\r", BRIEFING_TEXT), ("\r", CLOCK_TEXT)):
             for t in tabs:
                 await t.send_json(["stdin", keys])
-            await asyncio.gather(*(read_until(t, wanted, 60) for t in tabs))
+            await asyncio.gather(*(read_until(t, wanted) for t in tabs))
         assert len(_app_pids(served.data_dir)) == 3
         closed = time.monotonic()
         await asyncio.gather(*(t.close() for t in tabs))
@@ -195,9 +195,9 @@ async def test_a_trainee_plays_in_one_tab_at_a_time_and_may_take_over_from_anoth
             first = await ada.ws_connect("/ws?width=140&height=45")
             await read_until(first, PICKER_TEXT, 90)
             await first.send_json(["stdin", "\r"])
-            await read_until(first, BRIEFING_TEXT, 60)
+            await read_until(first, BRIEFING_TEXT)
             await first.send_json(["stdin", "\r"])
-            await read_until(first, CLOCK_TEXT, 60)  # mid-drill
+            await read_until(first, CLOCK_TEXT)  # mid-drill
             async with ada.get("/") as r:
                 text = await r.text()
             assert r.status == 409 and "already playing in another tab" in text and "Play here instead" in text

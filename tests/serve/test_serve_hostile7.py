@@ -66,7 +66,7 @@ async def test_a_size_report_of_zero_pixels_then_a_mouse_report_ends_the_senders
             async with ada.ws_connect("/ws") as good:
                 await read_until(good, PICKER_TEXT)
                 await good.send_json(["stdin", "?"])
-                await read_until(good, "escape closes", timeout=30)
+                await read_until(good, "escape closes")
         log = served.log.read_text(errors="replace")
     ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
     assert len(ended) == 1 and "terminal size report" in ended[0], log
@@ -152,7 +152,7 @@ async def test_a_tab_sending_two_thousand_key_presses_a_second_is_ended_and_anot
             async with ada.ws_connect("/ws") as good:
                 await read_until(good, PICKER_TEXT)
                 await good.send_json(["stdin", "?"])
-                await read_until(good, "escape closes", timeout=30)
+                await read_until(good, "escape closes")
         log = served.log.read_text(errors="replace")
     ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
     assert len(ended) == 1 and "more input than a tab may send (128 key presses a second)" in ended[0], log

@@ -160,7 +160,7 @@ async def test_no_answer_key_reaches_the_browser_before_the_debrief(tmp_path):
         http = await served.signed_in()
         async with http, http.ws_connect("/ws?width=160&height=50") as ws:
             text = await _enter_war_room(ws, served.data_dir)
-            text += await read_until(ws, "s1", timeout=10)  # the war room's plan is on screen
+            text += await read_until(ws, "s1")  # the war room's plan is on screen
             end = time.monotonic() + 4  # a few seconds of the replay
             while time.monotonic() < end:
                 text += await _screen_bytes(ws, 0.5)
@@ -328,7 +328,7 @@ async def test_the_served_war_room_draws_its_clock_with_a_glyph_browsers_have(tm
         http = await served.signed_in()
         async with http, http.ws_connect("/ws?width=160&height=50") as ws:
             text = await _enter_war_room(ws, served.data_dir)
-            text += await read_until(ws, CLOCK_TEXT, timeout=30)
+            text += await read_until(ws, CLOCK_TEXT)
     assert "⏱" not in text
 
 

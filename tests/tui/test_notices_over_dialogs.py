@@ -6,7 +6,8 @@ into that line, and the tutorial's last word is the debrief's first line, not a 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from screen_support import lasting_notices
 
 from warroom.tui.author import DebriefDialog, DrillInfoDialog
 from warroom.tui.room import EscalateScreen
@@ -20,6 +21,7 @@ SHAPES = Path(__file__).parent.parent / "fixtures" / "shapes"
 async def test_a_toast_from_before_the_escalation_dialog_does_not_cover_it(services):
     app = make_app(services, SHAPES / "shape-10-field-path.yaml")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        lasting_notices(app)  # "No field snapshot" lasts Textual's 5 s: a loaded machine could spend them
         told = record_notifications(app)
         await pilot.press("enter")
         await advance(pilot, 7)
@@ -41,23 +43,10 @@ async def test_a_toast_from_before_the_escalation_dialog_does_not_cover_it(servi
         assert told[-1] == "Probe p9 answered."
 
 
-def lasting(app: Any) -> None:
-    """Notices on ``app`` stay a minute instead of their own few seconds: the author's "Re-plan written." lasts 2 s,
-    which a loaded machine can spend before the test looks (CI lost it once); what is tested is that a dialog
-    opening clears it, not how long it lasts."""
-    notify = app.notify
-
-    def lasting_notify(message: str, **kwargs: Any) -> None:
-        kwargs["timeout"] = 60
-        notify(message, **kwargs)
-
-    app.notify = lasting_notify
-
-
 async def test_re_plan_written_does_not_cover_the_drill_info_dialog(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
     async with author_mode(path, size=(80, 24), notifications=True) as (app, pilot, screen):
-        lasting(app)
+        lasting_notices(app)  # what is tested is that a dialog opening clears it, not how long it lasts
         await pilot.press("R")
         assert isinstance(app.screen, DebriefDialog)
         await type_text(pilot, "Escalation accepted: stop the refund.")

@@ -133,7 +133,7 @@ async def test_annotate_changed_on_disk_notice_names_the_file_escaped(tmp_path: 
     """``warroom annotate`` of a drill whose name holds ESC and a newline, saved after another editor changed it:
     the "changed on disk" notice printed the file's name raw three times (in the reason, the recovery copy's name
     and the ``warroom annotate FILE`` to run again), so the toast held an escape sequence and a forged line."""
-    from screen_support import record_notifications, screen_text
+    from screen_support import lasting_notices, record_notifications, screen_text
     from textual.clock import MockClock
 
     from warroom.core.author import open_for_annotation
@@ -145,6 +145,7 @@ async def test_annotate_changed_on_disk_notice_names_the_file_escaped(tmp_path: 
     app = AnnotateApp(open_for_annotation(path), clock=MockClock())
     async with app.run_test(size=(160, 50), notifications=True) as pilot:
         await pilot.pause()
+        lasting_notices(app)  # the toast is read off the screen below: its 15 s never run out before
         messages = record_notifications(app)
         app.screen.draft.distractors.clear()  # type: ignore[attr-defined]
         app.screen.saved = False  # type: ignore[attr-defined]

@@ -24,6 +24,25 @@ TRAINEE_ENV = "WARROOM_TRAINEE"
 DATA_DIR_ENV = "WARROOM_DATA_DIR"
 #: Environment variable naming the cache directory (the drill picker's cache, docs/war-room.md).
 CACHE_DIR_ENV = "WARROOM_CACHE_DIR"
+#: Environment variable naming a file that the path of each key is appended to (:func:`trace_key`; docs/serve.md,
+#: "Tracing a tab's keys"): unset, nothing is written.
+KEY_TRACE_ENV = "WARROOM_KEY_TRACE"
+
+
+def trace_key(who: str, line: str) -> None:
+    """Append ``line`` to the key trace (the file named by :data:`KEY_TRACE_ENV`, when set) as ``TIME WHO+PID LINE``:
+    what became of a key, by the server's relay (``who`` "serve") or an app process ("app"). For finding where a key
+    went (a lost enter in a loaded test run); a file that cannot be written is let go (a trace never stops the app)."""
+    path = os.environ.get(KEY_TRACE_ENV)
+    if not path:
+        return
+    import time
+
+    try:
+        with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
+            out.write(f"{time.time():.3f} {who}{os.getpid()} {line}\n")
+    except OSError:
+        return
 
 
 #: Longest trainee name accepted, in characters (a name is a column of every table `warroom scores` prints).

@@ -36,6 +36,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 
+from warroom.core.settings import trace_key
 from warroom.core.text import clean_line
 from warroom.errors import WarroomError
 
@@ -422,12 +423,20 @@ class Resizes:
                 await task
 
 
-async def _to_app(sending: Any) -> None:
+def _trace(service: AppService, what: str) -> None:
+    """One line of the key trace (:func:`~warroom.core.settings.trace_key`, when ``$WARROOM_KEY_TRACE`` is set): what
+    the relay did with a message of the tab of ``service``'s app process."""
+    process = getattr(service, "process", None)
+    trace_key("serve", f"tab of app{getattr(process, 'pid', '?')}: {what}")
+
+
+async def _to_app(sending: Any) -> Any:
     """Await ``sending`` (a write to the app process's input) for at most :data:`INPUT_TIMEOUT` seconds; raises
     :class:`BadMessage` past that: the process no longer reads its input (hung, or stopped), its pipe is full, and
-    the write would wait for ever, holding the tab's seat and its process (which a closed tab ends) with it."""
+    the write would wait for ever, holding the tab's seat and its process (which a closed tab ends) with it. Returns
+    what ``sending`` returns (textual-serve's writes: False when the process's input is closed)."""
     try:
-        await asyncio.wait_for(sending, INPUT_TIMEOUT)
+        return await asyncio.wait_for(sending, INPUT_TIMEOUT)
     except TimeoutError:
         raise BadMessage(f"its app process took no input for {INPUT_TIMEOUT:g} s (it no longer reads it)") from None
 
@@ -448,12 +457,22 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
 async def _relay(websocket: Any, service: AppService, budget: InputBudget, sequences: KeySequences,
                  resizes: Resizes) -> None:  # fmt: skip
     async for message in websocket:
-        kind, data = read_message(message, budget, sequences)
+        try:
+            kind, data = read_message(message, budget, sequences)
+        except BadMessage as exc:
+            _trace(service, f"refused ({exc}); the session ends")
+            raise
+        if kind in ("resize", "blur", "focus"):
+            _trace(service, f"{kind} {data or ''}".strip())
         if kind in ("stdin", "blur", "focus"):  # in the order sent: after the sizes wanted before them
             await resizes.given()
         if kind == "stdin":
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
-                await _to_app(service.send_bytes(data))
+                sent = await _to_app(service.send_bytes(data))
+                written = "NOT written (its input closed)" if sent is False else "written"
+                _trace(service, f"keys {data!r:.80} {written}; budget left {budget.tokens:.0f} bytes")
+            else:
+                _trace(service, "empty keys dropped")
         elif kind == "resize":
             resizes.want(data["width"], data["height"])
         elif kind == "ping":

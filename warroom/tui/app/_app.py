@@ -10,16 +10,18 @@ current screen.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding
 from textual.clock import Clock
 from textual.screen import Screen
 
 from warroom.core.play import Replay
+from warroom.core.settings import KEY_TRACE_ENV, trace_key
 from warroom.tui import flow
 from warroom.tui.app._notices import DialogAwareNotices
 from warroom.tui.app._terminal import ExitGuard, guard_app
@@ -87,6 +89,17 @@ class WarroomApp(DialogAwareNotices, App[None]):
         if handle_signals:
             self.exit_guard = guard_app(self)
 
+    async def on_event(self, event: events.Event) -> None:
+        """Textual's handling of every event; with ``$WARROOM_KEY_TRACE`` set, each key the app receives (and each app
+        blur and focus, which move the focus) is first written to the key trace with the widget holding the focus,
+        the screens and, on the picker, its state (docs/serve.md, "Tracing a tab's keys")."""
+        if isinstance(event, (events.Key, events.AppBlur, events.AppFocus)) and os.environ.get(KEY_TRACE_ENV):
+            what = f"key {event.key!r}" if isinstance(event, events.Key) else type(event).__name__
+            screens = " > ".join(type(s).__name__ for s in self.screen_stack)
+            state = f"; {self.screen.state_line()}" if isinstance(self.screen, PickerScreen) else ""
+            trace_key("app", f"{what}: focus {self.focused!r}, screens {screens}{state}")
+        await super().on_event(event)
+
     def on_mount(self) -> None:
         self.watch_dialogs()
         if self.exit_guard is not None:
@@ -118,6 +131,7 @@ class WarroomApp(DialogAwareNotices, App[None]):
 
     def show_briefing(self, entry: DrillEntry) -> None:
         """Open the briefing of a loaded drill."""
+        trace_key("app", f"briefing of {entry.path.name} opened")
         self.last_drill_path = entry.path
         self._show(BriefingScreen(entry, self.mode))
 

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
+from warroom.core.settings import trace_key
 from warroom.core.text import clean_line
 from warroom.tui.flow import ShowBriefing
 from warroom.tui.logic import (
@@ -361,9 +362,17 @@ class PickerScreen(Screen[None]):
             return
         self.query_one("#picker-detail-body", Static).update(preview_text(entry, public=self.app.is_web))
 
+    def state_line(self) -> str:
+        """The picker's state in a line, for the key trace (``$WARROOM_KEY_TRACE``): reading its drills or not, the
+        drills listed and the table's rows, the drill being opened."""
+        rows = self.query_one("#picker-table", DataTable).row_count if self.query("#picker-table") else 0
+        opening = self.opening.path.name if self.opening is not None else "none"
+        return f"picker loading {self.loading}, {len(self.entries)} drills listed, {rows} rows, opening {opening}"
+
     def action_start(self) -> None:
         entry = self.selected()
         if entry is None:
+            trace_key("app", "start: no drill under the cursor")
             return
         if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
@@ -372,7 +381,9 @@ class PickerScreen(Screen[None]):
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
-        if self.services.is_current(entry):
+        current = self.services.is_current(entry)
+        trace_key("app", f"start: {entry.path.name}{'' if current else ', read from its file first'}")
+        if current:
             self.post_message(ShowBriefing(entry))
         else:  # listed from the picker's cache, or changed since: read from its file, in full, before it is shown
             self.opening = entry
@@ -389,6 +400,7 @@ class PickerScreen(Screen[None]):
         longer loads, or no longer is the drill listed, say so and read the drills again. Does nothing once the
         picker has been replaced, or when another drill was chosen meanwhile."""
         if not self.is_attached or self.opening is not entry:
+            trace_key("app", f"{entry.path.name} read, not opened: the picker left, or another drill was chosen")
             return
         self.opening = None
         if fresh.ok:
