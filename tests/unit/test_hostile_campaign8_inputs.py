@@ -1,0 +1,38 @@
+"""An eighth fresh hostile campaign on issue 30's promises, on the reading and authoring inputs (YAML itself, Unicode
+in ids and text, numbers at the edges, file-system oddities, real corpora imported and played, large folders, the
+authoring commands with odd seeds): each case a hostile author or a faulty world found, with the right behaviour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from locations import TESTS
+
+from warroom.cli import main
+
+DRILLS = TESTS.parent / "drills"
+BASE = DRILLS / "compacted-review-criteria.yaml"
+
+
+def _drill(tmp_path: Path, old: str, new: str, name: str = "d.yaml") -> Path:
+    text = BASE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def test_an_unknown_event_kind_holding_terminal_escapes_is_shown_escaped_and_named(tmp_path: Path):
+    """An event `kind: "\\e[31mexecutor_report"` was quoted raw in validate's problem: the terminal took the ESC
+    (and a right-to-left override) as commands. It is shown as an id is, escaped, with what the characters are."""
+    path = _drill(tmp_path, "    kind: executor_report\n    status: success\n    content: \"s3",
+                  "    kind: \"\\e[31mexecutor_\\u202ereport\"\n    status: success\n    content: \"s3")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    problem = result.output.splitlines()[0]
+    assert problem.startswith(
+        f"{path}:123:11: unknown event kind `\\x1b[31mexecutor_\\u202ereport` (U+001B, right-to-left override U+202E) "
+        "in trace event `e16`; "
+    )
+    assert "\x1b" not in result.output and "\u202e" not in result.output
