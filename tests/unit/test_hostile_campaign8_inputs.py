@@ -36,3 +36,22 @@ def test_an_unknown_event_kind_holding_terminal_escapes_is_shown_escaped_and_nam
         "in trace event `e16`; "
     )
     assert "\x1b" not in result.output and "\u202e" not in result.output
+
+
+def test_a_nesting_past_libyamls_own_limit_says_the_limit_and_what_to_do(tmp_path: Path):
+    """65 levels said the limit ("at most 64 levels"); 1,000 or more (where libyaml stops before the build's check)
+    said only "the YAML is nested too deeply", with no limit and nothing to do."""
+    for depth, column in ((65, 152), (10_000, 1088)):
+        path = _drill(tmp_path, "output: {studies: 41", "output: {deep: " + "[" * depth + "]" * depth + ", studies: 41")
+        result = CliRunner().invoke(main, ["validate", str(path)])
+        assert result.exit_code == 1
+        problem = result.output.splitlines()[0]
+        assert problem.startswith(f"{path}:60:{column}: nested too deeply: ")
+        assert "at most 64 levels of mappings and lists" in problem
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 10_000)
+    result = CliRunner().invoke(main, ["validate", str(deep)])
+    assert result.output.splitlines()[0] == (
+        f"{deep}:1:1001: nested too deeply: at most 64 levels of mappings and lists are allowed (a drill needs about "
+        "6); remove the extra levels"
+    )
