@@ -4,8 +4,10 @@ authoring commands with odd seeds): each case a hostile author or a faulty world
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from locations import TESTS
 
@@ -55,3 +57,31 @@ def test_a_nesting_past_libyamls_own_limit_says_the_limit_and_what_to_do(tmp_pat
         f"{deep}:1:1001: nested too deeply: at most 64 levels of mappings and lists are allowed (a drill needs about "
         "6); remove the extra levels"
     )
+
+
+@pytest.fixture
+def unix_socket(tmp_path: Path):
+    path = tmp_path / "s.yaml"
+    listener = socket.socket(socket.AF_UNIX)
+    try:
+        listener.bind(str(path))
+    except OSError as e:  # a path too long for a socket address on this platform
+        pytest.skip(f"cannot bind a UNIX socket here: {e}")
+    yield path
+    listener.close()
+
+
+def test_a_socket_given_as_a_drill_is_named_a_socket_not_no_such_device(unix_socket: Path):
+    """A socket cannot be opened (ENXIO): validate, cost, run and project said "cannot read the file: No such device
+    or address", where a FIFO is "this is a FIFO, not a drill file". The socket is named for what it is."""
+    for args in (["validate"], ["cost"], ["project", "--list"]):
+        result = CliRunner().invoke(main, [*args, str(unix_socket)])
+        assert result.exit_code == 1
+        assert result.output.splitlines()[0].startswith(f"{unix_socket}:1:1: this is a socket, not a drill file (")
+
+
+def test_schema_output_to_a_socket_says_it_is_a_socket_not_a_fifo(unix_socket: Path):
+    """`warroom schema --output SOCKET` said "is a FIFO that no process is reading"."""
+    result = CliRunner().invoke(main, ["schema", "--output", str(unix_socket)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {unix_socket}: is a socket, not a file: nothing was written; name a file\n"

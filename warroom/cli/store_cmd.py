@@ -224,7 +224,12 @@ def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
         raise OSError(errno.EACCES, f"the file is read-only (mode {exc.mode}): make it writable (chmod u+w) or "
                       "export to another file; nothing was written") from None  # fmt: skip
     except OSError as exc:
-        if exc.errno == errno.ENXIO:
+        if exc.errno == errno.ENXIO:  # a FIFO nobody reads, or a socket (which cannot be opened at all)
+            from warroom.core.files import special_file_kind
+
+            kind = special_file_kind(output)
+            if kind is not None and kind != "a FIFO":
+                raise OSError(exc.errno, f"it is {kind}, not a file: nothing was written; name a file") from None
             raise OSError(exc.errno, "it is a FIFO that no process is reading; nothing was written") from None
         if exc.errno == errno.ELOOP:
             raise OSError(exc.errno, "it is a symbolic link that leads nowhere (a loop, or one made while the "
