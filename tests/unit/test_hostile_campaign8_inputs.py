@@ -4,6 +4,7 @@ authoring commands with odd seeds): each case a hostile author or a faulty world
 
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
@@ -85,3 +86,19 @@ def test_schema_output_to_a_socket_says_it_is_a_socket_not_a_fifo(unix_socket: P
     result = CliRunner().invoke(main, ["schema", "--output", str(unix_socket)])
     assert result.exit_code == 1
     assert result.output == f"Error: {unix_socket}: is a socket, not a file: nothing was written; name a file\n"
+
+
+def test_a_fifo_or_a_socket_given_as_a_drills_folder_is_refused_not_searched_as_an_empty_folder(
+    tmp_path: Path, unix_socket: Path
+):
+    """click's folder check refuses a regular file only: `--drills FIFO` (or a socket) was taken as a folder with no
+    drill, without a word, before the command and after it alike."""
+    fifo = tmp_path / "f.yaml"
+    os.mkfifo(fifo)
+    for given, kind in ((fifo, "a FIFO"), (unix_socket, "a socket")):
+        for args in (["--drills", str(given), "validate", "compacted-review-criteria"],
+                     ["validate", "--drills", str(given), "compacted-review-criteria"]):
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 2
+            assert result.output.splitlines()[-1] == (
+                f"Error: Invalid value for '--drills': {given} is {kind}, not a folder: name a folder of drill files")

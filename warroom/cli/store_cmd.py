@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import (
+    FolderPath,
     data_dir_option,
     format_option,
     report_recovered,
@@ -97,7 +98,7 @@ def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt
 @store_group.command()
 @store_option
 @data_dir_option
-@click.option("--drills", "drill_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--drills", "drill_dirs", multiple=True, type=FolderPath(),
               help="Also look for the drills of unfinished sessions in this folder (repeatable).")  # fmt: skip
 @click.pass_context
 def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
