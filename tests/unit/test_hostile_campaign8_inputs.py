@@ -102,3 +102,28 @@ def test_a_fifo_or_a_socket_given_as_a_drills_folder_is_refused_not_searched_as_
             assert result.exit_code == 2
             assert result.output.splitlines()[-1] == (
                 f"Error: Invalid value for '--drills': {given} is {kind}, not a folder: name a folder of drill files")
+
+
+def test_a_drill_given_to_set_under_a_name_holding_a_newline_is_named_escaped_in_the_command_it_suggests(
+    tmp_path: Path,
+):
+    """`warroom --set 'nl<newline>X<ESC>[31m.yaml'` on a drill printed the name raw inside the command it suggests
+    (`play it with warroom run ...`): the newline made a line of its own."""
+    path = tmp_path / "nl\nX\x1b[31m.yaml"
+    path.write_text(BASE.read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "--set", str(path)])
+    assert result.exit_code == 1
+    shown = f"{tmp_path}/nl\\x0aX\\x1b[31m.yaml"
+    assert result.output == (f"{shown}:2:1: this file is a drill, not a drill set (no `set:` key): play it with "
+                             f"`warroom run {shown}`\n")
+
+
+def test_a_set_that_is_a_fifo_or_a_socket_is_named_for_what_it_is(tmp_path: Path, unix_socket: Path):
+    """A drill set path that is a FIFO or a socket was "not a regular file" (a look at the path before the open)."""
+    fifo = tmp_path / "f.set.yaml"
+    os.mkfifo(fifo)
+    for given, kind in ((fifo, "a FIFO"), (unix_socket, "a socket")):
+        result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "--set", str(given)])
+        assert result.exit_code == 1
+        assert result.output.splitlines()[0] == (
+            f"{given}:1:1: this is {kind}, not a drill set file (only regular files are read)")
