@@ -186,3 +186,19 @@ def test_check_of_a_folder_holds_one_drill_at_a_time_not_every_drill_until_the_e
     assert len(alive) == 12  # each loaded for the ids (the rules across files), then again to be checked
     assert alive[:7] == [0] * 7  # none kept by the first pass
     assert max(alive) <= 4  # the last two drills checked and their twins (the play caches), never all six
+
+
+def test_a_path_too_long_for_the_system_is_a_refusal_saying_so_not_a_traceback(tmp_path: Path):
+    """A name of 300 bytes (over the 255 of a file name) gave a traceback from `validate`, `check`, `cost` and
+    `run` (``Path.exists`` raises ENAMETOOLONG, it does not return False) and from `new --out`."""
+    long = tmp_path / ("x" * 300 + ".yaml")
+    for args, hint in ((["validate"], "PATH_OR_ID"), (["check"], "PATH_OR_ID"), (["cost"], "DRILL")):
+        result = CliRunner().invoke(main, [*args, str(long)])
+        assert result.exit_code == 2
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert result.output.splitlines()[-1] == (
+            f"Error: Invalid value for {hint}: {long}: the name is too long for the system ({len(str(long)):,} bytes): "
+            "name a shorter path (a link, or a folder nearer the file)")
+    result = CliRunner().invoke(main, ["new", "abc", "--out", str(tmp_path / ("x" * 300))])
+    assert result.exit_code == 1
+    assert result.output == f"Error: cannot write {tmp_path / ('x' * 300) / 'abc.yaml'}: File name too long\n"
