@@ -248,24 +248,8 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
     read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).
     """
-    from warroom.core.library import DrillLibrary
-
     files, unreadable = drill_files_of(names)
-    file_problems = _cross_file_problems(files)
-    results: list[dict[str, Any]] = []
-    text_out: list[str] = []
-    failed = 0
-    with file_progress(len(files), "checking") as advance:
-        for path in files:
-            drill, problems = DrillLibrary.load_or_problems(path)  # one drill in memory at a time
-            own = file_problems.get(path, [])
-            result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
-            failed += not result["passed"]
-            if fmt == "json":  # a drill's result holds every scripted trainee's: kept only to be printed
-                results.append(result)
-            text_out.extend(lines)
-            del drill, result
-            advance()
+    results, text_out, failed = _check_all(files, fmt, variants)
     if fmt == "json":
         passed = failed == 0 and not unreadable
         click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))
@@ -279,6 +263,29 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
         click.echo(f"{plural(n, 'drill')} checked: {n - failed} passed, {failed} failed.{folders}")
     if failed or unreadable:
         raise SystemExit(1)
+
+
+def _check_all(files: list[Path], fmt: str, variants: int) -> tuple[list[dict[str, Any]], list[str], int]:
+    """Check each file, one drill in memory at a time: the JSON results (kept with ``fmt`` json only: a drill's
+    result holds every scripted trainee's), the text lines, and how many failed."""
+    from warroom.core.library import DrillLibrary
+
+    file_problems = _cross_file_problems(files)
+    results: list[dict[str, Any]] = []
+    text_out: list[str] = []
+    failed = 0
+    with file_progress(len(files), "checking") as advance:
+        for path in files:
+            drill, problems = DrillLibrary.load_or_problems(path)
+            own = file_problems.get(path, [])
+            result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
+            failed += not result["passed"]
+            if fmt == "json":
+                results.append(result)
+            text_out.extend(lines)
+            del drill, result  # before the next drill is loaded
+            advance()
+    return results, text_out, failed
 
 
 def _cross_file_problems(files: list[Path]) -> dict[Path, list[Any]]:
