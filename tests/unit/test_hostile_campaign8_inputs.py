@@ -202,3 +202,19 @@ def test_a_path_too_long_for_the_system_is_a_refusal_saying_so_not_a_traceback(t
     result = CliRunner().invoke(main, ["new", "abc", "--out", str(tmp_path / ("x" * 300))])
     assert result.exit_code == 1
     assert result.output == f"Error: cannot write {tmp_path / ('x' * 300) / 'abc.yaml'}: File name too long\n"
+
+
+def test_a_link_loop_or_a_dangling_link_given_to_validate_is_named_as_one_not_as_no_such_drill(tmp_path: Path):
+    """`warroom validate LINK` (and check) said "no file, folder or drill id 'LINK'" for a symbolic link in a loop
+    or to nothing (``Path.exists`` follows it), where `cost` named it; a loop now says what to do, too."""
+    loop, dangling = tmp_path / "loop.yaml", tmp_path / "dangling.yaml"
+    loop.symlink_to(loop)
+    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    result = CliRunner().invoke(main, ["validate", str(loop), str(dangling)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{loop}:1:1: a symbolic link that leads round in a loop, to no file: point it at a drill file or remove it",
+        f"{dangling}:1:1: a symbolic link to {tmp_path / 'nowhere.yaml'}, which does not exist: point it at a drill "
+        "file or remove it",
+        "2 drills checked: 0 valid, 2 invalid (2 problems)",
+    ]

@@ -248,7 +248,7 @@ class DrillLibrary:
         Raises :class:`UnknownDrill` (a FileNotFoundError) naming ``name``, the folders searched and any likely
         drill id."""
         p = _lookable(expand_home(name))
-        if p.exists():
+        if p.exists() or p.is_symlink():  # a link that leads nowhere (dangling, a loop): the loader says which
             return p
         found = self.find(str(name))
         if found is None:
