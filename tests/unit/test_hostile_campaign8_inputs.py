@@ -218,3 +218,21 @@ def test_a_link_loop_or_a_dangling_link_given_to_validate_is_named_as_one_not_as
         "file or remove it",
         "2 drills checked: 0 valid, 2 invalid (2 problems)",
     ]
+
+
+def test_a_merge_key_given_twice_in_one_mapping_is_a_duplicate_key(tmp_path: Path):
+    """`<<: {id: e07}` then `<<: {t: 24}` in one event loaded, both merged, though docs/authoring.md says duplicate
+    keys are errors (and ruamel.yaml, which the author mode saves with, refuses the file). One `<<` with a list
+    of mappings is the way to merge several."""
+    path = _drill(tmp_path, "  - id: e07\n    t: 24\n", "  - <<: {id: e07}\n    <<: {t: 24}\n")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{path}:71:5: duplicate key `<<`: a mapping has one merge key; merge several mappings with one list, "
+        "`<<: [*first, *second]`",
+        "1 drill checked: 0 valid, 1 invalid (1 problem)",
+    ]
+    (tmp_path / "one").mkdir()
+    one = _drill(tmp_path, "  - id: e07\n    t: 24\n", "  - <<: [{id: e07}, {t: 24}]\n",
+                 name="one/compacted-review-criteria.yaml")
+    assert CliRunner().invoke(main, ["validate", str(one)]).output == "1 drill checked: 1 valid, 0 invalid\n"
