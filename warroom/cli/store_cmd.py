@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import (
+    FolderPath,
     data_dir_option,
     format_option,
     report_recovered,
@@ -97,7 +98,7 @@ def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt
 @store_group.command()
 @store_option
 @data_dir_option
-@click.option("--drills", "drill_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--drills", "drill_dirs", multiple=True, type=FolderPath(),
               help="Also look for the drills of unfinished sessions in this folder (repeatable).")  # fmt: skip
 @click.pass_context
 def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
@@ -224,7 +225,12 @@ def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
         raise OSError(errno.EACCES, f"the file is read-only (mode {exc.mode}): make it writable (chmod u+w) or "
                       "export to another file; nothing was written") from None  # fmt: skip
     except OSError as exc:
-        if exc.errno == errno.ENXIO:
+        if exc.errno == errno.ENXIO:  # a FIFO nobody reads, or a socket (which cannot be opened at all)
+            from warroom.core.files import special_file_kind
+
+            kind = special_file_kind(output)
+            if kind is not None and kind != "a FIFO":
+                raise OSError(exc.errno, f"it is {kind}, not a file: nothing was written; name a file") from None
             raise OSError(exc.errno, "it is a FIFO that no process is reading; nothing was written") from None
         if exc.errno == errno.ELOOP:
             raise OSError(exc.errno, "it is a symbolic link that leads nowhere (a loop, or one made while the "

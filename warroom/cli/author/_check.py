@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -249,18 +249,7 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).
     """
     files, unreadable = drill_files_of(names)
-    loaded, file_problems = _load_all(files)
-    results: list[dict[str, Any]] = []
-    text_out: list[str] = []
-    with file_progress(len(files), "checking") as advance:
-        for path in files:
-            drill, problems = loaded[path]
-            own = file_problems.get(path, [])
-            result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
-            results.append(result)
-            text_out.extend(lines)
-            advance()
-    failed = sum(1 for r in results if not r["passed"])
+    results, text_out, failed = _check_all(files, fmt, variants)
     if fmt == "json":
         passed = failed == 0 and not unreadable
         click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))
@@ -276,14 +265,48 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
         raise SystemExit(1)
 
 
-def _load_all(files: list[Path]) -> tuple[dict[Path, Any], dict[Path, list[Any]]]:
-    """Each drill file loaded (its drill or its problems), with a progress bar, and the problems between files
-    (two drills of one id...), by file."""
+def _check_all(files: list[Path], fmt: str, variants: int) -> tuple[list[dict[str, Any]], list[str], int]:
+    """Check each file, one drill in memory at a time: the JSON results (kept with ``fmt`` json only: a drill's
+    result holds every scripted trainee's), the text lines, and how many failed."""
+    from warroom.core.library import DrillLibrary
+
+    file_problems = _cross_file_problems(files)
+    results: list[dict[str, Any]] = []
+    text_out: list[str] = []
+    failed = 0
+    with file_progress(len(files), "checking") as advance:
+        for path in files:
+            drill, problems = DrillLibrary.load_or_problems(path)
+            own = file_problems.get(path, [])
+            result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
+            failed += not result["passed"]
+            if fmt == "json":
+                results.append(result)
+            text_out.extend(lines)
+            del drill, result  # before the next drill is loaded
+            advance()
+    return results, text_out, failed
+
+
+def _cross_file_problems(files: list[Path]) -> dict[Path, list[Any]]:
+    """The problems between files (two drills of one id, an id that is not its file name), by file: each drill
+    loaded once, with a progress bar, and only its id kept (a folder of 2,000 drills held every one of them: 300 MB);
+    the check loads each again, one at a time."""
     from warroom.core.library import DrillLibrary, cross_file_problems
 
-    loaded: dict[Path, Any] = {}
+    ids: list[tuple[Path, Any]] = []
     with file_progress(len(files), "loading") as advance:
         for path in files:
-            loaded[path] = DrillLibrary.load_or_problems(path)
+            ids.append((path, _id_of(DrillLibrary.load_or_problems(path)[0])))
             advance()
-    return loaded, cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
+    return cross_file_problems(ids)
+
+
+class _IdOnly(NamedTuple):
+    """What :func:`warroom.core.library.cross_file_problems` reads of a loaded drill: its id."""
+
+    id: str
+
+
+def _id_of(drill: Any) -> _IdOnly | None:
+    return None if drill is None else _IdOnly(drill.id)

@@ -62,10 +62,14 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
         )
     target = out_dir / f"{drill_id}.yaml"
     shown, shown_dir = clean_name(target), clean_name(out_dir)  # a folder name must not forge a line of its own
-    if target.exists() or (out_dir / f"{drill_id}.yml").exists():
-        existing = target if target.exists() else out_dir / f"{drill_id}.yml"
+    try:  # a look that fails (a name too long for the system: ENAMETOOLONG) is a refusal, never a traceback
+        existing = next((p for p in (target, out_dir / f"{drill_id}.yml") if p.exists()), None)
+        not_a_folder = out_dir.exists() and not out_dir.is_dir()
+    except OSError as exc:
+        raise failure(f"cannot write {shown}: {exc.strerror or exc}") from None
+    if existing is not None:
         raise failure(f"{clean_name(existing)} already exists; not overwriting it (pick another ID or --out folder)")
-    if out_dir.exists() and not out_dir.is_dir():
+    if not_a_folder:
         raise failure(f"{shown_dir} is not a folder")
     schema_ref = _schema_ref_for(out_dir)
     if example != "basic":

@@ -2,6 +2,7 @@
 
 from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
+    FolderPath,
     data_dir_option,
     data_dir_setting,
     drills_option,
@@ -26,6 +27,7 @@ from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, 
 __all__ = [
     "DrillNotLoaded",
     "DrillParam",
+    "FolderPath",
     "UNBOUNDED_WIDTH",
     "check_store",
     "cleaned",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -67,11 +68,29 @@ mode_option = click.option(
     "stops (a drill set in assessment mode asks for it too).",
 )
 
+class FolderPath(click.Path):
+    """An existing folder: click's ``Path(exists=True, file_okay=False)`` refuses a regular file but lets a FIFO, a
+    socket or a device through (it checks for a regular file only), which then offered no drill without a word."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from warroom.core.files import special_file_kind
+        from warroom.core.text import clean_name
+
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        kind = special_file_kind(path)
+        if kind is not None and kind != "a folder":
+            self.fail(f"{clean_name(path)} is {kind}, not a folder: name a folder of drill files", param, ctx)
+        return path
+
+
 drills_option = click.option(
     "--drills",
     "drill_dirs",
     multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=FolderPath(),
     help="Also offer the drills in this folder (repeatable).",
 )
 
@@ -145,7 +164,7 @@ drills_setting = click.option(
     "--drills",
     "drill_dirs",
     multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=FolderPath(),
     is_eager=True,
     expose_value=False,
     callback=_apply_drills,

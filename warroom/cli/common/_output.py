@@ -80,12 +80,17 @@ def emit(text: str, output: Path | None, *, what: str = "output") -> None:
         raise failure(f"{shown}: the file is read-only (mode {exc.mode}): make it writable (chmod u+w) or write the "
                       f"{what} to another file; nothing was written") from None
     except OSError as exc:
-        raise failure(f"{shown}: {_write_problem(exc, what)}") from None
+        raise failure(f"{shown}: {_write_problem(exc, what, output)}") from None
 
 
-def _write_problem(exc: OSError, what: str) -> str:
-    """Why a file could not be written (:func:`warroom.core.files.writing`'s OSError), with what to do."""
-    if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
+def _write_problem(exc: OSError, what: str, output: Path) -> str:
+    """Why ``output`` could not be written (:func:`warroom.core.files.writing`'s OSError), with what to do."""
+    if exc.errno == errno.ENXIO:  # a FIFO nobody reads (opening it for writing would wait for ever), or a socket
+        from warroom.core.files import special_file_kind
+
+        kind = special_file_kind(output)  # for the message only: the open already refused it
+        if kind is not None and kind != "a FIFO":
+            return f"is {kind}, not a file: nothing was written; name a file"
         return "is a FIFO that no process is reading; nothing was written"
     if exc.errno == errno.ELOOP:  # a link loop, or the file it points to made a link after the path was resolved
         return (f"is a symbolic link that leads nowhere (a loop, or one made while the {what} was being written); "

@@ -3,6 +3,7 @@ on the open file (opened without waiting, then ``fstat``), and one real path per
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -104,6 +105,11 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except IsADirectoryError:  # where a folder cannot be opened at all
         raise SpecialFile(path, "a folder") from None
+    except OSError as e:  # a socket (or a device with no driver) cannot be opened: ENXIO, "No such device or address"
+        kind = special_file_kind(path) if e.errno == errno.ENXIO else None
+        if kind is None:
+            raise
+        raise SpecialFile(path, kind) from None
     try:
         kind = special_mode_kind(os.fstat(fd).st_mode)
     except BaseException:

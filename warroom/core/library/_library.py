@@ -228,7 +228,7 @@ class DrillLibrary:
         drill id (``warroom run FOLDER``), :class:`UnknownDrill` (a FileNotFoundError) naming the folders searched
         and any likely drill id when there is no such drill.
         """
-        p = expand_home(path_or_id)
+        p = _lookable(expand_home(path_or_id))
         if p.is_symlink() or (p.exists() and not p.is_dir()):
             return p
         found = self.find(path_or_id)
@@ -247,8 +247,8 @@ class DrillLibrary:
 
         Raises :class:`UnknownDrill` (a FileNotFoundError) naming ``name``, the folders searched and any likely
         drill id."""
-        p = expand_home(name)
-        if p.exists():
+        p = _lookable(expand_home(name))
+        if p.exists() or p.is_symlink():  # a link that leads nowhere (dangling, a loop): the loader says which
             return p
         found = self.find(str(name))
         if found is None:
@@ -275,6 +275,23 @@ class DrillLibrary:
             return load_drill(path), []
         except DrillLoadError as exc:
             return None, list(exc.problems)
+
+
+def _lookable(path: Path) -> Path:
+    """``path``, once a look at it (``lstat``) raised nothing but "no such file": a name the system refuses to look
+    at (longer than its limits: ENAMETOOLONG, which ``Path.exists`` raises, not False) is an :class:`UnknownDrill`
+    saying why, never a traceback."""
+    try:
+        path.lstat()
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:
+            raise UnknownDrill(f"{clean_name(path)}: the name is too long for the system ({len(os.fsencode(path)):,} "
+                               "bytes): name a shorter path (a link, or a folder nearer the file)") from None
+        if e.errno != errno.ELOOP:  # a link loop is a name to look up (and the loader names it); anything else:
+            raise UnknownDrill(f"{clean_name(path)}: cannot look at it: {e.strerror or e}") from None  # EACCES...
+    return path
 
 
 def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:

@@ -43,7 +43,7 @@ from warroom.core.load._yaml.pos import compose_text as _compose
 from warroom.core.load._yaml.pos import locate as _locate
 from warroom.core.load.limits import MAX_DEPTH
 from warroom.core.model import TEXT_PATTERN
-from warroom.core.text import ID_PATTERN
+from warroom.core.text import ID_PATTERN, clean_name
 from warroom.errors import WarroomError
 
 #: Largest drill set file read, in bytes.
@@ -165,13 +165,16 @@ def _top_level_keys(text: str) -> Iterator[str]:
 
 
 def _read(path: Path) -> str:
-    from warroom.core.files import TooLarge, read_limited
+    from warroom.core.files import SpecialFile, TooLarge, read_limited
 
     shown = os.fspath(path)
     try:
-        if not path.is_file():
-            raise DrillSetError([Problem(shown, 1, 1, "no such file" if not path.exists() else "not a regular file")])
-        data = read_limited(path, MAX_SET_BYTES)  # the size is checked before a byte is read
+        data = read_limited(path, MAX_SET_BYTES)  # the size is checked before a byte is read, on the open file
+    except FileNotFoundError:
+        raise DrillSetError([Problem(shown, 1, 1, "no such file")]) from None
+    except SpecialFile as exc:  # a folder, a FIFO, a socket, a device: named, never read
+        raise DrillSetError([Problem(shown, 1, 1, f"this is {exc.kind}, not a drill set file (only regular files are "
+                                                  "read)")]) from None  # fmt: skip
     except TooLarge as exc:
         raise DrillSetError([Problem(shown, 1, 1, f"the file is {exc.size:,} bytes; a drill set file is at most "
                                                   f"{MAX_SET_BYTES // 1024} KiB")]) from None  # fmt: skip
@@ -234,7 +237,8 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         raise DrillSetError([node_problem])
     keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
     if "set" not in keys and keys & DRILL_KEYS:  # a drill given where a set is expected: say so, once
-        message = f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run {shown}`"
+        message = (f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run "
+                   f"{clean_name(shown)}`")  # on the problem's line: a name holding a newline forges no line
         raise DrillSetError([_at(shown, root, message)])
     if alias_marks:  # a node reached through an alias is located where the alias is written
         ALIAS_MARKS[root] = alias_marks

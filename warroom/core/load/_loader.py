@@ -37,6 +37,7 @@ pydantic's errors into problems; :mod:`warroom.core.load._fast.load` is the fast
 
 from __future__ import annotations
 
+import errno
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -110,7 +111,10 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
     except PermissionError:
         raise DrillReadError(shown, [Problem(shown, 1, 1, "cannot read the file: permission denied")]) from None
     except OSError as e:
-        raise DrillReadError(shown, [Problem(shown, 1, 1, f"cannot read the file: {e.strerror or e}")]) from None
+        why = f"cannot read the file: {e.strerror or e}"
+        if e.errno == errno.ELOOP:  # a link to itself, or links that lead to each other
+            why = "a symbolic link that leads round in a loop, to no file: point it at a drill file or remove it"
+        raise DrillReadError(shown, [Problem(shown, 1, 1, why)]) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

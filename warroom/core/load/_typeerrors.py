@@ -247,7 +247,7 @@ def _union_tag(
         return problem_at(path, node, f"{label} has no `kind`; add one of: {', '.join(expected)}")
     node, _ = locate(root, (*data_path, "kind"))
     tag = node.value if isinstance(node, ScalarNode) else None
-    shown = f"`{tag}`" if tag is not None else show_value(node, None)
+    shown = shown_id(tag) if tag is not None else show_value(node, None)  # escaped and cut short, as an id
     msg = f"unknown event kind {shown} in {label}; {_hint(suggest, tag, expected)}the kinds are: {', '.join(expected)}"
     return problem_at(path, node, msg)
 

@@ -153,6 +153,9 @@ class Builder:
                 self.error(key_node, "a key must be plain text, not a mapping or a list")
                 continue
             if key_node.tag == yc.MERGE:
+                if merges:  # a key given twice, as YAML and the author mode's reader (ruamel.yaml) say
+                    self.error(key_node, "duplicate key `<<`: a mapping has one merge key; merge several mappings "
+                                         "with one list, `<<: [*first, *second]`")  # fmt: skip
                 merges.append(value_node)
                 continue
             key = key_node.value

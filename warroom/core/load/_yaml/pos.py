@@ -55,7 +55,8 @@ def compose_text(text: str, path: str) -> tuple[Node | None, dict[tuple[int, Any
     except YamlSyntaxError as e:
         raise DrillLoadError(path, [Problem(path, e.line, e.column, e.message)]) from None
     except RecursionError:  # the pure-Python composer on absurdly deep nesting
-        fail(path, f"the YAML is nested too deeply (more than {limits.MAX_DEPTH} levels)")
+        fail(path, f"nested too deeply: at most {limits.MAX_DEPTH} levels of mappings and lists are allowed (a drill "
+                   "needs about 6); remove the extra levels")
 
 
 def named_top_key(root: MappingNode, message: str) -> Node:

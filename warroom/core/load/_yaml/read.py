@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from yaml.nodes import Node
 
+from warroom.core.load import limits
 from warroom.core.load._yaml.core import hide_unusual_breaks, line_col, loader_class, restore_unusual_breaks
 from warroom.core.load._yaml.hints import cut
 from warroom.core.text import SURROGATE, SURROGATE_ESCAPE
@@ -175,7 +176,8 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
         msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
     elif "exceeded maximum nesting depth" in problem:
-        msg = "the YAML is nested too deeply"
+        msg = (f"nested too deeply: at most {limits.MAX_DEPTH} levels of mappings and lists are allowed (a drill "
+               "needs about 6); remove the extra levels")  # libyaml stops at 1000, before the build's own check
     else:
         msg = f"YAML syntax error: {problem}"
         if context and cm is not None:
