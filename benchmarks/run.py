@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"events": 10_000, "count": 1_000, "repeat": 3},
         {"events": 10_000, "count": 1_000, "repeat": 1},
     ),
+    "check": ("bench_check", {"sizes": (1, 9), "repeat": 3}, {"sizes": (1, 9), "repeat": 1}),
     "validate": ("bench_validate", {"refs": 10_000, "repeat": 3}, {"refs": 10_000, "repeat": 1}),
     "replay": (
         "bench_replay",

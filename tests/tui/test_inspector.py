@@ -148,3 +148,33 @@ async def test_a_layout_is_kept_by_content_and_a_changed_body_is_laid_out_again(
         narrow = inspector.scrollable_content_region.width
         assert narrow < width and widths[-1] == narrow
         assert all(inspector.render_line(y).cell_length == narrow for y in range(3))
+
+
+async def test_a_war_room_opening_lays_its_first_event_out_once_at_the_inspectors_width(services, monkeypatch):
+    """The war room selects its first event while it is being mounted, before the inspector has a width: the body
+    waits for the inspector's size instead of being laid out one cell wide first (a line per character: 5,663 lines
+    for a 5,768-character body), and it is on screen once the war room is."""
+    import warroom.tui.widgets._inspector as inspector_module
+    from warroom.tui.room import WarRoomScreen
+
+    from .conftest import make_app
+
+    widths: list[int] = []
+    lay_out = inspector_module._lay_out
+
+    def counted(body, width):
+        widths.append(width)
+        return lay_out(body, width)
+
+    monkeypatch.setattr(inspector_module, "_lay_out", counted)
+    app = make_app(services)
+    async with app.run_test(size=(120, 40)) as pilot:
+        widths.clear()  # the briefing
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WarRoomScreen)
+        inspector = app.screen.query_one(Inspector)
+        width = inspector.scrollable_content_region.width
+        assert width > 1 and widths == [width]
+        first_line = inspector.text.splitlines()[0]
+        assert first_line and first_line in screen_text(app)

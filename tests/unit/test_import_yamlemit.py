@@ -1,5 +1,5 @@
 """The fast drill YAML writer (warroom.importers.yamlemit): the very text ``yaml.dump`` writes, and it loads back
-as the data, for odd text and numbers and for a whole imported 5,000-span trace."""
+as the data, for odd text and numbers and for a whole imported 1,000-span trace."""
 
 from __future__ import annotations
 
@@ -79,14 +79,17 @@ def test_any_plain_data_round_trips_and_matches_pyyaml(data):
     assert load_yaml_text(text) == data  # the drill loader's YAML 1.2 reads the same data
 
 
-def test_an_imported_5000_span_trace_loads_back_identically(tmp_path):
+def test_an_imported_1000_span_trace_loads_back_identically(tmp_path):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from bench_import_otel import big_trace
 
     from warroom.importers.otel import import_otel
 
     src = tmp_path / "trace.json"
-    src.write_text(json.dumps(big_trace(5000)), encoding="utf-8")
+    # 1,000 spans (1,250 events, four-digit ids) prove the round trip as 5,000 did: the emitter writes each value on
+    # its own, whatever the length; generating the trace with the OpenTelemetry SDK was most of the cost. The
+    # 5,000-span import is timed by benchmarks/bench_import_otel.py.
+    src.write_text(json.dumps(big_trace(1000)), encoding="utf-8")
     report = import_otel([src], tmp_path / "out")
     assert not report.failed
     from warroom.importers.kit import convert
@@ -95,4 +98,4 @@ def test_an_imported_5000_span_trace_loads_back_identically(tmp_path):
     data, _ = convert(IMPORTER, src)[0]
     written = yaml.load(report.results[0].output.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     assert written == data
-    assert len(written["trace"]) > 5000  # the generated 5,000-span trace (benchmarks/bench_import_otel.py)
+    assert len(written["trace"]) > 1000  # the generated 1,000-span trace

@@ -272,7 +272,12 @@ class Inspector(ScrollView, can_focus=True):
         else:
             self.pending = False
             body = build()
-            self._set_lines(body, self._width, self._lay_out_small(body, self._width))
+            if self.scrollable_content_region.width < 1:
+                # Not laid out yet (a war room being mounted): on_resize lays the body out at the real width. Laying
+                # it out at one cell first made a line of every character (5,663 strips for a 5,768-character body).
+                self._set_lines(body, -1, [])
+            else:
+                self._set_lines(body, self._width, self._lay_out_small(body, self._width))
 
     def _placeholder(self, event: TraceEvent) -> None:
         kind = KINDS[type(event)]
