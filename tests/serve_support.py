@@ -42,6 +42,34 @@ CLOCK_TEXT = "◷"
 _ESCAPES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 
+#: This test worker's picker cache of the bundled drills (:func:`warm_picker_cache`), once written.
+_WARM_CACHE: Path | None = None
+
+
+def warm_picker_cache(cache_dir: Path) -> None:
+    """Put the picker's cache of the bundled drills into ``cache_dir`` (each test's own, tests/conftest.py), as a
+    class's second `warroom serve` finds it: written once per test worker (the library read and checked once) and
+    copied into each served test's cache directory. `warroom serve` reads the library before it listens, to write
+    that cache (``_warm_picker_cache`` in warroom/cli/serve.py); with each test's cache empty, every served test paid
+    that read (about 1 s of CPU, several on a loaded machine) before its first request. The copy is used only while
+    every drill file is what it was (warroom.core.library's cache rules): the tests of the cache itself start
+    `warroom` with a cache directory of their own, never through this."""
+    global _WARM_CACHE
+    if _WARM_CACHE is None:
+        import tempfile
+
+        from warroom.tui.logic import Services
+
+        warm = Path(tempfile.mkdtemp(prefix="warroom-picker-cache-"))
+        Services(trainee="warm", data_dir=warm / "data", cache_dir=warm).catalog()
+        _WARM_CACHE = warm
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for cached in _WARM_CACHE.glob("picker-*.json"):
+        target = cache_dir / cached.name
+        if not target.exists():
+            target.write_bytes(cached.read_bytes())
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -151,6 +179,8 @@ def serving(
     if roster:
         cmd += ["--roster", str(write_roster(tmp_path / "roster.yaml", tokens))]
     environ = {**os.environ, "TERM": "xterm-256color", **(env or {})}
+    if "WARROOM_CACHE_DIR" in environ and "WARROOM_CACHE_DIR" not in (env or {}):
+        warm_picker_cache(Path(environ["WARROOM_CACHE_DIR"]))
     log = tmp_path / f"serve-{port}.log"  # the server's output, and its app processes' errors (a file: never blocks)
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=environ)

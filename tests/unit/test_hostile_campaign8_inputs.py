@@ -140,10 +140,12 @@ def _folder_of_copies(tmp_path: Path, n: int) -> Path:
 
 
 def _live_drills() -> int:
+    """The drills of :func:`_folder_of_copies` alive in this process (ids ``copy-N``; other tests' drills, kept by
+    caches of the whole run, are not counted)."""
     from warroom.core.model import Drill
 
     gc.collect()
-    return sum(1 for o in gc.get_objects() if isinstance(o, Drill))
+    return sum(1 for o in gc.get_objects() if isinstance(o, Drill) and o.id.startswith("copy-"))
 
 
 def test_validate_of_a_folder_holds_one_drill_at_a_time_not_every_drill_until_the_end(

@@ -16,7 +16,7 @@ from warroom.importers.kit import convert, file_values, importers, recognise, re
 #: The importer of each fixture, by its folder or (in thirdparty/) the start of its name.
 BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "otel-split": "otel",
              "good": "who-and-when", "shapes": None, "round2": None, "v1": None, "magentic-one": "chat",
-             "failed": "chat", "tau-retail": None}
+             "failed": "chat", "tau-retail": None, "all-clear": None}
 #: Framework recordings (tests/fixtures/frameworks), by name: the convention their spans follow.
 FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-openinference.jsonl": "openinference",
               "pydantic-ai.jsonl": "otel", "langfuse-otel.jsonl": "langfuse", "langsmith-batch.jsonl": "langsmith",
