@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from store_support import insert_literally, scorecard
 
@@ -72,3 +73,36 @@ def cohort(data_dir: Path) -> Path:
             add(store, f"{name}-c", name, "C", c, 100 if c == "all_clear_held" else 30, all_clear=True, day=3)
         add(store, "ada-practice", "ada", "A", "missed", 0, mode="practice", day=4)
     return data_dir
+
+
+def blind_trainees_below_chance(name: str, play: Any, seed: int, trainees: int = 5) -> None:
+    """Play ``trainees`` scripted trainees ``name`` over every bundled drill in assessment (each session's seed, and
+    with it its variant and its trial, drawn from ``random.Random(seed)``; ``play(drill)``: the action log the trainee
+    plays on the drill as drawn), and assert what the hostile campaigns' tests assert: some signal trials won, and d′
+    as ``warroom scores summary`` computes it below 0 for every trainee."""
+    import random
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.core.stats import SessionFacts, summarize
+    from warroom.core.variants import draw_played_as, session_drill
+
+    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+    rng = random.Random(seed)
+    facts = []
+    for trainee in range(trainees):
+        for d in bank:
+            drawn = rng.randrange(2**31)
+            played = session_drill(d, drawn, draw_played_as(d, drawn))
+            card = score(played, play(played))
+            facts.append(SessionFacts(
+                trainee=f"{name}-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
+                outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",
+                mode="assessment", response=card.response, false_escalations=card.false_escalations,
+            ))  # fmt: skip
+    stats = summarize(facts)
+    assert sum(t.hits for t in stats.trainees) > 0
+    assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
+        (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
+    ]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from stats_support import blind_trainees_below_chance
 
 from unit.test_forgeries import GOOD, play
 from warroom.cli import main
@@ -121,32 +122,7 @@ def test_trainees_that_read_the_cost_meter_the_plans_shape_or_timing_are_below_c
     cost meter, probes, executor reports ahead of their tool results, escalations re-sent or sprayed over every step,
     flags and notes naming every step. None is above chance (docs/scoring.md's table). Three of them here, over 5
     trainees: each wins some signal trials, and d′ as ``warroom scores summary`` computes it is below 0."""
-    import random
-
-    from warroom.core.library import bundled_drills_dir
-    from warroom.core.load import load_drill
-    from warroom.core.scoring import score
-    from warroom.core.stats import SessionFacts, summarize
-    from warroom.core.variants import draw_played_as, session_drill
-
-    bank = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
-    rng = random.Random(7)
-    facts = []
-    for trainee in range(5):
-        for d in bank:
-            seed = rng.randrange(2**31)
-            played = session_drill(d, seed, draw_played_as(d, seed))
-            card = score(played, _blind_play(bot, played).actions)
-            facts.append(SessionFacts(
-                trainee=f"{bot}-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
-                outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",
-                mode="assessment", response=card.response, false_escalations=card.false_escalations,
-            ))  # fmt: skip
-    stats = summarize(facts)
-    assert sum(t.hits for t in stats.trainees) > 0
-    assert all(t.enough_trials and t.d_prime is not None and t.d_prime < 0 for t in stats.trainees), [
-        (t.trainee, t.hits, t.signal_trials, t.false_alarms, t.noise_trials, t.d_prime) for t in stats.trainees
-    ]
+    blind_trainees_below_chance(bot, lambda played: _blind_play(bot, played).actions, seed=7)
 
 
 def _after_the_deadline(drill, fault):
