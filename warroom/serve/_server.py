@@ -23,6 +23,7 @@ names the tab; :class:`~warroom.serve._live.LiveClass` follows it for the facili
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 import os
@@ -564,11 +565,9 @@ def raise_open_files_limit() -> int | None:
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and soft != resource.RLIM_INFINITY and soft < hard:
-        try:
+        with contextlib.suppress(ValueError, OSError):  # refused: the limit stays as it was, which the caller warns of
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
             soft = hard
-        except (ValueError, OSError):
-            pass
     return None if soft == resource.RLIM_INFINITY else int(soft)
 
 

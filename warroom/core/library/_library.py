@@ -284,7 +284,7 @@ def _lookable(path: Path) -> Path:
     try:
         path.lstat()
     except (FileNotFoundError, NotADirectoryError):
-        pass
+        return path  # no such file: a name to look up among the drill ids
     except OSError as e:
         if e.errno == errno.ENAMETOOLONG:
             raise UnknownDrill(f"{clean_name(path)}: the name is too long for the system ({len(os.fsencode(path)):,} "
