@@ -75,11 +75,33 @@ def cohort(data_dir: Path) -> Path:
     return data_dir
 
 
-def blind_trainees_below_chance(name: str, play: Any, seed: int, trainees: int = 5) -> None:
+def blind_play(pick: Any, drill: Any) -> Any:
+    """The replay of a scripted trainee that reads no event's content: the drill advanced event by event until
+    ``pick(replay)`` names an event, then one escalation drafted from it as the war room drafts one (a draft the war
+    room refuses, the incident already contained say, is no escalation: the click did nothing), then the rest."""
+    import contextlib
+
+    from warroom.core.play import Replay, ReplayError, escalation_draft
+
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    while not replay.ended:
+        event = pick(replay)
+        if event is not None:
+            draft = escalation_draft(event, replay.released, drill.schema_version >= 2)
+            with contextlib.suppress(ReplayError):
+                replay.escalate(draft.target, "blind", draft.cites)
+            break
+        replay.advance_to(replay.next_event_time or drill.duration)
+    return replay
+
+
+def blind_trainees_below_chance(name: str, pick: Any, seed: int, trainees: int = 5) -> None:
     """Play ``trainees`` scripted trainees ``name`` over every bundled drill in assessment (each session's seed, and
-    with it its variant and its trial, drawn from ``random.Random(seed)``; ``play(drill)``: the action log the trainee
-    plays on the drill as drawn), and assert what the hostile campaigns' tests assert: some signal trials won, and d′
-    as ``warroom scores summary`` computes it below 0 for every trainee."""
+    with it its variant and its trial, drawn from ``random.Random(seed)``; ``pick(drill, replay)``: the event the
+    trainee escalates once it is out, or None to watch on: :func:`blind_play`), and assert what the hostile
+    campaigns' tests assert: some signal trials won, and d′ as ``warroom scores summary`` computes it below 0 for
+    every trainee."""
     import random
 
     from warroom.core.library import bundled_drills_dir
@@ -95,7 +117,7 @@ def blind_trainees_below_chance(name: str, play: Any, seed: int, trainees: int =
         for d in bank:
             drawn = rng.randrange(2**31)
             played = session_drill(d, drawn, draw_played_as(d, drawn))
-            card = score(played, play(played))
+            card = score(played, blind_play(lambda replay, d=played: pick(d, replay), played).actions)
             facts.append(SessionFacts(
                 trainee=f"{name}-{trainee}", drill_id=d.id, is_fault_drill=not played.is_all_clear,
                 outcome=card.outcome, score=card.total, started_at="2026-12-06T10:00:00.000000+00:00",

@@ -96,24 +96,6 @@ def _pick(bot: str, drill, replay):
     return next((e for e in reversed(results) if e.step == step), None)
 
 
-def _blind_play(bot: str, drill):
-    from warroom.core.play import Replay, ReplayError, escalation_draft
-
-    replay = Replay(drill)
-    replay.advance_to(0.0)
-    while not replay.ended:
-        pick = _pick(bot, drill, replay)
-        if pick is not None:
-            draft = escalation_draft(pick, replay.released, drill.schema_version >= 2)
-            # a draft the war room refuses (the incident already contained, say) is no escalation: the trainee's
-            # click did nothing, as it would do nothing in the war room
-            with contextlib.suppress(ReplayError):
-                replay.escalate(draft.target, "blind", draft.cites)
-            break
-        replay.advance_to(replay.next_event_time or drill.duration)
-    return replay
-
-
 @pytest.mark.parametrize("bot", ["cost", "most-calls", "slowest"])
 def test_trainees_that_read_the_cost_meter_the_plans_shape_or_timing_are_below_chance(bot: str, real_noise_draw):
     """Campaign 7 played 60 more scripted trainees that read no event's content over every bundled drill in
@@ -122,7 +104,7 @@ def test_trainees_that_read_the_cost_meter_the_plans_shape_or_timing_are_below_c
     cost meter, probes, executor reports ahead of their tool results, escalations re-sent or sprayed over every step,
     flags and notes naming every step. None is above chance (docs/scoring.md's table). Three of them here, over 5
     trainees: each wins some signal trials, and d′ as ``warroom scores summary`` computes it is below 0."""
-    blind_trainees_below_chance(bot, lambda played: _blind_play(bot, played).actions, seed=7)
+    blind_trainees_below_chance(bot, lambda drill, replay: _pick(bot, drill, replay), seed=7)
 
 
 def _after_the_deadline(drill, fault):

@@ -7,7 +7,6 @@ with the right behaviour."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
@@ -132,22 +131,6 @@ def _pick(bot: str, drill, replay):
     return min(reports, key=lambda e: len(e.content or ""))
 
 
-def _blind_play(bot: str, drill):
-    from warroom.core.play import Replay, ReplayError, escalation_draft
-
-    replay = Replay(drill)
-    replay.advance_to(0.0)
-    while not replay.ended:
-        pick = _pick(bot, drill, replay)
-        if pick is not None:
-            draft = escalation_draft(pick, replay.released, drill.schema_version >= 2)
-            with contextlib.suppress(ReplayError):  # a draft the war room refuses is no escalation
-                replay.escalate(draft.target, "blind", draft.cites)
-            break
-        replay.advance_to(replay.next_event_time or drill.duration)
-    return replay
-
-
 @pytest.mark.parametrize("bot", ["briefing", "seam", "shortest"])
 def test_trainees_matching_the_briefing_or_a_seam_or_reading_report_lengths_are_below_chance(bot: str, real_noise_draw):
     """Campaign 8 played 82 more scripted trainees that read no event's content over every bundled drill in
@@ -157,7 +140,7 @@ def test_trainees_matching_the_briefing_or_a_seam_or_reading_report_lengths_are_
     formats, a time off the host's grid), and the executor report with the shortest or longest text. None is above
     chance. Three of them here, over 5 trainees (the campaign's seeds): each wins some signal trials, and d′ as
     ``warroom scores summary`` computes it is below 0 for every trainee."""
-    blind_trainees_below_chance(bot, lambda played: _blind_play(bot, played).actions, seed=8)
+    blind_trainees_below_chance(bot, lambda drill, replay: _pick(bot, drill, replay), seed=8)
 
 
 def test_the_consoles_trainee_page_counts_a_drill_practised_before_its_assessment_as_a_replay():
