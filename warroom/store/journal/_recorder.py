@@ -17,7 +17,7 @@ import secrets
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journals_dir
@@ -296,6 +296,12 @@ class SessionRecorder:
             "at": at,
             "action": action.model_dump(mode="json", exclude_none=True),
         }
+        self._append(line)
+        self._actions.append(action)
+        self._times.append(at)
+
+    def _append(self, line: dict[str, Any]) -> None:
+        """Write ``line`` to the journal (fsynced); raises :class:`JournalWriteError` when it cannot be written."""
         try:
             self._writer.append(line)
         except (OSError, ValueError) as exc:  # a failed write, or the journal already closed
@@ -303,8 +309,6 @@ class SessionRecorder:
             raise JournalWriteError(
                 f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
             ) from exc
-        self._actions.append(action)
-        self._times.append(at)
 
     def finish(self, scorecard: Scorecard) -> bool:
         """End the session with its ``scorecard``, the score of :attr:`actions` (the recorded log): the score stored is
@@ -327,15 +331,9 @@ class SessionRecorder:
         scorecard = self._recomputed(scorecard)
         d = scorecard.to_dict()
         ended_at = utc_now()
-        try:
-            self._writer.append(
-                {"type": "end", "ended_at": ended_at, "outcome": d["outcome"], "total": d["total"], "scorecard": d}
-            )
-        except (OSError, ValueError) as exc:
-            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise JournalWriteError(
-                f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
-            ) from exc
+        self._append(
+            {"type": "end", "ended_at": ended_at, "outcome": d["outcome"], "total": d["total"], "scorecard": d}
+        )
         self.finished = True
         self._scorecard = scorecard
         try:

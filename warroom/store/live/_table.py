@@ -9,12 +9,14 @@ that stopped or lost the database (the console shows it as such). Times are ISO 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from warroom.store.results import ResultsStore
+
+_R = TypeVar("_R")
 
 #: The table.
 LIVE_TABLE = "live_sessions"
@@ -113,10 +115,7 @@ def publish_live(store: ResultsStore, host: str, rows: Sequence[LiveTab], gone: 
             conn.execute(_UPSERT, _values(row))
         conn.execute(f"UPDATE {LIVE_TABLE} SET heartbeat_at = ? WHERE host = ?", (now, host))
 
-    try:
-        db.write(write)
-    except db.errors as exc:
-        raise db.error(exc) from exc
+    _written(store, write)
 
 
 def forget_host(
@@ -137,10 +136,16 @@ def forget_host(
         if before is not None:
             db.conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE heartbeat_at < ?", (before,))
 
+    _written(store, write)
+
+
+def _written(store: ResultsStore, write: Callable[[], _R]) -> _R:
+    """``write()`` in one transaction of the store (retried while SQLite reports it locked); a database error is
+    raised as the store's :class:`~warroom.store.errors.StoreError`."""
     try:
-        db.write(write)
-    except db.errors as exc:
-        raise db.error(exc) from exc
+        return store.db.write(write)
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
 
 
 def read_live(store: ResultsStore) -> list[LiveTab]:
@@ -183,10 +188,7 @@ def claim_tab(store: ResultsStore, row: LiveTab, limit: int, fresh_after: str, o
         conn.execute(_UPSERT, _values(row))
         return True
 
-    try:
-        return db.write(write)
-    except db.errors as exc:
-        raise db.error(exc) from exc
+    return _written(store, write)
 
 
 #: The first key of the advisory locks :func:`claim_tab` takes (the second: a hash of the trainee's name).
@@ -207,7 +209,4 @@ def take_over_tabs(store: ResultsStore, trainee: str, host: str, fresh_after: st
         conn.execute(f"UPDATE {LIVE_TABLE} SET state = '{TAKEN_OVER}' WHERE {where}", (trainee, host, fresh_after))
         return found
 
-    try:
-        return db.write(write)
-    except db.errors as exc:
-        raise db.error(exc) from exc
+    return _written(store, write)
