@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -317,6 +317,7 @@ class _Pages:
         facilitator, then back to the review. A request from another site's page is refused (the sign-in's
         middleware, :func:`~warroom.serve._signin.from_another_site`)."""
         session_id = request.match_info["session_id"]
+        from warroom.serve._live import utc
         from warroom.serve._signin import read_form
 
         form = await read_form(request)
@@ -325,7 +326,7 @@ class _Pages:
         from warroom.store.errors import StoreError
 
         def write(store: Any) -> Any:
-            return store.add_note(session_id, author=author, text=text, at=_now())
+            return store.add_note(session_id, author=author, text=text, at=utc())
 
         try:
             await self.c.in_store(write)
@@ -460,12 +461,6 @@ class _Pages:
         return await self._session_page(request, request.match_info["session_id"], trainee)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
 def _public(notices: list[str]) -> list[str]:
     """The review's notices without the server's file paths (a drill file's path is the server's own business)."""
-    import re
-
     return [re.sub(r"(?:/[^\s/:()]+)+/([^\s/:()]+)", r"\1", n) for n in notices]
