@@ -42,8 +42,6 @@ def use_store(url: str | None) -> None:
     it was when the command ends."""
     if url is None:
         return
-    import os
-
     from warroom.store.backends import STORE_ENV
 
     before = os.environ.get(STORE_ENV)

@@ -118,7 +118,6 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
     usage error (``FILE: reason``)."""
     if not redact and names_file is None:
         return None
-    from warroom.core.text import clean_name
     from warroom.importers.kit import Redactor, read_names
 
     names: list[str] = []
@@ -146,8 +145,6 @@ class ImportProgress:
         self._shown = False
 
     def __call__(self, done: int, total: int, results: list[ImportResult]) -> None:
-        from warroom.cli.common import say
-
         shown = [r for r in results if r.error is not None or r.warnings or self.verbose]
         if shown:
             self.finish()

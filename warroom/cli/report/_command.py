@@ -20,7 +20,7 @@ from warroom.cli.common import (
     settings_from,
     store_errors,
 )
-from warroom.cli.scores import include_unverified_option, set_filter_option
+from warroom.cli.scores import include_unverified_option, parsed_since, set_filter_option
 from warroom.core.text import clean, clean_name, plural
 
 #: What to install when matplotlib is missing.
@@ -73,15 +73,9 @@ def report(
     from datetime import UTC, datetime
 
     from warroom.store.cohort import FactsQuery
-    from warroom.store.timestamps import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
-    since_ts = None
-    if since is not None:
-        try:
-            since_ts = parse_since(since)
-        except ValueError as exc:
-            raise click.BadParameter(clean(exc), param_hint="--since") from None
+    since_ts = parsed_since(since)
     try:
         import matplotlib  # noqa: F401  (checked first: the page cannot be drawn without it)
     except ImportError:

@@ -2,7 +2,7 @@
 # keep: scores
 
 from ._group import scores
-from ._options import RulesOption, check_rules_option, set_filter_option
+from ._options import RulesOption, check_rules_option, parsed_since, set_filter_option
 from ._statistics import (
     LEGEND,
     approximated_line,
@@ -24,6 +24,7 @@ __all__ = [
     "counted_line",
     "in_progress_line",
     "include_unverified_option",
+    "parsed_since",
     "reliability_line",
     "score_reliability_line",
     "scores",

@@ -220,34 +220,23 @@ class Filters:
         return " · ".join(parts)
 
 
-def resolve_filters(
-    settings: Settings,
-    trainee: str | None,
-    mine: bool,
-    drill_id: str | None,
-    since: str | None,
-    set_id: str | None = None,
-    mode: str | None = None,
-) -> Filters:
-    """The :class:`Filters` of the options: ``--trainee`` (stripped; blank is none), else the current trainee with
-    ``--mine``; ``--since`` parsed (a date or ISO datetime, UTC). Raises click.BadParameter for a bad ``--since``."""
+def parsed_since(since: str | None) -> str | None:
+    """``--since`` (a date or ISO datetime, UTC) as the store's UTC timestamp text; None when not given. Raises
+    click.BadParameter for a bad one."""
     from warroom.store.timestamps import parse_since
 
-    who = trainee.strip() if trainee and trainee.strip() else (settings.trainee if mine else None)
-    since_ts = None
-    if since is not None:
-        try:
-            since_ts = parse_since(since)
-        except ValueError as exc:
-            raise click.BadParameter(clean(exc), param_hint="--since") from None
-    return Filters(who, drill_id, since_ts, set_id or None, mode)
+    try:
+        return None if since is None else parse_since(since)
+    except ValueError as exc:
+        raise click.BadParameter(clean(exc), param_hint="--since") from None
 
 
 def filters_of(settings: Settings, opts: dict[str, Any]) -> Filters:
-    """:func:`resolve_filters` of a command's option values (``trainee``, ``mine``, ``drill_id``, ``since``,
-    ``set_id``, ``mode``)."""
-    o = opts
-    return resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"], o["set_id"], o["mode"])
+    """The :class:`Filters` of a command's option values: ``--trainee`` (stripped; blank is none), else the current
+    trainee with ``--mine``; ``--drill``; ``--since`` (:func:`parsed_since`); ``--set``; ``--mode``."""
+    trainee = opts["trainee"]
+    who = trainee.strip() if trainee and trainee.strip() else (settings.trainee if opts["mine"] else None)
+    return Filters(who, opts["drill_id"], parsed_since(opts["since"]), opts["set_id"] or None, opts["mode"])
 
 
 #: The old spelling's mode flags (``warroom scores --summary``...): never together with a subcommand.
