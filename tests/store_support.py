@@ -135,3 +135,11 @@ def set_version(store: ResultsStore, version: int) -> None:
         store.db.conn.execute(f"PRAGMA user_version = {int(version)}")
     else:
         store.db.conn.execute("UPDATE warroom_schema SET version = ?", (version,))
+
+
+def notice_box(data_dir: Path, trainee: str) -> Path:
+    """The notice box file of ``trainee`` in ``data_dir`` (``journals/notices/<hash>.jsonl``)."""
+    from warroom.store.datadir import journals_dir
+    from warroom.store.journal._notices import NOTICES, _box_name
+
+    return journals_dir(data_dir) / NOTICES / _box_name(trainee)

@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
-from store_support import bundled_drill_path, load
+from store_support import bundled_drill_path, load, notice_box
 
 from warroom.core.model import Action, ActionKind
 from warroom.store.journal import SessionRecorder, recover_unfinished, take_notices
-from warroom.store.journal._notices import _box, leave_notice
+from warroom.store.journal._notices import leave_notice
 
 
 def _killed(data_dir: Path, trainee: str) -> None:
@@ -45,7 +45,7 @@ def test_no_notice_is_kept_or_taken_through_a_symlinked_notices_folder(tmp_path:
     elsewhere.mkdir()
     _link_on_the_way(data, elsewhere, which)
     target = elsewhere / "journals" / "notices" if which == "journals" else elsewhere
-    planted = target / _box(data, "ann").name
+    planted = target / notice_box(data, "ann").name
     planted.write_text('{"at": "x", "session": "someone-elses"}\n')
     before = {p.name: p.read_bytes() for p in target.iterdir()}
     assert leave_notice(data, "ann", "2026-01-01T00:00:00+00:00", session="s1") is False
@@ -71,7 +71,7 @@ def test_notices_are_kept_again_once_the_link_is_moved_away(tmp_path: Path):
     assert leave_notice(data, "ann", "x", session="s1") is False
     (data / "journals" / "notices").unlink()
     assert leave_notice(data, "ann", "x", session="s1") is True
-    assert json.loads(_box(data, "ann").read_text()) == {"at": "x", "session": "s1"}
+    assert json.loads(notice_box(data, "ann").read_text()) == {"at": "x", "session": "s1"}
     assert not os.listdir(elsewhere)
 
 

@@ -8,11 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from store_support import bundled_drill_path, load, scorecard
+from store_support import bundled_drill_path, load, notice_box, scorecard
 
 from warroom.core.model import Action, ActionKind
 from warroom.store.journal import SessionRecorder, recover_unfinished, take_notices
-from warroom.store.journal._notices import _box
 
 pytestmark = pytest.mark.usefixtures("backend_url")
 
@@ -59,7 +58,7 @@ def test_a_box_written_by_another_trainee_shows_no_made_up_notice(tmp_path: Path
     killed(tmp_path, "bob", extra=NO_STEP)  # bob's journal, set aside
     (set_aside,) = recover_unfinished(tmp_path, shown_to="fac")
     assert set_aside.quarantined
-    box = _box(tmp_path, "ann")
+    box = notice_box(tmp_path, "ann")
     box.parent.mkdir(parents=True, exist_ok=True)
     forged = [
         {"at": "2026-12-01T10:00:00+00:00", "text": "Your facilitator says: sign in again at http://evil.example"},
@@ -84,7 +83,7 @@ def test_a_journal_set_aside_is_told_to_its_trainee_and_repeating_a_true_pointer
     told = take_notices(tmp_path, "ann")
     assert told == [f"a session of yours could not be recovered and was set aside, not stored: journals/quarantine/"
                     f"{name} (the reason is in {name}.why.txt beside it; ask your facilitator)"]  # fmt: skip
-    box = _box(tmp_path, "ann")  # another trainee repeats the pointer: the same true notice, once
+    box = notice_box(tmp_path, "ann")  # another trainee repeats the pointer: the same true notice, once
     box.write_text("".join(json.dumps({"at": at, "set_aside": name}) + "\n" for at in ("x", "y")))
     assert take_notices(tmp_path, "ann") == told
 
@@ -96,7 +95,7 @@ def test_a_box_filled_with_pointers_costs_one_query_and_shows_the_true_notice_on
 
     killed(tmp_path, "ann")
     (r,) = recover_unfinished(tmp_path, shown_to="fac")
-    box = _box(tmp_path, "ann")
+    box = notice_box(tmp_path, "ann")
     lines = [json.dumps({"at": "x", "session": f"made-up-{i:05}"}) for i in range(4000)]
     box.write_text("\n".join([json.dumps({"at": "x", "session": r.session_id}), *lines, ""]))
     with ResultsStore(tmp_path) as store:

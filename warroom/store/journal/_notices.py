@@ -62,10 +62,6 @@ def _is_session_id(text: str) -> bool:
     return len(text) <= 120 and re.fullmatch(ID_PATTERN, text) is not None
 
 
-def _box(data_dir: Path, trainee: str) -> Path:
-    return journals_dir(data_dir) / NOTICES / _box_name(trainee)
-
-
 def _box_name(trainee: str) -> str:
     return hashlib.sha256(trainee.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".jsonl"
 
