@@ -165,7 +165,7 @@ def _as_played(candidate: Candidate, row: Any) -> Candidate:
 
 def _detected(row: Any) -> bool:
     """A session detected its drill's fault on time (contained), or held the all clear of a control drill."""
-    return bool(row.outcome in ("contained", "all_clear_held"))
+    return row.outcome in ("contained", "all_clear_held")
 
 
 def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:

@@ -36,12 +36,7 @@ def describe_event(
     not playing), listed with their times.
     """
     drill = index.drill
-    kind = KINDS[type(event)]
-    out = Text()
-    out.append(clean_line(event.id), style="bold")
-    out.append(" · ")
-    out.append(kind.label, style=kind.style)
-    out.append(f" · {clock(event.t)}\n")
+    out = event_heading(event)
     out.append_text(_step_lines(event, drill))
     out.append_text(agent_lines(event, drill, repeated))
     out.append_text(event_body(event, index, events, repeated))
@@ -50,6 +45,13 @@ def describe_event(
         out.append("\n\n")
         out.append_text(line)
     return out
+
+
+def event_heading(event: TraceEvent) -> Text:
+    """An event's first line in the inspector, with its newline: id, kind and drill time (``e05 · tool result ·
+    01:20``)."""
+    kind = KINDS[type(event)]
+    return Text.assemble((clean_line(event.id), "bold"), " · ", (kind.label, kind.style), f" · {clock(event.t)}\n")
 
 
 def _step_lines(event: TraceEvent, drill: Drill) -> Text:

@@ -209,7 +209,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             )
             cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions,
                              fields=self.fields)
-            cites.border_title = self._cites_title()
+            cites.border_title = self._title("cites")
             cites.border_subtitle = self._cited_text()
             yield cites
             yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
@@ -234,9 +234,6 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         if self.zone == zone and not self.asking:  # while it asks, the question has the keys (y / n): no list
             return Text(self.FOCUS_MARK + self.TITLES[zone], style="bold")
         return Text(self.TITLES[zone])
-
-    def _cites_title(self) -> Text:
-        return self._title("cites")
 
     def show_zone(self) -> None:
         """Show which list keys go to: the list with the focus has its title marked (:data:`FOCUS_MARK`) and a

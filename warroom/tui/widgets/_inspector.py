@@ -35,9 +35,9 @@ from textual.strip import Strip
 from textual.worker import get_current_worker
 
 from warroom.core.model import TraceEvent
-from warroom.core.text import clean_line, clock
+from warroom.core.text import clean_line
 from warroom.tui.logic import TraceIndex
-from warroom.tui.render import KINDS, describe_event, payload_chars
+from warroom.tui.render import describe_event, event_heading, payload_chars
 from warroom.tui.widgets._linetable import set_virtual_size
 
 #: Events with a payload longer than this (characters of JSON or text) are described in a worker thread.
@@ -280,12 +280,7 @@ class Inspector(ScrollView, can_focus=True):
                 self._set_lines(body, self._width, self._lay_out_small(body, self._width))
 
     def _placeholder(self, event: TraceEvent) -> None:
-        kind = KINDS[type(event)]
-        note = Text()
-        note.append(clean_line(event.id), style="bold")
-        note.append(" · ")
-        note.append(kind.label, style=kind.style)
-        note.append(f" · {clock(event.t)}\n")
+        note = event_heading(event)
         note.append(f"laying out {payload_chars(event):,} characters…", style="dim italic")
         self._set_lines(None, -1, _lay_out(note, self._width))
 
