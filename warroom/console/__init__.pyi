@@ -5,7 +5,7 @@ from ._figures import FALSE_ALARM, HIT, NEUTRAL, detect_plot, figure, kinds_plot
 from ._gradebook import gradebook_csv
 from ._grid import completion_grid
 from ._html import render
-from ._live import live_counts, live_delta, live_lines, live_rows
+from ._live import live_counts, live_delta, live_lines, live_rows, parse_utc
 from ._progress import progress
 from ._review import compare_lines, review_lines
 
@@ -24,6 +24,7 @@ __all__ = [
     "live_delta",
     "live_lines",
     "live_rows",
+    "parse_utc",
     "progress",
     "render",
     "review_lines",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from warroom.core.text import clock
@@ -142,19 +142,22 @@ def _line(row: Any, now: datetime, stuck_after: float, stale_after: float) -> Li
     )  # fmt: skip
 
 
-def _seconds_since(now: datetime, text: str | None) -> float | None:
-    """Seconds from the ISO 8601 UTC time ``text`` to ``now`` (None for no time, or one that does not read)."""
+def parse_utc(text: str | None) -> datetime | None:
+    """The datetime of an ISO 8601 time of the live table or a journal (``Z`` or an offset; none: UTC); None for no
+    time, or one that does not read."""
     if not text:
         return None
-    from datetime import UTC
-
     try:
-        then = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
-    if then.tzinfo is None:
-        then = then.replace(tzinfo=UTC)
-    return (now - then).total_seconds()
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _seconds_since(now: datetime, text: str | None) -> float | None:
+    """Seconds from the ISO 8601 UTC time ``text`` to ``now`` (None for no time, or one that does not read)."""
+    then = parse_utc(text)
+    return None if then is None else (now - then).total_seconds()
 
 
 def live_counts(lines: Sequence[LiveLine]) -> dict[str, int]:

@@ -30,6 +30,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from warroom.console import parse_utc
 from warroom.core.files import record_json
 from warroom.store.live import (
     DISCONNECTED,
@@ -60,17 +61,6 @@ FORGET_HOSTS = 24 * 3600
 def utc(at: datetime | None = None) -> str:
     """A wall-clock time as the store writes it (ISO 8601 UTC, microseconds)."""
     return (at or datetime.now(UTC)).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-def parse_utc(text: str | None) -> datetime | None:
-    """The datetime of an ISO 8601 time written by :func:`utc` or a journal (None for None or a bad text)."""
-    if not text:
-        return None
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def host_id(port: int) -> str:
