@@ -10,7 +10,7 @@ from ._linetable import Column, LineTable
 from ._panels import WEB_CLOCK_GLYPH, Meters, PlanPanel, StatusBar
 from ._panes import room_panes
 from ._search import SEARCH_BINDINGS, SearchScreen, open_search, search_again
-from ._textinput import TextEditor, TextInput, without_surrogates
+from ._textinput import TextEditor, TextInput
 from ._tracetable import TraceTable
 
 __all__ = [
@@ -43,5 +43,4 @@ __all__ = [
     "open_search",
     "room_panes",
     "search_again",
-    "without_surrogates",
 ]
