@@ -107,5 +107,4 @@ def compare_lines(first: Sequence[Any], second: Sequence[Any]) -> list[CompareLi
                 both: tuple[list[str], list[str]] = ([], [])
                 both[who].extend(line.trainee)
                 actions.append(CompareLine(line.t, line.step, line.kind, "", line.summary, [], both, who))
-    merged = sorted([*events.values(), *actions], key=lambda c: (c.t, c.who is not None))
-    return merged
+    return sorted([*events.values(), *actions], key=lambda c: (c.t, c.who is not None))

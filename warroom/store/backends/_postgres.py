@@ -62,8 +62,7 @@ def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Any]:
     if description is None:
         return tuple
     index = {column.name: i for i, column in enumerate(description)}
-    row_class = type("Row", (_Row,), {"_index": index})
-    return row_class
+    return type("Row", (_Row,), {"_index": index})
 
 
 class PgConnection:
