@@ -280,3 +280,27 @@ async def test_keys_typed_while_the_dialog_opens_reach_it_at_every_moment_of_its
             assert [a.kind for a in new] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME], (turns, new)
             assert (new[1].step, new[1].note) == ("s1", "f q"), turns
     assert (False, False) in stages and (True, False) in stages, stages  # keys sent before the dialog had the focus
+
+
+
+async def test_a_sigterm_as_the_dialog_opens_stores_the_drill_and_exits_cleanly(services):
+    """SIGTERM (a served tab closed, ``kill``) reaches the app as a request on its event loop, which may run right
+    after `e`, before the dialog is mounted: the app still stores the drill as abandoned and exits with status 0."""
+    import asyncio
+    import signal
+
+    from warroom.store.results import ResultsStore
+
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _war_room(pilot)
+        app.post_message(_key("e"))
+        app.call_later(app.terminate, signal.SIGTERM)  # as the signal handler hands it to the loop
+        for _ in range(600):  # the app exits by itself (leaving this block at once would stop it half-way)
+            if not app.is_running:
+                break
+            await asyncio.sleep(0.05)
+        assert not app.is_running
+    assert app.return_code == 0
+    with ResultsStore(services.data_dir) as store:
+        assert [r.outcome for r in store.query(trainee="tester")] == ["abandoned"]
