@@ -76,3 +76,58 @@ def test_a_paste_of_a_megabyte_is_cut_with_a_notice_and_the_session_goes_on(tmp_
             browser.close()
     log = served.log.read_text(errors="replace")
     assert "ended the session" not in log and "Traceback" not in log, log[-3000:]
+
+
+def test_the_paste_guard_sends_only_what_the_server_takes_and_says_why(tmp_path):
+    """The page's guard, in Chromium on a page of its own (no server; its clock Playwright's), replayed through the
+    server's own check of each message (read_message, with an input budget on the same clock): every message it sends
+    passes, a paste is cut to what fits (keeping KEPT_BYTES of the budget), a paste with no room left is not sent, the
+    notice says why and goes after NOTICE_SECONDS, and a paste after the budget has refilled is sent again."""
+    from aiohttp import WSMessage, WSMsgType
+
+    from warroom.serve._paste import KEPT_BYTES, NOTICE_SECONDS, with_paste_guard
+    from warroom.serve._tab import BURST_BYTES, InputBudget, read_message
+
+    executable = chromium_executable()
+    now = [0.0]
+    budget = InputBudget(clock=lambda: now[0])
+    stub = "<script>window.sent = []; WebSocket.prototype.send = function (d) { window.sent.push(d); };</script>"
+    page_html = with_paste_guard("<!DOCTYPE html><html><head></head><body></body></html>")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.clock.install(time=0)
+            page.clock.pause_at(1000)  # the page's time moves only when the test says
+            page.set_content(page_html.replace("<head>", "<head>" + stub, 1))  # the stub under the guard
+
+            def send(keys: str) -> list[str]:
+                """The messages the page sent for ``keys``, each checked as the server checks it."""
+                before = page.evaluate("window.sent.length")
+                page.evaluate("k => WebSocket.prototype.send.call({}, JSON.stringify(['stdin', k]))", keys)
+                sent = page.evaluate("n => window.sent.slice(n)", before)
+                now[0] = page.evaluate("performance.now()") / 1000  # the server's clock: the page's
+                for text in sent:
+                    read_message(WSMessage(WSMsgType.TEXT, text, None), budget)  # raises BadMessage if refused
+                return [json.loads(t)[1] for t in sent]
+
+            def notice() -> str:
+                return page.text_content("#warroom-paste-notice") or ""
+
+            paste = "\x1b[200~" + "a log line of a very long paste\n" * 32_000 + "\x1b[201~"  # 1 MB
+            assert send("j") == ["j"]  # typing is sent as it is
+            first = send(paste)
+            assert len(first) == 1 and first[0].startswith("\x1b[200~a log line") and first[0].endswith("\x1b[201~")
+            assert len(first[0].encode()) <= MAX_KEYS_BYTES and "cut to its first" in notice()
+            second = send(paste)
+            assert len(second) == 1 and len(second[0]) < len(first[0])  # what the budget had left
+            assert budget.tokens >= KEPT_BYTES - 64  # kept for typing (the server's clock is the page's here)
+            assert send(paste) == [] and "was not sent" in notice() and "Paste again in" in notice()
+            assert send("k") == ["k"]  # typing still goes
+            page.clock.run_for((NOTICE_SECONDS + 4) * 1000)
+            now[0] = page.evaluate("performance.now()") / 1000  # the budget refilled (2 KiB a second, 32 KiB at most)
+            assert budget.take(0) and budget.tokens == BURST_BYTES
+            assert not page.is_visible("#warroom-paste-notice")
+            assert send(paste)[0] == first[0]  # as much as the first time
+        finally:
+            browser.close()
