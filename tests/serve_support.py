@@ -103,6 +103,11 @@ class Served:
     proc: subprocess.Popen[bytes]
     log: Path
 
+    @property
+    def cookie(self) -> str:
+        """The name of this server's sign-in cookie (named after its port: ``warroom_signin_PORT``)."""
+        return f"warroom_signin_{self.port}"
+
     async def signed_in(self, name: str = "Ada Lovelace", token: str | None = None) -> aiohttp.ClientSession:
         """A client session holding the sign-in cookie of ``name`` (with ``token``; None: from :data:`TOKENS`, or
         the facilitator's)."""

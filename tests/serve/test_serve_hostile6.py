@@ -504,7 +504,7 @@ async def test_signing_in_and_out_raises_its_redirect_as_aiohttp_asks_and_keeps_
 
     from warroom.serve import AppOptions, Roster
     from warroom.serve._server import WarroomServer, build_application
-    from warroom.serve._signin import COOKIE, SignIns
+    from warroom.serve._signin import SignIns
 
     roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
     server = WarroomServer(SignIns(roster, "nobody"), AppOptions(data_dir=tmp_path / "data"), host="127.0.0.1",
@@ -512,11 +512,12 @@ async def test_signing_in_and_out_raises_its_redirect_as_aiohttp_asks_and_keeps_
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         async with TestClient(TestServer(build_application(server))) as client:
+            cookie = f"warroom_signin_{client.port}"
             form = {"name": "Ada Lovelace", "token": TOKENS["Ada Lovelace"]}
             async with client.post("/signin", data=form, allow_redirects=False) as r:
-                assert (r.status, r.headers["Location"]) == (303, "/") and r.cookies[COOKIE].value
+                assert (r.status, r.headers["Location"]) == (303, "/") and r.cookies[cookie].value
             async with client.get("/mine", allow_redirects=False) as r:
                 assert r.status != 401  # signed in
             async with client.post("/signout", allow_redirects=False) as r:
-                assert (r.status, r.headers["Location"]) == (303, "/signin") and r.cookies[COOKIE].value == ""
+                assert (r.status, r.headers["Location"]) == (303, "/signin") and r.cookies[cookie].value == ""
     assert [str(w.message) for w in caught if "HTTPException" in str(w.message)] == []

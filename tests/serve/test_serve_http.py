@@ -16,7 +16,6 @@ import aiohttp
 import pytest
 from serve_support import TOKENS, answer_key_phrases, read_until, receive, serving
 
-from warroom.serve._signin import COOKIE
 from warroom.store.errors import StoreError
 from warroom.store.results import ResultsStore
 
@@ -83,12 +82,12 @@ async def test_without_a_sign_in_only_the_sign_in_page_is_served(tmp_path):
                     assert "textual" not in (await r.text()).lower()
             async with http.post("/signin", data={"name": "Ada Lovelace", "token": TOKENS["Grace Hopper"]}) as r:
                 assert r.status == 401 and "not on the roster" in await r.text()
-                assert COOKIE not in r.cookies
+                assert served.cookie not in r.cookies
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await http.ws_connect("/ws")
             assert refused.value.status == 401
             # a made-up cookie is no sign-in
-            http.cookie_jar.update_cookies({COOKIE: "forged"})
+            http.cookie_jar.update_cookies({served.cookie: "forged"})
             async with http.get("/", allow_redirects=False) as r:
                 assert r.status == 303
 
@@ -99,7 +98,7 @@ async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_b
     with serving(tmp_path) as served:
         http = await served.signed_in()
         async with http:
-            cookie = next(c.value for c in http.cookie_jar if c.key == COOKIE)
+            cookie = next(c.value for c in http.cookie_jar if c.key == served.cookie)
             async with http.get("/", headers={"Referer": "x" * 9000}) as r:
                 assert r.status == 400
             async with http.get("/") as r:  # the server goes on serving

@@ -7,11 +7,11 @@ from aiohttp.test_utils import make_mocked_request
 
 from warroom.serve import Roster, SignIns
 from warroom.serve import _signin as signin
-from warroom.serve._signin import COOKIE, SIGNIN_LIFETIME
+from warroom.serve._signin import SIGNIN_LIFETIME, cookie_name
 
 
 def _request(cookie: str | None = None):
-    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
+    headers = {"Cookie": f"{cookie_name(make_mocked_request('GET', '/'))}={cookie}"} if cookie else {}
     return make_mocked_request("GET", "/", headers=headers)
 
 
@@ -110,3 +110,34 @@ def test_a_proxy_that_is_no_address_is_refused_by_name(text: str):
     with pytest.raises(ValueError, match="is neither an IP address nor a network"):
         trusted_proxies(f"127.0.0.1, {text}")
     assert trusted_proxies("") == ()
+
+
+async def test_two_servers_on_one_host_keep_their_sign_ins_apart_in_one_browser(tmp_path):
+    """Before: every server's sign-in cookie was ``warroom_signin``, and a browser keeps one cookie per name and host
+    whatever the port: signing in to a second server on the same host replaced the first one's cookie (its tab then
+    went back to the sign-in page) and the first server's id went to the second. Now each cookie is named after its
+    server's port, and one browser (one cookie jar) is signed in to both, as two names."""
+    import aiohttp
+    from aiohttp.test_utils import TestServer
+    from serve_support import TOKENS, write_roster
+
+    from warroom.serve import AppOptions
+    from warroom.serve._server import WarroomServer, build_application
+
+    roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
+    servers = [WarroomServer(SignIns(roster, "nobody"), AppOptions(data_dir=tmp_path / name), host="127.0.0.1",
+                             port=0) for name in ("a", "b")]  # fmt: skip
+    async with TestServer(build_application(servers[0])) as a, TestServer(build_application(servers[1])) as b:
+        assert a.port != b.port
+        jar = aiohttp.CookieJar(unsafe=True)  # as a browser's: the cookies of 127.0.0.1, any port
+        async with aiohttp.ClientSession(cookie_jar=jar) as browser:
+            for site, name in ((a, "Ada Lovelace"), (b, "Grace Hopper")):
+                form = {"name": name, "token": TOKENS[name]}
+                async with browser.post(site.make_url("/signin"), data=form, allow_redirects=False) as r:
+                    assert r.status == 303
+            assert sorted(c.key for c in jar) == sorted([f"warroom_signin_{a.port}", f"warroom_signin_{b.port}"])
+            for site in (a, b):
+                async with browser.get(site.make_url("/"), allow_redirects=False) as r:
+                    assert r.status == 200  # the war room's page, not the sign-in page (303)
+    assert [r.name for r in servers[0].signins._records.values()] == ["Ada Lovelace"]
+    assert [r.name for r in servers[1].signins._records.values()] == ["Grace Hopper"]

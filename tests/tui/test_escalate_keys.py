@@ -250,3 +250,57 @@ async def test_escape_and_g_in_the_inspector_go_back_to_the_trace(services):
         await pilot.press("G")
         assert app.focused is table and table.selected_key == table.keys[-1] != "e01"
         assert app.screen is not None and "new" not in (table.border_subtitle or "")
+
+
+async def test_keys_typed_while_the_dialog_opens_reach_it_at_every_moment_of_its_opening(services):
+    """Issue 30: keys typed right after `e` may arrive while the dialog is being pushed and mounted, before its step
+    list has the focus (a terminal delivers keys over several reads). Whatever the number of event-loop turns
+    between `e` and the next key (0: queued together, the test above; then every stage of the dialog's mounting),
+    every key reaches the dialog and none the war room beneath (space would pause it, f flag, q ask to quit)."""
+    import asyncio
+
+    stages = set()  # what the next key met: the dialog pushed, its step list mounted, focused
+    for turns in (1, 2, 4, 6, 12, 40):
+        app = make_app(services)
+        async with app.run_test(size=(80, 24)) as pilot:
+            live = await _war_room(pilot)
+            before = list(live.replay.actions)
+            app.post_message(_key("e"))
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            dialog = app.screen
+            if isinstance(dialog, EscalateScreen):
+                stages.add((bool(dialog.query("#escalate-steps")), dialog.focused is not None))
+            for name in ["s", "1", "tab", "f", "space", "q", "enter", "y"]:
+                app.post_message(_key(name))
+                await asyncio.sleep(0)
+            for _ in range(10):
+                await pilot.pause()
+            new = live.replay.actions[len(before):]
+            assert [a.kind for a in new] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME], (turns, new)
+            assert (new[1].step, new[1].note) == ("s1", "f q"), turns
+    assert (False, False) in stages and (True, False) in stages, stages  # keys sent before the dialog had the focus
+
+
+
+async def test_a_sigterm_as_the_dialog_opens_stores_the_drill_and_exits_cleanly(services):
+    """SIGTERM (a served tab closed, ``kill``) reaches the app as a request on its event loop, which may run right
+    after `e`, before the dialog is mounted: the app still stores the drill as abandoned and exits with status 0."""
+    import asyncio
+    import signal
+
+    from warroom.store.results import ResultsStore
+
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _war_room(pilot)
+        app.post_message(_key("e"))
+        app.call_later(app.terminate, signal.SIGTERM)  # as the signal handler hands it to the loop
+        for _ in range(600):  # the app exits by itself (leaving this block at once would stop it half-way)
+            if not app.is_running:
+                break
+            await asyncio.sleep(0.05)
+        assert not app.is_running
+    assert app.return_code == 0
+    with ResultsStore(services.data_dir) as store:
+        assert [r.outcome for r in store.query(trainee="tester")] == ["abandoned"]

@@ -46,6 +46,7 @@ from textual_serve.server import Server
 from warroom.core.text import plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
+from warroom.serve._paste import with_paste_guard
 from warroom.serve._proxies import wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
 from warroom.serve._tab import (
@@ -310,7 +311,8 @@ class WarroomServer(Server):
         return page("War Room: all seats taken", body, status=503)
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        """``GET /``: textual-serve's terminal page, its URLs relative to this request; the 503 page when full."""
+        """``GET /``: textual-serve's terminal page, its URLs relative to this request, with the paste guard
+        (:mod:`warroom.serve._paste`); the 503 page when full."""
         # whose page: the trainee (without a roster every browser is the one default trainee: its address)
         holder = (self.signins.trainee_of(request) or "") if self.signins.roster else f"address {request.remote}"
         if self.signins.roster is not None and await self._wait_for_a_tab(holder):
@@ -331,7 +333,7 @@ class WarroomServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
-        response.text = own_links_only(response.text or "", origin)
+        response.text = with_paste_guard(own_links_only(response.text or "", origin))
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]

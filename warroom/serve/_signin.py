@@ -2,7 +2,8 @@
 server answers with instead of the war room (too many sessions, not signed in).
 
 A browser signs in by posting a name and token from the roster; the server then keeps a record (random id -> the
-roster's name, role and token hash) and sets a cookie holding the id (``HttpOnly``, ``SameSite=Strict``). The trainee
+roster's name, role and token hash) and sets a cookie holding the id (``HttpOnly``, ``SameSite=Strict``), named
+after the server's port (:func:`cookie_name`: two servers on one host keep their sign-ins apart). The trainee
 of every app process started for that browser is the roster's name in that record: nothing the browser sends names
 the trainee. A facilitator's sign-in opens the console (``/console``) and never a war room; a trainee's never the
 console. The roster file is read again when it changes (``roster add``, ``remove``, ``rotate``): a sign-in whose
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("warroom.serve")
 
-#: Name of the cookie holding a sign-in id.
+#: Name of the cookie holding a sign-in id, before the port it is set for (:func:`cookie_name`).
 COOKIE = "warroom_signin"
 #: Seconds a sign-in stays valid (a long class day).
 SIGNIN_LIFETIME = 12 * 3600
@@ -102,6 +103,19 @@ def from_another_site(request: web.Request) -> bool:
         scheme, _, host = origin.strip().partition("://")
         return scheme.lower() not in ("http", "https") or host.lower() != request.host.lower()
     return request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site")
+
+
+def cookie_name(request: web.Request) -> str:
+    """The name of the sign-in cookie of the server ``request`` reached: ``warroom_signin_PORT``, PORT the port that
+    server listens on. A browser keeps one cookie per name and host name, whatever the port, so two servers on one
+    host (a class's and a trial one, on ports 8000 and 8001) shared one cookie under a fixed name: signing in to one
+    signed the browser out of the other, or sent one server's sign-in id to the other. ``COOKIE`` alone where the
+    port is not known (a Unix socket)."""
+    transport = request.transport
+    sockname = transport.get_extra_info("sockname") if transport is not None else None
+    if isinstance(sockname, tuple) and len(sockname) >= 2 and isinstance(sockname[1], int):
+        return f"{COOKIE}_{sockname[1]}"
+    return COOKIE
 
 
 def page(title: str, body: str, status: int = 200) -> web.Response:
@@ -280,7 +294,7 @@ class SignIns:
 
     def signin_of(self, request: web.Request) -> SignIn | None:
         """The valid sign-in of a request's cookie, or None (none, unknown, expired)."""
-        key = request.cookies.get(COOKIE, "")
+        key = request.cookies.get(cookie_name(request), "")
         record = self._records.get(key)
         if record is None:
             return None
@@ -291,7 +305,7 @@ class SignIns:
 
     def signin_id(self, request: web.Request) -> str | None:
         """The sign-in id of a request with a valid sign-in, else None."""
-        return request.cookies.get(COOKIE) if self.signin_of(request) is not None else None
+        return request.cookies.get(cookie_name(request)) if self.signin_of(request) is not None else None
 
     def trainee_of(self, request: web.Request) -> str | None:
         """The trainee a request comes from: the roster name of its valid sign-in cookie when its role is trainee,
@@ -341,7 +355,8 @@ class SignIns:
         now = time.monotonic()
         for old in [k for k, r in self._records.items() if now - r.since > SIGNIN_LIFETIME]:
             self._end(old)  # expired sign-ins
-        self._end(request.cookies.get(COOKIE, ""))  # this browser's sign-in before (another name, or the same): its
+        cookie = cookie_name(request)
+        self._end(request.cookies.get(cookie, ""))  # this browser's sign-in before (another name, or the same): its
         # id lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's)
         signin_id = secrets.token_urlsafe(32)
         record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
@@ -350,16 +365,17 @@ class SignIns:
         if self.on_change is not None:
             self.on_change(signin_id, record)
         response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")
-        response.set_cookie(COOKIE, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
+        response.set_cookie(cookie, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
         raise response  # an HTTPException is raised (aiohttp deprecates returning one), its cookie with it
 
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
         """``POST /signout``: end this browser's sign-in and go back to the sign-in page."""
-        key = request.cookies.get(COOKIE, "")
+        cookie = cookie_name(request)
+        key = request.cookies.get(cookie, "")
         if key in self._records:
             self._end(key)
         response = web.HTTPSeeOther("/signin")
-        response.del_cookie(COOKIE, path="/")
+        response.del_cookie(cookie, path="/")
         raise response
 
     @web.middleware

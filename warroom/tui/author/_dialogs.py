@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -26,6 +27,17 @@ from warroom.tui.widgets import TextEditor, TextInput
 
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
+#: The most characters of a one-line field (a summary, a reason, a briefing's goal: the bundled drills' longest is
+#: under 500) and of a longer text (the debrief, the habit, the re-plan: the longest bundled debrief has 1,713). A paste
+#: is cut to what is left, with a notice: a 1 MB paste into the debrief took seconds, and each key after one into a
+#: one-line field half a second.
+LINE_MAX = 2_000
+TEXT_MAX = 20_000
+
+
+def _line(value: str = "", **kwargs: Any) -> TextInput:
+    """A one-line field of the author mode, holding at most :data:`LINE_MAX` characters."""
+    return TextInput(value, max_length=LINE_MAX, **kwargs)
 
 
 def parse_amount(text: str, minimum: float, strict: bool) -> float | None:
@@ -125,10 +137,10 @@ class FaultDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield labelled(TextInput(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)",
+            yield labelled(_line(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)",
                                      id="fault-kind", suggester=SuggestFromList(KINDS, case_sensitive=False)),
                            "fault kind")
-            yield labelled(TextInput(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary"),
+            yield labelled(_line(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary"),
                            "what went wrong")
             yield Label("", id="annotate-error")
             # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
@@ -176,7 +188,7 @@ class TextDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield TextInput(self.value, placeholder=self.placeholder, id="annotate-line")
+            yield _line(self.value, placeholder=self.placeholder, id="annotate-line")
             yield Label("", id="annotate-error")
             yield Label("enter: done · escape cancels", classes="dialog-hint")
 
@@ -238,10 +250,10 @@ class DamageDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield labelled(TextInput(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount"), "amount")
-            yield labelled(TextInput(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
+            yield labelled(_line(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount"), "amount")
+            yield labelled(_line(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
                                  id="damage-unit"), "unit")
-            yield labelled(TextInput(self.note, placeholder="note (optional): what the damage is", id="damage-note"),
+            yield labelled(_line(self.note, placeholder="note (optional): what the damage is", id="damage-note"),
                            "note (optional)")
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
@@ -290,7 +302,7 @@ class DebriefDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield TextEditor(self.value, id="debrief-text", soft_wrap=True)
+            yield TextEditor(self.value, id="debrief-text", soft_wrap=True, max_length=TEXT_MAX)
             yield Label("", id="annotate-error")
             yield Label(self.hint, classes="dialog-hint")
 
@@ -356,7 +368,7 @@ class DrillInfoDialog(_Dialog):
             yield from self.head()
             for ident, value in zip(self.FIELDS, values, strict=True):
                 label, placeholder = self.LABELS[ident]
-                yield labelled(TextInput(value, placeholder=placeholder, id=ident), label)
+                yield labelled(_line(value, placeholder=placeholder, id=ident), label)
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 

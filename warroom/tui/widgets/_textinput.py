@@ -26,19 +26,52 @@ def without_surrogates(text: str) -> str:
     return SURROGATE.sub(REPLACEMENT, text)
 
 
+def _fitted(widget: Input | TextArea, text: str, room: int, most: int) -> str:
+    """``text`` cut to ``room`` characters (what the widget holding at most ``most`` has left), saying so: a paste
+    cut is a notice naming the bound, a key typed at the bound a bell."""
+    if len(text) <= room:
+        return text
+    if len(text) > 1:
+        widget.notify(f"The paste was cut to {max(room, 0):,} of its {len(text):,} characters: this field holds at "
+                      f"most {most:,}.", severity="warning", markup=False)  # fmt: skip
+    else:
+        widget.app.bell()
+    return text[: max(room, 0)]
+
+
 class TextInput(Input):
-    """An ``Input`` whose typed or pasted text never holds a lone surrogate (each becomes U+FFFD)."""
+    """An ``Input`` whose typed or pasted text never holds a lone surrogate (each becomes U+FFFD), and which, given a
+    ``max_length``, cuts a paste to what it has left (Textual's ``Input`` refuses the whole paste, unsaid)."""
 
     def replace(self, text: str, start: int, end: int) -> None:
-        super().replace(without_surrogates(text), start, end)
+        text = without_surrogates(text)
+        if self.max_length:
+            start, end = sorted((max(0, start), min(len(self.value), end)))
+            text = _fitted(self, text, self.max_length - (len(self.value) - (end - start)), self.max_length)
+        super().replace(text, start, end)
 
 
 class TextEditor(TextArea):
-    """A ``TextArea`` whose typed or pasted text never holds a lone surrogate (each becomes U+FFFD)."""
+    """A ``TextArea`` whose typed or pasted text never holds a lone surrogate (each becomes U+FFFD), and holds at most
+    ``max_length`` characters (0: no bound): a paste is cut to what it has left, with a notice. A 1 MB paste into the
+    author mode's debrief took seconds, and every key after it a frame's worth of a megabyte."""
+
+    def __init__(self, text: str = "", *, max_length: int = 0, **kwargs: Any) -> None:
+        super().__init__(text, **kwargs)
+        self.max_length = max_length
+
+    def _fit(self, text: str, start: Any, end: Any) -> str:
+        text = without_surrogates(text)
+        if not self.max_length:
+            return text
+        replaced = len(self.get_text_range(*sorted((start, end)))) if start != end else 0
+        return _fitted(self, text, self.max_length - (len(self.text) - replaced), self.max_length)
 
     def replace(self, insert: str, start: Any, end: Any, *, maintain_selection_offset: bool = True) -> Any:
-        return super().replace(without_surrogates(insert), start, end,
+        return super().replace(self._fit(insert, start, end), start, end,
                                maintain_selection_offset=maintain_selection_offset)  # fmt: skip
 
     def insert(self, text: str, location: Any = None, *, maintain_selection_offset: bool = True) -> Any:
-        return super().insert(without_surrogates(text), location, maintain_selection_offset=maintain_selection_offset)
+        where = self.cursor_location if location is None else location
+        return super().insert(self._fit(text, where, where), location,
+                              maintain_selection_offset=maintain_selection_offset)  # fmt: skip
