@@ -329,7 +329,7 @@ def test_the_report_says_how_many_sessions_are_in_progress(tmp_path: Path) -> No
         out = tmp_path / "report.html"
         r = CliRunner().invoke(main, ["report", "--data-dir", str(data), "-o", str(out), *args])
         assert r.exit_code == 0, r.output
-        return r.stdout, out.read_text(encoding="utf-8")
+        return r.stderr, out.read_text(encoding="utf-8")  # stdout is kept for the page (--output -)
 
     live = [_live_journal(data, "20261206-100000-aaaa"), _live_journal(data, "20261206-100000-bbbb", "ben")]
     try:
