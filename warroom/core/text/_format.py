@@ -133,14 +133,22 @@ def is_valid_id(value: str) -> bool:
     return isinstance(value, str) and len(value) <= ID_MAX_LENGTH and re.fullmatch(ID_PATTERN, value) is not None
 
 
+#: The smallest amount of USD written out (a billionth of a dollar); a smaller positive one is shown as below it.
+LEAST_USD_SHOWN = 1e-9
+
+
 def format_usd(usd: float) -> str:
     """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
     four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
-    ``$0.035``, ``$0.50``), ``$0.00`` for zero. Negative amounts get a leading ``-``."""
+    ``$0.035``, ``$0.50``), ``$0.00`` for zero (a negative zero too). Negative amounts get a leading ``-``. Bounded:
+    a positive amount below :data:`LEAST_USD_SHOWN` is ``<$0.000000001`` (``5e-320`` is not 330 characters), a
+    negative one above its opposite ``>-$0.000000001``."""
     if usd < 0:
-        return "-" + format_usd(-usd)
+        return ">-$0.000000001" if usd > -LEAST_USD_SHOWN else "-" + format_usd(-usd)
     if usd == 0:
         return "$0.00"
+    if usd < LEAST_USD_SHOWN:
+        return "<$0.000000001"
     if usd >= 1:
         return f"${round_half_up(usd, 2):,.2f}"
     text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"
