@@ -335,3 +335,12 @@ def test_a_negative_zero_price_is_zero_in_cost_json_and_text(tmp_path):
     assert 0.0 in numbers and all(math.copysign(1, x) > 0 for x in numbers if x == 0)  # no negative zero
     text = CliRunner().invoke(main, ["cost", str(path)]).output
     assert "big at $0.00/$0.000001 per million tokens" in text and "-0" not in text and max(map(len, text.split())) < 80
+
+
+def test_a_cut_that_rounds_to_zero_from_below_is_0_percent():
+    """Issue 30: never a negative zero: a saving of -0.3% is written 0%, not -0%."""
+    from warroom.cli.author._cost import _no_negative_zero, _pct
+
+    assert (_pct(-0.3), _pct(0.3), _pct(-0.6)) == ("0%", "0%", "-1%")
+    assert _no_negative_zero({"a": [-0.0, {"b": -0.0}], "c": -1.5}) == {"a": [0.0, {"b": 0.0}], "c": -1.5}
+    assert math.copysign(1, _no_negative_zero([-0.0])[0]) == 1
