@@ -1,6 +1,6 @@
 """Benchmark: a 5,000-span OpenTelemetry GenAI trace imported into a drill (``warroom import otel``).
 
-Run: ``.venv/bin/python benchmarks/bench_import_otel.py [--spans N] [--repeat R] [--profile]``
+Run: ``.venv/bin/python benchmarks/bench_import_otel.py [--spans N] [--repeat R] [--profile] [--refuse N]``
 
 Writes one OTLP/JSON trace of N spans (default 5,000), recorded with the OpenTelemetry SDK by
 tests/fixtures/generate_traces.py (needs the ``test`` extra): the fixtures' planner-executor run, its executor
@@ -70,6 +70,26 @@ def measure(spans: int, repeat: int) -> dict:
     return {"seconds": statistics.median(times), "spans": spans, "events": events}
 
 
+def measure_refusal(spans: int) -> dict:
+    """``{"seconds", "cpu", "bytes"}``: a file of ``spans`` spans over the 8 MiB a trace may have (50,000 spans: 54
+    MiB) refused by ``warroom import otel``, wall and the child's CPU seconds. Issue 30: the refusal recognised the
+    file's format to name it, each of three importers reading every span (5.0 s of CPU, now 2.95 s; goal < 4 s)."""
+    import resource
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "trace.json"
+        src.write_text(json.dumps(big_trace(spans)), encoding="utf-8")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        proc = subprocess.run([*warroom_cmd(), "import", "otel", str(src), "--out", str(Path(tmp) / "out")],
+                              capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        assert proc.returncode == 1 and "records are limited to 8 MiB" in proc.stderr, proc.stderr[-500:]
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return {"seconds": wall, "cpu": cpu, "bytes": src.stat().st_size}
+
+
 def results(repeat: int = 3, spans: int = 5000) -> list[dict]:
     """Rows for ``run.py``."""
     m = measure(spans, repeat)
@@ -82,7 +102,14 @@ def main() -> None:
     parser.add_argument("--spans", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--refuse", type=int, default=0, metavar="N",
+                        help="instead, time the refusal of a file of N spans, over the size limit (try 50000)")
     args = parser.parse_args()
+    if args.refuse:
+        m = measure_refusal(args.refuse)
+        print(f"import otel refusing {args.refuse:,} spans ({m['bytes'] / 1048576:.1f} MiB): {m['seconds']:.2f} s, "
+              f"{m['cpu']:.2f} s CPU (goal < 4 s CPU)")
+        return
     if args.profile:
         from warroom.importers.kit import convert
         from warroom.importers.otel import IMPORTER

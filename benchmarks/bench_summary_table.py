@@ -3,12 +3,14 @@
 Run: ``.venv/bin/python benchmarks/bench_summary_table.py [--trainees N] [--sessions S] [--repeat R] [--keep DIR]``
 
 A data directory is filled with S sessions (``bench_results.fill``: real-shaped scorecards and action logs) of N
-trainees (S / N sessions each, every trainee in the per-trainee table). Then, as whole processes written to a pipe
+trainees (S / N sessions each; the per-trainee table shows the first 500). Then, as whole processes written to a pipe
 (the table 200 columns wide, or ``$COLUMNS``; median of R): ``warroom scores summary`` (the tables) and ``warroom
-scores summary --format json`` (the same figures, no table), wall-clock and the process's own CPU time. The tables
-cost about 7 s of CPU at 6,000 trainees against 0.8 s for JSON, nearly all of it Rich laying out each cell
+scores summary --format json`` (the same figures, no table), wall-clock and the process's own CPU time. Every
+trainee's row cost about 7 s of CPU at 6,000 trainees against 0.8 s for JSON, nearly all of it Rich laying out each cell
 (about 0.1 ms a cell): warroom keeps Rich's table (a library before hand-written code) and this benchmark keeps the
-figure in view; a class that size reads the summary as JSON or CSV. Figures only: nothing here asserts on timing.
+figure in view. Issue 30: the table shows the first 500 trainees (`SHOWN_TRAINEES`, then how many more; --all
+shows them all): 3,000 trainees' tables took 4.6 s of CPU, now 1.05 s (0.6 s for JSON). Figures only: nothing here
+asserts on timing.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def measure(trainees: int, sessions: int, repeat: int, keep: Path | None = None)
         d = ["--data-dir", str(data)]
         out: dict[str, float] = {}
         out["table"], out["table_cpu"], text = bench_results.run_cli_cpu(["scores", "summary", *d], repeat)
-        assert f"trainee-{trainees - 1:05d}" in text, text[:500]
+        assert "trainee-00000" in text and ("more trainees" in text or trainees <= 500), text[:500]  # first 500 shown
         out["json"], out["json_cpu"], text = bench_results.run_cli_cpu(
             ["scores", "summary", "--format", "json", *d], repeat
         )

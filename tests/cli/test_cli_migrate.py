@@ -42,3 +42,25 @@ def test_a_migrated_skeleton_keeps_no_comment_that_says_to_keep_version_1(tmp_pa
     value, _, comment = line.partition("#")
     assert value.strip() == "schema_version: 2"
     assert "keep 1" not in comment and "2 is current" in comment  # (the skeleton is format 2: nothing stale to keep)
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path):
+    """Issue 30: a file name holding a byte that is not UTF-8 (and a control character) is shown as escapes
+    (``\\xff``, ``\\x1b``), never raw, on every line of migrate and project."""
+    import os
+
+    name = os.fsdecode(b"sla\xff\x1b[31m.yaml")
+    good = tmp_path / name
+    good.write_bytes((REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml").read_bytes())
+    shown = f"{tmp_path}/sla\\xff\\x1b[31m.yaml"
+    dry = CliRunner().invoke(main, ["migrate", "--dry-run", str(good)])
+    assert (dry.exit_code, dry.stdout) == (0, f"{shown}: would be migrated to version 2\n")
+    done = CliRunner().invoke(main, ["migrate", str(good)])
+    assert (done.exit_code, done.stdout) == (0, f"{shown}: migrated to version 2\n")
+    listed = CliRunner().invoke(main, ["project", "--list", str(good)])
+    assert listed.exit_code == 1 and listed.stderr.startswith(f"{shown}:280:1: this drill has a fault")
+    assert "\udcff" not in listed.output + done.output and "\x1b" not in listed.output + done.output
+    bad = tmp_path / os.fsdecode(b"bad\xfe.yaml")
+    bad.write_text("schema_version: 1\nid: [\n", encoding="utf-8")
+    refused = CliRunner().invoke(main, ["migrate", str(bad)])
+    assert refused.exit_code == 1 and f"{tmp_path}/bad\\xfe.yaml:" in refused.stderr and "\udcfe" not in refused.stderr

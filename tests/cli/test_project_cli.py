@@ -215,3 +215,28 @@ def test_all_names_a_run_whose_sites_all_lack_a_consequential_call(tmp_path: Pat
     assert (f"not projected: {source}: none of its 26 sites can be projected (26 no consequential call after it); "
             f"`warroom project --list {source}` shows what each template needs") in result.output
     assert "26 sites that cannot be projected (26 no consequential call after it)" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        ("README.md", b"# Title\n\n* a list item\n", "README.md:3:2: YAML syntax error: "),
+        ("bad.yaml", b"foo: [1, 2\nbar: 3\n", "bad.yaml:2:4: YAML syntax error: "),
+        ("latin1.yaml", b"id: caf\xe9\n", "latin1.yaml:1:8: the file is not UTF-8 text (byte 0xe9 here); save it as "
+         "UTF-8"),
+        ("notes.yaml", b"just: a mapping\n", "notes.yaml:1:1: this file is neither a drill"),
+    ],
+)
+def test_list_of_a_file_that_is_not_a_drill_says_what_is_wrong_as_validate_does(tmp_path: Path, name: str,
+                                                                                 content: bytes, said: str):
+    """Issue 30: `project --list` on a file that is not a drill says file:line:col: what is wrong and what to do,
+    the very lines `validate` prints (a non-UTF-8 byte named at its place, a YAML error with what to do)."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    listed, validated = run("project", "--list", str(path)), run("validate", str(path))
+    assert listed.exit_code == validated.exit_code == 1
+    assert listed.stdout == "" and listed.stderr.startswith(f"{tmp_path}/{said}")
+    assert listed.stderr.splitlines() == [line for line in validated.output.splitlines() if str(tmp_path) in line]
+    if "YAML" in said:
+        assert listed.stderr.rstrip().endswith("fix the YAML there, or check that this is a drill file (`warroom new "
+                                               "ID` writes one to start from)")

@@ -30,9 +30,10 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     out = tmp_path / "report.html"
     r = report(data, out)
     assert r.exit_code == 0, r.output
-    assert f"Wrote {out}: 5 trainees, 3 drills." in r.stdout
-    # the command says which sessions it counted, as the page does (only the assessment ones once any exist)
-    assert "Counted: assessment sessions: 15 trials" in r.stdout and "practice session" in r.stdout
+    # what was written and which sessions counted (as the page says: only the assessment ones once any exist), on
+    # stderr: stdout holds the page with --output -
+    assert f"Wrote {out}: 5 trainees, 3 drills." in r.stderr and r.stdout == ""
+    assert "Counted: assessment sessions: 15 trials" in r.stderr and "practice session" in r.stderr
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 4
     # nothing to fetch: no script, stylesheet link, image, frame or remote font; the only URLs are XML namespaces
@@ -123,11 +124,16 @@ def test_nothing_to_report(data: Path, tmp_path: Path):
     assert r.exit_code == 1 and "no sessions recorded yet" in r.stderr
 
 
-def test_bad_input(data: Path, tmp_path: Path):
+def test_bad_input(data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     r = report(data, tmp_path / "r.html", "--since", "last week")
     assert r.exit_code == 2 and "'last week' is not a date or ISO datetime" in r.output
     r = CliRunner().invoke(main, ["report", "--data-dir", str(data)])
     assert r.exit_code == 2 and "--output" in r.output
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["report", "--data-dir", str(data), "--output", "-"])  # - is standard output
+    assert r.exit_code == 0 and r.stdout.startswith("<!DOCTYPE html>") and r.stdout.rstrip().endswith("</html>")
+    assert "Wrote the report to standard output: 5 trainees, 3 drills." in r.stderr
+    assert not Path("-").exists()
     r = report(data, tmp_path / "missing-dir" / "r.html")
     assert r.exit_code == 1 and "cannot write the report" in r.stderr and "Traceback" not in r.output
 

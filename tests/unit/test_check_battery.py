@@ -93,6 +93,25 @@ def test_flag_and_confirm_flags_everything_and_the_dialog_offers_nothing_to_conf
     ]
 
 
+def test_flag_and_confirm_copies_the_flags_once_not_per_event(monkeypatch: pytest.MonkeyPatch):
+    """Issue 30: the battery's CPU per event grew with the drill (1.25-1.9x at 9 MiB against 1 MiB): the
+    flag-and-confirm trainee asked `Replay.flagged`, a copy of every flag so far, for each event it saw (quadratic).
+    It now reads it once; the flags it makes are the same (the test above)."""
+    from warroom.core.play import Replay
+
+    reads: list[int] = []
+    real = Replay.flagged
+
+    def counted(replay):
+        reads.append(1)
+        return real.fget(replay)
+
+    monkeypatch.setattr(Replay, "flagged", property(counted))
+    run = play_battery_trainee(REFUNDS, "flag-and-confirm")
+    assert len([a for a in run.actions if a.kind is ActionKind.FLAG]) == len(REFUNDS.trace) - 1 > 10
+    assert len(reads) <= 2  # once for the trainee (scoring may read it once more), not once per event
+
+
 def test_cite_everything_knows_where_and_when_and_is_not_specific():
     run = play_battery_trainee(REFUNDS, "cite-everything")
     assert _escalations(run) == [(12.0, "s1", ("e01", "e02", "e03", "e04"))]  # 1 of 4 is evidence

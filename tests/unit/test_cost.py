@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -69,6 +70,11 @@ def test_model_calls_are_told_by_their_class_with_their_role():
         (-0.035, "-$0.035"),
         (1e26, f"${1e26:,.2f}"),  # past Decimal's 28 digits: the float as it is, not InvalidOperation
         (1.5e300, f"${1.5e300:,.2f}"),
+        (1e-9, "$0.000000001"),  # issue 30: bounded, never hundreds of digits, never a negative zero
+        (9.9e-10, "<$0.000000001"),
+        (5e-320, "<$0.000000001"),
+        (-5e-320, ">-$0.000000001"),
+        (-0.0, "$0.00"),
     ],
 )
 def test_format_usd(usd, text):
@@ -291,3 +297,50 @@ def test_cost_warns_when_the_id_differs_from_the_file_name(tmp_path):
     same = tmp_path / "tiny.yaml"
     same.write_text(drill_yaml())
     assert CliRunner().invoke(main, ["cost", str(same)]).stderr == ""
+
+
+@pytest.mark.parametrize("price", [5e-320, 1e-7, 9.99e-7])
+def test_a_price_below_a_millionth_of_a_dollar_is_refused_at_validation(tmp_path, price):
+    """Issue 30: `5e-320` printed a 330-character price. A price is 0 or at least 0.000001 USD per million tokens;
+    a smaller one is a typo, refused at its place with what to write."""
+    models = {"planner": {"name": "big", "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 25.0},
+              "executor": {"name": "small", "input_usd_per_mtok": price, "output_usd_per_mtok": 5.0}}
+    path = tmp_path / "tiny.yaml"
+    path.write_text(drill_yaml(models=models))
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 1
+    assert ("`models.executor.input_usd_per_mtok`: a price is 0 (a free model) or at least 0.000001 USD per million "
+            "tokens; write 0 or the model's real price, got") in r.output
+    assert CliRunner().invoke(main, ["cost", str(path)]).exit_code == 1
+
+
+def test_a_negative_zero_price_is_zero_in_cost_json_and_text(tmp_path):
+    """Issue 30: `-0.0` prices appeared as -0.0 in `cost --format json`; the least price, 0.000001, is written out."""
+    models = {"planner": {"name": "big", "input_usd_per_mtok": -0.0, "output_usd_per_mtok": 0.000001},
+              "executor": {"name": "small", "input_usd_per_mtok": -0.0, "output_usd_per_mtok": -0.0}}
+    path = tmp_path / "tiny.yaml"
+    path.write_text(drill_yaml(models=models))
+    r = CliRunner().invoke(main, ["cost", "--format", "json", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "-0.0" not in r.output
+
+    def floats(value):
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            return [x for v in value for x in floats(v)]
+        return [value] if isinstance(value, float) else []
+
+    numbers = floats(json.loads(r.output))
+    assert 0.0 in numbers and all(math.copysign(1, x) > 0 for x in numbers if x == 0)  # no negative zero
+    text = CliRunner().invoke(main, ["cost", str(path)]).output
+    assert "big at $0.00/$0.000001 per million tokens" in text and "-0" not in text and max(map(len, text.split())) < 80
+
+
+def test_a_cut_that_rounds_to_zero_from_below_is_0_percent():
+    """Issue 30: never a negative zero: a saving of -0.3% is written 0%, not -0%."""
+    from warroom.cli.author._cost import _no_negative_zero, _pct
+
+    assert (_pct(-0.3), _pct(0.3), _pct(-0.6)) == ("0%", "0%", "-1%")
+    assert _no_negative_zero({"a": [-0.0, {"b": -0.0}], "c": -1.5}) == {"a": [0.0, {"b": 0.0}], "c": -1.5}
+    assert math.copysign(1, _no_negative_zero([-0.0])[0]) == 1

@@ -251,3 +251,18 @@ def test_the_runs_of_a_deep_export_are_walked_to_their_root_once_not_once_each()
     assert depths == list(reversed(range(n))) and _Counting.lookups < 10 * n
     cycle = {"a": "b", "b": "c", "c": "a", "t": "a"}  # a cycle and a record leading into it: as before
     assert root_ids(cycle) == {"a": "a", "b": "a", "c": "a", "t": "a"}
+
+
+def test_clean_shows_a_byte_that_is_not_utf8_as_the_byte():
+    """Issue 30: a file name's byte that is not UTF-8 (surrogateescape: U+DC80-U+DCFF) is shown as ``\\xNN``, the
+    byte, by clean and clean_name; any other lone surrogate as ``\\uNNNN``; JSON keeps it faithful."""
+    import json
+    import os
+
+    from warroom.core.text import clean, clean_name, json_text
+
+    name = os.fsdecode(b"caf\xff\n.yaml")
+    assert clean(name) == "caf\\xff\n.yaml" and clean_name(name) == "caf\\xff\\x0a.yaml"
+    assert clean("half \ud83d") == "half \\ud83d" and clean(clean(name)) == clean(name)
+    assert clean(name).encode("utf-8")  # writable on any UTF-8 stream, strict or not
+    assert json.loads(json_text({"n": name}))["n"] == name

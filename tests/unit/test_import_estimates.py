@@ -65,6 +65,15 @@ def test_bad_price_is_a_clear_error(text):
         kit.Price.parse(text)
 
 
+def test_a_price_option_below_a_millionth_or_negative_zero():
+    """Issue 30: as a drill's price, --price is 0 or at least 0.000001 (5e-320 refused); -0 is 0, not -0.0."""
+    with pytest.raises(ValueError, match=r"'5e-320/1': a price is 0 \(a free model\) or at least 0.000001 USD"):
+        kit.Price.parse("5e-320/1")
+    price = kit.Price.parse("-0/0.000001")
+    assert (price.input_usd_per_mtok, price.output_usd_per_mtok) == (0.0, 1e-6)
+    assert math.copysign(1, price.input_usd_per_mtok) == 1
+
+
 def test_estimated_costs_are_written_as_usd_everywhere_else():
     """USD as docs/scoring.md writes it (four significant digits below a dollar), not cut to four decimals."""
     _, drill = convert(GOOD / "magentic-one" / "mini.json")

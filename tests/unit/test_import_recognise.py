@@ -135,3 +135,25 @@ def test_objects_written_over_several_lines_are_named_to_chat(tmp_path: Path, fi
     path.write_text("\n".join(json.dumps(v, indent=2) for v in values) + "\n", encoding="utf-8")
     with pytest.raises(importers()["chat"].error, match=rf"`warroom import {expected}` reads them"):
         convert(importers()["chat"], path)
+
+
+@pytest.mark.parametrize("name", ["otel/current.json", "frameworks/langfuse-otel.jsonl",
+                                  "frameworks/langgraph-openinference.jsonl"])
+def test_the_spans_convention_is_worked_out_once_per_recognition(name: str, monkeypatch: pytest.MonkeyPatch):
+    """Issue 30: the otel, openinference and langfuse importers each asked a file's spans convention, which reads
+    every span: three times over a 50,000-span file (refusing it took 5 s of CPU). Worked out once, same answer."""
+    import warroom.importers.otlp._convention as convention
+
+    values = file_values(FIXTURES / name)
+    expected = recognise_values(values)
+    calls: list[int] = []
+    real = convention._convention
+
+    def counted(vals):
+        calls.append(1)
+        return real(vals)
+
+    monkeypatch.setattr(convention, "_convention", counted)
+    assert recognise_values(values) is expected and expected is not None
+    assert len(calls) == 1
+    assert convention.span_convention(list(values)) == convention.span_convention(values)  # plain lists: no memo

@@ -16,6 +16,7 @@ import click
 
 from warroom.cli.common import (
     FolderPath,
+    OutputPath,
     data_dir_option,
     format_option,
     report_recovered,
@@ -179,8 +180,8 @@ def export_lines_of(stream: Any) -> Iterator[str | None]:
 @store_group.command(name="export")
 @store_option
 @data_dir_option
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file (default: standard output).")  # fmt: skip
+@click.option("--output", "-o", type=OutputPath(writable=False), default=None,
+              help="Write to this file, or - for standard output (the default).")  # fmt: skip
 @click.pass_context
 def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None, output: Path | None) -> None:
     """Write every stored session as JSON Lines (one session a line, every stored value as it is), to move results

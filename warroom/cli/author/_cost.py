@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def _pct(x: float | None) -> str:
     from warroom.core.text import round_half_up
 
-    return "-" if x is None else f"{round_half_up(x):.0f}%"
+    return "-" if x is None else f"{round_half_up(x) + 0.0:.0f}%"  # + 0.0: a cut of -0.3% is 0%, not -0%
 
 
 def _factor(x: float | None) -> str:
@@ -214,10 +214,22 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
     tc = trace_cost(loaded)
     if fmt == "json":
         shown = tc.to_dict() if answers else without_answer_keys(tc.to_dict())
-        click.echo(json.dumps({"path": str(path), **shown}, indent=2))
+        click.echo(json.dumps(_no_negative_zero({"path": str(path), **shown}), indent=2))
     else:
         for line in cost_report_lines(tc, answers):
             click.echo(line)
+
+
+def _no_negative_zero(value: Any) -> Any:
+    """``value`` (JSON data) with every ``-0.0`` written ``0.0``: a figure that rounds to zero from below (a cut of
+    -0.0%) is no negative amount."""
+    if isinstance(value, float):
+        return value + 0.0
+    if isinstance(value, dict):
+        return {k: _no_negative_zero(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_negative_zero(v) for v in value]
+    return value
 
 
 def _warn_across_files(drill: LoadedDrill) -> None:

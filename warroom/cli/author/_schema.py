@@ -7,14 +7,16 @@ from pathlib import Path
 
 import click
 
+from warroom.cli.common import OutputPath
+
 
 @click.command("schema")
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=OutputPath(),
     default=None,
-    help="Write the schema to this file instead of printing it.",
+    help="Write the schema to this file instead of printing it (- for standard output).",
 )
 def schema(output: Path | None) -> None:
     """Print the drill format's JSON Schema (draft-07), with a description on every field.

@@ -3,6 +3,7 @@
 from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
     FolderPath,
+    OutputPath,
     data_dir_option,
     data_dir_setting,
     drills_option,
@@ -28,6 +29,7 @@ __all__ = [
     "DrillNotLoaded",
     "DrillParam",
     "FolderPath",
+    "OutputPath",
     "UNBOUNDED_WIDTH",
     "check_store",
     "cleaned",

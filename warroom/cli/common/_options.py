@@ -84,6 +84,19 @@ class FolderPath(click.Path):
         return path
 
 
+class OutputPath(click.Path):
+    """The file an ``--output`` writes, or ``-`` for standard output (converted to None: printed as without the
+    option, control characters escaped). Only the exact ``-`` means stdout: ``./-`` names a file called ``-``."""
+
+    def __init__(self, *, writable: bool = True) -> None:
+        super().__init__(dir_okay=False, writable=writable, allow_dash=True, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "-":
+            return None
+        return super().convert(value, param, ctx)
+
+
 drills_option = click.option(
     "--drills",
     "drill_dirs",

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import (
+    OutputPath,
     data_dir_option,
     emit,
     failure,
@@ -45,9 +46,9 @@ mode_option = click.option(
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    required=True,
-    help="The HTML file to write (created or replaced).",
+    type=OutputPath(),
+    default=None,
+    help="The HTML file to write (created or replaced), or - for standard output. Required.",
 )
 @include_unverified_option
 @data_dir_option
@@ -58,7 +59,7 @@ def report(
     since: str | None,
     trainees: tuple[str, ...],
     mode: str,
-    output: Path,
+    output: Path | None,
     include_unverified: bool,
     data_dir: Path | None,
 ) -> None:
@@ -74,6 +75,8 @@ def report(
 
     from warroom.store.cohort import FactsQuery
 
+    if ctx.get_parameter_source("output") is click.core.ParameterSource.DEFAULT:
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "output"))
     settings = settings_from(ctx, data_dir=data_dir)
     since_ts = parsed_since(since)
     try:
@@ -115,7 +118,7 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
     return clean("Sessions " + ", ".join(parts) + ".") if parts else "All stored sessions."
 
 
-def _write(store: Any, query: Any, mode: str, output: Path, now: str, in_progress: int = 0) -> None:
+def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_progress: int = 0) -> None:
     from dataclasses import replace
 
     from warroom.cli.report._page import render
@@ -139,11 +142,13 @@ def _write(store: Any, query: Any, mode: str, output: Path, now: str, in_progres
     scope = scope_sentence(query.set_id, query.since, query.trainees)
     page = render(summary, facts, scope=scope, generated_at=now, within=query.within)
     emit(page, output, what="report")
+    # what was written, on stderr: stdout holds the page itself with --output -
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
-    say(f"Wrote {clean_name(output)}: {n_trainees}, {n_drills}.")
-    say(counted_line(summary))  # once any assessment session matches, only those count: said here as on the page
+    where = "the report to standard output" if output is None else clean_name(output)
+    say(f"Wrote {where}: {n_trainees}, {n_drills}.", err=True)
+    say(counted_line(summary), err=True)  # once any assessment session matches, only those count: as on the page
     if (live := in_progress_line(in_progress)) is not None:
-        say(live)
+        say(live, err=True)
     if problems:
         were = plural(len(problems), "was", "were", count=False)
         left_out = plural(len(problems), "stored session")

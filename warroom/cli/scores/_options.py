@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import OutputPath, data_dir_option, format_option, open_results, recover_and_report
 from warroom.core.files import expand_home
 from warroom.core.settings import Settings
 from warroom.core.text import clean
@@ -104,10 +104,10 @@ export_format_option = format_option("Output format.", choices=("table", "csv", 
 output_option = click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=OutputPath(),
     default=None,
-    help="Write the CSV or JSON export to this file, exactly as stored (printed output shows control characters "
-    "as \\xNN escapes).",
+    help="Write the CSV or JSON export to this file, exactly as stored, or - for standard output (printed output "
+    "shows control characters as \\xNN escapes).",
 )
 allow_changed_help = "Also re-score sessions whose drill file changed since they were played."
 

@@ -159,8 +159,8 @@ include_unverified_option = click.option(
     "--all",
     "all_drills",
     is_flag=True,
-    help="Show every drill in the table (by default the first 100 by drill id, then how many more; JSON and CSV "
-    "always carry every drill).",
+    help="Show every trainee and every drill in the tables (by default the first 500 trainees by name and 100 "
+    "drills by drill id, then how many more; JSON and CSV always carry them all).",
 )
 @click.pass_context
 def summary_command(ctx: click.Context, **_: Any) -> None:

@@ -128,10 +128,12 @@ def _until_accepted(drill: Drill, replay: Replay, notes: list[str]) -> None:
 def _flag_and_confirm(drill: Drill, replay: Replay, notes: list[str]) -> None:
     format2 = drill.schema_version >= 2
     arrived = list(replay.released)
+    flagged = set(replay.flagged)  # kept here: `replay.flagged` is a copy, and asking it per event was quadratic
     while not replay.ended and not replay.contained:
         for ev in arrived:
-            if ev.id not in replay.flagged:
+            if ev.id not in flagged:
                 replay.flag(ev.id, "flag-and-confirm trainee")
+                flagged.add(ev.id)
         draft = escalation_draft(None, replay.released, format2)  # following the newest event: nothing chosen
         if draft.target is not None:
             arrived = replay.escalate(draft.target, "flag-and-confirm trainee", draft.cites).released

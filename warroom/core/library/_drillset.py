@@ -7,7 +7,7 @@ a set file at once, its own and its drills' (:func:`drill_set_problems`). Readin
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,9 +68,11 @@ def resolve_set_drills(
     problems: list[Problem] = []
     at = set_problem_at(set_path)
     seen: dict[str, int] = {}
+    found: dict[str, Any] = {}  # each name looked up once, each drill file loaded once (a name repeated 999 times)
+    loaded_files: dict[str, Any] = {}
     for i, name in enumerate(drill_set.drills):
         try:
-            path = (base / name) if _is_path(name) else resolve_drill(name, extra_dirs)
+            path = _once(found, name, lambda n: (base / n) if _is_path(n) else resolve_drill(n, extra_dirs))
             if path.is_dir():
                 raise FileNotFoundError(f"{name} is a folder, not a drill file: name one drill file or drill id")
             if not path.exists():  # a FIFO or a device exists: the loader says what it is (and never opens it)
@@ -80,7 +82,7 @@ def resolve_set_drills(
             out.append(SetDrill(name, None, None, (str(problems[-1]),)))
             continue
         try:
-            drill = load_drill(path)
+            drill = _load_once(path, loaded_files)
         except DrillLoadError as exc:
             first = str(exc).splitlines()[0] if str(exc) else os.fspath(path)
             message = f"the drill {name!r} does not load: {first}"
@@ -100,6 +102,26 @@ def resolve_set_drills(
         rate_at = ("adaptive", "all_clear_rate")
         problems += [at(rate_at, message) for message in _pool_problems(drill_set.adaptive, loaded)]
     return out, problems
+
+
+def _once(done: dict[str, Any], key: str, work: Callable[[str], Any]) -> Any:
+    """``work(key)``'s result, or the OSError or DrillLoadError it raised (raised again), computed on the first call
+    for ``key`` and kept in ``done``."""
+    if key not in done:
+        try:
+            done[key] = work(key)
+        except (OSError, DrillLoadError) as exc:
+            done[key] = exc
+    result = done[key]
+    if isinstance(result, (OSError, DrillLoadError)):
+        raise result.with_traceback(None)  # raised again for each naming: no traceback growing with each
+    return result
+
+
+def _load_once(path: Path, loaded: dict[str, Any]) -> Any:
+    """The drill at ``path``, loaded once per file (by its real path: the same file named by id and by path loads
+    once); its DrillLoadError raised again for each naming."""
+    return _once(loaded, os.path.realpath(path), lambda _real: load_drill(path))
 
 
 def _pool_problems(adaptive: Adaptive, pool: Sequence[Any]) -> list[str]:

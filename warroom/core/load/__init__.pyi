@@ -11,7 +11,14 @@ from ._drillset import (
     load_drill_set,
     set_problem_at,
 )
-from ._loader import load_drill, load_drill_text, load_drill_with_warnings, load_yaml_text, reader_versions
+from ._loader import (
+    decode_drill_bytes,
+    load_drill,
+    load_drill_text,
+    load_drill_with_warnings,
+    load_yaml_text,
+    reader_versions,
+)
 from ._problems import DrillLoadError, DrillReadError, Problem, WarningGroup, group_warnings
 from ._yaml.core import core_tag, yaml11_value
 from ._yaml.pos import compose_text, position_of
@@ -27,6 +34,7 @@ __all__ = [
     "WarningGroup",
     "compose_text",
     "core_tag",
+    "decode_drill_bytes",
     "drill_advice",
     "group_warnings",
     "is_drill_set_file",

@@ -115,17 +115,23 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
         if e.errno == errno.ELOOP:  # a link to itself, or links that lead to each other
             why = "a symbolic link that leads round in a loop, to no file: point it at a drill file or remove it"
         raise DrillReadError(shown, [Problem(shown, 1, 1, why)]) from None
+    text = decode_drill_bytes(data, shown)
+    del data  # the bytes are not needed once decoded: a big drill should not hold both while it loads
+    return load_drill_text_with_warnings(text, shown)
+
+
+def decode_drill_bytes(data: bytes, path: str = "<string>") -> str:
+    """The text of a drill file's bytes (UTF-8, a byte order mark dropped). Raises :class:`DrillLoadError` at the
+    line and column of the first byte that is not UTF-8, naming it (``path`` names the file)."""
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         before = data[: e.start]
         line, _ = yc.line_col(before.decode("latin-1"), len(before))
         last = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
         column = len(before[last:].decode("utf-8", errors="replace")) + 1
         message = f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8"
-        raise DrillLoadError(shown, [Problem(shown, line, column, message)]) from None
-    del data  # the bytes are not needed once decoded: a big drill should not hold both while it loads
-    return load_drill_text_with_warnings(text, shown)
+        raise DrillLoadError(path, [Problem(path, line, column, message)]) from None
 
 
 def load_drill_text(text: str, path: str = "<string>") -> Drill:

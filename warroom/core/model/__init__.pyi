@@ -64,7 +64,15 @@ from ._evidence import (
     structured,
     value_at,
 )
-from ._fields import MAX_DRILL_SECONDS, MAX_USD_PER_MTOK, MAX_VERSION, SCHEMA_VERSION, TEXT_PATTERN, MappingForm
+from ._fields import (
+    MAX_DRILL_SECONDS,
+    MAX_USD_PER_MTOK,
+    MAX_VERSION,
+    MIN_USD_PER_MTOK,
+    SCHEMA_VERSION,
+    TEXT_PATTERN,
+    MappingForm,
+)
 from ._hygiene import (
     ESCALATION_INSTRUCTION,
     briefing_hints,
@@ -184,6 +192,7 @@ __all__ = [
     "MAX_TOTAL_REPETITIONS",
     "MAX_USD_PER_MTOK",
     "MAX_VERSION",
+    "MIN_USD_PER_MTOK",
     "MappingForm",
     "ModelSpec",
     "Models",

@@ -42,10 +42,10 @@ class ModelSpec(_Strict):
         description="The model's name as shown to the trainee, e.g. 'frontier-large'.",
     )
     input_usd_per_mtok: UsdPerMillion = Field(
-        description=f"Price of input tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
+        description=f"Price of input tokens, USD per million tokens (0, or 0.000001 to {MAX_USD_PER_MTOK:,})."
     )
     output_usd_per_mtok: UsdPerMillion = Field(
-        description=f"Price of output tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
+        description=f"Price of output tokens, USD per million tokens (0, or 0.000001 to {MAX_USD_PER_MTOK:,})."
     )
 
     def cost(self, usage: Usage) -> float:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from warroom.core.text import ID_PATTERN
 
@@ -25,6 +26,9 @@ TEXT_PATTERN = r"\S"
 MAX_TOKENS_PER_CALL = 10_000_000
 #: Highest price, USD per million tokens.
 MAX_USD_PER_MTOK = 10_000
+#: Lowest price but 0, USD per million tokens (a millionth of a dollar): a smaller one (``5e-320``) is a typo, and
+#: would print as hundreds of digits.
+MIN_USD_PER_MTOK = 1e-6
 #: Latest drill time (trace and re-plan ``t``, the deadline), in seconds: about 11.6 days.
 MAX_DRILL_SECONDS = 1_000_000
 #: Longest tool call (``duration_ms``), in milliseconds: the same 1,000,000 s.
@@ -57,6 +61,18 @@ Tokens = Annotated[
         description=f"A token count of one model call (a whole number, 0 to {MAX_TOKENS_PER_CALL:,}).",
     ),
 ]
+
+
+def _usd_per_million(value: float) -> float:
+    """A price: 0 or at least :data:`MIN_USD_PER_MTOK`, a negative zero (``-0.0``) read as 0."""
+    if 0 < value < MIN_USD_PER_MTOK:
+        raise PydanticCustomError(
+            "price_too_small", "a price is 0 (a free model) or at least 0.000001 USD per million tokens; write 0 or "
+            "the model's real price",
+        )
+    return value + 0.0  # -0.0 + 0.0 is 0.0: no negative zero in any figure or JSON made from it
+
+
 UsdPerMillion = Annotated[
     float,
     Field(
@@ -64,8 +80,9 @@ UsdPerMillion = Annotated[
         allow_inf_nan=False,
         ge=0,
         le=MAX_USD_PER_MTOK,
-        description=f"USD per million tokens (0 to {MAX_USD_PER_MTOK:,}).",
+        description=f"USD per million tokens: 0, or 0.000001 to {MAX_USD_PER_MTOK:,}.",
     ),
+    AfterValidator(_usd_per_million),
 ]
 
 

@@ -34,12 +34,12 @@ def read_source(path: str | os.PathLike[str]) -> HealthySource:
     """The healthy run in the drill file at ``path``. Raises ProjectionError (``path:line:col: message`` lines) when
     the file does not load as a drill (beyond a missing answer key) or holds a fault without a twin."""
     from warroom.core.files import SpecialFile, TooLarge, read_limited
-    from warroom.core.load import limits
+    from warroom.core.load import DrillLoadError, decode_drill_bytes, limits
     from warroom.core.text import clean_name
 
     shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
     try:  # opened without waiting and checked open: a FIFO is refused, never waited on
-        text = read_limited(path, limits.MAX_FILE_BYTES).decode("utf-8-sig")
+        text = decode_drill_bytes(read_limited(path, limits.MAX_FILE_BYTES), shown)  # as `validate` decodes it
     except SpecialFile as exc:
         raise ProjectionError(f"{shown}:1:1: this is {exc.kind}, not a drill file (`--all FOLDER` projects a "
                               "folder)") from None
@@ -50,8 +50,8 @@ def read_source(path: str | os.PathLike[str]) -> HealthySource:
         raise ProjectionError(f"{shown}:1:1: no such file") from None
     except OSError as exc:
         raise ProjectionError(f"{shown}:1:1: cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ProjectionError(f"{shown}:1:1: the file is not UTF-8 text; save it as UTF-8") from None
+    except DrillLoadError as exc:  # not UTF-8: the byte and its place
+        raise ProjectionError("\n".join(str(p) for p in exc.problems)) from None
     return source_of(text, os.fspath(path))
 
 

@@ -30,8 +30,10 @@ PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 
 #: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes; so are the
 #: bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which make a bidi-aware
-#: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source").
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source"). So is a
+#: lone surrogate: a byte of a file name that is not UTF-8 (Python's ``surrogateescape``, U+DC80-U+DCFF, shown as
+#: the byte, ``\\xff``), which would otherwise reach the terminal raw or end the command unwritable.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 #: A lone UTF-16 surrogate (U+D800-U+DFFF): half of a pair, not a character; no UTF-8 file can hold one.
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -45,12 +47,15 @@ ID_MAX_LENGTH = 80
 
 def _escape_control(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, kept by surrogateescape (a file name): the byte
+        code -= 0xDC00
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def clean(text: object) -> str:
     """``str(text)`` with every control character except newline and tab written as ``\\xNN`` (``\\x1b``), and
-    every bidirectional override, embedding or isolate control as ``\\uNNNN`` (``\\u202e``).
+    every bidirectional override, embedding or isolate control as ``\\uNNNN`` (``\\u202e``); a lone surrogate as
+    ``\\uNNNN``, except a byte that is not UTF-8 in a file name (``surrogateescape``): ``\\xNN``, the byte.
 
     Idempotent: cleaning cleaned text changes nothing.
     """
@@ -58,7 +63,7 @@ def clean(text: object) -> str:
 
 
 #: Every character :func:`clean` escapes, and newline and tab too: what a one-line name (a trainee) must not hold.
-_CONTROL_OR_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_OR_SPACE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean_name(text: object) -> str:
@@ -128,14 +133,22 @@ def is_valid_id(value: str) -> bool:
     return isinstance(value, str) and len(value) <= ID_MAX_LENGTH and re.fullmatch(ID_PATTERN, value) is not None
 
 
+#: The smallest amount of USD written out (a billionth of a dollar); a smaller positive one is shown as below it.
+LEAST_USD_SHOWN = 1e-9
+
+
 def format_usd(usd: float) -> str:
     """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
     four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
-    ``$0.035``, ``$0.50``), ``$0.00`` for zero. Negative amounts get a leading ``-``."""
+    ``$0.035``, ``$0.50``), ``$0.00`` for zero (a negative zero too). Negative amounts get a leading ``-``. Bounded:
+    a positive amount below :data:`LEAST_USD_SHOWN` is ``<$0.000000001`` (``5e-320`` is not 330 characters), a
+    negative one above its opposite ``>-$0.000000001``."""
     if usd < 0:
-        return "-" + format_usd(-usd)
+        return ">-$0.000000001" if usd > -LEAST_USD_SHOWN else "-" + format_usd(-usd)
     if usd == 0:
         return "$0.00"
+    if usd < LEAST_USD_SHOWN:
+        return "<$0.000000001"
     if usd >= 1:
         return f"${round_half_up(usd, 2):,.2f}"
     text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"

@@ -66,7 +66,14 @@ def recognise_values(values: Sequence[Any]) -> Importer | None:
     by name would be taken (tests/unit/test_import_recognise.py checks that each fixture has exactly one)."""
     if not values or _is_drill(values[0]):
         return None
-    return next((i for i in importers().values() if i.recognises(values)), None)
+    shared = RecognisedValues(values)  # what one importer's test finds out (the spans' convention), others reuse
+    return next((i for i in importers().values() if i.recognises(shared)), None)
+
+
+class RecognisedValues(list[Any]):
+    """A file's JSON values while the importers each test them (:func:`recognise_values`): a list that also holds
+    what a test worked out about them for the next test to reuse (``otlp.span_convention``, which three importers
+    ask and which reads every span: three times over a 50,000-span file), gone with the list."""
 
 
 def recognise(path: Path) -> Importer | None:

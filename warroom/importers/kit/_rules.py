@@ -38,11 +38,13 @@ class Price:
             raise ValueError(f"{text!r} is not IN/OUT with two numbers (e.g. 5/25)") from None
         if any(not math.isfinite(v) or v < 0 for v in values):
             raise ValueError(f"{text!r}: prices must be non-negative numbers")
-        from warroom.core.model import MAX_USD_PER_MTOK  # here: the model (pydantic) is not loaded for --help
+        from warroom.core.model import MAX_USD_PER_MTOK, MIN_USD_PER_MTOK  # here: pydantic not loaded for --help
 
         if any(v > MAX_USD_PER_MTOK for v in values):  # a drill's price is at most that (beyond, no drill is made)
             raise ValueError(f"{text!r}: prices are at most {MAX_USD_PER_MTOK:,} USD per million tokens")
-        return cls(values[0], values[1])
+        if any(0 < v < MIN_USD_PER_MTOK for v in values):  # as a drill's: 0, or a real price
+            raise ValueError(f"{text!r}: a price is 0 (a free model) or at least 0.000001 USD per million tokens")
+        return cls(values[0] + 0.0, values[1] + 0.0)  # -0 is 0
 
     def model(self, name: str) -> dict[str, Any]:
         """A drill's ``models`` entry of the model ``name`` at these prices."""

@@ -8,7 +8,7 @@ the other when it finds nothing to play."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from warroom.importers.kit import TraceError
 from warroom.importers.otlp._document import spans_of_document
@@ -69,7 +69,25 @@ def _names_openinference(values: Sequence[Any]) -> bool:
 def span_convention(values: Sequence[Any]) -> str | None:
     """``"openinference"``, ``"otel"`` or ``"langfuse"`` (the Langfuse SDK's spans, each naming its observation
     type in ``langfuse.observation.type``, as the SDK sends them or a Collector forwards them) for a file of spans
-    whose JSON values are ``values`` (see the module's docstring), None when they are not spans."""
+    whose JSON values are ``values`` (see the module's docstring), None when they are not spans. Worked out once
+    for values that can keep it (``kit.RecognisedValues``: the importers recognising a file each ask)."""
+    known = getattr(values, "_span_convention", _UNKNOWN)
+    if known is not _UNKNOWN:
+        return cast("str | None", known)
+    found = _convention(values)
+    try:
+        values._span_convention = found  # type: ignore[attr-defined]
+    except AttributeError:  # a plain list or tuple keeps nothing
+        pass
+    return found
+
+
+#: Not worked out yet (a convention may be None).
+_UNKNOWN = object()
+
+
+def _convention(values: Sequence[Any]) -> str | None:
+    """:func:`span_convention`, worked out."""
     if not values or not is_span_container(values[0]):
         return None
     spans = _spans(values)

@@ -182,6 +182,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         msg = f"YAML syntax error: {problem}"
         if context and cm is not None:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
+        msg += ": fix the YAML there, or check that this is a drill file (`warroom new ID` writes one to start from)"
     return (line, column, msg)
 
 
