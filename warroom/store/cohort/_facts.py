@@ -29,6 +29,7 @@ from warroom.store.results import (
     BAD_FIGURES,
     COUNTED_SQL,
     LEFT_OUT_SQL,
+    MAX_SHOWN,
     MODES,
     PULLED_KEY,
     SHOWN_KEY,
@@ -274,8 +275,8 @@ def _problem(session_id: str, exc: Exception) -> CorruptSession:
 def _shown(value: Any) -> int:
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"its scorecard's {SHOWN_KEY} {value!r} is not a count")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SHOWN:
+        raise ValueError(f"its scorecard's {SHOWN_KEY} {value!r} is not a count (from 0 to {MAX_SHOWN:,})")
     return value
 
 
