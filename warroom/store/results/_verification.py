@@ -113,8 +113,11 @@ def read_checks(db: StoreConnection, session_ids: Iterable[str] | None = None) -
         else:
             wanted = set(ids)
             return {k: v for k, v in read_checks(db).items() if k in wanted}
+    from warroom.store.errors import session_id_text
+
+    # keyed by the id as stored (a BLOB id, written by SQL, is found under its bytes), named as text
     return {
-        str(r[0]): SessionCheck(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), r[5])
+        r[0]: SessionCheck(session_id_text(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), r[5])
         for r in db.conn.execute(sql, params)
     }
 
