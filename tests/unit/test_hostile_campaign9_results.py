@@ -211,3 +211,26 @@ def test_a_session_deleted_while_rescore_runs_is_skipped_saying_so_and_the_other
     totals = {s["session_id"]: s["total"] for s in json.loads(_cli("scores", "list", "--format", "json",
                                                                      "--data-dir", str(data))[1])}  # fmt: skip
     assert totals == {ids[0]: 100, ids[2]: 100}, totals
+
+
+def test_an_imported_history_giving_one_re_score_twice_is_refused_at_its_line_not_a_damaged_store(
+    tmp_path: Path, backend_url: str | None, monkeypatch: pytest.MonkeyPatch
+):
+    """An export whose line holds the same re-score twice in its ``scorecard_history`` (a line edited, or another
+    program's): ``store import --all-trainees`` stopped with ``the results store ... is damaged (UNIQUE constraint
+    failed: scorecard_history.session_id, scorecard_history.seq) ... Move it aside``, and the lines of its batch
+    before were not stored. The line is refused at its number, saying why; the others are stored; on both back
+    ends."""
+    line = _exported(tmp_path, monkeypatch)
+    card = json.loads(line["scorecard"])
+    change = {"seq": 1, "replaced_at": "2026-12-01T10:00:00+00:00", "replaced_by": "fac", "rules": "6",
+              "reason": "re-scored", "scorecard": json.dumps(card | {"total": 50}), "scoring_version": "6",
+              "outcome": "contained", "total": 50, "drill_sha256": None, "drill_version": 1,
+              "drill_path": None}  # fmt: skip
+    doubled = line | {"session_id": line["session_id"] + "-b", "scorecard_history": [change, change]}
+    handed = tmp_path / "all.jsonl"
+    handed.write_text("".join(json.dumps(x) + "\n" for x in (line, doubled)))
+    data = tmp_path / "class"
+    code, out, err = _cli("store", "import", "--all-trainees", str(handed), "--data-dir", str(data))
+    assert code == 1 and f"{handed}:2: scorecard_history: re-score 1 is given twice" in out + err, (out, err)
+    assert "damaged" not in out + err and "1 session imported" in out, (out, err)

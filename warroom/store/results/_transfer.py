@@ -214,9 +214,15 @@ def _history(changes: Any) -> list[dict[str, Any]]:
     if not isinstance(changes, list):
         raise ValueError(f"{HISTORY_KEY} is not a list")
     try:
-        return [HistoryRecord.model_validate(change).model_dump() for change in changes]
+        history = [HistoryRecord.model_validate(change).model_dump() for change in changes]
     except ValidationError as exc:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
+    seen: set[Any] = set()
+    for change in history:  # (the store numbers a session's re-scores once each: a number twice failed the batch)
+        if change["seq"] in seen:
+            raise ValueError(f"{HISTORY_KEY}: re-score {change['seq']} is given twice (each is numbered once)")
+        seen.add(change["seq"])
+    return history
 
 
 #: Lines stored per transaction by :func:`import_lines`, on both back ends: one commit (one ``fsync``) per batch, not
