@@ -234,3 +234,31 @@ def test_an_imported_history_giving_one_re_score_twice_is_refused_at_its_line_no
     code, out, err = _cli("store", "import", "--all-trainees", str(handed), "--data-dir", str(data))
     assert code == 1 and f"{handed}:2: scorecard_history: re-score 1 is given twice" in out + err, (out, err)
     assert "damaged" not in out + err and "1 session imported" in out, (out, err)
+
+
+@pytest.mark.parametrize("column", ["damage_unit", "drill_path", "scoring_version", "history"])
+def test_an_imported_text_holding_a_nul_is_refused_at_its_line_on_both_back_ends(
+    tmp_path: Path, backend_url: str | None, monkeypatch: pytest.MonkeyPatch, column: str
+):
+    """An exported line whose ``damage_unit``, ``drill_path`` or ``scoring_version`` (or a scorecard history's
+    ``reason``) holds a NUL character: SQLite stored it, and PostgreSQL, whose text cannot hold one, failed the
+    import's whole batch (``cannot use the results store ...: PostgreSQL text fields cannot contain NUL (0x00)
+    bytes``), the good line after it not stored either. The line is refused at its number on both back ends, the
+    others stored."""
+    line = _exported(tmp_path, monkeypatch)
+    if column == "history":
+        change = {"seq": 1, "replaced_at": "2026-12-01T10:00:00+00:00", "replaced_by": "fac", "rules": "6",
+                  "reason": "re\x00scored", "scorecard": line["scorecard"], "scoring_version": "6",
+                  "outcome": "contained", "total": 100, "drill_sha256": None, "drill_version": 1,
+                  "drill_path": None}  # fmt: skip
+        bad = line | {"scorecard_history": [change]}
+    else:
+        bad = line | {column: "ab\x00c"}
+    handed = tmp_path / "all.jsonl"
+    handed.write_text(json.dumps(bad | {"session_id": line["session_id"] + "-n"}) + "\n" + json.dumps(line) + "\n")
+    data = tmp_path / "class"
+    code, out, err = _cli("store", "import", "--all-trainees", str(handed), "--data-dir", str(data))
+    assert code == 1 and f"{handed}:1:" in out + err and "holds a NUL character" in out + err, (out, err)
+    assert "1 session imported" in out and "cannot use the results store" not in out + err, (out, err)
+    listed = json.loads(_cli("scores", "list", "--format", "json", "--data-dir", str(data))[1])
+    assert [s["session_id"] for s in listed] == [line["session_id"]], listed
