@@ -262,3 +262,23 @@ def test_an_imported_text_holding_a_nul_is_refused_at_its_line_on_both_back_ends
     assert "1 session imported" in out and "cannot use the results store" not in out + err, (out, err)
     listed = json.loads(_cli("scores", "list", "--format", "json", "--data-dir", str(data))[1])
     assert [s["session_id"] for s in listed] == [line["session_id"]], listed
+
+
+def test_a_journal_whose_start_line_holds_a_nul_is_quarantined_saying_why(tmp_path: Path):
+    """A killed session's journal whose start line's ``drill_path`` holds a NUL character (edited): stored on SQLite,
+    while a PostgreSQL store failed it at every start. The store refuses it on both back ends, so recovery
+    quarantines it with the reason, once."""
+    data = tmp_path / "data"
+    played = play(data, "ann", GOOD, mode="assessment")
+    done = data / "journals" / "done" / f"{played.session_id}.jsonl"
+    lines = done.read_text().splitlines()
+    start = json.loads(lines[0])
+    start["drill_path"] += "\x00x"
+    with sqlite3.connect(data / "results.sqlite3") as conn:  # (the session was not stored: it was killed)
+        conn.execute("DELETE FROM sessions")
+    done.unlink()
+    (data / "journals" / f"{played.session_id}.jsonl").write_text("\n".join([json.dumps(start), *lines[1:-1]]) + "\n")
+    _, out, err = _cli("scores", "--data-dir", str(data))
+    assert "holds a NUL character" in out + err and "quarantined" in out + err, (out, err)
+    why = data / "journals" / "quarantine" / f"{played.session_id}.jsonl.why.txt"
+    assert "drill_path holds a NUL character" in why.read_text()
