@@ -105,11 +105,23 @@ class RescoredMeanwhile(StoreError):
 
 class CorruptSession(StoreError):
     """A stored row that cannot be read back (its scorecard or action log is not valid JSON, or an action does not
-    validate). ``session_id`` names it; the row is never modified."""
+    validate). ``session_id`` names it, as stored (text; or, written by SQL, a BLOB: :func:`session_id_text` names
+    that one); the row is never modified."""
 
     def __init__(self, message: str, session_id: str) -> None:
         super().__init__(message)
         self.session_id = session_id
+
+
+def session_id_text(value: object) -> str:
+    """A stored session id as text for people and JSON: text as it is; a BLOB (``bytes``, written by SQL into a
+    SQLite store) as the SQL literal that finds its row (``x'00ff'``: ``DELETE FROM sessions WHERE session_id =
+    x'00ff'``); anything else as ``str``. Python cannot sort BLOBs with text, nor JSON hold them."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return f"x'{bytes(value).hex()}'"
+    return str(value)
 
 
 def damaged_message(path: Path, exc: BaseException) -> str:

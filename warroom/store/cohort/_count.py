@@ -203,6 +203,8 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
     out = []
     for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
         set_id, ttd, wall, false_esc, shown, text, version = rest
+        if any(isinstance(v, bytes) for v in (trainee, drill, sid, started_at, mode, response, outcome, set_id)):
+            raise _Unusual  # text that is not UTF-8 (read as bytes: ResultsStore's sqlite_text): described row by row
         if text is None:
             pulled: tuple[str, ...] = ()
         elif text in pulled_of:

@@ -25,10 +25,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.stats import SessionFacts
+from warroom.store.errors import session_id_text
 from warroom.store.results import (
     BAD_FIGURES,
     COUNTED_SQL,
     LEFT_OUT_SQL,
+    MAX_SHOWN,
     MODES,
     PULLED_KEY,
     SHOWN_KEY,
@@ -157,9 +159,10 @@ def unverified_sessions(store: ResultsStore, query: FactsQuery | None = None, li
         ids = [r[0] for r in store.db.conn.execute(f"SELECT session_id FROM sessions{where}", params).fetchall()]
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
-    ids.sort()
+    ids.sort(key=session_id_text)  # (a BLOB id written by SQL is named as its SQL literal, never compared with text)
     checks = store.checks(ids[:limit])
-    return Unverified(len(ids), query.include_unverified, tuple(checks[i] for i in ids[:limit] if i in checks))
+    named = tuple(replace(checks[i], session_id=session_id_text(i)) for i in ids[:limit] if i in checks)
+    return Unverified(len(ids), query.include_unverified, named)
 
 
 def read_facts(
@@ -213,8 +216,8 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
     recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
         mode, shown, text, response, set_id, version = rest
-        if not ok:
-            wrong.append(sid)
+        if not ok or any(isinstance(v, bytes) for v in (sid, trainee, drill_id, started_at, mode, response, set_id)):
+            wrong.append(sid)  # (bytes: text that is not UTF-8, as ResultsStore's sqlite_text reads it)
             continue
         try:
             if text is None:
@@ -253,7 +256,10 @@ def _wrong_types(store: ResultsStore, ids: list[str], limit: int = 100) -> list[
     from warroom.store.errors import CorruptSession, StoreError
 
     out = []
-    for sid in sorted(ids)[:limit]:
+    for sid in sorted(ids, key=session_id_text)[:limit]:
+        if not isinstance(sid, str):  # a BLOB, or text that is not UTF-8: no id to look it up by
+            out.append(_problem(session_id_text(sid), ValueError("its session id is not UTF-8 text (written by SQL)")))
+            continue
         try:
             store.get(sid)
         except CorruptSession as exc:
@@ -274,8 +280,8 @@ def _problem(session_id: str, exc: Exception) -> CorruptSession:
 def _shown(value: Any) -> int:
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"its scorecard's {SHOWN_KEY} {value!r} is not a count")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SHOWN:
+        raise ValueError(f"its scorecard's {SHOWN_KEY} {value!r} is not a count (from 0 to {MAX_SHOWN:,})")
     return value
 
 

@@ -4,7 +4,7 @@
 from ._checks import strict_json
 from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
-from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
+from ._distractors import BAD_FIGURES, MAX_SHOWN, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
 from ._history import HISTORY_TABLE, ScorecardChange
 from ._queries import SORT_KEYS, TUTORIAL, Filters, filter_sql, where_sql
 from ._records import ActionRecord, EndRecord, describe, error_column
@@ -26,6 +26,7 @@ __all__ = [
     "ImportResult",
     "LEFT_OUT_SQL",
     "LIST_FIELDS",
+    "MAX_SHOWN",
     "MODES",
     "NOT_COUNTABLE",
     "NOT_COUNTABLE_INDEX",

@@ -66,6 +66,18 @@ def guarded(
 _NO_HARD_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK})
 
 
+
+def sqlite_text(value: bytes) -> str | bytes:
+    """A SQLite TEXT value as Python reads it: its UTF-8 text; or, for bytes that are not UTF-8 (written by SQL, as
+    ``CAST(x'ff' AS TEXT)``, or by another program), the bytes themselves, so that the row holding them reads as one
+    holding a BLOB (a value of the wrong type: skipped and named, the store still usable), where Python's own
+    decoding stopped the whole query (``Could not decode to UTF-8 column 'trainee'``): one such value made every
+    command that reads the column fail."""
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        return bytes(value)
+
 class StoreConnection:
     """The open connection to one data directory's results database, created and migrated as needed.
 
@@ -116,6 +128,7 @@ class StoreConnection:
         try:
             self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
+            self.conn.text_factory = sqlite_text
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
         try:

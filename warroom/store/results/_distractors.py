@@ -9,8 +9,8 @@ PostgreSQL store, so the store keeps them in two columns, written with the score
 
 - ``distractors_shown`` INTEGER: the count; NULL when the scorecard records neither figure (scoring rules 1, a
   scorecard that is not a JSON object, a session without distractors); ``-1`` when a figure has the wrong shape
-  (not a count, not a list of event ids, or more distinct distractors escalated than shown): the statistics refuse
-  such a session and name it (:mod:`warroom.store.cohort._facts`).
+  (not a count from 0 to :data:`MAX_SHOWN`, not a list of event ids, or more distinct distractors escalated than
+  shown): the statistics refuse such a session and name it (:mod:`warroom.store.cohort._facts`).
 - ``distractor_escalations`` TEXT: the event ids as a JSON list; NULL when there are none (or the figures are not
   readable).
 """
@@ -29,6 +29,9 @@ COLUMNS: tuple[str, str] = (SHOWN_KEY, PULLED_KEY)
 NO_DISTRACTOR_FIGURES: tuple[str, ...] = ("1",)
 #: ``distractors_shown`` of a session whose figures have the wrong shape.
 BAD_FIGURES = -1
+#: The largest count of distractors shown a column holds: PostgreSQL's ``INTEGER`` (4 bytes); a scorecard claiming
+#: more (``10**30`` in an imported line) has figures of the wrong shape, not a count the store fails to write.
+MAX_SHOWN = 2**31 - 1
 #: Sessions the migration back-fill reads and writes per statement.
 _BATCH = 5000
 
@@ -50,7 +53,7 @@ def figure_columns(scorecard: Any, scoring_version: str | None) -> dict[str, Any
     shown, pulled = scorecard.get(SHOWN_KEY), scorecard.get(PULLED_KEY)
     if shown is None and pulled is None:
         return none
-    ok_shown = shown is None or (isinstance(shown, int) and not isinstance(shown, bool) and shown >= 0)
+    ok_shown = shown is None or (isinstance(shown, int) and not isinstance(shown, bool) and 0 <= shown <= MAX_SHOWN)
     ok_pulled = pulled is None or (isinstance(pulled, list) and all(isinstance(i, str) for i in pulled))
     if not ok_shown or not ok_pulled or len(set(pulled or ())) > (shown or 0):
         return {SHOWN_KEY: BAD_FIGURES, PULLED_KEY: None}

@@ -55,7 +55,7 @@ def recorded_response(scorecard: Any) -> str | None:
     if not isinstance(scorecard, dict):
         return None
     value = scorecard.get(RESPONSE_KEY)
-    return value if value in _RESPONSES else None
+    return value if isinstance(value, str) and value in _RESPONSES else None  # (a list or an object: unhashable)
 
 
 def response_column(scorecard: Any, outcome: str, all_clear: bool, false_escalations: int) -> str | None:

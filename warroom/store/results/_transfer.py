@@ -214,9 +214,19 @@ def _history(changes: Any) -> list[dict[str, Any]]:
     if not isinstance(changes, list):
         raise ValueError(f"{HISTORY_KEY} is not a list")
     try:
-        return [HistoryRecord.model_validate(change).model_dump() for change in changes]
+        history = [HistoryRecord.model_validate(change).model_dump() for change in changes]
     except ValidationError as exc:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
+    from warroom.store.results._writes import NUL_REFUSED
+
+    seen: set[Any] = set()
+    for change in history:  # (the store numbers a session's re-scores once each: a number twice failed the batch)
+        if change["seq"] in seen:
+            raise ValueError(f"{HISTORY_KEY}: re-score {change['seq']} is given twice (each is numbered once)")
+        seen.add(change["seq"])
+        if nul := next((k for k, v in change.items() if isinstance(v, str) and "\x00" in v), None):
+            raise ValueError(f"{HISTORY_KEY}: {NUL_REFUSED % nul}")
+    return history
 
 
 #: Lines stored per transaction by :func:`import_lines`, on both back ends: one commit (one ``fsync``) per batch, not

@@ -86,17 +86,23 @@ def mark(
     """Record ``state`` and ``reason`` for ``session_id``, now, by ``by`` (None: the login role or the system's
     user), replacing what was recorded (``replace`` False: keeping it, as a trainee role, which may not change a
     record, must); ``submitted_by`` (who stored it without a check) is recorded with a new record only, never
-    changed. Runs in the caller's transaction when there is one. Raises ValueError for an unknown state."""
+    changed. A session no longer stored (deleted by another process since it was read: ``scores delete`` while
+    ``scores verify`` runs) gets no record, where the record's foreign key failed the whole transaction, said as a
+    damaged store. Runs in the caller's transaction when there is one. Raises ValueError for an unknown state."""
     from warroom.store.results._history import rescored_by
     from warroom.store.timestamps import utc_now
 
     if state not in STATES:
         raise ValueError(f"unknown verification state {state!r}")
-    sql = f"INSERT INTO {CHECKS_TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id) DO " + (
+    sql = (
+        f"INSERT INTO {CHECKS_TABLE} ({_COLUMNS}) SELECT ?, ?, ?, ?, ?, ? "
+        "WHERE EXISTS (SELECT 1 FROM sessions WHERE session_id = ?) ON CONFLICT(session_id) DO "
+    ) + (
         "UPDATE SET state = excluded.state, reason = excluded.reason, checked_at = excluded.checked_at, "
         "checked_by = excluded.checked_by" if replace else "NOTHING"
     )
-    db.conn.execute(sql, (session_id, state, reason[:10_000], utc_now(), by or rescored_by(db), submitted_by))
+    values = (session_id, state, reason[:10_000], utc_now(), by or rescored_by(db), submitted_by, session_id)
+    db.conn.execute(sql, values)
 
 
 def read_checks(db: StoreConnection, session_ids: Iterable[str] | None = None) -> dict[str, SessionCheck]:
@@ -113,8 +119,11 @@ def read_checks(db: StoreConnection, session_ids: Iterable[str] | None = None) -
         else:
             wanted = set(ids)
             return {k: v for k, v in read_checks(db).items() if k in wanted}
+    from warroom.store.errors import session_id_text
+
+    # keyed by the id as stored (a BLOB id, written by SQL, is found under its bytes), named as text
     return {
-        str(r[0]): SessionCheck(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), r[5])
+        r[0]: SessionCheck(session_id_text(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), r[5])
         for r in db.conn.execute(sql, params)
     }
 

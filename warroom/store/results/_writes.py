@@ -58,6 +58,14 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
     except ValidationError as exc:
         reason = SessionReason.of(session_id, "session ", f" was not stored: {describe(exc)}")
         raise InvalidSession.about(reason, session_id) from None
+    if nul := next((k for k, v in values.items() if isinstance(v, str) and "\x00" in v), None):
+        raise InvalidSession.about(SessionReason.of(session_id, "session ", f" was not stored: {NUL_REFUSED % nul}"),
+                                   session_id)  # fmt: skip
+
+
+#: Why a text holding a NUL character is refused (``%s``: where it is): PostgreSQL's text cannot hold one, so such a
+#: value failed a PostgreSQL store's whole transaction (an import's batch), where SQLite stored it; refused by both.
+NUL_REFUSED = "%s holds a NUL character (\\x00), which a PostgreSQL store cannot hold; remove it"
 
 
 def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str, Any]) -> None:

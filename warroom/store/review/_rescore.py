@@ -125,8 +125,9 @@ def rescore(
 def _write(store: ResultsStore, result: RescoreResult) -> RescoreResult:
     """Store ``result``'s pending scorecard (if any); the result with nothing pending. A session re-scored by another
     process since it was read (two ``warroom scores rescore`` at once) is not written: SKIPPED, saying so (the
-    write checks, in its transaction, that the stored scorecard is still the one read)."""
-    from warroom.store.errors import RescoredMeanwhile
+    write checks, in its transaction, that the stored scorecard is still the one read); nor is one deleted since it
+    was read (``scores delete`` meanwhile): SKIPPED too, where it stopped the whole re-score (``no stored session``)."""
+    from warroom.store.errors import RescoredMeanwhile, SessionNotFound
 
     if result.pending is None:
         return result
@@ -136,6 +137,9 @@ def _write(store: ResultsStore, result: RescoreResult) -> RescoreResult:
     except RescoredMeanwhile as exc:
         why = (f"re-scored by someone else (at {exc.rescored_at}) since this re-score read it; not rewritten (run "
                "`warroom scores rescore` again to see what it holds now)")
+        return replace(result, status=RescoreStatus.SKIPPED, pending=None, after=None, message=why)
+    except SessionNotFound:
+        why = "deleted by someone else (`warroom scores delete`) since this re-score read it; nothing was written"
         return replace(result, status=RescoreStatus.SKIPPED, pending=None, after=None, message=why)
     return replace(result, pending=None)
 

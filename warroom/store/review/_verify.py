@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from warroom.core.library import TUTORIAL_ID
 from warroom.core.scoring import SCORING_VERSION, ScoringError, score
-from warroom.store.errors import CorruptSession
+from warroom.store.errors import CorruptSession, session_id_text
 from warroom.store.review._drill import (
     DrillCache,
     DrillResolver,
@@ -120,16 +120,16 @@ def verify_sessions(
     checks = store.checks()  # every record, read once (a query per session was a third of the time)
     figures = _stored_figures(store)
     out: list[VerifyResult] = []
-    pending: list[tuple[VerifyResult, SessionCheck | None]] = []
+    pending: list[tuple[VerifyResult, SessionCheck | None, Any]] = []
     for s in store.iter_sessions(**filters):
         previous = checks.get(s.session_id)
-        if isinstance(s, CorruptSession):
-            result = VerifyResult(s.session_id, None, None, Verdict.UNVERIFIABLE, (str(s),), _submitter(previous),
-                                  previous.state if previous else None)  # fmt: skip
+        if isinstance(s, CorruptSession):  # (its id as stored may be a BLOB written by SQL: named as text)
+            result = VerifyResult(session_id_text(s.session_id), None, None, Verdict.UNVERIFIABLE, (str(s),),
+                                  _submitter(previous), previous.state if previous else None)  # fmt: skip
         else:
             result = verify_session(store, s, resolver, previous, cache, copies, figures)
-        if record:
-            pending.append((result, previous))
+        if record and isinstance(s.session_id, str):  # (an id that is not text names no row a command can read)
+            pending.append((result, previous, s.session_id))
             if len(pending) >= _RECORDED_AT_ONCE:
                 _record_all(store, pending)
         out.append(result)
@@ -142,15 +142,15 @@ def verify_sessions(
 _RECORDED_AT_ONCE = 500
 
 
-def _record_all(store: ResultsStore, pending: list[tuple[VerifyResult, SessionCheck | None]]) -> None:
-    """Record the verdicts ``pending`` in one transaction, and empty it."""
-    if not any(r.verdict is not Verdict.VERIFIED or p is not None for r, p in pending):
+def _record_all(store: ResultsStore, pending: list[tuple[VerifyResult, SessionCheck | None, Any]]) -> None:
+    """Record the verdicts ``pending`` (each with its session's id as stored) in one transaction, and empty it."""
+    if not any(r.verdict is not Verdict.VERIFIED or p is not None for r, p, _ in pending):
         pending.clear()
         return
 
     def write() -> None:
-        for result, previous in pending:
-            _record(store, result, previous)
+        for result, previous, stored_id in pending:
+            _record(store, result, previous, stored_id)
 
     store.db.write(write)
     pending.clear()
@@ -169,12 +169,13 @@ def _submitter(previous: SessionCheck | None) -> str | None:
     return previous.submitted_by if previous is not None else None
 
 
-def _record(store: ResultsStore, result: VerifyResult, previous: SessionCheck | None) -> None:
-    """Record ``result`` in the store: a verified session that had no record keeps none (warroom's recorder stored
-    it, and it is right); every other verdict replaces the session's record."""
+def _record(store: ResultsStore, result: VerifyResult, previous: SessionCheck | None, stored_id: Any) -> None:
+    """Record ``result`` in the store, under the session's id as stored (``stored_id``): a verified session that had
+    no record keeps none (warroom's recorder stored it, and it is right); every other verdict replaces the session's
+    record."""
     if result.verdict is Verdict.VERIFIED and previous is None:
         return
-    store.mark(result.session_id, result.verdict.value, result.reason)
+    store.mark(stored_id, result.verdict.value, result.reason)
 
 
 def verify_session(
