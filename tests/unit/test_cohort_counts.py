@@ -12,6 +12,7 @@ from stats_support import add, cohort
 
 from warroom.core.stats import summarize
 from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
+from warroom.store.cohort._count import STORED_ORDER
 from warroom.store.results import ResultsStore
 
 FAULT_OUTCOMES = ["contained", "contained", "contained_late", "wrong_step", "false_alarm", "missed", "abandoned",
@@ -158,7 +159,7 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
         store.db.conn.execute("UPDATE sessions SET all_clear = 0 WHERE session_id = 's0001'")
         _as_version_11(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 20
+        assert store.schema_version == SCHEMA_VERSION == 21
         conn = store.db.conn
         rows = {r[0]: tuple(r[1:]) for r in conn.execute(
             "SELECT session_id, response, outcome, all_clear, false_escalations FROM sessions")}  # fmt: skip
@@ -190,7 +191,7 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
 #: SQLite's first-attempt query as the summary runs it (warroom.store.cohort._count._FIRST_SQL).
 _FIRST_PLAN = (
     "SELECT trainee, drill_id, count(CASE WHEN +mode IN ('practice') THEN 1 END), "
-    "min(started_at || char(1) || session_id), response FROM sessions INDEXED BY {index} WHERE countable "
+    f"min({STORED_ORDER}), response FROM sessions INDEXED BY {{index}} WHERE countable "
     "GROUP BY trainee, drill_id"
 )
 

@@ -11,16 +11,17 @@ database when the row was written, and the queries read it from their indexes.
    from their partial index ``ix_sessions_not_countable`` (few), and described one by one; the counted modes are
    chosen from these counts as :func:`~warroom.store.cohort.counted_modes` does (assessment sessions when any
    match);
-2. per (trainee, drill) of the counted modes, the **first attempt** (the session with the least start time, ties by
-   session id) with every column its trial's figures need, and how many of the pair's sessions the ``--since`` and
-   ``--set`` filters keep (the first attempt is found among all of the pair's sessions, whatever those filters:
-   a drill first played before the window is a replay in it). It reads :data:`ATTEMPTS_INDEX` (schema version 12:
-   each trainee's sessions of each drill in start-time order), in order, without a sort.
+2. per (trainee, drill) of the counted modes, the **first attempt** (the session the database stored first, by
+   ``stored_seq``; those stored before schema version 20 have none and come first, by start time, ties by session id: a
+   session's start is its client's word) with every column its trial's figures need, and how many of the pair's sessions
+   the ``--since`` and ``--set`` filters keep (the first attempt is found among all of the pair's sessions, whatever
+   those filters: a drill first played before the window is a replay in it). It reads :data:`ATTEMPTS_INDEX` (schema
+   version 21: each trainee's sessions of each drill in that order), in order, without a sort.
 
 The plans differ where the back ends' SQL differs:
 
 - SQLite takes query 2's first attempt with its ``min()`` aggregate's bare columns (the other columns of a group come
-  from the row holding the least ``started_at``, ``session_id``): one pass over the index, no window.
+  from the row first in :data:`STORED_ORDER`): one pass over the index, no window.
 - PostgreSQL takes it with ``DISTINCT ON`` over the same index, on a second connection in the same snapshot, while
   query 1 (per mode, flag, trainee and drill) runs on the store's own: :mod:`warroom.store.cohort._postgres`.
 
@@ -68,19 +69,24 @@ if TYPE_CHECKING:
 
 #: Query 1: the sessions per mode that can be counted (their ``countable`` flag), and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
-#: The index of each trainee's sessions of each drill in start-time order (schema migration 12).
+#: The index of each trainee's sessions of each drill in the order the database stored them (schema migration 21).
 ATTEMPTS_INDEX = "ix_sessions_attempts"
 #: The columns of a first attempt, as :func:`first_attempt` reads them (after the trainee and the drill).
 ATTEMPT_COLUMNS = (
     "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
     "false_escalations, distractors_shown, distractor_escalations, scoring_version"
 )
+#: The order of first attempts as one text (SQLite): the sessions stored before schema version 20 (no ``stored_seq``)
+#: first, by start time and session id (``char(1)`` sorts before any character of either), then the others in the
+#: order the database stored them (:data:`ATTEMPTS_INDEX`'s order).
+STORED_ORDER = ("CASE WHEN stored_seq IS NULL THEN '0' || started_at || char(1) || session_id "
+                "ELSE printf('1%020d', stored_seq) END")  # fmt: skip
 #: SQLite's query 2: per (trainee, drill) the first attempt in any mode (the bare columns of ``min()``: those of the
-#: row with the least start time and session id; ``char(1)`` sorts before any character of either) and the sessions
-#: of the counted modes (``{counted}``) the window filters keep (``{within}``).
+#: row first in :data:`STORED_ORDER`) and the sessions of the counted modes (``{counted}``) the window filters keep
+#: (``{within}``).
 _FIRST_SQL = (
     "SELECT trainee, drill_id, count(CASE WHEN {within} AND {counted} THEN 1 END), "
-    "min(started_at || char(1) || session_id), "
+    f"min({STORED_ORDER}), "
     f"{ATTEMPT_COLUMNS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 )
 

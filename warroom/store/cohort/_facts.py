@@ -54,7 +54,8 @@ FACTS_INDEX = "ix_sessions_facts"
 
 _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
-    "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version"
+    "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version, "
+    "stored_seq"
 )
 
 
@@ -212,7 +213,7 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
     recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
-        mode, shown, text, response, set_id, version = rest
+        mode, shown, text, response, set_id, version, seq = rest
         if not ok:
             wrong.append(sid)
             continue
@@ -227,7 +228,7 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
                         ttd, wall_ttd, mode, sid, response, set_id,
-                        response is None or version not in recorded)  # fmt: skip
+                        response is None or version not in recorded, seq)  # fmt: skip
             append(fact)
         except ValueError as exc:
             problems.append(_problem(sid, exc))

@@ -37,10 +37,11 @@ FOLDED_SQL = (
     "SELECT mode, countable, trainee, drill_id, count(CASE WHEN {within} THEN 1 END) FROM sessions{where} "
     "GROUP BY mode, countable, trainee, drill_id"
 )
-#: Query 2: each pair's first attempt among its sessions of any mode that can be counted (``{where}``).
+#: Query 2: each pair's first attempt among its sessions of any mode that can be counted (``{where}``), the session
+#: the database stored first (the order of the first-attempt index, schema version 21).
 FIRST_SQL = (
     f"SELECT DISTINCT ON (trainee, drill_id) trainee, drill_id, {ATTEMPT_COLUMNS} FROM sessions{{where}} "
-    "ORDER BY trainee, drill_id, started_at, session_id"
+    "ORDER BY trainee, drill_id, stored_seq NULLS FIRST, started_at, session_id"
 )
 
 
