@@ -11,7 +11,7 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.stats import summarize
-from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
+from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts, window_problems
 from warroom.store.cohort._count import STORED_ORDER
 from warroom.store.results import ResultsStore
 
@@ -47,8 +47,8 @@ def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) 
 def _expected(store: ResultsStore, query: FactsQuery, mode: str):
     """The statistics of every session read one by one: the first attempts among all the matching trainees' and
     drills' sessions, the window filters (--since, --set) keeping theirs."""
-    facts, _ = read_facts(store, query.partition())
-    problems = read_facts(store, query)[1]
+    facts, _ = read_facts(store, query.partition(), with_left_out=True)
+    problems = window_problems(store, query, facts)
     kept = [f for f in facts if query.within(f)]
     counted = counted_modes(kept, mode)
     return summarize(facts, modes=counted.modes, within=query.within), counted, len(kept), problems

@@ -72,3 +72,38 @@ def test_sessions_stored_before_the_store_numbered_them_come_first_in_start_orde
         assert _ann(store) == [(1, 1, 0, 1)] * 2  # the unnumbered poor session, though it claims a later start
         store.db.conn.execute("UPDATE sessions SET stored_seq = NULL WHERE session_id = ?", (new,))
         assert _ann(store) == [(1, 1, 1, 1)] * 2  # both unnumbered: by start, the good one
+
+
+def test_a_first_attempt_that_cannot_be_counted_leaves_its_drill_without_a_trial(
+    tmp_path: Path, backend_url: str | None
+):
+    """A trainee's first attempt at a drill is stored with values that cannot be counted (here an outcome a drill
+    with a fault cannot end with); they read its debrief and play it again, well. The rows that cannot be counted
+    were dropped before the first-attempt search, so the informed replay became the trial: a hit. The first attempt
+    is found among every stored session; one that cannot be counted is no trial, the later sessions stay replays,
+    and the summary says so of that row; on both back ends, in SQL and in process."""
+    poor = play(tmp_path, "ann", [LATE], mode="assessment").session_id
+    play(tmp_path, "ann", GOOD, mode="assessment")
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        store.db.conn.execute("UPDATE sessions SET outcome = 'all_clear_held' WHERE session_id = ?", (poor,))
+        assert _ann(store) == [(0, 1, 0, 0)] * 2
+        for result in (cohort_stats(store, mode="all"), facts_stats(store, FactsQuery(), "all")):
+            (problem,) = result.problems
+            assert problem.session_id == poor
+            said = str(problem)
+            assert "it is the first attempt of trainee 'ann' at drill" in said and "gives them no trial" in said
+    code, out = _cli("scores", "summary", "--format", "json", "--data-dir", str(tmp_path))
+    (ann,) = json.loads(out)["trainees"]
+    assert code == 1 and (ann["trials"], ann["replays"], ann["hits"]) == (0, 1, 0), ann  # 1: a row left out
+
+
+def test_a_later_session_that_cannot_be_counted_leaves_the_first_attempt_the_trial(tmp_path: Path):
+    """The other side: a replay that cannot be counted changes nothing of the trial, and is no replay in the counts
+    (it is in no figure) nor said to be a first attempt."""
+    play(tmp_path, "ann", GOOD, mode="assessment")
+    later = play(tmp_path, "ann", [LATE], mode="assessment").session_id
+    with ResultsStore(tmp_path) as store:
+        store.db.conn.execute("UPDATE sessions SET outcome = 'all_clear_held' WHERE session_id = ?", (later,))
+        assert _ann(store) == [(1, 0, 1, 1)] * 2
+        (problem,) = cohort_stats(store, mode="all").problems
+        assert problem.session_id == later and "first attempt" not in str(problem)

@@ -63,12 +63,13 @@ def first_attempts(
     one of ``modes`` (None: every mode) and ``within`` keeps it, with the pair's sessions of ``modes`` that
     ``within`` keeps; and the number of sessions (kept by ``within``) of the modes left out. A pair first played in
     another mode (a drill practised before its assessment) has replays only: its sessions of ``modes`` were played
-    knowing the debrief."""
+    knowing the debrief. A first session that cannot be counted (``countable`` False) is no trial either: the
+    pair's sessions are replays."""
     first: dict[tuple[str, str], SessionFacts] = {}
     kept: dict[tuple[str, str], int] = {}
     skipped = 0
     for f in facts:
-        keep = within is None or within(f)
+        keep = f.countable and (within is None or within(f))
         key = (f.trainee, f.drill_id)
         now = first.get(key)
         if now is None or attempt_order(f) < attempt_order(now):
@@ -79,7 +80,7 @@ def first_attempts(
             continue
         kept[key] = kept.get(key, 0) + keep
     attempts = [
-        FirstAttempt(f, kept[key], (within is None or within(f)) and (modes is None or f.mode in modes))
+        FirstAttempt(f, kept[key], f.countable and (within is None or within(f)) and (modes is None or f.mode in modes))
         for key, f in first.items()
     ]
     return attempts, skipped

@@ -41,6 +41,7 @@ from warroom.core.stats import (
     SessionFacts,
     count_first_attempts,
     stats_from_counts,
+    uncountable,
 )
 from warroom.errors import WarroomError
 from warroom.store.cohort._facts import (
@@ -50,8 +51,10 @@ from warroom.store.cohort._facts import (
     build_facts,
     counted_modes,
     modes_counted,
+    no_trial,
     prepared,
     read_facts,
+    window_problems,
 )
 from warroom.store.results import (
     COLUMN,
@@ -74,7 +77,7 @@ ATTEMPTS_INDEX = "ix_sessions_attempts"
 #: The columns of a first attempt, as :func:`first_attempt` reads them (after the trainee and the drill).
 ATTEMPT_COLUMNS = (
     "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
-    "false_escalations, distractors_shown, distractor_escalations, scoring_version"
+    "false_escalations, distractors_shown, distractor_escalations, scoring_version, stored_seq, countable"
 )
 #: The order of first attempts as one text (SQLite): the sessions stored before schema version 20 (no ``stored_seq``)
 #: first, by start time and session id (``char(1)`` sorts before any character of either), then the others in the
@@ -82,10 +85,10 @@ ATTEMPT_COLUMNS = (
 STORED_ORDER = ("CASE WHEN stored_seq IS NULL THEN '0' || started_at || char(1) || session_id "
                 "ELSE printf('1%020d', stored_seq) END")  # fmt: skip
 #: SQLite's query 2: per (trainee, drill) the first attempt in any mode (the bare columns of ``min()``: those of the
-#: row first in :data:`STORED_ORDER`) and the sessions of the counted modes (``{counted}``) the window filters keep
-#: (``{within}``).
+#: row first in :data:`STORED_ORDER`, whether it can be counted or not) and the sessions that can be counted of the
+#: counted modes (``{counted}``) the window filters keep (``{within}``).
 _FIRST_SQL = (
-    "SELECT trainee, drill_id, count(CASE WHEN {within} AND {counted} THEN 1 END), "
+    f"SELECT trainee, drill_id, count(CASE WHEN {{within}} AND {{counted}} AND {COLUMN} THEN 1 END), "
     f"min({STORED_ORDER}), "
     f"{ATTEMPT_COLUMNS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 )
@@ -131,7 +134,7 @@ def facts_stats(store: ResultsStore, query: FactsQuery, mode: str = "auto") -> C
     query = prepared(store, query)
     facts, problems = read_facts(store, query.partition(), with_left_out=True)
     if query.since is not None or query.set_id is not None:  # only the rows the window filters keep are reported
-        problems = read_facts(store, query)[1]
+        problems = window_problems(store, query, facts)
     kept = [f for f in facts if query.within(f)]
     counted = counted_modes(kept, mode)
     stats = summarize(facts, modes=counted.modes, within=query.within)
@@ -186,29 +189,37 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         by_mode, _ = _checked(checked)
         counted = modes_counted(requested, bool(by_mode.get("assessment")))
         within, wp = query.within_sql(unindexed)
-        where, params = query.partition().where(COLUMN, unindexed=unindexed)  # (the first attempt: in any mode)
+        where, params = query.partition().where(unindexed=unindexed)  # (the first attempt: in any mode, any row)
         hint = store.dialect.indexed_by(ATTEMPTS_INDEX)
         sql = _FIRST_SQL.format(within=within, counted=in_modes(store, counted), hint=hint, where=where)
         rows = [(t, d, kept, *rest) for t, d, kept, _min, *rest in conn.execute(sql, [*wp, *params]).fetchall()]
     skipped = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
     try:
-        stats = stats_from_counts(count_first_attempts(first_attempts(rows, query, counted), skipped))
+        attempts = first_attempts(rows, query, counted)
+        stats = stats_from_counts(count_first_attempts(attempts, skipped))
     except ValueError:  # a row whose values do not fit together: only a store changed by hand has them
         raise _Unusual from None
+    problems = no_trial(problems, (a.first for a in attempts))
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
 def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> list[FirstAttempt]:
     """The :class:`~warroom.core.stats.FirstAttempt` of each row of query 2 (trainee, drill, the sessions of the
     ``counted`` modes the window filters keep, then :data:`ATTEMPT_COLUMNS` of the pair's first session in any mode:
-    a trial only when its mode is counted). Raises ValueError for a row whose values do not fit together."""
+    a trial only when its mode is counted and it can be counted). Raises ValueError for a row whose values do not
+    fit together."""
     from warroom.store.cohort._facts import recorded_versions
 
     recorded = recorded_versions()
     pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     out = []
     for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
-        set_id, ttd, wall, false_esc, shown, text, version = rest
+        set_id, ttd, wall, false_esc, shown, text, version, seq, ok = rest
+        if not ok:  # a first attempt that cannot be counted: no trial, the pair's sessions are replays
+            if not all(isinstance(v, str) for v in (trainee, drill, sid, started_at)):
+                raise _Unusual
+            out.append(FirstAttempt(uncountable(trainee, drill, started_at, sid, seq), kept, False))
+            continue
         if text is None:
             pulled: tuple[str, ...] = ()
         elif text in pulled_of:
@@ -221,7 +232,7 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
         signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
         fact = SessionFacts(
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
-            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded,
+            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded, seq,
         )  # fmt: skip
         out.append(FirstAttempt(fact, kept, query.within(fact) and (counted.modes is None or mode in counted.modes)))
     return out
