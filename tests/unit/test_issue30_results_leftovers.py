@@ -107,3 +107,18 @@ def test_a_later_session_that_cannot_be_counted_leaves_the_first_attempt_the_tri
         assert _ann(store) == [(1, 0, 1, 1)] * 2
         (problem,) = cohort_stats(store, mode="all").problems
         assert problem.session_id == later and "first attempt" not in str(problem)
+
+
+def test_the_consoles_progress_page_orders_a_trainees_sessions_as_the_store_stored_them():
+    """The console's progress page drew its points, and took each drill's first attempt, in start-time order: a
+    replay whose start a clock set back put first counted as the trial there. It follows the store's order."""
+    from warroom.console import progress
+    from warroom.core.stats import SessionFacts
+
+    poor = SessionFacts("ann", "d1", True, "missed", 0, "2026-12-01T10:00:00.000000+00:00", mode="assessment",
+                        session_id="s-poor", stored_seq=1)  # fmt: skip
+    good = SessionFacts("ann", "d1", True, "contained", 100, "2025-12-01T10:00:00.000000+00:00", mode="assessment",
+                        session_id="s-good", stored_seq=2)  # fmt: skip
+    made = progress("ann", [good, poor], lambda _: None)
+    assert [p.session_id for p in made.points] == ["s-poor", "s-good"]
+    assert (made.overall.trials, made.overall.hits, made.overall.replays) == (1, 0, 1)
