@@ -16,7 +16,8 @@ from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 
 #: A poor attempt: the wrong step, late.
-LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="a guess: s2 looked wrong in the trace, escalating",
+              cites=("e02",))
 
 
 def _export(data: Path) -> list[dict]:

@@ -122,3 +122,49 @@ def test_the_consoles_progress_page_orders_a_trainees_sessions_as_the_store_stor
     made = progress("ann", [good, poor], lambda _: None)
     assert [p.session_id for p in made.points] == ["s-poor", "s-good"]
     assert (made.overall.trials, made.overall.hits, made.overall.replays) == (1, 0, 1)
+
+
+def _handed_in(tmp_path: Path, actions: list[Action]) -> tuple[str, str, dict[str, str]]:
+    """ann and bob each play ``actions`` on their own client; both exports are imported into the class's store
+    (``--trainee``): their ids, and verify's verdict of each."""
+    data = tmp_path / "class"
+    ids = []
+    for name in ("ann", "bob"):
+        own = tmp_path / name
+        ids.append(play(own, name, actions, mode="assessment").session_id)
+        handed = tmp_path / f"{name}.jsonl"
+        assert _cli("store", "export", "--data-dir", str(own), "-o", str(handed))[0] == 0
+        assert _cli("store", "import", "--trainee", name, str(handed), "--data-dir", str(data))[0] == 0
+    out = _cli("scores", "verify", "--format", "json", "--data-dir", str(data))[1]
+    return ids[0], ids[1], {v["session_id"]: v["verdict"] for v in json.loads(out)}
+
+
+def test_two_trainees_with_the_same_short_honest_log_are_not_copies(tmp_path: Path):
+    """ann and bob both escalate the right step citing e04 the moment it arrives, with the same two words: their
+    logs are the same, honestly (one choice, a short note). verify named bob's a copy of ann's and left it out. A log
+    is compared for copies only when it is telling (3 choices, or 40 characters of notes): both are verified."""
+    from warroom.store.review._verify import telling
+
+    short = [Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale data", cites=("e04",))]
+    assert not telling(short)
+    ann, bob, verdicts = _handed_in(tmp_path, short)
+    assert verdicts == {ann: "verified", bob: "verified"}
+
+
+@pytest.mark.parametrize("telling_log", ["choices", "notes"])
+def test_a_telling_log_handed_in_by_two_trainees_is_a_copy(tmp_path: Path, telling_log: str):
+    """The other side: three choices (inspect, flag, escalate), or a note of 40 characters, the same in two
+    trainees' sessions, are a copy: the one stored later disagrees."""
+    from warroom.store.review._verify import MIN_TELLING_NOTES, telling
+
+    if telling_log == "choices":
+        log = [Action(t=12.0, kind=ActionKind.INSPECT, event="e04"),
+               Action(t=12.0, kind=ActionKind.FLAG, event="e04", note="old"),
+               Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale", cites=("e04",))]  # fmt: skip
+    else:
+        note = "x" * MIN_TELLING_NOTES
+        log = [Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note=note, cites=("e04",))]
+        assert not telling([log[0].model_copy(update={"note": note[1:]})])
+    assert telling(log)
+    ann, bob, verdicts = _handed_in(tmp_path, log)
+    assert verdicts == {ann: "verified", bob: "disagrees"}

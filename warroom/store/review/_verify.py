@@ -284,13 +284,31 @@ Group = dict[str, list[_Held]]
 CopyIndex = dict[str, Group]
 
 
+#: A log is telling enough to name a copy with at least this many choices (actions that inspect, flag, unflag,
+#: escalate or probe; playback and quitting are no choices) ...
+MIN_TELLING_CHOICES = 3
+#: ... or notes (flags' and escalations' words) of at least this many characters in all.
+MIN_TELLING_NOTES = 40
+#: The actions that are no choice of the trainee's about the trace.
+_NO_CHOICE = frozenset({"quit", "pause", "resume", "speed"})
+
+
+def telling(actions: Sequence[Action]) -> bool:
+    """Whether an action log holds enough to tell a copy from an honest session that did the same: at least
+    :data:`MIN_TELLING_CHOICES` choices, or notes of at least :data:`MIN_TELLING_NOTES` characters in all. A log of
+    one escalation of the event that shows the fault, with a few words, at the drill time the event arrives, is what
+    two trainees who read the trace well write alike; anyone holding the drill file can also write it without
+    copying, so naming it a copy catches no one and wrongs honest trainees (docs/cohorts.md)."""
+    choices = sum(1 for a in actions if a.kind.value not in _NO_CHOICE)
+    return choices >= MIN_TELLING_CHOICES or sum(len(a.note or "") for a in actions) >= MIN_TELLING_NOTES
+
+
 def _log_key(actions: Sequence[Action]) -> str | None:
-    """An action log as comparable text; None for one holding no trainee action (two sessions played hold the same
-    one when nothing but a quit was recorded)."""
-    mine = [a.model_dump(mode="json") for a in actions]
-    if not any(a["kind"] != "quit" for a in mine):
+    """An action log as comparable text; None for one too short to tell a copy (:func:`telling`: two sessions played
+    hold the same one when nothing but a quit, or one escalation with a few words, was recorded)."""
+    if not telling(actions):
         return None
-    return json.dumps(mine, sort_keys=True)
+    return json.dumps([a.model_dump(mode="json") for a in actions], sort_keys=True)
 
 
 def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
@@ -317,12 +335,11 @@ def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
 def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = None) -> list[str]:
     """A session stored without a check (``s``) that is a copy of another session, the same trainee's or another's
     (a hit handed in under another name): the same drill and action log, whatever the seed (a log holds each
-    action's drill time, so no two sessions played hold the same one, but for one holding nothing but a quit; and a
-    copier may pick another seed that draws the same trial), whatever its id and start time say. A copy given an
-    earlier start time would become the trainee's first attempt at the drill, and one given a later start took the
-    session it copies out of the figures (a bad first attempt) while standing itself as a later one. Of two copies
-    both stored without a check, the one the database stored later is the copy (:func:`_copy_of`); a session
-    warroom's recorder stored is never the copy."""
+    action's drill time, so two sessions played seldom hold the same one, and only a :func:`telling` log is
+    compared; and a copier may pick another seed that draws the same trial), whatever its id and start time say. A
+    copy given a later start took the session it copies out of the figures (a bad first attempt) while standing
+    itself as a later one. Of two copies both stored without a check, the one the database stored later is the copy
+    (:func:`_copy_of`); a session warroom's recorder stored is never the copy."""
     mine = _log_key(s.actions)
     if mine is None:
         return []
