@@ -168,3 +168,28 @@ def test_a_telling_log_handed_in_by_two_trainees_is_a_copy(tmp_path: Path, telli
     assert telling(log)
     ann, bob, verdicts = _handed_in(tmp_path, log)
     assert verdicts == {ann: "verified", bob: "disagrees"}
+
+
+@pytest.mark.parametrize("seed", [None, "own"])
+def test_a_seedless_assessment_session_of_a_drill_with_a_twin_is_unverifiable(tmp_path: Path, seed):
+    """An assessment session of a drill with a twin, outside a set, handed in without its seed: which trial it was
+    (signal, or the twin's healthy run) is drawn from the seed, so its row cannot say. verify took the draw of no
+    seed, a signal trial, and verified it. It is unverifiable, saying why; the same session with its seed is checked
+    against its seed's draw and verified."""
+    from unit.test_hostile_campaign6_fixes_results import _export, _import, _set_session, _verify
+
+    src, dest = tmp_path / "ann", tmp_path / "fac"
+    sid = _set_session(src, "ann", 0.0, set_id=None)  # outside a set: the trial its seed draws
+    (line,) = _export(src, tmp_path / "x.jsonl")
+    assert line["seed"] is not None
+    if seed is None:
+        line["seed"] = None
+    _import([line], tmp_path / "in.jsonl", dest, "--trainee", "ann")
+    got = _verify(dest)[sid]
+    if seed is None:
+        assert got["verdict"] == "unverifiable", got
+        (said,) = got["problems"]
+        assert said.startswith(f"unverifiable trial: it claims a {line['played_as']} trial of a drill with a twin but "
+                               "holds no seed"), said  # fmt: skip
+    else:
+        assert got["verdict"] == "verified", got

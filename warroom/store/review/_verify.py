@@ -249,8 +249,16 @@ def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
     checked, as a sentence; None for a session outside a set or of a drill without a twin (its only trial is
     checked by its drill). A set's session draws its trial from its seed with the set's ``noise_rate``, which is in
     the set's file, not in the store: whatever its row claims (the rate as well), any trial is the draw of some
-    rate, so such a session is never verified by its row alone (docs/cohorts.md)."""
-    if s.set_id is None or found.drawn is None:
+    rate, so such a session is never verified by its row alone (docs/cohorts.md). Nor is an assessment session of a
+    drill with a twin stored without a seed: its seed draws its trial, so without one it cannot say which it was
+    (it was taken for a signal trial, the draw of no seed)."""
+    if found.drawn is None:
+        return None
+    if s.set_id is None and s.mode == "assessment" and s.seed is None:
+        return (f"unverifiable trial: it claims a {s.played_as} trial of a drill with a twin but holds no seed, which "
+                "draws an assessment session's trial (signal or noise), so no check of the stored row can tell which "
+                "trial it was (an assessment session warroom plays always has a seed: store it with its seed)")
+    if s.set_id is None:
         return None
     return (f"unverifiable trial: it claims a {s.played_as} trial of drill set {s.set_id!r}, drawn from its seed with "
             "the set's noise_rate, which the store does not keep, so no check of the stored row can tell it from a "
@@ -418,7 +426,8 @@ def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions:
         out.append(f"mode \"tutorial\" is stored, but {drill.id!r} is not the tutorial's drill (only "
                    "`warroom tutorial` plays that mode, and no figure counts it)")  # fmt: skip
     drawn = found.drawn  # an assessment session outside a set plays the trial its seed draws (no --as, no --seed)
-    if s.mode == "assessment" and s.set_id is None and drawn and s.played_as and s.played_as != drawn:
+    seeded = s.seed is not None  # (a session without a seed says nothing of its draw: unverifiable_trial)
+    if s.mode == "assessment" and s.set_id is None and drawn and seeded and s.played_as and s.played_as != drawn:
         out.append(f"played_as {s.played_as!r} is stored, but an assessment session of this drill with seed "
                    f"{_shown(s.seed)} is a {drawn} trial (drawn from its seed, outside a drill set)")  # fmt: skip
     if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in actions):
