@@ -193,3 +193,46 @@ def test_a_seedless_assessment_session_of_a_drill_with_a_twin_is_unverifiable(tm
                                "holds no seed"), said  # fmt: skip
     else:
         assert got["verdict"] == "verified", got
+
+
+def test_a_session_that_ends_before_it_starts_is_refused_on_import_and_named_by_verify(tmp_path: Path):
+    """An import line whose ``ended_at`` is before its ``started_at`` was stored as it was. The store refuses it,
+    naming the line; a row stored so before (by SQL) disagrees in ``scores verify``."""
+    src, dest = tmp_path / "ann", tmp_path / "fac"
+    sid = play(src, "ann", GOOD, mode="assessment").session_id
+    out = tmp_path / "x.jsonl"
+    assert _cli("store", "export", "--data-dir", str(src), "-o", str(out))[0] == 0
+    line = json.loads(out.read_text())
+    start = line["started_at"]
+    line["ended_at"] = "2020-01-01T00:00:00.000000+00:00"
+    out.write_text(json.dumps(line) + "\n")
+    result = CliRunner().invoke(main, ["store", "import", "--trainee", "ann", str(out), "--data-dir", str(dest)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert (f"x.jsonl:1: session {sid} was not stored: ended_at 2020-01-01T00:00:00.000000+00:00 is before "
+            f"started_at {start}: a session ends after it starts") in result.output, result.output  # fmt: skip
+    with ResultsStore(src) as store:  # a row stored before the check
+        store.db.conn.execute("UPDATE sessions SET ended_at = '2020-01-01T00:00:00.000000+00:00'")
+    code, text = _cli("scores", "verify", "--format", "json", "--data-dir", str(src))
+    (got,) = json.loads(text)
+    assert code == 1 and got["verdict"] == "disagrees", got
+    assert got["problems"] == [f"ended_at 2020-01-01T00:00:00.000000+00:00 is before started_at {start}: a session "
+                               "ends after it starts (the clock that wrote it was wrong, or the row was changed)"]
+
+
+def test_a_clock_stepped_back_during_a_session_ends_it_at_its_start_and_stores_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The other side: warroom's recorder, whose clock steps back during a session (a time synchronisation), stores
+    the session ended at its start instead of losing it to the store's refusal."""
+    from store_support import bundled_drill_path, load
+
+    from warroom.core.scoring import score
+    from warroom.store.journal import SessionRecorder, _recorder
+
+    drill = load(bundled_drill_path())
+    rec = SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), drill, mode="practice")
+    monkeypatch.setattr(_recorder, "utc_now", lambda: "2020-01-01T00:00:00.000000+00:00")
+    assert rec.finish(score(drill, rec.actions))
+    with ResultsStore(tmp_path) as store:
+        row = store.get(rec.session_id)
+    assert row.ended_at == row.started_at > "2020"

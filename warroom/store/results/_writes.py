@@ -47,10 +47,11 @@ def _scorecard_fields(scorecard: Scorecard) -> dict[str, Any]:
 
 def _check_row(session_id: str, values: dict[str, Any]) -> None:
     """Raise :class:`InvalidSession` unless ``values`` (a whole row, column -> value) fit
-    :class:`~warroom.store.results._records.RowRecord`."""
+    :class:`~warroom.store.results._records.RowRecord` and end no earlier than they start."""
     from pydantic import ValidationError
 
     from warroom.store.results._records import RowRecord, describe
+    from warroom.store.timestamps import ended_before_start
 
     row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"])}
     try:
@@ -58,6 +59,10 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
     except ValidationError as exc:
         reason = SessionReason.of(session_id, "session ", f" was not stored: {describe(exc)}")
         raise InvalidSession.about(reason, session_id) from None
+    backwards = ended_before_start(values["started_at"], values.get("ended_at"))
+    if backwards:
+        reason = SessionReason.of(session_id, "session ", f" was not stored: {backwards}")
+        raise InvalidSession.about(reason, session_id)
 
 
 def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str, Any]) -> None:

@@ -43,7 +43,7 @@ from warroom.store.review._drill import (
     resolve_session_drill,
 )
 from warroom.store.review._rescore import json_value, session_rules
-from warroom.store.timestamps import aware_time
+from warroom.store.timestamps import aware_time, ended_before_start
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
@@ -232,6 +232,9 @@ def differences(
     """Every stored value of ``s`` that disagrees with ``new`` (its score recomputed on ``found``), as sentences
     (``figures``: the stored figure columns of every session, read at once; None: read here)."""
     out = start_differences(s, found, s.actions)
+    backwards = ended_before_start(s.started_at, s.ended_at)
+    if backwards:
+        out.append(backwards)
     computed = new.to_dict()
     for column in _SCORED_COLUMNS:
         stored = getattr(s, column)
