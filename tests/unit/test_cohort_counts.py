@@ -38,9 +38,9 @@ def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) 
                 shown=len(set(pulled)) + rng.randrange(3) if rng.random() < 0.8 else None, pulled=pulled or None,
                 day=1 + i // 10, set_id=rng.choice([None, "week-1", "week-2"]))  # fmt: skip
             if i % 10:  # distinct start times: the hour after day's 10:00 by i
-                store.db.conn.execute(
-                    "UPDATE sessions SET started_at = ? WHERE session_id = ?",
-                    (f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00", f"s{i:04d}"),
+                when = f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00"
+                store.db.conn.execute(  # (ended when started: a session never ends before it starts)
+                    "UPDATE sessions SET started_at = ?, ended_at = ? WHERE session_id = ?", (when, when, f"s{i:04d}")
                 )
 
 

@@ -76,7 +76,7 @@ def test_a_start_at_the_end_of_the_calendar_is_listed_in_any_time_zone(tmp_path:
     play(played, "ann", GOOD)
     (line,) = _export(played)
     data = tmp_path / "class"
-    assert _import([line | {"started_at": start}], data, tmp_path).exit_code == 0
+    assert _import([line | {"started_at": start, "ended_at": start}], data, tmp_path).exit_code == 0
     monkeypatch.setenv("TZ", zone)
     time.tzset()
     try:
