@@ -152,7 +152,8 @@ def test_of_two_copies_in_one_import_the_one_stored_later_is_the_copy_on_both_ba
         good = play(src, "ann", GOOD, mode="assessment").session_id
         lines = _export(src, tmp_path / "x.jsonl")
     poor = next(line for line in lines if line["session_id"] == first)
-    copy = {**poor, "session_id": "29991231-000000-copy", "started_at": "2999-12-31T00:00:00+00:00"}
+    copy = {**poor, "session_id": "29991231-000000-copy", "started_at": "2999-12-31T00:00:00+00:00",
+            "ended_at": "2999-12-31T00:00:00+00:00"}
     _import([*lines, copy], tmp_path / "in.jsonl", dest, "--trainee", "ann")
     verdicts = _verify(dest)
     assert {k: v["verdict"] for k, v in verdicts.items()} == {
