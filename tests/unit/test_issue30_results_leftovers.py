@@ -256,3 +256,26 @@ def test_a_journal_whose_end_line_ends_before_its_start_is_recovered_ended_at_it
     with ResultsStore(tmp_path) as store:
         row = store.get(sid)
     assert row.ended_at == row.started_at
+
+
+def test_a_variant_renamed_before_it_is_validated_is_the_variant_renamed_after():
+    """``session_drill`` renames a seeded variant of a drill with a twin by position before validating it (one round
+    trip through the model instead of two: ``scores verify`` makes one per session); the drill played is the very
+    one the two steps made, for every bundled drill, both trials and several seeds."""
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.model import PlayedAs, twin_of
+    from warroom.core.variants import apply_variant, can_play_as, id_width, ids_by_position, session_drill
+
+    checked = 0
+    for path in sorted(bundled_drills_dir().glob("*.yaml")):
+        drill = load_drill(path)
+        if drill.twin is None or drill.variants is None:
+            continue
+        for played_as in can_play_as(drill):
+            base = twin_of(drill) if played_as is PlayedAs.NOISE else drill
+            for seed in (0, 1, 7, 123_456):
+                two_steps = ids_by_position(apply_variant(base, seed), id_width(drill))[0]
+                assert session_drill(drill, seed, played_as) == two_steps, (path.name, played_as, seed)
+                checked += 1
+    assert checked >= 20  # (the bundled drills with a twin and variants, each trial, each seed)

@@ -18,8 +18,8 @@ the twin changes.
 from __future__ import annotations
 
 from warroom.core.model import Drill, PlayedAs, TwinError, twin_of
-from warroom.core.variants._apply import VariantError, apply_variant, draw
-from warroom.core.variants._ids import id_width, ids_by_position
+from warroom.core.variants._apply import VariantError, apply_variant, draw, validated_variant, variant_data
+from warroom.core.variants._ids import id_width, ids_by_position, rename_data
 
 #: The probability that a session of a drill with a twin is a noise trial, unless a drill set says otherwise.
 DEFAULT_NOISE_RATE = 0.25
@@ -71,7 +71,10 @@ def session_drill(
             drill = twin if twin is not None else twin_of(drill)
         except TwinError as exc:
             raise VariantError(str(exc)) from None
-    played = apply_variant(drill, seed)
     if not by_position or fault.twin is None:
-        return played
-    return ids_by_position(played, id_width(fault))[0]
+        return apply_variant(drill, seed)
+    if seed is None or drill.variants is None:
+        return ids_by_position(drill, id_width(fault))[0]
+    data = variant_data(drill, seed)  # renamed before it is validated: one round trip through the model, not two
+    rename_data(data, id_width(fault), drill.id)
+    return validated_variant(data, seed)
