@@ -279,3 +279,21 @@ def test_a_variant_renamed_before_it_is_validated_is_the_variant_renamed_after()
                 assert session_drill(drill, seed, played_as) == two_steps, (path.name, played_as, seed)
                 checked += 1
     assert checked >= 20  # (the bundled drills with a twin and variants, each trial, each seed)
+
+
+def test_sessions_recovered_together_are_numbered_in_the_order_of_their_journals_names(tmp_path: Path):
+    """docs/cohorts.md, "Claim a start time": sessions left as journals (killed, or queued while a shared store was
+    down) are stored in the order of their journals' names (their session ids), after every session the store
+    holds: a later session already stored stays the first attempt."""
+    from store_support import bundled_drill_path
+
+    from unit.test_forgeries import killed_journal
+    from warroom.store.journal import recover_unfinished
+
+    stored = play(tmp_path, "ann", GOOD, mode="assessment").session_id
+    left = [killed_journal(tmp_path, bundled_drill_path(), {"mode": "assessment"}, []) for _ in range(3)]
+    assert all(r.stored for r in recover_unfinished(tmp_path))
+    with ResultsStore(tmp_path) as store:
+        seq = dict(store.db.conn.execute("SELECT session_id, stored_seq FROM sessions").fetchall())
+        assert sorted(seq, key=seq.__getitem__) == [stored, *sorted(left)]
+        assert _ann(store) == [(1, 3, 1, 1)] * 2  # the session stored first is the trial, a hit
