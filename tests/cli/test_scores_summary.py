@@ -237,6 +237,7 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
          f.false_escalations, f.mode)
         for i, f in enumerate(facts)
     ]  # fmt: skip
+    rows.sort(key=lambda r: (r[4], r[0]))  # stored in the order they were played (the store's order decides)
     with ResultsStore(tmp_path) as store:  # 13,000 rows in one transaction, as stored rows
         conn = store.db.conn
         conn.execute("BEGIN")

@@ -237,10 +237,10 @@ def test_rescore_gives_the_same_figures(played: tuple[Path, list[str]]):
 
 
 def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
-    """Sessions started at the same time go in session-id order (the first attempt and the split-half,
-    docs/sessions.md), in `scores summary` (counted in SQL) and in `warroom report` (counted from each session's
-    facts) alike: t1's two sessions of drill A share a start time and were stored t1-2 first; t1-1 is the first
-    attempt."""
+    """The first attempt is the session the store stored first, whatever the starts say (docs/sessions.md), in
+    `scores summary` (counted in SQL) and in `warroom report` (counted from each session's facts) alike: t1's two
+    sessions of drill A share a start time and were stored t1-2 first; t1-2 is the first attempt (before the store
+    numbered its rows, the tie went to the session id: t1-1)."""
     from statistics import correlation
 
     from stats_support import add
@@ -257,7 +257,7 @@ def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
         for name, (first, second) in {"t2": (20, 80), "t3": (60, 70), "t4": (40, 50), "t5": (35, 45)}.items():
             add(store, f"{name}-1", name, "A", "missed", first, day=1)
             add(store, f"{name}-2", name, "B", "missed", second, day=2)
-        r = correlation([90, 20, 60, 40, 35], [30, 80, 70, 50, 45])  # t1: A = t1-1 (90), then B (30)
+        r = correlation([10, 20, 60, 40, 35], [30, 80, 70, 50, 45])  # t1: A = t1-2 (10), then B (30)
         assert cohort_stats(store).stats.score_reliability.split_half_r == pytest.approx(r, abs=1e-12)
         assert summarize(read_facts(store)[0]).score_reliability.split_half_r == pytest.approx(r, abs=1e-12)
     out = tmp_path / "report.html"

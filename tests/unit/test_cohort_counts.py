@@ -11,7 +11,8 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.stats import summarize
-from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
+from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts, window_problems
+from warroom.store.cohort._count import STORED_ORDER
 from warroom.store.results import ResultsStore
 
 FAULT_OUTCOMES = ["contained", "contained", "contained_late", "wrong_step", "false_alarm", "missed", "abandoned",
@@ -37,17 +38,17 @@ def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) 
                 shown=len(set(pulled)) + rng.randrange(3) if rng.random() < 0.8 else None, pulled=pulled or None,
                 day=1 + i // 10, set_id=rng.choice([None, "week-1", "week-2"]))  # fmt: skip
             if i % 10:  # distinct start times: the hour after day's 10:00 by i
-                store.db.conn.execute(
-                    "UPDATE sessions SET started_at = ? WHERE session_id = ?",
-                    (f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00", f"s{i:04d}"),
+                when = f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00"
+                store.db.conn.execute(  # (ended when started: a session never ends before it starts)
+                    "UPDATE sessions SET started_at = ?, ended_at = ? WHERE session_id = ?", (when, when, f"s{i:04d}")
                 )
 
 
 def _expected(store: ResultsStore, query: FactsQuery, mode: str):
     """The statistics of every session read one by one: the first attempts among all the matching trainees' and
     drills' sessions, the window filters (--since, --set) keeping theirs."""
-    facts, _ = read_facts(store, query.partition())
-    problems = read_facts(store, query)[1]
+    facts, _ = read_facts(store, query.partition(), with_left_out=True)
+    problems = window_problems(store, query, facts)
     kept = [f for f in facts if query.within(f)]
     counted = counted_modes(kept, mode)
     return summarize(facts, modes=counted.modes, within=query.within), counted, len(kept), problems
@@ -158,7 +159,7 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
         store.db.conn.execute("UPDATE sessions SET all_clear = 0 WHERE session_id = 's0001'")
         _as_version_11(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 20
+        assert store.schema_version == SCHEMA_VERSION == 21
         conn = store.db.conn
         rows = {r[0]: tuple(r[1:]) for r in conn.execute(
             "SELECT session_id, response, outcome, all_clear, false_escalations FROM sessions")}  # fmt: skip
@@ -190,7 +191,7 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
 #: SQLite's first-attempt query as the summary runs it (warroom.store.cohort._count._FIRST_SQL).
 _FIRST_PLAN = (
     "SELECT trainee, drill_id, count(CASE WHEN +mode IN ('practice') THEN 1 END), "
-    "min(started_at || char(1) || session_id), response FROM sessions INDEXED BY {index} WHERE countable "
+    f"min({STORED_ORDER}), response FROM sessions INDEXED BY {{index}} WHERE countable "
     "GROUP BY trainee, drill_id"
 )
 

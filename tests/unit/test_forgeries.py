@@ -27,7 +27,8 @@ from warroom.store.review import Verdict, default_drill_resolver, load_review, v
 
 #: A trainee who finds the fault on time: the bundled drill's evidence e04 cited at 12 s (contained, 100).
 GOOD = [Action(t=12.0, kind=ActionKind.INSPECT, event="e04"),
-        Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot", cites=("e04",))]  # fmt: skip
+        Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot: e04 served the cache before the "
+               "write", cites=("e04",))]  # fmt: skip
 
 
 def play(data: Path, trainee: str, actions: list[Action], drill_path: Path | None = None, mode: str = "practice"):
@@ -40,6 +41,8 @@ def play(data: Path, trainee: str, actions: list[Action], drill_path: Path | Non
         replay.advance_to(a.t)
         if a.kind is ActionKind.INSPECT:
             replay.inspect(a.event)
+        elif a.kind is ActionKind.FLAG:
+            replay.flag(a.event, a.note)
         elif a.kind is ActionKind.ESCALATE:
             replay.escalate(a.step, a.note, a.cites)
     rec.finish(score(drill, rec.actions))
@@ -125,7 +128,8 @@ def test_a_copy_of_a_real_session_dated_earlier_is_not_a_first_attempt(tmp_path:
     ann, ann_url, fac_url = class_store
     data = tmp_path / "ann"
     monkeypatch.setenv("WARROOM_STORE", ann_url)
-    late = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+    late = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="a guess: s2 looked wrong in the trace, "
+                  "escalating", cites=("e02",))
     first = play(data, ann, [late], mode="assessment").session_id  # a poor first attempt
     good = play(data, ann, GOOD, mode="assessment").session_id  # then the drill again, knowing the answer
     with ResultsStore(data) as store:

@@ -24,7 +24,8 @@ from warroom.store.results import ResultsStore
 #: A secured PostgreSQL store with a trainee role and a facilitator role (tests/unit/test_forgeries.py's).
 class_store = test_forgeries.class_store
 #: A poor attempt: the wrong step, late.
-LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="a guess: s2 looked wrong in the trace, escalating",
+              cites=("e02",))
 
 
 def test_a_copy_of_a_poor_first_attempt_dated_later_does_not_take_it_out_of_the_figures(

@@ -73,14 +73,17 @@ def test_a_killed_assessment_session_counts_as_a_miss_once_its_data_directory_re
     from unit.test_forgeries import killed_journal
     from warroom.core.model import PlayedAs
     from warroom.core.scoring import score
-    from warroom.store.journal import SessionRecorder, Trial
+    from warroom.store.journal import SessionRecorder, Trial, recover_unfinished
 
     data = tmp_path / "data"
     signal = Trial(played_as=PlayedAs.SIGNAL)
     sid = killed_journal(data, bundled_drill_path(), {"mode": "assessment", "trainee": "ann"}, [], trial=signal)
     with sqlite3.connect(data / "results.sqlite3") as conn:
         assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (0,)  # not stored yet: only a journal
-    drill = load(bundled_drill_path())  # starting a session recovers the killed one first
+    # the war room's start (warroom.tui.logic._services) recovers the trainee's killed sessions before a new one
+    # starts: stored first, the killed session is the first attempt (the store's order, stored_seq, decides)
+    recover_unfinished(data, trainee="ann")
+    drill = load(bundled_drill_path())
     rec = SessionRecorder.start(data, "ann", bundled_drill_path(), drill, mode="assessment", trial=signal)
     for action in GOOD:
         rec.record(action)

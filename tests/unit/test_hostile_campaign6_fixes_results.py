@@ -25,7 +25,8 @@ from warroom.store.results import ResultsStore
 #: A secured PostgreSQL store with a trainee role and a facilitator role (tests/unit/test_forgeries.py's).
 class_store = test_forgeries.class_store
 #: A poor attempt: the wrong step, late.
-LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="a guess: s2 looked wrong in the trace, escalating",
+              cites=("e02",))
 
 
 def _export(data: Path, out: Path) -> list[dict]:
@@ -151,7 +152,8 @@ def test_of_two_copies_in_one_import_the_one_stored_later_is_the_copy_on_both_ba
         good = play(src, "ann", GOOD, mode="assessment").session_id
         lines = _export(src, tmp_path / "x.jsonl")
     poor = next(line for line in lines if line["session_id"] == first)
-    copy = {**poor, "session_id": "29991231-000000-copy", "started_at": "2999-12-31T00:00:00+00:00"}
+    copy = {**poor, "session_id": "29991231-000000-copy", "started_at": "2999-12-31T00:00:00+00:00",
+            "ended_at": "2999-12-31T00:00:00+00:00"}
     _import([*lines, copy], tmp_path / "in.jsonl", dest, "--trainee", "ann")
     verdicts = _verify(dest)
     assert {k: v["verdict"] for k, v in verdicts.items()} == {
@@ -170,7 +172,7 @@ def test_the_store_numbers_each_row_as_it_stores_it_whatever_the_client_gives(tm
     first = play(tmp_path, "ann", GOOD).session_id
     second = play(tmp_path, "ann", [LATE]).session_id
     with ResultsStore(tmp_path) as store:
-        assert store.schema_version == 20
+        assert store.schema_version == 21
         row = forged_row(row_of(store.db.conn, second), "20260101-000000-sql", stored_seq=-5)
         insert(store.db.conn, row)
         seqs = dict(store.db.conn.execute("SELECT session_id, stored_seq FROM sessions").fetchall())
@@ -187,11 +189,13 @@ def test_a_sqlite_store_of_version_19_is_upgraded_its_older_rows_unnumbered(tmp_
     with sqlite3.connect(db) as conn:  # as schema version 19 left it
         conn.execute("DROP TRIGGER sessions_stored_seq")
         conn.execute("DROP INDEX ix_sessions_stored_seq")
+        conn.execute("DROP INDEX ix_sessions_facts")  # (schema version 21's indexes hold the column)
+        conn.execute("DROP INDEX ix_sessions_attempts")
         conn.execute("ALTER TABLE sessions DROP COLUMN stored_seq")
         conn.execute("PRAGMA user_version = 19")
     new = play(tmp_path, "ann", [LATE]).session_id  # opening the store upgrades it
     with ResultsStore(tmp_path) as store:
-        assert store.schema_version == 20
+        assert store.schema_version == 21
         assert store.stored_order([old, new]) == {old: (0, 0), new: (1, 1)}
 
 
@@ -219,7 +223,7 @@ def test_a_trainee_roles_import_stores_its_lines_in_one_transaction_a_savepoint_
                                   "FROM sessions s WHERE s.session_id = session_checks.session_id AND s.xmin = "
                                   "pg_current_xact_id()::xid))")  # fmt: skip
         with ResultsStore(tmp_path / "owner", url=store_url) as store:
-            assert store.schema_version == 20
+            assert store.schema_version == 21
             (check,) = store.db.conn.execute("SELECT with_check FROM pg_policies WHERE tablename = 'session_checks' "
                                              "AND policyname = 'warroom_trainee_own'").fetchone()  # fmt: skip
             assert "pg_xact_status" in check

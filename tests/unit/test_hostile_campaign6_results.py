@@ -16,7 +16,8 @@ from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 
 #: A poor attempt: the wrong step, late.
-LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="a guess: s2 looked wrong in the trace, escalating",
+              cites=("e02",))
 
 
 def _export(data: Path) -> list[dict]:
@@ -75,7 +76,7 @@ def test_a_start_at_the_end_of_the_calendar_is_listed_in_any_time_zone(tmp_path:
     play(played, "ann", GOOD)
     (line,) = _export(played)
     data = tmp_path / "class"
-    assert _import([line | {"started_at": start}], data, tmp_path).exit_code == 0
+    assert _import([line | {"started_at": start, "ended_at": start}], data, tmp_path).exit_code == 0
     monkeypatch.setenv("TZ", zone)
     time.tzset()
     try:

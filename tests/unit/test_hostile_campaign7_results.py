@@ -21,7 +21,8 @@ from warroom.core.stats._measures import wilson_interval
 from warroom.core.text import percent
 
 #: A poor attempt: the wrong step, late.
-LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+LATE = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="a guess: s2 looked wrong in the trace, escalating",
+              cites=("e02",))
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.core.stats import summarize
+from warroom.core.stats import attempt_order, summarize
 
 #: The most recent sessions a progress series follows (older ones still count in every figure).
 MOST_POINTS = 300
@@ -77,7 +77,7 @@ def progress(
     figures (they were looked for among the counted mode's sessions only: the practised drill counted as a trial)."""
     from warroom.store.cohort import counted_modes
 
-    mine = sorted((f for f in facts if f.trainee == trainee), key=lambda f: (f.started_at, f.session_id))
+    mine = sorted((f for f in facts if f.trainee == trainee), key=attempt_order)  # (the order of the first attempts)
     shown = [i for i, f in enumerate(mine) if within is None or within(f)]
     counted = counted_modes([mine[i] for i in shown])
     at = [i for i in shown if counted.modes is None or mine[i].mode in counted.modes]

@@ -55,3 +55,13 @@ def aware_time(text: str) -> datetime:
     not one."""
     dt = datetime.fromisoformat(text)
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def ended_before_start(started_at: str, ended_at: str | None) -> str | None:
+    """Why a session that ends (``ended_at``) before it starts (``started_at``; ISO times, any offset) cannot be
+    right, as a sentence; None when it does not (or has no end). The store refuses such a row, and ``warroom scores
+    verify`` names one stored before."""
+    if ended_at is None or aware_time(ended_at) >= aware_time(started_at):
+        return None
+    return (f"ended_at {ended_at} is before started_at {started_at}: a session ends after it starts (the clock "
+            "that wrote it was wrong, or the row was changed)")

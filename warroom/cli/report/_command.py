@@ -123,14 +123,14 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
 
     from warroom.cli.report._page import render
     from warroom.cli.scores import compute_summary, counted_line, in_progress_line, unverified_sentence
-    from warroom.store.cohort import prepared, read_facts, unverified_sessions
+    from warroom.store.cohort import prepared, read_facts, unverified_sessions, window_problems
 
     # the first attempts are found among all the trainees' sessions, those not verified too; --since, --set and the
     # verification then keep theirs
     query = prepared(store, query)
     facts, problems = read_facts(store, query.partition(), with_left_out=True)
     if query.since is not None or query.set_id is not None:
-        problems = read_facts(store, query)[1]
+        problems = window_problems(store, query, facts)
     unverified = unverified_sessions(store, query)
     for problem in problems:
         say(f"skipped: {problem}", err=True)

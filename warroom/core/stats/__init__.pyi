@@ -3,7 +3,7 @@
 
 from ._cells import d_prime_cell, estimate_cell, interval_text, rate_cell, too_few
 from ._counts import FirstAttempt, count_first_attempts, stats_from_counts
-from ._facts import SessionFacts
+from ._facts import SessionFacts, attempt_order, uncountable
 from ._figures import CohortStats, DrillStats, Reliability, TraineeStats
 from ._measures import (
     MIN_DISTINCT_CONTROLS,
@@ -30,6 +30,7 @@ __all__ = [
     "TraineeStats",
     "approximate_response",
     "approximated_sql",
+    "attempt_order",
     "count_first_attempts",
     "d_prime_cell",
     "estimate_cell",
@@ -39,4 +40,5 @@ __all__ = [
     "stats_from_counts",
     "summarize",
     "too_few",
+    "uncountable",
 ]

@@ -6,11 +6,11 @@ summary`` on a store of a million sessions) or from one :class:`~warroom.core.st
 
 The rules every figure follows (docs/sessions.md, "Cohort statistics"):
 
-- **One trial per item.** Per trainee and drill id, only the first attempt in the counted modes is a trial (start
-  time, ties in session-id order); later sessions of that drill (any variant, signal or noise) are **replays**:
-  counted per trainee and per drill, never in a figure. The first attempt is found over every stored session of the
-  counted modes, whatever the other filters (``--since``, ``--set``): a drill first played before the window is a
-  replay in it.
+- **One trial per item.** Per trainee and drill id, only the first attempt in the counted modes is a trial (the session
+  the store stored first: :func:`~warroom.core.stats._facts.attempt_order`); later sessions of that drill (any variant,
+  signal or noise) are **replays**: counted per trainee and per drill, never in a figure. The first attempt is found
+  over every stored session of the counted modes, whatever the other filters (``--since``, ``--set``): a drill first
+  played before the window is a replay in it.
 - **The response decides.** A signal trial is a hit, a localisation error or a miss; a noise trial a false alarm, a
   correct rejection or abandoned (the trainee quit before the end without escalating).
 - **Quitting is a response in assessment.** An abandoned assessment session counts with its response: on a signal

@@ -34,7 +34,11 @@ class SessionFacts:
     split-half order: sessions started at the same time in session-id order; "" keeps the input order).
     ``response`` is the trial's :class:`~warroom.core.model.Response` as the scorecard records it (scoring rules 4
     on); None approximates it from the outcome (:func:`~warroom.core.stats._responses.approximate_response`) and
-    sets ``approximated``. ``set_id`` is the drill set the session was played in. Treat it as read-only (it is not
+    sets ``approximated``. ``set_id`` is the drill set the session was played in. ``stored_seq`` is the number the
+    results store gave the session as it stored it (schema version 20; None for a session stored before, or not
+    stored): it orders a trainee's attempts at a drill (:func:`attempt_order`), as a start time set by the trainee's
+    own clock cannot. ``countable`` False marks a stand-in for a stored session that cannot be counted
+    (:func:`uncountable`): it takes part in the search for the first attempt only. Treat it as read-only (it is not
     frozen only because a frozen dataclass is slow to build, and the store builds one per session).
 
     Raises ValueError for an unknown outcome or response, a containment in an all-clear drill or an all clear held in
@@ -58,6 +62,8 @@ class SessionFacts:
     response: Response | None = None
     set_id: str | None = None
     approximated: bool = False
+    stored_seq: int | None = None
+    countable: bool = True
 
     def __post_init__(self) -> None:
         # One lookup checks the outcome and that it fits the kind of drill (this runs once per stored session).
@@ -103,3 +109,18 @@ class SessionFacts:
     def abandoned(self) -> bool:
         """The trainee quit before the drill ended."""
         return self.outcome is Outcome.ABANDONED
+
+
+def attempt_order(f: SessionFacts) -> tuple[bool, int, str, str]:
+    """The order of a trainee's attempts at a drill: the order the store stored them (``stored_seq``), the sessions
+    without a number (stored before schema version 20) first, by start time then session id."""
+    seq = f.stored_seq
+    return (seq is not None, seq or 0, f.started_at, f.session_id)
+
+
+def uncountable(trainee: str, drill_id: str, started_at: str, session_id: str, stored_seq: int | None) -> SessionFacts:
+    """A stand-in for a stored session that cannot be counted (values of the wrong type, an outcome that does not fit
+    its drill...): when it is a trainee's first attempt at a drill, that drill gives them no trial, and their later
+    sessions of it stay replays (it is never counted itself)."""
+    return SessionFacts(trainee, drill_id, True, Outcome.MISSED, 0, started_at, session_id=session_id,
+                        stored_seq=stored_seq, countable=False)  # fmt: skip

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 
 from warroom.core.stats._counts import CohortCounts, FirstAttempt, count_first_attempts, stats_from_counts
-from warroom.core.stats._facts import SessionFacts
+from warroom.core.stats._facts import SessionFacts, attempt_order
 from warroom.core.stats._figures import CohortStats
 from warroom.core.stats._measures import TARGET_RELIABILITY
 
@@ -58,19 +58,21 @@ def first_attempts(
     modes: Collection[str] | None = None,
     within: Callable[[SessionFacts], bool] | None = None,
 ) -> tuple[list[FirstAttempt], int]:
-    """Each (trainee, drill) pair's :class:`FirstAttempt`: its first session in **any** mode (the earliest by start
-    time, ties by session id, then the input order), a trial only when its mode is one of ``modes`` (None: every
-    mode) and ``within`` keeps it, with the pair's sessions of ``modes`` that ``within`` keeps; and the number of
-    sessions (kept by ``within``) of the modes left out. A pair first played in another mode (a drill practised
-    before its assessment) has replays only: its sessions of ``modes`` were played knowing the debrief."""
+    """Each (trainee, drill) pair's :class:`FirstAttempt`: its first session in **any** mode (the first the store
+    stored, :func:`~warroom.core.stats._facts.attempt_order`; ties in the input order), a trial only when its mode is
+    one of ``modes`` (None: every mode) and ``within`` keeps it, with the pair's sessions of ``modes`` that
+    ``within`` keeps; and the number of sessions (kept by ``within``) of the modes left out. A pair first played in
+    another mode (a drill practised before its assessment) has replays only: its sessions of ``modes`` were played
+    knowing the debrief. A first session that cannot be counted (``countable`` False) is no trial either: the
+    pair's sessions are replays."""
     first: dict[tuple[str, str], SessionFacts] = {}
     kept: dict[tuple[str, str], int] = {}
     skipped = 0
     for f in facts:
-        keep = within is None or within(f)
+        keep = f.countable and (within is None or within(f))
         key = (f.trainee, f.drill_id)
         now = first.get(key)
-        if now is None or (f.started_at, f.session_id) < (now.started_at, now.session_id):
+        if now is None or attempt_order(f) < attempt_order(now):
             first[key] = f
         if modes is not None and f.mode not in modes:
             skipped += keep
@@ -78,7 +80,7 @@ def first_attempts(
             continue
         kept[key] = kept.get(key, 0) + keep
     attempts = [
-        FirstAttempt(f, kept[key], (within is None or within(f)) and (modes is None or f.mode in modes))
+        FirstAttempt(f, kept[key], f.countable and (within is None or within(f)) and (modes is None or f.mode in modes))
         for key, f in first.items()
     ]
     return attempts, skipped

@@ -2,6 +2,7 @@
 # keep: DEFAULT_NOISE_RATE, can_play_as, draw_played_as, session_drill
 
 from ._apply import VariantError, apply_variant, new_seed
+from ._ids import id_width, ids_by_position
 from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, session_drill
 
 __all__ = [
@@ -10,6 +11,8 @@ __all__ = [
     "apply_variant",
     "can_play_as",
     "draw_played_as",
+    "id_width",
+    "ids_by_position",
     "new_seed",
     "session_drill",
 ]

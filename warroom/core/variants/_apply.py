@@ -74,12 +74,23 @@ def apply_variant(drill: Drill, seed: int | None) -> Drill:
     """
     if seed is None or drill.variants is None:
         return drill
+    return validated_variant(variant_data(drill, seed), seed)
+
+
+def variant_data(drill: Drill, seed: int) -> dict[str, Any]:
+    """The data of :func:`apply_variant`'s variant (``drill`` has a ``variants`` section), not validated yet: a
+    caller may change it more (rename its ids) and validate it once, with :func:`validated_variant`."""
     data = drill.model_dump(mode="json")
     data["variants"] = data["twin"] = None
     _choose_phrasings(drill, seed, data)
     _replace_text(drill, seed, data)
     _shuffle(drill, seed, data)
     _jitter(drill, seed, data)
+    return data
+
+
+def validated_variant(data: dict[str, Any], seed: int) -> Drill:
+    """The variant of :func:`variant_data` (perhaps changed since) as a valid drill. Raises :class:`VariantError`."""
     return _validated(data, f"seed {seed}")
 
 

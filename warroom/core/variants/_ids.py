@@ -52,6 +52,19 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     from warroom.core.model import Drill
 
     data = drill.model_dump(mode="json")
+    names = rename_data(data, width, drill.id)
+    try:
+        return Drill.model_validate(data), names
+    except ValidationError as exc:  # a drill that passed `warroom validate` never gets here
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise VariantError(f"drill {drill.id} with its ids by position is not valid: {where}: {first['msg']}") from None
+
+
+def rename_data(data: dict[str, Any], width: int, drill_id: str) -> dict[str, str]:
+    """:func:`ids_by_position` on a drill's data (``model_dump(mode="json")``, renamed in place): the map from each
+    authored id to its played id. A variant renamed this way before it is validated is validated once, not twice.
+    Raises :class:`~warroom.core.variants.VariantError` as :func:`ids_by_position` does."""
     names = {e["id"]: f"e{k:0{width}d}" for k, e in enumerate(data["trace"], start=1)}
     key = data.get("answer_key")
     replan = key.get("replan") or [] if key else []
@@ -61,7 +74,7 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     clash = sorted(set(names.values()) & set(others))
     if clash:
         raise VariantError(
-            f"drill {drill.id}: {others[clash[0]]} {clash[0]!r} has an id that a trace event is shown as (a drill "
+            f"drill {drill_id}: {others[clash[0]]} {clash[0]!r} has an id that a trace event is shown as (a drill "
             "with a twin is played with its events' ids by position, e01, e02, ...): give it another id"
         )
     for event in [*data["trace"], *replan]:
@@ -77,12 +90,7 @@ def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
         _rename_variants(data["variants"], names)
     if data.get("twin"):
         _rename_twin(data["twin"], names)
-    try:
-        return Drill.model_validate(data), names
-    except ValidationError as exc:  # a drill that passed `warroom validate` never gets here
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise VariantError(f"drill {drill.id} with its ids by position is not valid: {where}: {first['msg']}") from None
+    return names
 
 
 def _rename(obj: dict[str, Any], field: str, names: dict[str, str]) -> None:

@@ -18,8 +18,8 @@ the twin changes.
 from __future__ import annotations
 
 from warroom.core.model import Drill, PlayedAs, TwinError, twin_of
-from warroom.core.variants._apply import VariantError, apply_variant, draw
-from warroom.core.variants._ids import id_width, ids_by_position
+from warroom.core.variants._apply import VariantError, apply_variant, draw, validated_variant, variant_data
+from warroom.core.variants._ids import id_width, ids_by_position, rename_data
 
 #: The probability that a session of a drill with a twin is a noise trial, unless a drill set says otherwise.
 DEFAULT_NOISE_RATE = 0.25
@@ -51,24 +51,30 @@ def draw_played_as(drill: Drill, seed: int | None, noise_rate: float | None = No
     return PlayedAs.NOISE if draw(seed, PLAYED_AS_LABEL, 1000) < round(noise_rate * 1000) else PlayedAs.SIGNAL
 
 
-def session_drill(drill: Drill, seed: int | None, played_as: PlayedAs, *, by_position: bool = True) -> Drill:
+def session_drill(
+    drill: Drill, seed: int | None, played_as: PlayedAs, *, by_position: bool = True, twin: Drill | None = None
+) -> Drill:
     """The drill a session of ``drill`` plays: for a noise trial of a drill with a twin its twin
     (:func:`~warroom.core.model.twin_of`), else the drill itself, then the variant of ``seed``
     (:func:`apply_variant`; the twin's variants are the drill's, applied after the twin is built), then, for a drill
     with a twin and ``by_position`` (a session of scoring rules 6 on: the edition's ``ids_by_position``), its trace
     events renamed by position (:func:`~warroom.core.variants._ids.ids_by_position`), in either trial. Raises
     :class:`VariantError` when the drill cannot be played as ``played_as`` (a noise trial of a drill without a twin,
-    a signal trial of an all-clear drill) or its twin or variant cannot be made."""
+    a signal trial of an all-clear drill) or its twin or variant cannot be made. ``twin``: the drill's twin when the
+    caller made it already (:func:`~warroom.core.model.twin_of`; a pass over many sessions makes it once)."""
     if played_as not in can_play_as(drill):
         what = "an all-clear drill has no fault" if drill.is_all_clear else "it has no twin (no `twin` section)"
         raise VariantError(f"drill {drill.id} cannot be played as a {played_as.value} trial: {what}")
     fault = drill
     if played_as is PlayedAs.NOISE and drill.twin is not None:
         try:
-            drill = twin_of(drill)
+            drill = twin if twin is not None else twin_of(drill)
         except TwinError as exc:
             raise VariantError(str(exc)) from None
-    played = apply_variant(drill, seed)
     if not by_position or fault.twin is None:
-        return played
-    return ids_by_position(played, id_width(fault))[0]
+        return apply_variant(drill, seed)
+    if seed is None or drill.variants is None:
+        return ids_by_position(drill, id_width(fault))[0]
+    data = variant_data(drill, seed)  # renamed before it is validated: one round trip through the model, not two
+    rename_data(data, id_width(fault), drill.id)
+    return validated_variant(data, seed)

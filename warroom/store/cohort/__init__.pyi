@@ -2,7 +2,7 @@
 # keep: CohortResult, Unverified
 
 from ._count import CohortResult, cohort_stats
-from ._facts import FactsQuery, Unverified, counted_modes, prepared, read_facts, unverified_sessions
+from ._facts import FactsQuery, Unverified, counted_modes, prepared, read_facts, unverified_sessions, window_problems
 
 __all__ = [
     "CohortResult",
@@ -13,4 +13,5 @@ __all__ = [
     "prepared",
     "read_facts",
     "unverified_sessions",
+    "window_problems",
 ]

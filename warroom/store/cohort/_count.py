@@ -11,16 +11,17 @@ database when the row was written, and the queries read it from their indexes.
    from their partial index ``ix_sessions_not_countable`` (few), and described one by one; the counted modes are
    chosen from these counts as :func:`~warroom.store.cohort.counted_modes` does (assessment sessions when any
    match);
-2. per (trainee, drill) of the counted modes, the **first attempt** (the session with the least start time, ties by
-   session id) with every column its trial's figures need, and how many of the pair's sessions the ``--since`` and
-   ``--set`` filters keep (the first attempt is found among all of the pair's sessions, whatever those filters:
-   a drill first played before the window is a replay in it). It reads :data:`ATTEMPTS_INDEX` (schema version 12:
-   each trainee's sessions of each drill in start-time order), in order, without a sort.
+2. per (trainee, drill) of the counted modes, the **first attempt** (the session the database stored first, by
+   ``stored_seq``; those stored before schema version 20 have none and come first, by start time, ties by session id: a
+   session's start is its client's word) with every column its trial's figures need, and how many of the pair's sessions
+   the ``--since`` and ``--set`` filters keep (the first attempt is found among all of the pair's sessions, whatever
+   those filters: a drill first played before the window is a replay in it). It reads :data:`ATTEMPTS_INDEX` (schema
+   version 21: each trainee's sessions of each drill in that order), in order, without a sort.
 
 The plans differ where the back ends' SQL differs:
 
 - SQLite takes query 2's first attempt with its ``min()`` aggregate's bare columns (the other columns of a group come
-  from the row holding the least ``started_at``, ``session_id``): one pass over the index, no window.
+  from the row first in :data:`STORED_ORDER`): one pass over the index, no window.
 - PostgreSQL takes it with ``DISTINCT ON`` over the same index, on a second connection in the same snapshot, while
   query 1 (per mode, flag, trainee and drill) runs on the store's own: :mod:`warroom.store.cohort._postgres`.
 
@@ -40,6 +41,7 @@ from warroom.core.stats import (
     SessionFacts,
     count_first_attempts,
     stats_from_counts,
+    uncountable,
 )
 from warroom.errors import WarroomError
 from warroom.store.cohort._facts import (
@@ -49,8 +51,10 @@ from warroom.store.cohort._facts import (
     build_facts,
     counted_modes,
     modes_counted,
+    no_trial,
     prepared,
     read_facts,
+    window_problems,
 )
 from warroom.store.results import (
     COLUMN,
@@ -68,19 +72,24 @@ if TYPE_CHECKING:
 
 #: Query 1: the sessions per mode that can be counted (their ``countable`` flag), and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
-#: The index of each trainee's sessions of each drill in start-time order (schema migration 12).
+#: The index of each trainee's sessions of each drill in the order the database stored them (schema migration 21).
 ATTEMPTS_INDEX = "ix_sessions_attempts"
 #: The columns of a first attempt, as :func:`first_attempt` reads them (after the trainee and the drill).
 ATTEMPT_COLUMNS = (
     "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
-    "false_escalations, distractors_shown, distractor_escalations, scoring_version"
+    "false_escalations, distractors_shown, distractor_escalations, scoring_version, stored_seq, countable"
 )
+#: The order of first attempts as one text (SQLite): the sessions stored before schema version 20 (no ``stored_seq``)
+#: first, by start time and session id (``char(1)`` sorts before any character of either), then the others in the
+#: order the database stored them (:data:`ATTEMPTS_INDEX`'s order).
+STORED_ORDER = ("CASE WHEN stored_seq IS NULL THEN '0' || started_at || char(1) || session_id "
+                "ELSE printf('1%020d', stored_seq) END")  # fmt: skip
 #: SQLite's query 2: per (trainee, drill) the first attempt in any mode (the bare columns of ``min()``: those of the
-#: row with the least start time and session id; ``char(1)`` sorts before any character of either) and the sessions
-#: of the counted modes (``{counted}``) the window filters keep (``{within}``).
+#: row first in :data:`STORED_ORDER`, whether it can be counted or not) and the sessions that can be counted of the
+#: counted modes (``{counted}``) the window filters keep (``{within}``).
 _FIRST_SQL = (
-    "SELECT trainee, drill_id, count(CASE WHEN {within} AND {counted} THEN 1 END), "
-    "min(started_at || char(1) || session_id), "
+    f"SELECT trainee, drill_id, count(CASE WHEN {{within}} AND {{counted}} AND {COLUMN} THEN 1 END), "
+    f"min({STORED_ORDER}), "
     f"{ATTEMPT_COLUMNS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 )
 
@@ -125,7 +134,7 @@ def facts_stats(store: ResultsStore, query: FactsQuery, mode: str = "auto") -> C
     query = prepared(store, query)
     facts, problems = read_facts(store, query.partition(), with_left_out=True)
     if query.since is not None or query.set_id is not None:  # only the rows the window filters keep are reported
-        problems = read_facts(store, query)[1]
+        problems = window_problems(store, query, facts)
     kept = [f for f in facts if query.within(f)]
     counted = counted_modes(kept, mode)
     stats = summarize(facts, modes=counted.modes, within=query.within)
@@ -180,29 +189,37 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         by_mode, _ = _checked(checked)
         counted = modes_counted(requested, bool(by_mode.get("assessment")))
         within, wp = query.within_sql(unindexed)
-        where, params = query.partition().where(COLUMN, unindexed=unindexed)  # (the first attempt: in any mode)
+        where, params = query.partition().where(unindexed=unindexed)  # (the first attempt: in any mode, any row)
         hint = store.dialect.indexed_by(ATTEMPTS_INDEX)
         sql = _FIRST_SQL.format(within=within, counted=in_modes(store, counted), hint=hint, where=where)
         rows = [(t, d, kept, *rest) for t, d, kept, _min, *rest in conn.execute(sql, [*wp, *params]).fetchall()]
     skipped = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
     try:
-        stats = stats_from_counts(count_first_attempts(first_attempts(rows, query, counted), skipped))
+        attempts = first_attempts(rows, query, counted)
+        stats = stats_from_counts(count_first_attempts(attempts, skipped))
     except ValueError:  # a row whose values do not fit together: only a store changed by hand has them
         raise _Unusual from None
+    problems = no_trial(problems, (a.first for a in attempts))
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
 def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> list[FirstAttempt]:
     """The :class:`~warroom.core.stats.FirstAttempt` of each row of query 2 (trainee, drill, the sessions of the
     ``counted`` modes the window filters keep, then :data:`ATTEMPT_COLUMNS` of the pair's first session in any mode:
-    a trial only when its mode is counted). Raises ValueError for a row whose values do not fit together."""
+    a trial only when its mode is counted and it can be counted). Raises ValueError for a row whose values do not
+    fit together."""
     from warroom.store.cohort._facts import recorded_versions
 
     recorded = recorded_versions()
     pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     out = []
     for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
-        set_id, ttd, wall, false_esc, shown, text, version = rest
+        set_id, ttd, wall, false_esc, shown, text, version, seq, ok = rest
+        if not ok:  # a first attempt that cannot be counted: no trial, the pair's sessions are replays
+            if not all(isinstance(v, str) for v in (trainee, drill, sid, started_at)):
+                raise _Unusual
+            out.append(FirstAttempt(uncountable(trainee, drill, started_at, sid, seq), kept, False))
+            continue
         if any(isinstance(v, bytes) for v in (trainee, drill, sid, started_at, mode, response, outcome, set_id)):
             raise _Unusual  # text that is not UTF-8 (read as bytes: ResultsStore's sqlite_text): described row by row
         if text is None:
@@ -217,7 +234,7 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
         signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
         fact = SessionFacts(
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
-            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded,
+            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded, seq,
         )  # fmt: skip
         out.append(FirstAttempt(fact, kept, query.within(fact) and (counted.modes is None or mode in counted.modes)))
     return out

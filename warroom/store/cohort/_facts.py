@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +57,8 @@ FACTS_INDEX = "ix_sessions_facts"
 
 _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
-    "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version"
+    "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version, "
+    "stored_seq"
 )
 
 
@@ -99,9 +101,11 @@ class FactsQuery:
         return replace(self, since=None, set_id=None, leave_out=False)
 
     def within(self, fact: SessionFacts) -> bool:
-        """Whether ``fact`` passes the filters :meth:`partition` leaves out."""
+        """Whether ``fact`` passes the filters :meth:`partition` leaves out (a stand-in for a session that cannot be
+        counted never does)."""
         return (
-            (self.since is None or fact.started_at >= self.since)
+            fact.countable
+            and (self.since is None or fact.started_at >= self.since)
             and (self.set_id is None or fact.set_id == self.set_id)
             and fact.session_id not in self.left_out_ids
         )
@@ -191,10 +195,50 @@ def read_facts(
         left_out = set() if query.include_unverified or with_left_out else _left_out_ids(store)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
-    facts, problems = build_facts(store, rows)
+    facts, problems = build_facts(store, rows, stand_ins=with_left_out)
     if left_out:  # (a row that cannot be counted is described even when it is not verified either)
         facts = [f for f in facts if f.session_id not in left_out]
+    if with_left_out:
+        problems = no_trial(problems, first_of_pairs(facts))
     return facts, problems
+
+
+def window_problems(store: ResultsStore, query: FactsQuery, facts: list[SessionFacts]) -> list[CorruptSession]:
+    """The rows that cannot be counted among those ``query``'s window filters (``--since``, ``--set``) keep, each
+    first attempt among them said to be one, ``facts`` being what :func:`read_facts` read of ``query.partition()``
+    with ``with_left_out``."""
+    return no_trial(read_facts(store, query)[1], first_of_pairs(facts))
+
+
+def first_of_pairs(facts: Iterable[SessionFacts]) -> list[SessionFacts]:
+    """Each (trainee, drill) pair's first session among ``facts`` (:func:`~warroom.core.stats.attempt_order`)."""
+    from warroom.core.stats import attempt_order
+
+    first: dict[tuple[str, str], SessionFacts] = {}
+    for f in facts:
+        now = first.get((f.trainee, f.drill_id))
+        if now is None or attempt_order(f) < attempt_order(now):
+            first[f.trainee, f.drill_id] = f
+    return list(first.values())
+
+
+def no_trial(problems: list[CorruptSession], firsts: Iterable[SessionFacts]) -> list[CorruptSession]:
+    """``problems`` with the sessions among ``firsts`` (first attempts) that cannot be counted said to leave their
+    drill without a trial for their trainee (their later sessions of it are replays, never the trial)."""
+    from warroom.store.errors import CorruptSession
+
+    pairs = {f.session_id: f for f in firsts if not f.countable}
+    if not pairs:
+        return problems
+    out = []
+    for p in problems:
+        f = pairs.get(p.session_id)
+        if f is not None:
+            p = CorruptSession(f"{p}; it is the first attempt of trainee {f.trainee!r} at drill {f.drill_id!r}, so "
+                               "that drill gives them no trial (their later sessions of it are replays)",
+                               p.session_id)  # fmt: skip
+        out.append(p)
+    return out
 
 
 def _left_out_ids(store: ResultsStore) -> set[str]:
@@ -205,9 +249,12 @@ def _left_out_ids(store: ResultsStore) -> set[str]:
     return {str(r[0]) for r in store.db.conn.execute(sql).fetchall()}
 
 
-def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts], list[CorruptSession]]:
+def build_facts(
+    store: ResultsStore, rows: list[Any], *, stand_ins: bool = False
+) -> tuple[list[SessionFacts], list[CorruptSession]]:
     """The facts of rows read as :func:`read_facts` reads them (``ok`` flag, then :data:`_COLUMNS`), and the rows
-    that cannot be counted."""
+    that cannot be counted; with ``stand_ins``, the facts also hold a stand-in for each of those
+    (:func:`~warroom.core.stats.uncountable`: the first attempt is found among them too)."""
     facts: list[SessionFacts] = []
     problems: list[CorruptSession] = []
     wrong: list[str] = []
@@ -215,9 +262,11 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
     recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
-        mode, shown, text, response, set_id, version = rest
+        mode, shown, text, response, set_id, version, seq = rest
         if not ok or any(isinstance(v, bytes) for v in (sid, trainee, drill_id, started_at, mode, response, set_id)):
             wrong.append(sid)  # (bytes: text that is not UTF-8, as ResultsStore's sqlite_text reads it)
+            if stand_ins:
+                _stand_in(facts, sid, trainee, drill_id, started_at, seq)
             continue
         try:
             if text is None:
@@ -230,11 +279,22 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
                         ttd, wall_ttd, mode, sid, response, set_id,
-                        response is None or version not in recorded)  # fmt: skip
+                        response is None or version not in recorded, seq)  # fmt: skip
             append(fact)
         except ValueError as exc:
             problems.append(_problem(sid, exc))
+            if stand_ins:
+                _stand_in(facts, sid, trainee, drill_id, started_at, seq)
     return facts, _wrong_types(store, wrong) + problems
+
+
+def _stand_in(facts: list[SessionFacts], sid: Any, trainee: Any, drill: Any, started_at: Any, seq: Any) -> None:
+    """Add the stand-in of a row that cannot be counted to ``facts`` (none when even its names or its order hold
+    values of the wrong type: no session of a pair can have those)."""
+    from warroom.core.stats import uncountable
+
+    if all(isinstance(v, str) for v in (sid, trainee, drill, started_at)) and (seq is None or type(seq) is int):
+        facts.append(uncountable(trainee, drill, started_at, sid, seq))
 
 
 def _scorecard_figures(store: ResultsStore, session_id: str) -> tuple[int, tuple[str, ...]]:

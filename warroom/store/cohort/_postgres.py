@@ -37,10 +37,11 @@ FOLDED_SQL = (
     "SELECT mode, countable, trainee, drill_id, count(CASE WHEN {within} THEN 1 END) FROM sessions{where} "
     "GROUP BY mode, countable, trainee, drill_id"
 )
-#: Query 2: each pair's first attempt among its sessions of any mode that can be counted (``{where}``).
+#: Query 2: each pair's first attempt among its sessions of any mode, counted or not (``{where}``), the session
+#: the database stored first (the order of the first-attempt index, schema version 21).
 FIRST_SQL = (
     f"SELECT DISTINCT ON (trainee, drill_id) trainee, drill_id, {ATTEMPT_COLUMNS} FROM sessions{{where}} "
-    "ORDER BY trainee, drill_id, started_at, session_id"
+    "ORDER BY trainee, drill_id, stored_seq NULLS FIRST, started_at, session_id"
 )
 
 
@@ -54,7 +55,7 @@ def count(store: ResultsStore, query: FactsQuery, requested: str) -> tuple[list[
     counted = modes_counted(requested, bool(found))
     within, wp = query.within_sql(unindexed="")
     where, params = query.partition().where(unindexed="")
-    first_where, fp = query.partition().where(COLUMN, unindexed="")  # (the first attempt: in any mode)
+    first_where, fp = query.partition().where(unindexed="")  # (the first attempt: in any mode, any row)
     by_mode: dict[str, int] = {}
     kept: dict[tuple[str, str], int] = {}
 

@@ -330,7 +330,8 @@ class SessionRecorder:
             raise ValueError(f"a scorecard of drill {scorecard.drill_id!r} for a session of {self.drill.id!r}")
         scorecard = self._recomputed(scorecard)
         d = scorecard.to_dict()
-        ended_at = utc_now()
+        # never before its start (the store refuses that): a clock stepped back during the session ends it there
+        ended_at = max(utc_now(), self.info.started_at)
         self._append(
             {"type": "end", "ended_at": ended_at, "outcome": d["outcome"], "total": d["total"], "scorecard": d}
         )

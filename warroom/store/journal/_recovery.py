@@ -51,7 +51,7 @@ from warroom.store.review import (
     default_drill_resolver,
     resolve_session_drill,
 )
-from warroom.store.timestamps import utc_now
+from warroom.store.timestamps import ended_before_start, utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
@@ -356,6 +356,10 @@ def _recover_one(
     finished = contents.end is not None
     if finished and contents.end:
         ended_at = str(contents.end.get("ended_at") or ended_at)
+    backwards = ended_before_start(info.started_at, ended_at)
+    if backwards:  # (an end line is never trusted, nor a clock stepped back: the store refuses such an end)
+        rec.problems.append(f"{backwards}; it is stored as ended at its start")
+        ended_at = info.started_at
     scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
     check = _disagreement([*_start_line_problems(info, found, actions, rec),
                            *_end_line_problems(contents, scorecard, found.changed, rec)])  # fmt: skip

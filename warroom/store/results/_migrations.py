@@ -216,6 +216,12 @@ MIGRATIONS: dict[int, str] = {
     # it also lets a trainee role's policies on `session_checks` and `scorecard_history` accept the session stored
     # in a savepoint of the current transaction (`store import` stores 500 lines a transaction, a savepoint a line).
     20: "",
+    # 21: each trainee's first attempt at each drill is the session the database stored first (issue 30: a
+    # session's start is its client's word, and a clock set back made a replay played knowing the debrief the
+    # first attempt). BACKFILLS[21] remakes the first-attempt index of version 12 ordered by `stored_seq` (the
+    # sessions stored before version 20, unnumbered, first, in start order), and the statistics' covering index with
+    # `stored_seq`, so that `warroom report` reads the order from it alone.
+    21: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -370,17 +376,42 @@ def _stored_seq_20(conn: Any, dialect: Dialect) -> None:
             conn.execute(statement)
 
 
+#: The key of the first-attempt index from schema version 21: each trainee's sessions of each drill in the order the
+#: database stored them (unnumbered ones, stored before version 20, first, in start order). PostgreSQL sorts NULL
+#: last unless told; SQLite sorts it first.
+ATTEMPT_KEY = {"sqlite": f"trainee, drill_id, {STORED_SEQ}, started_at, session_id",
+               "postgresql": f"trainee, drill_id, {STORED_SEQ} NULLS FIRST, started_at, session_id"}  # fmt: skip
+#: The statistics' covering index from schema version 21 (version 12's with ``stored_seq``).
+FACTS_INDEX_21 = (
+    "CREATE INDEX ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total, started_at, "
+    "false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown, "
+    f"distractor_escalations, session_id, countable, response, {STORED_SEQ})"
+)
+
+
+def _stored_order_21(conn: Any, dialect: Dialect) -> None:
+    """Migration 21: the first-attempt index ordered by ``stored_seq``, the covering index holding it."""
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_facts")
+    conn.execute(FACTS_INDEX_21)
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_attempts")
+    index = f"CREATE INDEX ix_sessions_attempts ON sessions({ATTEMPT_KEY[dialect.name]}"
+    if dialect.name == "sqlite":
+        conn.execute(f"{index}, {', '.join(ATTEMPT_COLUMNS)})")
+    else:
+        conn.execute(f"{index}) INCLUDE ({', '.join(ATTEMPT_COLUMNS)})")
+
+
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data, and
 #: on a secured PostgreSQL store (:func:`_on_secured`) the rights and policies of: the scorecard history (11), the
 #: verification records (14), the notes and the live table (15), the trainee's narrower policy on the verification
 #: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
-#: on the history (18) and a trainee role's history naming it (19); and the order in which the database stores
-#: sessions (20).
+#: on the history (18) and a trainee role's history naming it (19); the order in which the database stores
+#: sessions (20) and the indexes reading first attempts in that order (21).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
     12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
     15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
     17: _on_secured(lambda: [backends.mark_submitted_function()]),
     18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
-    20: _stored_seq_20,
+    20: _stored_seq_20, 21: _stored_order_21,
 }  # fmt: skip

@@ -47,10 +47,11 @@ def _scorecard_fields(scorecard: Scorecard) -> dict[str, Any]:
 
 def _check_row(session_id: str, values: dict[str, Any]) -> None:
     """Raise :class:`InvalidSession` unless ``values`` (a whole row, column -> value) fit
-    :class:`~warroom.store.results._records.RowRecord`."""
+    :class:`~warroom.store.results._records.RowRecord` and end no earlier than they start."""
     from pydantic import ValidationError
 
     from warroom.store.results._records import RowRecord, describe
+    from warroom.store.timestamps import ended_before_start
 
     row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"])}
     try:
@@ -61,6 +62,10 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
     if nul := next((k for k, v in values.items() if isinstance(v, str) and "\x00" in v), None):
         raise InvalidSession.about(SessionReason.of(session_id, "session ", f" was not stored: {NUL_REFUSED % nul}"),
                                    session_id)  # fmt: skip
+    backwards = ended_before_start(values["started_at"], values.get("ended_at"))
+    if backwards:
+        reason = SessionReason.of(session_id, "session ", f" was not stored: {backwards}")
+        raise InvalidSession.about(reason, session_id)
 
 
 #: Why a text holding a NUL character is refused (``%s``: where it is): PostgreSQL's text cannot hold one, so such a

@@ -105,15 +105,16 @@ class DrillCache(dict["Path", "Drill"]):
     """What one pass over many sessions (recovery, ``scores rescore``, ``scores verify``) keeps between them, so that
     each drill file is found, hashed, loaded and made into each variant once, not once per session: the drill of
     each file (path -> drill, as a plain dict), the file each (drill id, recorded path) resolved to, each file's
-    SHA-256 with the ``os.stat`` it was taken at (a file changed since is hashed and loaded again), and each
-    (file, SHA-256, seed, trial) made into the drill played (its variant, or its twin's). A dict of drills given
-    instead keeps the drills only."""
+    SHA-256 with the ``os.stat`` it was taken at (a file changed since is hashed and loaded again), each file's twin,
+    and each (file, SHA-256, seed, trial) made into the drill played (its variant, or its twin's). A dict of drills
+    given instead keeps the drills only."""
 
     def __init__(self) -> None:
         super().__init__()
         self.found: dict[tuple[str, str | None], Path] = {}
         self.hashed: dict[Path, tuple[tuple[int, int, int, int], str]] = {}
         self.played: dict[tuple[Path, str, int | None, str | None, bool], tuple[Drill, str | None, bool | None]] = {}
+        self.twins: dict[tuple[Path, str], Drill | None] = {}
 
 
 def _stat_key(path: Path) -> tuple[int, int, int, int]:
@@ -186,9 +187,7 @@ def resolve_session_drill(
         played, drawn, renamed = cache.played[key]
     else:
         drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
-        played = _played(info, drill, path, by_position)
-        other = _played(info, drill, path, not by_position) if drill.twin is not None else played
-        renamed = by_position if _ids(played) != _ids(other) else None
+        played, renamed = _played(info, drill, path, by_position, _twin(drill, path, sha, cache))
         if isinstance(cache, DrillCache):
             cache.played[key] = (played, drawn, renamed)
     changed = bool(info.drill_sha256) and sha != info.drill_sha256
@@ -208,19 +207,47 @@ def _ids(drill: Drill) -> list[str]:
     return [e.id for e in [*drill.trace, *replan]]
 
 
-def _played(info: SessionInfo, drill: Drill, path: Path, by_position: bool) -> Drill:
-    """The drill the session ``info`` played on ``drill`` (loaded from ``path``): the variant of its seed, of the
-    twin for a noise trial of a drill with a twin, with the event ids its recorded edition played (by position from
-    scoring rules 6 on, for a drill with a twin; authored before). Raises :class:`DrillUnavailable` when it cannot
-    be made (the drill lost its twin since, or its variants section no longer fits)."""
+def _twin(drill: Drill, path: Path, sha: str, cache: dict[Path, Drill] | None) -> Drill | None:
+    """The twin of ``drill`` (None: it has none, or it cannot be made: :func:`_played` then says why), made once per
+    drill file and SHA-256 in a :class:`DrillCache`."""
+    from warroom.core.model import TwinError, twin_of
+
+    if drill.twin is None:
+        return None
+    if isinstance(cache, DrillCache) and (path, sha) in cache.twins:
+        return cache.twins[path, sha]
+    try:
+        twin: Drill | None = twin_of(drill)
+    except TwinError:
+        twin = None
+    if isinstance(cache, DrillCache):
+        cache.twins[path, sha] = twin
+    return twin
+
+
+def _played(
+    info: SessionInfo, drill: Drill, path: Path, by_position: bool, twin: Drill | None
+) -> tuple[Drill, bool | None]:
+    """The drill the session ``info`` played on ``drill`` (loaded from ``path``; ``twin``: its twin, made already):
+    the variant of its seed, of the twin for a noise trial of a drill with a twin, with the event ids its recorded
+    edition played (by position from scoring rules 6 on, for a drill with a twin; authored before); and whether it
+    played them renamed by position (None: renaming changes no id of it). The variant is made once, then renamed.
+    Raises :class:`DrillUnavailable` when it cannot be made (the drill lost its twin since, or its variants section
+    no longer fits)."""
     from warroom.core.model import PlayedAs
-    from warroom.core.variants import VariantError, session_drill
+    from warroom.core.variants import VariantError, id_width, ids_by_position, session_drill
 
     played_as = PlayedAs(info.played_as) if info.played_as is not None else PlayedAs.SIGNAL
     if drill.is_all_clear:  # an all-clear drill is a noise trial whatever an older row says
         played_as = PlayedAs.NOISE
     try:
-        return session_drill(drill, info.seed, played_as, by_position=by_position)
+        played = session_drill(drill, info.seed, played_as, by_position=False, twin=twin)
+        if drill.twin is None:
+            return played, None
+        width = id_width(drill)
+        authored = _ids(played)
+        renamed = by_position if authored != [f"e{k:0{width}d}" for k in range(1, len(authored) + 1)] else None
+        return (ids_by_position(played, width)[0] if by_position else played), renamed
     except VariantError as exc:
         what = f"the variant (seed {info.seed}) of" if info.seed is not None else "the"
         trial = f" {played_as.value} trial of" if drill.twin is not None or played_as is PlayedAs.NOISE else ""

@@ -43,7 +43,7 @@ from warroom.store.review._drill import (
     resolve_session_drill,
 )
 from warroom.store.review._rescore import json_value, session_rules
-from warroom.store.timestamps import aware_time
+from warroom.store.timestamps import aware_time, ended_before_start
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
@@ -233,6 +233,9 @@ def differences(
     """Every stored value of ``s`` that disagrees with ``new`` (its score recomputed on ``found``), as sentences
     (``figures``: the stored figure columns of every session, read at once; None: read here)."""
     out = start_differences(s, found, s.actions)
+    backwards = ended_before_start(s.started_at, s.ended_at)
+    if backwards:
+        out.append(backwards)
     computed = new.to_dict()
     for column in _SCORED_COLUMNS:
         stored = getattr(s, column)
@@ -250,8 +253,16 @@ def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
     checked, as a sentence; None for a session outside a set or of a drill without a twin (its only trial is
     checked by its drill). A set's session draws its trial from its seed with the set's ``noise_rate``, which is in
     the set's file, not in the store: whatever its row claims (the rate as well), any trial is the draw of some
-    rate, so such a session is never verified by its row alone (docs/cohorts.md)."""
-    if s.set_id is None or found.drawn is None:
+    rate, so such a session is never verified by its row alone (docs/cohorts.md). Nor is an assessment session of a
+    drill with a twin stored without a seed: its seed draws its trial, so without one it cannot say which it was
+    (it was taken for a signal trial, the draw of no seed)."""
+    if found.drawn is None:
+        return None
+    if s.set_id is None and s.mode == "assessment" and s.seed is None:
+        return (f"unverifiable trial: it claims a {s.played_as} trial of a drill with a twin but holds no seed, which "
+                "draws an assessment session's trial (signal or noise), so no check of the stored row can tell which "
+                "trial it was (an assessment session warroom plays always has a seed: store it with its seed)")
+    if s.set_id is None:
         return None
     return (f"unverifiable trial: it claims a {s.played_as} trial of drill set {s.set_id!r}, drawn from its seed with "
             "the set's noise_rate, which the store does not keep, so no check of the stored row can tell it from a "
@@ -285,13 +296,31 @@ Group = dict[str, list[_Held]]
 CopyIndex = dict[str, Group]
 
 
+#: A log is telling enough to name a copy with at least this many choices (actions that inspect, flag, unflag,
+#: escalate or probe; playback and quitting are no choices) ...
+MIN_TELLING_CHOICES = 3
+#: ... or notes (flags' and escalations' words) of at least this many characters in all.
+MIN_TELLING_NOTES = 40
+#: The actions that are no choice of the trainee's about the trace.
+_NO_CHOICE = frozenset({"quit", "pause", "resume", "speed"})
+
+
+def telling(actions: Sequence[Action]) -> bool:
+    """Whether an action log holds enough to tell a copy from an honest session that did the same: at least
+    :data:`MIN_TELLING_CHOICES` choices, or notes of at least :data:`MIN_TELLING_NOTES` characters in all. A log of
+    one escalation of the event that shows the fault, with a few words, at the drill time the event arrives, is what
+    two trainees who read the trace well write alike; anyone holding the drill file can also write it without
+    copying, so naming it a copy catches no one and wrongs honest trainees (docs/cohorts.md)."""
+    choices = sum(1 for a in actions if a.kind.value not in _NO_CHOICE)
+    return choices >= MIN_TELLING_CHOICES or sum(len(a.note or "") for a in actions) >= MIN_TELLING_NOTES
+
+
 def _log_key(actions: Sequence[Action]) -> str | None:
-    """An action log as comparable text; None for one holding no trainee action (two sessions played hold the same
-    one when nothing but a quit was recorded)."""
-    mine = [a.model_dump(mode="json") for a in actions]
-    if not any(a["kind"] != "quit" for a in mine):
+    """An action log as comparable text; None for one too short to tell a copy (:func:`telling`: two sessions played
+    hold the same one when nothing but a quit, or one escalation with a few words, was recorded)."""
+    if not telling(actions):
         return None
-    return json.dumps(mine, sort_keys=True)
+    return json.dumps([a.model_dump(mode="json") for a in actions], sort_keys=True)
 
 
 def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
@@ -318,12 +347,11 @@ def _group(store: ResultsStore, drill: str, index: CopyIndex | None) -> Group:
 def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = None) -> list[str]:
     """A session stored without a check (``s``) that is a copy of another session, the same trainee's or another's
     (a hit handed in under another name): the same drill and action log, whatever the seed (a log holds each
-    action's drill time, so no two sessions played hold the same one, but for one holding nothing but a quit; and a
-    copier may pick another seed that draws the same trial), whatever its id and start time say. A copy given an
-    earlier start time would become the trainee's first attempt at the drill, and one given a later start took the
-    session it copies out of the figures (a bad first attempt) while standing itself as a later one. Of two copies
-    both stored without a check, the one the database stored later is the copy (:func:`_copy_of`); a session
-    warroom's recorder stored is never the copy."""
+    action's drill time, so two sessions played seldom hold the same one, and only a :func:`telling` log is
+    compared; and a copier may pick another seed that draws the same trial), whatever its id and start time say. A
+    copy given a later start took the session it copies out of the figures (a bad first attempt) while standing
+    itself as a later one. Of two copies both stored without a check, the one the database stored later is the copy
+    (:func:`_copy_of`); a session warroom's recorder stored is never the copy."""
     mine = _log_key(s.actions)
     if mine is None:
         return []
@@ -402,7 +430,8 @@ def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions:
         out.append(f"mode \"tutorial\" is stored, but {drill.id!r} is not the tutorial's drill (only "
                    "`warroom tutorial` plays that mode, and no figure counts it)")  # fmt: skip
     drawn = found.drawn  # an assessment session outside a set plays the trial its seed draws (no --as, no --seed)
-    if s.mode == "assessment" and s.set_id is None and drawn and s.played_as and s.played_as != drawn:
+    seeded = s.seed is not None  # (a session without a seed says nothing of its draw: unverifiable_trial)
+    if s.mode == "assessment" and s.set_id is None and drawn and seeded and s.played_as and s.played_as != drawn:
         out.append(f"played_as {s.played_as!r} is stored, but an assessment session of this drill with seed "
                    f"{_shown(s.seed)} is a {drawn} trial (drawn from its seed, outside a drill set)")  # fmt: skip
     if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in actions):
