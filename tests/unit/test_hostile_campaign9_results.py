@@ -143,7 +143,7 @@ def test_a_text_value_that_is_not_utf8_is_one_bad_row_not_a_store_no_command_can
     assert verdicts[good] == "verified" and len(verdicts) == 2, verdicts
     page, export = tmp_path / "report.html", tmp_path / "all.jsonl"
     code, out, err = _cli("report", "--output", str(page), "--data-dir", str(data))
-    assert "1 trial" in out and page.exists() and "cannot use the results store" not in err, (out, err)
+    assert "1 trial" in err and page.exists() and "cannot use the results store" not in err, (out, err)
     code, out, err = _cli("store", "export", "--output", str(export), "--data-dir", str(data))
     assert good in export.read_text() and "cannot use the results store" not in err, err
 

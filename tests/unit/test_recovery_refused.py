@@ -4,6 +4,7 @@ the login role's, a constraint): nothing says it was stored, and `warroom store 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -25,7 +26,7 @@ def finished_session(data_dir: Path) -> Path:
     rec.record(Action(t=4.0, kind=ActionKind.INSPECT, event="e02"))
     rec.close()
     card = scorecard(outcome="missed", total=12).to_dict()
-    end = {"type": "end", "ended_at": "2026-11-29T10:00:00+00:00", "outcome": card["outcome"],
+    end = {"type": "end", "ended_at": datetime.now(UTC).isoformat(), "outcome": card["outcome"],
            "total": card["total"], "scorecard": card}
     with rec.journal_path.open("a", encoding="utf-8") as f:
         f.write(json.dumps(end) + "\n")
