@@ -4,6 +4,7 @@ faulty world drive them): what it found and what now holds."""
 from __future__ import annotations
 
 import aiohttp
+import pytest
 from serve_support import FACILITATOR, TOKENS, serving
 
 
@@ -58,3 +59,65 @@ async def test_a_trainee_signing_in_again_and_again_holds_a_bounded_number_of_si
     assert statuses == [303] * 3 + [200] * MAX_SIGNINS_PER_NAME  # the three oldest ended, to the sign-in page
     assert page.count(">Ada Lovelace<") == 1, page.count(">Ada Lovelace<")
     assert TOKENS["Ada Lovelace"] not in page
+
+
+async def test_a_trainee_opening_and_closing_tabs_quickly_never_takes_the_class_seats(tmp_path):
+    """Before: each tab closed keeps its seat until its app process is gone (a process asked to quit while it starts
+    quits once started: seconds, up to the 15 s grace on a loaded host), so a trainee opening and closing tabs
+    quickly, each within ``--tabs-per-trainee``, took every seat of ``--max-sessions`` and the class got "all seats
+    taken" (six tabs in a second, all six seats). Now a trainee's new tab waits while two of their closed tabs'
+    processes are still quitting, and a classmate gets a seat meanwhile."""
+    import asyncio
+
+    async def open_and_close(browser: aiohttp.ClientSession) -> int:
+        try:
+            ws = await browser.ws_connect("/ws?width=80&height=24")
+        except aiohttp.WSServerHandshakeError as refused:
+            return refused.status
+        await ws.close()  # at once: its app process is still starting
+        return 101
+
+    with serving(tmp_path, "--max-sessions", "3") as served:
+        ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
+        async with ada, grace:
+            assert [await open_and_close(ada), await open_and_close(ada)] == [101, 101]
+            third = asyncio.ensure_future(open_and_close(ada))  # waits for one of the two to be gone
+            await asyncio.sleep(0.3)
+            try:
+                ws = await grace.ws_connect("/ws?width=80&height=24")
+                await ws.close()
+                graces = 101
+            except aiohttp.WSServerHandshakeError as refused:
+                graces = refused.status
+            assert graces == 101, "a classmate found every seat taken by one trainee's closed tabs"
+            assert await asyncio.wait_for(third, 120) == 101  # once a process of Ada's is gone, her tab opens
+
+
+@pytest.mark.parametrize("how", ["signed-out", "removed-from-roster"])
+async def test_the_live_class_stream_ends_with_the_facilitators_sign_in(tmp_path, how):
+    """Before: the console's live stream, once open, sent the class's live table (names, drills, statuses) for as
+    long as the page stayed open, after its sign-in had ended: a facilitator (a teaching assistant) removed from the
+    roster, or signed out in another tab, kept watching the class. Now the stream ends within a few seconds."""
+    import asyncio
+
+    from warroom.serve import Roster
+
+    with serving(tmp_path) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran, fran.get("/console/live/events", timeout=aiohttp.ClientTimeout(total=60)) as stream:
+            assert (await stream.content.readline()).startswith(b"event: live")
+            if how == "signed-out":  # from another tab of the same browser
+                async with fran.post("/signout", headers={"Origin": served.url}, allow_redirects=False) as r:
+                    assert r.status == 303
+            else:
+                roster = tmp_path / "roster.yaml"
+                Roster.load(roster).without([FACILITATOR]).save(roster)
+            ended = False
+            try:
+                async with asyncio.timeout(30):
+                    while await stream.content.readline():
+                        pass
+                    ended = True
+            except TimeoutError:
+                pass
+    assert ended, "the live class went on streaming to a browser whose sign-in had ended"
