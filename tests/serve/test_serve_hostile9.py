@@ -121,3 +121,24 @@ async def test_the_live_class_stream_ends_with_the_facilitators_sign_in(tmp_path
             except TimeoutError:
                 pass
     assert ended, "the live class went on streaming to a browser whose sign-in had ended"
+
+
+def test_a_trainee_opening_and_closing_tabs_again_and_again_keeps_three_gone_lines_in_the_live_class(tmp_path):
+    """Before: every tab closed stayed a **disconnected** line of the live class for 30 minutes, so a trainee
+    reloading again and again (a key held down, a script) put hundreds of lines on every facilitator's page. Now
+    the live class keeps the latest three of a trainee's gone tabs; other trainees' lines are untouched."""
+    from warroom.serve import LiveClass
+    from warroom.serve._live import GONE_PER_TRAINEE
+    from warroom.store.live import DISCONNECTED
+
+    live = LiveClass("host", tmp_path)
+    for name, tabs in (("Grace Hopper", 2), ("Ada Lovelace", 200)):
+        for i in range(tabs):
+            live.tab_opened(f"{name[:3]}-{i:03d}", name, None)
+            live.tab_closed(f"{name[:3]}-{i:03d}")
+    live.tab_opened("Ada-open", "Ada Lovelace", None)
+    gone = sorted(tab for tab, row in live.rows.items() if row.state == DISCONNECTED)
+    assert GONE_PER_TRAINEE == 3
+    assert gone == ["Ada-197", "Ada-198", "Ada-199", "Gra-000", "Gra-001"]
+    assert "Ada-open" in live.rows
+    live._close()

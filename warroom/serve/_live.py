@@ -50,6 +50,9 @@ TICK = 0.5
 HEARTBEAT = 2.0
 #: A tab gone (disconnected) stays in the live table this long, in seconds, then its row is dropped.
 KEEP_GONE = 30 * 60
+#: Lines of one trainee's tabs gone (disconnected) this host keeps, the latest: a trainee opening and closing tabs
+#: again and again (a reload held down, a script) added a line each time, kept :data:`KEEP_GONE`, to every console.
+GONE_PER_TRAINEE = 3
 #: Seconds a heartbeat of another host's rows counts as fresh: its tabs count against a trainee's tab limit
 #: (``--tabs-per-trainee``) on this host (the console shows the rows of a host silent longer as "host lost").
 OTHER_HOST_FRESH = 10.0
@@ -174,6 +177,10 @@ class LiveClass:
             row = self.rows.get(tab)
             if row is not None:
                 self.rows[tab] = replace(row, state=DISCONNECTED, ended_at=row.ended_at or utc())
+                gone = sorted((r.ended_at or "", t) for t, r in self.rows.items()
+                              if r.trainee == row.trainee and r.state == DISCONNECTED)  # fmt: skip
+                for _, old in gone[:-GONE_PER_TRAINEE]:  # the trainee's oldest lines past GONE_PER_TRAINEE
+                    self._forget_tab(old)
 
     async def claim(self, tab: str, trainee: str, signin: str | None, limit: int) -> bool:
         """:meth:`tab_opened` unless ``trainee`` already has ``limit`` open tabs on this host and the others: the
@@ -345,10 +352,14 @@ class LiveClass:
             for tab, row in list(self.rows.items()):
                 ended = parse_utc(row.ended_at)
                 if row.state == DISCONNECTED and ended is not None and ended < cutoff:
-                    del self.rows[tab]
-                    self._taken_over.discard(tab)
-                    for name in [n for n, j in self._journals.items() if j.tab == tab]:
-                        del self._journals[name]
+                    self._forget_tab(tab)
+
+    def _forget_tab(self, tab: str) -> None:
+        """Drop the row of ``tab`` (gone) and what is kept for it. Called holding the lock."""
+        del self.rows[tab]
+        self._taken_over.discard(tab)
+        for name in [n for n, j in self._journals.items() if j.tab == tab]:
+            del self._journals[name]
 
     # --- the journals ---------------------------------------------------------------------------------------------
 
