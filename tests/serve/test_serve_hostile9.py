@@ -142,3 +142,88 @@ def test_a_trainee_opening_and_closing_tabs_again_and_again_keeps_three_gone_lin
     assert gone == ["Ada-197", "Ada-198", "Ada-199", "Gra-000", "Gra-001"]
     assert "Ada-open" in live.rows
     live._close()
+
+
+def test_the_websockets_own_pings_count_against_a_tabs_budget():
+    """Before: websocket ping frames were answered by aiohttp itself, pong for pong, past the tab's budget: a tab
+    sending them as fast as it could (6 MB a second) took half a core of the server's event loop, which every tab
+    waits on, and was never ended. Now they cost what a message costs: a heartbeat's pong or an occasional ping
+    passes, a flood ends the session."""
+    from types import SimpleNamespace
+
+    from aiohttp import WSMsgType
+
+    from warroom.serve._tab import BadMessage, InputBudget, read_message
+
+    now = [0.0]
+    budget = InputBudget(clock=lambda: now[0])
+    for _ in range(8 * 60):  # a pong every 15 s and a ping a second for 8 minutes
+        now[0] += 1.0
+        assert read_message(SimpleNamespace(type=WSMsgType.PING, data=b"x" * 125), budget) == ("ping frame", b"x" * 125)
+        assert read_message(SimpleNamespace(type=WSMsgType.PONG, data=b""), budget) == ("pong frame", b"")
+    flood = InputBudget(clock=lambda: now[0])
+    with pytest.raises(BadMessage, match="more input than a tab may send"):
+        for _ in range(10_000):
+            now[0] += 0.001
+            read_message(SimpleNamespace(type=WSMsgType.PING, data=b"x" * 125), flood)
+
+
+async def test_a_tab_flooding_websocket_pings_is_ended_and_one_leaving_mid_answer_logs_no_traceback(tmp_path):
+    """Before: a tab sending websocket ping frames without end was answered for ever, and one closing its connection
+    while pongs were owed had aiohttp's answer raise "Cannot write to closing transport" out of the relay: "a served
+    session failed" and a traceback in the server's log. Now the flood ends the session (1008) in one log line, and
+    the tab leaving logs nothing."""
+    import asyncio
+    import base64
+    import os
+    import socket
+    import threading
+
+    def open_tab(cookie: str) -> socket.socket:
+        s = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        head = (f"GET /ws?width=80&height=24 HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+                f"Origin: {served.url}\r\nCookie: warroom_signin={cookie}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+        s.sendall(head.encode())
+        assert s.recv(12) == b"HTTP/1.1 101"
+        return s
+
+    ping = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + b"x" * 125  # masked, with a zero mask
+    with serving(tmp_path) as served:
+        for name in ("Ada Lovelace", "Grace Hopper"):
+            browser = await served.signed_in(name)
+            async with browser:
+                cookie = next(c.value for c in browser.cookie_jar if c.key == "warroom_signin")
+            tab = open_tab(cookie)
+            if name == "Ada Lovelace":  # a flood once the tab plays (its first screen came), read meanwhile
+                assert tab.recv(1 << 16)
+                reader = threading.Thread(target=_read_to_the_end, args=(tab,), daemon=True)
+                reader.start()
+                try:
+                    for _ in range(100):
+                        tab.sendall(ping * 200)
+                except OSError:  # ended by the server
+                    pass
+                reader.join(60)  # until the server closes the connection
+            else:  # a few pings, never read, then the connection reset
+                tab.sendall(ping * 50)
+                tab.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\1\0\0\0\0\0\0\0")
+            tab.close()
+        for _ in range(180):  # both tabs' connections ended (each logged once its app process is gone)
+            log = served.log.read_text(errors="replace")
+            if log.count('"GET /ws?width=80&height=24 HTTP/1.1" 101') == 2:
+                break
+            await asyncio.sleep(0.5)
+    assert "Traceback" not in log and "a served session failed" not in log, log[-3000:]
+    assert "ended the session of 'Ada Lovelace': more input than a tab may send" in log, log[-3000:]
+    assert "ended the session of 'Grace Hopper'" not in log
+
+
+def _read_to_the_end(tab) -> None:
+    """Read a raw connection until the server closes it."""
+    try:
+        while tab.recv(1 << 20):
+            pass
+    except OSError:
+        pass

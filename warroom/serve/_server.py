@@ -413,7 +413,7 @@ class WarroomServer(Server):
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab
         await websocket.prepare(request)
         tab.websocket = websocket
         if tab.ended:  # taken over while its connection was being opened: it never plays
