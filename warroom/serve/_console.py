@@ -143,7 +143,7 @@ class Console:
         then, each time something in it changed (checked at each change of the live table and every
         :data:`EVENT_TICK` seconds), a ``rows`` event with what changed only (:func:`live_update`): a class of 3,000
         trainees sent its whole table, about 1 MB, at each update. A page carries drill clocks and idle times forward
-        itself."""
+        itself. The stream ends once its sign-in does (signed out, expired, the name removed or its token rotated)."""
         from aiohttp_sse import EventSourceResponse, sse_response
 
         class NoStore(EventSourceResponse):  # aiohttp_sse writes its own Cache-Control, no-cache, over a header given
@@ -154,6 +154,10 @@ class Console:
         async with sse_response(request, response_cls=NoStore) as stream:
             sent: tuple[str, dict[str, str], str] | None = None
             while stream.is_connected():
+                self.signins.reload_roster()  # a name removed or a token rotated meanwhile ends its sign-in
+                if self.signins.roster is not None and self.signins.facilitator_of(request) is None:  # signed out,
+                    # expired, removed from the roster:
+                    break  # the stream ends with the sign-in (it sent the class's live table on for ever)
                 table, head, rows, read = self.live_view()
                 if sent is None:  # the whole table first (the page may be older than this stream)
                     data, event = table.replace("\n", " "), "live"

@@ -51,6 +51,9 @@ TICK = 0.5
 HEARTBEAT = 2.0
 #: A tab gone (disconnected) stays in the live table this long, in seconds, then its row is dropped.
 KEEP_GONE = 30 * 60
+#: Lines of one trainee's tabs gone (disconnected) this host keeps, the latest: a trainee opening and closing tabs
+#: again and again (a reload held down, a script) added a line each time, kept :data:`KEEP_GONE`, to every console.
+GONE_PER_TRAINEE = 3
 #: Seconds a heartbeat of another host's rows counts as fresh: its tabs count against a trainee's tab limit
 #: (``--tabs-per-trainee``) on this host (the console shows the rows of a host silent longer as "host lost").
 OTHER_HOST_FRESH = 10.0
@@ -96,6 +99,8 @@ class LiveClass:
     problem: str | None = None
     #: Bumped each time :attr:`snapshot` changes (the console's live page waits on it).
     version: int = 0
+    #: The sign-ins of trainees without a tab yet (sign-in id -> trainee): one line of the live class per trainee.
+    _waiting: dict[str, str] = field(default_factory=dict)
     _journals: dict[str, _Journal] = field(default_factory=dict)
     _ignored: set[str] = field(default_factory=set)
     _published: dict[str, LiveTab] = field(default_factory=dict)
@@ -122,22 +127,39 @@ class LiveClass:
 
     def signed_in(self, key: str, trainee: str) -> None:
         """A trainee's browser signed in (``key``: the sign-in's id)."""
-        now = utc()
         with self._lock:
-            self.rows[_signin_tab(key)] = LiveTab(self.host, _signin_tab(key), trainee, SIGNED_IN, now, now)
+            self._waiting[key] = trainee
+            self._show_waiting(trainee)
 
     def signed_out(self, key: str) -> None:
         """A sign-in ended (expired, signed out, removed from the roster)."""
         with self._lock:
-            self.rows.pop(_signin_tab(key), None)
+            self._stop_waiting(key)
 
     def tab_opened(self, tab: str, trainee: str, signin: str | None) -> None:
         """A browser tab opened its war room (its app process runs as ``trainee``)."""
         now = utc()
         with self._lock:
             if signin is not None:
-                self.rows.pop(_signin_tab(signin), None)
+                self._stop_waiting(signin)
             self.rows[tab] = LiveTab(self.host, tab, trainee, PICKER, now, now)
+
+    def _stop_waiting(self, key: str) -> None:
+        """Sign-in ``key`` no longer waits without a tab: its line goes, unless another sign-in of its trainee
+        still waits (that one's line is then shown). Called holding the lock."""
+        trainee = self._waiting.pop(key, None)
+        self.rows.pop(_signin_tab(key), None)
+        if trainee is not None:
+            self._show_waiting(trainee)
+
+    def _show_waiting(self, trainee: str) -> None:
+        """One **signed in** line for ``trainee`` while a sign-in of theirs waits without a tab, however many do (a
+        trainee signing in again and again without the cookie added a line each time, kept 12 hours, to every
+        console's live class). Called holding the lock."""
+        waiting = [key for key, name in self._waiting.items() if name == trainee]
+        if waiting and not any(_signin_tab(key) in self.rows for key in waiting):
+            now, tab = utc(), _signin_tab(waiting[-1])
+            self.rows[tab] = LiveTab(self.host, tab, trainee, SIGNED_IN, now, now)
 
     def tab_closed(self, tab: str) -> None:
         """A browser tab is gone (closed, its connection lost, or its app process ended)."""
@@ -145,6 +167,10 @@ class LiveClass:
             row = self.rows.get(tab)
             if row is not None:
                 self.rows[tab] = replace(row, state=DISCONNECTED, ended_at=row.ended_at or utc())
+                gone = sorted((r.ended_at or "", t) for t, r in self.rows.items()
+                              if r.trainee == row.trainee and r.state == DISCONNECTED)  # fmt: skip
+                for _, old in gone[:-GONE_PER_TRAINEE]:  # the trainee's oldest lines past GONE_PER_TRAINEE
+                    self._forget_tab(old)
 
     async def claim(self, tab: str, trainee: str, signin: str | None, limit: int) -> bool:
         """:meth:`tab_opened` unless ``trainee`` already has ``limit`` open tabs on this host and the others: the
@@ -316,10 +342,14 @@ class LiveClass:
             for tab, row in list(self.rows.items()):
                 ended = parse_utc(row.ended_at)
                 if row.state == DISCONNECTED and ended is not None and ended < cutoff:
-                    del self.rows[tab]
-                    self._taken_over.discard(tab)
-                    for name in [n for n, j in self._journals.items() if j.tab == tab]:
-                        del self._journals[name]
+                    self._forget_tab(tab)
+
+    def _forget_tab(self, tab: str) -> None:
+        """Drop the row of ``tab`` (gone) and what is kept for it. Called holding the lock."""
+        del self.rows[tab]
+        self._taken_over.discard(tab)
+        for name in [n for n, j in self._journals.items() if j.tab == tab]:
+            del self._journals[name]
 
     # --- the journals ---------------------------------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ from warroom.serve._signin import SignIns, from_another_site, page
 from warroom.serve._tab import (
     MAX_MESSAGE_BYTES,
     MAX_RESIZE_CELLS,
+    TERM_GRACE,
     BadMessage,
     TabService,
     relay_until_ended,
@@ -84,6 +85,13 @@ TABS_PER_TRAINEE = 1
 #: Seconds a terminal page asked for by a trainee at their limit waits for one of their tabs to close before it says
 #: they play in another tab: a reloaded tab's old connection closes while its new page is being asked for.
 RELOAD_WAIT = 3.0
+#: App processes of one trainee's closed tabs that may still be quitting when they open another tab: past that the
+#: new tab waits for one to be gone. Each holds its seat until gone (up to :data:`STOP_GRACE`, more on a loaded host),
+#: so a trainee opening and closing tabs quickly (six in a second) took every seat of ``--max-sessions`` and the
+#: class got "all seats taken", each tab within ``--tabs-per-trainee``.
+LEAVING_PER_TRAINEE = 2
+#: Seconds such a tab waits: a closed tab's process is gone by then (SIGTERM after the grace, SIGKILL after that).
+LEAVING_WAIT = STOP_GRACE + TERM_GRACE + 5.0
 #: The most frames a second a served app process draws (Textual's ``TEXTUAL_FPS``, which textual-serve sets to 60).
 #: Textual draws a change at once after a quiet moment, but a change made within a frame period of the last frame
 #: waits one or two periods (16.7 to 33 ms at 60, 4.2 to 8.3 ms at 240): a key pressed just after the drill clock's
@@ -223,6 +231,26 @@ class WarroomServer(Server):
             await asyncio.sleep(0.1)
         return self.playing_elsewhere(trainee)
 
+    def _leaving(self, trainee: str) -> int:
+        """How many of ``trainee``'s closed (or taken over) tabs still have their app process."""
+        return sum(1 for t in self.tabs.values() if t.trainee == trainee and t.ended)
+
+    async def _wait_for_leaving(self, trainee: str) -> bool:
+        """With a roster, wait until fewer than :data:`LEAVING_PER_TRAINEE` of ``trainee``'s closed tabs have their
+        app process (for at most :data:`LEAVING_WAIT` seconds); True when as many still do."""
+        if self.signins.roster is None:  # every browser is the one trainee: only --max-sessions holds
+            return False
+        deadline = time.monotonic() + LEAVING_WAIT
+        while self._leaving(trainee) >= LEAVING_PER_TRAINEE and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        return self._leaving(trainee) >= LEAVING_PER_TRAINEE
+
+    def still_closing_page(self) -> web.Response:
+        """The HTTP 503 page of a trainee whose closed tabs are still quitting after :data:`LEAVING_WAIT`."""
+        body = ("<p>Your tabs closed a moment ago are still ending their sessions.</p>"
+                "<p>Reload this page in a minute.</p>")  # fmt: skip
+        return page("War Room: your other tabs are still closing", body, status=503)
+
     def another_tab_page(self, trainee: str) -> web.Response:
         """The HTTP 409 page of a trainee's tab over :attr:`tabs_per_trainee`: go back to the other tab, or play
         here instead (``POST /takeover``)."""
@@ -317,6 +345,8 @@ class WarroomServer(Server):
         holder = (self.signins.trainee_of(request) or "") if self.signins.roster else f"address {request.remote}"
         if self.signins.roster is not None and await self._wait_for_a_tab(holder):
             return self.another_tab_page(holder)
+        if await self._wait_for_leaving(holder):
+            return self.still_closing_page()
         if self.max_sessions is not None:
             self._let_go_of_oldest_seat(holder)
         if self.full():
@@ -352,6 +382,9 @@ class WarroomServer(Server):
         if self.signins.roster is not None and await self._wait_for_a_tab(trainee):  # behind the page's check
             log.info("a tab of %r refused: already playing in another tab", trainee)
             return self.another_tab_page(trainee)
+        if await self._wait_for_leaving(trainee):
+            log.info("a tab of %r refused: %s of theirs still closing", trainee, plural(LEAVING_PER_TRAINEE, "tab"))
+            return self.still_closing_page()
         if seat is None and self.full():
             return self.full_page()
         self.active += 1  # a seat, until the tab's app process is gone
@@ -382,7 +415,7 @@ class WarroomServer(Server):
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab
         await websocket.prepare(request)
         tab.websocket = websocket
         if tab.ended:  # taken over while its connection was being opened: it never plays

@@ -44,6 +44,10 @@ log = logging.getLogger("warroom.serve")
 COOKIE = "warroom_signin"
 #: Seconds a sign-in stays valid (a long class day).
 SIGNIN_LIFETIME = 12 * 3600
+#: The sign-ins one roster name holds at once (its browsers): signing in once more ends that name's oldest. Each
+#: sign-in was kept 12 hours and shown as a line of the console's live class, so one trainee signing in again and
+#: again without the cookie (a script) filled the facilitator's page with thousands of lines and the server's memory.
+MAX_SIGNINS_PER_NAME = 8
 #: Longest name or token read from the sign-in form, in characters.
 _MAX_FIELD = 200
 #: Seconds a posted form's body (a sign-in, a facilitator's note) may take to arrive once its head has.
@@ -292,6 +296,12 @@ class SignIns:
         if record is not None and self.on_change is not None:
             self.on_change(key, None)
 
+    def _end_oldest_of(self, name: str, keep: int) -> None:
+        """End ``name``'s oldest sign-ins until it holds at most ``keep`` (:data:`MAX_SIGNINS_PER_NAME`)."""
+        mine = [key for key, record in self._records.items() if record.name == name]  # the oldest first
+        for key in mine[: max(0, len(mine) - keep)]:
+            self._end(key)
+
     def signin_of(self, request: web.Request) -> SignIn | None:
         """The valid sign-in of a request's cookie, or None (none, unknown, expired)."""
         key = request.cookies.get(cookie_name(request), "")
@@ -358,6 +368,7 @@ class SignIns:
         cookie = cookie_name(request)
         self._end(request.cookies.get(cookie, ""))  # this browser's sign-in before (another name, or the same): its
         # id lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's)
+        self._end_oldest_of(trainee, keep=MAX_SIGNINS_PER_NAME - 1)
         signin_id = secrets.token_urlsafe(32)
         record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
         self._records[signin_id] = record

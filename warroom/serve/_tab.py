@@ -214,6 +214,11 @@ def _check_data(kind: str, envelope: list[Any]) -> Any:
     return data
 
 
+#: The kinds :func:`read_message` gives the websocket's own ping and pong frames (the page's ``["ping", TEXT]`` is
+#: another thing: ``ping``).
+CONTROL_FRAMES = {WSMsgType.PING: "ping frame", WSMsgType.PONG: "pong frame"}
+
+
 def read_message(
     message: Any, budget: InputBudget, sequences: KeySequences | None = None
 ) -> tuple[str, Any]:  # fmt: skip
@@ -222,6 +227,11 @@ def read_message(
     sequences of its keys, :class:`KeySequences`): raises :class:`BadMessage` saying why it ends the session."""
     if message.type == WSMsgType.ERROR:  # e.g. over MAX_MESSAGE_BYTES: aiohttp closes the connection (1009)
         raise BadMessage(f"the connection failed: {message.data}")
+    if message.type in (WSMsgType.PING, WSMsgType.PONG):  # the websocket's own pings (not answered by aiohttp: a
+        # tab sending them as fast as it could, 6 MB a second, was answered pong for pong, past the budget, never ended)
+        if not budget.take(max(len(message.data), MESSAGE_COST)):
+            raise BadMessage(f"more input than a tab may send ({RATE_BYTES:,} bytes a second, {BURST_BYTES:,} at once)")
+        return CONTROL_FRAMES[message.type], message.data
     if message.type != WSMsgType.TEXT:
         raise BadMessage(f"a {getattr(message.type, 'name', message.type)} message (the protocol sends text)")
     text: str = message.data
@@ -462,6 +472,14 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
         except BadMessage as exc:
             _trace(service, f"refused ({exc}); the session ends")
             raise
+        if kind == "ping frame":  # answered here, within the budget (the websocket is made without autoping)
+            try:
+                await websocket.pong(data)
+            except ConnectionError:  # the tab went away meanwhile: its session ends as a closed tab's does (aiohttp's
+                return  # own answer raised "Cannot write to closing transport" out of the loop: a traceback in the log)
+            continue
+        if kind == "pong frame":  # a browser's answer to the server's heartbeat
+            continue
         if kind in ("resize", "blur", "focus"):
             _trace(service, f"{kind} {data or ''}".strip())
         if kind in ("stdin", "blur", "focus"):  # in the order sent: after the sizes wanted before them
