@@ -46,11 +46,11 @@ async def test_a_trainee_signing_in_again_and_again_holds_a_bounded_number_of_si
         for _ in range(MAX_SIGNINS_PER_NAME + 3):
             browser = await served.signed_in("Ada Lovelace")
             async with browser:
-                cookies.append(next(c.value for c in browser.cookie_jar if c.key == "warroom_signin"))
+                cookies.append(next(c.value for c in browser.cookie_jar if c.key == served.cookie))
         async with aiohttp.ClientSession(base_url=served.url) as replay:
             statuses = []
             for cookie in cookies:
-                async with replay.get("/mine", headers={"Cookie": f"warroom_signin={cookie}"},
+                async with replay.get("/mine", headers={"Cookie": f"{served.cookie}={cookie}"},
                                       allow_redirects=False) as r:  # fmt: skip
                     statuses.append(r.status)
         fran = await served.signed_in(FACILITATOR)
@@ -183,7 +183,7 @@ async def test_a_tab_flooding_websocket_pings_is_ended_and_one_leaving_mid_answe
         s = socket.create_connection(("127.0.0.1", served.port), timeout=30)
         key = base64.b64encode(os.urandom(16)).decode()
         head = (f"GET /ws?width=80&height=24 HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
-                f"Origin: {served.url}\r\nCookie: warroom_signin={cookie}\r\nUpgrade: websocket\r\n"
+                f"Origin: {served.url}\r\nCookie: {served.cookie}={cookie}\r\nUpgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
         s.sendall(head.encode())
         assert s.recv(12) == b"HTTP/1.1 101"
@@ -194,7 +194,7 @@ async def test_a_tab_flooding_websocket_pings_is_ended_and_one_leaving_mid_answe
         for name in ("Ada Lovelace", "Grace Hopper"):
             browser = await served.signed_in(name)
             async with browser:
-                cookie = next(c.value for c in browser.cookie_jar if c.key == "warroom_signin")
+                cookie = next(c.value for c in browser.cookie_jar if c.key == served.cookie)
             tab = open_tab(cookie)
             if name == "Ada Lovelace":  # a flood once the tab plays (its first screen came), read meanwhile
                 assert tab.recv(1 << 16)
