@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
 from click.testing import CliRunner
 from locations import TESTS
 
@@ -73,3 +74,93 @@ def test_an_otlp_int_value_that_is_infinity_is_written_as_that_text_not_a_traceb
         assert "Traceback" not in output
         [drill] = out.glob("*.yaml")
         _only_problem_is_the_answer_key(drill)
+
+
+def _chat_with_arguments(tmp_path: Path, arguments: str, name: str = "deep.json") -> Path:
+    """The refund transcript with its first tool call's ``arguments`` replaced by the raw JSON ``arguments``."""
+    data = json.loads(CHAT.read_text(encoding="utf-8"))
+    calls = [m for m in data["messages"] if m.get("tool_calls")]
+    calls[0]["tool_calls"][0]["function"]["arguments"] = "SENTINEL"
+    path = tmp_path / name
+    path.write_text(json.dumps(data).replace('"SENTINEL"', arguments), encoding="utf-8")
+    return path
+
+
+def test_tool_arguments_nested_deeper_than_a_drill_holds_are_written_as_their_json_text(tmp_path: Path):
+    """A tool call's arguments nested 80 levels deep were written as they were: the import said the drill was written
+    and checked, and `warroom validate` refused it (`nested too deeply: drill files allow at most 64 levels`); 500
+    levels ended the import in `cannot import this trace (RecursionError: maximum recursion depth exceeded)`. A value
+    nested deeper than 60 levels is written as its JSON text (the same characters the trainee reads), with a
+    warning naming where."""
+    for depth in (80, 500):
+        source = _chat_with_arguments(tmp_path, '{"a":' * depth + "1" + "}" * depth, f"deep{depth}.json")
+        out = tmp_path / f"out{depth}"
+        status, output = _import("chat", source, out)
+        assert status == 0, output
+        assert "RecursionError" not in output and "cannot import" not in output
+        warning = next(ln for ln in output.splitlines() if ": warning: " in ln)
+        assert warning.startswith(f"{source}: warning: trace[")
+        assert warning.endswith("nested deeper than 60 levels (a drill file holds 64): written as its JSON text")
+        assert output.splitlines()[-2].endswith("1 file, 0 failed, 1 warning")
+        [drill] = out.glob("*.yaml")
+        _only_problem_is_the_answer_key(drill)
+
+
+def test_a_deep_value_is_cut_at_the_level_the_drill_loader_allows(tmp_path: Path):
+    """The value written as text is the one at level 61: the levels above it stay data, and the drill loads."""
+    source = _chat_with_arguments(tmp_path, '{"a":' * 100 + "1" + "}" * 100)
+    out = tmp_path / "out"
+    assert _import("chat", source, out)[0] == 0
+    [drill] = out.glob("*.yaml")
+    data = yaml.safe_load(drill.read_text(encoding="utf-8"))
+    arguments = next(ev["arguments"] for ev in data["trace"] if ev["kind"] == "tool_call")
+    levels, value = 4, arguments  # the drill, trace, the event and the arguments are levels 1 to 4
+    while isinstance(value, dict):
+        value, levels = value["a"], levels + 1
+    assert levels == 61 and isinstance(value, str)
+    assert json.loads(value) == json.loads('{"a":' * 43 + "1" + "}" * 43)  # the 58th to the 100th
+
+
+def _langfuse_arguments(tmp_path: Path, inner: str) -> Path:
+    """The Langfuse OTel fixture with the `list_charges` tool's input (its arguments: JSON text in a string attribute)
+    holding ``inner`` (raw JSON) under the key ``x``."""
+    lines = (FIXTURES / "frameworks" / "langfuse-otel.jsonl").read_text(encoding="utf-8").splitlines()
+    doc = json.loads(lines[0])
+    [span] = [sp for sp in doc["resourceSpans"][0]["scopeSpans"][0]["spans"] if sp["name"] == "list_charges"]
+    [value] = [a["value"] for a in span["attributes"] if a["key"] == "langfuse.observation.input"]
+    value["stringValue"] = '{"order_id": "4417", "x": SENTINEL}'
+    lines[0] = json.dumps(doc).replace("SENTINEL", json.dumps(inner)[1:-1])
+    path = tmp_path / "lf.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_json_text_in_a_trace_value_holding_a_lone_surrogate_is_written_escaped(tmp_path: Path):
+    """A Langfuse tool call's arguments (JSON text in a string attribute) holding `"\\ud800"` ended the import of
+    its file in `cannot import this trace (UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud800' ...)`:
+    the file's own checks look at the file's JSON, and the text inside a value is decoded later. The surrogate is
+    written as that escape, with a warning, and the drill is written."""
+    source = _langfuse_arguments(tmp_path, '"a\\ud800b"')
+    assert "a\\\\ud800b" in source.read_text(encoding="utf-8")  # the escape, inside the JSON text of a string
+    out = tmp_path / "out"
+    status, output = _import("langfuse", source, out)
+    assert status == 0, output
+    assert "UnicodeEncodeError" not in output and "cannot import" not in output
+    assert "an unpaired surrogate, which is not a character: written as its escape" in output
+    [drill] = out.glob("*.yaml")
+    assert "a\\ud800b" in drill.read_text(encoding="utf-8")
+    _only_problem_is_the_answer_key(drill)
+
+
+def test_json_text_in_a_trace_value_holding_a_number_of_4100_digits_is_written_as_its_digits(tmp_path: Path):
+    """The file's own numbers are limited to 30 digits, but JSON text inside a value was decoded without a limit: a
+    number of 4,100 digits went into the drill, which `warroom validate` refused (`a whole number has at most 4,000
+    digits`). It is written as its digits, as text, with a warning."""
+    source = _langfuse_arguments(tmp_path, "7" * 4100)
+    out = tmp_path / "out"
+    status, output = _import("langfuse", source, out)
+    assert status == 0, output
+    assert "a whole number of more than 4,000 digits" in output
+    [drill] = out.glob("*.yaml")
+    _only_problem_is_the_answer_key(drill)
+    assert "7" * 4100 in drill.read_text(encoding="utf-8")
