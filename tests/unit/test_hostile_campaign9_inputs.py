@@ -164,3 +164,47 @@ def test_json_text_in_a_trace_value_holding_a_number_of_4100_digits_is_written_a
     [drill] = out.glob("*.yaml")
     _only_problem_is_the_answer_key(drill)
     assert "7" * 4100 in drill.read_text(encoding="utf-8")
+
+
+def _multipart(tmp_path: Path, old: str, new: str) -> Path:
+    text = MULTIPART.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "body.txt"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def test_a_langsmith_multipart_part_giving_a_key_twice_is_refused_at_the_key(tmp_path: Path):
+    """A `/runs/multipart` body's JSON parts were read with Python's json alone: a run giving `run_type` twice
+    (`"chain"`, then `"llm"`) was read as its last copy, an llm run, and imported (a drill of 194 lines for the 175 of
+    the body as sent), where a JSON file doing so is refused (docs/importing.md: no object gives one key twice). The
+    part is refused at the key's place in the file, as a file is."""
+    source = _multipart(tmp_path, '"run_type":"chain"', '"run_type":"chain","run_type":"llm"')
+    out = tmp_path / "out"
+    status, output = _import("langsmith", source, out)
+    assert status == 1
+    line = next(n for n, ln in enumerate(source.read_text(encoding="utf-8").splitlines(), 1) if '"llm"' in ln)
+    column = source.read_text(encoding="utf-8").splitlines()[line - 1].index('"run_type":"llm"') + 1
+    assert output.splitlines()[0] == (
+        f"{source}:{line}:{column}: not LangSmith runs one can read one way: the key \"run_type\" is given twice in "
+        "one JSON object (JSON readers keep either one); keep one of them")
+    assert not list(out.glob("*.yaml"))
+
+
+def test_a_langsmith_multipart_part_holding_a_40_digit_number_is_refused(tmp_path: Path):
+    """A part's number of 40 digits was kept as the reader's stand-in for a number too long to convert; it is
+    refused, as in a file (numbers are limited to 30 digits), at the line where that part's JSON starts."""
+    source = _multipart(tmp_path, '"tags":[]', '"tags":[],"extra":' + "1" * 40)
+    status, output = _import("langsmith", source, tmp_path / "out")
+    assert status == 1
+    line = next(n for n, ln in enumerate(source.read_text(encoding="utf-8").splitlines(), 1) if "1" * 40 in ln)
+    assert output.splitlines()[0] == (
+        f"{source}:{line}:1: extra is a number with 40 digits; numbers are limited to 30 digits")
+
+
+def test_the_multipart_body_as_sent_still_imports(tmp_path: Path):
+    out = tmp_path / "out"
+    status, output = _import("langsmith", MULTIPART, out)
+    assert status == 0, output
+    [drill] = out.glob("*.yaml")
+    _only_problem_is_the_answer_key(drill)
