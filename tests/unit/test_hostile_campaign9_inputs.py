@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from locations import TESTS
 
 from warroom.cli import main
+from warroom.core.load import load_yaml_text
 
 FIXTURES = TESTS / "fixtures"
 CHAT = FIXTURES / "chat" / "refund.json"
@@ -208,3 +209,23 @@ def test_the_multipart_body_as_sent_still_imports(tmp_path: Path):
     assert status == 0, output
     [drill] = out.glob("*.yaml")
     _only_problem_is_the_answer_key(drill)
+
+
+def test_a_line_separator_in_a_traces_text_is_written_so_that_it_reads_back_as_it_was(tmp_path: Path):
+    """PyYAML's emitter breaks a line at U+2028 and U+2029 (YAML 1.1 line breaks) and indents what follows; the drill
+    loader reads them as characters (YAML 1.2), the indentation too: a model named `m\\u2028x` was written and read
+    back as `m\\u2028  x` in `models` and `m\\u2028    x` in its call, and `warroom validate` refused the imported drill
+    (`is not a model in models`). Such text is written double-quoted, with the characters escaped."""
+    source = tmp_path / "trace.json"
+    source.write_text(_otlp_trace("1").replace('"gen_ai.request.model", "value": {"stringValue": "m"}',
+                                               '"gen_ai.request.model", "value": {"stringValue": "m\\u2028x\\u2029y"}'),
+                      encoding="utf-8")
+    assert "m\\u2028x" in source.read_text(encoding="utf-8")
+    out = tmp_path / "out"
+    status, output = _import("otel", source, out)
+    assert status == 0, output
+    [drill] = out.glob("*.yaml")
+    _only_problem_is_the_answer_key(drill)
+    assert '"m\\Lx\\Py"' in drill.read_text(encoding="utf-8")
+    data = load_yaml_text(drill.read_text(encoding="utf-8"))
+    assert data["models"]["planner"]["name"] == "m\u2028x\u2029y"
