@@ -229,3 +229,21 @@ def test_a_line_separator_in_a_traces_text_is_written_so_that_it_reads_back_as_i
     assert '"m\\Lx\\Py"' in drill.read_text(encoding="utf-8")
     data = load_yaml_text(drill.read_text(encoding="utf-8"))
     assert data["models"]["planner"]["name"] == "m\u2028x\u2029y"
+
+
+def test_two_files_whose_names_make_one_drill_id_are_named_escaped_with_what_to_do(tmp_path: Path):
+    """`a\\nb.json` and `a b.json` both make the drill id `chat-a-b`; the second's refusal named the first file raw, so
+    its newline forged a line of its own (`b.json in this run`), and said nothing to do. The name is escaped on its
+    line, and the refusal says how to import both."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a\nb.json", "a b.json"):
+        (folder / name).write_bytes(CHAT.read_bytes())
+    result = CliRunner().invoke(main, ["import", "chat", str(folder), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        f"{folder}/a b.json:1:1: drill id 'chat-a-b' was already imported from {folder}/a\\x0ab.json in this run (the "
+        "two files' names make the same id): rename one of them, or import it into another --out folder")
+    assert lines[1].startswith("1 drill imported into ")
+    assert not any(line.startswith("b.json") for line in lines)
