@@ -6,6 +6,7 @@ the right behaviour."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -247,3 +248,29 @@ def test_two_files_whose_names_make_one_drill_id_are_named_escaped_with_what_to_
         "two files' names make the same id): rename one of them, or import it into another --out folder")
     assert lines[1].startswith("1 drill imported into ")
     assert not any(line.startswith("b.json") for line in lines)
+
+
+def test_a_healthy_run_whose_text_holds_a_date_that_is_no_day_projects_without_a_traceback(tmp_path: Path):
+    """`warroom project` (a FILE, `--list` and `--all`) took the latest text shaped like an ISO date in the run as a
+    date: a ticket `opened 2026-02-30` or a `build 2026-19-39` ended each in a traceback (`ValueError: month must be
+    in 1..12`) when the stale-data template dated its cache. Only real days count: the `as_of` it writes is before
+    the run's latest real date."""
+    data = json.loads(CHAT.read_text(encoding="utf-8"))
+    first = next(m for m in data["messages"] if m.get("role") == "user")
+    first["content"] += " (ticket opened 2026-02-30, build 2026-19-39)"
+    source = tmp_path / "dates.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    imported = tmp_path / "imported"
+    assert _import("chat", source, imported)[0] == 0
+    [drill] = imported.glob("*.yaml")
+    real = max(re.findall(r"20\d\d-[01]\d-[0-3]\d", CHAT.read_text(encoding="utf-8")))
+    runner = CliRunner()
+    listed = runner.invoke(main, ["project", "--list", str(drill)])
+    assert listed.exit_code == 0 and listed.exception is None, listed.output
+    one = runner.invoke(main, ["project", str(drill), "--template", "stale-data", "--out", str(tmp_path / "one")])
+    assert one.exit_code == 0 and one.exception is None, one.output
+    text = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "one").glob("*.yaml"))
+    [as_of] = set(re.findall(r'"as_of": "([^"]+)"', text))
+    assert "2026-01-01" <= as_of < real, (as_of, real)
+    every = runner.invoke(main, ["project", "--all", str(imported), "--out", str(tmp_path / "all")])
+    assert every.exit_code == 0 and every.exception is None, every.output
