@@ -5,6 +5,7 @@ the right behaviour."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -274,3 +275,24 @@ def test_a_healthy_run_whose_text_holds_a_date_that_is_no_day_projects_without_a
     assert "2026-01-01" <= as_of < real, (as_of, real)
     every = runner.invoke(main, ["project", "--all", str(imported), "--out", str(tmp_path / "all")])
     assert every.exit_code == 0 and every.exception is None, every.output
+
+
+def test_annotate_saves_a_drill_whose_distractor_text_ends_in_spaces_inside_a_folded_block(tmp_path: Path):
+    """A distractor's `why_harmless: >-` whose last line ends in spaces (an editor that keeps trailing spaces) is that
+    text with the spaces; the author mode reads it without them, so every save, of any change, was refused (`the
+    distractors would not read back as written; the file is left unchanged`, nothing to do about it). The blocks
+    written are checked; one left as the file has it is kept byte for byte."""
+    from warroom.core.author import open_for_annotation, write_draft
+
+    text = (TESTS.parent / "drills" / "tutorial.yaml").read_text(encoding="utf-8")
+    assert "without a retry would.\n" in text
+    path = tmp_path / "tutorial.yaml"
+    path.write_text(text.replace("without a retry would.\n", "without a retry would.  \n", 1), encoding="utf-8")
+    before = load_yaml_text(path.read_text(encoding="utf-8"))
+    opened = open_for_annotation(path)
+    write_draft(path, dataclasses.replace(opened.draft, debrief="What the trainee should have seen."),
+                opened.event_order)
+    after = load_yaml_text(path.read_text(encoding="utf-8"))
+    assert after["answer_key"]["debrief"] == "What the trainee should have seen."
+    assert after["distractors"] == before["distractors"]
+    assert "without a retry would.  \n" in path.read_text(encoding="utf-8")
