@@ -296,3 +296,48 @@ def test_annotate_saves_a_drill_whose_distractor_text_ends_in_spaces_inside_a_fo
     assert after["answer_key"]["debrief"] == "What the trainee should have seen."
     assert after["distractors"] == before["distractors"]
     assert "without a retry would.  \n" in path.read_text(encoding="utf-8")
+
+
+def test_a_flattened_attribute_whose_index_is_no_plain_number_is_an_unknown_attribute(tmp_path: Path):
+    """OpenInference flattens lists into attributes by index (`llm.input_messages.0.message.content`). An index that
+    `str.isdigit` takes but `int` refuses (`²`), or one of 5,000 digits, ended the import of its file in `cannot import
+    this trace (ValueError: invalid literal for int() with base 10: '²')` or `(ValueError: Exceeds the limit (4300
+    digits) for integer string conversion ...; use sys.set_int_max_str_digits() ...)`. Such an attribute is not an
+    index of a list: the trace imports without it."""
+    raw = (FIXTURES / "thirdparty" / "oi-span-kinds.json").read_text(encoding="utf-8")
+    key = "llm.input_messages.0.message.content"
+    assert f'"{key}"' in raw
+    for index in ("²", "9" * 5000):
+        source = tmp_path / "oi.json"
+        source.write_text(raw.replace(f'"{key}"', f'"llm.input_messages.{index}.message.content"'), encoding="utf-8")
+        out = tmp_path / f"out{len(index)}"
+        status, output = _import("openinference", source, out)
+        assert status == 0, output
+        assert "ValueError" not in output and "cannot import" not in output
+        [drill] = out.glob("*.yaml")
+        _only_problem_is_the_answer_key(drill)
+
+
+def test_a_jaeger_int64_tag_or_a_ground_truth_step_of_superscript_digits_is_no_number_not_a_value_error(
+        tmp_path: Path):
+    """A Jaeger tag typed `int64` whose value is `"²"`, and a ground-truth `step_number` of `"²"`, passed
+    `str.isdigit` and ended in `cannot import this trace (ValueError: invalid literal for int() ...)`. The tag is kept
+    as the text it is; the step is refused as the failure's missing whole `step_number`, as any other text is."""
+    jaeger = (FIXTURES / "thirdparty" / "jaeger-export.json").read_text(encoding="utf-8")
+    old = '"type": "int64",\n       "value": 64'
+    assert old in jaeger
+    source = tmp_path / "jaeger.json"
+    source.write_text(jaeger.replace(old, '"type": "int64",\n       "value": "²"', 1), encoding="utf-8")
+    status, output = _import("otel", source, tmp_path / "out")
+    assert status == 0 and "ValueError" not in output, output
+
+    tau = FIXTURES / "agentrx" / "tau-retail"
+    truth = json.loads((tau / "ground_truth.json").read_text(encoding="utf-8"))
+    [record] = [r for r in truth if r["trajectory_id"] == 8]
+    record["failures"][0]["step_number"] = "²"
+    edited = tmp_path / "ground_truth.json"
+    edited.write_text(json.dumps(truth), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "chat", str(tau / "failed" / "8.json"), "--ground-truth", str(edited),
+                                       "--out", str(tmp_path / "keyed")])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == f"{tau / 'failed' / '8.json'}:1:1: its failure 3 has no whole `step_number`"

@@ -93,7 +93,7 @@ def _span(raw: Any, where: str, service: str) -> Span:
     span = Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
-    if isinstance(dropped, (int, str)) and str(dropped).isdigit() and len(str(dropped)) < 10:
+    if isinstance(dropped, (int, str)) and str(dropped).isdigit() and str(dropped).isascii() and len(str(dropped)) < 10:
         span.dropped_attributes = int(dropped)
     return span
 
