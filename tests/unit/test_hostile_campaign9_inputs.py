@@ -341,3 +341,21 @@ def test_a_jaeger_int64_tag_or_a_ground_truth_step_of_superscript_digits_is_no_n
                                        "--out", str(tmp_path / "keyed")])
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == f"{tau / 'failed' / '8.json'}:1:1: its failure 3 has no whole `step_number`"
+
+
+def test_an_evidence_path_holding_a_superscript_digit_is_a_path_that_leads_nowhere(tmp_path: Path):
+    """An evidence item's `path: statistics.²` made `warroom validate` say `warroom could not check this file
+    (internal error ValueError: invalid literal for int() with base 10: '²'); please report it`: `str.isdigit` takes
+    `²` for a list index. It is a key like any other, one the output does not have."""
+    text = (TESTS.parent / "drills" / "clickstream-backfill.yaml").read_text(encoding="utf-8")
+    old = "{event: e27, path: statistics.result_partial,"
+    assert old in text
+    path = tmp_path / "clickstream-backfill.yaml"
+    path.write_text(text.replace(old, '{event: e27, path: "statistics.²",', 1), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert "internal error" not in result.output
+    assert result.output.splitlines()[0].startswith(
+        f"{path}:385:26: the field path `statistics.\\xb2` (superscript two ² U+00B2) leads nowhere in the output of "
+        "`e27`: `²` is not at `statistics`; the keys there: ")
+
