@@ -359,3 +359,15 @@ def test_an_evidence_path_holding_a_superscript_digit_is_a_path_that_leads_nowhe
         f"{path}:385:26: the field path `statistics.\\xb2` (superscript two ² U+00B2) leads nowhere in the output of "
         "`e27`: `²` is not at `statistics`; the keys there: ")
 
+
+def test_a_columns_variable_that_is_no_plain_number_is_ignored_not_a_traceback():
+    """`COLUMNS=²` (which `str.isdigit` takes and `int` refuses) ended every command that prints a table in a
+    ValueError traceback, from Rich and from warroom's own tables, and so did `COLUMNS` of 5,000 digits. Such a value
+    is dropped: the table is as wide as without it."""
+    drill = str(TESTS.parent / "drills" / "api-dns-cutover.yaml")
+    plain = CliRunner().invoke(main, ["cost", drill], env={"COLUMNS": None})
+    assert plain.exit_code == 0
+    for columns in ("²", "9" * 5000):
+        result = CliRunner().invoke(main, ["cost", drill], env={"COLUMNS": columns})
+        assert result.exception is None and result.exit_code == 0, result.exception
+        assert result.output == plain.output
