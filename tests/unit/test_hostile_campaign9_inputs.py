@@ -371,3 +371,20 @@ def test_a_columns_variable_that_is_no_plain_number_is_ignored_not_a_traceback()
         result = CliRunner().invoke(main, ["cost", drill], env={"COLUMNS": columns})
         assert result.exception is None and result.exit_code == 0, result.exception
         assert result.output == plain.output
+
+
+def test_a_run_time_in_the_year_9999_is_refused_as_out_of_range_not_a_value_error(tmp_path: Path):
+    """A LangSmith run whose `start_time` is `9999-12-31T23:59:59-14:00` (the year 10000 in UTC) ended the import in
+    `cannot import this trace (ValueError: year 10000 is out of range)`. A time past 2554, where OTLP's nanoseconds
+    end, is refused as such at its field, as a time before 1970 is."""
+    text = (FIXTURES / "thirdparty" / "langsmith-runs.json").read_text(encoding="utf-8")
+    old = "2026-03-20T09:46:40.000000"
+    assert old in text
+    for late in ("9999-12-31T23:59:59-14:00", "2600-01-01T00:00:00"):
+        source = tmp_path / "runs.json"
+        source.write_text(text.replace(old, late, 1), encoding="utf-8")
+        status, output = _import("langsmith", source, tmp_path / "out")
+        assert status == 1
+        first = output.splitlines()[0]
+        assert first.startswith(f"{source}:1:1: run ") and "ValueError" not in first
+        assert first.endswith(f".start_time is out of range (after 2554): '{late}'")
