@@ -388,3 +388,19 @@ def test_a_run_time_in_the_year_9999_is_refused_as_out_of_range_not_a_value_erro
         first = output.splitlines()[0]
         assert first.startswith(f"{source}:1:1: run ") and "ValueError" not in first
         assert first.endswith(f".start_time is out of range (after 2554): '{late}'")
+
+
+def test_a_citation_of_a_field_holding_a_superscript_digit_is_refused_naming_the_fields_there(tmp_path: Path):
+    """The same field path in an escalation's citation (`e27:statistics.²`, in an action log given to `warroom
+    score`, as the war room's field input reads it): the refusal was Python's `invalid literal for int() with base
+    10: '²'`. It is the field the event does not have, with the keys it has."""
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps({"t": 150, "kind": "escalate", "step": "s4", "cites": ["e27:statistics.²"]}) + "\n",
+                   encoding="utf-8")
+    drill = TESTS.parent / "drills" / "clickstream-backfill.yaml"
+    result = CliRunner().invoke(main, ["score", str(drill), str(log)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"{log}:1:1: action 1 (escalate at 150 s): 'e27:statistics.²' cites a field 'e27' does not have: `²` is not at "
+        "`statistics`; the keys there: elapsed, rows_read, result_partial, reason; cite a field it has, or the whole "
+        "event, 'e27'")
