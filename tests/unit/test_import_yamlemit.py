@@ -30,8 +30,10 @@ class _Literal(yaml.CSafeDumper):
 
 def _str(dumper, text):
     """Multi-line text as a literal block; text that YAML 1.2 (the drill loader) reads as another type written
-    plain (``1e5``, ``0o17``: text in YAML 1.1) quoted, as the importers' writer does (issue 30, campaign 4)."""
+    plain (``1e5``, ``0o17``: text in YAML 1.1) quoted, as the importers' writer does (issue 30, campaign 4); text
+    holding U+2028 or U+2029 double-quoted, escaped (PyYAML breaks the line there: campaign 9)."""
     style = "|" if "\n" in text else ("'" if text and core_tag(text) != "tag:yaml.org,2002:str" else None)
+    style = '"' if "\u2028" in text or "\u2029" in text else style
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 

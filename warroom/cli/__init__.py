@@ -161,6 +161,18 @@ def _printable_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+def _plain_terminal_size() -> None:
+    """``$COLUMNS`` and ``$LINES`` that are not a plain number (ASCII digits, at most 6) are dropped: Rich and the
+    tables read them with ``str.isdigit``, which takes ``²`` (and 5,000 digits), then ``int`` refuses it, a
+    traceback in every command that prints a table. The terminal's own size is used instead."""
+    import os
+
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.isascii() and value.isdigit() and len(value) <= 6):
+            del os.environ[name]
+
+
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="warroom")
 @drills_option
@@ -192,6 +204,7 @@ def main(
     trace replay and escalate to the planner, naming the plan step at fault, before the cascade does its damage.
     """
     _printable_streams()
+    _plain_terminal_size()
     use_store(store_url)  # every part of this process reads the store URL from $WARROOM_STORE
     settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings

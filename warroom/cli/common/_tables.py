@@ -35,7 +35,8 @@ def make_console() -> Any:
     if sys.stdout.isatty():
         return Console(highlight=False, markup=False, emoji=False)
     columns = os.environ.get("COLUMNS", "").strip()
-    width = int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
+    # ASCII digits only: `str.isdigit` also takes `COLUMNS=²`, which `int` refuses (a traceback in every table)
+    width = int(columns) if columns.isascii() and columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
     return Console(highlight=False, markup=False, emoji=False, width=width)
 
 

@@ -206,6 +206,11 @@ def is_field_path(text: str) -> bool:
     return re.fullmatch(PATH_PATTERN, text) is not None
 
 
+def _digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits, which ``int`` reads (``str.isdigit`` also takes ``²``, which it refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def path_parts(path: str) -> list[str | int]:
     """The keys (str) and list indexes (int) of a field path: ``data.items[3].id`` is ``["data", "items", 3,
     "id"]``."""
@@ -220,7 +225,7 @@ def value_at(output: Any, path: str) -> tuple[bool, Any]:
         in_list = isinstance(part, int) and isinstance(node, list) and part < len(node)
         if in_list or (isinstance(part, str) and isinstance(node, dict) and part in node):
             node = node[part]
-        elif isinstance(part, str) and isinstance(node, dict) and part.isdigit() and int(part) in node:
+        elif isinstance(part, str) and isinstance(node, dict) and _digits(part) and int(part) in node:
             node = node[int(part)]
         else:
             return False, None
@@ -247,7 +252,7 @@ def path_miss(output: Any, path: str) -> str | None:
             return _list_miss(node, path, m, where)
         if isinstance(node, dict):
             key = str(part)
-            if key in node or (key.isdigit() and int(key) in node):
+            if key in node or (_digits(key) and int(key) in node):
                 node = node[key] if key in node else node[int(key)]
                 continue
             keys = [str(k) for k in node]

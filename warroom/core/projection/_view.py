@@ -25,6 +25,17 @@ _CURRENCIES = (("USD", re.compile(r"\$|\bUSD\b|\bdollars?\b")), ("EUR", re.compi
                ("GBP", re.compile(r"£|\bGBP\b|\bpounds? sterling\b")))
 
 
+def _is_date(text: str) -> bool:
+    """Whether ``text`` (``YYYY-MM-DD``) is a day of the calendar."""
+    from datetime import date
+
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _text_of(event: dict[str, Any]) -> str:
     parts = []
     for name in _TEXT_FIELDS:
@@ -44,7 +55,8 @@ class RunText:
     agent: list[bool] = field(init=False)
     #: The currency the run's text names most ("USD" for ``$``), or "" when it names none.
     currency: str = field(init=False)
-    #: The latest ISO date (``2026-03-20``) in the run's text, or None.
+    #: The latest ISO date (``2026-03-20``) in the run's text, or None (text shaped like one that is no date, such as
+    #: ``2026-02-30``, is not one).
     latest_date: str | None = field(init=False)
 
     def __post_init__(self) -> None:
@@ -54,7 +66,7 @@ class RunText:
         counts = [(len(rx.findall(whole)), name) for name, rx in _CURRENCIES]
         best = max(counts)
         self.currency = best[1] if best[0] else ""
-        dates = _DATE.findall(whole)
+        dates = [d for d in set(_DATE.findall(whole)) if _is_date(d)]  # 2026-02-30 or a build 2026-19-39 is none
         self.latest_date = max(dates) if dates else None
 
     def later_agent_text(self, index: int) -> str:

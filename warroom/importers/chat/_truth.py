@@ -85,7 +85,7 @@ def _failure(raw: Any) -> Failure:
         return value.strip() if isinstance(value, str) else ""
 
     step = raw.get("step_number")
-    if isinstance(step, str) and step.strip().isdigit():
+    if isinstance(step, str) and step.strip().isascii() and step.strip().isdigit() and len(step.strip()) <= 9:
         step = int(step)
     if not isinstance(step, int) or isinstance(step, bool):
         raise TraceError(f"its failure {raw.get('failure_id')!r} has no whole `step_number`")

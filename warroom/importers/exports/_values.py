@@ -67,6 +67,8 @@ def time_ns(value: Any, where: str) -> int:
     ns = (delta.days * 86_400 + delta.seconds) * 10**9 + delta.microseconds * 1000
     if ns < 0:
         raise TraceError(f"{where} is before 1970: {value[:40]!r}")
+    if ns >= 2**64:  # past 2554, where OTLP's nanoseconds end (9999-12-31T23:59:59-14:00 is in the year 10000 in UTC)
+        raise TraceError(f"{where} is out of range (after 2554): {value[:40]!r}")
     return ns
 
 

@@ -3,6 +3,7 @@ the only thing ``warroom validate`` finds missing is the answer key."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -22,16 +23,89 @@ def finite_numbers(data: Any) -> Any:
     """``data`` with every non-finite float (``NaN``, ``Infinity``, ``-Infinity``: not JSON, but Python's parser
     reads them, in a file and in the JSON text of tool arguments) as that text, ``"NaN"``. A drill has no such
     number: YAML would write ``.nan``, which the drill loader reads as the text ``.nan`` and warns about. Returns
-    ``data`` itself when it holds none."""
-    if isinstance(data, float) and not math.isfinite(data):
-        return _NON_FINITE[str(data)]
-    if isinstance(data, dict):
-        items = {k: finite_numbers(v) for k, v in data.items()}
-        return items if any(items[k] is not v for k, v in data.items()) else data
-    if isinstance(data, list):
-        values = [finite_numbers(v) for v in data]
-        return values if any(a is not b for a, b in zip(values, data, strict=True)) else data
-    return data
+    ``data`` itself when it holds none. The other values a drill file cannot hold are made writable too
+    (:func:`writable_values`)."""
+    return writable_values(data)
+
+
+#: The deepest level of mappings and lists an imported drill's values reach (the drill loader's ``MAX_DEPTH``, less
+#: a margin for what ``warroom project`` and ``warroom annotate`` may add around a value): deeper values are written
+#: as their JSON text.
+MAX_VALUE_DEPTH = 60
+
+
+def writable_values(data: Any) -> Any:
+    """``data`` with every value a drill file cannot hold (its loader refuses them) written as text, each kind with a
+    :func:`~warroom.importers.kit.warn` naming its first place: a non-finite float as JSON writers spell it
+    (``"NaN"``); a list or mapping nested deeper than :data:`MAX_VALUE_DEPTH` levels as its JSON text (a tool's
+    arguments or a document nested hundreds of levels deep: the loader allows 64); a whole number of more than
+    ``MAX_INT_DIGITS`` digits (decoded from the JSON text inside a trace value) as its digits; an unpaired UTF-16
+    surrogate (from a ``"\\ud800"`` in that JSON text: not a character, and no UTF-8 file can hold it) as that
+    escape. Returns ``data`` itself when it holds none; never recurses deeper than :data:`MAX_VALUE_DEPTH`."""
+    found: dict[str, list[str]] = {}
+    out = _writable(data, 1, "", found)
+    if found:
+        from warroom.importers.kit._reading import warn
+
+        for kind, places in found.items():
+            more = f" (and {len(places) - 1:,} more)" if len(places) > 1 else ""
+            place = places[0] if len(places[0]) <= 60 else f"{places[0][:60]}..."
+            warn(f"{clean(place)}{more}: {kind}")
+    return out
+
+
+_TOO_DEEP = (f"nested deeper than {MAX_VALUE_DEPTH} levels (a drill file holds 64): written as its JSON text")
+_TOO_LONG = "a whole number of more than 4,000 digits (a drill file holds no longer one): written as its digits"
+_SURROGATE = "an unpaired surrogate, which is not a character: written as its escape (\\udXXX)"
+
+
+def _writable(value: Any, level: int, where: str, found: dict[str, list[str]]) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return _NON_FINITE[str(value)]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _LONGEST:
+        found.setdefault(_TOO_LONG, []).append(where or "the drill")
+        return str(value)
+    if isinstance(value, str):
+        return _escaped_surrogates(value, where, found)
+    if not isinstance(value, (dict, list)):
+        return value
+    if level > MAX_VALUE_DEPTH:
+        found.setdefault(_TOO_DEEP, []).append(where or "the drill")
+        return _escaped_surrogates(_json_text(value), where, found)
+    if isinstance(value, list):
+        values = [_writable(v, level + 1, f"{where}[{i}]", found) for i, v in enumerate(value)]
+        return values if any(a is not b for a, b in zip(values, value, strict=True)) else value
+    items = {_escaped_surrogates(k, where, found) if isinstance(k, str) else k:
+             _writable(v, level + 1, f"{where}.{k}" if where else str(k), found) for k, v in value.items()}
+    return value if _same_items(items, value) else items
+
+
+def _same_items(items: dict[Any, Any], value: dict[Any, Any]) -> bool:
+    """Whether ``items`` holds the same keys and the very same values as ``value``, in the same order."""
+    return len(items) == len(value) and all(
+        a == b and x is y for (a, x), (b, y) in zip(items.items(), value.items(), strict=True))
+
+
+#: The smallest whole number of more than 4,000 digits (the drill loader's ``MAX_INT_DIGITS``).
+_LONGEST = 10**4000
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as compact JSON text (non-finite numbers as JSON writers spell them), or a note of its depth when
+    even that is too deep for Python's encoder."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except RecursionError:
+        return "(a value nested too deeply to write)"
+
+
+def _escaped_surrogates(text: str, where: str, found: dict[str, list[str]]) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        found.setdefault(_SURROGATE, []).append(where or "the drill")
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def dump_unmarked(data: dict[str, Any], header: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.files import read_only_mode, real_path, replace_files
+from warroom.core.text import clean_name
 from warroom.importers.kit._drillfile import finite_numbers
 from warroom.importers.kit._importer import DrillData, Importer, Options, Refused
 from warroom.importers.kit._reading import collect_warnings
@@ -101,7 +102,7 @@ class _Run:
         except self.importer.error as e:
             return [ImportResult(source=f, error=str(e))]
         except OSError as e:
-            where = f" {e.filename}" if e.filename else " the drill"
+            where = f" {clean_name(e.filename)}" if e.filename else " the drill"
             return [ImportResult(source=f, error=f"cannot write{where}: {e.strerror or e}")]
         except (ValueError, RecursionError, MemoryError) as e:  # a file the checks missed: this file only
             return [ImportResult(source=f, error=f"cannot import this {self.importer.unit} ({type(e).__name__}: "
@@ -127,8 +128,9 @@ class _Run:
                 data, header = redactor.data(data), redactor.text(header)
             drill_id = data["id"]
             if drill_id in self.written or any(drill_id == d for d, _, _ in out):
-                raise error(f"drill id {drill_id!r} was already imported from {self.written.get(drill_id, f)} in "
-                            "this run")
+                first = clean_name(self.written.get(drill_id, f))
+                raise error(f"drill id {drill_id!r} was already imported from {first} in this run (the two files' "
+                            "names make the same id): rename one of them, or import it into another --out folder")
             target = drill_target(self.out_dir, drill_id, self.force, error)
             try:
                 text = self.importer.finish(data, header)
@@ -190,13 +192,14 @@ def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exceptio
     is a folder or read-only (with ``force`` too)."""
     target = out_dir / f"{drill_id}.yaml"
     if target.is_dir():  # even with --force: a folder is never replaced by a drill
-        raise error(f"{target} is a folder, not a drill file: move it away or import into another --out folder")
+        raise error(f"{clean_name(target)} is a folder, not a drill file: move it away or import into another --out "
+                    "folder")
     if target.exists() and not force:
-        raise error(f"{target} already exists (use --force to overwrite it)")
+        raise error(f"{clean_name(target)} already exists (use --force to overwrite it)")
     mode = read_only_mode(target)  # with --force: a read-only drill is refused, as `annotate` and `migrate` do
     if mode is not None:
-        raise error(f"{target} is read-only (mode {mode}): make it writable (chmod u+w) to overwrite it, or import "
-                    "into another --out folder")  # fmt: skip
+        raise error(f"{clean_name(target)} is read-only (mode {mode}): make it writable (chmod u+w) to overwrite it, "
+                    "or import into another --out folder")
     return target
 
 

@@ -335,16 +335,24 @@ def cut_off(line: str) -> bool:
 _PART_NAME = re.compile(r'(?im)^content-disposition:\s*form-data;[^\n]*?\bname="([^"]*)"')
 
 
-def multipart_parts(text: str) -> dict[str, Any] | None:
+def multipart_parts(text: str, error: type[ValueError] | None = None, what: str = "a multipart part"
+                    ) -> dict[str, Any] | None:
     """A captured ``multipart/form-data`` body (as LangSmith's SDK posts runs to ``/runs/multipart``) as its JSON
     parts by name (``{"post.<id>": {...}, "post.<id>.inputs": {...}, ...}``; a part that is not JSON kept as text),
     or None when ``text`` is not such a body: it starts with ``--BOUNDARY`` and a part with a ``Content-Disposition:
-    form-data`` header."""
+    form-data`` header.
+
+    With ``error``, each JSON part is read within :func:`parse_json`'s limits, as a file is: a part that gives a key
+    twice, holds a number of too many digits or an unpaired surrogate raises ``error`` (``line N: message``, the
+    line of the file where the part's JSON starts; ``what`` names the content in its message); without it
+    (recognising a file), such a part is read anyway."""
     first = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
     if not first.startswith("--") or len(first) < 3 or "content-disposition" not in text[:4000].lower():
         return None
     out: dict[str, Any] = {}
+    at = text.index(first) + len(first)
     for chunk in text.split(first)[1:]:
+        start, at = at, at + len(chunk) + len(first)
         if chunk.startswith("--"):  # the closing boundary
             break
         head, sep, body = chunk.lstrip("\r\n").partition("\r\n\r\n")
@@ -358,4 +366,11 @@ def multipart_parts(text: str) -> dict[str, Any] | None:
             out[name.group(1)] = json.loads(body, parse_int=bounded_int)
         except (ValueError, RecursionError):
             out[name.group(1)] = body
+            continue
+        if error is not None:
+            line = text.count("\n", 0, start + chunk.index(body)) + 1
+            try:
+                parse_json(body, error, what)
+            except error as e:
+                raise error(f"line {line}: {e}") from None
     return out or None

@@ -65,6 +65,10 @@ def _events(value: Any, out: list[Event]) -> None:
     """Append the events of ``value`` (drill data) to ``out``. Raises TypeError for any other type."""
     kind = type(value)
     if kind is str:
+        if "\u2028" in value or "\u2029" in value:  # libyaml breaks the line there (YAML 1.1); the drill loader
+            # reads them as characters (YAML 1.2), the indentation after them too: escaped (`\L`), they are the same
+            out.append(ScalarEvent(None, _STR, (False, True), value, style='"'))
+            return
         out.append(ScalarEvent(None, _STR, (_plain_is_str(value), True), value, style="|" if "\n" in value else None))
     elif kind is dict:
         out.append(MappingStartEvent(None, _MAP, True, flow_style=False))
@@ -106,6 +110,9 @@ def dump_data(data: Any) -> str:
     """``data`` (dicts with text keys, lists, str, int, float, bool, None; no shared references needed) as block
     YAML: keys in the given order, Unicode kept, lines up to 120 wide, multi-line text as literal blocks where it
     can be. The same text as ``yaml.dump(data, Dumper=SafeDumper, sort_keys=False, allow_unicode=True, width=120,
-    default_flow_style=False)`` with multi-line strings asked for in ``|`` style. Raises TypeError for other types.
+    default_flow_style=False)`` with multi-line strings asked for in ``|`` style, but for text holding U+2028 or
+    U+2029, written double-quoted with them escaped (``\\L``, ``\\P``: PyYAML breaks the line there and indents
+    what follows, which the drill loader, reading YAML 1.2, would take as part of the text). Raises TypeError for
+    other types.
     """
     return yaml.emit(_stream(data), Dumper=_Dumper, allow_unicode=True, width=120)

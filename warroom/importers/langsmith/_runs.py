@@ -137,7 +137,7 @@ def _values(path: Path) -> list[tuple[str, Any]]:
     from warroom.importers.langsmith._ingest import from_multipart, is_batch, merged_runs
 
     text = read_text(path, MAX_CHAT_BYTES, TraceError)
-    parts = multipart_parts(text)
+    parts = multipart_parts(text, TraceError, "LangSmith runs")
     if parts is not None:
         return [("", merged_runs([from_multipart(parts)]))]
     values = read_values(path, "LangSmith runs")

@@ -45,9 +45,15 @@ KNOWN = frozenset(_CONSTANTS)
 _KNOWN_PREFIXES = (*(f"{v}." for v in _CONSTANTS), "exception.", "error.")
 
 
+def _is_index(text: str) -> bool:
+    """Whether ``text`` is the index of a flattened list (``0`` to ``999999999``, ASCII digits: ``str.isdigit``
+    also takes ``²``, which ``int`` refuses, and 5,000 digits, which it will not convert)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _indexed(attrs: dict[str, Any], prefix: str, suffix: str) -> list[tuple[int, Any]]:
     """Values of the flattened ``<prefix>.<N>.<suffix>`` attributes, by N."""
-    pattern = re.compile(rf"^{re.escape(prefix)}\.(\d+)\.{re.escape(suffix)}$")
+    pattern = re.compile(rf"^{re.escape(prefix)}\.([0-9]{{1,9}})\.{re.escape(suffix)}$")  # (int() takes no ²)
     return sorted((int(m.group(1)), v) for k, v in attrs.items() if (m := pattern.match(k)))
 
 
@@ -60,7 +66,7 @@ def _flat_messages(attrs: dict[str, Any], prefix: str) -> dict[int, dict[str, An
         if not key.startswith(head):
             continue
         n, _, rest = key[len(head):].partition(".")
-        if n.isdigit() and rest.startswith("message."):
+        if _is_index(n) and rest.startswith("message."):
             out.setdefault(int(n), {})[rest[len("message."):]] = value
     return dict(sorted(out.items()))
 
@@ -70,7 +76,7 @@ def _numbered(message: dict[str, Any], group: str) -> list[dict[str, Any]]:
     items: dict[int, dict[str, Any]] = {}
     for key, value in message.items():
         k, _, rest = key.removeprefix(f"{group}.").partition(".") if key.startswith(f"{group}.") else ("", "", "")
-        if k.isdigit():
+        if _is_index(k):
             items.setdefault(int(k), {})[rest] = value
     return [items[k] for k in sorted(items)]
 

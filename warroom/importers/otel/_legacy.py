@@ -27,8 +27,8 @@ from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 from warroom.importers.spans import Span, as_arguments, as_text, parsed_json
 
 #: The flattened message attributes (read; not counted as unknown).
-FLAT = re.compile(r"^gen_ai\.(prompt|completion)\.(\d+)\."
-                  r"(role|content|finish_reason|tool_call_id|tool_calls\.(\d+)\.(id|name|arguments))$")
+FLAT = re.compile(r"^gen_ai\.(prompt|completion)\.([0-9]{1,9})\."
+                  r"(role|content|finish_reason|tool_call_id|tool_calls\.([0-9]{1,9})\.(id|name|arguments))$")
 PROMPT_EVENT, COMPLETION_EVENT = "gen_ai.content.prompt", "gen_ai.content.completion"
 USER_EVENT, TOOL_EVENT, CHOICE_EVENT = "gen_ai.user.message", "gen_ai.tool.message", "gen_ai.choice"
 

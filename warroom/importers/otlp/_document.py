@@ -9,6 +9,7 @@ number, ``doubleValue``, ``boolValue``, ``arrayValue``, ``kvlistValue``, ``bytes
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,11 @@ def any_value(v: Any) -> Any:
         if key in v:
             return v[key]
     if "intValue" in v:
+        value = v["intValue"]
+        if isinstance(value, float) and not math.isfinite(value):  # NaN, Infinity: Python's json reads them
+            return value  # (written as that text, as every non-finite number of a trace is)
         try:
-            return int(v["intValue"])
+            return int(value)
         except (TypeError, ValueError):
             return None
     if "arrayValue" in v:
@@ -89,7 +93,7 @@ def _span(raw: Any, where: str, service: str) -> Span:
     span = Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
-    if isinstance(dropped, (int, str)) and str(dropped).isdigit() and len(str(dropped)) < 10:
+    if isinstance(dropped, (int, str)) and str(dropped).isdigit() and str(dropped).isascii() and len(str(dropped)) < 10:
         span.dropped_attributes = int(dropped)
     return span
 

@@ -9,6 +9,7 @@ the ``otel.status_code`` / ``otel.status_description`` tags (older clients: ``er
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from warroom.importers.kit import TraceError
@@ -25,12 +26,16 @@ def is_jaeger(doc: Any) -> bool:
     return isinstance(data, list) and bool(data) and all(isinstance(t, dict) and "spans" in t for t in data)
 
 
+#: An int64 tag's text: ASCII digits (``str.isdigit`` takes ``²``, which ``int`` refuses, and 5,000 digits).
+_INT64 = re.compile(r"-?[0-9]{1,19}")
+
+
 def _tags(items: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for t in items if isinstance(items, list) else []:
         if isinstance(t, dict) and isinstance(t.get("key"), str):
             value = t.get("value")
-            if t.get("type") == "int64" and isinstance(value, str) and value.lstrip("-").isdigit():
+            if t.get("type") == "int64" and isinstance(value, str) and _INT64.fullmatch(value):
                 value = int(value)
             out[t["key"]] = value
     return out

@@ -73,7 +73,10 @@ def _nanos(value: Any, where: str) -> int:
     except ValueError:
         raise TraceError(f"{where} is not a time: {value[:40]!r}") from None
     moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return (moment - _EPOCH) // _MICROSECOND * 1000
+    ns = (moment - _EPOCH) // _MICROSECOND * 1000
+    if not 0 <= ns < 2**64:  # OTLP's range: 1970 to 2554 (9999-12-31T23:59:59-14:00 is in the year 10000 in UTC)
+        raise TraceError(f"{where} is out of range: {value[:40]!r}")
+    return ns
 
 
 def _id(value: Any, size: int) -> str:

@@ -102,7 +102,7 @@ def as_tokens(value: Any) -> int | None:
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, str) and value.isdigit() and len(value) < 20:
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 20:
         value = int(value)
     return value if isinstance(value, int) and value >= 0 else None
 
