@@ -134,3 +134,17 @@ async def test_enter_opens_the_briefing_even_when_the_hidden_filter_box_holds_th
                 break
             await pilot.pause(0.05)
         assert isinstance(app.screen, BriefingScreen)
+
+
+async def test_a_picker_whose_widgets_are_gone_does_not_load(services):
+    """A served tab closed while its app process was starting: the app closed the picker's widgets while the
+    picker still asked to (re)load, and ``load`` raised ``NoMatches: '#picker-detail-body'``, a traceback the
+    server's log copied (campaign 9). Now a picker without its widgets loads nothing."""
+    app = WarroomApp(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await picker_ready(pilot)
+        await picker.query_one("#picker-detail-body").remove()
+        picker.loading = False
+        picker.load()  # raised NoMatches
+        await pilot.pause()
+        assert picker.loading is False

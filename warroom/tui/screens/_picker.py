@@ -202,7 +202,10 @@ class PickerScreen(Screen[None]):
         """(Re)load the drill catalog and the trainee's best scores, in a worker thread so the UI never waits for a
         big library (the preview says "Loading drills…" meanwhile); the table is filled when they are read, the
         cursor on the drill it was on (matched by file; `r` after editing a drill, or a drill that changed since the
-        list was read)."""
+        list was read). Nothing once the picker's widgets are gone (its app closing while it mounts: a served tab
+        closed as its app started)."""
+        if not self.query("#picker-detail-body"):
+            return
         under_cursor = self.selected() if self.query("#picker-table") else None
         if under_cursor is not None:
             self.last_drill = under_cursor.path
