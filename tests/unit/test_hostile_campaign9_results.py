@@ -282,3 +282,24 @@ def test_a_journal_whose_start_line_holds_a_nul_is_quarantined_saying_why(tmp_pa
     assert "holds a NUL character" in out + err and "quarantined" in out + err, (out, err)
     why = data / "journals" / "quarantine" / f"{played.session_id}.jsonl.why.txt"
     assert "drill_path holds a NUL character" in why.read_text()
+
+
+def test_a_handed_in_sessions_drill_path_is_not_opened_by_its_review(tmp_path: Path, monkeypatch):
+    """A line handed in (``store import``: stored without a check) naming another file of the host as its drill
+    (``drill_path``): ``scores verify`` and ``rescore`` find such a session's drill by its id, but the review (the
+    console's session page, ``warroom review``) opened the path the row names, and showed the facilitator that
+    file's load error, its text quoted. The review finds it by its drill id too."""
+    from warroom.store.review import load_review
+
+    line = _exported(tmp_path, monkeypatch)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: [hunter2\n", encoding="utf-8")
+    data = tmp_path / "class"
+    handed = tmp_path / "handed-in.jsonl"
+    handed.write_text(json.dumps(line | {"drill_path": str(secret)}) + "\n", encoding="utf-8")
+    code, _out, err = _cli("store", "import", "--trainee", "ann", str(handed), "--data-dir", str(data))
+    assert code == 0, err
+    with ResultsStore(data) as store:
+        review = load_review(store.get(line["session_id"]), (), store)
+    assert review.drill is not None and review.drill_problem is None, review.drill_problem
+    assert review.drill_file is not None and review.drill_file != secret

@@ -384,14 +384,20 @@ def load_review(
     so that a review whose stored results disagree with its action log says so.
 
     A tutorial session (mode ``tutorial``) is played on the bundled tutorial drill: once its recorded path is gone,
-    it is found in the bundled library only, never as a file of the same id in ``drill_dirs``."""
+    it is found in the bundled library only, never as a file of the same id in ``drill_dirs``. A session stored
+    without a check (a trainee role's row, ``store import``) is found by its drill id alone, as
+    :func:`~warroom.store.review.verify_sessions` finds it: the path its row names is its client's claim, and would
+    show the facilitator the load error of any file on the host it names."""
     from warroom.store.results import TUTORIAL
     from warroom.store.review._drill import DrillUnavailable, default_drill_resolver, resolve_session_drill
 
     if session.mode == TUTORIAL:
         drill_dirs = ()
+    claimed = session.drill_path
+    if store is not None and (check := store.checks([session.session_id]).get(session.session_id)) and check.submitted:
+        claimed = None  # stored without a check: the path is its client's claim, found by its drill id alone
     try:
-        path = default_drill_resolver(drill_dirs)(session.drill_id, session.drill_path)
+        path = default_drill_resolver(drill_dirs)(session.drill_id, claimed)
     except FileNotFoundError:
         return ReviewData(
             session, None, None, False, f"The drill file of this session is not found (was {session.drill_path}).", None
