@@ -12,6 +12,7 @@ names the file the session was played on, so the stored score and its recorded d
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -214,10 +215,31 @@ def _rescore_one(
     new_d = json_value(new.to_dict())
     write = (new, {"reason": why + file_why, "read_rescored_at": s.rescored_at, **record})
     if new_d == json_value(current_scorecard_keys(s.scorecard)):
+        if edited := _edited_columns(s, new):  # the scorecard as stored, its columns not: corrected from it
+            return result(RescoreStatus.CHANGED, f"stored columns disagreed with the scorecard: {edited}", write)
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}", write)
     return result(RescoreStatus.CHANGED, _what_changed(s, new, file_detail), write)
+
+
+def _edited_columns(s: StoredSession, new: Scorecard) -> str:
+    """The columns of ``s`` a scorecard sets (:meth:`~warroom.store.results.ResultsStore.update_scorecard` rewrites
+    them) that the re-scored ``new`` (whose scorecard is the stored one) sets otherwise, as
+    ``total 100 -> 40, ...`` (empty when none): a row edited by hand or inserted under a trainee role, whose
+    scorecard JSON was left as it was. Without this, such a row was "unchanged" and kept its edited values."""
+    wanted = {"outcome": new.outcome.value, "total": new.total, "time_to_detect": new.time_to_detect,
+              "damage": new.damage, "full_damage": new.full_damage, "damage_unit": new.damage_unit,
+              "false_escalations": new.false_escalations, "cost_usd": new.cost_usd}  # fmt: skip
+    out = []
+    for column, value in wanted.items():
+        stored = getattr(s, column)
+        same = stored == value or (
+            isinstance(stored, float) and isinstance(value, float) and math.isclose(stored, value, rel_tol=1e-9)
+        )
+        if not same:
+            out.append(f"{column} {stored!r} -> {value!r}")
+    return ", ".join(out)
 
 
 def _what_changed(s: StoredSession, new: Scorecard, file_detail: str) -> str:
