@@ -227,3 +227,33 @@ def _read_to_the_end(tab) -> None:
             pass
     except OSError:
         pass
+
+
+async def test_the_served_grid_and_gradebook_take_the_first_attempt_the_store_stored_not_the_earliest_start(tmp_path):
+    """A trainee quits a drill of the set, reads its review, sets the clock back a year and plays it again, well:
+    the figures count the session the store stored first, but the console's grid and gradebook took the earliest
+    start, the informed replay. They take the store's order too."""
+    import csv
+    import html
+    import io
+    import re
+    import sqlite3
+
+    from handcohort_support import SET_ID, Play, play
+
+    data = tmp_path / "data"
+    first = play(data, Play("ana", "A", (("quit", 5),)))  # abandoned: 0
+    replay = play(data, Play("ana", "A", (("esc", 12, "s1", ("e04",)),)))  # well, after the review
+    with sqlite3.connect(data / "results.sqlite3") as conn:  # its clock set back a year
+        conn.execute("UPDATE sessions SET started_at = '2025-11-29T10:00:00.000000Z' WHERE session_id = ?", (replay,))
+    with serving(tmp_path, data_dir=data) as served:
+        fran = await served.signed_in(FACILITATOR)
+        async with fran:
+            async with fran.get(f"/console/gradebook.csv?set={SET_ID}") as r:
+                rows = list(csv.reader(io.StringIO(await r.text())))
+            async with fran.get(f"/console/sets/{SET_ID}") as r:
+                page = html.unescape(await r.text())
+    (ana,) = [row for row in rows if row[0] == "ana"]
+    assert ana[1].startswith("0 (2 attempts, best "), ana
+    (shown,) = re.findall(r'data-trainee="ana".*?<a href="/console/sessions/([^"]+)">([^<]+)</a></td>', page, re.S)[:1]
+    assert shown == (first, f"done · abandoned · {ana[1]}")

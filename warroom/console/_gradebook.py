@@ -2,13 +2,14 @@
 exports of ``warroom scores list``.
 
 One row per trainee, one column per drill, each cell the trainee's **first attempt**'s score (0-100) at that drill
-over the sessions in scope (a drill set's sessions, or those started in a date range; the first by start time, as
-the summary's figures count them): a trainee cannot raise it by abandoning a drill, reading its after-action review
-(answer key included) and playing it again. An abandoned session scores 0, and a drill never started is empty. A
-drill played more than once shows how many attempts and the best score over all of them beside the first:
-``62 (3 attempts, best 100)``. Then ``drills_done`` (drills with a session that was not abandoned), ``sessions``
-(every session in scope) and ``mean_first`` (the mean of the row's first-attempt scores; drills never started are
-left out of it). Names are written so a spreadsheet never reads them as a formula.
+over the sessions in scope (a drill set's sessions, or those started in a date range; the first the store stored,
+as the summary's figures count them: an order no trainee's clock sets, :func:`by_stored_order`): a trainee cannot
+raise it by abandoning a drill, reading its after-action review (answer key included) and playing it again. An
+abandoned session scores 0, and a drill never started is empty. A drill played more than once shows how many
+attempts and the best score over all of them beside the first: ``62 (3 attempts, best 100)``. Then
+``drills_done`` (drills with a session that was not abandoned), ``sessions`` (every session in scope) and
+``mean_first`` (the mean of the row's first-attempt scores; drills never started are left out of it). Names are
+written so a spreadsheet never reads them as a formula.
 
 A scope is no way round the first attempt: a trainee who played a drill before the scope (the week before a date
 range, or outside the set), read its debrief, and played it again inside the scope has the **first attempt they
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from warroom.core.text import spreadsheet_safe
@@ -30,20 +31,26 @@ def _score(session: Any) -> int:
     return int(session.total) if session.outcome != "abandoned" else 0
 
 
-def _order(session: Any) -> tuple[str, str]:
-    return session.started_at, session.session_id
+def by_stored_order(stored: Mapping[str, int] | None = None) -> Callable[[Any], tuple[Any, ...]]:
+    """The sort key that puts a trainee's first attempt first, as the figures find it
+    (:func:`warroom.core.stats.attempt_order`): the order the store stored the sessions (``stored``: session id ->
+    its ``stored_seq``, a number no client's clock sets), the sessions without one (stored before schema version
+    20) first, then by start and id; without ``stored``, by start and id."""
+    if stored is None:
+        return lambda s: (s.started_at, s.session_id)
+    return lambda s: (s.session_id in stored, stored.get(s.session_id, 0), s.started_at, s.session_id)
 
 
 def _first_ever(attempts: Sequence[Any], first: Any | None) -> Any | None:
-    """``first`` (the trainee's first session of the drill, in or out of the scope) when it came before every one of
-    ``attempts`` (the sessions in scope): the first attempt was made outside the scope."""
-    return first if first is not None and attempts and _order(first) < _order(attempts[0]) else None
+    """``first`` (the trainee's first session of the drill, in or out of the scope, in the order ``attempts`` are in)
+    when it is not the first of ``attempts`` (the sessions in scope): the first attempt was made outside the scope."""
+    return first if first is not None and attempts and first.session_id != attempts[0].session_id else None
 
 
 def gradebook_cell(attempts: Sequence[Any], first: Any | None = None) -> str:
-    """The cell of one trainee's ``attempts`` at one drill (sessions, in start order): the first attempt's score,
+    """The cell of one trainee's ``attempts`` at one drill (sessions, first attempt first): the first attempt's score,
     and with more than one ``(N attempts, best B)`` beside it (B over every attempt); empty for none. ``first``: the
-    trainee's first session of the drill wherever it is; when it is outside the scope (before every attempt), its
+    trainee's first session of the drill wherever it is; when it is outside the scope (not one of ``attempts``), its
     score is the cell's, said with its day: ``40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here,
     best 100)``."""
     if not attempts:
@@ -59,17 +66,23 @@ def gradebook_cell(attempts: Sequence[Any], first: Any | None = None) -> str:
 
 
 def gradebook_csv(
-    sessions: Iterable[Any], drills: Sequence[str], trainees: Sequence[str] = (), earlier: Iterable[Any] = ()
+    sessions: Iterable[Any],
+    drills: Sequence[str],
+    trainees: Sequence[str] = (),
+    earlier: Iterable[Any] = (),
+    stored: Mapping[str, int] | None = None,
 ) -> str:
     """The CSV text of the matrix of ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
     ``started_at`` and ``session_id``): columns ``trainee``, then ``drills`` (in that order; drills of the sessions
     not named there follow, sorted), then ``drills_done``, ``sessions`` and ``mean_first``. Rows: ``trainees`` in
     their order, then anyone else with a session, sorted. Each cell: :func:`gradebook_cell`, given the trainee's
     first session of the drill among ``sessions`` and ``earlier`` (sessions outside the scope: a first attempt made
-    there is the cell's, and counts in ``mean_first``)."""
-    rows = sorted(sessions, key=_order)
+    there is the cell's, and counts in ``mean_first``); ``stored``: where the store stored each session
+    (:func:`by_stored_order`)."""
+    order = by_stored_order(stored)
+    rows = sorted(sessions, key=order)
     first_ever: dict[tuple[str, str], Any] = {}
-    for s in sorted([*rows, *earlier], key=_order):
+    for s in sorted([*rows, *earlier], key=order):
         first_ever.setdefault((s.trainee, s.drill_id), s)
     columns = list(dict.fromkeys([*drills, *sorted({s.drill_id for s in rows})]))
     names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in rows})]))

@@ -3,23 +3,24 @@ did with that drill in that set (sessions recorded with the set's id): not start
 plays it now), done (a session that was not abandoned), attempts used and left, and past due (the set's due date is
 over and the drill is not done). Trainees who have not started any drill of the set are listed apart.
 
-A done cell shows what the gradebook's cell and the figures count: the **first attempt** (by start time, an
-abandoned one scoring 0), its outcome and score, and with more than one session the attempts and the best score
-beside it, in the gradebook's words (:func:`~warroom.console._gradebook.gradebook_cell`): ``done · abandoned · 0 (3
-attempts, best 100)``. It links to the first attempt's session. A trainee cannot make the grid show a better attempt
-than the one that counts by abandoning a drill, reading its review and playing it again; nor by playing it first
-outside the set: that first attempt is the cell's, as the set's gradebook says it (``done · contained · 40 (first
-attempt 2026-11-29, outside this gradebook; 1 attempt here, best 100)``), linked.
+A done cell shows what the gradebook's cell and the figures count: the **first attempt** (the first the store
+stored, an abandoned one scoring 0), its outcome and score, and with more than one session the attempts and the best
+score beside it, in the gradebook's words (:func:`~warroom.console._gradebook.gradebook_cell`): ``done · abandoned ·
+0 (3 attempts, best 100)``. It links to the first attempt's session. A trainee cannot make the grid show a
+better attempt than the one that counts by abandoning a drill, reading its review and playing it again (nor by
+setting their clock back before playing again); nor by playing it first outside the set: that first attempt is the
+cell's, as the set's gradebook says it (``done · contained · 40 (first attempt 2026-11-29, outside this gradebook; 1
+attempt here, best 100)``), linked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from warroom.console._gradebook import gradebook_cell
+from warroom.console._gradebook import by_stored_order, gradebook_cell
 
 #: The cell states.
 TODO, PROGRESS, DONE, NONE_LEFT = "todo", "progress", "done", "none"
@@ -75,45 +76,44 @@ class Grid:
 def completion_grid(
     set_id: str, title: str, mode: str, attempts: int | None, due: date | None, drills: Sequence[tuple[str, str]],
     trainees: Sequence[str], sessions: Iterable[Any], playing: set[tuple[str, str]], today: date,
-    earlier: Iterable[Any] = (),
+    earlier: Iterable[Any] = (), stored: Mapping[str, int] | None = None,
 ) -> Grid:  # fmt: skip
     """The grid of a set from its stored ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
     ``session_id``, ``started_at``, ``set_id``: those of other sets are ignored) and the ``(trainee, drill id)``
     pairs ``playing`` it now. ``trainees`` come first in their order, then anyone else with a session in the set.
     ``today``: the date the due date is compared with (past due from the day after it). ``earlier``: sessions
     outside the set (the gradebook's): a trainee's first attempt at a drill made there, before every one in the set,
-    is the done cell's first attempt, said as the set's gradebook says it (:func:`gradebook_cell`)."""
+    is the done cell's first attempt, said as the set's gradebook says it (:func:`gradebook_cell`). ``stored``: where
+    the store stored each session (:func:`~warroom.console._gradebook.by_stored_order`)."""
+    order = by_stored_order(stored)
     all_sessions = list(sessions)
     mine = [s for s in all_sessions if s.set_id == set_id]
     in_set = {s.session_id for s in mine}
     first_ever: dict[tuple[str, str], Any] = {}
-    for s in sorted([*mine, *(e for e in [*all_sessions, *earlier] if e.session_id not in in_set)], key=_order):
+    for s in sorted([*mine, *(e for e in [*all_sessions, *earlier] if e.session_id not in in_set)], key=order):
         first_ever.setdefault((s.trainee, s.drill_id), s)
     names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in mine})]))
     past_due = due is not None and today > due
     rows = []
     for name in names:
-        cells = [_cell(name, drill_id, mine, playing, attempts, past_due, first_ever.get((name, drill_id)))
+        cells = [_cell(name, drill_id, mine, playing, attempts, past_due, first_ever.get((name, drill_id)), order)
                  for drill_id, _ in drills]  # fmt: skip
         rows.append((name, cells))
     not_started = [name for name, cells in rows if all(c.state == TODO and not c.attempts for c in cells)]
     return Grid(set_id, title, mode, attempts, due, past_due, list(drills), rows, not_started)
 
 
-def _order(session: Any) -> tuple[str, str]:
-    return session.started_at, session.session_id
-
-
 def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[str, str]], attempts: int | None,
-          past_due: bool, first_ever: Any | None = None) -> GridCell:  # fmt: skip
+          past_due: bool, first_ever: Any | None = None,
+          order: Callable[[Any], Any] | None = None) -> GridCell:  # fmt: skip
     ran = sorted((s for s in sessions if s.trainee == trainee and s.drill_id == drill_id),
-                 key=_order)  # the gradebook's order: the first attempt first
+                 key=order or by_stored_order())  # the gradebook's order: the first attempt first
     now = (trainee, drill_id) in playing
     used = len(ran) + (1 if now else 0)
     left = None if attempts is None else max(attempts - used, 0)
     done = [s for s in ran if s.outcome != "abandoned"]
     if done:
-        first = first_ever if first_ever is not None and _order(first_ever) < _order(ran[0]) else ran[0]
+        first = first_ever if first_ever is not None else ran[0]
         score = int(first.total) if first.outcome != "abandoned" else 0
         return GridCell(DONE, used, left, first.outcome, score, first.session_id,
                         grade=gradebook_cell(ran, first_ever))  # fmt: skip

@@ -153,7 +153,7 @@ class _Pages:
         try:
             # counted sessions only: one whose results disagree with its action log is no grade (`scores verify`)
             # and every counted session, for first attempts made outside the set (the set's gradebook's cells)
-            (sessions, every), problems = await self.c.in_store(self._set_and_every(set_id))
+            (sessions, every, stored), problems = await self.c.in_store(self._set_and_every(set_id))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id in known:
@@ -168,17 +168,19 @@ class _Pages:
                    if row.state == "playing" and row.set_id == set_id}  # fmt: skip
         earlier = [r for r in every if r.mode != "tutorial" and r.set_id != set_id]
         grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
-                               playing, date.today(), earlier)  # fmt: skip
+                               playing, date.today(), earlier, stored)  # fmt: skip
         return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
                            skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     @staticmethod
     def _set_and_every(set_id: str) -> Any:
-        """A read of the store: a set's counted sessions and every counted session, and the rows it skipped."""
+        """A read of the store: a set's counted sessions, every counted session and where the store stored each, and
+        the rows it skipped."""
 
-        def read(store: Any) -> tuple[tuple[list[Any], list[Any]], list[Any]]:
+        def read(store: Any) -> tuple[tuple[list[Any], list[Any], dict[str, int]], list[Any]]:
             rows, problems = store.query_readable(set_id=set_id, limit=0, counted=True)
-            return (rows, store.query_readable(limit=0, counted=True)[0]), problems
+            every = store.query_readable(limit=0, counted=True)[0]
+            return (rows, every, stored_seqs(store, every)), problems
 
         return read
 
@@ -402,15 +404,15 @@ class _Pages:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
-        def read(store: Any) -> tuple[tuple[list[Any], list[Any]], list[Any]]:
+        def read(store: Any) -> tuple[tuple[list[Any], list[Any], dict[str, int]], list[Any]]:
             rows, problems = store.query_readable(set_id=set_id, since=since, limit=0, counted=True)
             # every session, for first attempts made outside the scope (a drill played before the range, or
             # outside the set: its replay in the scope is not the first attempt)
             every = store.query_readable(limit=0, counted=True)[0] if set_id or since or until else rows
-            return (rows, every), problems
+            return (rows, every, stored_seqs(store, every)), problems
 
         try:
-            (rows, every), problems = await self.c.in_store(read)
+            (rows, every, stored), problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade
@@ -420,7 +422,7 @@ class _Pages:
         drills = [d for d, _ in known.get(set_id or "", [])]
         in_scope = {r.session_id for r in rows}
         earlier = [r for r in every if r.mode != "tutorial" and r.session_id not in in_scope]
-        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier)
+        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier, stored)
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
         # the class's grades: never kept by the browser's cache or a proxy on the way (as every console page)
@@ -464,3 +466,11 @@ class _Pages:
 def _public(notices: list[str]) -> list[str]:
     """The review's notices without the server's file paths (a drill file's path is the server's own business)."""
     return [re.sub(r"(?:/[^\s/:()]+)+/([^\s/:()]+)", r"\1", n) for n in notices]
+
+
+def stored_seqs(store: Any, rows: list[Any]) -> dict[str, int]:
+    """Session id -> the number the store gave each of ``rows`` as it stored it (``stored_seq``: the order of first
+    attempts, :func:`warroom.console._gradebook.by_stored_order`; sessions stored before schema version 20 have
+    none)."""
+    order = store.stored_order([r.session_id for r in rows])
+    return {sid: seq for sid, (numbered, seq) in order.items() if numbered}
