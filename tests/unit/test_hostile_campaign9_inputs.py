@@ -404,3 +404,32 @@ def test_a_citation_of_a_field_holding_a_superscript_digit_is_refused_naming_the
         f"{log}:1:1: action 1 (escalate at 150 s): 'e27:statistics.²' cites a field 'e27' does not have: `²` is not at "
         "`statistics`; the keys there: elapsed, rows_read, result_partial, reason; cite a field it has, or the whole "
         "event, 'e27'")
+
+
+def test_json_text_in_a_trace_value_giving_a_key_twice_is_kept_as_its_text(tmp_path: Path):
+    """A Langfuse tool call's arguments (JSON text in a string attribute) giving `order_id` twice were read as the
+    last copy (`9999`), silently, where a file doing so is refused (docs/importing.md: such an object has no one
+    reading). JSON text inside a value that gives a key twice is kept as its text: the trainee sees both."""
+    lines = (FIXTURES / "frameworks" / "langfuse-otel.jsonl").read_text(encoding="utf-8").splitlines()
+    doc = json.loads(lines[0])
+    [span] = [sp for sp in doc["resourceSpans"][0]["scopeSpans"][0]["spans"] if sp["name"] == "list_charges"]
+    [value] = [a["value"] for a in span["attributes"] if a["key"] == "langfuse.observation.input"]
+    value["stringValue"] = '{"order_id": "4417", "order_id": "9999"}'
+    source = tmp_path / "lf.jsonl"
+    source.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    status, output = _import("langfuse", source, out)
+    assert status == 0, output
+    [drill] = out.glob("*.yaml")
+    events = yaml.safe_load(drill.read_text(encoding="utf-8"))["trace"]
+    [call] = [e for e in events if e.get("kind") == "tool_call" and e.get("tool") == "list_charges"]
+    assert "4417" in json.dumps(call) and "9999" in json.dumps(call), call
+
+
+def test_an_openai_agents_tool_output_giving_a_key_twice_is_kept_as_its_text():
+    """A function span's output (JSON text, or a Python dict literal) giving a key twice was read as its last copy."""
+    from warroom.importers.openai_agents._values import tool_output
+
+    assert tool_output('{"refunds": [], "refunds": [1]}') == '{"refunds": [], "refunds": [1]}'
+    assert tool_output("{'refunds': [], 'refunds': [1]}") == "{'refunds': [], 'refunds': [1]}"
+    assert tool_output("{'refunds': [], 'total': 0}") == {"refunds": [], "total": 0}

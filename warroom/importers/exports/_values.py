@@ -109,18 +109,46 @@ def tool_arguments(value: Any) -> dict[str, Any]:
     nothing as ``{}``."""
     if isinstance(value, str) and value.strip().startswith("{"):
         parsed = as_arguments(value)
-        if "arguments" in parsed and len(parsed) == 1 and parsed["arguments"] == value and len(value) < 100_000:
-            try:
-                literal = ast.literal_eval(value.strip())
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                literal = None
+        if "arguments" in parsed and len(parsed) == 1 and parsed["arguments"] == value:
+            literal = python_literal(value)
             if isinstance(literal, dict) and all(isinstance(k, str) for k in literal):
-                return json.loads(json.dumps(literal, default=str))
+                return literal
             return {"input": value}
         return parsed
     if isinstance(value, dict):
         return value
     return {} if value is None or value == "" else {"input": value}
+
+
+#: Longest text read as a Python literal (``ast.literal_eval`` of more is slow).
+MAX_LITERAL = 100_000
+
+
+def python_literal(text: str) -> Any:
+    """``text`` read as a Python list or dict literal, as frameworks write a value with ``str()`` (``{'month':
+    '2026-03'}``), made JSON-ready (what JSON cannot hold as its text); None when it is not one, is longer than
+    :data:`MAX_LITERAL`, or a dict in it gives one key twice (Python keeps the last copy, silently: such a value has
+    no one reading, and is kept as its text, as JSON text doing so is)."""
+    if len(text) > MAX_LITERAL:
+        return None
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+        if _repeats_a_key(tree):
+            return None
+        literal = ast.literal_eval(tree)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return json.loads(json.dumps(literal, default=str)) if isinstance(literal, (list, dict)) else None
+
+
+def _repeats_a_key(tree: ast.AST) -> bool:
+    """Whether a dict display in ``tree`` (a parsed Python literal) gives one key twice."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = [ast.dump(k) for k in node.keys if k is not None]
+            if len(keys) != len(set(keys)):
+                return True
+    return False
 
 
 def error_text(value: Any) -> str:

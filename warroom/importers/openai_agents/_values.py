@@ -17,16 +17,21 @@ which): a generation's or a response's model call, a function's tool call and re
 
 from __future__ import annotations
 
-import ast
-import contextlib
 import json
 from typing import Any
 
-from warroom.importers.exports import Message, error_text, message, messages, model_messages, model_said, token_pair
+from warroom.core.files import DuplicateKey, record_json
+from warroom.importers.exports import (
+    Message,
+    error_text,
+    message,
+    messages,
+    model_messages,
+    model_said,
+    python_literal,
+    token_pair,
+)
 from warroom.importers.spans import MODEL, Step, as_text
-
-#: Longest function output text read back as a Python literal (``ast.literal_eval`` of more is slow).
-MAX_LITERAL = 100_000
 
 
 def span_error(value: Any) -> str:
@@ -55,15 +60,14 @@ def tool_output(value: Any) -> Any:
     text = value.strip()
     if not text or text[0] not in "[{":
         return value
-    with contextlib.suppress(ValueError, RecursionError):  # not JSON: perhaps a Python literal
-        return json.loads(text)
-    if len(text) > MAX_LITERAL:
-        return value
     try:
-        literal = ast.literal_eval(text)
-        return json.loads(json.dumps(literal, default=str)) if isinstance(literal, (list, dict)) else value
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return record_json(text)
+    except DuplicateKey:  # an object giving a key twice has no one reading: kept as its text, shown as recorded
         return value
+    except (ValueError, RecursionError):  # not JSON: perhaps a Python literal
+        pass
+    literal = python_literal(text)
+    return value if literal is None else literal
 
 
 def _usage(usage: Any) -> tuple[int | None, int | None]:

@@ -6,7 +6,6 @@ in OTLP (``llm.output_messages.0.message.content``), and are read back by index.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +20,7 @@ from openinference.semconv.trace import (
     ToolCallAttributes,
 )
 
+from warroom.core.files import record_json
 from warroom.importers.openinference._values import json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
@@ -188,7 +188,7 @@ def _langgraph_node(span: Span) -> bool:
     meta = span.attributes.get(SpanAttributes.METADATA)
     if isinstance(meta, str) and '"langgraph_node"' in meta:
         try:
-            meta = json.loads(meta)
+            meta = record_json(meta)
         except (ValueError, RecursionError):
             return False
     return isinstance(meta, dict) and meta.get("langgraph_node") == span.name

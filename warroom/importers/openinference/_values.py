@@ -13,9 +13,9 @@ value is then kept as text.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.importers.spans import as_text
 
 #: Part types whose ``text`` is message text (OpenAI chat and Responses API, Anthropic).
@@ -33,7 +33,7 @@ def json_value(value: Any, mime_type: Any) -> Any:
     if mime_type != "application/json" and value.lstrip()[:1] not in ("{", "["):
         return None
     try:
-        doc = json.loads(value)
+        doc = record_json(value)
     except (ValueError, RecursionError):
         return None
     if "\\u" in value and _holds_unpaired_surrogate(doc):

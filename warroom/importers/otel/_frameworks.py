@@ -17,9 +17,9 @@ The names are these tools' own, not the ``opentelemetry-semantic-conventions`` p
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.importers.otel._messages import messages_text
 from warroom.importers.spans import Span, SpanEvent, as_arguments, as_text
 
@@ -40,7 +40,7 @@ def with_attribute_events(span: Span) -> Span:
     span events at its start; the span itself when it has none."""
     raw = span.attributes.get(EVENTS)
     try:
-        listed = json.loads(raw) if isinstance(raw, str) else None
+        listed = record_json(raw) if isinstance(raw, str) else None
     except (ValueError, RecursionError):
         listed = None
     if not isinstance(listed, list):
@@ -71,7 +71,7 @@ def first_user_text(span: Span) -> str:
     """The first user message of Pydantic AI's ``pydantic_ai.all_messages`` (the run's task); empty without one."""
     raw = span.attributes.get(PYDANTIC_MESSAGES)
     try:
-        listed = json.loads(raw) if isinstance(raw, str) else raw
+        listed = record_json(raw) if isinstance(raw, str) else raw
     except (ValueError, RecursionError):
         return ""
     first = next((m for m in listed if isinstance(m, dict) and m.get("role") == "user"), None) \
@@ -83,7 +83,7 @@ def _entity_call(value: Any) -> dict[str, Any] | None:
     """OpenLLMetry's ``traceloop.entity.input`` (``{"args": [...], "kwargs": {...}}``, JSON) as arguments: the
     keyword arguments, with the positional ones as ``args`` when there are any; None when it is not that shape."""
     try:
-        parsed = json.loads(value) if isinstance(value, str) else value
+        parsed = record_json(value) if isinstance(value, str) else value
     except (ValueError, RecursionError):
         return None
     if not (isinstance(parsed, dict) and {"args", "kwargs"} >= set(parsed) and parsed):

@@ -4,9 +4,9 @@ content}``) as the text a drill shows (:func:`messages_text`), and the tool call
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.importers.spans import as_text
 
 
@@ -15,7 +15,7 @@ def messages_text(value: Any, role: str | None = None) -> str:
     ``{role, content}``), only the messages of ``role`` when given; text parts verbatim, joined by newlines."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = record_json(value)
         except (ValueError, RecursionError):
             return value if role is None else ""
     texts: list[str] = []
@@ -56,7 +56,7 @@ def message_tool_calls(value: Any) -> list[tuple[str, str]]:
     """``(id, tool name)`` of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = record_json(value)
         except (ValueError, RecursionError):
             return []
     calls = []

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.core.text import is_valid_id
 from warroom.importers.kit import MAX_DRILL_TIME, TraceError, TraceOptions, estimate_tokens
 from warroom.importers.spans._span import Span
@@ -140,7 +141,7 @@ def _arguments(tr: _Trace, step: Step) -> dict[str, Any]:
             if call_id != step.call_id and (step.call_id or tool != step.tool):
                 continue
             try:
-                named = json.loads(model.asked_arguments.get(call_id, ""))
+                named = record_json(model.asked_arguments.get(call_id, ""))
             except (ValueError, RecursionError):
                 continue
             if isinstance(named, dict) and len(named) == 1 and str(next(iter(named.values()))) == bare:

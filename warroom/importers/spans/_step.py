@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.importers.spans._span import Span
 
 AGENT, MODEL, TOOL, OTHER = "agent", "model", "tool", "other"
@@ -88,7 +89,7 @@ def as_arguments(value: Any) -> dict[str, Any]:
         return value
     if isinstance(value, str) and value.strip().startswith("{"):
         try:
-            parsed = json.loads(value)
+            parsed = record_json(value)
         except (ValueError, RecursionError):
             parsed = None
         if isinstance(parsed, dict):
@@ -126,7 +127,7 @@ def parsed_json(value: Any) -> Any:
     ``value`` as it is (text that only looks like JSON too)."""
     if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
         try:
-            return json.loads(value)
+            return record_json(value)
         except (ValueError, RecursionError):
             return value
     return value
