@@ -240,3 +240,14 @@ def test_the_json_schema_has_every_round_2_field():
     assert {"until", "until_event", "reveals"} <= set(defs["ProbeAnswer"]["properties"])
     assert "answers" in defs["Probe"]["properties"]
     assert "path" in defs["Distractor"]["properties"] and "path" in defs["FieldRef"]["properties"]
+
+
+@pytest.mark.parametrize("given", ["refunds.yaml", "refunds.YML"])
+def test_new_given_a_file_name_writes_that_file_with_the_id_before_its_suffix(tmp_path, given):
+    """`warroom new refunds.yaml` wrote refunds.yaml.yaml, a drill of id `refunds.yaml` that a drill set cannot name
+    by id (an id ending in .yaml is read there as a path): the file name's suffix is not part of the id."""
+    result = _new(tmp_path, given)
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["refunds.yaml"]
+    assert yaml.safe_load((tmp_path / "refunds.yaml").read_text())["id"] == "refunds"
+    assert _new(tmp_path, "refunds.yaml").exit_code == 1  # and it exists now: never overwritten

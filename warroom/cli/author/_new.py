@@ -44,7 +44,8 @@ def _schema_ref_for(out_dir: Path) -> str:
 def new(drill_id: str, out_dir: Path, example: str) -> None:
     """Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.
 
-    ID is the drill's id and file name: letters, digits, '-', '_' and '.', starting with a letter or digit.
+    ID is the drill's id and file name: letters, digits, '-', '_' and '.', starting with a letter or digit; a
+    file name given as ID (`refund-pagination.yaml`) names the drill without its .yaml or .yml.
     The file starts with a yaml-language-server line so VS Code checks it against the drill schema: inside the
     repository's drills/ folder it points at ../schema/drill.schema.json, elsewhere at drill.schema.json next to
     the drill (write that file with `warroom schema --output drill.schema.json`).
@@ -54,6 +55,9 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     from warroom.core.author import LOCAL_SCHEMA_REF, skeleton_text
     from warroom.core.text import clean_name, is_valid_id
 
+    for suffix in (".yaml", ".yml"):  # `warroom new x.yaml` means the file x.yaml, never x.yaml.yaml of id x.yaml
+        if drill_id.lower().endswith(suffix) and len(drill_id) > len(suffix):
+            drill_id = drill_id[: -len(suffix)]
     if not is_valid_id(drill_id):
         raise click.BadParameter(
             "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
