@@ -56,12 +56,14 @@ def test_a_fifo_put_as_another_trainees_notice_box_blocks_neither_their_start_no
     """On a data folder shared by the class, a trainee who makes a FIFO named like another trainee's notice box
     (the box's name is a hash of the trainee's name): that trainee's next start waited for ever reading it, and so
     did whoever recovered a session of theirs, leaving a notice. Neither waits; the FIFO is taken away."""
+    from store_support import notice_box
+
     from warroom.store.journal import take_notices
-    from warroom.store.journal._notices import _box, leave_notice
+    from warroom.store.journal._notices import leave_notice
     from warroom.store.results import ResultsStore
 
     ResultsStore(tmp_path).close()  # the results store the notices are read against, created empty
-    box = _box(tmp_path, "ann")
+    box = notice_box(tmp_path, "ann")
     box.parent.mkdir(parents=True)
     os.mkfifo(box)
     assert _within(10, lambda: leave_notice(tmp_path, "ann", "2026-01-01T00:00:00+00:00", session="s1")) is False
