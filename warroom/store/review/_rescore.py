@@ -107,7 +107,10 @@ def rescore(
     """
     if rules is not None:
         check_rules(rules)
+    from warroom.store.review._verify import stored_figures  # (verify imports this module)
+
     cache = DrillCache()
+    figures = stored_figures(store)
     out: list[RescoreResult] = []
     for s in store.iter_sessions(**filters):
         if isinstance(s, CorruptSession):
@@ -118,7 +121,8 @@ def rescore(
             " (asked for)" if rules is not None else " (the session's own)"
         )
         check = store.checks([s.session_id]).get(s.session_id)
-        result = _rescore_one(s, resolver, cache, allow_changed, applied, why, bool(check and check.submitted))
+        submitted = bool(check and check.submitted)
+        result = _rescore_one(s, resolver, cache, allow_changed, applied, why, submitted, figures.get(s.session_id))
         out.append(_write(store, result) if write else result)
     return out
 
@@ -174,10 +178,12 @@ def _rescore_one(
     rules: str,
     why: str,
     submitted: bool = False,
+    figures: tuple[Any, ...] | None = None,
 ) -> RescoreResult:
     """The re-score of one session, its write left pending. A session stored without a check (``submitted``) is
     scored on the drill its id names in the drill folders, never on the path its row names (its client's claim, as
-    :func:`~warroom.store.review.verify_session` does); a drill file of another id is never scored on."""
+    :func:`~warroom.store.review.verify_session` does); a drill file of another id is never scored on. ``figures``:
+    its stored distractor figures and ``response`` (:func:`~warroom.store.review._verify.stored_figures`)."""
     label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
     before = (s.outcome, s.scorecard.get("response"))
     new: Scorecard | None = None
@@ -215,7 +221,7 @@ def _rescore_one(
     new_d = json_value(new.to_dict())
     write = (new, {"reason": why + file_why, "read_rescored_at": s.rescored_at, **record})
     if new_d == json_value(current_scorecard_keys(s.scorecard)):
-        if edited := _edited_columns(s, new):  # the scorecard as stored, its columns not: corrected from it
+        if edited := _edited_columns(s, new, figures):  # the scorecard as stored, its columns not: corrected from it
             return result(RescoreStatus.CHANGED, f"stored columns disagreed with the scorecard: {edited}", write)
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
@@ -223,17 +229,31 @@ def _rescore_one(
     return result(RescoreStatus.CHANGED, _what_changed(s, new, file_detail), write)
 
 
-def _edited_columns(s: StoredSession, new: Scorecard) -> str:
+def _edited_columns(s: StoredSession, new: Scorecard, figures: tuple[Any, ...] | None = None) -> str:
     """The columns of ``s`` a scorecard sets (:meth:`~warroom.store.results.ResultsStore.update_scorecard` rewrites
     them) that the re-scored ``new`` (whose scorecard is the stored one) sets otherwise, as
     ``total 100 -> 40, ...`` (empty when none): a row edited by hand or inserted under a trainee role, whose
-    scorecard JSON was left as it was. Without this, such a row was "unchanged" and kept its edited values."""
-    wanted = {"outcome": new.outcome.value, "total": new.total, "time_to_detect": new.time_to_detect,
-              "damage": new.damage, "full_damage": new.full_damage, "damage_unit": new.damage_unit,
-              "false_escalations": new.false_escalations, "cost_usd": new.cost_usd}  # fmt: skip
+    scorecard JSON was left as it was. Without this, such a row was "unchanged" and kept its edited values. The
+    columns the statistics count are compared too (``figures``: the stored ``distractors_shown``,
+    ``distractor_escalations`` and ``response``), as is a wall-clock time to detect kept with nothing detected."""
+    from warroom.store.results import figure_columns, response_column
+
+    wanted = {"scoring_version": new.scoring_version, "outcome": new.outcome.value, "total": new.total,
+              "time_to_detect": new.time_to_detect, "damage": new.damage, "full_damage": new.full_damage,
+              "damage_unit": new.damage_unit, "false_escalations": new.false_escalations,
+              "cost_usd": new.cost_usd}  # fmt: skip
+    stored_of = {column: getattr(s, column) for column in wanted}
+    if new.time_to_detect is None:  # nothing detected: the write clears the wall-clock time to detect
+        wanted["wall_time_to_detect"], stored_of["wall_time_to_detect"] = None, s.wall_time_to_detect
+    if figures is not None:  # as the write sets them: the response of an older scorecard from the row's all_clear
+        card = new.to_dict()
+        expected = figure_columns(card, new.scoring_version)
+        expected["response"] = response_column(card, new.outcome.value, s.all_clear, new.false_escalations)
+        for (column, value), stored in zip(expected.items(), figures, strict=True):
+            wanted[column], stored_of[column] = value, stored
     out = []
     for column, value in wanted.items():
-        stored = getattr(s, column)
+        stored = stored_of[column]
         same = stored == value or (
             isinstance(stored, float) and isinstance(value, float) and math.isclose(stored, value, rel_tol=1e-9)
         )

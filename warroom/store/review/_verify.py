@@ -118,7 +118,7 @@ def verify_sessions(
     cache = DrillCache()  # each drill file found, hashed, loaded and made into each variant once
     copies: CopyIndex = {}
     checks = store.checks()  # every record, read once (a query per session was a third of the time)
-    figures = _stored_figures(store)
+    figures = stored_figures(store)
     out: list[VerifyResult] = []
     pending: list[tuple[VerifyResult, SessionCheck | None, Any]] = []
     for s in store.iter_sessions(**filters):
@@ -156,7 +156,7 @@ def _record_all(store: ResultsStore, pending: list[tuple[VerifyResult, SessionCh
     pending.clear()
 
 
-def _stored_figures(store: ResultsStore) -> dict[str, tuple[Any, ...]]:
+def stored_figures(store: ResultsStore) -> dict[str, tuple[Any, ...]]:
     """Session id -> its stored columns the statistics count (:func:`_figure_differences`), read in one query."""
     sql = "SELECT session_id, distractors_shown, distractor_escalations, response FROM sessions"
     try:
