@@ -8,7 +8,10 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+import yaml
 from click.testing import CliRunner
+from locations import TESTS
 
 from unit.test_forgeries import GOOD, play
 from warroom.cli import main
@@ -69,3 +72,52 @@ def test_rescore_leaves_a_session_it_wrote_unchanged_on_both_counts(tmp_path: Pa
     assert code == 0 and "0 changed, 2 unchanged" in out + err, out + err
     with ResultsStore(data) as store:
         assert all(s.rescored_at is None for s in store.iter_sessions())
+
+
+@pytest.mark.parametrize("text", ["{(1, 2): 3}", "{'a': {(1, 2): 3}}", "{1: 'x', '1': 'y'}", "{1: 'x', 1.0: 'y'}"])
+def test_a_tool_input_written_as_a_python_dict_whose_keys_are_not_text_is_kept_as_its_text(tmp_path: Path, text: str):
+    """A Langfuse tool call's input recorded as ``str()`` of a Python dict with a tuple key (``{(1, 2): 3}``) ended
+    ``warroom import langfuse`` in a TypeError traceback (``keys must be str, int, float, bool or None, not tuple``):
+    the literal was made JSON-ready after the checks. One whose keys are ``1`` and ``'1'`` (or ``1`` and ``1.0``)
+    was read as one key, the last copy, silently. JSON's keys are text: such a value is kept as its text, as one
+    giving a key twice is (docs/importing.md)."""
+    lines = (TESTS / "fixtures" / "frameworks" / "langfuse-otel.jsonl").read_text(encoding="utf-8").splitlines()
+    doc = json.loads(lines[0])
+    [span] = [sp for sp in doc["resourceSpans"][0]["scopeSpans"][0]["spans"] if sp["name"] == "list_charges"]
+    [value] = [a["value"] for a in span["attributes"] if a["key"] == "langfuse.observation.input"]
+    value["stringValue"] = text
+    source = tmp_path / "lf.jsonl"
+    source.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "langfuse", str(source), "--out", str(out)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    [drill] = out.glob("*.yaml")
+    events = yaml.safe_load(drill.read_text(encoding="utf-8"))["trace"]
+    [call] = [e for e in events if e.get("kind") == "tool_call" and e.get("tool") == "list_charges"]
+    assert call["arguments"] == {"input": text}, call
+
+
+def test_a_python_literal_is_read_only_when_every_key_is_text():
+    """The same rule for an OpenAI Agents SDK function span's output (its ``str()``), which reads it too."""
+    from warroom.importers.openai_agents._values import tool_output
+
+    assert tool_output("{(1, 2): 3}") == "{(1, 2): 3}"
+    assert tool_output("[{1: 'x', '1': 'y'}]") == "[{1: 'x', '1': 'y'}]"
+    assert tool_output("{'refunds': [{'id': 1}], 'total': 0}") == {"refunds": [{"id": 1}], "total": 0}
+
+
+def test_a_type_error_the_checks_missed_fails_its_file_only_never_a_traceback(tmp_path: Path, monkeypatch):
+    """What the checks miss in one file (as the tuple key above, a TypeError) fails that file with its name and the
+    error, as a ValueError does, never the whole import with a traceback."""
+    from warroom.importers.kit import _files
+
+    def broken(self, f):
+        raise TypeError("keys must be str, int, float, bool or None, not tuple")
+
+    monkeypatch.setattr(_files._Run, "_prepare", broken)
+    source = TESTS / "fixtures" / "frameworks" / "langfuse-otel.jsonl"
+    result = CliRunner().invoke(main, ["import", "langfuse", str(source), "--out", str(tmp_path / "out")])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "cannot import this trace (TypeError: keys must be str" in result.output, result.output

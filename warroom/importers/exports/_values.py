@@ -128,7 +128,8 @@ def python_literal(text: str) -> Any:
     """``text`` read as a Python list or dict literal, as frameworks write a value with ``str()`` (``{'month':
     '2026-03'}``), made JSON-ready (what JSON cannot hold as its text); None when it is not one, is longer than
     :data:`MAX_LITERAL`, or a dict in it gives one key twice (Python keeps the last copy, silently: such a value has
-    no one reading, and is kept as its text, as JSON text doing so is)."""
+    no one reading, and is kept as its text, as JSON text doing so is) or has a key that is not text (JSON's keys
+    are text: ``{(1, 2): 3}`` has none, and ``{1: 'x', '1': 'y'}`` or ``{1: 'x', 1.0: 'y'}`` would give one twice)."""
     if len(text) > MAX_LITERAL:
         return None
     try:
@@ -138,7 +139,18 @@ def python_literal(text: str) -> Any:
         literal = ast.literal_eval(tree)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-    return json.loads(json.dumps(literal, default=str)) if isinstance(literal, (list, dict)) else None
+    if not isinstance(literal, (list, dict)) or not _text_keys(tree):
+        return None
+    return json.loads(json.dumps(literal, default=str))
+
+
+def _text_keys(tree: ast.AST) -> bool:
+    """Whether every key of every dict display in ``tree`` (a parsed Python literal) is a text constant."""
+    return all(
+        all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Dict)
+    )
 
 
 def _repeats_a_key(tree: ast.AST) -> bool:
