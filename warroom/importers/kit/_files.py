@@ -104,7 +104,7 @@ class _Run:
         except OSError as e:
             where = f" {clean_name(e.filename)}" if e.filename else " the drill"
             return [ImportResult(source=f, error=f"cannot write{where}: {e.strerror or e}")]
-        except (ValueError, RecursionError, MemoryError) as e:  # a file the checks missed: this file only
+        except (ValueError, TypeError, RecursionError, MemoryError) as e:  # a file the checks missed: this one only
             return [ImportResult(source=f, error=f"cannot import this {self.importer.unit} ({type(e).__name__}: "
                                                  f"{str(e)[:200]})")]
 
