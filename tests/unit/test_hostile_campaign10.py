@@ -5,7 +5,6 @@ Each case it found, with the right behaviour."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -27,27 +26,24 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 
 def _figures(data: Path, session_id: str) -> tuple:
-    conn = sqlite3.connect(data / "results.sqlite3")
-    try:
+    with ResultsStore(data) as store:
         sql = "SELECT response, distractors_shown, distractor_escalations FROM sessions WHERE session_id = ?"
-        return tuple(conn.execute(sql, (session_id,)).fetchone())
-    finally:
-        conn.close()
+        return tuple(store.db.conn.execute(sql, (session_id,)).fetchone())
 
 
-def test_rescore_corrects_the_counted_columns_edited_beside_an_unedited_scorecard(tmp_path: Path):
+def test_rescore_corrects_the_counted_columns_edited_beside_an_unedited_scorecard(tmp_path: Path, backend_url):
     """A hit whose ``response`` column was edited to ``miss`` and ``distractors_shown`` to 5 by SQL, its scorecard
     JSON left as it was: ``scores verify`` found both, but ``scores rescore`` compared only the scorecard's own
     columns (total, outcome...), said "0 changed, 2 unchanged" and kept the edited values, which the statistics
-    count (its hit counted as a miss once verified). Re-scoring rewrites them from the scorecard, naming them."""
+    count (its hit counted as a miss once verified). Re-scoring rewrites them from the scorecard, naming them; on
+    both back ends."""
     data = tmp_path / "data"
     sid = play(data, "ann", GOOD, mode="assessment").session_id
     truth = _figures(data, sid)
     assert truth[0] == "hit", truth
-    conn = sqlite3.connect(data / "results.sqlite3")
-    conn.execute("UPDATE sessions SET response = 'miss', distractors_shown = 5 WHERE session_id = ?", (sid,))
-    conn.commit()
-    conn.close()
+    with ResultsStore(data) as store:
+        sql = "UPDATE sessions SET response = 'miss', distractors_shown = 5 WHERE session_id = ?"
+        store.db.write(lambda: store.db.conn.execute(sql, (sid,)))
     code, out, err = _cli("scores", "rescore", "--yes", "--data-dir", str(data))
     assert code == 0, err
     assert (f"stored columns disagreed with the scorecard: distractors_shown 5 -> {truth[1]!r}, response 'miss' -> "
