@@ -117,3 +117,19 @@ def test_a_type_error_the_checks_missed_fails_its_file_only_never_a_traceback(tm
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "cannot import this trace (TypeError: keys must be str" in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["schema"], ["store", "export"], ["scores", "list", "--format", "csv"], ["report"]],
+)
+def test_an_empty_output_name_is_refused_as_no_file_never_read_as_the_current_folder(tmp_path: Path, command):
+    """``--output ""`` (a shell variable left unset: ``-o "$OUT"``) was read as ``.``: ``schema`` and ``scores`` said
+    ``.: is a folder; nothing was written``, ``store export`` ``cannot write .: Is a directory``, naming a folder the
+    user never gave. It is a usage error naming what is wrong and what to give, before anything is read or written."""
+    result = CliRunner().invoke(main, [*command, "--output", "", "--data-dir", str(tmp_path / "data")]
+                                if command != ["schema"] else [*command, "--output", ""])
+    assert result.exit_code == 2, result.output
+    assert "'--output' / '-o': an empty name names no file: give the file to write, or - for standard output" \
+        in result.stderr, result.stderr
+    assert ".:" not in result.stderr and not (tmp_path / "data").exists()

@@ -86,7 +86,9 @@ class FolderPath(click.Path):
 
 class OutputPath(click.Path):
     """The file an ``--output`` writes, or ``-`` for standard output (converted to None: printed as without the
-    option, control characters escaped). Only the exact ``-`` means stdout: ``./-`` names a file called ``-``."""
+    option, control characters escaped). Only the exact ``-`` means stdout: ``./-`` names a file called ``-``. An
+    empty name (``-o ""``, an unset shell variable) names no file: refused as such, where it was read as ``.``, the
+    current folder (``.: is a folder``)."""
 
     def __init__(self, *, writable: bool = True) -> None:
         super().__init__(dir_okay=False, writable=writable, allow_dash=True, path_type=Path)
@@ -94,6 +96,8 @@ class OutputPath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and value == "-":
             return None
+        if isinstance(value, str) and value == "":
+            self.fail("an empty name names no file: give the file to write, or - for standard output", param, ctx)
         return super().convert(value, param, ctx)
 
 
