@@ -133,3 +133,27 @@ def test_an_empty_output_name_is_refused_as_no_file_never_read_as_the_current_fo
     assert "'--output' / '-o': an empty name names no file: give the file to write, or - for standard output" \
         in result.stderr, result.stderr
     assert ".:" not in result.stderr and not (tmp_path / "data").exists()
+
+
+def test_new_given_a_yml_file_name_writes_that_file(tmp_path: Path):
+    """``warroom new refunds.yml`` wrote refunds.yaml: the file named was not the file written (an editor opening
+    refunds.yml found nothing). A file name given as the id is the file written, ``.yml`` as ``.yaml``; ``.YML``,
+    which the drill library does not read, is written ``.yaml``."""
+    result = CliRunner().invoke(main, ["new", "refunds.yml", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["refunds.yml"]
+    assert '\nid: "refunds" ' in (tmp_path / "refunds.yml").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(tmp_path / "refunds.yml")])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["new", "refunds.yaml", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "refunds.yml already exists" in result.output, result.output
+    result = CliRunner().invoke(main, ["new", "Upper.YML", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and (tmp_path / "Upper.yaml").exists(), result.output
+
+
+def test_new_names_a_refused_id_as_given_with_a_byte_that_is_not_utf8_as_the_byte(tmp_path: Path):
+    """A refused id was named without the suffix it was given with, and a byte of a file name that is not UTF-8 as
+    Python's stand-in (``'n\\udcff'``): it is named as typed, the byte as ``\\xff``."""
+    result = CliRunner().invoke(main, ["new", "n\udcff.yaml", "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for ID 'n\\xff.yaml': use letters" in result.stderr, result.stderr

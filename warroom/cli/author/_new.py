@@ -45,7 +45,8 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     """Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.
 
     ID is the drill's id and file name: letters, digits, '-', '_' and '.', starting with a letter or digit; a
-    file name given as ID (`refund-pagination.yaml`) names the drill without its .yaml or .yml.
+    file name given as ID (`refund-pagination.yaml`, `refund-pagination.yml`) names the drill without its .yaml or
+    .yml, and is the file written.
     The file starts with a yaml-language-server line so VS Code checks it against the drill schema: inside the
     repository's drills/ folder it points at ../schema/drill.schema.json, elsewhere at drill.schema.json next to
     the drill (write that file with `warroom schema --output drill.schema.json`).
@@ -55,19 +56,21 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     from warroom.core.author import LOCAL_SCHEMA_REF, skeleton_text
     from warroom.core.text import clean_name, is_valid_id
 
-    for suffix in (".yaml", ".yml"):  # `warroom new x.yaml` means the file x.yaml, never x.yaml.yaml of id x.yaml
-        if drill_id.lower().endswith(suffix) and len(drill_id) > len(suffix):
-            drill_id = drill_id[: -len(suffix)]
+    given, suffix = drill_id, ".yaml"
+    for ending in (".yaml", ".yml"):  # `warroom new x.yaml` means the file x.yaml, never x.yaml.yaml of id x.yaml
+        if drill_id.lower().endswith(ending) and len(drill_id) > len(ending):
+            drill_id = drill_id[: -len(ending)]
+            suffix = ".yml" if given.endswith(".yml") else ".yaml"  # (the library reads .yml, never .YML or .YAML)
     if not is_valid_id(drill_id):
         raise click.BadParameter(
             "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
             "(e.g. 'refund-pagination')",
-            param_hint=f"ID {drill_id!r}",
+            param_hint=f"ID '{clean_name(given)}'",
         )
-    target = out_dir / f"{drill_id}.yaml"
+    target = out_dir / f"{drill_id}{suffix}"
     shown, shown_dir = clean_name(target), clean_name(out_dir)  # a folder name must not forge a line of its own
     try:  # a look that fails (a name too long for the system: ENAMETOOLONG) is a refusal, never a traceback
-        existing = next((p for p in (target, out_dir / f"{drill_id}.yml") if p.exists()), None)
+        existing = next((p for p in (out_dir / f"{drill_id}.yaml", out_dir / f"{drill_id}.yml") if p.exists()), None)
         not_a_folder = out_dir.exists() and not out_dir.is_dir()
     except OSError as exc:
         raise failure(f"cannot write {shown}: {exc.strerror or exc}") from None
