@@ -328,3 +328,20 @@ def test_rescore_corrects_a_column_edited_beside_an_unedited_scorecard(tmp_path:
     assert (fixed.outcome, fixed.total) == (truth.outcome, truth.total) != ("contained", 100)
     code, out, err = _cli("scores", "rescore", "--yes", "--data-dir", str(data))
     assert "1 unchanged" in out + err, out + err
+
+
+def test_a_missing_drill_of_a_session_naming_no_path_is_said_without_was_none(tmp_path: Path):
+    """A session handed in (found by its drill id alone) whose drill is in no folder: the skipped line of rescore and
+    verify ended "is not found (was None): ..."."""
+    from dataclasses import replace
+
+    from warroom.store.review import DrillUnavailable, default_drill_resolver, resolve_session_drill
+
+    data = tmp_path / "data"
+    sid = play(data, "ann", GOOD).session_id
+    with ResultsStore(data) as store:
+        info = replace(store.get(sid).info(), drill_id="no-such-drill", drill_path=None)
+    with pytest.raises(DrillUnavailable) as caught:
+        resolve_session_drill(info, default_drill_resolver(()))
+    assert f"the drill 'no-such-drill' of session {sid} is not found: " in str(caught.value)
+    assert "None" not in str(caught.value)

@@ -132,9 +132,9 @@ def _found(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] 
     try:
         path = real_path(resolver(info.drill_id, info.drill_path))  # a symbolic link loop: unreadable, below
     except FileNotFoundError as exc:
-        raise DrillUnavailable(
-            f"the drill {info.drill_id!r} of session {info.session_id} is not found (was {info.drill_path}): {exc}"
-        ) from None
+        was = f" (was {info.drill_path})" if info.drill_path else ""  # none: a session handed in, found by its id
+        raise DrillUnavailable(f"the drill {info.drill_id!r} of session {info.session_id} is not found{was}: {exc}") \
+            from None
     if isinstance(cache, DrillCache):
         cache.found[key] = path
     return path

@@ -400,7 +400,8 @@ def load_review(
         path = default_drill_resolver(drill_dirs)(session.drill_id, claimed)
     except FileNotFoundError:
         return ReviewData(
-            session, None, None, False, f"The drill file of this session is not found (was {session.drill_path}).", None
+            session, None, None, False,
+            f"The drill file of this session is not found{f' (was {claimed})' if claimed else ''}.", None
         )
     try:
         found = resolve_session_drill(session.info(), lambda _id, _path: path)
