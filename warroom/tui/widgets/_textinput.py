@@ -45,13 +45,13 @@ class TextInput(Input):
 
     def replace(self, text: str, start: int, end: int) -> None:
         text = without_surrogates(text)
-        most, length = self.max_length, len(self.value)
+        most, length = self.max_length or 0, len(self.value)
         if most:
             start, end = sorted((max(0, start), min(length, end)))
             # a value already past the bound (a drill's goal written longer by hand) is never lengthened, but may be
             # shortened: Textual's Input refuses any change leaving it past max_length, a deleted character too
             text = _fitted(self, text, max(most, length) - (length - (end - start)), most)
-        if length <= most or not most:
+        if not most or length <= most:
             super().replace(text, start, end)
             return
         self.max_length = 0  # the change is no longer than what it replaces: made without Textual's bound
