@@ -1,0 +1,41 @@
+"""Hostile and careless use of ``warroom serve`` (issue 30, campaign 10: what changed today in the served room and
+console): what it found and what now holds."""
+
+from __future__ import annotations
+
+import asyncio
+
+from browser_support import async_playwright, chromium_executable
+from serve_support import FACILITATOR, FACILITATOR_TOKEN, serving
+
+
+async def test_a_live_page_whose_sign_in_ended_says_it_stopped_not_that_it_retries(tmp_path):
+    """The live class's stream ends with its facilitator's sign-in (since today); the browser's EventSource then asks
+    again, is answered by the sign-in page, and gives up for good. Before: the page said "The connection to the
+    server is lost; retrying." for ever, over a table no longer updated. Now it says the live class stopped and to
+    reload the page (signing in again)."""
+    executable = chromium_executable()
+    with serving(tmp_path) as served:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+            try:
+                context = await browser.new_context()
+                page = await context.new_page()
+                await page.goto(served.url + "/signin")
+                await page.fill("#name", FACILITATOR)
+                await page.fill("#token", FACILITATOR_TOKEN)
+                await page.click("button[type=submit]")
+                await page.wait_for_url(served.url + "/console")
+                await page.wait_for_selector('#live tr[data-trainee="Ada Lovelace"]')
+                other = await context.new_page()  # the same browser signs out in another tab
+                await other.goto(served.url + "/console")
+                await other.evaluate("() => fetch('/signout', {method: 'POST'})")
+                async with asyncio.timeout(90):  # the EventSource asks again (after 3 s) and gives up
+                    await page.wait_for_function(
+                        "() => !/Updated|retrying/.test(document.getElementById('live-state').textContent)",
+                        timeout=60_000)
+                    state = await page.inner_text("#live-state")
+            finally:
+                await browser.close()
+    assert state == ("The live class stopped updating: your sign-in has ended (signed out, expired, or taken off the "
+                     "roster) or the server restarted. Reload this page to see it again (you may be asked to sign in).")
