@@ -39,3 +39,23 @@ async def test_a_live_page_whose_sign_in_ended_says_it_stopped_not_that_it_retri
                 await browser.close()
     assert state == ("The live class stopped updating: your sign-in has ended (signed out, expired, or taken off the "
                      "roster) or the server restarted. Reload this page to see it again (you may be asked to sign in).")
+
+
+def test_a_stop_grace_that_is_no_number_of_seconds_is_said_at_start_and_the_default_used(tmp_path):
+    """``$WARROOM_SERVE_STOP_GRACE`` (docs/serve.md): ``abc`` ended ``warroom serve`` in a ValueError traceback at its
+    import, and ``inf`` (or ``1e9``) made a trainee's new tab wait for ever for their closed tabs' processes (since
+    today that wait is the grace and 10 s). Now a number from 0 to 3,600 is taken, anything else said on stderr at
+    start (escaped) and 15 s used."""
+    from warroom.serve._server import DEFAULT_STOP_GRACE, stop_grace
+
+    assert stop_grace("") == (DEFAULT_STOP_GRACE, None)
+    assert stop_grace("2.5") == (2.5, None) and stop_grace("0") == (0.0, None) and stop_grace("3600") == (3600.0, None)
+    for bad in ("abc", "inf", "nan", "-5", "1e9", "3600.5"):
+        grace, warning = stop_grace(bad)
+        assert grace == DEFAULT_STOP_GRACE and warning is not None and f"is '{bad}'," in warning, (bad, warning)
+    with serving(tmp_path, roster=False, env={"WARROOM_SERVE_STOP_GRACE": "ab\x1b[31mc"}) as served:
+        pass  # it listened: it started
+    log = served.log.read_text()
+    assert "Traceback" not in log
+    assert ("warning: $WARROOM_SERVE_STOP_GRACE is 'ab\\x1b[31mc', no number of seconds from 0 to 3,600: 15 s is "
+            "used (set a number such as 15, or unset it)") in log
