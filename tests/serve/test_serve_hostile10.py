@@ -4,9 +4,12 @@ console): what it found and what now holds."""
 from __future__ import annotations
 
 import asyncio
+import time
 
-from browser_support import async_playwright, chromium_executable
-from serve_support import FACILITATOR, FACILITATOR_TOKEN, serving
+from browser_support import async_playwright, chromium_executable, sync_playwright
+from serve_support import FACILITATOR, FACILITATOR_TOKEN, TOKENS, serving, terminal_text
+
+from .test_browser_paste import BRIEFING_TEXT, PASTE, PICKER_TEXT
 
 
 async def test_a_live_page_whose_sign_in_ended_says_it_stopped_not_that_it_retries(tmp_path):
@@ -59,3 +62,50 @@ def test_a_stop_grace_that_is_no_number_of_seconds_is_said_at_start_and_the_defa
     assert "Traceback" not in log
     assert ("warning: $WARROOM_SERVE_STOP_GRACE is 'ab\\x1b[31mc', no number of seconds from 0 to 3,600: 15 s is "
             "used (set a number such as 15, or unset it)") in log
+
+
+def test_a_paste_holding_a_lone_surrogate_is_sent_with_it_replaced_and_the_session_goes_on(tmp_path):
+    """A clipboard's broken text (half of a UTF-16 pair) pasted into a served tab: the page sent it as it was, the
+    server refused it as no UTF-8 and ended the trainee's session (a drill being played stored as abandoned), where the
+    war room in a terminal takes it as U+FFFD. Now the page's guard sends each lone surrogate as U+FFFD."""
+    with serving(tmp_path) as served, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_executable(), headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            frames: list[bytes | str] = []
+            sent: list[str] = []
+            closed: list[None] = []
+
+            def watch(ws) -> None:  # type: ignore[no-untyped-def]
+                ws.on("framereceived", lambda payload: frames.append(payload))
+                ws.on("framesent", lambda payload: sent.append(payload) if isinstance(payload, str) else None)
+                ws.on("close", lambda _: closed.append(None))
+
+            page.on("websocket", watch)
+            page.goto(served.url + "/")
+            page.fill("#name", "Ada Lovelace")
+            page.fill("#token", TOKENS["Ada Lovelace"])
+            page.click("button[type=submit]")
+            page.wait_for_url(served.url + "/")
+
+            def shown(text: str) -> bool:
+                return text in " ".join(terminal_text(b"".join(
+                    f if isinstance(f, bytes) else f.encode() for f in frames)).split())  # fmt: skip
+
+            deadline = time.monotonic() + 90
+            while not shown(PICKER_TEXT):
+                assert time.monotonic() < deadline, "the picker was never shown"
+                page.wait_for_timeout(300)
+            page.click("body")
+            page.keyboard.press("Home")
+            page.evaluate(PASTE, "abc\ud800def")
+            page.keyboard.press("Enter")  # after the paste, on the same connection: the tutorial's briefing opens
+            deadline = time.monotonic() + 90
+            while not shown(BRIEFING_TEXT):
+                assert not closed and time.monotonic() < deadline, "the session ended, or the briefing never opened"
+                page.wait_for_timeout(300)
+        finally:
+            browser.close()
+    pastes = [m for m in sent if "abc" in m]
+    assert pastes == ['["stdin","\\u001b[200~abc\ufffddef\\u001b[201~"]'], pastes
+    assert "lone surrogate" not in served.log.read_text()
