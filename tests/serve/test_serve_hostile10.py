@@ -109,3 +109,34 @@ def test_a_paste_holding_a_lone_surrogate_is_sent_with_it_replaced_and_the_sessi
     pastes = [m for m in sent if "abc" in m]
     assert pastes == ['["stdin","\\u001b[200~abc\ufffddef\\u001b[201~"]'], pastes
     assert "lone surrogate" not in served.log.read_text()
+
+
+def test_serve_on_port_0_names_the_port_the_system_chose(tmp_path):
+    """``warroom serve --port 0`` (any free port: the option takes 0) said ``War Room served on
+    http://127.0.0.1:0``, an address nobody can open. Now the banner names the port it listens on, and that address
+    answers."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    from serve_support import START_WAIT
+
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "warroom", "--data-dir", str(tmp_path / "data"), "serve",
+                                 "--port", "0"], stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "TERM": "xterm-256color"})  # fmt: skip
+    try:
+        deadline = time.monotonic() + START_WAIT
+        while (found := re.search(r"War Room served on (http://127\.0\.0\.1:(\d+)) ", log.read_text())) is None:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        url, port = found.group(1), int(found.group(2))
+        assert port != 0
+        with urllib.request.urlopen(url + "/", timeout=60) as answer:
+            assert answer.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -547,6 +547,15 @@ class WarroomServer(Server):
         console = f"; the console at {self.public_url}/console" if self.facilitator_console is not None else ""
         return f"War Room served on {self.public_url} ({signin}{limit}){console}; press Ctrl+C to stop"
 
+    def _listening(self, text: str) -> None:
+        """Print the banner once listening (aiohttp's ``text`` names the address it listens on). With ``--port 0``
+        the system chose the port: the banner names that one (it said ``http://127.0.0.1:0``)."""
+        bound = re.search(r"//\S*:(\d{1,5})(?:\s|$)", text) if self.port == 0 else None  # http://[::1]:43121
+        if bound is not None:
+            self.port = int(bound.group(1))
+            self.public_url = re.sub(r":0$", f":{self.port}", self.public_url)
+        print(self.banner(), flush=True)
+
     def serve(self, debug: bool = False) -> None:
         """Run the web server until Ctrl+C or SIGTERM; the banner is printed once the address is bound.
 
@@ -564,7 +573,7 @@ class WarroomServer(Server):
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
                         keepalive_timeout=REQUEST_HEAD_TIMEOUT,
-                        print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
+                        print=self._listening)  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
 
