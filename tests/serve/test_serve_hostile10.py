@@ -140,3 +140,16 @@ def test_serve_on_port_0_names_the_port_the_system_chose(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_the_banner_writes_an_ipv6_address_in_brackets():
+    """``warroom serve --host ::1`` said ``War Room served on http://::1:8000``, a URL no browser opens (textual-serve
+    wrote the host as it was). Now ``http://[::1]:8000``; a host name or an IPv4 address as before."""
+    from warroom.serve import AppOptions, SignIns, WarroomServer
+
+    def banner(host: str) -> str:
+        return WarroomServer(SignIns(None, "nobody"), AppOptions(), host=host, port=8000).banner()
+
+    assert banner("::1").startswith("War Room served on http://[::1]:8000 (")
+    assert banner("127.0.0.1").startswith("War Room served on http://127.0.0.1:8000 (")
+    assert banner("localhost").startswith("War Room served on http://localhost:8000 (")

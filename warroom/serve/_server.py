@@ -212,7 +212,9 @@ class WarroomServer(Server):
         tabs_per_trainee: int = TABS_PER_TRAINEE,
         allowed_hosts: Sequence[str] = (),
     ) -> None:
-        super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room")
+        where = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL (textual-serve wrote http://::1:8000)
+        super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room",
+                         public_url=f"http://{where}:{port}")  # fmt: skip
         self.signins = signins
         self.options = options
         self.max_sessions = max_sessions
