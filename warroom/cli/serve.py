@@ -122,6 +122,7 @@ def serve(
         if not roster.entries:
             raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
                                        "`warroom serve roster add`")
+    _warn_of_stop_grace()
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
                    f"{settings.trainee!r} without signing in", err=True)
@@ -143,6 +144,14 @@ def serve(
         server.serve()
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _warn_of_stop_grace() -> None:
+    """Say on stderr that ``$WARROOM_SERVE_STOP_GRACE`` sets no number of seconds (the default is used then)."""
+    from warroom.serve import STOP_GRACE_WARNING
+
+    if STOP_GRACE_WARNING is not None:
+        click.echo(f"warning: {STOP_GRACE_WARNING}", err=True)
 
 
 def _need_textual_serve() -> None:

@@ -4,7 +4,7 @@ from ._console import Console
 from ._live import LiveClass, host_id
 from ._proxies import trusted_proxies, wide_proxies_warning
 from ._roster import FACILITATOR, TRAINEE, Roster, RosterError, new_token
-from ._server import AppOptions, ServeError, WarroomServer
+from ._server import STOP_GRACE_WARNING, AppOptions, ServeError, WarroomServer
 from ._signin import SignIns
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "Roster",
     "RosterError",
     "ServeError",
+    "STOP_GRACE_WARNING",
     "SignIns",
     "TRAINEE",
     "WarroomServer",

@@ -7,8 +7,9 @@ A tab's message holds at most :data:`~warroom.serve._tab.MAX_KEYS_BYTES` of keys
 pastes as one message, so a paste of a long log ended the trainee's session. The script wraps the page's websocket
 ``send``: it keeps the server's budget as the server counts it and, when a message of keys would not fit, sends only
 the start of the paste that fits (with some budget kept for the keys typed next), or nothing when nothing fits, and
-shows the trainee a notice saying so and why (its text set as text, never as markup). Every other message is sent as
-it was.
+shows the trainee a notice saying so and why (its text set as text, never as markup). Keys holding a lone surrogate
+(half of a UTF-16 pair: a clipboard's broken text), which the server refuses as no UTF-8, ending the session, are sent
+with each one as U+FFFD, as the war room in a terminal takes them. Every other message is sent as it was.
 """
 
 from __future__ import annotations
@@ -97,10 +98,18 @@ _SCRIPT = r"""<script>
            "in parts, a few seconds apart.");
     return JSON.stringify(["stdin", part.keys]);
   }
+  function wellFormed(data) {  // keys with each lone surrogate as U+FFFD, as the war room in a terminal takes them
+    if (typeof data !== "string" || !data.startsWith('["stdin"') || !/\\u[dD][89a-fA-F]/.test(data)) { return data; }
+    var keys;
+    try { keys = JSON.parse(data)[1]; } catch (e) { return data; }
+    if (typeof keys !== "string") { return data; }
+    var fixed = keys.replace(/\p{Cs}/gu, "\ufffd");
+    return fixed === keys ? data : JSON.stringify(["stdin", fixed]);
+  }
   var send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     refill();
-    var sent = guarded(data);
+    var sent = guarded(wellFormed(data));
     if (sent === null) { return; }
     tokens -= typeof sent === "string" ? cost(sent) : LEAST;
     return send.call(this, sent);

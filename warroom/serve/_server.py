@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import html
 import logging
+import math
 import os
 import re
 import secrets
@@ -43,7 +44,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.server import Server
 
-from warroom.core.text import plural
+from warroom.core.text import clean_line, plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
@@ -68,8 +69,32 @@ if TYPE_CHECKING:
 log = logging.getLogger("warroom.serve")
 
 #: Seconds a closing connection waits for its app process to store an open drill (as abandoned) and exit, before it is
-#: ended (SIGTERM, then SIGKILL); ``$WARROOM_SERVE_STOP_GRACE`` sets another.
-STOP_GRACE = float(os.environ.get("WARROOM_SERVE_STOP_GRACE", "") or 15.0)
+#: ended (SIGTERM, then SIGKILL), unless ``$WARROOM_SERVE_STOP_GRACE`` sets another (:func:`stop_grace`).
+DEFAULT_STOP_GRACE = 15.0
+#: The most seconds ``$WARROOM_SERVE_STOP_GRACE`` may set: a trainee's new tab waits up to this (and 10 s more) for
+#: their closed tabs' processes (:data:`LEAVING_WAIT`), so ``inf`` held their page for ever.
+MAX_STOP_GRACE = 3600.0
+
+
+def stop_grace(text: str) -> tuple[float, str | None]:
+    """The seconds ``$WARROOM_SERVE_STOP_GRACE`` (``text``) sets, and the warning to print when it sets none (a
+    number from 0 to :data:`MAX_STOP_GRACE` or nothing: ``abc`` ended ``warroom serve`` in a ValueError traceback,
+    ``inf`` made a trainee's new tab wait for ever): :data:`DEFAULT_STOP_GRACE` is used then."""
+    if not text.strip():
+        return DEFAULT_STOP_GRACE, None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if 0 <= value <= MAX_STOP_GRACE:  # never NaN
+        return value, None
+    return DEFAULT_STOP_GRACE, (
+        f"$WARROOM_SERVE_STOP_GRACE is '{clean_line(text[:40])}', no number of seconds from 0 to "
+        f"{MAX_STOP_GRACE:,.0f}: {DEFAULT_STOP_GRACE:.0f} s is used (set a number such as 15, or unset it)"
+    )
+
+
+STOP_GRACE, STOP_GRACE_WARNING = stop_grace(os.environ.get("WARROOM_SERVE_STOP_GRACE", ""))
 #: The largest font size a terminal page is asked for with (``?fontsize=``), in pixels.
 _MAX_FONT_SIZE = 100
 #: Seconds a seat taken by a served terminal page waits for its tab's websocket.
@@ -187,7 +212,9 @@ class WarroomServer(Server):
         tabs_per_trainee: int = TABS_PER_TRAINEE,
         allowed_hosts: Sequence[str] = (),
     ) -> None:
-        super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room")
+        where = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL (textual-serve wrote http://::1:8000)
+        super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room",
+                         public_url=f"http://{where}:{port}")  # fmt: skip
         self.signins = signins
         self.options = options
         self.max_sessions = max_sessions
@@ -522,6 +549,15 @@ class WarroomServer(Server):
         console = f"; the console at {self.public_url}/console" if self.facilitator_console is not None else ""
         return f"War Room served on {self.public_url} ({signin}{limit}){console}; press Ctrl+C to stop"
 
+    def _listening(self, text: str) -> None:
+        """Print the banner once listening (aiohttp's ``text`` names the address it listens on). With ``--port 0``
+        the system chose the port: the banner names that one (it said ``http://127.0.0.1:0``)."""
+        bound = re.search(r"//\S*:(\d{1,5})(?:\s|$)", text) if self.port == 0 else None  # http://[::1]:43121
+        if bound is not None:
+            self.port = int(bound.group(1))
+            self.public_url = re.sub(r":0$", f":{self.port}", self.public_url)
+        print(self.banner(), flush=True)
+
     def serve(self, debug: bool = False) -> None:
         """Run the web server until Ctrl+C or SIGTERM; the banner is printed once the address is bound.
 
@@ -539,7 +575,7 @@ class WarroomServer(Server):
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
                         keepalive_timeout=REQUEST_HEAD_TIMEOUT,
-                        print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
+                        print=self._listening)  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
 

@@ -45,10 +45,20 @@ class TextInput(Input):
 
     def replace(self, text: str, start: int, end: int) -> None:
         text = without_surrogates(text)
-        if self.max_length:
-            start, end = sorted((max(0, start), min(len(self.value), end)))
-            text = _fitted(self, text, self.max_length - (len(self.value) - (end - start)), self.max_length)
-        super().replace(text, start, end)
+        most, length = self.max_length or 0, len(self.value)
+        if most:
+            start, end = sorted((max(0, start), min(length, end)))
+            # a value already past the bound (a drill's goal written longer by hand) is never lengthened, but may be
+            # shortened: Textual's Input refuses any change leaving it past max_length, a deleted character too
+            text = _fitted(self, text, max(most, length) - (length - (end - start)), most)
+        if not most or length <= most:
+            super().replace(text, start, end)
+            return
+        self.max_length = 0  # the change is no longer than what it replaces: made without Textual's bound
+        try:
+            super().replace(text, start, end)
+        finally:
+            self.max_length = most
 
 
 class TextEditor(TextArea):
@@ -65,7 +75,8 @@ class TextEditor(TextArea):
         if not self.max_length:
             return text
         replaced = len(self.get_text_range(*sorted((start, end)))) if start != end else 0
-        return _fitted(self, text, self.max_length - (len(self.text) - replaced), self.max_length)
+        length = len(self.text)  # a text already past the bound (a debrief written longer): shortened, never lengthened
+        return _fitted(self, text, max(self.max_length, length) - (length - replaced), self.max_length)
 
     def replace(self, insert: str, start: Any, end: Any, *, maintain_selection_offset: bool = True) -> Any:
         return super().replace(self._fit(insert, start, end), start, end,
