@@ -157,3 +157,21 @@ def test_new_names_a_refused_id_as_given_with_a_byte_that_is_not_utf8_as_the_byt
     result = CliRunner().invoke(main, ["new", "n\udcff.yaml", "--out", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert "Invalid value for ID 'n\\xff.yaml': use letters" in result.stderr, result.stderr
+
+
+def test_a_stored_order_written_by_hand_as_text_is_no_place_in_the_order_never_a_crash(tmp_path: Path):
+    """``stored_seq`` set by SQL in a SQLite store to text: ``stored_order`` (the console's grid and gradebook, the
+    copy check) read it with ``int()`` and raised ValueError. Such a row comes with the unnumbered rows, and the
+    summary and report still count the store."""
+    import sqlite3
+
+    data = tmp_path / "data"
+    first = play(data, "ann", GOOD, mode="assessment").session_id
+    second = play(data, "bob", GOOD, mode="assessment").session_id
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET stored_seq = 'abc' WHERE session_id = ?", (first,))
+    with ResultsStore(data) as store:
+        order = store.stored_order([first, second])
+    assert order[first] == (0, 0) and order[second][0] == 1, order
+    _code, out, err = _cli("scores", "summary", "--format", "json", "--data-dir", str(data))
+    assert "Traceback" not in err and json.loads(out)["counted"]["sessions"] >= 1, err

@@ -142,7 +142,9 @@ def stored_order(db: StoreConnection, session_ids: Iterable[str]) -> dict[str, t
         marks = ", ".join("?" for _ in part)
         sql = f"SELECT session_id, stored_seq, {age} FROM sessions WHERE session_id IN ({marks})"
         for sid, seq, older in db.conn.execute(sql, part):
-            out[str(sid)] = (1, int(seq)) if seq is not None else (0, -int(older))
+            # a number only (a value SQL wrote by hand into a SQLite store, text or a fraction, is no place in the
+            # order: such a row comes with the unnumbered ones)
+            out[str(sid)] = (1, seq) if type(seq) is int else (0, -int(older) if type(older) is int else 0)
     return out
 
 
