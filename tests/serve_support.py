@@ -274,3 +274,22 @@ async def read_until(
             raise AssertionError(f"the connection closed before {wanted!r}:\n{terminal_text(raw[-65536:])[-3000:]}")
     trace_key("test", f"{wanted!r} shown after {timeout - (deadline - time.monotonic()):.1f} s")
     return terminal_text(bytes(raw))
+
+
+async def set_grid_and_gradebook(served: Served, set_id: str, trainee: str) -> tuple[list[str], tuple[str, str]]:
+    """As the facilitator: ``trainee``'s row of the set's gradebook CSV, and the session id and words of their first
+    done cell of the set's completion grid (what the two pages say of one first attempt)."""
+    import csv
+    import html
+    import io
+
+    fran = await served.signed_in(FACILITATOR)
+    async with fran:
+        async with fran.get(f"/console/gradebook.csv?set={set_id}") as r:
+            rows = list(csv.reader(io.StringIO(await r.text())))
+        async with fran.get(f"/console/sets/{set_id}") as r:
+            page = html.unescape(await r.text())
+    (row,) = [row for row in rows if row[0] == trainee]
+    cells = re.findall(rf'data-trainee="{re.escape(trainee)}".*?<a href="/console/sessions/([^"]+)">([^<]+)</a></td>',
+                       page, re.S)  # fmt: skip
+    return row, cells[0]

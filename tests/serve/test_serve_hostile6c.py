@@ -7,7 +7,7 @@ import asyncio
 import base64
 import os
 
-from serve_support import serving
+from serve_support import serving, set_grid_and_gradebook
 
 
 async def _raw(port: int, path: str, host: str, extra: str = "") -> tuple[int, str]:
@@ -189,14 +189,9 @@ def test_the_grid_says_what_the_gradebook_says_of_a_first_attempt_made_outside_t
 
 
 async def test_the_served_grid_and_gradebook_agree_on_a_drill_first_played_outside_the_set(tmp_path):
-    import csv
-    import html
-    import io
-    import re
     import sqlite3
 
     from handcohort_support import SET_ID, Play, play
-    from serve_support import FACILITATOR
 
     data = tmp_path / "data"
     first = play(data, Play("ana", "A", (("quit", 5),)))  # abandoned: 0
@@ -205,16 +200,9 @@ async def test_the_served_grid_and_gradebook_agree_on_a_drill_first_played_outsi
         conn.execute("UPDATE sessions SET set_id = NULL, started_at = '2026-11-29T10:00:00.000000Z' "
                      "WHERE session_id = ?", (first,))  # fmt: skip
     with serving(tmp_path, data_dir=data) as served:
-        fran = await served.signed_in(FACILITATOR)
-        async with fran:
-            async with fran.get(f"/console/gradebook.csv?set={SET_ID}") as r:
-                rows = list(csv.reader(io.StringIO(await r.text())))
-            async with fran.get(f"/console/sets/{SET_ID}") as r:
-                page = html.unescape(await r.text())
-    (ana,) = [row for row in rows if row[0] == "ana"]
+        ana, shown = await set_grid_and_gradebook(served, SET_ID, "ana")
     cell = ana[1]  # the set's one drill played
     assert cell.startswith("0 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best ")
-    (shown,) = re.findall(r'data-trainee="ana".*?<a href="/console/sessions/([^"]+)">([^<]+)</a></td>', page, re.S)[:1]
     assert shown == (first, f"done · abandoned · {cell}")
 
 
