@@ -212,6 +212,23 @@ def serving(
             proc.wait()
 
 
+@contextmanager
+def shared_serving(folder: Path, *args: str, tokens: dict[str, str] | None = None) -> Iterator[Served]:
+    """:func:`serving` for a module-scoped fixture, one server for the tests of a module whose cases do not interact
+    (each its own trainees): started with the ambient settings tests/conftest.py clears for each test cleared here
+    too (the module's fixtures start before any test's) and a picker cache of its own."""
+    import pytest
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in list(os.environ):
+            if name.startswith("WARROOM_") and name not in ("WARROOM_KEY_TRACE",):
+                patch.delenv(name)
+        patch.setenv("LANG", "C.UTF-8")
+        patch.setenv("WARROOM_CACHE_DIR", str(folder / "cache"))
+        with serving(folder, *args, tokens=tokens) as served:
+            yield served
+
+
 @asynccontextmanager
 async def answering(ws: aiohttp.ClientWebSocketResponse) -> AsyncIterator[None]:
     """Keep reading ``ws`` while the block runs (its output is dropped), so that the server's pings are answered.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from serve_support import answering, read_until, receive, serving
+from serve_support import answering, read_until, receive, serving, shared_serving
 
 from warroom.serve._tab import BURST_BYTES, MAX_MESSAGE_BYTES, InputBudget, TabService
 from warroom.store.journal import take_notices
@@ -106,31 +106,55 @@ async def test_a_key_flood_ends_only_the_flooding_session(tmp_path):
     assert "Traceback" not in log and "Grace Hopper" not in log.split("ended the session")[1][:200]
 
 
-@pytest.mark.parametrize(
-    "message",
-    [b"\x00\x01binary", "not json", '["stdin", "\\ud800"]', '["stdin", 5]', '["exec", "rm -rf /"]', '{"stdin": "j"}',
-     '["resize", "big"]', "[" * 100_000 + "]" * 100_000, f'["stdin", "{"j" * (MAX_MESSAGE_BYTES // 2)}"]'],
-    ids=["binary", "not-json", "lone-surrogate", "keys-not-text", "unknown-kind", "not-a-list", "resize-no-size",
-         "nested", "too-many-keys"],
-)  # fmt: skip
-async def test_a_malformed_message_ends_only_its_session_with_one_line_in_the_log(tmp_path, message):
-    with serving(tmp_path) as served:
-        ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
-        async with ada, grace, ada.ws_connect("/ws") as bad, grace.ws_connect("/ws") as calm:
-            # Both tabs are read until each shows the picker, which takes enter; then the calm one is kept reading
-            # (answering the server's pings) while the bad one is ended. It was not read meanwhile, and on a loaded
-            # machine the server's heartbeat ended it ("No PONG received after 7.5 seconds" in the key trace):
-            # its enter then failed to be sent or its briefing never came (serve_support.answering).
-            await asyncio.gather(read_until(bad, PICKER_TEXT), read_until(calm, PICKER_TEXT))
-            async with answering(calm):
-                await (bad.send_bytes(message) if isinstance(message, bytes) else bad.send_str(message))
-                closed = await closed_with(bad)
-            assert closed in (aiohttp.WSCloseCode.POLICY_VIOLATION, aiohttp.WSCloseCode.MESSAGE_TOO_BIG)
-            await calm.send_str(json.dumps(["stdin", "\r"]))
-            await read_until(calm, BRIEFING_TEXT)
+#: The malformed messages, each sent by a trainee of its own to the one server of these cases
+#: (:func:`malformed_server`): a case's tabs never meet another's.
+MALFORMED = {
+    "binary": b"\x00\x01binary", "not-json": "not json", "lone-surrogate": '["stdin", "\\ud800"]',
+    "keys-not-text": '["stdin", 5]', "unknown-kind": '["exec", "rm -rf /"]', "not-a-list": '{"stdin": "j"}',
+    "resize-no-size": '["resize", "big"]', "nested": "[" * 100_000 + "]" * 100_000,
+    "too-many-keys": f'["stdin", "{"j" * (MAX_MESSAGE_BYTES // 2)}"]',
+}  # fmt: skip
+
+
+def _trainees(case: str) -> tuple[str, str]:
+    """The sender of the malformed message of ``case`` and the calm trainee beside it."""
+    return f"Bad {case}", f"Calm {case}"
+
+
+MALFORMED_TOKENS = {name: f"{name.lower().replace(' ', '-')}-token-0123456789" for case in MALFORMED
+                    for name in _trainees(case)}
+
+
+@pytest.fixture(scope="module")
+def malformed_server(tmp_path_factory):
+    """One `warroom serve` for every malformed message (a server each cost a second of CPU and a start): each case
+    signs in trainees of its own (:func:`_trainees`), so that what one case ends is never another's."""
+    with shared_serving(tmp_path_factory.mktemp("malformed"), tokens=MALFORMED_TOKENS) as served:
+        yield served
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+async def test_a_malformed_message_ends_only_its_session_with_one_line_in_the_log(malformed_server, case):
+    served, message = malformed_server, MALFORMED[case]
+    bad_name, calm_name = _trainees(case)
+    bad_client = await served.signed_in(bad_name, MALFORMED_TOKENS[bad_name])
+    calm_client = await served.signed_in(calm_name, MALFORMED_TOKENS[calm_name])
+    async with bad_client, calm_client, bad_client.ws_connect("/ws") as bad, calm_client.ws_connect("/ws") as calm:
+        # Both tabs are read until each shows the picker, which takes enter; then the calm one is kept reading
+        # (answering the server's pings) while the bad one is ended. It was not read meanwhile, and on a loaded
+        # machine the server's heartbeat ended it ("No PONG received after 7.5 seconds" in the key trace):
+        # its enter then failed to be sent or its briefing never came (serve_support.answering).
+        await asyncio.gather(read_until(bad, PICKER_TEXT), read_until(calm, PICKER_TEXT))
+        async with answering(calm):
+            await (bad.send_bytes(message) if isinstance(message, bytes) else bad.send_str(message))
+            closed = await closed_with(bad)
+        assert closed in (aiohttp.WSCloseCode.POLICY_VIOLATION, aiohttp.WSCloseCode.MESSAGE_TOO_BIG)
+        await calm.send_str(json.dumps(["stdin", "\r"]))
+        await read_until(calm, BRIEFING_TEXT)
         log = served.log.read_text(errors="replace")
-    assert "ended the session of 'Ada Lovelace'" in log and "Traceback" not in log, log
-    assert "ended the session of 'Grace Hopper'" not in log, log  # the other trainee's tab was never ended
+    assert f"ended the session of '{bad_name}'" in log, log
+    assert f"ended the session of '{calm_name}'" not in log, log  # the other trainee's tab was never ended
+    assert "Traceback" not in log, log
 
 
 async def test_a_closed_tab_s_hung_process_is_ended_its_seat_held_until_then_its_session_told_to_its_trainee_only(
