@@ -521,3 +521,32 @@ async def test_signing_in_and_out_raises_its_redirect_as_aiohttp_asks_and_keeps_
             async with client.post("/signout", allow_redirects=False) as r:
                 assert (r.status, r.headers["Location"]) == (303, "/signin") and r.cookies[cookie].value == ""
     assert [str(w.message) for w in caught if "HTTPException" in str(w.message)] == []
+
+
+async def test_a_page_after_a_take_over_waits_for_the_seat_of_the_tab_taken_over_as_long_as_its_process_quits(
+    tmp_path, monkeypatch
+):
+    """On a loaded host the app process of a tab taken over took more than the 3 s a page waits for a reloaded tab's
+    old connection (``RELOAD_WAIT``) to store its drill and quit: the trainee who had pressed "Play here instead" got
+    "all seats taken" for the seat that was theirs. The page waits for that process as long as a leaving process may
+    take (``LEAVING_WAIT``), then takes its seat."""
+    from serve_support import write_roster
+
+    from warroom.serve import AppOptions, Roster, _server
+    from warroom.serve._signin import SignIns
+
+    roster = Roster.load(write_roster(tmp_path / "roster.yaml"))
+    server = _server.WarroomServer(SignIns(roster, "nobody"), AppOptions(data_dir=tmp_path / "data"),
+                                   host="127.0.0.1", port=0, max_sessions=1)  # fmt: skip
+    monkeypatch.setattr(_server, "RELOAD_WAIT", 0.1)  # the quit below takes longer than this, not than LEAVING_WAIT
+    server.tabs["old"] = _server._Tab("Ada Lovelace", ended=True, id="old")  # taken over: its process still quits
+    server.active = 1  # its seat, the only one
+
+    async def process_gone() -> None:
+        await asyncio.sleep(0.6)
+        del server.tabs["old"]
+        server.active = 0
+
+    gone = asyncio.create_task(process_gone())
+    assert await server._wait_for_a_tab("Ada Lovelace") is False
+    assert not server.full() and gone.done()  # the page then takes the seat the old tab gave back

@@ -248,13 +248,20 @@ class WarroomServer(Server):
     async def _wait_for_a_tab(self, trainee: str) -> bool:
         """:meth:`playing_elsewhere`, after waiting up to :data:`RELOAD_WAIT` seconds for one of the trainee's tabs
         to close (a reload's old connection) and, when every seat is taken, for the process of a tab of theirs that
-        ended (reloaded, or taken over) to be gone: its seat is the one this tab takes."""
+        ended (reloaded, or taken over) to be gone, as long as such a process may take to quit
+        (:data:`LEAVING_WAIT`): its seat is the one this tab takes (on a loaded host a process taken over took more
+        than 3 s to store its drill, and the trainee who had pressed "Play here instead" got "all seats taken")."""
 
         def leaving() -> bool:
             return self.full() and any(t.trainee == trainee and t.ended for t in self.tabs.values())
 
-        deadline = time.monotonic() + RELOAD_WAIT
-        while (self.playing_elsewhere(trainee) or leaving()) and time.monotonic() < deadline:
+        started = time.monotonic()
+        while time.monotonic() - started < LEAVING_WAIT:
+            if self.playing_elsewhere(trainee):
+                if time.monotonic() - started >= RELOAD_WAIT:
+                    break
+            elif not leaving():
+                break
             await asyncio.sleep(0.1)
         return self.playing_elsewhere(trainee)
 
