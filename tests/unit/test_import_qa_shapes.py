@@ -17,7 +17,7 @@ from trace_import_support import FIXTURES, converter, only_missing_key
 
 from warroom.core.load import limits
 from warroom.importers import chat, openinference, otel
-from warroom.importers.kit import TraceError, finite_numbers
+from warroom.importers.kit import TraceError, writable_values
 from warroom.importers.otel import messages_text
 from warroom.importers.who_and_when import import_records
 
@@ -66,10 +66,10 @@ def test_non_finite_numbers_are_kept_as_the_text_json_writers_use(tmp_path: Path
     assert call["arguments"] == {"x": "NaN", "y": ["Infinity", "-Infinity", 1.5]}
 
 
-def test_finite_numbers_leaves_data_without_non_finite_floats_as_it_is() -> None:
+def test_writable_values_leaves_data_without_non_finite_floats_as_it_is() -> None:
     data = {"a": [1.5, {"b": "nan"}], "c": None}
-    assert finite_numbers(data) is data
-    assert finite_numbers({"a": [float("nan")], "b": data}) == {"a": ["NaN"], "b": data}
+    assert writable_values(data) is data
+    assert writable_values({"a": [float("nan")], "b": data}) == {"a": ["NaN"], "b": data}
 
 
 @pytest.mark.parametrize(("pack", "kind", "command"), [

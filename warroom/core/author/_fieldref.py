@@ -39,11 +39,6 @@ BEGIN_MARKER = (
 #: Line that closes the generated section.
 END_MARKER = "<!-- END FIELD REFERENCE -->"
 
-def _kind(cls: Any) -> str:
-    """The ``kind`` a trace event class is written with (``tool_call``)."""
-    return str(typing.get_args(cls.model_fields["kind"].annotation)[0])
-
-
 #: The models of the format, in reading order, with the heading each gets (every trace event class of
 #: :data:`~warroom.core.model.TraceEvent`, in its order).
 SECTIONS: list[tuple[str, type[BaseModel]]] = [
@@ -56,7 +51,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("plan[] (a plan step)", m.PlanStep),
     ("plan[].approval_for (what a step's approval gates, format 2)", m.ApprovalScope),
     *(
-        (f"trace[] kind: {_kind(cls)}" + (f" (format {cls.FORMAT})" if cls.FORMAT > 1 else ""), cls)
+        (f"trace[] kind: {m.EVENT_KINDS[cls]}" + (f" (format {cls.FORMAT})" if cls.FORMAT > 1 else ""), cls)
         for cls in m.EVENT_CLASSES
     ),
     ("repeat (an event's repetition, format 2)", m.Repeat),

@@ -217,8 +217,9 @@ def _trim_tail_comments(node: Any) -> None:
 
 
 def _child_spans(node: Any, lines: list[str], start: int, end: int) -> dict[str, tuple[int, int]]:
-    """Each key of the mapping ``node`` (a block within ``lines[start:end]``) -> (first line, end line) of its
-    value, 0-based, end exclusive (comment and blank lines at a child's end belong to what follows)."""
+    """Each key of the mapping ``node`` (a block within ``lines[start:end]``; the whole file: ``-1, len(lines)``) ->
+    (first line, end line) of its value, 0-based, end exclusive (comment and blank lines at a child's end belong to
+    what follows)."""
     starts = [(node.lc.key(k)[0], str(k)) for k in node]
     spans: dict[str, tuple[int, int]] = {}
     for i, (first, key) in enumerate(starts):
@@ -269,19 +270,6 @@ def _put_back(block: str, kept: dict[str, tuple[Any, list[str]]], value: Any) ->
 
 def _indent_of(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
-
-
-def _block_spans(doc: Any, lines: list[str]) -> dict[str, tuple[int, int]]:
-    """Each top-level key -> (first line, end line) of its block, 0-based, end exclusive; comment and blank lines
-    at a block's end belong to what follows (kept)."""
-    starts = [(doc.lc.key(k)[0], str(k)) for k in doc]
-    spans: dict[str, tuple[int, int]] = {}
-    for i, (start, name) in enumerate(starts):
-        end = starts[i + 1][0] if i + 1 < len(starts) else len(lines)
-        while end > start + 1 and _is_filler(lines[end - 1]):
-            end -= 1
-        spans[name] = (start, end)
-    return spans
 
 
 def _is_filler(line: str) -> bool:
@@ -347,7 +335,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     newline = _newline(text)
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += newline
-    spans = _block_spans(doc, lines)
+    spans = _child_spans(doc, lines, -1, len(lines))  # each top-level block
     # bottom-up, so the line numbers of the blocks above stay right
     for name in sorted((n for n in (*changed, *meta) if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]

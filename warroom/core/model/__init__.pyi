@@ -23,6 +23,7 @@ from ._answerkey import (
 from ._drill import CONTROL_TAGS, ApprovalScope, Briefing, Drill, PlanStep
 from ._events import (
     EVENT_CLASSES,
+    EVENT_KINDS,
     MAX_TOTAL_REPETITIONS,
     Approval,
     CommandResult,
@@ -167,6 +168,7 @@ __all__ = [
     "EARLY_ESCALATION",
     "ESCALATION_INSTRUCTION",
     "EVENT_CLASSES",
+    "EVENT_KINDS",
     "EVENT_DATA_FIELDS",
     "EventChange",
     "EventTime",

@@ -262,6 +262,9 @@ TraceEvent = Annotated[
 
 #: Every trace event class, in the order of :data:`TraceEvent` (the format's event kinds).
 EVENT_CLASSES: tuple[type[_EventBase], ...] = typing.get_args(typing.get_args(TraceEvent)[0])
+#: The ``kind`` each trace event class is written with (``ToolResult``: ``tool_result``), in the same order.
+EVENT_KINDS: dict[type[_EventBase], str] = {c: str(typing.get_args(c.model_fields["kind"].annotation)[0])
+                                            for c in EVENT_CLASSES}
 
 def role_of(event: TraceEvent) -> Role | None:
     """The role whose model made the trace ``event`` when it is a model call (a planner call: the planner; an

@@ -37,16 +37,8 @@ CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.C
 
 #: A short label for each outcome, for tables and headings (the raw ``Outcome`` value is for CSV, JSON and
 #: the store).
-OUTCOME_LABELS: dict[Outcome, str] = {
-    Outcome.CONTAINED: "contained",
-    Outcome.CONTAINED_LATE: "contained late",
-    Outcome.RIGHT_STEP_UNSUPPORTED: "right step, unsupported",
-    Outcome.WRONG_STEP: "wrong step",
-    Outcome.FALSE_ALARM: "false alarm",
-    Outcome.MISSED: "missed",
-    Outcome.ALL_CLEAR_HELD: "all clear held",
-    Outcome.ABANDONED: "abandoned",
-}
+OUTCOME_LABELS: dict[Outcome, str] = {o: o.value.replace("_", " ") for o in Outcome} | {
+    Outcome.RIGHT_STEP_UNSUPPORTED: "right step, unsupported"}
 
 
 #: The label of :attr:`Outcome.FALSE_ALARM` in a drill with a fault: an escalation made only before the evidence.
@@ -114,11 +106,4 @@ class Response(StrEnum):
 
 
 #: A short label for each response, for tables and headings.
-RESPONSE_LABELS: dict[Response, str] = {
-    Response.HIT: "hit",
-    Response.MISS: "miss",
-    Response.LOCALISATION_ERROR: "localisation error",
-    Response.FALSE_ALARM: "false alarm",
-    Response.CORRECT_REJECTION: "correct rejection",
-    Response.ABANDONED: "abandoned",
-}
+RESPONSE_LABELS: dict[Response, str] = {r: r.value.replace("_", " ") for r in Response}

@@ -46,7 +46,7 @@ from pydantic import Field, SerializerFunctionWrapHandler, ValidationError, crea
 
 from warroom.core.model._agents import Usage
 from warroom.core.model._answerkey import Distractor
-from warroom.core.model._events import EVENT_CLASSES, TraceEvent
+from warroom.core.model._events import EVENT_CLASSES, EVENT_KINDS, TraceEvent
 from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
 from warroom.core.model._probes import ProbeSeconds
 from warroom.core.model._variants import amount_format, amount_pattern, name_pattern, rewritten
@@ -78,11 +78,6 @@ class _Change(_Strict):
         return {k: v for k, v in data.items() if k in self.model_fields_set}
 
 
-def _kind(cls: Any) -> str:
-    """The ``kind`` a trace event class is written with (``tool_result``)."""
-    return str(typing.get_args(cls.model_fields["kind"].annotation)[0])
-
-
 def _event_change_model() -> type[_Change]:
     """The model of one ``twin.replace`` entry: every field of every trace event kind but ``id`` and ``kind``,
     each optional (only the fields given replace the event's), typed as the first event kind that has it."""
@@ -92,7 +87,7 @@ def _event_change_model() -> type[_Change]:
             if name in FIXED_EVENT_FIELDS or name in fields:
                 continue
             having = [c for c in EVENT_CLASSES if name in c.model_fields]
-            of = "every event" if len(having) == len(EVENT_CLASSES) else ", ".join(_kind(c) for c in having)
+            of = "every event" if len(having) == len(EVENT_CLASSES) else ", ".join(EVENT_KINDS[c] for c in having)
             said = dict.fromkeys(str(c.model_fields[name].description) for c in having)
             what = next(iter(said)) if len(said) == 1 else "As the field of this name of the event's kind (above)."
             annotation: Any = info.annotation

@@ -161,26 +161,13 @@ def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...]
         yield ("distractors", i, "why_harmless"), d, "why_harmless"
 
 
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
+def _leaves(value: Any) -> list[Any]:
+    """Every value inside ``value`` that is no list or mapping (``value`` itself when it is none)."""
     if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
+        return [x for v in value for x in _leaves(v)]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []
-
-
-def _numbers(value: Any) -> list[float]:
-    if isinstance(value, bool) or value is None:
-        return []
-    if isinstance(value, int | float):
-        return [float(value)]
-    if isinstance(value, list):
-        return [n for v in value for n in _numbers(v)]
-    if isinstance(value, dict):
-        return [n for v in value.values() for n in _numbers(v)]
-    return []
+        return [x for v in value.values() for x in _leaves(v)]
+    return [value]
 
 
 def rewritten(data: dict[str, Any], pattern: str, number: float | None = None) -> bool:
@@ -188,8 +175,9 @@ def rewritten(data: dict[str, Any], pattern: str, number: float | None = None) -
     a variant rewrites in ``data`` (a drill's data, as dumped: :func:`variable_texts`)."""
     regex = re.compile(pattern)
     for _, container, field in variable_texts(data):
-        value = container[field]
-        if any(regex.search(s) for s in _strings(value)) or (number is not None and number in _numbers(value)):
+        leaves = _leaves(container[field])
+        if any(isinstance(s, str) and regex.search(s) for s in leaves) or (number is not None and number in (
+                float(n) for n in leaves if isinstance(n, int | float) and not isinstance(n, bool))):
             return True
     return False
 
@@ -198,7 +186,7 @@ def rewritten_count(data: dict[str, Any], pattern: str) -> int:
     """How many times the regular expression ``pattern`` matches the texts a variant rewrites in ``data`` (a drill's
     data, as dumped: :func:`variable_texts`)."""
     regex = re.compile(pattern)
-    texts = (s for _, container, field in variable_texts(data) for s in _strings(container[field]))
+    texts = (s for _, container, field in variable_texts(data) for s in _leaves(container[field]) if isinstance(s, str))
     return sum(len(regex.findall(s)) for s in texts)
 
 

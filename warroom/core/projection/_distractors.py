@@ -44,11 +44,6 @@ def _new_id(base: str, taken: set[str]) -> str:
     return candidate
 
 
-def _result_of(events: list[dict[str, Any]], call_id: str) -> int | None:
-    return next((i for i, e in enumerate(events) if e.get("kind") == "tool_result" and e.get("call") == call_id),
-                None)
-
-
 class Distractor:
     """One distractor template: where it may go (:meth:`sites`: indexes of the trace) and what it adds there."""
 
@@ -93,7 +88,8 @@ class Retried429(Distractor):
     def apply(self, events: list[dict[str, Any]], index: int, rng: random.Random,
               taken: set[str]) -> tuple[list[dict[str, Any]], Added]:
         call = events[index]
-        result = events[_result_of(events, call["id"]) or index]
+        result = events[next((i for i, e in enumerate(events) if e.get("kind") == "tool_result"
+                              and e.get("call") == call["id"]), None) or index]
         wait = rng.choice((1, 2, 2, 3))
         first: dict[str, Any] = {k: call[k] for k in ("id", "t", "step", "agent", "kind", "tool", "arguments")
                                  if k in call}

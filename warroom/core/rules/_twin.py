@@ -27,13 +27,12 @@ warnings).
 
 from __future__ import annotations
 
-import typing
 from typing import Any
 
 from pydantic import ValidationError
 
 from warroom.core.model import (
-    EVENT_CLASSES,
+    EVENT_KINDS,
     Drill,
     TwinBuild,
     accepted_ids,
@@ -259,8 +258,7 @@ def _built_issues(drill: Drill) -> list[Issue]:
 
 def _type_issue(drill: Drill, build: TwinBuild, err: Any) -> Issue:
     loc = tuple(err["loc"])
-    kinds = {str(typing.get_args(c.model_fields["kind"].annotation)[0]) for c in EVENT_CLASSES}
-    if len(loc) > 2 and loc[0] == "trace" and loc[2] in kinds:
+    if len(loc) > 2 and loc[0] == "trace" and loc[2] in EVENT_KINDS.values():
         kind, loc = loc[2], (*loc[:2], *loc[3:])
         if err["type"] == "extra_forbidden":
             return Issue(_place(drill, build, loc), f"{IN_TWIN}a {kind} event has no field `{loc[-1]}`")

@@ -282,7 +282,7 @@ def _trial_line(trial: PlayedAs, response: Response) -> str:
 
 
 def _total_line(components: list[Component], outcome: Outcome, raw: int, total: int) -> str:
-    parts = " + ".join(_paren(c.points) for c in components)
+    parts = " + ".join(f"({c.points})" if c.points < 0 else str(c.points) for c in components)
     if outcome is Outcome.ABANDONED:
         return f"Total: 0 of {MAX_TOTAL} (an abandoned session scores 0)."
     if raw != total:
@@ -304,7 +304,3 @@ def _cost_line(replay: Replay) -> str:
             f"escalations ({usd(cost.replan_usd)})"
         )
     return cost_line
-
-
-def _paren(points: int) -> str:
-    return f"({points})" if points < 0 else str(points)

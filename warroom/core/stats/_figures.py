@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.core.stats._measures import TARGET_RELIABILITY
+from warroom.core.stats import _measures as measures
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
@@ -151,7 +151,7 @@ class Reliability:
     half_trials: float | None
     reliability: float | None
     trials_needed: int | None
-    target: float = TARGET_RELIABILITY
+    target: float = measures.TARGET_RELIABILITY
 
     def to_dict(self) -> dict[str, Any]:
         """A flat JSON- and CSV-ready dict of every field."""
@@ -193,17 +193,6 @@ class CohortStats:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the totals, the minimums, ``trainees`` and ``drills`` (lists of dicts), both
         reliabilities and ``skipped_by_mode``."""
-        from warroom.core.stats._measures import (
-            CONFIDENCE,
-            MIN_DISTINCT_CONTROLS,
-            MIN_HALF_NOISE,
-            MIN_HALF_SIGNAL,
-            MIN_NOISE_TRIALS,
-            MIN_PROPHECY_R,
-            MIN_RELIABILITY_TRAINEES,
-            MIN_SIGNAL_TRIALS,
-        )
-
         return {
             "trials": self.trials,
             "replays": self.replays,
@@ -211,14 +200,14 @@ class CohortStats:
             "abandoned_apart": self.abandoned_apart,
             "approximated": self.approximated,
             "minimums": {
-                "confidence": CONFIDENCE,
-                "signal_trials": MIN_SIGNAL_TRIALS,
-                "noise_trials": MIN_NOISE_TRIALS,
-                "distinct_controls": MIN_DISTINCT_CONTROLS,
-                "reliability_trainees": MIN_RELIABILITY_TRAINEES,
-                "half_signal_trials": MIN_HALF_SIGNAL,
-                "half_noise_trials": MIN_HALF_NOISE,
-                "prophecy_r": MIN_PROPHECY_R,
+                "confidence": measures.CONFIDENCE,
+                "signal_trials": measures.MIN_SIGNAL_TRIALS,
+                "noise_trials": measures.MIN_NOISE_TRIALS,
+                "distinct_controls": measures.MIN_DISTINCT_CONTROLS,
+                "reliability_trainees": measures.MIN_RELIABILITY_TRAINEES,
+                "half_signal_trials": measures.MIN_HALF_SIGNAL,
+                "half_noise_trials": measures.MIN_HALF_NOISE,
+                "prophecy_r": measures.MIN_PROPHECY_R,
             },
             "trainees": [t.to_dict() for t in self.trainees],
             "drills": [d.to_dict() for d in self.drills],

@@ -2,7 +2,7 @@
 
 from ._convert import Recorded, convert_export
 from ._messages import Message, generation_info, message, messages, model_messages, model_said, tool_answer
-from ._tree import ancestors, attach_tools, nearest_agent, root_ids
+from ._tree import ancestors, attach_tools, root_ids
 from ._values import (
     MAX_EXPORT_BYTES,
     UNFINISHED,
@@ -31,7 +31,6 @@ __all__ = [
     "messages",
     "model_messages",
     "model_said",
-    "nearest_agent",
     "python_literal",
     "read_values",
     "recorded_prices",

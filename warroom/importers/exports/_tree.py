@@ -1,12 +1,12 @@
 """The record tree of an export (runs, observations, spans): each record's root (:func:`root_ids`), the spans above
-one (:func:`ancestors`), the agent a step runs under (:func:`nearest_agent`), and tool calls that no agent holds
-given to the agent whose model call asked for them (:func:`attach_tools`)."""
+one (:func:`ancestors`), and tool calls that no agent holds (``spans.nearest_agent``) given to the agent whose
+model call asked for them (:func:`attach_tools`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from warroom.importers.spans import AGENT, MODEL, TOOL, Span, Step
+from warroom.importers.spans import MODEL, TOOL, Span, Step, nearest_agent
 
 
 def root_ids(parent: dict[str, str]) -> dict[str, str]:
@@ -27,27 +27,6 @@ def root_ids(parent: dict[str, str]) -> dict[str, str]:
         known.update(dict.fromkeys((*seen, node), root))
         out[record] = root
     return out
-
-
-def nearest_agent(step: Step | None, by_id: dict[str, Step], memo: dict[str, Step | None] | None = None) -> Step | None:
-    """The agent step that ``step`` is or runs under (its parents by span id, a cycle ended), or None. With
-    ``memo`` (span id to its answer, kept between calls while the parents do not change), each span is walked
-    through once, so asking for every span of a deep trace is linear, not quadratic."""
-    node = step
-    seen: dict[str, None] = {}
-    found: Step | None = None
-    while node is not None and node.span.span_id not in seen:
-        if memo is not None and node.span.span_id in memo:
-            found = memo[node.span.span_id]
-            break
-        if node.kind == AGENT:
-            found = node
-            break
-        seen[node.span.span_id] = None
-        node = by_id.get(node.span.parent_id)
-    if memo is not None:
-        memo.update(dict.fromkeys(seen, found))
-    return found
 
 
 def ancestors(span: Span, by_id: dict[str, Span]) -> Iterator[str]:

@@ -134,33 +134,23 @@ def python_literal(text: str) -> Any:
         return None
     try:
         tree = ast.parse(text.strip(), mode="eval")
-        if _repeats_a_key(tree):
-            return None
-        literal = ast.literal_eval(tree)
+        literal = ast.literal_eval(tree) if _text_keys(tree) else None
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-    if not isinstance(literal, (list, dict)) or not _text_keys(tree):
+    if not isinstance(literal, (list, dict)):
         return None
     return json.loads(json.dumps(literal, default=str))
 
 
 def _text_keys(tree: ast.AST) -> bool:
-    """Whether every key of every dict display in ``tree`` (a parsed Python literal) is a text constant."""
-    return all(
-        all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Dict)
-    )
-
-
-def _repeats_a_key(tree: ast.AST) -> bool:
-    """Whether a dict display in ``tree`` (a parsed Python literal) gives one key twice."""
+    """Whether every key of every dict display in ``tree`` (a parsed Python literal) is a text constant, none given
+    twice."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
-            keys = [ast.dump(k) for k in node.keys if k is not None]
-            if len(keys) != len(set(keys)):
-                return True
-    return False
+            keys = [k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in node.keys]
+            if None in keys or len(keys) != len(set(keys)):
+                return False
+    return True
 
 
 def error_text(value: Any) -> str:

@@ -3,7 +3,7 @@
 # keep: TRACE_ID_OPTION, WORDS_PER_SECOND, dump_drill_yaml, estimate_tokens, importers, looks_like, reading_gap,
 # keep: recognise, refusal
 
-from ._drillfile import MISSING_KEY, check_unmarked, dump_drill_yaml, finite_numbers
+from ._drillfile import MISSING_KEY, check_unmarked, dump_drill_yaml, writable_values
 from ._files import convert, find_input_files, import_files
 from ._importer import (
     GROUND_TRUTH_OPTION,
@@ -105,7 +105,6 @@ __all__ = [
     "estimate_tokens",
     "file_values",
     "find_input_files",
-    "finite_numbers",
     "import_files",
     "importers",
     "json_kind",
@@ -125,4 +124,5 @@ __all__ = [
     "refusal",
     "refusal_position",
     "warn",
+    "writable_values",
 ]

@@ -19,15 +19,6 @@ MISSING_KEY = MISSING_ANSWER_KEY
 _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
-def finite_numbers(data: Any) -> Any:
-    """``data`` with every non-finite float (``NaN``, ``Infinity``, ``-Infinity``: not JSON, but Python's parser
-    reads them, in a file and in the JSON text of tool arguments) as that text, ``"NaN"``. A drill has no such
-    number: YAML would write ``.nan``, which the drill loader reads as the text ``.nan`` and warns about. Returns
-    ``data`` itself when it holds none. The other values a drill file cannot hold are made writable too
-    (:func:`writable_values`)."""
-    return writable_values(data)
-
-
 #: The deepest level of mappings and lists an imported drill's values reach (the drill loader's ``MAX_DEPTH``, less
 #: a margin for what ``warroom project`` and ``warroom annotate`` may add around a value): deeper values are written
 #: as their JSON text.
@@ -36,9 +27,10 @@ MAX_VALUE_DEPTH = 60
 
 def writable_values(data: Any) -> Any:
     """``data`` with every value a drill file cannot hold (its loader refuses them) written as text, each kind with a
-    :func:`~warroom.importers.kit.warn` naming its first place: a non-finite float as JSON writers spell it
-    (``"NaN"``); a list or mapping nested deeper than :data:`MAX_VALUE_DEPTH` levels as its JSON text (a tool's
-    arguments or a document nested hundreds of levels deep: the loader allows 64); a whole number of more than
+    :func:`~warroom.importers.kit.warn` naming its first place: a non-finite float (Python's JSON parser reads
+    them; YAML would write ``.nan``, which the loader reads as text) as JSON writers spell it (``"NaN"``); a list
+    or mapping nested deeper than :data:`MAX_VALUE_DEPTH` levels as its JSON text (a tool's arguments or a
+    document nested hundreds of levels deep: the loader allows 64); a whole number of more than
     ``MAX_INT_DIGITS`` digits (decoded from the JSON text inside a trace value) as its digits; an unpaired UTF-16
     surrogate (from a ``"\\ud800"`` in that JSON text: not a character, and no UTF-8 file can hold it) as that
     escape. Returns ``data`` itself when it holds none; never recurses deeper than :data:`MAX_VALUE_DEPTH`."""

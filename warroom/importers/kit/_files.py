@@ -12,7 +12,7 @@ from typing import Any
 
 from warroom.core.files import read_only_mode, real_path, replace_files
 from warroom.core.text import clean_name
-from warroom.importers.kit._drillfile import finite_numbers
+from warroom.importers.kit._drillfile import writable_values
 from warroom.importers.kit._importer import DrillData, Importer, Options, Refused
 from warroom.importers.kit._reading import collect_warnings
 from warroom.importers.kit._recognise import refusal
@@ -120,7 +120,7 @@ class _Run:
                 refused.append(made)
                 continue
             data, header = made
-            data = finite_numbers(data)
+            data = writable_values(data)
             reading = getattr(self.options, "reading_time", None)
             if reading and "answer_key" not in data:
                 stretch_for_reading(data, reading)

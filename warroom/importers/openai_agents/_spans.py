@@ -19,14 +19,13 @@ from warroom.importers.exports import (
     UNFINISHED,
     Recorded,
     attach_tools,
-    nearest_agent,
     read_values,
     time_ns,
     tool_arguments,
 )
 from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.openai_agents._values import generation_step, response_step, span_error, tool_output, user_texts
-from warroom.importers.spans import AGENT, MODEL, Span, Step, agent_id, as_text, mark_agent, mark_tool
+from warroom.importers.spans import AGENT, MODEL, Span, Step, agent_id, as_text, mark_agent, mark_tool, nearest_agent
 
 #: A model call's content when its span had not ended when the trace was exported (no output recorded yet).
 UNFINISHED_CALL = "(no output: the model call had not ended when the trace was exported)"

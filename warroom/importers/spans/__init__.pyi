@@ -1,6 +1,6 @@
 # The API of warroom.importers.spans (its __init__.py loads each name on first use, from the module named here).
 
-from ._build import agent_id, trace_to_drill
+from ._build import agent_id, nearest_agent, trace_to_drill
 from ._drill import pick_trace, span_drill
 from ._span import Span, SpanEvent, group_traces, span_id_hex
 from ._step import (
@@ -40,6 +40,7 @@ __all__ = [
     "group_traces",
     "mark_agent",
     "mark_tool",
+    "nearest_agent",
     "parsed_json",
     "pick_trace",
     "read_trail",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from warroom.core.files import record_json
@@ -21,9 +22,31 @@ _NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call 
                     "by `warroom import otel`, OpenInference spans by `warroom import openinference`)")
 
 
+@lru_cache(maxsize=4096)
 def agent_id(name: str) -> str:
     """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80)."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:80] or "agent"
+
+
+def nearest_agent(step: Step | None, by_id: dict[str, Step], memo: dict[str, Step | None] | None = None) -> Step | None:
+    """The agent step that ``step`` is or runs under (its parents by span id, a cycle ended), or None. With
+    ``memo`` (span id to its answer, kept between calls while the parents do not change), each span is walked
+    through once, so asking for every span of a deep trace is linear, not quadratic."""
+    node = step
+    seen: dict[str, None] = {}
+    found: Step | None = None
+    while node is not None and node.span.span_id not in seen:
+        if memo is not None and node.span.span_id in memo:
+            found = memo[node.span.span_id]
+            break
+        if node.kind == AGENT:
+            found = node
+            break
+        seen[node.span.span_id] = None
+        node = by_id.get(node.span.parent_id)
+    if memo is not None:
+        memo.update(dict.fromkeys(seen, found))
+    return found
 
 
 @dataclass
@@ -33,29 +56,16 @@ class _Trace:
     t0: int
     #: the events each span became, by span id (for span-level annotations: TRAIL's ``location``)
     span_events: dict[str, list[str]] = field(default_factory=dict)
-    #: span id -> the agent nearest it (:meth:`agent_of`), filled as spans are asked about
-    agents: dict[str, str | None] = field(default_factory=dict)
+    #: span id -> the agent step nearest it (:meth:`agent_of`), filled as spans are asked about
+    agents: dict[str, Step | None] = field(default_factory=dict)
     #: ("id", call id) or ("tool", name) -> the model calls that asked for it, in the steps' order (:meth:`asker_of`)
     askers: dict[tuple[str, Any], list[Step]] | None = None
 
     def agent_of(self, step: Step, *, above: bool = False) -> str | None:
-        """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents. Each span's
-        answer is kept (:attr:`agents`), so that a trace of thousands of nested spans is walked once, not once per
-        tool span (quadratic in the depth)."""
-        node = self.by_id.get(step.span.parent_id) if above else step
-        walked: dict[str, None] = {}
-        found: str | None = None
-        while node is not None and node.span.span_id not in walked:
-            if node.span.span_id in self.agents:
-                found = self.agents[node.span.span_id]
-                break
-            if node.kind == AGENT:
-                found = agent_id(node.name or node.span.name)
-                break
-            walked[node.span.span_id] = None
-            node = self.by_id.get(node.span.parent_id)
-        self.agents.update(dict.fromkeys(walked, found))
-        return found
+        """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents once for
+        every span of the trace (:func:`nearest_agent`, its answers kept in :attr:`agents`)."""
+        agent = nearest_agent(self.by_id.get(step.span.parent_id) if above else step, self.by_id, self.agents)
+        return None if agent is None else agent_id(agent.name or agent.span.name)
 
     def asker_of(self, step: Step) -> str | None:
         """The agent of the latest model call, ending before tool ``step`` starts, that asked for its call (by id,

@@ -20,10 +20,6 @@ _ORCHESTRATOR = "Orchestrator"
 _MANAGER = "manager"
 
 
-def _is_terminal(name: str) -> bool:
-    return name.replace(" ", "").lower() in TERMINAL_NAMES
-
-
 class _Names:
     """Speaker names as unique drill ids (letters, digits, ``-``, ``_``, ``.``; at most 80 characters)."""
 
@@ -50,7 +46,7 @@ def _speaker_agent(record: Record, i: int, names: _Names) -> tuple[str, str]:
             return names(msg.role), "human"
     elif i == 0:
         return names(_MANAGER), "planner"
-    if _is_terminal(msg.speaker):
+    if msg.speaker.replace(" ", "").lower() in TERMINAL_NAMES:
         return names(msg.speaker), "tool-host"
     return names(msg.speaker), "executor"
 

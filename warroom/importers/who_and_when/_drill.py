@@ -24,10 +24,6 @@ from warroom.importers.who_and_when._rules import (
 CHECKED = "the drill made from this record"
 
 
-def _drill_id(record: Record) -> str:
-    return drill_id(f"ww-{record.subset}", record.name, blank="record")
-
-
 def _damage(record: Record, draft: Draft, options: ImportOptions) -> tuple[list[dict[str, Any]], float]:
     """The damage entries (one wasted agent turn per history message after the mistake, or the closing event) and
     the estimated USD of the model calls among them."""
@@ -85,7 +81,7 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     agents = cast_agents(record, draft, models["planner"]["name"], models["executor"]["name"])
     return {
         "schema_version": 2,
-        "id": _drill_id(record),
+        "id": drill_id(f"ww-{record.subset}", record.name, blank="record"),
         "title": prose.title(record),
         "version": 1,
         "difficulty": difficulty,
