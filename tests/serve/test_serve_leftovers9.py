@@ -26,6 +26,8 @@ from serve_support import (
     TOKENS,
     Served,
     SimulatedTrainee,
+    answering,
+    read_until,
     warm_picker_cache,
     write_roster,
 )
@@ -35,6 +37,11 @@ from .test_serve_left7 import _Service, _Tab
 #: Seconds a write to a tab may wait for its browser to read, in the module's server (``$WARROOM_SERVE_WRITE_STALL``;
 #: 30 unless set).
 WRITE_STALL = 4
+#: The module's server's ``--stuck-after`` (its least): a line of the live class is **stuck** after this many seconds
+#: without an action.
+STUCK_AFTER = 5
+#: The server's heartbeat: a ping every 15 s, answered within 7.5 s (not a setting).
+HEARTBEAT_ROUND = 15 + 7.5
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +56,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     if "WARROOM_KEY_TRACE" in os.environ:
         environ["WARROOM_KEY_TRACE"] = os.environ["WARROOM_KEY_TRACE"]
     cmd = [sys.executable, "-m", "warroom", "--data-dir", str(tmp / "data"), "serve", "--port", "0",
-           "--roster", str(write_roster(tmp / "roster.yaml"))]  # fmt: skip
+           "--stuck-after", str(STUCK_AFTER), "--roster", str(write_roster(tmp / "roster.yaml"))]  # fmt: skip
     log = tmp / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=environ)
@@ -215,3 +222,36 @@ async def test_a_tab_waiting_for_closing_tabs_is_woken_by_a_process_gone_not_by_
     server._tabs_changed()
     assert await asyncio.wait_for(waiting, 1.0) is False  # it goes on: one closing tab is within the limit
     assert counted <= 4, counted
+
+
+# --- 5. a tab left quiet ----------------------------------------------------------------------------------------------
+
+
+async def test_a_tab_left_quiet_past_the_heartbeat_and_stuck_after_plays_on(served):
+    """A tab left quiet (a trainee reading the trace, away for ten minutes) was never tried. Tried for ten minutes by
+    hand (2026-12-07: its key answered after them, its app process used 1 s of CPU meanwhile, the console said
+    stuck): it held. Here through the server's idle rules, made short: quiet past ``--stuck-after`` (the console
+    says **stuck**) and a whole heartbeat round (a ping answered, as a browser answers it), then a key still reaches
+    the drill, and nothing was ended."""
+    ada = SimulatedTrainee(served.url, "Ada Lovelace", TOKENS["Ada Lovelace"])
+    await ada.sign_in()
+    fran = await served.signed_in(FACILITATOR)
+    try:
+        await ada.open_tab()
+        await ada.start_drill()
+        quiet_since = time.monotonic()
+        assert ada.ws is not None
+        async with answering(ada.ws), fran.get("/console/live/events",
+                                                timeout=aiohttp.ClientTimeout(total=120)) as stream:  # fmt: skip
+            seen = ""
+            async with asyncio.timeout(60):
+                while not re.search(r'data-trainee=\\?"Ada Lovelace\\?" data-status=\\?"stuck', seen):
+                    seen += (await stream.content.readany()).decode()
+            await asyncio.sleep(max(0.0, quiet_since + HEARTBEAT_ROUND + 1 - time.monotonic()))  # the quiet itself
+        await ada.ws.send_json(["stdin", " "])  # space: pause the drill clock
+        await read_until(ada.ws, "PAUSED", timeout=60)
+    finally:
+        await fran.close()
+        await ada.close()
+    log = served.log.read_text(errors="replace")
+    assert "ended the session of 'Ada Lovelace'" not in log and "No PONG" not in log, log[-3000:]
