@@ -255,3 +255,19 @@ async def test_a_tab_left_quiet_past_the_heartbeat_and_stuck_after_plays_on(serv
         await ada.close()
     log = served.log.read_text(errors="replace")
     assert "ended the session of 'Ada Lovelace'" not in log and "No PONG" not in log, log[-3000:]
+
+
+def test_a_write_stall_that_is_no_number_of_seconds_is_said_and_the_default_used():
+    """``$WARROOM_SERVE_WRITE_STALL`` is read as ``$WARROOM_SERVE_STOP_GRACE`` is: a number of seconds from 0 to
+    3,600, else a warning at start and the default (30 s)."""
+    from warroom.serve._server import MAX_WRITE_STALL, seconds_setting
+    from warroom.serve._tab import WRITE_STALL as DEFAULT
+
+    def read(text: str) -> tuple[float, str | None]:
+        return seconds_setting("WARROOM_SERVE_WRITE_STALL", text, DEFAULT, MAX_WRITE_STALL)
+
+    assert read("") == (30.0, None) and read("4") == (4.0, None) and read("3600") == (3600.0, None)
+    for bad in ("abc", "inf", "nan", "-1", "3601"):
+        stall, warning = read(bad)
+        assert stall == 30.0 and warning is not None and warning.startswith(f"$WARROOM_SERVE_WRITE_STALL is '{bad}', "
+                                                                            "no number of seconds from 0 to 3,600")
