@@ -147,11 +147,13 @@ def serve(
 
 
 def _warn_of_stop_grace() -> None:
-    """Say on stderr that ``$WARROOM_SERVE_STOP_GRACE`` sets no number of seconds (the default is used then)."""
-    from warroom.serve import STOP_GRACE_WARNING
+    """Say on stderr that ``$WARROOM_SERVE_STOP_GRACE`` or ``$WARROOM_SERVE_WRITE_STALL`` sets no number of seconds
+    (the default is used then)."""
+    from warroom.serve import STOP_GRACE_WARNING, WRITE_STALL_WARNING
 
-    if STOP_GRACE_WARNING is not None:
-        click.echo(f"warning: {STOP_GRACE_WARNING}", err=True)
+    for warning in (STOP_GRACE_WARNING, WRITE_STALL_WARNING):
+        if warning is not None:
+            click.echo(f"warning: {warning}", err=True)
 
 
 def _need_textual_serve() -> None:

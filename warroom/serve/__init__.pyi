@@ -4,7 +4,7 @@ from ._console import Console
 from ._live import LiveClass, host_id
 from ._proxies import trusted_proxies, wide_proxies_warning
 from ._roster import FACILITATOR, TRAINEE, Roster, RosterError, new_token
-from ._server import STOP_GRACE_WARNING, AppOptions, ServeError, WarroomServer
+from ._server import STOP_GRACE_WARNING, WRITE_STALL_WARNING, AppOptions, ServeError, WarroomServer
 from ._signin import SignIns
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "SignIns",
     "TRAINEE",
     "WarroomServer",
+    "WRITE_STALL_WARNING",
     "host_id",
     "new_token",
     "trusted_proxies",

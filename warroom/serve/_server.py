@@ -33,7 +33,7 @@ import secrets
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +54,7 @@ from warroom.serve._tab import (
     MAX_MESSAGE_BYTES,
     MAX_RESIZE_CELLS,
     TERM_GRACE,
+    WRITE_STALL,
     BadMessage,
     TabService,
     relay_until_ended,
@@ -76,25 +77,37 @@ DEFAULT_STOP_GRACE = 15.0
 MAX_STOP_GRACE = 3600.0
 
 
-def stop_grace(text: str) -> tuple[float, str | None]:
-    """The seconds ``$WARROOM_SERVE_STOP_GRACE`` (``text``) sets, and the warning to print when it sets none (a
-    number from 0 to :data:`MAX_STOP_GRACE` or nothing: ``abc`` ended ``warroom serve`` in a ValueError traceback,
-    ``inf`` made a trainee's new tab wait for ever): :data:`DEFAULT_STOP_GRACE` is used then."""
+def seconds_setting(variable: str, text: str, default: float, most: float) -> tuple[float, str | None]:
+    """The seconds the environment variable ``variable`` (its value ``text``) sets, and the warning to print when it
+    sets none (a number from 0 to ``most`` or nothing: ``abc`` ended ``warroom serve`` in a ValueError traceback,
+    ``inf`` made a trainee's new tab wait for ever): ``default`` is used then."""
     if not text.strip():
-        return DEFAULT_STOP_GRACE, None
+        return default, None
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if 0 <= value <= MAX_STOP_GRACE:  # never NaN
+    if 0 <= value <= most:  # never NaN
         return value, None
-    return DEFAULT_STOP_GRACE, (
-        f"$WARROOM_SERVE_STOP_GRACE is '{clean_line(text[:40])}', no number of seconds from 0 to "
-        f"{MAX_STOP_GRACE:,.0f}: {DEFAULT_STOP_GRACE:.0f} s is used (set a number such as 15, or unset it)"
+    return default, (
+        f"${variable} is '{clean_line(text[:40])}', no number of seconds from 0 to {most:,.0f}: {default:.0f} s is "
+        f"used (set a number such as {default:.0f}, or unset it)"
     )
 
 
+def stop_grace(text: str) -> tuple[float, str | None]:
+    """The seconds ``$WARROOM_SERVE_STOP_GRACE`` (``text``) sets, and the warning to print when it sets none
+    (:func:`seconds_setting`)."""
+    return seconds_setting("WARROOM_SERVE_STOP_GRACE", text, DEFAULT_STOP_GRACE, MAX_STOP_GRACE)
+
+
+#: The most seconds ``$WARROOM_SERVE_WRITE_STALL`` may set (:data:`~warroom.serve._tab.WRITE_STALL`).
+MAX_WRITE_STALL = 3600.0
 STOP_GRACE, STOP_GRACE_WARNING = stop_grace(os.environ.get("WARROOM_SERVE_STOP_GRACE", ""))
+#: Seconds a write to a tab may wait for its browser to read before the tab is dropped (``$WARROOM_SERVE_WRITE_STALL``).
+WRITE_STALL_SECONDS, WRITE_STALL_WARNING = seconds_setting(
+    "WARROOM_SERVE_WRITE_STALL", os.environ.get("WARROOM_SERVE_WRITE_STALL", ""), WRITE_STALL, MAX_WRITE_STALL
+)
 #: The largest font size a terminal page is asked for with (``?fontsize=``), in pixels.
 _MAX_FONT_SIZE = 100
 #: Seconds a seat taken by a served terminal page waits for its tab's websocket.
@@ -229,6 +242,8 @@ class WarroomServer(Server):
         self.host_names = HostNames(host, tuple(allowed_hosts))
         self.tabs: dict[str, _Tab] = {}  # the war room tabs being played, by tab id
         self._closing: set[asyncio.Future[Any]] = set()  # tabs taken over, being closed
+        #: Set (and replaced) each time a tab of this host ends or its app process is gone (:meth:`_tabs_changed`).
+        self._tabs_change = asyncio.Event()
         if live is not None:  # a tab of this host taken over from another host: ended here
             live.on_taken_over = self._taken_over_elsewhere
 
@@ -245,6 +260,29 @@ class WarroomServer(Server):
         every host writes for the console: :meth:`~warroom.serve._live.LiveClass.tabs_elsewhere`)."""
         return self.live.tabs_elsewhere(trainee) if self.live is not None else []
 
+    def _tabs_changed(self) -> None:
+        """A tab of this host ended, or its app process is gone: wake whoever waits on the tabs
+        (:meth:`_wait_until`)."""
+        self._tabs_change.set()
+        self._tabs_change = asyncio.Event()
+
+    async def _wait_until(self, done: Callable[[], bool], seconds: float) -> bool:
+        """Wait until ``done()`` or ``seconds`` have passed; returns ``done()``. Woken each time a tab of this host
+        ends or its app process exits (:meth:`_tabs_changed`) and each time the live table of the class changes (other
+        hosts' tabs), never polling: a trainee's tab waiting 25 s for their closed tabs' processes woke ten times a
+        second to count them."""
+        deadline = time.monotonic() + seconds
+        while not done() and (left := deadline - time.monotonic()) > 0:
+            changes = [asyncio.ensure_future(self._tabs_change.wait())]
+            if self.live is not None and self.live.changed is not None:
+                changes.append(asyncio.ensure_future(self.live.changed.wait()))
+            try:
+                await asyncio.wait(changes, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for change in changes:
+                    change.cancel()
+        return done()
+
     async def _wait_for_a_tab(self, trainee: str) -> bool:
         """:meth:`playing_elsewhere`, after waiting up to :data:`RELOAD_WAIT` seconds for one of the trainee's tabs
         to close (a reload's old connection) and, when every seat is taken, for the process of a tab of theirs that
@@ -255,14 +293,9 @@ class WarroomServer(Server):
         def leaving() -> bool:
             return self.full() and any(t.trainee == trainee and t.ended for t in self.tabs.values())
 
-        started = time.monotonic()
-        while time.monotonic() - started < LEAVING_WAIT:
-            if self.playing_elsewhere(trainee):
-                if time.monotonic() - started >= RELOAD_WAIT:
-                    break
-            elif not leaving():
-                break
-            await asyncio.sleep(0.1)
+        await self._wait_until(lambda: not self.playing_elsewhere(trainee), RELOAD_WAIT)  # a reload's old connection
+        if not self.playing_elsewhere(trainee):
+            await self._wait_until(lambda: not leaving(), LEAVING_WAIT)  # the process of a tab of theirs that ended
         return self.playing_elsewhere(trainee)
 
     def _leaving(self, trainee: str) -> int:
@@ -271,13 +304,11 @@ class WarroomServer(Server):
 
     async def _wait_for_leaving(self, trainee: str) -> bool:
         """With a roster, wait until fewer than :data:`LEAVING_PER_TRAINEE` of ``trainee``'s closed tabs have their
-        app process (for at most :data:`LEAVING_WAIT` seconds); True when as many still do."""
+        app process (for at most :data:`LEAVING_WAIT` seconds, woken as each process exits); True when as many
+        still do."""
         if self.signins.roster is None:  # every browser is the one trainee: only --max-sessions holds
             return False
-        deadline = time.monotonic() + LEAVING_WAIT
-        while self._leaving(trainee) >= LEAVING_PER_TRAINEE and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        return self._leaving(trainee) >= LEAVING_PER_TRAINEE
+        return not await self._wait_until(lambda: self._leaving(trainee) < LEAVING_PER_TRAINEE, LEAVING_WAIT)
 
     def still_closing_page(self) -> web.Response:
         """The HTTP 503 page of a trainee whose closed tabs are still quitting after :data:`LEAVING_WAIT`."""
@@ -324,6 +355,7 @@ class WarroomServer(Server):
             tab.ended = True
             if self.live is not None and tab.id:
                 self.live.tab_closed(tab.id)
+        self._tabs_changed()
         for ws in (t.websocket for t in tabs if t.websocket is not None):  # not awaited: a browser asleep with
             # the other tab open would hold this one for the close's timeout (10 s)
             closing = asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY,
@@ -434,6 +466,7 @@ class WarroomServer(Server):
             self.tabs.pop(tab, None)
             if self.live is not None:
                 self.live.tab_closed(tab)
+            self._tabs_changed()  # its app process is gone: a tab waiting for its seat goes on
 
     async def _claim(self, tab: str, trainee: str, request: web.Request) -> bool:
         """Write the tab to the live table; with a roster, only while ``trainee`` plays in fewer than
@@ -460,10 +493,20 @@ class WarroomServer(Server):
         async def close() -> None:
             await websocket.close()
 
+        def stalled() -> None:  # the browser read none of the tab's output for WRITE_STALL_SECONDS: drop it
+            transport = request.transport
+            unsent = transport.get_write_buffer_size() if transport is not None else 0
+            log.warning("ended the session of %r: its browser read none of its screen for %g s (%s unsent): a tab "
+                        "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent, "byte"))
+            if transport is not None:
+                transport.abort()  # close() would wait for the unsent bytes to be read: for ever
+
         service = TabService(
             command,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
+            write_stall=WRITE_STALL_SECONDS,
+            on_stall=stalled,
             close=close,
             download_manager=self.download_manager,
             debug=self.debug,
@@ -472,16 +515,18 @@ class WarroomServer(Server):
                                       _number(request.query.get("height", "24"), 24, MAX_RESIZE_CELLS))  # fmt: skip
         try:
             await service.start(width, height)
-            await relay_until_ended(websocket, service)
+            await relay_until_ended(websocket, service, f"the tab of {clean_line(trainee)!r}")
         except asyncio.CancelledError:
             pass
-        except BadMessage as exc:  # the sender's session ends; nobody else's
-            log.warning("ended the session of %r: %s", trainee, exc)
-            await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"malformed or too much input")
+        except BadMessage as exc:  # the sender's session ends; nobody else's (a stalled tab's was said: its reads
+            if not service.stalled:  # failed once its connection was dropped)
+                log.warning("ended the session of %r: %s", trainee, exc)
+                await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"malformed or too much input")
         except Exception:
             log.exception("a served session failed")
         finally:
             tab.ended = True  # no longer played (its seat is held until its process is gone)
+            self._tabs_changed()
             if self.live is not None and tab.id:  # nor counted against its trainee's limit on any host
                 self.live.tab_closed(tab.id)
             try:
@@ -540,8 +585,9 @@ class WarroomServer(Server):
 
     async def on_startup(self, app: web.Application) -> None:
         """Start following the class for the console (the banner is printed once the address is bound,
-        :meth:`banner`, not here)."""
-        if self.live is not None:
+        :meth:`banner`, not here). With ``--port 0`` the port is known only then: this host's name in the live table
+        names it, so following starts there (:meth:`_listening`)."""
+        if self.live is not None and self.port != 0:
             self.live.start()
 
     async def on_cleanup(self, app: web.Application) -> None:
@@ -563,6 +609,13 @@ class WarroomServer(Server):
         if bound is not None:
             self.port = int(bound.group(1))
             self.public_url = re.sub(r":0$", f":{self.port}", self.public_url)
+            if self.live is not None:  # its name in the live table (the console's host column) names the port too:
+                from warroom.serve._live import host_id  # it said HOST:0, and earlier runs of HOST:0 (any other
+                # server on any port 0 of this machine) were taken for killed runs of this one, their lines deleted
+
+                self.live.host = host_id(self.port)
+        if self.live is not None and self.live.changed is None:  # not started yet (--port 0): on_startup
+            self.live.start()
         print(self.banner(), flush=True)
 
     def serve(self, debug: bool = False) -> None:

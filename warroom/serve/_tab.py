@@ -14,6 +14,10 @@
   unknown kind, a binary message, a resize that is not two whole numbers of cells, a ``NaN`` or ``Infinity``, a blur
   or focus with data, a ping that is not short text) end the sender's session with a one-line log entry
   (:class:`BadMessage`), never a traceback, and nothing else.
+- **A paste left open** (``ESC [200~`` with no end in its message) is ended with its message
+  (:func:`paste_left_open`): the app's input parser took every later key as pasted text.
+- **A browser that stops reading**: a write of the app's output that waits :data:`WRITE_STALL` seconds drops the tab
+  (:class:`TabService`'s ``on_stall``).
 - **Its process's end**: :class:`TabService` keeps the app process it starts, so that a tab that closed gets its
   process ended (asked to quit, then SIGTERM, which stores a drill being played as abandoned, then SIGKILL) and its
   seat is counted until the process is gone. Its signals never reap it (:meth:`TabService._signal`), so the return
@@ -31,6 +35,7 @@ import re
 import signal
 import time
 from asyncio.subprocess import Process
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -73,6 +78,11 @@ TERM_GRACE = 5.0
 #: Seconds the app process may take to accept one message's input before the tab's session ends (its input pipe
 #: holds 64 KiB: only a process that stopped reading makes a write wait).
 INPUT_TIMEOUT = 10.0
+#: Seconds a write of the app process's output to a tab's websocket may wait for the browser to read before the tab is
+#: dropped (:class:`TabService`): aiohttp's flow control makes a write wait once about 64 KiB are unsent, so a client
+#: that sends but never reads (its receive window full) held its tab's relay, its app process and its seat for ever
+#: (its messages kept the heartbeat from ever pinging it). A browser on a slow network drains 64 KiB in a few seconds.
+WRITE_STALL = 30.0
 #: The message kinds of textual-serve's protocol a tab may send.
 KINDS = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 
@@ -136,10 +146,15 @@ class KeySequences:
 
     def __init__(self) -> None:
         self.carry = ""
+        #: True when the keys last checked leave a bracketed paste open (:func:`paste_left_open`); how many such
+        #: pastes the relay ended.
+        self.paste_open = False
+        self.pastes_ended = 0
 
     def check(self, keys: str) -> None:
         text = self.carry + keys
         self.carry = ""
+        self.paste_open = paste_left_open(text)
         for match in _CSI.finditer(text):
             params = match.group(1)
             numbers = re.findall(r"\d+", params)
@@ -153,6 +168,19 @@ class KeySequences:
                 self.carry = match.group(0)
         if not self.carry and text.endswith("\x1b"):
             self.carry = "\x1b"
+
+
+#: The start and the end of a bracketed paste.
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+
+
+def paste_left_open(keys: str) -> bool:
+    """True when ``keys`` start a bracketed paste (``ESC [200~``) they do not end (``ESC [201~``). A browser's terminal
+    sends a paste whole, in one message; a paste left open made the app process's input parser take every key after
+    it as pasted text, held until an end that never came (the tab's keys were lost): the relay ends it at the end of
+    its message (:func:`_relay`)."""
+    start = keys.rfind(PASTE_START)
+    return start >= 0 and keys.find(PASTE_END, start) < 0
 
 
 #: A bracketed paste (``ESC [200~`` ... ``ESC [201~``, or to the end of the keys): one event of the app, whatever its
@@ -273,12 +301,17 @@ class TabService(AppService):
 
     process: Process | None = None
 
-    def __init__(self, command: str, *, write_bytes: Any, write_str: Any, **kwargs: Any) -> None:
+    def __init__(self, command: str, *, write_bytes: Any, write_str: Any, write_stall: float = WRITE_STALL,
+                 on_stall: Callable[[], None] | None = None, **kwargs: Any) -> None:  # fmt: skip
         super().__init__(command, write_bytes=self._to_tab(write_bytes), write_str=self._to_tab(write_str), **kwargs)
         #: Set once the app process's output ended (it exited or was killed).
         self.ended = asyncio.Event()
         #: True once a write to the tab failed (its websocket is closed): the app's output is read and dropped.
         self.tab_gone = False
+        #: Seconds a write may wait for the browser to read (:data:`WRITE_STALL`), and what is called once one waited
+        #: longer (the server drops the tab's connection); :attr:`stalled` is then True.
+        self.write_stall, self.on_stall = write_stall, on_stall
+        self.stalled = False
 
     def _to_tab(self, send: Any) -> Any:
         """``send`` (a write to the tab's websocket) made never to raise once the tab is gone: the output is then
@@ -292,9 +325,13 @@ class TabService(AppService):
             if self.tab_gone:
                 return
             try:
-                await send(data)
+                await asyncio.wait_for(send(data), self.write_stall)
             except ConnectionError:
                 self.tab_gone = True
+            except TimeoutError:  # the browser reads nothing: its output waits in aiohttp's buffer (its flow control)
+                self.tab_gone = self.stalled = True
+                if self.on_stall is not None:
+                    self.on_stall()
 
         return write
 
@@ -451,7 +488,8 @@ async def _to_app(sending: Any) -> Any:
         raise BadMessage(f"its app process took no input for {INPUT_TIMEOUT:g} s (it no longer reads it)") from None
 
 
-async def relay_messages(websocket: web.WebSocketResponse, service: AppService, resizes: Resizes | None = None) -> None:
+async def relay_messages(websocket: web.WebSocketResponse, service: AppService, resizes: Resizes | None = None,
+                         who: str = "a tab") -> None:  # fmt: skip
     """Pass the browser's keys, resizes (through ``resizes``, which bounds and spaces them: :class:`Resizes`), focus
     changes and pings to the app process (textual-serve's protocol), until the browser goes away. Raises
     :class:`BadMessage` for a message that ends the session, and when the app process stops taking its input
@@ -459,13 +497,13 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
     budget, sequences = InputBudget(), KeySequences()
     resizes = resizes or Resizes(service)
     try:
-        await _relay(websocket, service, budget, sequences, resizes)
+        await _relay(websocket, service, budget, sequences, resizes, who)
     finally:
         await resizes.close()
 
 
 async def _relay(websocket: Any, service: AppService, budget: InputBudget, sequences: KeySequences,
-                 resizes: Resizes) -> None:  # fmt: skip
+                 resizes: Resizes, who: str) -> None:  # fmt: skip
     async for message in websocket:
         try:
             kind, data = read_message(message, budget, sequences)
@@ -485,6 +523,12 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
         if kind in ("stdin", "blur", "focus"):  # in the order sent: after the sizes wanted before them
             await resizes.given()
         if kind == "stdin":
+            if sequences.paste_open:  # a paste left open would hold every later key: ended with its message
+                data += PASTE_END.encode()
+                sequences.pastes_ended += 1
+                if sequences.pastes_ended == 1:  # said once a tab: a tab sending such pastes writes no log full
+                    log.info("a paste of %s was left open (no ESC [201~ at the end of its message): ended there, "
+                             "and any more of this tab's are", who)
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
                 sent = await _to_app(service.send_bytes(data))
                 written = "NOT written (its input closed)" if sent is False else "written"
@@ -504,11 +548,11 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
             await _to_app(service.focus())
 
 
-async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService) -> None:
+async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, who: str = "a tab") -> None:
     """:func:`relay_messages` until the browser goes away or the app process ends; in the second case the websocket
     is closed now (the browser shows that the session ended), not left open on a frozen screen. Raises
     :class:`BadMessage` as :func:`relay_messages` does."""
-    relay = asyncio.ensure_future(relay_messages(websocket, service))
+    relay = asyncio.ensure_future(relay_messages(websocket, service, who=who))
     ended = asyncio.ensure_future(service.ended.wait())
     try:
         done, _ = await asyncio.wait({relay, ended}, return_when=asyncio.FIRST_COMPLETED)

@@ -18,6 +18,7 @@ from warroom.core.model import Drill, ExecutorMessage, ExecutorReport, PlannerCa
 from warroom.core.text import clean_line, clock, seconds, usd, usd_price
 from warroom.tui.logic import TraceIndex, event_agent, shows_agents
 from warroom.tui.render._kinds import KINDS, event_body, field_label, field_line
+from warroom.tui.render._text import without_vs16
 
 #: Most repetition times the inspector lists (then how many more).
 SHOWN_REPETITIONS = 12
@@ -44,7 +45,7 @@ def describe_event(
     if line is not None:
         out.append("\n\n")
         out.append_text(line)
-    return out
+    return without_vs16(out)  # one cell wide on every terminal
 
 
 def event_heading(event: TraceEvent) -> Text:

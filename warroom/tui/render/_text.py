@@ -19,18 +19,32 @@ from rich.text import Text
 
 from warroom.core.text import clean, clean_line
 
+#: U+FE0F VARIATION SELECTOR-16 (emoji presentation): a symbol followed by it (``⚠`` U+26A0 then U+FE0F) is two
+#: cells to Rich and Textual but one to tmux and most terminals, so a trace row or an inspector line holding one
+#: pushed the rest of its line (the table's columns, the panel's border) one cell to the left. The war room shows
+#: such a symbol without it: one cell everywhere, the symbol's text presentation (``⚠``).
+VS16 = "\ufe0f"
+
 
 def literal(text: object, style: str = "") -> Text:
-    """A Rich Text showing ``text`` literally (no markup, control characters escaped), in ``style``."""
-    return Text(clean(text), style=style)
+    """A Rich Text showing ``text`` literally (no markup, control characters escaped, no :data:`VS16`), in
+    ``style``."""
+    return Text(clean(text).replace(VS16, ""), style=style)
 
 
 def literal_line(text: object, style: str = "", limit: int | None = None) -> Text:
     """Like :func:`literal` but on one line, cut to ``limit`` characters with an ellipsis when longer."""
-    s = clean_line(text)
+    s = clean_line(text).replace(VS16, "")
     if limit is not None and len(s) > limit:
         s = s[: max(limit - 1, 0)] + "…"
     return Text(s, style=style, no_wrap=True, overflow="ellipsis")
+
+
+def without_vs16(text: Text) -> Text:
+    """``text`` without :data:`VS16` (its styles kept): what the inspector shows of an event."""
+    if VS16 not in text.plain:
+        return text
+    return text.blank_copy().join(text.split(VS16, allow_blank=True))
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")

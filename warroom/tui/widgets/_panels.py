@@ -16,7 +16,7 @@ from textual.widgets import Static
 from warroom.core.model import Drill, Role, damage_meter_text
 from warroom.core.play import CostMeter, StepState
 from warroom.core.text import clean_line, clock, speed, usd
-from warroom.tui.render import STEP_ICONS
+from warroom.tui.render import STEP_ICONS, literal_line
 
 #: The drill clock's sign in the status bar; in a browser (``warroom serve``) :data:`WEB_CLOCK_GLYPH`, since the
 #: fonts browsers draw a terminal with have no stopwatch (an empty box) but do have the quartered circle.
@@ -48,7 +48,7 @@ class StatusBar(Static):
         if note:
             out.append(f" {note} ", style="bold reverse")
             out.append("  ")
-        out.append(clean_line(title))
+        out.append_text(literal_line(title))  # no VS16 (warroom.tui.render._text): one cell a symbol on every terminal
         self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
         self.set_class(paused, "-paused")
 
@@ -149,7 +149,7 @@ class PlanPanel(Static):
             line.append(" ")
             if step.id in missing:
                 line.append("⚠ no approval ", style="bold red")
-            line.append(clean_line(step.title), style="dim" if state is StepState.PENDING else "")
+            line.append_text(literal_line(step.title, style="dim" if state is StepState.PENDING else ""))
             if step.id == current:
                 line.stylize("reverse")
             out.append_text(line)
