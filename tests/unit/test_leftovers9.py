@@ -1,0 +1,50 @@
+"""Issue 30's leftovers in the command line and the results (the ninth stop's list): each break found by a hostile
+campaign and left open, with the right behaviour."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from warroom.cli import main
+
+
+def _chats(path: Path, n: int) -> Path:
+    lines = [json.dumps({"messages": [{"role": "user", "content": f"refund order {i}"},
+                                      {"role": "assistant", "content": "done"}]}) for i in range(n)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_import_out_dash_writes_the_one_drill_on_stdout(tmp_path: Path, monkeypatch) -> None:
+    # was: a folder named `-` made in the current folder, the drill inside it
+    monkeypatch.chdir(tmp_path)
+    _chats(tmp_path / "inc.jsonl", 1)
+    result = CliRunner().invoke(main, ["import", "chat", "inc.jsonl", "--out", "-"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "-").exists()
+    drill = yaml.safe_load(result.stdout)
+    assert drill["id"] == "chat-inc"
+    assert "1 drill imported into standard output from 1 file, 0 failed" in result.stderr
+
+
+def test_import_out_dash_refuses_several_drills_and_writes_nothing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _chats(tmp_path / "inc.jsonl", 3)
+    result = CliRunner().invoke(main, ["import", "chat", "inc.jsonl", "--out", "-"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert ("--out -: this import makes 3 drills (from 1 file) and standard output holds one; nothing was written"
+            in result.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["inc.jsonl"]
+
+
+def test_import_out_dot_slash_dash_is_a_folder_named_dash(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _chats(tmp_path / "inc.jsonl", 1)
+    result = CliRunner().invoke(main, ["import", "chat", "inc.jsonl", "--out", "./-"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "-" / "chat-inc.yaml").is_file()
