@@ -48,3 +48,14 @@ def test_import_out_dot_slash_dash_is_a_folder_named_dash(tmp_path: Path, monkey
     result = CliRunner().invoke(main, ["import", "chat", "inc.jsonl", "--out", "./-"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "-" / "chat-inc.yaml").is_file()
+
+
+def test_scores_set_naming_a_yaml_file_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    # was: `No sessions match` (the name read as a set id), exit 0
+    data = str(tmp_path / "data")
+    for args in (["scores", "--set", "nosuch.set.yaml"], ["scores", "summary", "--set", "nosuch.set.yml"]):
+        result = CliRunner().invoke(main, ["--data-dir", data, *args])
+        assert result.exit_code == 2, result.output
+        assert f"no drill set file '{args[-1]}': give the set's id or its file" in result.output
+    found = CliRunner().invoke(main, ["--data-dir", data, "scores", "--set", "week-1"])
+    assert found.exit_code == 0 and "no drill set file" not in found.output
