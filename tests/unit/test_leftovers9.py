@@ -59,3 +59,20 @@ def test_scores_set_naming_a_yaml_file_that_does_not_exist_says_so(tmp_path: Pat
         assert f"no drill set file '{args[-1]}': give the set's id or its file" in result.output
     found = CliRunner().invoke(main, ["--data-dir", data, "scores", "--set", "week-1"])
     assert found.exit_code == 0 and "no drill set file" not in found.output
+
+
+def test_no_export_writes_a_negative_zero(tmp_path: Path) -> None:
+    # was: `-0.0` in JSON and CSV made from a figure rounded to zero from below, or stored as such
+    from warroom.cli.common import emit_json
+    from warroom.cli.common._output import csv_text
+    from warroom.core.text import json_text
+
+    figures = {"c": round(-0.0004, 2), "rows": [{"damage": -0.0, "t": (1.5, -0.0)}], "n": 0, "name": "-0.0"}
+    assert json.loads(json_text(figures)) == {"c": 0.0, "rows": [{"damage": 0.0, "t": [1.5, 0.0]}], "n": 0,
+                                              "name": "-0.0"}
+    assert "-0.0," not in json_text(figures) and '"c": 0.0' in json_text(figures)
+    assert csv_text(["a", "b"], [{"a": -0.0, "b": round(-0.04, 1)}], terminal=False) == "a,b\n0.0,0.0\n"
+    out = tmp_path / "figures.json"
+    emit_json({"mean": -0.0}, out)
+    assert out.read_text() == '{\n  "mean": 0.0\n}\n'
+
