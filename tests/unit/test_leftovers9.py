@@ -76,3 +76,29 @@ def test_no_export_writes_a_negative_zero(tmp_path: Path) -> None:
     emit_json({"mean": -0.0}, out)
     assert out.read_text() == '{\n  "mean": 0.0\n}\n'
 
+
+
+def test_the_old_summary_spelling_takes_all_and_include_unverified(tmp_path: Path) -> None:
+    # was: `warroom scores --summary --include-unverified` -> "No such option" (exit 2), as --all
+    from unit.test_forgeries import GOOD, play
+    from warroom.store.results import ResultsStore
+    from warroom.store.results._verification import mark
+
+    for trainee in ("ann", "bob"):
+        play(tmp_path, trainee, GOOD)
+    with ResultsStore(tmp_path) as store:
+        bob = next(r.session_id for r in store.query() if r.trainee == "bob")
+        mark(store.db, bob, "unverified", "stored by a trainee's own client")
+    runs = {}
+    for form in (["--summary"], ["summary"]):
+        for extra in ([], ["--include-unverified"], ["--all", "--include-unverified"]):
+            args = ["scores", *form, "--data-dir", str(tmp_path), "--format", "json", *extra]
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 0, result.output
+            runs[form[0], tuple(extra)] = json.loads(result.stdout)
+    for extra in ((), ("--include-unverified",), ("--all", "--include-unverified")):
+        assert runs["--summary", extra] == runs["summary", extra]
+    assert [t["trainee"] for t in runs["--summary", ("--include-unverified",)]["trainees"]] == ["ann", "bob"]
+    assert [t["trainee"] for t in runs["--summary", ()]["trainees"]] == ["ann"]
+    refused = CliRunner().invoke(main, ["scores", "--data-dir", str(tmp_path), "--all"])
+    assert refused.exit_code == 2 and "--all only applies with --summary" in refused.output
