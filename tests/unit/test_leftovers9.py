@@ -102,3 +102,19 @@ def test_the_old_summary_spelling_takes_all_and_include_unverified(tmp_path: Pat
     assert [t["trainee"] for t in runs["--summary", ()]["trainees"]] == ["ann"]
     refused = CliRunner().invoke(main, ["scores", "--data-dir", str(tmp_path), "--all"])
     assert refused.exit_code == 2 and "--all only applies with --summary" in refused.output
+
+
+def test_a_long_number_given_to_an_option_is_not_echoed_whole() -> None:
+    # was: `'999...9' is not a valid integer` with all 5,000 digits (click echoes the value; Python refuses to read an
+    # integer of over 4,300 digits)
+    for args, said in ((["check", "x", "--variants"],
+                        "Invalid value for '--variants': 999999999999…9999 (5,000 digits) is too large"),
+                       (["serve", "--port"], "Invalid value for '--port': 999999999999…9999 (5,000 digits) is too "
+                        "large: give 0 to 65535")):
+        result = CliRunner().invoke(main, [*args, "9" * 5000])
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert len(result.output) < 400
+    result = CliRunner().invoke(main, ["check", "x", "--variants", "-" + "1" * 40 + "x"])
+    assert result.exit_code == 2 and "-11111111111…111x (42 characters) is not a whole number" in result.output
+    result = CliRunner().invoke(main, ["check", "x", "--variants", "12x"])
+    assert "'12x' is not a valid integer." in result.output

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
-from warroom.cli.common import OutputPath, data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import OutputPath, WholeNumber, data_dir_option, format_option, open_results, recover_and_report
 from warroom.core.files import expand_home
 from warroom.core.settings import Settings
 from warroom.core.text import clean
@@ -95,7 +95,7 @@ sort_option = click.option(
 reverse_option = click.option("--reverse", is_flag=True, help="Reverse the sort order.")
 limit_option = click.option(
     "--limit",
-    type=click.IntRange(min=0),
+    type=WholeNumber(min=0),
     default=None,
     help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
 )
