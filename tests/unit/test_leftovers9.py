@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -118,3 +119,25 @@ def test_a_long_number_given_to_an_option_is_not_echoed_whole() -> None:
     assert result.exit_code == 2 and "-11111111111…111x (42 characters) is not a whole number" in result.output
     result = CliRunner().invoke(main, ["check", "x", "--variants", "12x"])
     assert "'12x' is not a valid integer." in result.output
+
+
+def test_postgresql_refuses_a_trainee_row_that_ends_before_it_starts(tmp_path: Path, postgres_server,
+                                                                       store_url: str, monkeypatch) -> None:
+    # was: stored (only `scores verify` named it), where warroom's clients refuse it; schema migration 22
+    from pg_support import as_role, secured_roles
+
+    from unit.test_forgeries import GOOD, forged_row, insert, play, row_of
+    from warroom.store.results import ResultsStore
+
+    ann, _ = secured_roles(postgres_server, store_url, tmp_path)
+    monkeypatch.setenv("WARROOM_STORE", as_role(store_url, ann))
+    played = play(tmp_path / "ann", ann, GOOD)
+    with ResultsStore(tmp_path / "ann") as store:
+        template = row_of(store.db.conn, played.session_id)
+        insert(store.db.conn, forged_row(template, "later", ended_at="2999-01-01T00:00:00+00:00"))  # accepted
+        for ended in ("2000-01-01T00:00:00+00:00", template["started_at"][:19] + "+01:00"):
+            with pytest.raises(Exception, match="sessions_ends_after_start"):
+                insert(store.db.conn, forged_row(template, "backwards", ended_at=ended))
+        insert(store.db.conn, forged_row(template, "no-end", ended_at=None))  # a session with no end is no refusal
+        ids = {r[0] for r in store.db.conn.execute("SELECT session_id FROM sessions")}
+    assert ids == {played.session_id, "later", "no-end"}
