@@ -141,3 +141,31 @@ def test_postgresql_refuses_a_trainee_row_that_ends_before_it_starts(tmp_path: P
         insert(store.db.conn, forged_row(template, "no-end", ended_at=None))  # a session with no end is no refusal
         ids = {r[0] for r in store.db.conn.execute("SELECT session_id FROM sessions")}
     assert ids == {played.session_id, "later", "no-end"}
+
+
+def _otlp_document(spans: int) -> dict:
+    span = {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "b7ad6b7169203331", "name": "chat",
+            "startTimeUnixNano": "1", "endTimeUnixNano": "2",
+            "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                           {"key": "x", "value": {"stringValue": "y" * 200}}]}
+    return {"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [{"spans": [span] * spans}]}]}
+
+
+def test_a_trace_refused_for_its_size_is_not_read_whole_to_name_its_format(tmp_path: Path, monkeypatch) -> None:
+    # was: the recogniser read and parsed the whole file (up to 64 MiB) to add "it looks like ...": a 54 MiB OTLP
+    # file refused for its size peaked at 341 MB of memory
+    from warroom.importers import openinference, otel
+    from warroom.importers.kit import _recognise, import_files
+
+    def whole(path: Path, *args, **kwargs):
+        raise AssertionError(f"{path} read whole to recognise it")
+
+    monkeypatch.setattr(_recognise, "read_text", whole)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(_otlp_document(25_000)))  # about 11 MiB, over the 8 MiB of a trace
+    [result] = import_files(otel.IMPORTER, [big], tmp_path / "out").results
+    assert result.error == "the file is 11.3 MiB; records are limited to 8 MiB"
+    lines = tmp_path / "big.jsonl"
+    lines.write_text("\n".join([json.dumps(_otlp_document(100))] * 400) + "\n")
+    [result] = import_files(openinference.IMPORTER, [lines], tmp_path / "out").results  # JSON Lines: named by its head
+    assert result.error is not None and "limited to 8 MiB; it looks like OpenTelemetry GenAI" in result.error
