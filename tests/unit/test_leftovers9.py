@@ -169,3 +169,21 @@ def test_a_trace_refused_for_its_size_is_not_read_whole_to_name_its_format(tmp_p
     lines.write_text("\n".join([json.dumps(_otlp_document(100))] * 400) + "\n")
     [result] = import_files(openinference.IMPORTER, [lines], tmp_path / "out").results  # JSON Lines: named by its head
     assert result.error is not None and "limited to 8 MiB; it looks like OpenTelemetry GenAI" in result.error
+
+
+def test_rescore_and_verify_find_the_same_edited_columns(tmp_path: Path) -> None:
+    # was: two definitions (rescore's _edited_columns, verify's differences) that disagreed: a damage of 1e-12 stored
+    # where 0.0 is recomputed was a change to rescore (relative tolerance only) and equal to verify (1e-9 absolute)
+    import sqlite3
+
+    from unit.test_forgeries import GOOD, play
+
+    sid = play(tmp_path, "ann", GOOD).session_id
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        db.execute("UPDATE sessions SET damage = 1e-12, total = 99 WHERE session_id = ?", (sid,))
+    verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(tmp_path), "--format", "json"])
+    [verdict] = json.loads(verify.stdout)
+    assert verdict["problems"] == ["total 99 is stored, 100 recomputed"], verdict
+    rescore = CliRunner().invoke(main, ["scores", "rescore", "--data-dir", str(tmp_path)])
+    assert "stored columns disagreed with the scorecard: total 99 -> 100" in rescore.output, rescore.output
+    assert "damage" not in rescore.output
