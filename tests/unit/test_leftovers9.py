@@ -187,3 +187,30 @@ def test_rescore_and_verify_find_the_same_edited_columns(tmp_path: Path) -> None
     rescore = CliRunner().invoke(main, ["scores", "rescore", "--data-dir", str(tmp_path)])
     assert "stored columns disagreed with the scorecard: total 99 -> 100" in rescore.output, rescore.output
     assert "damage" not in rescore.output
+
+
+def test_verify_makes_a_drill_without_variants_once_whatever_the_seeds(tmp_path: Path) -> None:
+    # was: each seed a (file, seed, trial) of its own in the pass's cache, so a drill with a twin and no variants was
+    # dumped, renamed by position and validated again for every seeded session (a fifth of `scores verify`'s time)
+    from warroom.core.scoring import SCORING_VERSION
+    from warroom.store.results import SessionInfo
+    from warroom.store.review import DrillCache, default_drill_resolver
+    from warroom.store.review._drill import resolve_session_drill
+
+    cache, resolver = DrillCache(), default_drill_resolver()
+    found = [resolve_session_drill(SessionInfo(f"s{seed}", "ann", "api-dns-cutover", None, None, None,
+                                               "2026-12-07T00:00:00+00:00", scoring_version=SCORING_VERSION,
+                                               seed=seed, played_as="signal"), resolver, cache)
+             for seed in (1, 2, 3)]
+    assert found[0].drill.trace[0].id == "e01" and found[0].renamed is True
+    assert found[0].drill is found[1].drill is found[2].drill and len(cache.played) == 1
+    assert [f.drawn for f in found] == [_drawn(1), _drawn(2), _drawn(3)]
+
+
+def _drawn(seed: int) -> str:
+    """The trial ``seed`` draws for api-dns-cutover."""
+    from warroom.core.library import resolve_drill
+    from warroom.core.load import load_drill
+    from warroom.core.variants import draw_played_as
+
+    return draw_played_as(load_drill(resolve_drill("api-dns-cutover")), seed).value
