@@ -174,8 +174,8 @@ def test_a_set_option_naming_no_file_or_a_broken_set_file_is_refused(tmp_path: P
     broken.write_text("set: week-1\ntitle: Week one\nmode: exam\ndrills: [duplicate-charge-refunds]\n")
     r = runner.invoke(main, ["report", "--data-dir", str(data), "--set", str(broken), "-o", str(tmp_path / "r.html")])
     assert r.exit_code == 1 and r.stderr.startswith(f"{broken}:3:7: `mode`")
-    r = runner.invoke(main, ["scores", "--data-dir", str(data), "--set", "week-2.yaml"])  # no such file: an id
-    assert r.exit_code == 0 and r.stdout.strip() == "No sessions match."
+    r = runner.invoke(main, ["scores", "--data-dir", str(data), "--set", "week-2.yaml"])  # a set file, not an id
+    assert r.exit_code == 2 and "no drill set file 'week-2.yaml'" in r.stderr
 
 
 def test_a_set_file_saved_with_a_byte_order_mark_is_still_a_set(tmp_path: Path, launched: list[dict[str, Any]]):

@@ -552,4 +552,4 @@ async def test_a_page_after_a_take_over_waits_for_the_seat_of_the_tab_taken_over
     started = time.monotonic()
     assert await server._wait_for_a_tab("Ada Lovelace") is False
     assert not server.full() and gone.done()
-    assert time.monotonic() - started < 5  # woken by the process's exit, not at the end of LEAVING_WAIT  # the page then takes the seat the old tab gave back
+    assert time.monotonic() - started < 5  # woken by the process's exit, not at the end of LEAVING_WAIT

@@ -339,8 +339,9 @@ def test_a_negative_zero_price_is_zero_in_cost_json_and_text(tmp_path):
 
 def test_a_cut_that_rounds_to_zero_from_below_is_0_percent():
     """Issue 30: never a negative zero: a saving of -0.3% is written 0%, not -0%."""
-    from warroom.cli.author._cost import _no_negative_zero, _pct
+    from warroom.cli.author._cost import _pct
+    from warroom.core.text import no_negative_zero
 
     assert (_pct(-0.3), _pct(0.3), _pct(-0.6)) == ("0%", "0%", "-1%")
-    assert _no_negative_zero({"a": [-0.0, {"b": -0.0}], "c": -1.5}) == {"a": [0.0, {"b": 0.0}], "c": -1.5}
-    assert math.copysign(1, _no_negative_zero([-0.0])[0]) == 1
+    assert no_negative_zero({"a": [-0.0, {"b": -0.0}], "c": -1.5}) == {"a": [0.0, {"b": 0.0}], "c": -1.5}
+    assert math.copysign(1, no_negative_zero([-0.0])[0]) == 1

@@ -42,7 +42,8 @@ def test_a_copy_of_a_poor_first_attempt_dated_later_does_not_take_it_out_of_the_
     good = play(data, ann, GOOD, mode="assessment").session_id
     with ResultsStore(data) as store:
         template = row_of(store.db.conn, first)
-        insert(store.db.conn, forged_row(template, "29991231-000000-copy", started_at="2999-12-31T00:00:00+00:00"))
+        insert(store.db.conn, forged_row(template, "29991231-000000-copy", started_at="2999-12-31T00:00:00+00:00",
+                                         ended_at="2999-12-31T00:05:00+00:00"))  # (an earlier end: refused, v22)
     monkeypatch.setenv("WARROOM_STORE", fac_url)
     verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
     assert verify.exit_code == 1, verify.output

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.common import DrillParam, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
+from warroom.cli.common import (
+    DrillParam,
+    WholeNumber,
+    data_dir_setting,
+    drills_setting,
+    mode_option,
+    pass_settings,
+    trainee_setting,
+)
 from warroom.core.load.limits import MAX_SEED
 from warroom.core.settings import Settings
 from warroom.core.text import PLAYBACK_SPEEDS, clean
@@ -42,7 +50,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0, max=MAX_SEED),
+    type=WholeNumber(min=0, max=MAX_SEED),
     default=None,
     help="Play the session of this seed: its variant (a drill with variants) and, for a drill with a twin, its "
     "signal or noise trial (see `warroom scores` for a session's seed). Default: each session draws a seed, so a "

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import DrillParam, drills_setting, failure, say
+from warroom.cli.common import DrillParam, WholeNumber, drills_setting, failure, say
 from warroom.cli.scores import RulesOption
 from warroom.core.text import clean_name, damage_amount, json_text, plural, seconds
 from warroom.errors import WarroomError
@@ -204,7 +204,7 @@ def _short(name: str, card: Any, all_clear: bool) -> str:
 @click.option("--as", "played_as", type=click.Choice(["signal", "noise"]), default=None,
               help="Score the trial as played as signal (the drill's fault) or noise (its healthy twin); default: as "
               "the drill is (an all-clear drill is a noise trial).")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=WholeNumber(min=0), default=None,
               help="Score on the variant of this seed (default: the journal's seed, else the drill as written).")
 @click.option("--full", is_flag=True, help="Also print every line of each scorecard (text output).")
 @drills_setting

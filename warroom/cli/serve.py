@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_setting, drills_setting, store_option, trainee_setting, use_store
+from warroom.cli.common import WholeNumber, data_dir_setting, drills_setting, store_option, trainee_setting, use_store
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name
 
@@ -58,13 +58,13 @@ def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 @click.group("serve", invoke_without_command=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
               "opens the war room to the network (use a --roster).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--port", type=WholeNumber(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--roster", "roster_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Roster of trainees and token hashes (`warroom serve roster add`); without it, nobody signs in "
               "and every browser plays as the --trainee.")
-@click.option("--max-sessions", type=click.IntRange(min=1), default=None,
+@click.option("--max-sessions", type=WholeNumber(min=1), default=None,
               help="Most sessions (browser tabs) at once; the one over the limit gets an HTTP 503 page.")
-@click.option("--tabs-per-trainee", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--tabs-per-trainee", type=WholeNumber(min=1), default=1, show_default=True,
               help="War room tabs one trainee plays in at once; another tab offers to take over.")
 @click.option("--set", "drill_set", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Offer only the drills of this drill set, in its order and mode (checked before serving).")

@@ -8,7 +8,15 @@ from typing import Any, NamedTuple
 
 import click
 
-from warroom.cli.common import DrillParam, cleaned, drill_files_of, drills_setting, file_progress, format_option
+from warroom.cli.common import (
+    DrillParam,
+    WholeNumber,
+    cleaned,
+    drill_files_of,
+    drills_setting,
+    file_progress,
+    format_option,
+)
 from warroom.core.text import clean, clean_name, damage_amount, plural, seconds
 
 #: Most seeds ``--variants`` checks in one run. Each seed plays its variant with every scripted trainee (the whole
@@ -206,7 +214,7 @@ def _bounded_variants(value: int) -> int:
 @click.option(
     "--variants",
     "variants",
-    type=click.INT,
+    type=WholeNumber(),
     metavar="N",
     default=0,
     show_default=True,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warroom.cli.common import DrillParam, cleaned, drills_setting, format_option
-from warroom.core.text import clean, clean_line, plural, usd, usd_price
+from warroom.core.text import clean, clean_line, no_negative_zero, plural, usd, usd_price
 
 if TYPE_CHECKING:
     from warroom.core.library import LoadedDrill
@@ -214,22 +214,11 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
     tc = trace_cost(loaded)
     if fmt == "json":
         shown = tc.to_dict() if answers else without_answer_keys(tc.to_dict())
-        click.echo(json.dumps(_no_negative_zero({"path": str(path), **shown}), indent=2))
+        click.echo(json.dumps(no_negative_zero({"path": str(path), **shown}), indent=2))
     else:
         for line in cost_report_lines(tc, answers):
             click.echo(line)
 
-
-def _no_negative_zero(value: Any) -> Any:
-    """``value`` (JSON data) with every ``-0.0`` written ``0.0``: a figure that rounds to zero from below (a cut of
-    -0.0%) is no negative amount."""
-    if isinstance(value, float):
-        return value + 0.0
-    if isinstance(value, dict):
-        return {k: _no_negative_zero(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_no_negative_zero(v) for v in value]
-    return value
 
 
 def _warn_across_files(drill: LoadedDrill) -> None:

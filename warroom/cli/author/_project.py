@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import file_progress, say, table_lines, text_table
+from warroom.cli.common import WholeNumber, file_progress, say, table_lines, text_table
 from warroom.core.text import clean_name, plural
 
 #: Most distractors a projection may add (one of each distractor template).
@@ -242,12 +242,12 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
 @click.option("--window", type=float, default=10.0, show_default=True, metavar="SECONDS",
               help="Seconds between the evidence and the deadline, at least (events are released later where the "
               "trace leaves less; at least 5, the fairness rules' reading window).")
-@click.option("--distractors", type=click.IntRange(0, MAX_DISTRACTORS), default=1, show_default=True,
+@click.option("--distractors", type=WholeNumber(0, MAX_DISTRACTORS), default=1, show_default=True,
               help="How many distractors to add (a retried 429, a slow call, a deprecation warning), to the fault "
               "drill and its twin alike.")
 @click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
 @click.option("-v", "--verbose", is_flag=True, help="With --all: list every drill written.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--jobs", type=WholeNumber(min=1), default=None, metavar="N",
               help="With --all: project the files in N worker processes (default: one per CPU; 1: none).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="With --list: a table, or JSON.")

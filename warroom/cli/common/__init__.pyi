@@ -4,6 +4,7 @@ from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
     FolderPath,
     OutputPath,
+    WholeNumber,
     data_dir_option,
     data_dir_setting,
     drills_option,
@@ -31,6 +32,7 @@ __all__ = [
     "FolderPath",
     "OutputPath",
     "UNBOUNDED_WIDTH",
+    "WholeNumber",
     "check_store",
     "cleaned",
     "data_dir_option",

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
+from warroom.core.text import clean
 from warroom.errors import SettingsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -82,6 +83,33 @@ class FolderPath(click.Path):
         if kind is not None and kind != "a folder":
             self.fail(f"{clean_name(path)} is {kind}, not a folder: name a folder of drill files", param, ctx)
         return path
+
+
+class WholeNumber(click.IntRange):
+    """A whole number option (:class:`click.IntRange`, bounds optional) whose refusal never echoes a long value whole:
+    a value of more than :attr:`SHOWN` characters is shown by its start and end and its length (``99999999…9999
+    (5,000 digits)``), where click wrote all 5,000 digits back (and Python refuses to read an integer of over 4,300
+    digits at all)."""
+
+    name = "integer"  # "'12x' is not a valid integer", not "... integer range"
+    SHOWN = 30
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value.strip()) > self.SHOWN:
+            text = value.strip()
+            digits = text.lstrip("+-")
+            what = f"{len(digits):,} digits" if digits.isascii() and digits.isdigit() else f"{len(text):,} characters"
+            shown = clean(f"{text[:12]}…{text[-4:]} ({what})")
+            if digits.isascii() and digits.isdigit():
+                size = "small" if text.startswith("-") else "large"
+                self.fail(f"{shown} is too {size}" + (f": give {self._bounds()}" if self._bounds() else ""),
+                          param, ctx)
+            self.fail(f"{shown} is not a whole number", param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _bounds(self) -> str:
+        """The range in words (``0 to 1000``), or empty unless both bounds are set."""
+        return f"{self.min} to {self.max}" if self.min is not None and self.max is not None else ""
 
 
 class OutputPath(click.Path):

@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from warroom.core.text import clean, json_text, spreadsheet_safe
+from warroom.core.text import clean, json_text, no_negative_zero, spreadsheet_safe
 
 
 def say(text: object = "", *, err: bool = False) -> None:
@@ -38,8 +38,8 @@ def csv_text(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], *, termi
     """CSV with a header line and one line per row (``\\n`` line ends; None is an empty cell).
 
     Text cells get the formula guard (a leading ``'`` before ``=``, ``+``, ``-``, ``@``, tab, CR); numbers stay
-    numbers. With ``terminal`` (output printed on stdout) text cells are also cleaned (``\\x1b`` for ESC); without
-    it (a file written with ``--output``) they are kept exactly as stored.
+    numbers (a negative zero written ``0.0``). With ``terminal`` (output printed on stdout) text cells are also
+    cleaned (``\\x1b`` for ESC); without it (a file written with ``--output``) they are kept exactly as stored.
     """
     columns = tuple(columns)
     buf = io.StringIO()
@@ -49,7 +49,7 @@ def csv_text(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], *, termi
         cells = {}
         for k in columns:
             value = row.get(k)
-            value = "" if value is None else spreadsheet_safe(value)
+            value = "" if value is None else spreadsheet_safe(no_negative_zero(value))
             cells[k] = clean(value) if terminal and isinstance(value, str) else value
         writer.writerow(cells)
     return buf.getvalue()

@@ -49,12 +49,25 @@ def _checked(option: Option) -> Any:
     return check
 
 
+class _OutFolder(click.Path):
+    """The ``--out`` folder, or ``-`` for standard output (converted to None: the one drill written there). Only the
+    exact ``-`` means stdout: ``./-`` names a folder called ``-``."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "-":
+            return None
+        return super().convert(value, param, ctx)
+
+
 def _params(importer: Importer) -> list[click.Parameter]:
     """The command's arguments and options: those every import takes, then the importer's own."""
     return [
         click.Argument(["paths"], nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)),
-        click.Option(["--out", "out_dir"], required=True, type=click.Path(file_okay=False, path_type=Path),
-                     help=importer.out_help),
+        click.Option(["--out", "out_dir"], required=True, type=_OutFolder(),
+                     help=importer.out_help + " With -, the one drill is written on standard output."),
         click.Option(["--redact"], is_flag=True,
                      help="Replace e-mail addresses, phone numbers, API keys and tokens and IP addresses in every text "
                           "by placeholders (<email-1>) before writing (docs/importing.md)."),
@@ -70,7 +83,7 @@ def _params(importer: Importer) -> list[click.Parameter]:
 def command(importer: Importer) -> click.Command:
     """The ``warroom import NAME`` subcommand of ``importer``."""
 
-    def run(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, force: bool,
+    def run(paths: tuple[Path, ...], out_dir: Path | None, redact: bool, redact_names: Path | None, force: bool,
             verbose: bool, **given: Any) -> None:
         from warroom.cli.imports.run import run_import
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,22 +20,46 @@ if TYPE_CHECKING:
     from warroom.importers.kit import Importer, ImportReport, ImportResult, Redactor
 
 
-def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given: Mapping[str, Any], *,
+def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path | None, given: Mapping[str, Any], *,
                redact: bool, redact_names: Path | None, force: bool, verbose: bool) -> None:
     """Run ``importer`` on ``paths`` into ``out_dir`` with its options ``given`` (by name), printing a ``path:
     message`` line per failed file and a ``path:line: warning: message`` line per warning as it goes (and the
     progress, on a terminal), then the summary (with the number of warnings), what was redacted and, for drills
     without an answer key, how to mark them up; exit 1 if any file failed or a folder could not be read (warnings
-    alone leave it 0), 2 on a usage error."""
-    from warroom.core.text import clean
-    from warroom.importers.kit import import_files
+    alone leave it 0), 2 on a usage error.
+
+    ``out_dir`` None (``--out -``): the drill is written on stdout and everything else on stderr; an import that
+    makes more than one drill is a usage error, with nothing written."""
+    import tempfile
 
     _check_needs(importer)
     try:  # a --ground-truth file that is not this importer's annotations: named, before any trace is read
         options = importer.make_options(given, make_redactor(redact, redact_names))
     except ValueError as e:
         raise click.UsageError(clean_name(e)) from None
-    progress = ImportProgress(verbose)
+    to_stdout = out_dir is None
+    with tempfile.TemporaryDirectory(prefix="warroom-import-") if to_stdout else nullcontext(str(out_dir)) as folder:
+        report = _import(importer, paths, Path(folder), options, force=force, verbose=verbose, to_stdout=to_stdout)
+        unreadable = _unreadable_folders(paths, importer)
+        if not report.results:
+            kinds = ", ".join(f"*{s}" for s in importer.suffixes)
+            raise click.UsageError(f"no {importer.unit} files ({kinds}) found in "
+                                   + ", ".join(map(clean_name, paths)))
+        if to_stdout:
+            _write_one_drill(report)
+    _summarise(importer, report, unreadable, options.redactor, keyed=getattr(options, "ground_truth", None) is not None)
+    if report.failed or unreadable:
+        raise SystemExit(1)
+
+
+def _import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, options: Any, *, force: bool,
+            verbose: bool, to_stdout: bool = False) -> ImportReport:
+    """The import run of :func:`run_import` (its progress printed, on stderr alone with ``to_stdout``); a usage
+    error when the output folder cannot be made."""
+    from warroom.core.text import clean
+    from warroom.importers.kit import import_files
+
+    progress = ImportProgress(verbose, to_stderr=to_stdout)
     try:
         report = import_files(importer, paths, out_dir, options, force=force, progress=progress)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
@@ -43,13 +68,24 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given
         raise click.UsageError(f"{clean_name(e.filename or out_dir)}: {clean(e.strerror or e)}") from None
     finally:
         progress.finish()
-    unreadable = _unreadable_folders(paths, importer)
-    if not report.results:
-        kinds = ", ".join(f"*{s}" for s in importer.suffixes)
-        raise click.UsageError(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(clean_name, paths)))
-    _summarise(importer, report, unreadable, options.redactor, keyed=getattr(options, "ground_truth", None) is not None)
-    if report.failed or unreadable:
-        raise SystemExit(1)
+    if to_stdout:
+        report.where = "standard output"
+    return report
+
+
+def _write_one_drill(report: ImportReport) -> None:
+    """Print the one drill of ``report`` (made in a temporary folder) on stdout; more than one is a usage error."""
+    from warroom.cli.common import emit
+    from warroom.core.text import plural
+
+    drills = [r.output for r in report.imported if r.output is not None]
+    if len(drills) > 1:
+        files = len({r.source for r in report.imported})
+        raise click.UsageError(f"--out -: this import makes {plural(len(drills), 'drill')} (from "
+                               f"{plural(files, 'file')}) and standard output holds one; nothing was written: name "
+                               "a folder (--out DIR), or import one trace (--trace-id) or one file")
+    if drills:
+        emit(drills[0].read_text(encoding="utf-8"), None)
 
 
 def _check_needs(importer: Importer) -> None:
@@ -75,15 +111,18 @@ def _summarise(importer: Importer, report: ImportReport, unreadable: list[OSErro
     were keyed from a ground-truth file: the hint to check them instead)."""
     from warroom.core.text import plural
 
+    err = report.where is not None  # the drill went to stdout: the rest goes to stderr
     line = report.summary() if importer.answer_key else report.drills_summary()
-    say(line + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
+    say(line + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""), err=err)
     if redactor is not None:
-        say(redactor.summary())
-    if report.imported and keyed:
+        say(redactor.summary(), err=err)
+    if report.imported and keyed and err:
+        say("The drill is keyed from the ground truth and passed `warroom check`.", err=True)
+    elif report.imported and keyed:
         say(f"Each drill is keyed from the ground truth and passed `warroom check`; play them with `warroom --drills "
             f"{report.out_dir}`.")
     elif report.imported and not importer.answer_key:
-        say(annotate_hint([r.output for r in report.imported if r.output is not None]))
+        say(annotate_hint([] if err else [r.output for r in report.imported if r.output is not None]), err=err)
 
 
 def annotate_hint(written: list[Path]) -> str:
@@ -139,8 +178,9 @@ class ImportProgress:
     is a terminal (``live``), a ``N of M files`` line on stderr that the next line replaces, so that a large batch
     is never silent until its summary."""
 
-    def __init__(self, verbose: bool, *, live: bool | None = None) -> None:
+    def __init__(self, verbose: bool, *, live: bool | None = None, to_stderr: bool = False) -> None:
         self.verbose = verbose
+        self.to_stderr = to_stderr  # the drill itself goes to stdout (--out -)
         self.live = sys.stderr.isatty() if live is None else live
         self._shown = False
 
@@ -155,7 +195,7 @@ class ImportProgress:
             if r.error is not None:
                 say(r.error_at(source), err=True)
             elif self.verbose:
-                say(f"{source} -> {clean_name(r.output)}")
+                say(f"{source} -> {'standard output' if self.to_stderr else clean_name(r.output)}", err=self.to_stderr)
         if self.live and done < total:  # the count only grows: "\r" overwrites the line before
             self._write(f"\r{done:,} of {total:,} files")
             self._shown = True

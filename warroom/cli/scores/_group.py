@@ -35,7 +35,7 @@ from warroom.cli.scores._options import (
     sort_option,
 )
 from warroom.cli.scores._rescore import rescore_command, rescore_sessions
-from warroom.cli.scores._summary import summarise, summary_command
+from warroom.cli.scores._summary import all_drills_option, include_unverified_option, summarise, summary_command
 from warroom.cli.scores._verify import verify_command
 
 #: Where the old spelling's session ids (``warroom scores --delete ID...``) are kept in the context's ``meta``.
@@ -88,6 +88,8 @@ class ScoresGroup(click.Group):
 @reverse_option
 @limit_option
 @click.option("--summary", is_flag=True, help="Old spelling of `warroom scores summary`.")
+@include_unverified_option
+@all_drills_option
 @export_format_option
 @click.option("--rescore", is_flag=True, help="Old spelling of `warroom scores rescore`.")
 @click.option(
@@ -131,7 +133,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     elif opts["delete"]:
         delete_stored(settings, old_ids, opts["yes"])
     elif opts["summary"]:
-        summarise(settings, filters, fmt, output)
+        summarise(settings, filters, fmt, output, opts["include_unverified"], opts["all_drills"])
     else:
         list_sessions(
             settings,
@@ -147,6 +149,9 @@ def scores(ctx: click.Context, **opts: Any) -> None:
 def _check_old_usage(opts: dict[str, Any], ids: tuple[str, ...]) -> None:
     """Usage errors of the old spelling: ``--allow-changed`` needs ``--rescore``, ``--output`` an export format,
     ``--delete`` its ids and no other mode, ``--yes`` needs ``--delete`` or ``--rescore``."""
+    for name, flag in (("include_unverified", "--include-unverified"), ("all_drills", "--all")):
+        if opts[name] and not opts["summary"]:
+            raise click.UsageError(f"{flag} only applies with --summary (or `warroom scores summary`)")
     if opts["allow_changed"] and not opts["rescore"]:
         raise click.UsageError("--allow-changed only applies with --rescore")
     if opts["rules"] is not None and not opts["rescore"]:

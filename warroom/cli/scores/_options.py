@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
-from warroom.cli.common import OutputPath, data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import OutputPath, WholeNumber, data_dir_option, format_option, open_results, recover_and_report
 from warroom.core.files import expand_home
 from warroom.core.settings import Settings
 from warroom.core.text import clean
@@ -44,14 +44,13 @@ since_option = click.option(
 
 def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
     """The drill set id ``--set`` means: ``value`` itself, or the id in the drill set file ``value`` names (a path
-    with a ``/``, or an existing ``.yaml``/``.yml`` file), as facilitators pass to ``warroom --set FILE``. A set file
+    with a ``/``, or a name ending in ``.yaml``/``.yml``), as facilitators pass to ``warroom --set FILE``. A set file
     that does not load prints its ``path:line:col: message`` problems on stderr and exits with status 1; a path to
-    no file is a usage error (status 2)."""
+    no file is a usage error (status 2), never an id that no session matches."""
     if value is None:
         return None
     p = expand_home(value)
-    looks_like_path = "/" in value or "\\" in value
-    if not (looks_like_path or (value.endswith((".yaml", ".yml")) and p.is_file())):
+    if not ("/" in value or "\\" in value or value.endswith((".yaml", ".yml"))):
         return value
     if not p.is_file():
         raise click.BadParameter(clean(f"no drill set file {value!r}: give the set's id or its file"), ctx, param)
@@ -96,7 +95,7 @@ sort_option = click.option(
 reverse_option = click.option("--reverse", is_flag=True, help="Reverse the sort order.")
 limit_option = click.option(
     "--limit",
-    type=click.IntRange(min=0),
+    type=WholeNumber(min=0),
     default=None,
     help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
 )

@@ -150,18 +150,22 @@ include_unverified_option = click.option(
 )
 
 
+#: ``--all`` of the summary (``warroom scores summary`` and the old spelling ``warroom scores --summary``).
+all_drills_option = click.option(
+    "--all",
+    "all_drills",
+    is_flag=True,
+    help="Show every trainee and every drill in the summary's tables (by default the first 500 trainees by name and "
+    "100 drills by drill id, then how many more; JSON and CSV always carry them all).",
+)
+
+
 @click.command("summary")
 @filter_options
 @export_format_option
 @output_option
 @include_unverified_option
-@click.option(
-    "--all",
-    "all_drills",
-    is_flag=True,
-    help="Show every trainee and every drill in the tables (by default the first 500 trainees by name and 100 "
-    "drills by drill id, then how many more; JSON and CSV always carry them all).",
-)
+@all_drills_option
 @click.pass_context
 def summary_command(ctx: click.Context, **_: Any) -> None:
     """Detection statistics per trainee (hit rate, false-alarm rate, d′, c, A′, median times to detect in drill

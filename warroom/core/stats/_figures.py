@@ -10,16 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.stats import _measures as measures
+from warroom.core.text import no_negative_zero
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
     """Every field of ``obj``; a float that is -0.0 (c of a trainee with H = 1 - F, an interval's bound) becomes 0.0,
     so that no export shows a negative zero the table shows as 0.00."""
-    return {k: _no_negative_zero(getattr(obj, k)) for k in obj.__dataclass_fields__}
-
-
-def _no_negative_zero(value: Any) -> Any:
-    return value + 0.0 if isinstance(value, float) else value
+    return {k: no_negative_zero(getattr(obj, k)) for k in obj.__dataclass_fields__}
 
 
 @dataclass(frozen=True)

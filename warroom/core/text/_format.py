@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any
 
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
 #: multipliers of real time: drill seconds per real second.
@@ -85,14 +86,27 @@ def control_chars(text: str) -> list[str]:
     return out
 
 
+def no_negative_zero(value: Any) -> Any:
+    """``value`` (JSON data: dicts, lists and tuples of scalars) with every float ``-0.0`` made ``0.0`` (a figure
+    rounded to zero from below, c of a trainee with H = 1 - F, a stored ``-0.0``): no export writes a negative zero.
+    Anything else comes back as it is (the same object when it holds no float)."""
+    if isinstance(value, float):
+        return value + 0.0  # -0.0 + 0.0 is 0.0
+    if isinstance(value, dict):
+        return {k: no_negative_zero(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [no_negative_zero(v) for v in value]
+    return value
+
+
 def json_text(value: object, *, indent: int | None = None) -> str:
     """``value`` as JSON text that is safe on a terminal and still faithful: non-ASCII text stays readable
     (``ensure_ascii=False``), while every character :func:`clean` escapes (C0, DEL, C1, bidi controls) is written
     as a ``\\uNNNN`` escape, which a JSON reader turns back into the original character. No NaN or infinity
-    (``ValueError``)."""
+    (``ValueError``); no negative zero (:func:`no_negative_zero`)."""
     import json
 
-    text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(no_negative_zero(value), indent=indent, ensure_ascii=False, allow_nan=False)
     # Outside strings JSON text holds only ASCII punctuation, digits, letters and whitespace, so every match is
     # inside a string, where the escape means the same character.
     return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -3,7 +3,7 @@
 
 from ._apply import VariantError, apply_variant, new_seed
 from ._ids import id_width, ids_by_position
-from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, session_drill
+from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, played_drill, session_drill
 
 __all__ = [
     "DEFAULT_NOISE_RATE",
@@ -14,5 +14,6 @@ __all__ = [
     "id_width",
     "ids_by_position",
     "new_seed",
+    "played_drill",
     "session_drill",
 ]

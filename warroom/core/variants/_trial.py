@@ -62,6 +62,15 @@ def session_drill(
     :class:`VariantError` when the drill cannot be played as ``played_as`` (a noise trial of a drill without a twin,
     a signal trial of an all-clear drill) or its twin or variant cannot be made. ``twin``: the drill's twin when the
     caller made it already (:func:`~warroom.core.model.twin_of`; a pass over many sessions makes it once)."""
+    return played_drill(drill, seed, played_as, by_position=by_position, twin=twin)[0]
+
+
+def played_drill(
+    drill: Drill, seed: int | None, played_as: PlayedAs, *, by_position: bool = True, twin: Drill | None = None
+) -> tuple[Drill, list[str]]:
+    """:func:`session_drill`, and the ids its trace and re-plan events had before they were renamed by position
+    (in order), which ``scores verify`` compares with the renamed ones; the drill goes through the model once (a
+    variant made, then renamed in a second round trip, was a fifth of verify's time)."""
     if played_as not in can_play_as(drill):
         what = "an all-clear drill has no fault" if drill.is_all_clear else "it has no twin (no `twin` section)"
         raise VariantError(f"drill {drill.id} cannot be played as a {played_as.value} trial: {what}")
@@ -72,9 +81,14 @@ def session_drill(
         except TwinError as exc:
             raise VariantError(str(exc)) from None
     if not by_position or fault.twin is None:
-        return apply_variant(drill, seed)
+        played = apply_variant(drill, seed)
+        replan = played.answer_key.replan if played.answer_key is not None else []
+        return played, [e.id for e in [*played.trace, *replan]]
     if seed is None or drill.variants is None:
-        return ids_by_position(drill, id_width(fault))[0]
+        replan = drill.answer_key.replan if drill.answer_key is not None else []
+        return ids_by_position(drill, id_width(fault))[0], [e.id for e in [*drill.trace, *replan]]
     data = variant_data(drill, seed)  # renamed before it is validated: one round trip through the model, not two
+    key = data.get("answer_key") or {}
+    authored = [e["id"] for e in [*data["trace"], *(key.get("replan") or [])]]
     rename_data(data, id_width(fault), drill.id)
-    return validated_variant(data, seed)
+    return validated_variant(data, seed), authored

@@ -52,6 +52,24 @@ def bounded_int(text: str) -> int | BigInteger:
     return BigInteger(text) if len(text.lstrip("-")) > MAX_INTEGER_DIGITS else int(text)
 
 
+#: The words of every refusal of a file for its size (``the file is 54.1 MiB; records are limited to 8 MiB``).
+SIZE_LIMIT_WORDS = "records are limited to"
+
+
+def read_head(path: Path, max_bytes: int) -> str:
+    """The first ``max_bytes`` of the regular file at ``path`` as text (a byte-order mark dropped, a character cut
+    at the end and any byte that is not UTF-8 left out), read without reading the rest; empty when it cannot be
+    read. For recognising a file too large to read whole (the JSON values it starts with)."""
+    from warroom.core.files import open_regular
+
+    try:
+        with open_regular(path) as f:
+            raw = f.read(max_bytes)
+    except OSError:  # (SpecialFile too: a FIFO is never read)
+        return ""
+    return raw.removeprefix(_UTF8_BOM).decode("utf-8", "ignore")
+
+
 def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
     from warroom.core.files import SpecialFile, open_regular
 
@@ -64,7 +82,7 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
         raise error(f"cannot read the file: {e.strerror or e}") from None
     with f:
         info = os.fstat(f.fileno())
-        limit = f"records are limited to {max_bytes / 1048576:g} MiB"
+        limit = f"{SIZE_LIMIT_WORDS} {max_bytes / 1048576:g} MiB"
         if info.st_size > max_bytes:
             raise error(f"the file is {info.st_size / 1048576:.1f} MiB; {limit}")
         try:

@@ -17,23 +17,28 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.kit._importer import Importer
-from warroom.importers.kit._reading import bounded_int, multipart_parts, read_text
+from warroom.importers.kit._reading import SIZE_LIMIT_WORDS, bounded_int, multipart_parts, read_head, read_text
 from warroom.importers.kit._registry import importers
 
 #: Most bytes of a file read to recognise it: the largest file any importer reads (a chat transcript, an export).
 MAX_RECOGNISED_BYTES = 64 * 1024 * 1024
 #: Most JSON values read to recognise a file (the first lines of JSON Lines say what the file is).
 MAX_RECOGNISED_VALUES = 1000
+#: Most bytes read to recognise a file its importer refused for its size: its head only (the first lines of JSON
+#: Lines, the first objects written one after another; a single larger document is not recognised). Reading a 54 MiB
+#: file whole to name its format took 320 MB of memory, to say what the size refusal had said.
+MAX_HEAD_BYTES = 4 * 1024 * 1024
 
 
-def file_values(path: Path) -> list[Any]:
+def file_values(path: Path, *, head: bool = False) -> list[Any]:
     """The JSON values the file at ``path`` starts with, at most :data:`MAX_RECOGNISED_VALUES`: one for a JSON
     document, one per line for JSON Lines, one per object for objects written one after another; reading stops at
     the first text that is not JSON (a line cut off). Empty when the file holds no JSON value, or cannot be read
-    as text within :data:`MAX_RECOGNISED_BYTES` (not a regular file, too large, not UTF-8). Never raises for the
-    file's content."""
+    as text within :data:`MAX_RECOGNISED_BYTES` (not a regular file, too large, not UTF-8). With ``head``, only the
+    values within its first :data:`MAX_HEAD_BYTES` (read without reading the rest). Never raises for the file's
+    content."""
     try:
-        text = read_text(path, MAX_RECOGNISED_BYTES)
+        text = read_head(path, MAX_HEAD_BYTES) if head else read_text(path, MAX_RECOGNISED_BYTES)
     except (ValueError, OSError):
         return []
     parts = multipart_parts(text)  # a captured multipart/form-data body of JSON parts: one object of them by name
@@ -76,9 +81,10 @@ class RecognisedValues(list[Any]):
     ask and which reads every span: three times over a 50,000-span file), gone with the list."""
 
 
-def recognise(path: Path) -> Importer | None:
-    """The importer that reads the file at ``path``, by its content (see :func:`file_values`), or None."""
-    return recognise_values(file_values(Path(path)))
+def recognise(path: Path, *, head: bool = False) -> Importer | None:
+    """The importer that reads the file at ``path``, by its content (see :func:`file_values`; ``head``: by its
+    first bytes only), or None."""
+    return recognise_values(file_values(Path(path), head=head))
 
 
 def looks_like(importer: Importer) -> str:
@@ -119,10 +125,11 @@ TRAIL_READER = ("TRAIL-style span annotations (`errors` with span `location`s), 
                 "otel|openinference TRACES... --ground-truth FILE` reads it", ("otel", "openinference"))
 
 
-def annotation_kind(path: Path) -> tuple[str, tuple[str, ...]] | None:
+def annotation_kind(path: Path, *, head: bool = False) -> tuple[str, tuple[str, ...]] | None:
     """``(what the file is, the importers that read it with --ground-truth)`` for an annotation file (AgentRx-style
-    ground truth, TRAIL-style span annotations), else None. Never raises for the file's content."""
-    values = file_values(path)
+    ground truth, TRAIL-style span annotations), else None (``head``: see :func:`file_values`). Never raises for the
+    file's content."""
+    values = file_values(path, head=head)
     records = _records(values[0]) if len(values) == 1 else []
     if _is_ground_truth(records):
         return GROUND_TRUTH_READER
@@ -131,13 +138,14 @@ def annotation_kind(path: Path) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
-def not_a_trace(path: Path) -> str | None:
+def not_a_trace(path: Path, *, head: bool = False) -> str | None:
     """What the file at ``path`` is when it is no importer's trace but another file warroom reads: an annotation
-    file (given with ``--ground-truth``) or a drill; None otherwise. Never raises for the file's content."""
-    kind = annotation_kind(path)
+    file (given with ``--ground-truth``) or a drill; None otherwise (``head``: see :func:`file_values`). Never raises
+    for the file's content."""
+    kind = annotation_kind(path, head=head)
     if kind is not None:
         return f"it is {kind[0]}"
-    values = file_values(path)
+    values = file_values(path, head=head)
     if (values and _is_drill(values[0])) or (not values and _yaml_drill(path)):
         return "it is a warroom drill, not a trace: `warroom validate FILE` checks it and `warroom --drills` plays it"
     return None
@@ -177,10 +185,12 @@ def refusal(importer: Importer, path: Path, message: str) -> str:
     """``message`` (``importer``'s refusal of the file at ``path``) with the importer that reads the file added
     (``; it looks like ...``) when that is another one and the message does not name it already; for a file that
     is no importer's but one warroom reads otherwise (an annotation file, a drill), what reads it
-    (:func:`not_a_trace`)."""
-    other = recognise(path)
+    (:func:`not_a_trace`). A file refused for its size is recognised by its head only (:data:`MAX_HEAD_BYTES`),
+    never read whole."""
+    head = SIZE_LIMIT_WORDS in message
+    other = recognise(path, head=head)
     if other is None:
-        what = None if "--ground-truth" in message else not_a_trace(path)
+        what = None if "--ground-truth" in message else not_a_trace(path, head=head)
         return message if what is None else f"{message}; {what}"
     if other.name == importer.name or f"`warroom import {other.name}` reads" in message:
         return message

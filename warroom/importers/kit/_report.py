@@ -69,10 +69,15 @@ Progress = Callable[[int, int, list[ImportResult]], None]
 
 @dataclass
 class ImportReport:
-    """The results of one import run, in input order."""
+    """The results of one import run, in input order (``where``: how the summaries name where the drills went,
+    when not ``out_dir``: ``standard output``)."""
 
     out_dir: Path
     results: list[ImportResult] = field(default_factory=list)
+    where: str | None = None
+
+    def _where(self) -> str:
+        return self.where if self.where is not None else clean_name(self.out_dir)
 
     @property
     def imported(self) -> list[ImportResult]:
@@ -94,7 +99,7 @@ class ImportReport:
         to, and how many failed."""
         n = len(self.results)
         return (
-            f"{len(self.imported)} of {plural(n, 'record')} imported into {clean_name(self.out_dir)}, "
+            f"{len(self.imported)} of {plural(n, 'record')} imported into {self._where()}, "
             f"{len(self.failed)} failed"
         )
 
@@ -104,6 +109,6 @@ class ImportReport:
         failed = len({r.source for r in self.failed})
         files = len({r.source for r in self.results})
         warned = f", {plural(len(self.warnings), 'warning')}" if self.warnings else ""
-        return (f"{plural(len(self.imported), 'drill')} imported into {clean_name(self.out_dir)} from "
+        return (f"{plural(len(self.imported), 'drill')} imported into {self._where()} from "
                 f"{plural(files, 'file')}, "
                 f"{failed} failed{warned}")

@@ -222,6 +222,11 @@ MIGRATIONS: dict[int, str] = {
     # sessions stored before version 20, unnumbered, first, in start order), and the statistics' covering index with
     # `stored_seq`, so that `warroom report` reads the order from it alone.
     21: "",
+    # 22: on PostgreSQL, BACKFILLS[22] adds a check that a session ends (`ended_at`) no earlier than it starts: a
+    # trainee role writing its own rows in SQL stored one (only `scores verify` named it), where warroom's clients
+    # refuse it before writing. Rows stored before are kept (NOT VALID: `scores verify` names them). SQLite, whose
+    # file its user may edit anyway: nothing.
+    22: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -376,6 +381,30 @@ def _stored_seq_20(conn: Any, dialect: Dialect) -> None:
             conn.execute(statement)
 
 
+#: The function of migration 22's check: True unless both times read (ISO 8601, none of an offset: UTC, as
+#: :func:`warroom.store.timestamps.aware_time` reads them) and the end is before the start; a time PostgreSQL does not
+#: read passes (warroom's clients refuse it before writing, and ``scores verify`` names one stored).
+_PG_ENDS_AFTER_START = """
+CREATE OR REPLACE FUNCTION warroom_ends_after_start(started text, ended text) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE SET TimeZone TO 'UTC' AS $$
+BEGIN
+    RETURN ended IS NULL OR ended::timestamptz >= started::timestamptz;
+EXCEPTION WHEN others THEN
+    RETURN true;
+END $$
+"""
+
+
+def _ends_after_start_22(conn: Any, dialect: Dialect) -> None:
+    """Migration 22: on PostgreSQL, the check that a session stored from now on ends no earlier than it starts."""
+    if dialect.name == "sqlite":
+        return
+    conn.execute(_PG_ENDS_AFTER_START)
+    conn.execute("ALTER TABLE sessions DROP CONSTRAINT IF EXISTS sessions_ends_after_start")
+    conn.execute("ALTER TABLE sessions ADD CONSTRAINT sessions_ends_after_start "
+                 "CHECK (warroom_ends_after_start(started_at, ended_at)) NOT VALID")  # fmt: skip
+
+
 #: The key of the first-attempt index from schema version 21: each trainee's sessions of each drill in the order the
 #: database stored them (unnumbered ones, stored before version 20, first, in start order). PostgreSQL sorts NULL
 #: last unless told; SQLite sorts it first.
@@ -406,12 +435,13 @@ def _stored_order_21(conn: Any, dialect: Dialect) -> None:
 #: verification records (14), the notes and the live table (15), the trainee's narrower policy on the verification
 #: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
 #: on the history (18) and a trainee role's history naming it (19); the order in which the database stores
-#: sessions (20) and the indexes reading first attempts in that order (21).
+#: sessions (20) and the indexes reading first attempts in that order (21); on PostgreSQL, the check that a session
+#: ends no earlier than it starts (22).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
     12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
     15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
     17: _on_secured(lambda: [backends.mark_submitted_function()]),
     18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
-    20: _stored_seq_20, 21: _stored_order_21,
+    20: _stored_seq_20, 21: _stored_order_21, 22: _ends_after_start_22,
 }  # fmt: skip

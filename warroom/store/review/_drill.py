@@ -106,14 +106,14 @@ class DrillCache(dict["Path", "Drill"]):
     each drill file is found, hashed, loaded and made into each variant once, not once per session: the drill of
     each file (path -> drill, as a plain dict), the file each (drill id, recorded path) resolved to, each file's
     SHA-256 with the ``os.stat`` it was taken at (a file changed since is hashed and loaded again), each file's twin,
-    and each (file, SHA-256, seed, trial) made into the drill played (its variant, or its twin's). A dict of drills
-    given instead keeps the drills only."""
+    and each (file, SHA-256, seed, trial) made into the drill played (its variant, or its twin's; the seed only for a
+    drill with variants). A dict of drills given instead keeps the drills only."""
 
     def __init__(self) -> None:
         super().__init__()
         self.found: dict[tuple[str, str | None], Path] = {}
         self.hashed: dict[Path, tuple[tuple[int, int, int, int], str]] = {}
-        self.played: dict[tuple[Path, str, int | None, str | None, bool], tuple[Drill, str | None, bool | None]] = {}
+        self.played: dict[tuple[Path, str, int | None, str | None, bool], tuple[Drill, bool | None]] = {}
         self.twins: dict[tuple[Path, str], Drill | None] = {}
 
 
@@ -182,14 +182,15 @@ def resolve_session_drill(
 
     twin = info.played_as == "noise" and drill.twin is not None
     by_position = ids_by_position(info.scoring_version)
-    key = (path, sha, info.seed, info.played_as, by_position)
+    drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
+    seed = info.seed if drill.variants is not None else None  # without variants every seed plays the same drill
+    key = (path, sha, seed, info.played_as, by_position)
     if isinstance(cache, DrillCache) and key in cache.played:
-        played, drawn, renamed = cache.played[key]
+        played, renamed = cache.played[key]
     else:
-        drawn = draw_played_as(drill, info.seed).value if drill.twin is not None else None
         played, renamed = _played(info, drill, path, by_position, _twin(drill, path, sha, cache))
         if isinstance(cache, DrillCache):
-            cache.played[key] = (played, drawn, renamed)
+            cache.played[key] = (played, renamed)
     changed = bool(info.drill_sha256) and sha != info.drill_sha256
     return SessionDrill(path, played, sha, changed, twin, drawn, renamed)
 
@@ -199,12 +200,6 @@ def _sha256_now(path: Path) -> str | None:
         return file_sha256(path)
     except OSError:
         return None
-
-
-def _ids(drill: Drill) -> list[str]:
-    """The ids of ``drill``'s trace and re-plan events, in order."""
-    replan = drill.answer_key.replan if drill.answer_key is not None else []
-    return [e.id for e in [*drill.trace, *replan]]
 
 
 def _twin(drill: Drill, path: Path, sha: str, cache: dict[Path, Drill] | None) -> Drill | None:
@@ -235,19 +230,18 @@ def _played(
     Raises :class:`DrillUnavailable` when it cannot be made (the drill lost its twin since, or its variants section
     no longer fits)."""
     from warroom.core.model import PlayedAs
-    from warroom.core.variants import VariantError, id_width, ids_by_position, session_drill
+    from warroom.core.variants import VariantError, id_width, played_drill
 
     played_as = PlayedAs(info.played_as) if info.played_as is not None else PlayedAs.SIGNAL
     if drill.is_all_clear:  # an all-clear drill is a noise trial whatever an older row says
         played_as = PlayedAs.NOISE
     try:
-        played = session_drill(drill, info.seed, played_as, by_position=False, twin=twin)
+        played, authored = played_drill(drill, info.seed, played_as, by_position=by_position, twin=twin)
         if drill.twin is None:
             return played, None
         width = id_width(drill)
-        authored = _ids(played)
         renamed = by_position if authored != [f"e{k:0{width}d}" for k in range(1, len(authored) + 1)] else None
-        return (ids_by_position(played, width)[0] if by_position else played), renamed
+        return played, renamed
     except VariantError as exc:
         what = f"the variant (seed {info.seed}) of" if info.seed is not None else "the"
         trial = f" {played_as.value} trial of" if drill.twin is not None or played_as is PlayedAs.NOISE else ""

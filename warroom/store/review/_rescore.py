@@ -229,37 +229,58 @@ def _rescore_one(
     return result(RescoreStatus.CHANGED, _what_changed(s, new, file_detail), write)
 
 
-def _edited_columns(s: StoredSession, new: Scorecard, figures: tuple[Any, ...] | None = None) -> str:
-    """The columns of ``s`` a scorecard sets (:meth:`~warroom.store.results.ResultsStore.update_scorecard` rewrites
-    them) that the re-scored ``new`` (whose scorecard is the stored one) sets otherwise, as
-    ``total 100 -> 40, ...`` (empty when none): a row edited by hand or inserted under a trainee role, whose
-    scorecard JSON was left as it was. Without this, such a row was "unchanged" and kept its edited values. The
-    columns the statistics count are compared too (``figures``: the stored ``distractors_shown``,
-    ``distractor_escalations`` and ``response``), as is a wall-clock time to detect kept with nothing detected."""
+#: The columns of a session's row that its scorecard sets (:meth:`~warroom.store.results.ResultsStore.update_scorecard`
+#: rewrites them from it).
+SCORED_COLUMNS = ("scoring_version", "outcome", "total", "time_to_detect", "damage", "full_damage", "damage_unit",
+                  "false_escalations", "cost_usd")  # fmt: skip
+#: The columns the statistics count that a scorecard sets, after :data:`SCORED_COLUMNS` in
+#: :func:`column_differences`.
+FIGURE_COLUMNS = ("distractors_shown", "distractor_escalations", "response")
+
+
+def column_differences(
+    s: StoredSession, new: Scorecard, figures: tuple[Any, ...] | None, all_clear: bool
+) -> list[tuple[str, Any, Any]]:
+    """``(column, stored, recomputed)`` for each column of ``s`` that the scorecard ``new`` sets otherwise (the one
+    definition of what ``scores verify`` reports and ``scores rescore`` corrects of a row edited by hand or inserted
+    under a trainee role): :data:`SCORED_COLUMNS`; a wall-clock time to detect kept with nothing detected
+    (recomputed None); and with ``figures`` (the stored :data:`FIGURE_COLUMNS`) those the statistics count, the
+    trial's response as of ``all_clear``. Equal: :func:`same_value`."""
     from warroom.store.results import figure_columns, response_column
 
-    wanted = {"scoring_version": new.scoring_version, "outcome": new.outcome.value, "total": new.total,
-              "time_to_detect": new.time_to_detect, "damage": new.damage, "full_damage": new.full_damage,
-              "damage_unit": new.damage_unit, "false_escalations": new.false_escalations,
-              "cost_usd": new.cost_usd}  # fmt: skip
-    stored_of = {column: getattr(s, column) for column in wanted}
-    if new.time_to_detect is None:  # nothing detected: the write clears the wall-clock time to detect
+    card = new.to_dict()
+    wanted = {column: card[column] for column in SCORED_COLUMNS}
+    stored_of = {column: getattr(s, column) for column in SCORED_COLUMNS}
+    if new.time_to_detect is None:  # nothing detected: a write clears the wall-clock time to detect
         wanted["wall_time_to_detect"], stored_of["wall_time_to_detect"] = None, s.wall_time_to_detect
-    if figures is not None:  # as the write sets them: the response of an older scorecard from the row's all_clear
-        card = new.to_dict()
+    if figures is not None:
         expected = figure_columns(card, new.scoring_version)
-        expected["response"] = response_column(card, new.outcome.value, s.all_clear, new.false_escalations)
+        expected["response"] = response_column(card, new.outcome.value, all_clear, new.false_escalations)
         for (column, value), stored in zip(expected.items(), figures, strict=True):
             wanted[column], stored_of[column] = value, stored
-    out = []
-    for column, value in wanted.items():
-        stored = stored_of[column]
-        same = stored == value or (
-            isinstance(stored, float) and isinstance(value, float) and math.isclose(stored, value, rel_tol=1e-9)
-        )
-        if not same:
-            out.append(f"{column} {stored!r} -> {value!r}")
-    return ", ".join(out)
+    return [(c, stored_of[c], v) for c, v in wanted.items() if not same_value(stored_of[c], v)]
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal, floats within a part in 10^9 (a figure that went through JSON or a REAL column); a bool only to a
+    bool."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b or (a == b and type(a) is type(b))
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _edited_columns(s: StoredSession, new: Scorecard, figures: tuple[Any, ...] | None = None) -> str:
+    """The columns of ``s`` that the re-scored ``new`` (whose scorecard is the stored one) sets otherwise
+    (:func:`column_differences`, as the write sets them: the response from the row's ``all_clear``), as ``total 100
+    -> 40, ...`` (empty when none). Without this, such a row was "unchanged" and kept its edited values."""
+    return ", ".join(f"{column} {stored!r} -> {value!r}"
+                     for column, stored, value in column_differences(s, new, figures, bool(s.all_clear)))
 
 
 def _what_changed(s: StoredSession, new: Scorecard, file_detail: str) -> str:

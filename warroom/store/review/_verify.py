@@ -25,7 +25,6 @@ stored without a check and is found right is counted from then on.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -42,7 +41,7 @@ from warroom.store.review._drill import (
     SessionDrill,
     resolve_session_drill,
 )
-from warroom.store.review._rescore import json_value, session_rules
+from warroom.store.review._rescore import FIGURE_COLUMNS, column_differences, json_value, same_value, session_rules
 from warroom.store.timestamps import aware_time, ended_before_start
 
 if TYPE_CHECKING:
@@ -99,8 +98,6 @@ class VerifyResult:
 #: The scorecard's keys that are sentences for people, not figures: not compared.
 _PROSE = ("lines", "outcome_text")
 #: The columns recomputed from a scorecard (column -> the scorecard's attribute).
-_SCORED_COLUMNS = ("scoring_version", "outcome", "total", "time_to_detect", "damage", "full_damage", "damage_unit",
-                   "false_escalations", "cost_usd")  # fmt: skip
 
 
 def verify_sessions(
@@ -236,16 +233,16 @@ def differences(
     backwards = ended_before_start(s.started_at, s.ended_at)
     if backwards:
         out.append(backwards)
-    computed = new.to_dict()
-    for column in _SCORED_COLUMNS:
-        stored = getattr(s, column)
-        if not _same(stored, computed[column]):
-            out.append(f"{column} {_shown(stored)} is stored, {_shown(computed[column])} recomputed")
-    if new.time_to_detect is None and s.wall_time_to_detect is not None:
-        out.append(f"wall_time_to_detect {_shown(s.wall_time_to_detect)} is stored, but nothing was detected")
-    out.extend(scorecard_differences(s.scorecard, computed))
-    out.extend(_figure_differences(store, s.session_id, computed, found.drill.is_all_clear, figures))
-    return out
+    columns: list[str] = []
+    figure_problems: list[str] = []
+    for column, stored, value in column_differences(s, new, _figures_of(store, s.session_id, figures),
+                                                    found.drill.is_all_clear):
+        if column == "wall_time_to_detect":
+            columns.append(f"wall_time_to_detect {_shown(stored)} is stored, but nothing was detected")
+        else:
+            said = f"{column} {_shown(stored)} is stored, {_shown(value)} recomputed"
+            (figure_problems if column in FIGURE_COLUMNS else columns).append(said)
+    return [*out, *columns, *scorecard_differences(s.scorecard, new.to_dict()), *figure_problems]
 
 
 def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
@@ -458,7 +455,7 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
         a, b = card.get(key), computed.get(key)
         if key == "components":
             a, b = _points(a), _points(b)
-        if not _same(read.get(key), wrote.get(key)):
+        if not same_value(read.get(key), wrote.get(key)):
             differing.append(f"{key} {_shown(a)} where its action log scores {_shown(b)}")
     if not differing:
         return []
@@ -466,28 +463,17 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
     return [f"its scorecard says {', '.join(differing[:5])}{more}"]
 
 
-def _figure_differences(
-    store: ResultsStore, session_id: str, computed: dict[str, Any], all_clear: bool,
-    figures: dict[str, tuple[Any, ...]] | None = None,
-) -> list[str]:
-    """The stored columns the statistics count (the distractor figures and the trial's ``response``) that differ
-    from those of the recomputed scorecard (``figures``: every session's, read at once; None: read here)."""
-    from warroom.store.results import figure_columns, response_column
-
+def _figures_of(
+    store: ResultsStore, session_id: str, figures: dict[str, tuple[Any, ...]] | None = None
+) -> tuple[Any, ...] | None:
+    """The stored columns the statistics count of ``session_id`` (``figures``: every session's, read at once; None:
+    read here); None when it is not stored."""
     sql = "SELECT distractors_shown, distractor_escalations, response FROM sessions WHERE session_id = ?"
     try:
         row = figures.get(session_id) if figures is not None else store.db.conn.execute(sql, (session_id,)).fetchone()
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
-    if row is None:
-        return []
-    expected = figure_columns(computed, computed["scoring_version"])
-    expected["response"] = response_column(computed, computed["outcome"], all_clear, computed["false_escalations"])
-    out = []
-    for (column, value), stored in zip(expected.items(), tuple(row), strict=True):
-        if not _same(stored, value):
-            out.append(f"{column} {_shown(stored)} is stored, {_shown(value)} recomputed")
-    return out
+    return None if row is None else tuple(row)
 
 
 def _figures(card: dict[str, Any]) -> dict[str, Any]:
@@ -503,19 +489,6 @@ def _points(components: Any) -> Any:
     if not isinstance(components, list):
         return components
     return [{k: v for k, v in c.items() if k != "explanation"} if isinstance(c, dict) else c for c in components]
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal, floats within a part in 10^9 (a figure that went through JSON or a REAL column)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b or (a == b and type(a) is type(b))
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return bool(a == b)
 
 
 def _shown(value: Any) -> str:
