@@ -240,6 +240,11 @@ class LiveClass:
                 if row.host != self.host and row.trainee == trainee and row.state in OPEN_STATES
                 and (parse_utc(row.heartbeat_at) or fresh) > fresh]  # fmt: skip
 
+    @property
+    def started(self) -> bool:
+        """True once :meth:`start` was called."""
+        return self._task is not None
+
     def start(self) -> None:
         """Start following journals and writing the live table (on the running event loop)."""
         self.changed = asyncio.Event()
