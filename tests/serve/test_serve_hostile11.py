@@ -80,3 +80,36 @@ async def test_two_servers_on_port_0_over_one_store_keep_each_others_live_lines(
             await _sign_in(second_url, "Grace Hopper")
             rows = await _until_live(data_dir, f"{socket.gethostname()}:{second_port}#", "Grace Hopper")
             assert any(host.startswith(first) and who == "Ada Lovelace" for host, who in rows), rows
+
+
+def test_two_servers_of_one_machine_on_one_port_but_two_addresses_keep_each_others_live_lines(tmp_path):
+    """``warroom serve --port 8000`` (127.0.0.1) and ``warroom serve --host ::1 --port 8000`` (or a LAN address) on one
+    machine over one store both listen (one port, two sockets) and were both named ``HOST:8000#RUN``: the second
+    took the first for a killed run of itself and deleted its live lines as it started (docs/serve.md said such a run
+    "cannot still be serving: the port is the new one's"). Now a server listening elsewhere than the default address
+    names it (``HOST[::1]:8000#RUN``); a server started again on the address and port of a killed one still deletes
+    the killed run's lines."""
+    from datetime import UTC, datetime
+
+    from warroom.serve import LiveClass, host_id
+    from warroom.store.live import LiveTab, publish_live, read_live
+    from warroom.store.results import ResultsStore
+
+    def started(host: str) -> None:  # its first round deletes the rows of the earlier runs of its name
+        live = LiveClass(host, tmp_path)
+        live.tick(datetime.now(UTC))
+        live._close()
+
+    now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    first = host_id(8000, "127.0.0.1")
+    with ResultsStore(tmp_path) as store:
+        publish_live(store, first, [LiveTab(first, "t1", "Ada Lovelace", "playing", now, "")], [], now)
+    for address in ("::1", "10.0.0.5", "127.0.0.2", "0.0.0.0"):
+        other = host_id(8000, address)
+        assert f"[{address}]:8000#" in other
+        started(other)
+    with ResultsStore(tmp_path) as store:
+        assert [row.host for row in read_live(store)] == [first]
+    started(host_id(8000, "127.0.0.1"))  # the same socket: a killed run's lines go
+    with ResultsStore(tmp_path) as store:
+        assert read_live(store) == []

@@ -561,7 +561,7 @@ class WarroomServer(Server):
         if self.live is not None and not self.live.started:  # --port 0: this host's name in the live table
             from warroom.serve._live import host_id
 
-            self.live.host = host_id(self.port)
+            self.live.host = host_id(self.port, self.host)
             self.live.start()
         print(self.banner(), flush=True)
 
