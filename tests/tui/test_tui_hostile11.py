@@ -57,3 +57,36 @@ async def test_the_author_modes_fields_show_control_characters_visibly_and_keep_
         shown = screen_text(app)
         assert not [c for c in RAW if c in shown], shown
         assert "T ␛[2J␛[31mRED ␛]0;title" in shown and "�31m �Z" in shown
+
+
+async def test_a_filter_key_that_keeps_the_same_drills_does_not_rebuild_the_pickers_list(services, monkeypatch):
+    """Each key typed in the picker's filter cleared and refilled the whole list, and resolved two paths per row
+    to keep the cursor on its drill: with a library of 2,000 drills (``warroom import`` of a corpus makes hundreds)
+    a key took one to three seconds. Now a key whose filter keeps the same drills (a space, a letter every drill
+    holds) leaves the list as it is and only the title changes; a key that changes the drills shown rebuilds it."""
+    from textual.widgets import DataTable
+
+    from warroom.tui.screens import PickerScreen
+
+    from .conftest import make_app, picker_ready, type_text
+
+    added: list[object] = []
+    add_row = DataTable.add_row
+
+    def counted(self, *cells, **kwargs):  # type: ignore[no-untyped-def]
+        added.append(kwargs.get("key"))
+        return add_row(self, *cells, **kwargs)
+
+    app = make_app(services, None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        picker = await picker_ready(pilot)
+        table = picker.query_one("#picker-table", DataTable)
+        every = table.row_count
+        monkeypatch.setattr(DataTable, "add_row", counted)
+        await pilot.press("slash")
+        await type_text(pilot, "  ")  # no word: every drill is kept
+        assert added == [] and table.row_count == every
+        assert f"{every} of {every}" in str(table.border_title)
+        await type_text(pilot, "tutorial")
+        assert isinstance(app.screen, PickerScreen)
+        assert 0 < table.row_count < every and added  # rebuilt as the drills shown changed
