@@ -130,7 +130,7 @@ def serve(
     _warm_picker_cache(settings)
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
     signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies)
-    live = LiveClass(host_id(port), settings.data_dir)
+    live = LiveClass(host_id(port, host), settings.data_dir)
     signins.on_change = live.signin_changed
     console = None
     if roster is not None:

@@ -66,9 +66,18 @@ def utc(at: datetime | None = None) -> str:
     return (at or datetime.now(UTC)).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def host_id(port: int) -> str:
-    """This server's name in the live table: its host name and port, and a random part (a new one each run)."""
-    return f"{socket.gethostname()}:{port}#{secrets.token_hex(3)}"
+#: The address ``warroom serve`` listens on unless given ``--host``.
+DEFAULT_ADDRESS = "127.0.0.1"
+
+
+def host_id(port: int, address: str = DEFAULT_ADDRESS) -> str:
+    """This server's name in the live table: its host name and port, and a random part (a new one each run), with the
+    address it listens on when that is not :data:`DEFAULT_ADDRESS` (``lab[::1]:8000#a1b2c3``). Everything before the
+    ``#`` names the listening socket, which no other server can hold while this one runs: a server starting under
+    the same name deletes the earlier runs' rows (killed ones). Two servers of one machine on one port but on two
+    addresses (``127.0.0.1`` and ``::1``, or a LAN address) were both ``lab:8000``, and each deleted the other's."""
+    where = "" if address == DEFAULT_ADDRESS else f"[{address}]"
+    return f"{socket.gethostname()}{where}:{port}#{secrets.token_hex(3)}"
 
 
 @dataclass
@@ -239,6 +248,11 @@ class LiveClass:
         return [row for row in self.snapshot
                 if row.host != self.host and row.trainee == trainee and row.state in OPEN_STATES
                 and (parse_utc(row.heartbeat_at) or fresh) > fresh]  # fmt: skip
+
+    @property
+    def started(self) -> bool:
+        """True once :meth:`start` was called."""
+        return self._task is not None
 
     def start(self) -> None:
         """Start following journals and writing the live table (on the running event loop)."""

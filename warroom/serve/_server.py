@@ -585,8 +585,9 @@ class WarroomServer(Server):
 
     async def on_startup(self, app: web.Application) -> None:
         """Start following the class for the console (the banner is printed once the address is bound,
-        :meth:`banner`, not here). With ``--port 0`` the port is known only then: this host's name in the live table
-        names it, so following starts there (:meth:`_listening`)."""
+        :meth:`banner`, not here). With ``--port 0`` that waits until the port is known (:meth:`_listening`): the
+        live table names a host by its port, and a host named ``HOST:0`` took another ``--port 0`` server of this
+        machine for a killed run of itself and deleted its lines."""
         if self.live is not None and self.port != 0:
             self.live.start()
 
@@ -609,12 +610,10 @@ class WarroomServer(Server):
         if bound is not None:
             self.port = int(bound.group(1))
             self.public_url = re.sub(r":0$", f":{self.port}", self.public_url)
-            if self.live is not None:  # its name in the live table (the console's host column) names the port too:
-                from warroom.serve._live import host_id  # it said HOST:0, and earlier runs of HOST:0 (any other
-                # server on any port 0 of this machine) were taken for killed runs of this one, their lines deleted
+        if self.live is not None and not self.live.started:  # --port 0: this host's name in the live table
+            from warroom.serve._live import host_id
 
-                self.live.host = host_id(self.port)
-        if self.live is not None and self.live.changed is None:  # not started yet (--port 0): on_startup
+            self.live.host = host_id(self.port, self.host)
             self.live.start()
         print(self.banner(), flush=True)
 

@@ -98,6 +98,8 @@ class PickerScreen(Screen[None]):
         self.services = services
         self.last_drill = last_drill
         self.entries: list[DrillEntry] = []
+        #: The drills the filter kept when the list was last drawn (:meth:`show_rows`).
+        self._filtered: list[DrillEntry] = []
         #: Every drill read (the table shows those the filter keeps), the best scores and a set's progress.
         self._catalog: list[DrillEntry] = []
         self._best: dict[str, int | None] = {}
@@ -266,6 +268,7 @@ class PickerScreen(Screen[None]):
         table.clear()
         best, progress = self._best, self._progress
         shown = filter_entries(self._catalog, self.filter_text)
+        self._filtered = shown
         if self.sort == "domain":
             groups = self._groups(shown, self._every)
         else:
@@ -307,7 +310,10 @@ class PickerScreen(Screen[None]):
         if last is not None:
             from warroom.core.files import real_path
 
-            row = next((i for i, e in enumerate(self.entries) if real_path(e.path) == real_path(last)), None)
+            row = next((i for i, e in enumerate(self.entries) if e.path == last), None)
+            if row is None:  # another spelling of its file: resolved once, not once a row (a key a row in the filter)
+                wanted = real_path(last)
+                row = next((i for i, e in enumerate(self.entries) if real_path(e.path) == wanted), None)
             if row is not None:
                 table.move_cursor(row=row, animate=False, scroll=True)
         self.fit_heights()
@@ -488,7 +494,12 @@ class PickerScreen(Screen[None]):
     @on(Input.Changed, "#picker-filter")
     def filter_changed(self, event: Input.Changed) -> None:
         if event.value != self.filter_text:
+            kept = filter_entries(self._catalog, event.value)
             self.filter_text = event.value
+            before = self._filtered
+            if kept and len(kept) == len(before) and all(a is b for a, b in zip(kept, before, strict=True)):
+                self._show_title(len(kept))  # the same drills: the list stays (rebuilt for each key, a library of
+                return  # 2,000 drills took a second or more a key typed in the filter)
             self.show_rows()
 
     @on(Input.Submitted, "#picker-filter")

@@ -11,14 +11,47 @@ both end.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from rich.highlighter import Highlighter
+from rich.segment import Segment
+from rich.text import Text
+from textual.strip import Strip
 from textual.widgets import Input, TextArea
 
 from warroom.core.text import SURROGATE
 
 #: What a lone surrogate becomes.
 REPLACEMENT = "\ufffd"
+
+#: The characters a field draws as a visible sign: C0 controls but tab and newline (drawn as Unicode's control
+#: pictures, ESC as ␛), DEL (␡), C1 controls and the bidirectional embedding, override and isolate controls (�), the
+#: characters :func:`warroom.core.text.clean` escapes everywhere else.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _sign(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else REPLACEMENT
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with each control or bidirectional control character (but tab and newline) replaced by a visible
+    sign of one character: what a field draws, so that its text (a drill's, a paste's) never writes a terminal
+    escape (ESC [2J clears the screen), retitles the terminal or reorders the line, while the field keeps the text
+    itself, one character per character (its cursor and selection as they were)."""
+    return _CONTROL.sub(_sign, text)
+
+
+class _VisibleControls(Highlighter):
+    """An ``Input``'s highlighter drawing its value's control characters as visible signs
+    (:func:`visible_controls`): Textual's ``Input`` draws its value as it is."""
+
+    def highlight(self, text: Text) -> None:
+        shown = visible_controls(text.plain)
+        if shown != text.plain:
+            text.plain = shown  # as long as before: the styles (cursor, selection) stay on their characters
 
 
 def without_surrogates(text: str) -> str:
@@ -42,6 +75,10 @@ def _fitted(widget: Input | TextArea, text: str, room: int, most: int) -> str:
 class TextInput(Input):
     """An ``Input`` whose typed or pasted text never holds a lone surrogate (each becomes U+FFFD), and which, given a
     ``max_length``, cuts a paste to what it has left (Textual's ``Input`` refuses the whole paste, unsaid)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("highlighter", _VisibleControls())
+        super().__init__(*args, **kwargs)
 
     def replace(self, text: str, start: int, end: int) -> None:
         text = without_surrogates(text)
@@ -69,6 +106,15 @@ class TextEditor(TextArea):
     def __init__(self, text: str = "", *, max_length: int = 0, **kwargs: Any) -> None:
         super().__init__(text, **kwargs)
         self.max_length = max_length
+
+    def render_line(self, y: int) -> Strip:
+        """The line as Textual's ``TextArea`` draws it, its control characters drawn as visible signs
+        (:func:`visible_controls`; it drew them as they are), cut to the width it had."""
+        strip = super().render_line(y)
+        if not any(_CONTROL.search(segment.text) for segment in strip):
+            return strip
+        shown = Strip([Segment(visible_controls(s.text), s.style, s.control) for s in strip])
+        return shown.crop(0, strip.cell_length)
 
     def _fit(self, text: str, start: Any, end: Any) -> str:
         text = without_surrogates(text)
