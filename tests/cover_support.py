@@ -48,7 +48,7 @@ def covering_drills(paths: Iterable[Path], cost: str = "duration") -> list[Path]
     """A greedy set cover of the features of the drills at ``paths`` (:func:`features`), plus the drill with the
     longest title and the one with the longest trace: at each turn the drill that adds the most features not yet
     covered per unit of ``cost`` (``duration``: seconds of drill time, what a test that plays the drill spends;
-    ``one``: each drill costs the same), ties broken by file name. In the order of ``paths``."""
+    ``one``: each drill costs the same), ties broken by file name. Sorted by path."""
     return list(_cover(tuple(sorted(paths)), cost))
 
 
