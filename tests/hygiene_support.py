@@ -27,10 +27,13 @@ def leaks(text: str, drill: Drill) -> list[str]:
     shown = normalise(text)
     found = []
     for s in answer_key_strings(drill):
-        needle = normalise(s)[:PREFIX].strip()
+        whole = normalise(s)
+        needle = whole[:PREFIX].strip()
         # The plain substring test first: it rules out almost every string at once, and the word-bounded search
-        # (slow to start at each position of a whole screen) runs only where the string is.
-        if needle and needle in shown and re.search(r"(?<![\w-])" + re.escape(needle) + r"(?![\w-])", shown):
+        # (slow to start at each position of a whole screen) runs only where the string is. A prefix cut short of the
+        # whole string may end inside a word: it is bounded at its start only.
+        end = r"(?![\w-])" if needle == whole else ""
+        if needle and needle in shown and re.search(r"(?<![\w-])" + re.escape(needle) + end, shown):
             found.append(s)
     return found
 

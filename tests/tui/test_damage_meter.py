@@ -1,9 +1,12 @@
-"""The damage meter names nothing from the answer key until damage accrues, in every bundled drill."""
+"""The damage meter names nothing from the answer key until damage accrues: at the start of a set of drills that
+covers every feature of the bundled drills and the all-clear fixtures (tests/cover_support.py; the plan every drill
+shows at the start is checked for every bundled drill by tests/unit/test_hygiene_trace.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from cover_support import covering_drills
 from textual.clock import MockClock
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
@@ -60,7 +63,7 @@ def meter_line(app: WarroomApp) -> str:
 async def test_no_drill_shows_its_damage_unit_or_answer_at_the_start(tmp_path: Path):
     from locations import ALL_CLEAR
 
-    files = find_drill_files([bundled_drills_dir(), ALL_CLEAR])
+    files = covering_drills(find_drill_files([bundled_drills_dir(), ALL_CLEAR]), cost="one")
     assert any("all_clear:" in f.read_text(encoding="utf-8") for f in files)  # all-clear drills are among them
     services = NoStoreServices(trainee="tester", data_dir=tmp_path / "data")
     app = WarroomApp(services, clock=MockClock())

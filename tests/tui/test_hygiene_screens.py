@@ -1,14 +1,21 @@
 """Answer-key hygiene on screen: the picker (every drill selected in turn), each briefing, and the war room from the
-start to just before the trace ends without an escalation, for every bundled drill, scanned for the answer key's
-strings (tests/hygiene_support.py)."""
+start to just before the trace ends without an escalation, scanned for the answer key's strings
+(tests/hygiene_support.py). The briefings are shown, and the war room is played, for a set of bundled drills that
+together use every feature of the bundled drills (tests/cover_support.py), plus the tallest briefing; what every
+drill's briefing, plan and events show is checked for every bundled drill, every trial and a variant by
+tests/unit/test_hygiene_trace.py."""
 
 from __future__ import annotations
 
+import io
+import math
 from functools import cache
 from pathlib import Path
 
 import pytest
+from cover_support import covering_drills
 from hygiene_support import bundled, leaks, normalise, visible_text
+from rich.console import Console
 from textual.clock import MockClock
 from textual.containers import VerticalScroll
 
@@ -18,7 +25,7 @@ from warroom.core.model import ESCALATION_INSTRUCTION
 from warroom.tui.app import WarroomApp
 from warroom.tui.logic import Services, load_entry
 from warroom.tui.room import WarRoomScreen
-from warroom.tui.screens import BriefingScreen
+from warroom.tui.screens import BriefingScreen, briefing_text
 from warroom.tui.widgets import HelpScreen
 
 from .conftest import advance, picker_ready, screen_text
@@ -83,11 +90,23 @@ async def test_the_picker_shows_no_answer_whichever_drill_is_selected(tmp_path: 
         assert len(seen) == len(BUNDLED)  # each drill's preview was on screen
 
 
+def _briefing_rows(drill) -> int:
+    """The rows the text of ``drill``'s briefing takes at the width of a 120-column terminal."""
+    console = Console(width=118, file=io.StringIO())
+    return len(console.render_lines(briefing_text(drill), console.options, pad=False))
+
+
+#: The briefings shown on screen: the drills that cover every feature of the bundled drills, and the one whose
+#: briefing is the tallest (each briefing's text, for every bundled drill: tests/unit/test_hygiene_trace.py).
+_BRIEFED = set(covering_drills(BUNDLED, cost="one")) | {max(BUNDLED, key=lambda p: _briefing_rows(load_drill(p)))}
+BRIEFED = [(p, d) for p, d in zip(BUNDLED, DRILLS, strict=True) if p in _BRIEFED]
+
+
 @pytest.mark.parametrize("mode", ["practice", "assessment"])
 async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path: Path, mode: str):
     app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data", mode=mode), clock=MockClock())
     async with app.run_test(size=(120, 100)) as pilot:  # the longest briefing takes 65 rows at this width
-        for path, drill in zip(BUNDLED, DRILLS, strict=True):
+        for path, drill in BRIEFED:
             app.show_briefing(load_entry(path))
             await pilot.pause()
             assert isinstance(app.screen, BriefingScreen) and app.screen.mode == mode
@@ -97,9 +116,17 @@ async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path:
             assert normalise(ESCALATION_INSTRUCTION) in normalise(text), drill.id
 
 
-#: The war room of every bundled drill but the tutorial, whose lessons hold the drill clock until the trainee acts
-#: and name the faulty step on purpose (tests/tui/test_tutorial.py plays it).
-PLAYED = [(p, d) for p, d in zip(BUNDLED, DRILLS, strict=True) if d.id != TUTORIAL_ID]
+#: The war room of the bundled drills that cover every feature of the bundled drills but the tutorial, whose lessons
+#: hold the drill clock until the trainee acts and name the faulty step on purpose (tests/tui/test_tutorial.py plays
+#: it). Each played drill costs its duration: the cover prefers short drills.
+_COVER = set(covering_drills(p for p, d in zip(BUNDLED, DRILLS, strict=True) if d.id != TUTORIAL_ID))
+PLAYED = [(p, d) for p, d in zip(BUNDLED, DRILLS, strict=True) if p in _COVER]
+
+
+#: Seconds of drill time between two scans of the war room: its panels and meters (what only the screen can show)
+#: are scanned as the drill goes on; each event's own text, as the table and the inspector show it, is checked for
+#: every drill by tests/unit/test_hygiene_trace.py.
+SCAN = 24
 
 
 @pytest.mark.parametrize(("path", "drill"), PLAYED, ids=[p.stem for p, _ in PLAYED])
@@ -122,7 +149,9 @@ async def test_the_war_room_shows_no_answer_until_the_debrief(tmp_path: Path, pa
             assert not leaks(text, drill), (drill.id, live.replay.now, leaks(text, drill))
             checked += 1
             before = live.replay.now
-            await advance(pilot, 0.5)
+            # ticked every 8 s of drill time, drawn and scanned every SCAN s, and never to the trace's end
+            ticks = min(SCAN // 8, math.ceil((drill.duration - live.replay.now) / 8) - 1)
+            await advance(pilot, ticks * 0.5, step=0.5)
             assert live.replay.now > before, (drill.id, "the drill clock did not move")
         assert not live.replay.ended and not live.replay.escalations
         text = screen_text(app)

@@ -4,6 +4,7 @@ evidence; the debrief and the after-action review say which trial it was; a fals
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from textual.clock import MockClock
 from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import TRIAL_SENTENCES, PlayedAs, detection_events, earliest_evidence_at, twin_of
+from warroom.core.model import TRIAL_SENTENCES, Drill, PlayedAs, detection_events, earliest_evidence_at, twin_of
 from warroom.core.variants import session_drill
 from warroom.tui.app import WarroomApp
 from warroom.tui.logic import Services
@@ -47,10 +48,21 @@ def _drill_file(tmp_path: Path, path: Path) -> Path:
     return dest
 
 
-async def _frames(services: Services, path: Path, until_t: float,
+def _moments(drill: Drill, until_t: float) -> list[float]:
+    """The drill times before ``until_t`` at which the war room of either trial of ``drill`` (with :data:`SEED`'s
+    variant) can change: each event's release, and at 0.5 s, 1.5 s, 2.5 s..., where the clock
+    (``mm:ss``, rounded half up) turns; half a second before ``until_t`` too. Between two of them neither trial's
+    screen changes: the test saw each of them at every half second before."""
+    times = {k + 0.5 for k in range(math.ceil(until_t))} | {max(until_t - 0.5, 0.5)}
+    for played_as in (PlayedAs.SIGNAL, PlayedAs.NOISE):
+        times |= {e.t for e in session_drill(drill, SEED, played_as).trace if 0 < e.t < until_t}
+    return sorted(t for t in times if t < until_t)
+
+
+async def _frames(services: Services, path: Path, moments: list[float], until_t: float,
                   size: tuple[int, int] = SIZE) -> tuple[list[str], float]:
-    """Every screen a trainee sees from the briefing through the war room, at each half second of drill time until
-    ``until_t`` (exclusive), and the drill time the war room reached, on a terminal of ``size``."""
+    """Every screen a trainee sees from the briefing through the war room, at each of ``moments`` (drill times
+    before ``until_t``, from :func:`_moments`), and the drill time the war room reached, on a terminal of ``size``."""
     app = make_app(services, path)
     frames = []
     async with app.run_test(size=size) as pilot:
@@ -59,8 +71,8 @@ async def _frames(services: Services, path: Path, until_t: float,
         live = app.live
         assert live is not None
         frames.append(screen_text(app))
-        while live.replay.now + 0.5 < until_t:
-            await advance(pilot, 0.5, step=0.5)
+        for t in moments:  # at 1x: a second of real time is a second of drill time
+            await advance(pilot, t - live.replay.now, step=t - live.replay.now)
             frames.append(screen_text(app))
         now = live.replay.now
         await advance(pilot, max(until_t - now + 0.5, 0.5), step=0.5)  # the evidence is out
@@ -75,11 +87,13 @@ async def test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(
     file = _drill_file(tmp_path, path)
     evidence = earliest_evidence_at(session_drill(drill, SEED, PlayedAs.SIGNAL))  # as the seed's variant times it
     assert evidence is not None
-    signal, at = await _frames(_services(tmp_path, "signal", file.parent), file, evidence, size)
-    noise, _ = await _frames(_services(tmp_path, "noise", file.parent), file, evidence, size)
+    moments = _moments(drill, evidence)
+    signal, at = await _frames(_services(tmp_path, "signal", file.parent), file, moments, evidence, size)
+    noise, _ = await _frames(_services(tmp_path, "noise", file.parent), file, moments, evidence, size)
     assert len(signal) == len(noise) > 3 and at >= evidence - 0.5
+    when = ["the briefing", "0 s", *(f"{t:g} s" for t in moments)]
     for i, (a, b) in enumerate(zip(signal[:-1], noise[:-1], strict=True)):
-        assert a == b, f"frame {i} (drill time {(i - 1) * 0.5:g} s) differs:\n{a}\n---\n{b}"
+        assert a == b, f"frame {i} (drill time {when[i]}) differs:\n{a}\n---\n{b}"
     # the sessions really were different trials, and their journals say so
     import json
 

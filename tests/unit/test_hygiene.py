@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hygiene_support import answer_key_strings, bundled, leaks
+from hygiene_support import PREFIX, answer_key_strings, bundled, leaks
 
 from warroom.cli import main
 from warroom.core.author import skeleton_text as skeleton
@@ -187,3 +187,18 @@ def test_the_kind_other_is_not_an_answer_string_but_its_summary_is():
     assert "other" not in strings
     assert "Task derailment: the executor left its task." in strings
     assert {"error_flag_ignored", "error flag ignored"} <= set(answer_key_strings(_drill()))
+
+
+def test_a_long_answer_text_on_screen_is_found_by_its_first_words_even_where_they_cut_a_word():
+    # A text longer than PREFIX is looked for by its first PREFIX characters, which mostly end inside a word: the
+    # scan bounded that prefix at its end as at its start, so most fault summaries and debriefs were never found.
+    import yaml
+
+    data = yaml.safe_load(skeleton("hyg"))
+    summary = "The refund lookup came back with an empty page and the executor went on as if all was fine."
+    data["answer_key"]["fault"]["summary"] = summary
+    drill = load_drill_text(yaml.safe_dump(data, sort_keys=False))
+    assert not summary[:PREFIX].endswith(" ") and summary[PREFIX].isalpha()  # the prefix ends inside a word
+    assert leaks(f"│ e05 {summary} │", drill) == [summary]
+    assert leaks(f"│ e05 {summary[:PREFIX + 3]}… │", drill) == [summary]  # cut short on screen, still a leak
+    assert leaks(f"│ e05 x{summary} │", drill) == []  # inside a longer word: not the text
