@@ -16,6 +16,7 @@ import click
 
 from warroom import __version__
 from warroom.cli.common import (
+    GivenPath,
     data_dir_option,
     drills_option,
     mode_option,
@@ -183,7 +184,7 @@ def _plain_terminal_size() -> None:
 @click.option(
     "--set",
     "set_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=GivenPath(dir_okay=False, path_type=Path),
     default=None,
     help="Play a drill set: the picker offers only its drills, in its order, with your progress; the set's mode and "
     "attempts apply and results carry its id (docs/drill-sets.md).",

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import DrillParam, drills_setting, failure, say
+from warroom.cli.common import DrillParam, GivenPath, drills_setting, failure, say
 from warroom.cli.scores import RulesOption
 from warroom.core.text import clean_name, damage_amount, json_text, plural, seconds
 from warroom.errors import WarroomError
@@ -196,7 +196,7 @@ def _short(name: str, card: Any, all_clear: bool) -> str:
 
 @click.command("score")
 @click.argument("drill", type=DrillParam(), metavar="DRILL")
-@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...", type=GivenPath(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per log per line: log, outcome, response, "
               "total and the scorecard; a refused log: log and error.")
 @click.option("--rules", "rules", cls=RulesOption, default=None, metavar="VERSION",

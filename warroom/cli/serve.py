@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_setting, drills_setting, store_option, trainee_setting, use_store
+from warroom.cli.common import GivenPath, data_dir_setting, drills_setting, store_option, trainee_setting, use_store
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name
 
@@ -59,16 +59,16 @@ def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
               "opens the war room to the network (use a --roster).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
-@click.option("--roster", "roster_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+@click.option("--roster", "roster_path", type=GivenPath(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Roster of trainees and token hashes (`warroom serve roster add`); without it, nobody signs in "
               "and every browser plays as the --trainee.")
 @click.option("--max-sessions", type=click.IntRange(min=1), default=None,
               help="Most sessions (browser tabs) at once; the one over the limit gets an HTTP 503 page.")
 @click.option("--tabs-per-trainee", type=click.IntRange(min=1), default=1, show_default=True,
               help="War room tabs one trainee plays in at once; another tab offers to take over.")
-@click.option("--set", "drill_set", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+@click.option("--set", "drill_set", type=GivenPath(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Offer only the drills of this drill set, in its order and mode (checked before serving).")
-@click.option("--console-set", "console_sets", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--console-set", "console_sets", type=GivenPath(exists=True, dir_okay=False, path_type=Path),
               multiple=True, help="A drill set whose completion grid the console shows, besides the --set served "
               "(repeat for several).")
 @click.option("--stuck-after", type=click.FloatRange(min=5), default=90.0, show_default=True,
@@ -229,7 +229,7 @@ def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tupl
 
 
 @roster_group.command("add")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 @click.argument("names", metavar="NAME...", nargs=-1, required=True)
 @click.option("--facilitator", is_flag=True, help="Add them as facilitators: they sign in to the console (/console), "
               "never to a war room.")
@@ -250,7 +250,7 @@ def roster_add(roster_path: Path, names: tuple[str, ...], facilitator: bool) -> 
 
 
 @roster_group.command("list")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 def roster_list(roster_path: Path) -> None:
     """List the names on ROSTER with their role, one per line (`NAME<TAB>ROLE`), in the file's order; tokens are
     never shown (the file holds only their hashes)."""
@@ -262,7 +262,7 @@ def roster_list(roster_path: Path) -> None:
 
 
 @roster_group.command("remove")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 @click.argument("names", metavar="NAME...", nargs=-1, required=True)
 def roster_remove(roster_path: Path, names: tuple[str, ...]) -> None:
     """Remove NAMEs from ROSTER. A running `warroom serve` reads the changed roster at once: their sign-ins end
@@ -279,7 +279,7 @@ def roster_remove(roster_path: Path, names: tuple[str, ...]) -> None:
 
 
 @roster_group.command("rotate")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 @click.argument("names", metavar="NAME...", nargs=-1, required=True)
 def roster_rotate(roster_path: Path, names: tuple[str, ...]) -> None:
     """Give NAMEs (already on ROSTER) new sign-in tokens and print each, once (`NAME<TAB>TOKEN`). The old token

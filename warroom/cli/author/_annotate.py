@@ -9,11 +9,12 @@ from typing import Any
 
 import click
 
+from warroom.cli.common import GivenPath
 from warroom.core.text import clean, clean_name
 
 
 @click.command("annotate")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("file", type=GivenPath(path_type=Path, dir_okay=False, exists=True))
 @click.option("--speed", type=click.FloatRange(min=0.5, max=32), default=1.0, show_default=True,
               help="Initial playback speed of the drill clock (drill seconds per real second).")
 @click.option("--reading-time", type=click.FloatRange(min=1, max=120), default=None, metavar="S",

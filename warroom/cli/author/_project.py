@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import file_progress, say, table_lines, text_table
+from warroom.cli.common import GivenPath, file_progress, say, table_lines, text_table
 from warroom.core.text import clean_name, plural
 
 #: Most distractors a projection may add (one of each distractor template).
@@ -220,7 +220,7 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
 
 
 @click.command("project")
-@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.argument("file", required=False, type=GivenPath(path_type=Path))
 @click.option("--template", "templates", multiple=True, metavar="NAME",
               help="The fault template: pagination-truncated, error-flag-ignored, stale-data, wrong-record, "
               "partial-write, unit-confusion, timeout-as-empty, rate-limit-swallowed. One for FILE; with --all, "
@@ -229,10 +229,10 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
               "first result the template can be projected at.")
 @click.option("--list", "listing", is_flag=True, help="Show where each template applies in FILE: the event, its "
               "plan step and tool, the field it would change, the first damage call, and whether it can be projected.")
-@click.option("--all", "folder", type=click.Path(path_type=Path), metavar="DIR",
+@click.option("--all", "folder", type=GivenPath(path_type=Path), metavar="DIR",
               help="Project every healthy drill in DIR (searched for *.yaml): every applicable projection, one per "
               "template and result shape, each with an estimated difficulty; needs --out.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+@click.option("--out", type=GivenPath(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="Folder for the projected drills, one <id>.yaml each (created if missing; default: the current "
               "folder for FILE).")
 @click.option("--damage", multiple=True, metavar="PATTERN=AMOUNT[:UNIT]",

@@ -3,6 +3,7 @@
 from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
     FolderPath,
+    GivenPath,
     OutputPath,
     data_dir_option,
     data_dir_setting,
@@ -29,6 +30,7 @@ __all__ = [
     "DrillNotLoaded",
     "DrillParam",
     "FolderPath",
+    "GivenPath",
     "OutputPath",
     "UNBOUNDED_WIDTH",
     "check_store",

@@ -14,6 +14,26 @@ from warroom.errors import SettingsError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class GivenPath(click.Path):
+    """A path argument or option of a command: ``click.Path`` that refuses an empty name. ``Path("")`` is ``.``, so
+    an empty value (``--out "$OUT"`` with the variable unset) was read as the current folder: ``validate ""``
+    checked every drill there, ``new ID --out ""`` and ``import ... --out ""`` wrote into it, and the refusals named
+    ``.``, a path nobody gave. Every path parameter of the command line is one (tests/unit/
+    test_hostile_campaign11_inputs.py walks the command tree)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "":
+            self.fail(f"an empty name names no {_what_it_names(self)}: give one", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def _what_it_names(path_type: click.Path) -> str:
+    if path_type.file_okay and path_type.dir_okay:
+        return "file or folder"
+    return "file" if path_type.file_okay else "folder"
+
+
 trainee_option = click.option(
     "--trainee",
     default=None,
@@ -21,7 +41,7 @@ trainee_option = click.option(
 )
 data_dir_option = click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=None,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
@@ -66,7 +86,7 @@ mode_option = click.option(
     "stops (a drill set in assessment mode asks for it too).",
 )
 
-class FolderPath(click.Path):
+class FolderPath(GivenPath):
     """An existing folder: click's ``Path(exists=True, file_okay=False)`` refuses a regular file but lets a FIFO, a
     socket or a device through (it checks for a regular file only), which then offered no drill without a word."""
 
@@ -84,7 +104,7 @@ class FolderPath(click.Path):
         return path
 
 
-class OutputPath(click.Path):
+class OutputPath(GivenPath):
     """The file an ``--output`` writes, or ``-`` for standard output (converted to None: printed as without the
     option, control characters escaped). Only the exact ``-`` means stdout: ``./-`` names a file called ``-``. An
     empty name (``-o ""``, an unset shell variable) names no file: refused as such, where it was read as ``.``, the
@@ -193,7 +213,7 @@ trainee_setting = click.option(
 )
 data_dir_setting = click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     expose_value=False,
     callback=_apply_data_dir,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
