@@ -75,3 +75,24 @@ def test_an_empty_path_is_refused_never_read_as_the_current_folder(tmp_path: Pat
 def test_a_drill_argument_given_an_empty_name_is_refused_by_the_param_itself():
     with pytest.raises(click.BadParameter, match="an empty name names no drill file or drill id"):
         DrillParam().convert("", None, None)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--trainee", "", "scores"], "the trainee name from --trainee is empty: give a name, or leave --trainee out"),
+        (["run", "--trainee", "  ", "x"], "the trainee name from --trainee is empty: give a name"),
+        (["--store", "", "scores"], "Invalid value for '--store': an empty URL names no store: give sqlite:///FILE"),
+        (["serve", "--host", ""], "Invalid value for '--host': an empty address names none: give 127.0.0.1"),
+    ],
+)
+def test_an_empty_trainee_store_or_host_is_refused_never_a_silent_default(tmp_path: Path, monkeypatch, args, message):
+    """``--trainee ""`` played and stored as the OS user, ``--store ""`` kept results in the data directory's SQLite
+    file (not the PostgreSQL store ``--store "$URL"`` meant), and ``serve --host ""`` listened on every address of
+    the machine behind a banner naming none (``http://:8000``). Each is a usage error; nothing is stored or served."""
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WARROOM_TRAINEE", "ann")
+    code, out, err = _cli(*args)
+    assert code == 2, (out, err)
+    assert message in err, err
+    assert not (tmp_path / "data").exists()

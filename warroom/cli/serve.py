@@ -55,9 +55,18 @@ def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     return value
 
 
+def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--host`` read: an empty one (``--host "$HOST"``, the variable unset) is a usage error, where it listened on
+    every address of the machine (the server's empty host) behind a banner naming none (``http://:8000``)."""
+    if not value.strip():
+        raise click.BadParameter("an empty address names none: give 127.0.0.1 (this machine only), or 0.0.0.0 (every "
+                                 "address: the network, with a --roster)", ctx, param)
+    return value
+
+
 @click.group("serve", invoke_without_command=True)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
-              "opens the war room to the network (use a --roster).")
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_host,
+              help="Address to listen on; anything but loopback opens the war room to the network (use a --roster).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--roster", "roster_path", type=GivenPath(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Roster of trainees and token hashes (`warroom serve roster add`); without it, nobody signs in "

@@ -62,6 +62,10 @@ def use_store(url: str | None) -> None:
     it was when the command ends."""
     if url is None:
         return
+    if not url.strip():  # `--store "$URL"` with the variable unset: never the default store without a word
+        raise click.BadParameter("an empty URL names no store: give sqlite:///FILE or postgresql://..., or leave "
+                                 "--store out for $WARROOM_STORE, else the data directory's SQLite file",
+                                 param_hint="'--store'")
     from warroom.store.backends import STORE_ENV
 
     before = os.environ.get(STORE_ENV)
