@@ -3,6 +3,11 @@ drills and traces. Each case it found, with the right behaviour."""
 
 from __future__ import annotations
 
+import errno
+import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -96,3 +101,37 @@ def test_an_empty_trainee_store_or_host_is_refused_never_a_silent_default(tmp_pa
     assert code == 2, (out, err)
     assert message in err, err
     assert not (tmp_path / "data").exists()
+
+
+class _FullDisk(io.RawIOBase):
+    """A stream on a full disk: every write fails with ENOSPC."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("args", [["schema"], ["validate", DRILL], ["cost", DRILL], ["cost", DRILL, "--format=json"]])
+def test_standard_output_on_a_full_disk_is_one_line_saying_so_not_a_traceback(monkeypatch, capsys, args):
+    """``warroom validate D > out.txt`` on a full disk (or ``> /dev/full``) ended in a traceback (``OSError: [Errno
+    28] No space left on device`` from ``click.echo`` or Rich's console). It is one line on stderr, exit status 1."""
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(_FullDisk()), encoding="utf-8"))
+    with pytest.raises(SystemExit) as stopped:
+        main.main(args, prog_name="warroom")
+    assert stopped.value.code == 1
+    assert capsys.readouterr().err == ("Error: cannot write to standard output (No space left on device), so what it "
+                                       "shows is cut short: send it where there is room (another file or disk)\n")
+
+
+def test_a_full_disk_under_standard_output_says_so_and_nothing_more_at_exit():
+    """The process itself: the line, exit status 1, and no "Exception ignored" when Python flushes stdout at exit."""
+    with open(os.devnull, "wb") if not Path("/dev/full").exists() else open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "warroom", "schema"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60, check=False)
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ("Error: cannot write to standard output (No space left on device), so what it shows is "
+                           "cut short: send it where there is room (another file or disk)\n")

@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -110,6 +111,17 @@ class LazyGroup(click.Group):
     Subcommands" pattern). Listing them (``warroom --help``) imports none: each one's short help is taken from
     :data:`LAZY_COMMANDS` ("Further Deferring Imports" in click's documentation), so ``warroom --help`` and every
     command pay only for the modules they use."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Click's ``main``, but a write to standard output or error that fails (a full disk, ``> /dev/full``) ends
+        the command with one line saying so, never a traceback (:func:`warroom.cli.common.exit_on_lost_output`)."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            from warroom.cli.common import exit_on_lost_output
+
+            exit_on_lost_output(exc)
+            raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = [n for n, (target, _) in LAZY_COMMANDS.items() if importlib.util.find_spec(target.split(":")[0])]

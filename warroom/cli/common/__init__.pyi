@@ -21,7 +21,7 @@ from ._options import (
     trainee_setting,
     use_store,
 )
-from ._output import emit, emit_csv, emit_json, failure, say
+from ._output import emit, emit_csv, emit_json, exit_on_lost_output, failure, say
 from ._progress import file_progress
 from ._store import check_store, open_results, recover_and_report, report_recovered, store_errors
 from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, table_lines, text_table
@@ -43,6 +43,7 @@ __all__ = [
     "emit",
     "emit_csv",
     "emit_json",
+    "exit_on_lost_output",
     "failure",
     "file_progress",
     "format_option",
