@@ -135,3 +135,39 @@ def test_a_full_disk_under_standard_output_says_so_and_nothing_more_at_exit():
     assert done.returncode == 1, done.stderr
     assert done.stderr == ("Error: cannot write to standard output (No space left on device), so what it shows is "
                            "cut short: send it where there is room (another file or disk)\n")
+
+
+_GONE = "a symbolic link to {target}, which does not exist: point it at a file or remove it"
+_LOOP = "a symbolic link that leads round in a loop, to no file: point it at a file or remove it"
+
+
+@pytest.mark.parametrize("loop", [False, True], ids=["to-nothing", "in-a-loop"])
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["import", "chat", "{link}", "--out", "o"], "Invalid value for 'PATHS...': {link}: {why}"),
+        (["import", "chat", "{folder}", "--out", "o"], "{link}:1:1: {why}"),
+        (["annotate", "{link}"], "Invalid value for 'FILE': {link}: {why}"),
+        (["serve", "--roster", "{link}"], "Invalid value for '--roster': {link}: {why}"),
+        (["migrate", "{link}"], "{link}:1:1: {why}"),
+        (["--set", "{link}"], "{link}:1:1: {why}"),
+        (["project", "--list", "{link}"], "{link}:1:1: {why}"),
+        (["score", DRILL, "{link}"], "{link}: {why}"),
+    ],
+)
+def test_a_link_to_nothing_or_in_a_loop_is_named_as_one_not_as_no_such_file(tmp_path: Path, args, shown, loop):
+    """``validate`` named a dangling link as one (campaign 8); ``import``, ``annotate``, ``serve --roster``,
+    ``migrate``, ``--set``, ``project`` and ``score`` said ``Path '...' does not exist``, ``no such file`` or
+    ``cannot read the file: No such file or directory`` of a name ``ls`` lists, without what to do."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    link = folder / "x.json"
+    if loop:
+        link.symlink_to(link.name)
+    else:
+        link.symlink_to(tmp_path / "gone.json")
+    why = _LOOP if loop else _GONE.format(target=tmp_path / "gone.json")
+    code, out, err = _cli(*(a.format(link=link, folder=folder) for a in args))
+    assert code in (1, 2), (out, err)
+    assert shown.format(link=link, why=why) in err + out, err + out
+    assert not (tmp_path / "gone.json").exists()

@@ -48,7 +48,7 @@ class ActionLog:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-    from warroom.core.files import SpecialFile, TooLarge, read_limited
+    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited
 
     try:  # opened without waiting and checked open: a folder, a FIFO, a device is refused (a FIFO never waited on)
         return read_limited(path, MAX_LOG_BYTES)
@@ -57,7 +57,7 @@ def _read_bytes(path: str) -> bytes:
     except TooLarge:
         raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read") from None
     except OSError as exc:
-        raise LogRefused(path, 0, f"cannot read it: {exc.strerror or exc}") from None
+        raise LogRefused(path, 0, broken_link(path, exc) or f"cannot read it: {exc.strerror or exc}") from None
 
 
 def read_log(path: str) -> ActionLog:
@@ -196,7 +196,7 @@ def _short(name: str, card: Any, all_clear: bool) -> str:
 
 @click.command("score")
 @click.argument("drill", type=DrillParam(), metavar="DRILL")
-@click.argument("logs", nargs=-1, required=True, metavar="LOG...", type=GivenPath(dir_okay=False))
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...", type=GivenPath(names="file"))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per log per line: log, outcome, response, "
               "total and the scorecard; a refused log: log and error.")
 @click.option("--rules", "rules", cls=RulesOption, default=None, metavar="VERSION",

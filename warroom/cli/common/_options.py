@@ -22,10 +22,30 @@ class GivenPath(click.Path):
     ``.``, a path nobody gave. Every path parameter of the command line is one (tests/unit/
     test_hostile_campaign11_inputs.py walks the command tree)."""
 
+    def __init__(self, *args: Any, names: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = names or _what_it_names(self)  # what an empty name is said not to name
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and value == "":
-            self.fail(f"an empty name names no {_what_it_names(self)}: give one", param, ctx)
+            self.fail(f"an empty name names no {self.names}: give one", param, ctx)
+        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
+            self._fail_on_broken_link(value, param, ctx)
         return super().convert(value, param, ctx)
+
+    def _fail_on_broken_link(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                             ctx: click.Context | None) -> None:
+        """A symbolic link to nothing, or in a loop, is named as one (click said ``Path 'x' does not exist``, of a
+        name ``ls`` lists)."""
+        from warroom.core.files import broken_link
+        from warroom.core.text import clean_name
+
+        try:
+            os.stat(value)
+        except OSError as exc:
+            why = broken_link(value, exc)
+            if why is not None:
+                self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
 
 
 def _what_it_names(path_type: click.Path) -> str:
