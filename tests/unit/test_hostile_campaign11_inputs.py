@@ -171,3 +171,21 @@ def test_a_link_to_nothing_or_in_a_loop_is_named_as_one_not_as_no_such_file(tmp_
     assert code in (1, 2), (out, err)
     assert shown.format(link=link, why=why) in err + out, err + out
     assert not (tmp_path / "gone.json").exists()
+
+
+@pytest.mark.parametrize("args", [["scores"], ["scores", "summary"], ["scores", "verify"], ["report", "-o", "-"]])
+def test_a_data_directory_named_with_a_newline_is_named_on_its_line(tmp_path: Path, monkeypatch, args):
+    """``WARROOM_DATA_DIR=$'a\\nb' warroom scores`` printed ``No sessions recorded yet in a`` and ``b.`` as a line of
+    its own (a name can forge a line); the data directory is named escaped (``a\\x0ab``), as files are."""
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "a\nb"))
+    code, out, err = _cli(*args)
+    assert f"{tmp_path}/a\\x0ab" in out + err, out + err
+    assert "a\nb" not in out + err
+
+
+def test_a_data_directory_that_is_a_file_is_named_on_its_line(tmp_path: Path, monkeypatch):
+    (tmp_path / "a\nb").write_text("", encoding="utf-8")
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "a\nb"))
+    code, out, err = _cli("scores")
+    assert code == 1
+    assert f"the data directory {tmp_path}/a\\x0ab is a file, not a folder" in err, err
