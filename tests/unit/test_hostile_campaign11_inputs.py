@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.cli.common import DrillParam, GivenPath
+from warroom.cli.common import DrillParam, FiniteFloat, GivenPath
 
 DRILL = str(Path(__file__).parents[2] / "drills" / "api-dns-cutover.yaml")
 
@@ -178,7 +178,7 @@ def test_a_data_directory_named_with_a_newline_is_named_on_its_line(tmp_path: Pa
     """``WARROOM_DATA_DIR=$'a\\nb' warroom scores`` printed ``No sessions recorded yet in a`` and ``b.`` as a line of
     its own (a name can forge a line); the data directory is named escaped (``a\\x0ab``), as files are."""
     monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "a\nb"))
-    code, out, err = _cli(*args)
+    _, out, err = _cli(*args)
     assert f"{tmp_path}/a\\x0ab" in out + err, out + err
     assert "a\nb" not in out + err
 
@@ -186,6 +186,40 @@ def test_a_data_directory_named_with_a_newline_is_named_on_its_line(tmp_path: Pa
 def test_a_data_directory_that_is_a_file_is_named_on_its_line(tmp_path: Path, monkeypatch):
     (tmp_path / "a\nb").write_text("", encoding="utf-8")
     monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "a\nb"))
-    code, out, err = _cli("scores")
+    code, _, err = _cli("scores")
     assert code == 1
     assert f"the data directory {tmp_path}/a\\x0ab is a file, not a folder" in err, err
+
+
+def test_every_number_option_of_the_command_line_refuses_nan_and_infinity():
+    """``nan`` passed click's ``FloatRange`` (no comparison with NaN is true) and ``float``: every number option is a
+    :class:`FiniteFloat`."""
+    ctx = click.Context(main, info_name="warroom")
+    plain = [f"{path} {param.name}" for path, command in [("warroom", main), *_commands(main, ctx)]
+             for param in command.params
+             if isinstance(param.type, click.types.FloatParamType) and not isinstance(param.type, FiniteFloat)]
+    assert plain == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["annotate", "--speed", "nan", DRILL], "'--speed': 'nan' is no number; give one (0.5<=x<=32)"),
+        (["annotate", "--reading-time", "nan", DRILL], "'--reading-time': 'nan' is no number; give one (1<=x<=120)"),
+        (["serve", "--stuck-after", "nan"], "Invalid value for '--stuck-after': 'nan' is no number; give one (x>=5)"),
+        (["serve", "--stuck-after", "inf"], "Invalid value for '--stuck-after': 'inf' is no number; give one (x>=5)"),
+        (["project", DRILL, "--template", "stale-data", "--window", "inf", "--out", "o"],
+         "Invalid value for '--window': 'inf' is no number; give one"),
+        (["run", "--speed", "nan", DRILL], "Invalid value for '--speed': 'nan' is no number; give one"),
+    ],
+)
+def test_nan_or_infinity_for_a_number_option_is_a_usage_error(tmp_path: Path, monkeypatch, args, message):
+    """``annotate --speed nan`` opened the author mode and crashed it (``ValueError: cannot advance the drill clock by
+    nan seconds``), ``serve --stuck-after nan`` served a console that never shows a trainee stuck, and ``project
+    --window inf`` failed in the drill it made (``answer_key.deadline: Input should be a finite number``)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = _cli(*args)
+    assert code == 2, (out, err)
+    assert message in err, err
+    assert list(tmp_path.iterdir()) == []

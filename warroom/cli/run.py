@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.common import DrillParam, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
+from warroom.cli.common import (
+    DrillParam,
+    FiniteFloat,
+    data_dir_setting,
+    drills_setting,
+    mode_option,
+    pass_settings,
+    trainee_setting,
+)
 from warroom.core.load.limits import MAX_SEED
 from warroom.core.settings import Settings
 from warroom.core.text import PLAYBACK_SPEEDS, clean
@@ -33,7 +41,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 @mode_option
 @click.option(
     "--speed",
-    type=float,
+    type=FiniteFloat(),
     default=1.0,
     show_default=True,
     callback=_speed,

@@ -11,7 +11,15 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import GivenPath, data_dir_setting, drills_setting, store_option, trainee_setting, use_store
+from warroom.cli.common import (
+    FiniteFloat,
+    GivenPath,
+    data_dir_setting,
+    drills_setting,
+    store_option,
+    trainee_setting,
+    use_store,
+)
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name
 
@@ -80,7 +88,7 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--console-set", "console_sets", type=GivenPath(exists=True, dir_okay=False, path_type=Path),
               multiple=True, help="A drill set whose completion grid the console shows, besides the --set served "
               "(repeat for several).")
-@click.option("--stuck-after", type=click.FloatRange(min=5), default=90.0, show_default=True,
+@click.option("--stuck-after", type=FiniteFloat(min=5), default=90.0, show_default=True,
               help="Seconds without an action after which the console shows a trainee playing a drill as stuck.")
 @click.option("--forwarded-allow-ips", "proxies", default="", metavar="ADDRESSES", callback=_proxies,
               help="Reverse proxies (addresses or networks, comma-separated: 127.0.0.1, 10.0.0.0/8) whose "

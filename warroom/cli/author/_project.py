@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import GivenPath, file_progress, say, table_lines, text_table
+from warroom.cli.common import FiniteFloat, GivenPath, file_progress, say, table_lines, text_table
 from warroom.core.text import clean_name, plural
 
 #: Most distractors a projection may add (one of each distractor template).
@@ -239,7 +239,7 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
               help="Calls of tools matching PATTERN (a glob on tool names) after the changed result do AMOUNT of "
               "damage each, in UNIT (one unit per drill). Repeatable. Default: every write-like tool (cancel*, "
               "modify*, update*, return*, exchange*, refund*, send*, delete*, create* ...), 1 each.")
-@click.option("--window", type=float, default=10.0, show_default=True, metavar="SECONDS",
+@click.option("--window", type=FiniteFloat(), default=10.0, show_default=True, metavar="SECONDS",
               help="Seconds between the evidence and the deadline, at least (events are released later where the "
               "trace leaves less; at least 5, the fairness rules' reading window).")
 @click.option("--distractors", type=click.IntRange(0, MAX_DISTRACTORS), default=1, show_default=True,

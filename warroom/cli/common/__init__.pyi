@@ -2,6 +2,7 @@
 
 from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
+    FiniteFloat,
     FolderPath,
     GivenPath,
     OutputPath,
@@ -29,6 +30,7 @@ from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, 
 __all__ = [
     "DrillNotLoaded",
     "DrillParam",
+    "FiniteFloat",
     "FolderPath",
     "GivenPath",
     "OutputPath",

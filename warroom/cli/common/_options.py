@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +47,24 @@ class GivenPath(click.Path):
             why = broken_link(value, exc)
             if why is not None:
                 self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+
+
+class FiniteFloat(click.FloatRange):
+    """A number option (``click.FloatRange``) that refuses NaN and infinity: ``nan`` passed click's range checks (no
+    comparison with NaN is true), so ``annotate --speed nan`` crashed the author mode (``cannot advance the drill
+    clock by nan seconds``), ``serve --stuck-after nan`` never showed a trainee stuck and ``project --window inf``
+    failed in the drill it wrote. Every number option of the command line is one (a test walks the command tree)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is no number; give one{self._describe_range_text()}", param, ctx)
+        return number
+
+    def _describe_range_text(self) -> str:
+        if self.min is None and self.max is None:
+            return ""
+        return f" ({self._describe_range()})"
 
 
 def _what_it_names(path_type: click.Path) -> str:
