@@ -223,3 +223,24 @@ def test_nan_or_infinity_for_a_number_option_is_a_usage_error(tmp_path: Path, mo
     assert code == 2, (out, err)
     assert message in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("text", ["refund\rissued", "first line\r\nsecond line", "a tab\tand a\rreturn"])
+def test_an_answer_key_text_holding_a_carriage_return_is_saved_and_reads_back_as_written(tmp_path: Path, text):
+    """A summary or debrief holding a carriage return (text pasted with Windows line ends) was written raw, plain or
+    as a literal block, where YAML reads it as a line break: the save was refused (``the answer_key would not read
+    back as written``, ``the file would not read back after writing``) and the author's key could not be saved at
+    all. It is written double-quoted (``"refund\\rissued"``) and reads back as written."""
+    from warroom.core.author import open_for_annotation, write_draft
+    from warroom.core.load import load_drill
+
+    drills = Path(DRILL).parent
+    path = tmp_path / "duplicate-charge-refunds.yaml"
+    path.write_text((drills / path.name).read_text(encoding="utf-8"), encoding="utf-8")
+    opened = open_for_annotation(path)
+    opened.draft.summary, opened.draft.debrief = text, text
+    write_draft(path, opened.draft, opened.event_order)
+    again = open_for_annotation(path).draft
+    assert (again.summary, again.debrief) == (text, text)
+    drill = load_drill(path)
+    assert drill.answer_key is not None and drill.answer_key.fault.summary == text
