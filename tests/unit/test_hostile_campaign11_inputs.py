@@ -244,3 +244,12 @@ def test_an_answer_key_text_holding_a_carriage_return_is_saved_and_reads_back_as
     assert (again.summary, again.debrief) == (text, text)
     drill = load_drill(path)
     assert drill.answer_key is not None and drill.answer_key.fault.summary == text
+
+
+def test_standard_input_given_twice_as_a_log_is_a_usage_error_not_an_empty_log_scored_a_miss():
+    """``warroom score D - -`` scored the first ``-`` and then the second, which read nothing, as a log of no actions:
+    ``-: 0/100; missed``, a miss nobody played. Standard input is read once."""
+    result = CliRunner().invoke(main, ["score", DRILL, "-", "-"], input='{"t": 5, "kind": "escalate", "step": "s1"}\n')
+    assert result.exit_code == 2, result.output
+    assert "`-` (standard input) is given 2 times, but standard input can be read only once" in result.stderr
+    assert "missed" not in result.output

@@ -233,6 +233,9 @@ def score_command(
         except WarroomError as exc:
             raise failure(f"--as {played_as}: {exc}") from None
     refused = 0
+    if logs.count("-") > 1:  # the second would read nothing: an empty log, scored as a miss
+        raise click.UsageError(f"`-` (standard input) is given {logs.count('-')} times, but standard input can be "
+                               "read only once: give it once")
     for name in logs:
         try:
             log = read_log(name)
