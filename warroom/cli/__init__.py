@@ -11,11 +11,13 @@ import importlib
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from warroom import __version__
 from warroom.cli.common import (
+    GivenPath,
     data_dir_option,
     drills_option,
     mode_option,
@@ -110,6 +112,17 @@ class LazyGroup(click.Group):
     :data:`LAZY_COMMANDS` ("Further Deferring Imports" in click's documentation), so ``warroom --help`` and every
     command pay only for the modules they use."""
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Click's ``main``, but a write to standard output or error that fails (a full disk, ``> /dev/full``) ends
+        the command with one line saying so, never a traceback (:func:`warroom.cli.common.exit_on_lost_output`)."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            from warroom.cli.common import exit_on_lost_output
+
+            exit_on_lost_output(exc)
+            raise
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = [n for n, (target, _) in LAZY_COMMANDS.items() if importlib.util.find_spec(target.split(":")[0])]
         return sorted(set(super().list_commands(ctx)) | set(names))
@@ -183,7 +196,7 @@ def _plain_terminal_size() -> None:
 @click.option(
     "--set",
     "set_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=GivenPath(dir_okay=False, path_type=Path),
     default=None,
     help="Play a drill set: the picker offers only its drills, in its order, with your progress; the set's mode and "
     "attempts apply and results carry its id (docs/drill-sets.md).",

@@ -17,6 +17,7 @@ from warroom.cli.common import (
     say,
 )
 from warroom.core.settings import Settings
+from warroom.core.text import clean_name
 
 
 @click.command()
@@ -39,7 +40,7 @@ def review(settings: Settings, session_id: str) -> None:
     store = open_results(settings, verify=True)  # the whole file is checked before the review opens
     if store is None:
         raise click.ClickException(
-            f"no results store in {settings.data_dir} (no session has been recorded in this data directory)"
+            f"no results store in {clean_name(settings.data_dir)} (no session has been recorded in this data directory)"
         )
     from warroom.store.review import load_review
 

@@ -8,6 +8,7 @@ import click
 
 from warroom.cli.common import (
     DrillParam,
+    FiniteFloat,
     WholeNumber,
     data_dir_setting,
     drills_setting,
@@ -41,7 +42,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 @mode_option
 @click.option(
     "--speed",
-    type=float,
+    type=FiniteFloat(),
     default=1.0,
     show_default=True,
     callback=_speed,

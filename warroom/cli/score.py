@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import DrillParam, WholeNumber, drills_setting, failure, say
+from warroom.cli.common import DrillParam, GivenPath, WholeNumber, drills_setting, failure, say
 from warroom.cli.scores import RulesOption
 from warroom.core.text import clean_name, damage_amount, json_text, plural, seconds
 from warroom.errors import WarroomError
@@ -48,7 +48,7 @@ class ActionLog:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-    from warroom.core.files import SpecialFile, TooLarge, read_limited
+    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited
 
     try:  # opened without waiting and checked open: a folder, a FIFO, a device is refused (a FIFO never waited on)
         return read_limited(path, MAX_LOG_BYTES)
@@ -57,7 +57,7 @@ def _read_bytes(path: str) -> bytes:
     except TooLarge:
         raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read") from None
     except OSError as exc:
-        raise LogRefused(path, 0, f"cannot read it: {exc.strerror or exc}") from None
+        raise LogRefused(path, 0, broken_link(path, exc) or f"cannot read it: {exc.strerror or exc}") from None
 
 
 def read_log(path: str) -> ActionLog:
@@ -196,7 +196,7 @@ def _short(name: str, card: Any, all_clear: bool) -> str:
 
 @click.command("score")
 @click.argument("drill", type=DrillParam(), metavar="DRILL")
-@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...", type=GivenPath(names="file"))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per log per line: log, outcome, response, "
               "total and the scorecard; a refused log: log and error.")
 @click.option("--rules", "rules", cls=RulesOption, default=None, metavar="VERSION",
@@ -233,6 +233,9 @@ def score_command(
         except WarroomError as exc:
             raise failure(f"--as {played_as}: {exc}") from None
     refused = 0
+    if logs.count("-") > 1:  # the second would read nothing: an empty log, scored as a miss
+        raise click.UsageError(f"`-` (standard input) is given {logs.count('-')} times, but standard input can be "
+                               "read only once: give it once")
     for name in logs:
         try:
             log = read_log(name)

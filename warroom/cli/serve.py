@@ -11,7 +11,16 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import WholeNumber, data_dir_setting, drills_setting, store_option, trainee_setting, use_store
+from warroom.cli.common import (
+    FiniteFloat,
+    GivenPath,
+    WholeNumber,
+    data_dir_setting,
+    drills_setting,
+    store_option,
+    trainee_setting,
+    use_store,
+)
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name
 
@@ -55,23 +64,32 @@ def _host_names(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     return value
 
 
+def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--host`` read: an empty one (``--host "$HOST"``, the variable unset) is a usage error, where it listened on
+    every address of the machine (the server's empty host) behind a banner naming none (``http://:8000``)."""
+    if not value.strip():
+        raise click.BadParameter("an empty address names none: give 127.0.0.1 (this machine only), or 0.0.0.0 (every "
+                                 "address: the network, with a --roster)", ctx, param)
+    return value
+
+
 @click.group("serve", invoke_without_command=True)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
-              "opens the war room to the network (use a --roster).")
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_host,
+              help="Address to listen on; anything but loopback opens the war room to the network (use a --roster).")
 @click.option("--port", type=WholeNumber(0, 65535), default=8000, show_default=True, help="Port to listen on.")
-@click.option("--roster", "roster_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+@click.option("--roster", "roster_path", type=GivenPath(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Roster of trainees and token hashes (`warroom serve roster add`); without it, nobody signs in "
               "and every browser plays as the --trainee.")
 @click.option("--max-sessions", type=WholeNumber(min=1), default=None,
               help="Most sessions (browser tabs) at once; the one over the limit gets an HTTP 503 page.")
 @click.option("--tabs-per-trainee", type=WholeNumber(min=1), default=1, show_default=True,
               help="War room tabs one trainee plays in at once; another tab offers to take over.")
-@click.option("--set", "drill_set", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+@click.option("--set", "drill_set", type=GivenPath(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Offer only the drills of this drill set, in its order and mode (checked before serving).")
-@click.option("--console-set", "console_sets", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--console-set", "console_sets", type=GivenPath(exists=True, dir_okay=False, path_type=Path),
               multiple=True, help="A drill set whose completion grid the console shows, besides the --set served "
               "(repeat for several).")
-@click.option("--stuck-after", type=click.FloatRange(min=5), default=90.0, show_default=True,
+@click.option("--stuck-after", type=FiniteFloat(min=5), default=90.0, show_default=True,
               help="Seconds without an action after which the console shows a trainee playing a drill as stuck.")
 @click.option("--forwarded-allow-ips", "proxies", default="", metavar="ADDRESSES", callback=_proxies,
               help="Reverse proxies (addresses or networks, comma-separated: 127.0.0.1, 10.0.0.0/8) whose "
@@ -231,7 +249,7 @@ def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tupl
 
 
 @roster_group.command("add")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 @click.argument("names", metavar="NAME...", nargs=-1, required=True)
 @click.option("--facilitator", is_flag=True, help="Add them as facilitators: they sign in to the console (/console), "
               "never to a war room.")
@@ -252,7 +270,7 @@ def roster_add(roster_path: Path, names: tuple[str, ...], facilitator: bool) -> 
 
 
 @roster_group.command("list")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 def roster_list(roster_path: Path) -> None:
     """List the names on ROSTER with their role, one per line (`NAME<TAB>ROLE`), in the file's order; tokens are
     never shown (the file holds only their hashes)."""
@@ -264,7 +282,7 @@ def roster_list(roster_path: Path) -> None:
 
 
 @roster_group.command("remove")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 @click.argument("names", metavar="NAME...", nargs=-1, required=True)
 def roster_remove(roster_path: Path, names: tuple[str, ...]) -> None:
     """Remove NAMEs from ROSTER. A running `warroom serve` reads the changed roster at once: their sign-ins end
@@ -281,7 +299,7 @@ def roster_remove(roster_path: Path, names: tuple[str, ...]) -> None:
 
 
 @roster_group.command("rotate")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("roster_path", metavar="ROSTER", type=GivenPath(dir_okay=False, path_type=Path))
 @click.argument("names", metavar="NAME...", nargs=-1, required=True)
 def roster_rotate(roster_path: Path, names: tuple[str, ...]) -> None:
     """Give NAMEs (already on ROSTER) new sign-in tokens and print each, once (`NAME<TAB>TOKEN`). The old token

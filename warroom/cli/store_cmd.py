@@ -16,6 +16,7 @@ import click
 
 from warroom.cli.common import (
     FolderPath,
+    GivenPath,
     OutputPath,
     data_dir_option,
     format_option,
@@ -242,7 +243,7 @@ def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
 
 
 @store_group.command(name="import")
-@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.argument("source", type=GivenPath(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--trainee", "owner", metavar="NAME", default=None,
               help="A trainee's own export: store only the sessions of trainee NAME and refuse every other line.")
 @click.option("--all-trainees", is_flag=True,

@@ -116,10 +116,13 @@ def resolve_trainee(name: str | None = None, source: str = "--trainee") -> str:
     """The trainee's name: ``name`` if given (its error messages say it came from ``source``), else
     ``$WARROOM_TRAINEE``, else the OS user name (else ``trainee``), with surrounding white space removed.
 
-    Raises :class:`SettingsError` (exit status 2) when the name holds a control character (newline and tab
-    included), a bidirectional control or an invisible character, or is over :data:`MAX_TRAINEE_CHARS`
-    characters: it is stored with the session and printed on terminals."""
-    if name and name.strip():
+    Raises :class:`SettingsError` (exit status 2) when ``name`` is given but empty, or the name holds a control
+    character (newline and tab included), a bidirectional control or an invisible character, or is over
+    :data:`MAX_TRAINEE_CHARS` characters: it is stored with the session and printed on terminals."""
+    if name is not None:  # given, even empty: an unset shell variable (`--trainee "$NAME"`) names nobody
+        if not name.strip():
+            raise SettingsError(f"the trainee name from {source} is empty: give a name, or leave {source} out for "
+                                f"${TRAINEE_ENV}, else the OS user name")
         return _checked_trainee(name.strip(), source)
     env = os.environ.get(TRAINEE_ENV, "").strip()
     if env:
@@ -180,7 +183,7 @@ class Settings:
         ``--drills`` folders added after the root command's. Raises :class:`SettingsError` like :meth:`resolve`."""
         extra = tuple(d for d in drill_dirs if d not in self.drill_dirs)
         return Settings(
-            trainee=resolve_trainee(trainee) if trainee else self.trainee,
+            trainee=resolve_trainee(trainee) if trainee is not None else self.trainee,
             data_dir=expand_home(data_dir) if data_dir else self.data_dir,
             drill_dirs=(*self.drill_dirs, *extra),
         )

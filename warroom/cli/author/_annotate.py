@@ -9,14 +9,15 @@ from typing import Any
 
 import click
 
+from warroom.cli.common import FiniteFloat, GivenPath
 from warroom.core.text import clean, clean_name
 
 
 @click.command("annotate")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--speed", type=click.FloatRange(min=0.5, max=32), default=1.0, show_default=True,
+@click.argument("file", type=GivenPath(path_type=Path, dir_okay=False, exists=True))
+@click.option("--speed", type=FiniteFloat(min=0.5, max=32), default=1.0, show_default=True,
               help="Initial playback speed of the drill clock (drill seconds per real second).")
-@click.option("--reading-time", type=click.FloatRange(min=1, max=120), default=None, metavar="S",
+@click.option("--reading-time", type=FiniteFloat(min=1, max=120), default=None, metavar="S",
               help="On save, move the events after the earliest evidence later, so that the next one comes S "
                    "seconds after it (a comment above `trace:` says by how much).")
 def annotate(file: Path, speed: float, reading_time: float | None) -> None:

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
+from warroom.cli.common import GivenPath
+
 
 @click.command("migrate")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=GivenPath(path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
 def migrate(files: tuple[Path, ...], dry_run: bool) -> None:
     """Rewrite version-1 drill FILES as format version 2, comments and layout kept.

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import failure, say
+from warroom.cli.common import GivenPath, failure, say
 
 
 def _schema_ref_for(out_dir: Path) -> str:
@@ -24,7 +24,7 @@ def _schema_ref_for(out_dir: Path) -> str:
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=Path("."),
     show_default=True,
     help="Folder to write ID.yaml into (created if missing).",

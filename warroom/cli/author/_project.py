@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import WholeNumber, file_progress, say, table_lines, text_table
+from warroom.cli.common import FiniteFloat, GivenPath, WholeNumber, file_progress, say, table_lines, text_table
 from warroom.core.text import clean_name, plural
 
 #: Most distractors a projection may add (one of each distractor template).
@@ -220,7 +220,7 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
 
 
 @click.command("project")
-@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.argument("file", required=False, type=GivenPath(path_type=Path))
 @click.option("--template", "templates", multiple=True, metavar="NAME",
               help="The fault template: pagination-truncated, error-flag-ignored, stale-data, wrong-record, "
               "partial-write, unit-confusion, timeout-as-empty, rate-limit-swallowed. One for FILE; with --all, "
@@ -229,17 +229,17 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
               "first result the template can be projected at.")
 @click.option("--list", "listing", is_flag=True, help="Show where each template applies in FILE: the event, its "
               "plan step and tool, the field it would change, the first damage call, and whether it can be projected.")
-@click.option("--all", "folder", type=click.Path(path_type=Path), metavar="DIR",
+@click.option("--all", "folder", type=GivenPath(path_type=Path), metavar="DIR",
               help="Project every healthy drill in DIR (searched for *.yaml): every applicable projection, one per "
               "template and result shape, each with an estimated difficulty; needs --out.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+@click.option("--out", type=GivenPath(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="Folder for the projected drills, one <id>.yaml each (created if missing; default: the current "
               "folder for FILE).")
 @click.option("--damage", multiple=True, metavar="PATTERN=AMOUNT[:UNIT]",
               help="Calls of tools matching PATTERN (a glob on tool names) after the changed result do AMOUNT of "
               "damage each, in UNIT (one unit per drill). Repeatable. Default: every write-like tool (cancel*, "
               "modify*, update*, return*, exchange*, refund*, send*, delete*, create* ...), 1 each.")
-@click.option("--window", type=float, default=10.0, show_default=True, metavar="SECONDS",
+@click.option("--window", type=FiniteFloat(), default=10.0, show_default=True, metavar="SECONDS",
               help="Seconds between the evidence and the deadline, at least (events are released later where the "
               "trace leaves less; at least 5, the fairness rules' reading window).")
 @click.option("--distractors", type=WholeNumber(0, MAX_DISTRACTORS), default=1, show_default=True,

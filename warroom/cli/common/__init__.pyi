@@ -2,7 +2,9 @@
 
 from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
+    FiniteFloat,
     FolderPath,
+    GivenPath,
     OutputPath,
     WholeNumber,
     data_dir_option,
@@ -21,7 +23,7 @@ from ._options import (
     trainee_setting,
     use_store,
 )
-from ._output import emit, emit_csv, emit_json, failure, say
+from ._output import emit, emit_csv, emit_json, exit_on_lost_output, failure, say
 from ._progress import file_progress
 from ._store import check_store, open_results, recover_and_report, report_recovered, store_errors
 from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, table_lines, text_table
@@ -29,7 +31,9 @@ from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, 
 __all__ = [
     "DrillNotLoaded",
     "DrillParam",
+    "FiniteFloat",
     "FolderPath",
+    "GivenPath",
     "OutputPath",
     "UNBOUNDED_WIDTH",
     "WholeNumber",
@@ -43,6 +47,7 @@ __all__ = [
     "emit",
     "emit_csv",
     "emit_json",
+    "exit_on_lost_output",
     "failure",
     "file_progress",
     "format_option",

@@ -68,6 +68,9 @@ class DrillParam(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, (LoadedDrill, Path)):  # already converted (a default value)
             return value
+        if value == "":  # Path("") is the current folder, which nobody named (an unset shell variable)
+            what = "drill file, folder or drill id" if self.folders else "drill file or drill id"
+            self.fail(f"an empty name names no {what}: give one", param, ctx)
         library = library_of(ctx)
         try:
             if self.folders:

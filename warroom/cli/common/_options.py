@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,64 @@ from warroom.errors import SettingsError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class GivenPath(click.Path):
+    """A path argument or option of a command: ``click.Path`` that refuses an empty name. ``Path("")`` is ``.``, so
+    an empty value (``--out "$OUT"`` with the variable unset) was read as the current folder: ``validate ""``
+    checked every drill there, ``new ID --out ""`` and ``import ... --out ""`` wrote into it, and the refusals named
+    ``.``, a path nobody gave. Every path parameter of the command line is one (tests/unit/
+    test_hostile_campaign11_inputs.py walks the command tree)."""
+
+    def __init__(self, *args: Any, names: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = names or _what_it_names(self)  # what an empty name is said not to name
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "":
+            self.fail(f"an empty name names no {self.names}: give one", param, ctx)
+        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
+            self._fail_on_broken_link(value, param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _fail_on_broken_link(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                             ctx: click.Context | None) -> None:
+        """A symbolic link to nothing, or in a loop, is named as one (click said ``Path 'x' does not exist``, of a
+        name ``ls`` lists)."""
+        from warroom.core.files import broken_link
+        from warroom.core.text import clean_name
+
+        try:
+            os.stat(value)
+        except OSError as exc:
+            why = broken_link(value, exc)
+            if why is not None:
+                self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+
+
+class FiniteFloat(click.FloatRange):
+    """A number option (``click.FloatRange``) that refuses NaN and infinity: ``nan`` passed click's range checks (no
+    comparison with NaN is true), so ``annotate --speed nan`` crashed the author mode (``cannot advance the drill
+    clock by nan seconds``), ``serve --stuck-after nan`` never showed a trainee stuck and ``project --window inf``
+    failed in the drill it wrote. Every number option of the command line is one (a test walks the command tree)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is no number; give one{self._describe_range_text()}", param, ctx)
+        return number
+
+    def _describe_range_text(self) -> str:
+        if self.min is None and self.max is None:
+            return ""
+        return f" ({self._describe_range()})"
+
+
+def _what_it_names(path_type: click.Path) -> str:
+    if path_type.file_okay and path_type.dir_okay:
+        return "file or folder"
+    return "file" if path_type.file_okay else "folder"
+
+
 trainee_option = click.option(
     "--trainee",
     default=None,
@@ -22,7 +81,7 @@ trainee_option = click.option(
 )
 data_dir_option = click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     default=None,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
@@ -43,6 +102,10 @@ def use_store(url: str | None) -> None:
     it was when the command ends."""
     if url is None:
         return
+    if not url.strip():  # `--store "$URL"` with the variable unset: never the default store without a word
+        raise click.BadParameter("an empty URL names no store: give sqlite:///FILE or postgresql://..., or leave "
+                                 "--store out for $WARROOM_STORE, else the data directory's SQLite file",
+                                 param_hint="'--store'")
     from warroom.store.backends import STORE_ENV
 
     before = os.environ.get(STORE_ENV)
@@ -67,7 +130,7 @@ mode_option = click.option(
     "stops (a drill set in assessment mode asks for it too).",
 )
 
-class FolderPath(click.Path):
+class FolderPath(GivenPath):
     """An existing folder: click's ``Path(exists=True, file_okay=False)`` refuses a regular file but lets a FIFO, a
     socket or a device through (it checks for a regular file only), which then offered no drill without a word."""
 
@@ -112,7 +175,7 @@ class WholeNumber(click.IntRange):
         return f"{self.min} to {self.max}" if self.min is not None and self.max is not None else ""
 
 
-class OutputPath(click.Path):
+class OutputPath(GivenPath):
     """The file an ``--output`` writes, or ``-`` for standard output (converted to None: printed as without the
     option, control characters escaped). Only the exact ``-`` means stdout: ``./-`` names a file called ``-``. An
     empty name (``-o ""``, an unset shell variable) names no file: refused as such, where it was read as ``.``, the
@@ -221,7 +284,7 @@ trainee_setting = click.option(
 )
 data_dir_setting = click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=GivenPath(file_okay=False, path_type=Path),
     expose_value=False,
     callback=_apply_data_dir,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",

@@ -12,9 +12,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
 import io
+import os
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -108,3 +111,53 @@ def emit_json(value: Any, output: Path | None = None) -> None:
 def emit_csv(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], output: Path | None = None) -> None:
     """CSV (see :func:`csv_text`) on stdout, cleaned, or faithful in ``output``."""
     emit(csv_text(columns, rows, terminal=output is None), output, what="CSV")
+
+
+def exit_on_lost_output(exc: OSError) -> None:
+    """End the command (exit status 1) when ``exc`` was raised writing standard output or standard error (``warroom
+    validate > out.txt`` on a full disk, ``> /dev/full``, a terminal hung up: ``ENOSPC``, ``EIO``...), saying so on
+    stderr in one line where it was a traceback; return for any other error (the caller raises it again). Click
+    itself ends quietly only on a closed pipe (``EPIPE``). The stream's file descriptor is then pointed at
+    ``/dev/null``, so that flushing it at exit raises nothing more."""
+    stream = _written_stream(exc)
+    if stream is None:
+        return
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    if not _is_standard(stream, (sys.stderr, sys.__stderr__), 2):
+        why = exc.strerror or str(exc)
+        with contextlib.suppress(OSError):
+            click.echo(f"Error: cannot write to standard output ({why}), so what it shows is cut short: send it "
+                       "where there is room (another file or disk)", err=True)
+    raise SystemExit(1)
+
+
+def _written_stream(exc: OSError) -> Any:
+    """The standard stream (stdout or stderr) whose write or flush raised ``exc``: the file that one of the
+    innermost frames of its traceback was writing (``click.echo``'s ``file``, Rich's ``Console.file``), else None."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    if exc.errno == errno.EPIPE:
+        return None
+    standard = (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
+    for frame in reversed(frames[-4:]):  # the write, and the few calls around it (a stream's own write method)
+        local = frame.f_locals
+        for stream in (local.get("file"), local.get("stream"), getattr(local.get("self"), "file", None)):
+            if stream is not None and _is_standard(stream, standard, 1, 2):
+                return stream
+    return None
+
+
+def _is_standard(stream: Any, streams: tuple[Any, ...], *fds: int) -> bool:
+    """``stream`` is one of ``streams``, or writes to one of the file descriptors ``fds``."""
+    if any(stream is s for s in streams):
+        return True
+    try:
+        return stream.fileno() in fds
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warroom.cli.common import GivenPath
 from warroom.importers.kit import importers
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def _checked(option: Option) -> Any:
     return check
 
 
-class _OutFolder(click.Path):
+class _OutFolder(GivenPath):
     """The ``--out`` folder, or ``-`` for standard output (converted to None: the one drill written there). Only the
     exact ``-`` means stdout: ``./-`` names a folder called ``-``."""
 
@@ -65,13 +66,13 @@ class _OutFolder(click.Path):
 def _params(importer: Importer) -> list[click.Parameter]:
     """The command's arguments and options: those every import takes, then the importer's own."""
     return [
-        click.Argument(["paths"], nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)),
+        click.Argument(["paths"], nargs=-1, required=True, type=GivenPath(exists=True, path_type=Path)),
         click.Option(["--out", "out_dir"], required=True, type=_OutFolder(),
                      help=importer.out_help + " With -, the one drill is written on standard output."),
         click.Option(["--redact"], is_flag=True,
                      help="Replace e-mail addresses, phone numbers, API keys and tokens and IP addresses in every text "
                           "by placeholders (<email-1>) before writing (docs/importing.md)."),
-        click.Option(["--redact-names"], type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
+        click.Option(["--redact-names"], type=GivenPath(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
                      help="Also replace these names (one a line; implies --redact)."),
         click.Option(["--force"], is_flag=True, help="Overwrite drill files that already exist in --out."),
         click.Option(["-v", "--verbose"], is_flag=True, help="List every drill written, not only failures."),

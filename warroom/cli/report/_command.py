@@ -88,7 +88,7 @@ def report(
     recover_and_report(settings)
     store = open_results(settings, verify=None)
     if store is None:
-        raise failure(f"no sessions recorded yet in {settings.data_dir}: nothing to report")
+        raise failure(f"no sessions recorded yet in {clean_name(settings.data_dir)}: nothing to report")
     live = _in_progress(settings.data_dir, trainees)
     with store, store_errors():
         query = FactsQuery(since=since_ts, set_id=set_id, trainees=trainees, include_unverified=include_unverified)

@@ -11,7 +11,7 @@ import click
 from warroom.cli.common import data_dir_option, say, settings_from, store_errors
 from warroom.cli.scores._options import open_store, subcommand_options
 from warroom.core.settings import Settings
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 
 yes_help = "Do not ask for confirmation."
 
@@ -29,7 +29,7 @@ def delete_stored(settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
     click.ClickException (exit 1) for a key that matches no session or several."""
     store = open_store(settings)
     if store is None:
-        say(f"No sessions recorded yet in {settings.data_dir}.")
+        say(f"No sessions recorded yet in {clean_name(settings.data_dir)}.")
         return
     with store, store_errors():
         _delete(store, settings, keys, yes)

@@ -24,7 +24,7 @@ from warroom.cli.scores._options import (
     subcommand_options,
 )
 from warroom.core.settings import Settings
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 from warroom.store.results import LIST_FIELDS
 
 #: The CSV export's columns: every flat stored field (the store.s :data:`~warroom.store.results.LIST_FIELDS`;
@@ -111,7 +111,7 @@ def list_sessions(
         elif fmt == "csv":
             emit_csv(CSV_COLUMNS, [], output)
         else:
-            say(f"No sessions recorded yet in {settings.data_dir}.")
+            say(f"No sessions recorded yet in {clean_name(settings.data_dir)}.")
         return
     with store, store_errors():
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)

@@ -21,7 +21,7 @@ from warroom.cli.scores._options import (
     subcommand_options,
 )
 from warroom.core.settings import Settings
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 
 
 def rescore_sessions(
@@ -36,7 +36,7 @@ def rescore_sessions(
 
     store = open_store(settings)
     if store is None:
-        say(f"No sessions recorded yet in {settings.data_dir}.")
+        say(f"No sessions recorded yet in {clean_name(settings.data_dir)}.")
         return
     with store, store_errors():
         resolver = default_drill_resolver(settings.drill_dirs)

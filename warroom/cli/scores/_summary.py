@@ -26,7 +26,7 @@ from warroom.cli.scores._options import (
 )
 from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, unverified_sentence
 from warroom.core.settings import Settings
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 
 if TYPE_CHECKING:
     from warroom.store.errors import CorruptSession
@@ -54,7 +54,7 @@ def summarise(
     store = open_store(settings)
     if store is None:
         if fmt == "table":
-            say(f"No sessions recorded yet in {settings.data_dir}.")
+            say(f"No sessions recorded yet in {clean_name(settings.data_dir)}.")
             _say_in_progress(live)
         else:
             show_summary(None, filters, fmt, output, in_progress=live)

@@ -11,7 +11,7 @@ import click
 from warroom.cli.common import emit_json, file_progress, say, settings_from, store_errors
 from warroom.cli.scores._options import Filters, filter_options, filters_of, open_store, subcommand_options
 from warroom.core.settings import Settings
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 
 
 def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> None:
@@ -25,7 +25,7 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
     if store is None:
         if fmt == "json":
             emit_json([])
-        say(f"No sessions recorded yet in {settings.data_dir}.", err=fmt == "json")
+        say(f"No sessions recorded yet in {clean_name(settings.data_dir)}.", err=fmt == "json")
         return
     with store, store_errors():
         login_role = own_sessions_only(store)  # a trainee role may not record verdicts (nor change any)

@@ -164,8 +164,10 @@ def _styled(value: Any) -> Any:
         return {k: _styled(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_styled(v) for v in value]
-    if isinstance(value, str) and _UNWRITABLE.search(value):
-        return DoubleQuotedScalarString(value)  # escaped (``"\e]0;\a"``): YAML allows them in a file no other way
+    if isinstance(value, str) and (_UNWRITABLE.search(value) or "\r" in value):
+        # escaped (``"\e]0;\a"``): YAML allows them in a file no other way; a carriage return (a text pasted with
+        # Windows line ends) written raw would be a line break, read back as another text (the save was refused)
+        return DoubleQuotedScalarString(value)
     if isinstance(value, str) and "\n" in value.strip() and not any(ch in value for ch in "\t\r"):
         return LiteralScalarString(value)
     if isinstance(value, str) and not isinstance(yaml11_value(value), str):

@@ -5,6 +5,7 @@ from ._json import DuplicateKey, record_json
 from ._regular import (
     SpecialFile,
     TooLarge,
+    broken_link,
     expand_home,
     open_regular,
     read_limited,
@@ -32,4 +33,5 @@ __all__ = [
     "writing",
     "special_file_kind",
     "special_mode_kind",
+    "broken_link",
 ]

@@ -165,13 +165,11 @@ def _top_level_keys(text: str) -> Iterator[str]:
 
 
 def _read(path: Path) -> str:
-    from warroom.core.files import SpecialFile, TooLarge, read_limited
+    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited
 
     shown = os.fspath(path)
     try:
         data = read_limited(path, MAX_SET_BYTES)  # the size is checked before a byte is read, on the open file
-    except FileNotFoundError:
-        raise DrillSetError([Problem(shown, 1, 1, "no such file")]) from None
     except SpecialFile as exc:  # a folder, a FIFO, a socket, a device: named, never read
         raise DrillSetError([Problem(shown, 1, 1, f"this is {exc.kind}, not a drill set file (only regular files are "
                                                   "read)")]) from None  # fmt: skip
@@ -179,7 +177,9 @@ def _read(path: Path) -> str:
         raise DrillSetError([Problem(shown, 1, 1, f"the file is {exc.size:,} bytes; a drill set file is at most "
                                                   f"{MAX_SET_BYTES // 1024} KiB")]) from None  # fmt: skip
     except OSError as exc:
-        raise DrillSetError([Problem(shown, 1, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
+        why = broken_link(path, exc) or ("no such file" if isinstance(exc, FileNotFoundError) else
+                                         f"cannot read the file: {exc.strerror or exc}")
+        raise DrillSetError([Problem(shown, 1, 1, why)]) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -71,7 +71,7 @@ def read_head(path: Path, max_bytes: int) -> str:
 
 
 def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
-    from warroom.core.files import SpecialFile, open_regular
+    from warroom.core.files import SpecialFile, broken_link, open_regular
 
     try:  # opened without waiting and checked open: a FIFO opens at once, then is refused
         f = open_regular(path)
@@ -79,7 +79,7 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
         kind = "a directory" if e.kind == "a folder" else e.kind
         raise error(f"is {kind}, not a record file") from None
     except OSError as e:
-        raise error(f"cannot read the file: {e.strerror or e}") from None
+        raise error(broken_link(path, e) or f"cannot read the file: {e.strerror or e}") from None
     with f:
         info = os.fstat(f.fileno())
         limit = f"{SIZE_LIMIT_WORDS} {max_bytes / 1048576:g} MiB"
