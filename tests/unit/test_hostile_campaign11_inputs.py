@@ -253,3 +253,15 @@ def test_standard_input_given_twice_as_a_log_is_a_usage_error_not_an_empty_log_s
     assert result.exit_code == 2, result.output
     assert "`-` (standard input) is given 2 times, but standard input can be read only once" in result.stderr
     assert "missed" not in result.output
+
+
+def test_project_jobs_start_no_more_worker_processes_than_cpus(monkeypatch):
+    """`project --all --jobs 1000` on 1,000 drills started 1,000 worker processes (about 50 MB each) for work that is
+    all CPU: the workers are at most the CPUs this process may run on, and never more than the files."""
+    import os
+
+    from warroom.core.projection._batch import workers
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    assert workers(1000, 1000) == 2
+    assert workers(1000, 1) == 1 and workers(1, 1000) == 1 and workers(2, 5) == 2

@@ -248,7 +248,7 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
 @click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
 @click.option("-v", "--verbose", is_flag=True, help="With --all: list every drill written.")
 @click.option("--jobs", type=WholeNumber(min=1), default=None, metavar="N",
-              help="With --all: project the files in N worker processes (default: one per CPU; 1: none).")
+              help="With --all: project the files in N worker processes (default and most: one per CPU; 1: none).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="With --list: a table, or JSON.")
 def project(file: Path | None, templates: tuple[str, ...], at_event: str | None, listing: bool, folder: Path | None,
