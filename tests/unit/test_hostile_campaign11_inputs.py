@@ -265,3 +265,34 @@ def test_project_jobs_start_no_more_worker_processes_than_cpus(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     assert workers(1000, 1000) == 2
     assert workers(1000, 1) == 1 and workers(1, 1000) == 1 and workers(2, 5) == 2
+
+
+def test_names_to_redact_are_matched_through_a_trie_the_same_as_their_alternation():
+    """`--redact-names` with a long list of names: one alternation of every name was tried at every position of every
+    text (20,000 names on 140 KB took 3.2 s; the 8 MiB limit of names, 28 s and 855 MB). The names are one trie;
+    what it matches is what the alternation of the names, longest first, matched."""
+    import random
+    import re
+
+    from warroom.importers.kit._redact import Redactor, _names_pattern
+
+    assert _names_pattern(["ann", "anna", "anne"]) == "ann(?:a|e)?"
+
+    def alternation(names: list[str], text: str) -> str:
+        ordered = sorted({n.strip() for n in names if n.strip()}, key=lambda n: (-len(n), n))
+        if not ordered:  # blank names are no names
+            return ""
+        alternatives = "|".join(re.escape(n) for n in ordered)
+        pattern = re.compile(rf"(?<!\w)(?i:{alternatives})(?!\w)")
+        return "|".join(m.group(0) for m in pattern.finditer(text))
+
+    rng = random.Random(11)
+    letters = "abAB .-é"
+    for _ in range(500):
+        names = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 5))) for _ in range(rng.randint(1, 8))]
+        text = "".join(rng.choice(letters + "xy") for _ in range(60))
+        redactor = Redactor(names)
+        found = "|".join(m.group("name") for m in redactor._pattern.finditer(text) if m.lastgroup == "name")
+        assert found == alternation(names, text), (names, text)
+    deep = Redactor(["a" * i for i in range(1, 1500)])  # nested deep: still one pattern, whichever way it is built
+    assert deep.text("aaaa b aaaaaaa") == "<name-1> b <name-2>"
