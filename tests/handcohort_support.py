@@ -22,8 +22,11 @@ trainee's start-time order).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from warroom.core.load import load_drill
 from warroom.core.play import Replay
@@ -142,3 +145,21 @@ def play_many(data_dir: Path, trainee: str, signal: int, noise: int) -> list[str
         rec.finish(score(rec.drill, rec.actions))
         ids.append(rec.session_id)
     return ids
+
+
+def play_cohort_cleanly(mp: pytest.MonkeyPatch, data_dir: Path, store_url: str, cache_dir: Path) -> list[str]:
+    """:func:`play_cohort` for a module-scoped fixture, which starts before any test's fixtures: with the ambient
+    settings tests/conftest.py clears for each test cleared here too (``WARROOM_*``, the picker cache its own), the
+    sessions playing their fault (conftest's ``_sessions_play_the_fault``) and ``$WARROOM_STORE`` set to
+    ``store_url`` (unset if empty: the data directory's SQLite file). ``mp`` undoes it all."""
+    from warroom.core.variants import _trial
+
+    for name in list(os.environ):
+        if name.startswith("WARROOM_"):
+            mp.delenv(name)
+    mp.setenv("LANG", "C.UTF-8")
+    mp.setenv("WARROOM_CACHE_DIR", str(cache_dir))
+    mp.setattr(_trial, "DEFAULT_NOISE_RATE", 0.0)
+    if store_url:
+        mp.setenv("WARROOM_STORE", store_url)
+    return play_cohort(data_dir)

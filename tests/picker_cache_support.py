@@ -26,13 +26,28 @@ def drill_copy(folder: Path, stem: str, title: str | None = None) -> Path:
 def record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the drill files read (loaded) by the catalog from here on, the bundled drills left out (the
     list fills as they are read)."""
+    import warroom.core.library as library
+
     seen: list[str] = []
     real = services_module.load_entry
 
     def load(path: Path):
-        if Path(path).parent != bundled_drills_dir():
+        if Path(path).parent != library.bundled_drills_dir():  # looked up now: small_bundled_library may replace it
             seen.append(Path(path).name)
         return real(path)
 
     monkeypatch.setattr(services_module, "load_entry", load)
     return seen
+
+
+def small_bundled_library(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Path:
+    """The bundled library seen by the catalog as ``folder`` holding two of the bundled drills: the picker-cache tests
+    are about the folders given (the bundled drills are left out of what they assert), and reading all of the
+    bundled drills on every cache miss cost most of their time. ``folder`` is created; returns it."""
+    import warroom.core.library as library
+
+    folder.mkdir()
+    for stem in ("duplicate-charge-refunds", "held-orders-release"):
+        (folder / f"{stem}.yaml").write_bytes((bundled_drills_dir() / f"{stem}.yaml").read_bytes())
+    monkeypatch.setattr(library, "bundled_drills_dir", lambda: folder)
+    return folder

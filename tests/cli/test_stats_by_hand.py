@@ -9,17 +9,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from handcohort_support import DRILL, PLAYS, SET_ID, play_cohort
+from handcohort_support import DRILL, PLAYS, SET_ID, play_cohort, play_cohort_cleanly
 from paper_stats import Row, paper
 from scores_support import run_sub
 
 from warroom.cli import main
-
-pytestmark = pytest.mark.usefixtures("backend_url")
 
 A, B, C, N = (DRILL[k] for k in "ABCN")
 
@@ -60,8 +59,35 @@ EXPECTED = [
 ]
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def _cohort(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], str]:
+    """The cohort played once per module and back end (the tests that share it only read it): in a data directory
+    of its own, or in a new schema of the PostgreSQL test server; returns the data directory, the session ids and
+    the store URL ("" for the data directory's SQLite file)."""
+    url = ""
+    if request.param == "postgresql":
+        server = request.getfixturevalue("postgres_server")
+        schema = f"t_{uuid.uuid4().hex[:16]}"
+        server.sql(f"CREATE SCHEMA {schema}")
+        url = server.url(schema=schema)
+    data = tmp_path_factory.mktemp("cohort") / "data"
+    with pytest.MonkeyPatch.context() as mp:
+        ids = play_cohort_cleanly(mp, data, url, tmp_path_factory.mktemp("cache"))
+    return data, ids, url
+
+
 @pytest.fixture
-def played(tmp_path: Path) -> tuple[Path, list[str]]:
+def played(_cohort: tuple[Path, list[str], str], monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
+    """The shared cohort, read-only; ``$WARROOM_STORE`` names its PostgreSQL schema for the commands the test runs."""
+    data, ids, url = _cohort
+    if url:
+        monkeypatch.setenv("WARROOM_STORE", url)
+    return data, ids
+
+
+@pytest.fixture
+def own_played(backend_url: str | None, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A cohort of the test's own, on each back end, for a test that writes to the store."""
     data = tmp_path / "data"
     return data, play_cohort(data)
 
@@ -227,8 +253,8 @@ def test_report_shows_the_paper_figures(played: tuple[Path, list[str]], tmp_path
     assert "ana: too few trials (3 signal, 1 noise)" in page
 
 
-def test_rescore_gives_the_same_figures(played: tuple[Path, list[str]]):
-    data, _ = played
+def test_rescore_gives_the_same_figures(own_played: tuple[Path, list[str]]):
+    data, _ = own_played
     before = _summary(data)
     r = run_sub(data, "rescore")
     assert r.exit_code == 0, r.output
@@ -236,6 +262,7 @@ def test_rescore_gives_the_same_figures(played: tuple[Path, list[str]]):
     assert after == before
 
 
+@pytest.mark.usefixtures("backend_url")
 def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
     """The first attempt is the session the store stored first, whatever the starts say (docs/sessions.md), in
     `scores summary` (counted in SQL) and in `warroom report` (counted from each session's facts) alike: t1's two

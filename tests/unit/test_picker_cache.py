@@ -14,11 +14,16 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from picker_cache_support import drill_copy, record_reads
+from picker_cache_support import drill_copy, record_reads, small_bundled_library
 
 from warroom.core.library import CachedFile, DrillCard, FolderCache, file_stamp
 from warroom.core.library import _cache as cardcache
 from warroom.tui.logic import Services
+
+
+@pytest.fixture(autouse=True)
+def _small_bundled(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    small_bundled_library(monkeypatch, tmp_path_factory.mktemp("bundled") / "drills")
 
 
 @pytest.fixture

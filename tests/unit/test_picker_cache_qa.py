@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from picker_cache_support import drill_copy, record_reads
+from picker_cache_support import drill_copy, record_reads, small_bundled_library
 
 import warroom.tui.logic._services as services_module
 from warroom.core.files import real_path
@@ -19,6 +19,11 @@ from warroom.core.library import _cache as cardcache
 from warroom.core.load import DrillReadError
 from warroom.core.load import _loader as loader
 from warroom.tui.logic import Services, load_entry
+
+
+@pytest.fixture(autouse=True)
+def _small_bundled(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    small_bundled_library(monkeypatch, tmp_path_factory.mktemp("bundled") / "drills")
 
 
 @pytest.fixture
