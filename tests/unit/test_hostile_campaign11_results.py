@@ -1,0 +1,87 @@
+"""An eleventh fresh hostile campaign on results and scores (issue 30; docs/cohorts.md, "What a trainee can and
+cannot do to their results"; docs/reliability.md, "Recovery at the next start"). Each case it found, with the right
+behaviour."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from store_support import bundled_drill_path, load
+
+from unit.test_forgeries import killed_journal
+from warroom.cli import main
+from warroom.core.model import Action, ActionKind, PlayedAs
+from warroom.core.scoring import SCORING_VERSION, score
+from warroom.core.variants import draw_played_as
+from warroom.store.cohort import cohort_stats, unverified_sessions
+from warroom.store.journal import recover_unfinished
+from warroom.store.results import ResultsStore
+
+#: Escalations of the origin s1 of the bundled drill at 20 s that no trainee who read the trace makes: citing nothing
+#: (scoring rules 1 judged the step alone), and citing all six events out (rules 3 took one evidence event among
+#: them). By the current rules each is "right step, unsupported", 10 points, a localisation error.
+_CITING_NOTHING = [Action(t=20.0, kind=ActionKind.ESCALATE, step="s1", cites=())]
+_CITING_EVERYTHING = [Action(t=20.0, kind=ActionKind.ESCALATE, step="s1",
+                             cites=("e01", "e02", "e03", "e04", "e05", "e06"))]  # fmt: skip
+
+
+def _signal_seed() -> int:
+    """A seed whose assessment session of the bundled drill (which has a twin) is a signal trial."""
+    drill = load(bundled_drill_path())
+    return next(s for s in range(100) if draw_played_as(drill, s) is PlayedAs.SIGNAL)
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(("rules", "actions"), [("1", _CITING_NOTHING), ("3", _CITING_EVERYTHING)])
+def test_a_journal_claiming_older_lenient_scoring_rules_is_not_counted_as_their_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, actions: list[Action]
+):
+    """A killed session's journal whose start line was edited to record scoring rules 1 (or 3): recovery scored it
+    by them as recorded, so an escalation citing nothing (or everything) was stored "contained, 92", its response
+    approximated as a hit, counted at once, and `scores verify` (which checks a session recovered by warroom by its
+    own rules) found it right. The rules a journal records are its writer's word, as its drill id and trial are: by
+    the current rules its actions score otherwise, so it is stored flagged as disagreeing, left out of the figures,
+    and verify checks it by the current rules."""
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    sid = killed_journal(tmp_path, bundled_drill_path(), {"scoring_version": rules}, actions, mode="assessment",
+                         seed=_signal_seed())
+    (rec,) = recover_unfinished(tmp_path)
+    assert rec.stored and (rec.outcome, rec.total) == ("contained", 92)  # scored by the rules it records, as before
+    assert any(f"records scoring rules {rules}" in p for p in rec.problems), rec.problems
+    with ResultsStore(tmp_path) as store:
+        assert store.checks()[sid].state == "disagrees"
+        assert cohort_stats(store).stats.trainees == []  # left out: no hit
+        assert unverified_sessions(store).count == 1
+    code, out, _ = _cli("scores", "verify", "--format", "json", "--data-dir", str(tmp_path))
+    (verdict,) = json.loads(out)
+    assert code == 1 and verdict["verdict"] == "disagrees", verdict
+    assert any('outcome "contained" is stored, "right_step_unsupported" recomputed' in p for p in verdict["problems"])
+    code, out, _ = _cli("scores", "summary", "--format", "json", "--data-dir", str(tmp_path))
+    assert json.loads(out)["trainees"] == []
+
+
+def test_a_journal_of_older_rules_that_score_its_actions_alike_is_recovered_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A session killed before an upgrade keeps the rules it was played under; when the current rules score its
+    actions the same (outcome, total, response), nothing is flagged: it is counted at once, and verified."""
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    honest = [Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))]
+    assert score(load(bundled_drill_path()), honest).outcome.value == "contained" and SCORING_VERSION != "5"
+    sid = killed_journal(tmp_path, bundled_drill_path(), {"scoring_version": "5"}, honest, mode="assessment",
+                         seed=_signal_seed())
+    (rec,) = recover_unfinished(tmp_path)
+    assert rec.stored and rec.outcome == "contained" and not any("scoring rules" in p for p in rec.problems)
+    with ResultsStore(tmp_path) as store:
+        assert sid not in store.checks()
+        (ann,) = cohort_stats(store).stats.trainees
+        assert (ann.hits, ann.signal_trials) == (1, 1)
