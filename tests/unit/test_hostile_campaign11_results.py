@@ -85,3 +85,34 @@ def test_a_journal_of_older_rules_that_score_its_actions_alike_is_recovered_as_b
         assert sid not in store.checks()
         (ann,) = cohort_stats(store).stats.trainees
         assert (ann.hits, ann.signal_trials) == (1, 1)
+
+
+def test_a_trainee_role_holding_the_claim_lock_of_a_name_does_not_stall_the_hosts_claims(
+    tmp_path: Path, postgres_server, store_url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """Any login role may take an advisory lock, a ``warroom_trainee`` role's included: one holding the key
+    :func:`~warroom.store.live.claim_tab` takes for ``bob`` (``pg_advisory_lock(30561, hashtext('bob'))``, its second
+    half public in the code) made every serve host's claim of a tab for bob wait, in the host's one worker thread, until
+    warroom cut the statement after 30 s, every other trainee's tab and the live table's ticks queued behind it. The
+    claim waits for that lock a bounded time (``CLAIM_LOCK_WAIT_S``) and then fails as a store that cannot be
+    written does: the host counts its own tabs and those of the table last read (docs/cohorts.md)."""
+    import time
+
+    import psycopg
+    from pg_support import as_role, secured_roles
+
+    from warroom.store.errors import StoreError
+    from warroom.store.live import LiveTab, _table, claim_tab
+
+    ann, fac = secured_roles(postgres_server, store_url, tmp_path)
+    monkeypatch.setattr(_table, "CLAIM_LOCK_WAIT_S", 0.2)
+    row = LiveTab("host-1", "tab-1", "bob", "picker", "2026-12-07T05:00:00+00:00", "2026-12-07T05:00:00+00:00")
+    with psycopg.connect(as_role(store_url, ann), autocommit=True) as c:
+        c.execute("SELECT pg_advisory_lock(30561, hashtext('bob'))")
+        with ResultsStore(tmp_path / "host", url=as_role(store_url, fac)) as store:
+            began = time.monotonic()
+            with pytest.raises(StoreError):
+                claim_tab(store, row, 1, "2026-12-07T04:59:00+00:00", 0)
+            assert time.monotonic() - began < 5
+            c.execute("SELECT pg_advisory_unlock_all()")
+            assert claim_tab(store, row, 1, "2026-12-07T04:59:00+00:00", 0)  # the lock free: claimed at once
