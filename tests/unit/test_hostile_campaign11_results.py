@@ -116,3 +116,22 @@ def test_a_trainee_role_holding_the_claim_lock_of_a_name_does_not_stall_the_host
             assert time.monotonic() - began < 5
             c.execute("SELECT pg_advisory_unlock_all()")
             assert claim_tab(store, row, 1, "2026-12-07T04:59:00+00:00", 0)  # the lock free: claimed at once
+
+
+def test_a_report_with_only_sessions_not_verified_says_so_once_in_sentences(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``warroom report`` over a store whose only session is not verified (imported) said the note twice and ran two
+    sentences together: ``Error: no stored session matches: nothing to report 1 session not verified ...``."""
+    from unit.test_forgeries import GOOD, play
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    play(tmp_path / "own", "ann", GOOD, mode="assessment")
+    _, exported, _ = _cli("store", "export", "--data-dir", str(tmp_path / "own"))
+    handed = tmp_path / "ann.jsonl"
+    handed.write_text(exported)
+    data = str(tmp_path / "class")
+    assert _cli("store", "import", "--trainee", "ann", str(handed), "--data-dir", data)[0] == 0
+    code, _, err = _cli("report", "-o", str(tmp_path / "r.html"), "--data-dir", data)
+    assert code == 1 and "nothing to report. 1 session not verified" in err, err
+    assert err.count("1 session not verified") == 1, err
