@@ -134,10 +134,10 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
     unverified = unverified_sessions(store, query)
     for problem in problems:
         say(f"skipped: {problem}", err=True)
+    if not any(query.within(f) for f in facts):
+        raise failure("no stored session matches: nothing to report." + unverified_sentence(unverified))
     if unverified.count:
         say(f"note:{unverified_sentence(unverified)}", err=True)
-    if not any(query.within(f) for f in facts):
-        raise failure("no stored session matches: nothing to report" + unverified_sentence(unverified))
     summary = replace(compute_summary(facts, mode, query.within, unverified), in_progress=in_progress)
     scope = scope_sentence(query.set_id, query.since, query.trainees)
     page = render(summary, facts, scope=scope, generated_at=now, within=query.within)

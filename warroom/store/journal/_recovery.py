@@ -361,8 +361,10 @@ def _recover_one(
         rec.problems.append(f"{backwards}; it is stored as ended at its start")
         ended_at = info.started_at
     scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
+    rules = _rules_problems(info, actions, scorecard, resolver, rec, cache)
     check = _disagreement([*_start_line_problems(info, found, actions, rec),
-                           *_end_line_problems(contents, scorecard, found.changed, rec)])  # fmt: skip
+                           *_end_line_problems(contents, scorecard, found.changed, rec), *rules],
+                          OLDER_RULES_SUBMITTER if rules else None)  # fmt: skip
     rec.actions = actions
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
@@ -450,12 +452,59 @@ def _end_line_problems(
     return [said]
 
 
-def _disagreement(problems: list[str]) -> tuple[str, str, None] | None:
+#: Who stored a recovered session, in its verification record (``submitted_by``), when the scoring rules its journal
+#: records are older than the current ones and score its actions otherwise: the rules are its journal's word, so
+#: ``warroom scores verify`` checks it by the current rules, as a session stored without a check.
+OLDER_RULES_SUBMITTER = "a journal recording older scoring rules"
+
+
+def _rules_problems(
+    info: SessionInfo, actions: list[Action], scorecard: Scorecard, resolver: DrillResolver, rec: RecoveredSession,
+    cache: dict[Path, Drill] | None = None,
+) -> list[str]:
+    """A journal is scored by the scoring rules its start line records (a session killed before an upgrade keeps the
+    rules it was played under), but those are its writer's word, as its drill id and trial are: rules 1 judged the
+    step alone and rules 3 took one evidence event among everything cited, so a start line edited to record them
+    made an escalation citing nothing, or everything, a hit counted at once. When the current rules score its
+    actions otherwise (outcome, total or the trial's response), or cannot, that is said in ``rec.problems`` and
+    returned: the session is flagged, and verified by the current rules."""
+    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, ScoringError, score
+    from warroom.store.results import response_column
+
+    claimed = info.scoring_version
+    if claimed not in SCORING_VERSIONS or claimed == SCORING_VERSION:
+        return []
+
+    def figures(card: Scorecard, all_clear: bool) -> str:
+        d = card.to_dict()
+        response = response_column(d, d["outcome"], all_clear, d["false_escalations"])
+        return f"{d['outcome']}, {d['total']}, response {response}"
+
+    try:
+        found = resolve_session_drill(replace(info, scoring_version=SCORING_VERSION), resolver, cache)
+        now = figures(score(found.drill, actions, rules=SCORING_VERSION), found.drill.is_all_clear)
+    except (DrillUnavailable, ScoringError) as exc:
+        now = f"its actions do not replay ({exc})"
+    else:
+        if figures(scorecard, found.drill.is_all_clear) == now:
+            return []
+    said = (f"the journal's start line records scoring rules {claimed}, not this warroom's {SCORING_VERSION}, which "
+            f"score its actions otherwise ({figures(scorecard, info.all_clear)} by rules {claimed}; {now} by rules "
+            f"{SCORING_VERSION}): it was scored by the rules it records and flagged as disagreeing, and `warroom "
+            f"scores verify` checks it by rules {SCORING_VERSION} (a session killed before an upgrade: `warroom "
+            f"scores rescore --rules {SCORING_VERSION}` where its drill allows, then `warroom scores verify`; or "
+            "--include-unverified counts it)")  # fmt: skip
+    rec.problems.append(said)
+    return [said]
+
+
+def _disagreement(problems: list[str], submitted_by: str | None = None) -> tuple[str, str, str | None] | None:
     """The verification record of a recovered session whose journal contradicts itself (``problems``; None: none
-    found): it disagrees, so the statistics leave it out until a facilitator looks."""
+    found): it disagrees, so the statistics leave it out until a facilitator looks (``submitted_by``: see
+    :data:`OLDER_RULES_SUBMITTER`)."""
     from warroom.store.results import DISAGREES
 
-    return (DISAGREES, "; ".join(problems), None) if problems else None
+    return (DISAGREES, "; ".join(problems), submitted_by) if problems else None
 
 
 def _score_journal(

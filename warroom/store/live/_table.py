@@ -181,7 +181,7 @@ def claim_tab(store: ResultsStore, row: LiveTab, limit: int, fresh_after: str, o
     def write() -> bool:
         conn = db.conn
         if db.dialect.name == "postgresql":
-            conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK}, hashtext(?))", (row.trainee,))
+            _claim_lock(conn, row.trainee)
         (elsewhere,) = conn.execute(count, (row.trainee, row.host, fresh_after)).fetchone()
         if own_open + int(elsewhere) >= limit:
             return False
@@ -193,6 +193,30 @@ def claim_tab(store: ResultsStore, row: LiveTab, limit: int, fresh_after: str, o
 
 #: The first key of the advisory locks :func:`claim_tab` takes (the second: a hash of the trainee's name).
 _CLAIM_LOCK = 0x7761
+#: How long :func:`claim_tab` waits for a trainee's advisory lock (another host's claim holds it for milliseconds).
+CLAIM_LOCK_WAIT_S = 2.0
+
+
+def _claim_lock(conn: Any, trainee: str) -> None:
+    """Take the transaction's advisory lock on ``trainee``'s name, waiting at most :data:`CLAIM_LOCK_WAIT_S`: any
+    login role may take an advisory lock, a ``warroom_trainee`` role's included, and one holding this key made the
+    host's claim wait until the statement was cut after 30 s, in the host's one worker thread (every other tab's
+    claim and the live table's ticks queued behind it). Raises :class:`~warroom.store.errors.StoreError` then: the
+    host counts as when the table cannot be written."""
+    import time
+
+    from warroom.store.errors import StoreError
+
+    deadline = time.monotonic() + CLAIM_LOCK_WAIT_S
+    sql = f"SELECT pg_try_advisory_xact_lock({_CLAIM_LOCK}, hashtext(?))"
+    while not conn.execute(sql, (trainee,)).fetchone()[0]:
+        if time.monotonic() > deadline:
+            raise StoreError(
+                f"the live table's lock on trainee {trainee!r} has been held by another session for "
+                f"{CLAIM_LOCK_WAIT_S:g} s (another host's claim takes milliseconds): the tab is counted from the "
+                "table last read; end that session (pg_terminate_backend) if it persists"
+            )
+        time.sleep(0.05)
 
 
 def take_over_tabs(store: ResultsStore, trainee: str, host: str, fresh_after: str) -> list[tuple[str, str]]:
