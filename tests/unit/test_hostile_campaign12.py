@@ -62,3 +62,50 @@ def test_a_long_number_option_is_never_echoed_whole(value: str, message: str):
     assert code == 2, (out, err)
     assert message in err, err
     assert len(err) < 400, err
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+TRACE = str(FIXTURES / "openinference" / "phoenix.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--reading-time", LONG, "111111111111…1111 (5,000 characters): give a reading time from 1 to 120 seconds"),
+        ("--price", LONG, "111111111111…1111 (5,000 characters) is not IN/OUT"),
+        ("--price", "1/" + LONG, "1/1111111111…1111 (5,002 characters): prices must be non-negative numbers"),
+        ("--trace-id", "0" * 5000, "000000000000…0000 (5,000 characters) is all zeros"),
+        ("--price", "x/1", "'x/1' is not IN/OUT with two numbers"),  # a short value as before
+    ],
+)
+def test_an_importer_option_never_echoes_a_long_value_whole(tmp_path: Path, option: str, value: str, message: str):
+    """The importers' own options (``--price``, ``--reading-time``, ``--trace-id``) are text options their importer
+    parses, outside the WholeNumber and FiniteFloat types: each wrote a 5,000-character value back whole."""
+    code, out, err = _cli("import", "openinference", TRACE, "--out", str(tmp_path / "o"), option, value)
+    assert code == 2, (out, err)
+    assert message in err, err
+    assert len(err) < 500, err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("1" * 5000, "111111111111…1111 (5,000 characters): file name too long"),  # was a traceback (ENAMETOOLONG)
+        ("", "an empty name names no file: give the dataset's ground-truth file"),  # was ": no such file"
+        (".", ".: is no file"),  # was ".: no such file"
+        ("gone", "gone: a symbolic link to nowhere, which does not exist: point it at a file or remove it"),
+        ("absent.json", "absent.json: no such file or directory"),
+    ],
+)
+def test_a_ground_truth_that_is_no_file_is_said_as_such(tmp_path: Path, monkeypatch, name: str, message: str):
+    """``--ground-truth`` is a path the importer checks, not a GivenPath: a name too long for the system raised
+    ``OSError: [Errno 36] File name too long`` as a traceback, an empty name and a folder were 'no such file' and a
+    symbolic link to nothing was not named as one."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gone").symlink_to("nowhere")
+    code, out, err = _cli("import", "openinference", TRACE, "--out", "o", "--ground-truth", name)
+    assert code == 2, (out, err)
+    assert f"Invalid value for '--ground-truth': {message}" in err, err
+    assert len(err) < 500, err
+    assert not (tmp_path / "o").exists()

@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 import click
 
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
-from warroom.core.text import clean
+from warroom.core.text import SHOWN_VALUE as SHOWN
+from warroom.core.text import cut_value as _cut
 from warroom.errors import SettingsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,7 +68,7 @@ class FiniteFloat(click.FloatRange):
                 self.fail(f"{_cut(value)} is not a number", param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            shown = _cut(value) if long else repr(value)
+            shown = _cut(value)
             if "n" not in str(value).lower():  # digits that overflow (1e400), not nan or inf(inity)
                 size = "small" if number < 0 else "large"
                 self.fail(f"{shown} is too {size}: give a number{self._describe_range_text()}", param, ctx)
@@ -80,17 +81,8 @@ class FiniteFloat(click.FloatRange):
         return f" ({self._describe_range()})"
 
 
-#: The longest value a refusal echoes whole; a longer one is shown by its start and end and its length.
-SHOWN = 30
 #: A whole number as ``int`` reads one: a sign, then digits (of any script) with single underscores between them.
 _WHOLE = re.compile(r"(?P<sign>[+-]?)(?P<digits>\d+(?:_\d+)*)")
-
-
-def _cut(value: str, what: str | None = None) -> str:
-    """A long option value as a refusal shows it: its start and end and its length (``99999999…9999 (5,000
-    digits)``; ``what``: the length in words, default its characters), control characters escaped."""
-    text = value.strip()
-    return clean(f"{text[:12]}…{text[-4:]} ({what or f'{len(text):,} characters'})")
 
 
 def _what_it_names(path_type: click.Path) -> str:
