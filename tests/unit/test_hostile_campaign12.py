@@ -109,3 +109,28 @@ def test_a_ground_truth_that_is_no_file_is_said_as_such(tmp_path: Path, monkeypa
     assert f"Invalid value for '--ground-truth': {message}" in err, err
     assert len(err) < 500, err
     assert not (tmp_path / "o").exists()
+
+
+def test_import_out_dash_writes_the_drill_a_folder_gets(tmp_path: Path):
+    """``import ... --out -`` cleaned the drill's text for the terminal: a bidirectional isolate in a tool call's
+    multi-line input (a literal block) and an override in a single-quoted output became the six characters
+    ``\\u2066`` of text, a drill other than the one ``--out DIR`` writes. Standard output now gets the same drill,
+    every character outside ASCII written as a double-quoted escape, and still no raw control on the terminal."""
+    import yaml
+
+    text = Path(TRACE).read_text(encoding="utf-8")
+    for key, value in (("output", "evil\\u202etxt.exe plain "), ("input", "one\\ntwo \\u2066iso\\u2069\\n")):
+        field = f'{{"key":"{key}.value","value":{{"stringValue":"'
+        at = text.index(field) + len(field)
+        text = text[:at] + value + text[at:]
+    trace = tmp_path / "bidi.jsonl"
+    trace.write_text(text, encoding="utf-8")
+    code, out, err = _cli("import", "openinference", str(trace), "--out", str(tmp_path / "o"))
+    assert code == 0, err
+    (written,) = (tmp_path / "o").iterdir()
+    code, out, err = _cli("import", "openinference", str(trace), "--out", "-")
+    assert code == 0, err
+    assert "\u202e" in written.read_text(encoding="utf-8")  # the case: the folder's drill holds it raw
+    assert not any(ch in out for ch in "\u202e\u2066\u2069")
+    assert yaml.safe_load(out) == yaml.safe_load(written.read_text(encoding="utf-8"))
+    assert out.startswith("# Imported by `warroom import openinference` from bidi.jsonl")
