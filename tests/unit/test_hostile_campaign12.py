@@ -134,3 +134,27 @@ def test_import_out_dash_writes_the_drill_a_folder_gets(tmp_path: Path):
     assert not any(ch in out for ch in "\u202e\u2066\u2069")
     assert yaml.safe_load(out) == yaml.safe_load(written.read_text(encoding="utf-8"))
     assert out.startswith("# Imported by `warroom import openinference` from bidi.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("WEEK-1.SET.YAML", "no drill set file 'WEEK-1.SET.YAML': give the set's id or its file"),  # was an id
+        ("", "an empty name names no drill set: give the set's id or its file"),  # was an id no session has
+        ("  ", "an empty name names no drill set"),
+        ("gone.yaml", "'gone.yaml': a symbolic link to nowhere.yaml, which does not exist: point it at a file"),
+        ("a" * 5000 + ".yaml", "no drill set file aaaaaaaaaaaa…yaml (5,005 characters): give"),  # a traceback
+    ],
+)
+@pytest.mark.parametrize("command", [["scores"], ["report", "-o", "r.html"]])
+def test_a_set_option_that_names_no_set_is_a_usage_error(tmp_path: Path, monkeypatch, command, value, message):
+    """``scores --set``/``report --set``: a set file named in capitals was taken for a set id (no session matched,
+    without a word), as was an empty value; a link to nothing was 'no drill set file'; and a file name too long for
+    the system raised ``OSError: File name too long`` from ``Path.is_file`` as a traceback."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "gone.yaml").symlink_to("nowhere.yaml")
+    code, out, err = _cli(*command, "--set", value)
+    assert code == 2, (out, err)
+    assert f"Invalid value for '--set': {message}" in err, err
+    assert len(err) < 500, err
