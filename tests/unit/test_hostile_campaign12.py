@@ -158,3 +158,33 @@ def test_a_set_option_that_names_no_set_is_a_usage_error(tmp_path: Path, monkeyp
     assert code == 2, (out, err)
     assert f"Invalid value for '--set': {message}" in err, err
     assert len(err) < 500, err
+
+
+@pytest.mark.parametrize("command", [["store", "status"], ["store", "export"]])
+def test_a_sqlite_store_named_too_long_is_said_not_a_traceback(tmp_path: Path, monkeypatch, command):
+    """``--store sqlite:///NAME`` with a name too long for the system: ``Path.exists`` raised ``OSError: [Errno 36]
+    File name too long`` through to a traceback."""
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = _cli(*command, "--store", f"sqlite:///{tmp_path}/{'b' * 5000}")
+    assert code == 1, (out, err)
+    assert "cannot use the results store " in err and "File name too long" in err, err
+
+
+def test_a_sqlite_store_named_with_a_newline_is_named_on_one_line(tmp_path: Path, monkeypatch):
+    """A store file named with a newline forged a line of its own in the store's messages (``no results store at
+    /x/nl`` then ``forged: line.db (no session ...)``); data directories and journals were escaped already."""
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = _cli("store", "status", "--store", f"sqlite:///{tmp_path}/nl\nforged: line.db")
+    assert code == 1, (out, err)
+    assert f"no results store at {tmp_path}/nl\\x0aforged: line.db (no session" in err, err
+    assert "\nforged" not in err
+
+
+def test_a_damaged_store_message_escapes_its_names():
+    """The damaged and empty store messages name the file, its name and its journals escaped."""
+    from warroom.store.errors import damaged_message, empty_message
+
+    path = Path("/x/a\nb.sqlite3")
+    for message in (damaged_message(path, ValueError("bad")), empty_message(path)):
+        assert "\n" not in message
+        assert "/x/a\\x0ab.sqlite3" in message and "a\\x0ab.sqlite3." in message
