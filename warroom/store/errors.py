@@ -124,25 +124,35 @@ def session_id_text(value: object) -> str:
     return str(value)
 
 
+def _shown(path: Path) -> tuple[str, str, str]:
+    """The results file ``path``, its name and its folder's done journals, as messages show them: a newline or other
+    control character in a name escaped, never a line of its own."""
+    from warroom.core.text import clean_name
+
+    return clean_name(path), clean_name(path.name), clean_name(path.parent / "journals" / "done")
+
+
 def damaged_message(path: Path, exc: BaseException) -> str:
     """What to say about a results database SQLite cannot read (``exc`` its error): the file, and what to do."""
+    shown, name, done = _shown(path)
     return (
-        f"the results store {path} is damaged ({exc}); warroom cannot use it and did not change it. Move it aside "
-        f"with its -wal and -shm files (e.g. rename it to {path.name}.damaged): warroom then starts a new, empty "
-        f"store. `sqlite3 {path} .recover` may save its rows; the journal of every session stored in it is kept in "
-        f"{path.parent / 'journals' / 'done'}."
+        f"the results store {shown} is damaged ({exc}); warroom cannot use it and did not change it. Move it aside "
+        f"with its -wal and -shm files (e.g. rename it to {name}.damaged): warroom then starts a new, empty "
+        f"store. `sqlite3 {shown} .recover` may save its rows; the journal of every session stored in it is kept in "
+        f"{done}."
     )
 
 
 def empty_message(path: Path) -> str:
     """What to say about a results database file that is empty (0 bytes): warroom makes a store whole (its tables
     in it before it is in place), so an empty one was cut short or made by another program, never a store to fill."""
+    shown, name, done = _shown(path)
     return (
-        f"the results store {path} is an empty file (0 bytes): a store warroom makes always holds its tables, so this "
+        f"the results store {shown} is an empty file (0 bytes): a store warroom makes always holds its tables, so this "
         "one was cut short (a disk that filled, a copy that stopped) or made by another program; warroom did not use "
         f"or change it. If sessions were stored in it, they are gone from it: move it aside (e.g. rename it to "
-        f"{path.name}.empty) and put back a copy from a backup, or let warroom start a new, empty store; the journal "
-        f"of every session stored in it is kept in {path.parent / 'journals' / 'done'}."
+        f"{name}.empty) and put back a copy from a backup, or let warroom start a new, empty store; the journal "
+        f"of every session stored in it is kept in {done}."
     )
 
 
@@ -165,6 +175,8 @@ def full_disk_message(path: Path, exc: BaseException) -> str | None:
         return None
     if "disk is full" not in text and free >= FULL_DISK_BYTES:
         return None
-    return (f"the disk holding {path.parent} is full ({free:,} bytes free), so the results store {path} cannot be "
-            "opened: free some space and run the command again. Nothing is lost: sessions not stored yet stay in "
-            f"{path.parent / 'journals'} and are stored then")
+    from warroom.core.text import clean_name
+
+    return (f"the disk holding {clean_name(path.parent)} is full ({free:,} bytes free), so the results store "
+            f"{clean_name(path)} cannot be opened: free some space and run the command again. Nothing is lost: "
+            f"sessions not stored yet stay in {clean_name(path.parent / 'journals')} and are stored then")

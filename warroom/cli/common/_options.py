@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -11,7 +13,8 @@ from typing import Any, TypeVar
 import click
 
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
-from warroom.core.text import clean
+from warroom.core.text import SHOWN_VALUE as SHOWN
+from warroom.core.text import cut_value as _cut
 from warroom.errors import SettingsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,15 +60,29 @@ class FiniteFloat(click.FloatRange):
     failed in the drill it wrote. Every number option of the command line is one (a test walks the command tree)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        long = isinstance(value, str) and len(value.strip()) > SHOWN
+        if long:  # click's refusal would echo it whole
+            try:
+                float(value)
+            except ValueError:
+                self.fail(f"{_cut(value)} is not a number", param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value!r} is no number; give one{self._describe_range_text()}", param, ctx)
+            shown = _cut(value)
+            if "n" not in str(value).lower():  # digits that overflow (1e400), not nan or inf(inity)
+                size = "small" if number < 0 else "large"
+                self.fail(f"{shown} is too {size}: give a number{self._describe_range_text()}", param, ctx)
+            self.fail(f"{shown} is no number; give one{self._describe_range_text()}", param, ctx)
         return number
 
     def _describe_range_text(self) -> str:
         if self.min is None and self.max is None:
             return ""
         return f" ({self._describe_range()})"
+
+
+#: A whole number as ``int`` reads one: a sign, then digits (of any script) with single underscores between them.
+_WHOLE = re.compile(r"(?P<sign>[+-]?)(?P<digits>\d+(?:_\d+)*)")
 
 
 def _what_it_names(path_type: click.Path) -> str:
@@ -155,19 +172,22 @@ class WholeNumber(click.IntRange):
     digits at all)."""
 
     name = "integer"  # "'12x' is not a valid integer", not "... integer range"
-    SHOWN = 30
+    SHOWN = SHOWN
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and len(value.strip()) > self.SHOWN:
+        if isinstance(value, str) and len(value.strip()) > SHOWN:
             text = value.strip()
-            digits = text.lstrip("+-")
-            what = f"{len(digits):,} digits" if digits.isascii() and digits.isdigit() else f"{len(text):,} characters"
-            shown = clean(f"{text[:12]}…{text[-4:]} ({what})")
-            if digits.isascii() and digits.isdigit():
-                size = "small" if text.startswith("-") else "large"
-                self.fail(f"{shown} is too {size}" + (f": give {self._bounds()}" if self._bounds() else ""),
-                          param, ctx)
-            self.fail(f"{shown} is not a whole number", param, ctx)
+            number = _WHOLE.fullmatch(text)
+            if number is None:
+                self.fail(f"{_cut(text)} is not a whole number", param, ctx)
+            # leading zeros, underscores and other scripts' digits are as click reads them in a short value
+            digits = "".join(str(unicodedata.decimal(c)) for c in number["digits"] if c != "_").lstrip("0")
+            if len(digits) <= SHOWN:  # 000…0005 is 5, not too large
+                short: Any = number["sign"] + (digits or "0")
+                return super().convert(short, param, ctx)
+            size = "small" if text.startswith("-") else "large"
+            self.fail(f"{_cut(text, f'{len(digits):,} digits')} is too {size}"
+                      + (f": give {self._bounds()}" if self._bounds() else ""), param, ctx)
         return super().convert(value, param, ctx)
 
     def _bounds(self) -> str:

@@ -85,7 +85,27 @@ def _write_one_drill(report: ImportReport) -> None:
                                f"{plural(files, 'file')}) and standard output holds one; nothing was written: name "
                                "a folder (--out DIR), or import one trace (--trace-id) or one file")
     if drills:
-        emit(drills[0].read_text(encoding="utf-8"), None)
+        emit(_terminal_safe(drills[0].read_text(encoding="utf-8")), None)
+
+
+def _terminal_safe(drill: str) -> str:
+    """The drill file's text ``drill`` as standard output shows it, holding the same drill: where a text holds a
+    character :func:`~warroom.core.text.clean` escapes (a bidirectional override, a C1 control), which YAML keeps
+    raw in a plain, quoted or block scalar, its body is written again with every character outside ASCII as a
+    double-quoted escape (``"\\u202e"``), which reads back as the character; cleaning the raw text instead wrote
+    ``\\u202e`` into a block scalar, six characters of text that the drill written into a folder did not hold. The
+    ``#`` header is clean already."""
+    import yaml
+
+    from warroom.core.text import clean
+
+    if clean(drill) == drill:
+        return drill
+    lines = drill.splitlines(keepends=True)
+    start = next((n for n, line in enumerate(lines) if line.strip() and not line.startswith("#")), len(lines))
+    body = yaml.safe_load("".join(lines[start:]))
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return "".join(lines[:start]) + yaml.dump(body, Dumper=dumper, sort_keys=False, allow_unicode=False, width=120)
 
 
 def _check_needs(importer: Importer) -> None:

@@ -6,6 +6,7 @@ Heavy imports (pydantic models, Rich, the store) happen inside the functions, so
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ import click
 from warroom.cli.common import OutputPath, WholeNumber, data_dir_option, format_option, open_results, recover_and_report
 from warroom.core.files import expand_home
 from warroom.core.settings import Settings
-from warroom.core.text import clean
+from warroom.core.text import clean, cut_value
 from warroom.store.results import SORT_KEYS
 
 if TYPE_CHECKING:
@@ -49,11 +50,14 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
     no file is a usage error (status 2), never an id that no session matches."""
     if value is None:
         return None
+    if not value.strip():  # `--set "$SET"` with the variable unset: no session has an empty set id
+        raise click.BadParameter("an empty name names no drill set: give the set's id or its file", ctx, param)
     p = expand_home(value)
-    if not ("/" in value or "\\" in value or value.endswith((".yaml", ".yml"))):
+    # WEEK-1.SET.YAML is a file name as week-1.set.yaml is
+    if not ("/" in value or "\\" in value or value.lower().endswith((".yaml", ".yml"))):
         return value
-    if not p.is_file():
-        raise click.BadParameter(clean(f"no drill set file {value!r}: give the set's id or its file"), ctx, param)
+    if not os.path.isfile(p):  # Path.is_file raises on a name too long for the system
+        raise click.BadParameter(_no_set_file(value, p), ctx, param)
     from warroom.core.load import DrillSetError, load_drill_set
 
     try:
@@ -62,6 +66,19 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
         for problem in exc.problems:
             click.echo(clean(problem), err=True)
         raise SystemExit(1) from None
+
+
+def _no_set_file(value: str, path: Path) -> str:
+    """Why ``--set``'s ``value`` (at ``path``) names no set file: a symbolic link to nothing named as one."""
+    from warroom.core.files import broken_link
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        why = broken_link(path, exc)
+        if why is not None:
+            return f"{cut_value(value, limit=200)}: {why}"
+    return f"no drill set file {cut_value(value, limit=200)}: give the set's id or its file"
 
 
 set_filter_option = click.option(

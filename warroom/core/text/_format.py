@@ -67,6 +67,21 @@ def clean(text: object) -> str:
 _CONTROL_OR_SPACE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
+#: The longest option value a refusal echoes whole (:func:`cut_value`).
+SHOWN_VALUE = 30
+
+
+def cut_value(value: str, what: str | None = None, *, limit: int = SHOWN_VALUE) -> str:
+    """An option value as a refusal shows it: quoted (``'12x'``) up to ``limit`` characters (spaces around it
+    aside), else by its start and end and its length, ``99999999…9999 (5,000 digits)`` (``what``: the length in
+    words, default its characters), where echoing 5,000 digits whole buried the message; control characters
+    escaped."""
+    text = value.strip()
+    if len(text) <= limit:
+        return clean(repr(value))
+    return clean(f"{text[:12]}…{text[-4:]} ({what or f'{len(text):,} characters'})")
+
+
 def clean_name(text: object) -> str:
     """``text`` cleaned (see :func:`clean`) with newlines and tabs escaped too (``\\x0a``, ``\\x09``): a name that must
     stay on its line, such as a file name in a summary line (a name holding a newline would otherwise forge a line

@@ -9,11 +9,13 @@ only when it reads a file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from warroom.core.text import clean_name, cut_value
 from warroom.importers.kit._rules import DEFAULT_PRICE, Price, TraceError, TraceOptions
 
 if TYPE_CHECKING:
@@ -130,7 +132,7 @@ def _trace_id(value: str) -> str:
         raise ValueError("is empty; give the id of the trace to import (the ids a file holds are in each drill's "
                          "`source` when you import it without --trace-id)")
     if not value.strip().strip("0"):
-        raise ValueError(f"{value.strip()!r} is all zeros, which OTLP uses for no trace id")
+        raise ValueError(f"{cut_value(value.strip(), limit=64)} is all zeros, which OTLP uses for no trace id")
     return value
 
 
@@ -147,18 +149,30 @@ def _reading_time(value: str) -> float:
     try:
         seconds = float(value)
     except ValueError:
-        raise ValueError(f"{value!r} is not a number of seconds (e.g. 10)") from None
+        raise ValueError(f"{cut_value(value)} is not a number of seconds (e.g. 10)") from None
     if not 1 <= seconds <= 120:
-        raise ValueError(f"{value!r}: give a reading time from 1 to 120 seconds")
+        raise ValueError(f"{cut_value(value)}: give a reading time from 1 to 120 seconds")
     return seconds
 
 
 def _ground_truth(value: str) -> Path:
-    """``--ground-truth FILE`` as a path; ValueError when it is not a file."""
-    path = Path(value)
-    if not path.is_file():
-        raise ValueError(f"{value}: no such file (the dataset's ground-truth file, e.g. ground_truth.json)")
-    return path
+    """``--ground-truth FILE`` as a path; ValueError when it is not a file: an empty name (never ``.``), a folder,
+    a symbolic link to nothing, a name too long for the system (an ``OSError`` the check raised, a traceback)."""
+    import stat
+
+    from warroom.core.files import broken_link
+
+    if not value:
+        raise ValueError("an empty name names no file: give the dataset's ground-truth file, e.g. ground_truth.json")
+    shown = clean_name(value) if len(value) <= 200 else cut_value(value)
+    try:
+        mode = os.stat(value).st_mode
+    except OSError as exc:
+        why = broken_link(value, exc) or (exc.strerror or "cannot be read").lower()
+        raise ValueError(f"{shown}: {why} (the dataset's ground-truth file, e.g. ground_truth.json)") from None
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{shown}: is no file (the dataset's ground-truth file, e.g. ground_truth.json)")
+    return Path(value)
 
 
 #: ``--reading-time S``: after each result and model output, the next event at least S seconds later.

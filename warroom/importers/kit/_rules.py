@@ -29,21 +29,24 @@ class Price:
 
         Raises ValueError with a readable message for anything else (missing slash, not a number, negative).
         """
+        from warroom.core.text import cut_value
+
         parts = str(text).split("/")
         if len(parts) != 2:
-            raise ValueError(f"{text!r} is not IN/OUT (USD per million input/output tokens, e.g. 5/25)")
+            raise ValueError(f"{cut_value(text)} is not IN/OUT (USD per million input/output tokens, e.g. 5/25)")
         try:
             values = [float(p.strip()) for p in parts]
         except ValueError:
-            raise ValueError(f"{text!r} is not IN/OUT with two numbers (e.g. 5/25)") from None
+            raise ValueError(f"{cut_value(text)} is not IN/OUT with two numbers (e.g. 5/25)") from None
         if any(not math.isfinite(v) or v < 0 for v in values):
-            raise ValueError(f"{text!r}: prices must be non-negative numbers")
+            raise ValueError(f"{cut_value(text)}: prices must be non-negative numbers")
         from warroom.core.model import MAX_USD_PER_MTOK, MIN_USD_PER_MTOK  # here: pydantic not loaded for --help
 
         if any(v > MAX_USD_PER_MTOK for v in values):  # a drill's price is at most that (beyond, no drill is made)
-            raise ValueError(f"{text!r}: prices are at most {MAX_USD_PER_MTOK:,} USD per million tokens")
+            raise ValueError(f"{cut_value(text)}: prices are at most {MAX_USD_PER_MTOK:,} USD per million tokens")
         if any(0 < v < MIN_USD_PER_MTOK for v in values):  # as a drill's: 0, or a real price
-            raise ValueError(f"{text!r}: a price is 0 (a free model) or at least 0.000001 USD per million tokens")
+            raise ValueError(f"{cut_value(text)}: a price is 0 (a free model) or at least 0.000001 USD per million "
+                             "tokens")
         return cls(values[0] + 0.0, values[1] + 0.0)  # -0 is 0
 
     def model(self, name: str) -> dict[str, Any]:

@@ -144,7 +144,10 @@ class StoreTarget:
 
     @property
     def location(self) -> str:
-        return str(self.path) if self.path is not None else redact(self.url or "")
+        from warroom.core.text import clean_name
+
+        # a file named with a newline is named escaped on its line (never a forged line of its own)
+        return clean_name(self.path) if self.path is not None else redact(self.url or "")
 
 
 def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
+from warroom.core.text import clean_name
 from warroom.store.backends import SQLITE, Dialect, StoreTarget, scrub, store_target
 from warroom.store.datadir import DB_NAME
 from warroom.store.errors import (
@@ -115,13 +116,14 @@ class StoreConnection:
         problem = data_dir_problem(self.data_dir)
         if problem:
             raise DataDirError(problem)
-        if not create and not self.path.exists():
-            raise StoreError(f"no results store at {self.path} (no session has been recorded in this data directory)")
+        if not create and not _exists(self.path, self.location):
+            raise StoreError(f"no results store at {self.location} (no session has been recorded in this data "
+                             "directory)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}") from exc
-        if not self.path.exists():
+            raise StoreError(f"cannot create the folder {clean_name(self.path.parent)}: {exc.strerror or exc}") from exc
+        if not _exists(self.path, self.location):
             self._create_sqlite()
         elif self.path.is_file() and self.path.stat().st_size == 0:
             raise DamagedStore(empty_message(self.path))
@@ -130,7 +132,7 @@ class StoreConnection:
             self.conn.row_factory = sqlite3.Row
             self.conn.text_factory = sqlite_text
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
+            raise StoreError(f"cannot open the results store {self.location}: {exc}") from exc
         try:
             self._open()
         except sqlite3.DatabaseError as exc:
@@ -139,7 +141,7 @@ class StoreConnection:
             if full is not None:
                 raise StoreError(full) from exc
             if isinstance(exc, sqlite3.OperationalError) or "not a database" in str(exc):
-                raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
+                raise StoreError(f"{self.location} is not a usable warroom results store: {exc}") from exc
             raise DamagedStore(damaged_message(self.path, exc)) from exc
         except StoreError:
             self.conn.close()
@@ -394,3 +396,15 @@ class StoreConnection:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _exists(path: Path, shown: str) -> bool:
+    """Whether the results file ``path`` is there; a name the system refuses (too long) is a :class:`StoreError`
+    naming it (``shown``), where ``Path.exists`` raised ``OSError`` through to a traceback."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise StoreError(f"cannot use the results store {shown}: {exc.strerror or exc}") from exc
+    return True
