@@ -81,3 +81,37 @@ def test_a_write_stall_of_0_seconds_is_refused_not_a_drop_of_every_tab():
     from warroom.serve._server import stop_grace
 
     assert stop_grace("0") == (0.0, None)  # a stop grace of 0 stays allowed (no grace)
+
+
+# --- a paste left open, its message ending in a key sequence cut short -----------------------------------------
+
+
+async def test_a_paste_left_open_is_ended_before_a_key_sequence_its_message_leaves_unfinished():
+    """A paste left open at the end of its message was ended after all of it, also when the message ended in a key
+    sequence cut short (``ESC``, ``ESC [1;5``, ``ESC [201``) whose rest came in the next message: the app's input
+    parser then read the cut sequence inside the paste as keys (an ESC, which closes the escalation dialog, or
+    ``^ [ 2 0 1``, hotkeys of the war room) and the rest, next message, as typed text (``[A``). Now the end goes
+    before the unfinished sequence, which is completed by the next message as it would have been."""
+    from textual._xterm_parser import XTermParser
+
+    from warroom.serve._tab import relay_messages
+
+    from .test_serve_left7 import _Service, _Tab
+
+    def events(given: list[object]) -> list[tuple[str, str]]:
+        parser, out = XTermParser(debug=False), []
+        for chunk in [*(bytes(g).decode() for g in given if isinstance(g, bytes)), ""]:  # type: ignore[arg-type]
+            out += [(type(t).__name__, getattr(t, "text", None) or t.key) for t in parser.feed(chunk)]
+        return out
+
+    cases = {
+        ("\x1b[200~abc\x1b", "[A"): [("Paste", "abc"), ("Key", "up")],
+        ("\x1b[200~abc\x1b[1;5", "A"): [("Paste", "abc"), ("Key", "ctrl+up")],
+        ("\x1b[200~abc\x1b[201", "~x"): [("Paste", "abc"), ("Key", "x")],
+        ("\x1b[200~abc\x1b[", "B"): [("Paste", "abc"), ("Key", "down")],
+        ("\x1b[200~abc", "x"): [("Paste", "abc"), ("Key", "x")],  # no sequence cut: as before
+    }
+    for messages, wanted in cases.items():
+        service = _Service()
+        await relay_messages(_Tab([["stdin", keys] for keys in messages]), service)  # type: ignore[arg-type]
+        assert events(service.given) == wanted, (messages, service.given)

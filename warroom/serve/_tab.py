@@ -15,7 +15,8 @@
   or focus with data, a ping that is not short text) end the sender's session with a one-line log entry
   (:class:`BadMessage`), never a traceback, and nothing else.
 - **A paste left open** (``ESC [200~`` with no end in its message) is ended with its message
-  (:func:`paste_left_open`): the app's input parser took every later key as pasted text.
+  (:func:`paste_left_open`), before a key sequence the message leaves unfinished: the app's input parser took every
+  later key as pasted text.
 - **A browser that stops reading**: a write of the app's output that waits :data:`WRITE_STALL` seconds while the
   browser reads nothing drops the tab (:class:`TabService`'s ``on_stall``).
 - **Its process's end**: :class:`TabService` keeps the app process it starts, so that a tab that closed gets its
@@ -541,8 +542,9 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
         if kind in ("stdin", "blur", "focus"):  # in the order sent: after the sizes wanted before them
             await resizes.given()
         if kind == "stdin":
-            if sequences.paste_open:  # a paste left open would hold every later key: ended with its message
-                data += PASTE_END.encode()
+            if sequences.paste_open:  # a paste left open would hold every later key: ended with its message, before
+                cut = max(len(data) - len(sequences.carry), 0)  # a key sequence it leaves unfinished (ASCII): the next
+                data = data[:cut] + PASTE_END.encode() + data[cut:]  # message ends that one, outside the paste
                 sequences.pastes_ended += 1
                 if sequences.pastes_ended == 1:  # said once a tab: a tab sending such pastes writes no log full
                     log.info("a paste of %s was left open (no ESC [201~ at the end of its message): ended there, "
