@@ -42,3 +42,17 @@ def test_prose_drops_vs16_as_literal_does():
 
     assert prose(f"Done {SIGN}\nnext line") == "Done ⚠ next line"
     assert literal(f"Done {SIGN}").plain == "Done ⚠"
+
+
+def test_the_reviews_answer_key_shows_a_symbol_without_its_vs16():
+    """The review's answer key (the fault's step, the debrief) drew U+FE0F as written, a cell short on a terminal."""
+    from types import SimpleNamespace
+
+    from warroom.tui.screens._reviewpanels import answer_panel
+
+    drill = make_drill(plan=[{"id": "s1", "title": f"Copy {SIGN} rows", "objective": "Copy the rows."}])
+    key = drill.answer_key
+    assert key is not None
+    drill = drill.model_copy(update={"answer_key": key.model_copy(update={"debrief": f"Watch {SIGN} the count."})})
+    shown = answer_panel(SimpleNamespace(drill=drill, twin=False)).plain  # type: ignore[arg-type]
+    assert "\ufe0f" not in shown and "Watch ⚠ the count." in shown, shown
