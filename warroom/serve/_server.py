@@ -77,21 +77,22 @@ DEFAULT_STOP_GRACE = 15.0
 MAX_STOP_GRACE = 3600.0
 
 
-def seconds_setting(variable: str, text: str, default: float, most: float) -> tuple[float, str | None]:
+def seconds_setting(variable: str, text: str, default: float, most: float,
+                    least: float = 0.0) -> tuple[float, str | None]:  # fmt: skip
     """The seconds the environment variable ``variable`` (its value ``text``) sets, and the warning to print when it
-    sets none (a number from 0 to ``most`` or nothing: ``abc`` ended ``warroom serve`` in a ValueError traceback,
-    ``inf`` made a trainee's new tab wait for ever): ``default`` is used then."""
+    sets none (a number from ``least`` to ``most`` or nothing: ``abc`` ended ``warroom serve`` in a ValueError
+    traceback, ``inf`` made a trainee's new tab wait for ever): ``default`` is used then."""
     if not text.strip():
         return default, None
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if 0 <= value <= most:  # never NaN
+    if least <= value <= most:  # never NaN
         return value, None
     return default, (
-        f"${variable} is '{clean_line(text[:40])}', no number of seconds from 0 to {most:,.0f}: {default:.0f} s is "
-        f"used (set a number such as {default:.0f}, or unset it)"
+        f"${variable} is '{clean_line(text[:40])}', no number of seconds from {least:,.0f} to {most:,.0f}: "
+        f"{default:.0f} s is used (set a number such as {default:.0f}, or unset it)"
     )
 
 
@@ -101,12 +102,14 @@ def stop_grace(text: str) -> tuple[float, str | None]:
     return seconds_setting("WARROOM_SERVE_STOP_GRACE", text, DEFAULT_STOP_GRACE, MAX_STOP_GRACE)
 
 
-#: The most seconds ``$WARROOM_SERVE_WRITE_STALL`` may set (:data:`~warroom.serve._tab.WRITE_STALL`).
-MAX_WRITE_STALL = 3600.0
+#: The least and the most seconds ``$WARROOM_SERVE_WRITE_STALL`` may set (:data:`~warroom.serve._tab.WRITE_STALL`): 0
+#: dropped every tab at its first screen (a write given no time is cancelled before it runs).
+MIN_WRITE_STALL, MAX_WRITE_STALL = 1.0, 3600.0
 STOP_GRACE, STOP_GRACE_WARNING = stop_grace(os.environ.get("WARROOM_SERVE_STOP_GRACE", ""))
 #: Seconds a write to a tab may wait for its browser to read before the tab is dropped (``$WARROOM_SERVE_WRITE_STALL``).
 WRITE_STALL_SECONDS, WRITE_STALL_WARNING = seconds_setting(
-    "WARROOM_SERVE_WRITE_STALL", os.environ.get("WARROOM_SERVE_WRITE_STALL", ""), WRITE_STALL, MAX_WRITE_STALL
+    "WARROOM_SERVE_WRITE_STALL", os.environ.get("WARROOM_SERVE_WRITE_STALL", ""), WRITE_STALL, MAX_WRITE_STALL,
+    MIN_WRITE_STALL,
 )
 #: The largest font size a terminal page is asked for with (``?fontsize=``), in pixels.
 _MAX_FONT_SIZE = 100
@@ -507,6 +510,7 @@ class WarroomServer(Server):
             write_str=websocket.send_str,
             write_stall=WRITE_STALL_SECONDS,
             on_stall=stalled,
+            unsent=lambda: request.transport.get_write_buffer_size() if request.transport is not None else 0,
             close=close,
             download_manager=self.download_manager,
             debug=self.debug,

@@ -15,9 +15,10 @@
   or focus with data, a ping that is not short text) end the sender's session with a one-line log entry
   (:class:`BadMessage`), never a traceback, and nothing else.
 - **A paste left open** (``ESC [200~`` with no end in its message) is ended with its message
-  (:func:`paste_left_open`): the app's input parser took every later key as pasted text.
-- **A browser that stops reading**: a write of the app's output that waits :data:`WRITE_STALL` seconds drops the tab
-  (:class:`TabService`'s ``on_stall``).
+  (:func:`paste_left_open`), before a key sequence the message leaves unfinished: the app's input parser took every
+  later key as pasted text.
+- **A browser that stops reading**: a write of the app's output that waits :data:`WRITE_STALL` seconds while the
+  browser reads nothing drops the tab (:class:`TabService`'s ``on_stall``).
 - **Its process's end**: :class:`TabService` keeps the app process it starts, so that a tab that closed gets its
   process ended (asked to quit, then SIGTERM, which stores a drill being played as abandoned, then SIGKILL) and its
   seat is counted until the process is gone. Its signals never reap it (:meth:`TabService._signal`), so the return
@@ -302,15 +303,17 @@ class TabService(AppService):
     process: Process | None = None
 
     def __init__(self, command: str, *, write_bytes: Any, write_str: Any, write_stall: float = WRITE_STALL,
-                 on_stall: Callable[[], None] | None = None, **kwargs: Any) -> None:  # fmt: skip
+                 on_stall: Callable[[], None] | None = None, unsent: Callable[[], int] | None = None,
+                 **kwargs: Any) -> None:  # fmt: skip
         super().__init__(command, write_bytes=self._to_tab(write_bytes), write_str=self._to_tab(write_str), **kwargs)
         #: Set once the app process's output ended (it exited or was killed).
         self.ended = asyncio.Event()
         #: True once a write to the tab failed (its websocket is closed): the app's output is read and dropped.
         self.tab_gone = False
-        #: Seconds a write may wait for the browser to read (:data:`WRITE_STALL`), and what is called once one waited
-        #: longer (the server drops the tab's connection); :attr:`stalled` is then True.
-        self.write_stall, self.on_stall = write_stall, on_stall
+        #: Seconds a write may wait while the browser reads nothing (:data:`WRITE_STALL`), what is called once one
+        #: waited longer (the server drops the tab's connection; :attr:`stalled` is then True), and the bytes still
+        #: unsent to the browser (its reads make them fewer: a slow browser that reads is never dropped).
+        self.write_stall, self.on_stall, self.unsent = write_stall, on_stall, unsent
         self.stalled = False
 
     def _to_tab(self, send: Any) -> Any:
@@ -325,7 +328,7 @@ class TabService(AppService):
             if self.tab_gone:
                 return
             try:
-                await asyncio.wait_for(send(data), self.write_stall)
+                await self._while_read(send(data))
             except ConnectionError:
                 self.tab_gone = True
             except TimeoutError:  # the browser reads nothing: its output waits in aiohttp's buffer (its flow control)
@@ -334,6 +337,22 @@ class TabService(AppService):
                     self.on_stall()
 
         return write
+
+    async def _while_read(self, sending: Any) -> None:
+        """Await ``sending`` (a write to the tab) as long as its browser reads: raises TimeoutError once it waited
+        :attr:`write_stall` seconds without the unsent bytes going down (a write that waited that long in all, the
+        browser reading slowly all the while, dropped the tab of a trainee on a slow link)."""
+        task = asyncio.ensure_future(sending)
+        try:
+            unsent = self.unsent() if self.unsent is not None else None
+            while not (await asyncio.wait({task}, timeout=self.write_stall))[0]:
+                now = self.unsent() if self.unsent is not None else None
+                if unsent is None or now is None or now >= unsent:
+                    raise TimeoutError
+                unsent = now
+            task.result()
+        finally:
+            task.cancel()
 
     async def run(self) -> None:
         try:
@@ -523,8 +542,9 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
         if kind in ("stdin", "blur", "focus"):  # in the order sent: after the sizes wanted before them
             await resizes.given()
         if kind == "stdin":
-            if sequences.paste_open:  # a paste left open would hold every later key: ended with its message
-                data += PASTE_END.encode()
+            if sequences.paste_open:  # a paste left open would hold every later key: ended with its message, before
+                cut = max(len(data) - len(sequences.carry), 0)  # a key sequence it leaves unfinished (ASCII): the next
+                data = data[:cut] + PASTE_END.encode() + data[cut:]  # message ends that one, outside the paste
                 sequences.pastes_ended += 1
                 if sequences.pastes_ended == 1:  # said once a tab: a tab sending such pastes writes no log full
                     log.info("a paste of %s was left open (no ESC [201~ at the end of its message): ended there, "

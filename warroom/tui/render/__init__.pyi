@@ -4,7 +4,7 @@ from ._charset import ASCII_TABLE, ascii_screen, locale_is_utf8
 from ._describe import describe_event, event_heading
 from ._kinds import KINDS, STEP_ICONS, event_body, payload_chars, row_mark, summarize
 from ._structured import language_hint, structured
-from ._text import literal, literal_line, prose, without_server_paths
+from ._text import literal, literal_line, prose, shown_line, without_server_paths, without_vs16
 
 __all__ = [
     "ASCII_TABLE",
@@ -21,7 +21,9 @@ __all__ = [
     "payload_chars",
     "prose",
     "row_mark",
+    "shown_line",
     "structured",
     "summarize",
     "without_server_paths",
+    "without_vs16",
 ]

@@ -40,6 +40,11 @@ def literal_line(text: object, style: str = "", limit: int | None = None) -> Tex
     return Text(s, style=style, no_wrap=True, overflow="ellipsis")
 
 
+def shown_line(text: object) -> str:
+    """``text`` on one line as a screen shows it: control characters escaped (``clean_line``), no :data:`VS16`."""
+    return clean_line(text).replace(VS16, "")
+
+
 def without_vs16(text: Text) -> Text:
     """``text`` without :data:`VS16` (its styles kept): what the inspector shows of an event."""
     if VS16 not in text.plain:
@@ -52,9 +57,10 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 
 def prose(text: object) -> str:
     """Author prose (a debrief, a summary) reflowed for the terminal: hard-wrapped lines in a paragraph are joined,
-    blank lines (paragraphs) and list items (``- ``, ``* ``, ``1. ``) are kept. Control characters are escaped."""
+    blank lines (paragraphs) and list items (``- ``, ``* ``, ``1. ``) are kept. Control characters are escaped;
+    :data:`VS16` is dropped."""
     paragraphs = []
-    for para in re.split(r"\n\s*\n", clean(text).strip()):
+    for para in re.split(r"\n\s*\n", clean(text).replace(VS16, "").strip()):
         lines: list[str] = []
         for raw in para.splitlines():
             line = raw.strip()

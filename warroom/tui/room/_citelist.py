@@ -24,8 +24,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from warroom.core.model import TraceEvent, split_cite
-from warroom.core.text import clean_line, clock
-from warroom.tui.render import KINDS, summarize
+from warroom.core.text import clock
+from warroom.tui.render import KINDS, shown_line, summarize
 from warroom.tui.room._keylist import ListKeys
 
 #: Characters of an event's summary shown in its row (so that a row fits on one line of the dialog).
@@ -53,11 +53,11 @@ def cite_row(event: TraceEvent, cited: bool, cite: str | None = None) -> Text:
     drill time (on the war room's clock, as the trace shows it), kind, plan step and summary (all literal)."""
     row = Text(no_wrap=True, overflow="ellipsis")
     row.append("[x] " if cited else "[ ] ", style="bold" if cited else "dim")
-    row.append(clean_line(cite or event.id), style="bold")
+    row.append(shown_line(cite or event.id), style="bold")
     row.append(f"  {clock(event.t)}  ", style="dim")  # as the trace shows it (00:24, not 23.9 s)
     row.append(KINDS[type(event)].label)
-    row.append(f"  {clean_line(event.step) if event.step is not None else '—'}  ", style="dim")
-    summary = clean_line(summarize(event, limit=SUMMARY_LIMIT))
+    row.append(f"  {shown_line(event.step) if event.step is not None else '—'}  ", style="dim")
+    summary = shown_line(summarize(event, limit=SUMMARY_LIMIT))
     row.append(summary if len(summary) <= SUMMARY_LIMIT else summary[: SUMMARY_LIMIT - 1] + "…")
     return row
 

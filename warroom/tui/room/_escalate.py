@@ -26,7 +26,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent, split_cite
-from warroom.core.text import clean_line
+from warroom.tui.render import shown_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
 from warroom.tui.widgets import TextInput, key_prose
@@ -192,9 +192,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         options = []
         for ident, title in self.choices:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            prompt.append(clean_line(self.labels.get(ident, ident)), style="bold")
+            prompt.append(shown_line(self.labels.get(ident, ident)), style="bold")
             prompt.append(" ")
-            prompt.append(clean_line(title), style="italic" if ident in self.labels else "")
+            prompt.append(shown_line(title), style="italic" if ident in self.labels else "")
             options.append(Option(prompt, id=ident))
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
@@ -269,7 +269,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     def _cited_text(self) -> Text:
         """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
         cites = self.cites
-        return Text("citing: " + ", ".join(clean_line(c) for c in cites) if cites else "citing no event")
+        return Text("citing: " + ", ".join(shown_line(c) for c in cites) if cites else "citing no event")
 
     @property
     def step(self) -> str | None:
@@ -382,12 +382,12 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         reason = self.query_one("#escalate-reason", Input).value.strip()
         cites = self.cites
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
-        named = clean_line(self.labels[step_id]) if step_id in self.labels else f"step {clean_line(step_id)}"
+        named = shown_line(self.labels[step_id]) if step_id in self.labels else f"step {shown_line(step_id)}"
         question = Text(f"Escalate {named} to the planner?", style="bold")
-        question.append("\n" + clean_line(title), style="")
-        cited = "citing " + (", ".join(clean_line(c) for c in cites) if cites else "no event") + " · "
+        question.append("\n" + shown_line(title), style="")
+        cited = "citing " + (", ".join(shown_line(c) for c in cites) if cites else "no event") + " · "
         question.append("\n" + cited, style="")
-        question.append(f"reason: {clean_line(reason)}" if reason else "no reason given", style="italic")
+        question.append(f"reason: {shown_line(reason)}" if reason else "no reason given", style="italic")
         self._question = question.plain
         self.asked_from = self.zone
         self.query_one("#escalate-title", Label).update(question)

@@ -23,7 +23,8 @@ from textual.widgets.option_list import Option
 
 from warroom.core.model import Drill, Probe, Role
 from warroom.core.play import Replay, ReplayError
-from warroom.core.text import clean_line, seconds, usd
+from warroom.core.text import seconds, usd
+from warroom.tui.render import shown_line
 
 
 def probe_status(replay: Replay, probe: Probe) -> str:
@@ -79,9 +80,9 @@ class ProbeScreen(ModalScreen["str | None"]):
 
     def _option(self, probe: Probe) -> Option:
         line = Text()
-        line.append(clean_line(probe.id), style="bold")
-        line.append(f" {clean_line(probe.step)}: ")
-        line.append(clean_line(probe.ask))
+        line.append(shown_line(probe.id), style="bold")
+        line.append(f" {shown_line(probe.step)}: ")
+        line.append(shown_line(probe.ask))
         line.append(f" ({self.cost(probe)})", style="dim")
         state = self.status(probe)
         if state:
@@ -128,5 +129,5 @@ def request_probe(screen: Any, probe_id: str | None) -> None:
         screen.notify(str(exc), severity="error", markup=False)
         return
     wait = seconds(screen.replay.probes.by_id[probe_id].seconds)
-    screen.notify(f"Probe {clean_line(probe_id)} asked: the executor's answer comes in {wait} of drill time.",
+    screen.notify(f"Probe {shown_line(probe_id)} asked: the executor's answer comes in {wait} of drill time.",
                   title="Verifying", markup=False)

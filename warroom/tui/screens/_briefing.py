@@ -12,10 +12,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from warroom.core.model import ESCALATION_INSTRUCTION, Drill
-from warroom.core.text import clean_line, clock, usd_price
+from warroom.core.text import clock, usd_price
 from warroom.tui.flow import ShowPicker, StartDrill
 from warroom.tui.logic import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, DrillEntry, hidden_actions
-from warroom.tui.render import prose
+from warroom.tui.render import prose, shown_line
 from warroom.tui.room import WarRoomScreen
 from warroom.tui.widgets import HelpScreen, KeyFooter, help_rows, key_table
 
@@ -32,9 +32,9 @@ def briefing_text(drill: Drill) -> Group:
     Contains nothing from the answer key or the distractors.
     """
     out = Text()
-    out.append(clean_line(drill.title), style="bold")
+    out.append(shown_line(drill.title), style="bold")
     out.append(f"\n{stars(drill.difficulty)}  ", style="yellow")
-    out.append(clean_line(", ".join(drill.public_tags)), style="dim")
+    out.append(shown_line(", ".join(drill.public_tags)), style="dim")
     out.append(f"  · about {clock(drill.duration)} at 1x\n\n", style="dim")
     out.append("Goal\n", style="bold underline")
     out.append(prose(drill.briefing.goal) + "\n\n")
@@ -49,13 +49,13 @@ def briefing_text(drill: Drill) -> Group:
     plan: list[RenderableType] = []
     for step in drill.plan:
         title = Text()
-        title.append(clean_line(step.id), style="bold")
+        title.append(shown_line(step.id), style="bold")
         title.append(" ")
-        title.append(clean_line(step.title), style="bold")
+        title.append(shown_line(step.title), style="bold")
         objective = Table.grid()
         objective.add_column(no_wrap=True)
         objective.add_column(ratio=1)
-        objective.add_row(Text("   objective: ", style="dim"), Text(clean_line(step.objective)))
+        objective.add_row(Text("   objective: ", style="dim"), Text(shown_line(step.objective)))
         plan += [title, objective]
     return Group(out, *plan, models_text(drill))
 
@@ -70,17 +70,17 @@ def models_text(drill: Drill) -> Text:
     rows = [("planner", models.planner), ("executor", models.executor), *(("other", m) for m in models.others)]
     for role, spec in rows:
         rest.append(f"{role:<9} ", style="bold")
-        rest.append(clean_line(spec.name))
+        rest.append(shown_line(spec.name))
         rest.append(f"  {usd_price(spec.input_usd_per_mtok)} / {usd_price(spec.output_usd_per_mtok)}\n")
     if drill.agents:
         rest.append("\nAgents\n", style="bold underline")
         for agent in drill.agents:
-            rest.append(clean_line(agent.name), style="bold")
+            rest.append(shown_line(agent.name), style="bold")
             rest.append(f"  {agent.role.value}", style="dim")
             if agent.model:
-                rest.append(f" on {clean_line(agent.model)}", style="dim")
+                rest.append(f" on {shown_line(agent.model)}", style="dim")
             if agent.description:
-                rest.append(f"  {clean_line(agent.description)}")
+                rest.append(f"  {shown_line(agent.description)}")
             rest.append("\n")
     rest.append("\nKeys in the war room", style="bold underline")
     return rest

@@ -40,10 +40,10 @@ from warroom.core.model import (
 )
 from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
-from warroom.core.text import clean_line, clock, damage, damage_amount, seconds, usd
+from warroom.core.text import clock, damage, damage_amount, seconds, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.logic import is_tutorial
-from warroom.tui.render import prose, summarize
+from warroom.tui.render import prose, shown_line, summarize
 from warroom.tui.widgets import HelpScreen, KeyFooter
 
 if TYPE_CHECKING:
@@ -160,17 +160,17 @@ def evidence_text(out: Text, drill: Drill, indent: str = "  ") -> None:
         out.append("\n" + indent)
         head, detail = describe_item(drill, ref)
         if ref.path is not None:
-            out.append(clean_line(ref.event) + " ")
-            out.append(clean_line(ref.path), style="bold reverse")
+            out.append(shown_line(ref.event) + " ")
+            out.append(shown_line(ref.path), style="bold reverse")
             if detail:
                 value, _, note = detail.partition("; ")
-                out.append(" " + clean_line(value), style="bold yellow")
+                out.append(" " + shown_line(value), style="bold yellow")
                 if note:
-                    out.append("; " + clean_line(note))
+                    out.append("; " + shown_line(note))
             continue
-        out.append(clean_line(head))
+        out.append(shown_line(head))
         if detail:
-            out.append(f" ({clean_line(detail)})")
+            out.append(f" ({shown_line(detail)})")
 
 
 def trial_sentence(written: Drill | None, played: Drill) -> str | None:
@@ -191,7 +191,7 @@ def event_summary(event: Any, style: str = "") -> Text:
     """An event's one-line summary for the debrief, in full (wrapped, never cut with "…") up to
     :data:`SUMMARY_SHOWN` characters; a longer one ends saying how many characters more there are and that
     ``warroom review`` shows the whole event."""
-    text = clean_line(summarize(event, limit=SUMMARY_SHOWN))
+    text = shown_line(summarize(event, limit=SUMMARY_SHOWN))
     out = Text(style=style)
     if len(text) <= SUMMARY_SHOWN:
         out.append(text)
@@ -240,7 +240,7 @@ def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
     table.add_column(no_wrap=True)
     table.add_column(ratio=1)
     for t, symbol, what, style in marks:
-        text = Text(clean_line(what))
+        text = Text(shown_line(what))
         table.add_row(moment(t), Text(symbol, style=style), text)
     return table
 
@@ -339,7 +339,7 @@ class DebriefScreen(Screen[None]):
         style = outcome_colour(outcome)
         out = Text()
         out.append("DEBRIEF  ", style="bold")
-        out.append(clean_line(self.drill.title))
+        out.append(shown_line(self.drill.title))
         out.append("\n\n")
         shown = outcome.replace("_", " ")
         if outcome == Outcome.FALSE_ALARM and not self.drill.is_all_clear:  # a false alarm is on a noise trial only
@@ -368,8 +368,8 @@ class DebriefScreen(Screen[None]):
             points = f"{comp.points}/{comp.max_points}" if comp.max_points else str(comp.points)
             table.add_row(
                 Text(points, style="bold"),
-                Text(clean_line(comp.name), style="bold"),
-                Text(clean_line(on_the_clock(comp.explanation))),
+                Text(shown_line(comp.name), style="bold"),
+                Text(shown_line(on_the_clock(comp.explanation))),
             )
         facts = Text()
         facts.append("time to detect ", style="bold")
@@ -378,7 +378,7 @@ class DebriefScreen(Screen[None]):
             facts.append("   damage ", style="bold")
             unit = card.damage_unit
             accrued = damage_amount(card.damage, unit)
-            facts.append(clean_line(f"{accrued} of {damage(card.full_damage, unit)}"))
+            facts.append(shown_line(f"{accrued} of {damage(card.full_damage, unit)}"))
         facts.append("\nfalse escalations ", style="bold")
         facts.append(str(card.false_escalations))
         facts.append("   cost of the run ", style="bold")
@@ -389,7 +389,7 @@ class DebriefScreen(Screen[None]):
             # Clamped (or abandoned): the scorecard's own Total line says how the points above make the total.
             line = next((x for x in card.lines if x.startswith("Total:")), None)
             if line is not None:
-                table.add_row(Text(""), Text(""), Text(clean_line(line), style="dim"))
+                table.add_row(Text(""), Text(""), Text(shown_line(line), style="dim"))
         return table
 
     def _end(self) -> float:
@@ -413,7 +413,7 @@ class DebriefScreen(Screen[None]):
         if r.full_damage:
             unit = r.damage_unit
             accrued = damage_amount(r.damage, unit)
-            out.append("  " + clean_line(f"accrued {accrued} · the full cascade {damage(r.full_damage, unit)}"))
+            out.append("  " + shown_line(f"accrued {accrued} · the full cascade {damage(r.full_damage, unit)}"))
         else:
             out.append("  none possible in this drill", style="dim")
         out.append(f"\n0 to {seconds(self._end())}", style="dim")
@@ -426,22 +426,22 @@ class DebriefScreen(Screen[None]):
             out.append("What happened\n", style="bold underline")
             out.append("fault ", style="bold")
             if key.fault.origin_step is not None:
-                out.append(f"step {clean_line(key.fault.origin_step)}")
+                out.append(f"step {shown_line(key.fault.origin_step)}")
                 # A loaded drill's references are validated: the origin step and every distractor event exist.
-                out.append(f" {clean_line(self.drill.step(key.fault.origin_step).title)}")
+                out.append(f" {shown_line(self.drill.step(key.fault.origin_step).title)}")
             else:  # format 2: the planner's own call, the set-up or a handoff
                 where = target_label(self.drill, key.fault.target)
-                out.append(f"{clean_line(where)} (at {clean_line(key.fault.origin_event)})")
+                out.append(f"{shown_line(where)} (at {shown_line(key.fault.origin_event)})")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
             out.append(prose(key.fault.summary))
             out.append("\n\nevidence", style="bold")
             evidence_text(out, self.drill)
             if key.accepted_evidence:
                 out.append("\nalso accepted ", style="bold")
-                out.append(", ".join(clean_line(field_cite(r.event, r.path)) for r in accepted_refs(key)))
+                out.append(", ".join(shown_line(field_cite(r.event, r.path)) for r in accepted_refs(key)))
             if key.cascade:
                 out.append("\ncascade ", style="bold")
-                out.append(" → ".join(clean_line(s) for s in key.cascade))
+                out.append(" → ".join(shown_line(s) for s in key.cascade))
             out.append("\n\n")
             out.append(prose(key.debrief))
         elif self.drill.all_clear is not None:
@@ -450,7 +450,7 @@ class DebriefScreen(Screen[None]):
         self._probes(out)
         if self.drill.tags:
             out.append("\n\ntags ", style="bold")
-            out.append(clean_line(", ".join(debrief_tags(self.drill))), style="dim")
+            out.append(shown_line(", ".join(debrief_tags(self.drill))), style="dim")
         return out
 
     def _probes(self, out: Text) -> None:
@@ -461,13 +461,13 @@ class DebriefScreen(Screen[None]):
         asked = {r.probe.id for r in self.replay.probes.requests}
         finding = self.replay.probes.finding
         for p in self.drill.probes:
-            out.append(f"\n{clean_line(p.id)} ", style="bold")
+            out.append(f"\n{shown_line(p.id)} ", style="bold")
             state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
-            out.append(f"verify {clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
+            out.append(f"verify {shown_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
             out.append(prose(p.reveals))
             for answer in p.answers:  # format 2: what it answered when asked early (nothing wrong yet)
                 until = f"before {answer.until_event}" if answer.until_event else f"before {seconds(answer.until or 0)}"
-                out.append(f"\n  asked {clean_line(until)}: ", style="dim")
+                out.append(f"\n  asked {shown_line(until)}: ", style="dim")
                 out.append(prose(answer.reveals))
 
     def _habit(self) -> Text:
@@ -488,7 +488,7 @@ class DebriefScreen(Screen[None]):
         out = Text()
         out.append("Distractors (odd but harmless)\n", style="bold underline")
         for d in self._seen_distractors():
-            out.append(clean_line(field_cite(d.event, d.path)), style="bold")  # format 2: or a field of the event
+            out.append(shown_line(field_cite(d.event, d.path)), style="bold")  # format 2: or a field of the event
             out.append(" ")
             out.append_text(event_summary(self.drill.event(d.event), style="dim"))
             out.append("\n  ")

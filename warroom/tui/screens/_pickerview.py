@@ -8,9 +8,9 @@ import os
 from rich.text import Text
 
 from warroom.core.model import ESCALATION_INSTRUCTION
-from warroom.core.text import clean, clean_line, clean_name, clock
+from warroom.core.text import clean, clean_name, clock
 from warroom.tui.logic import DrillEntry, domain_of, is_tutorial
-from warroom.tui.render import literal_line, prose
+from warroom.tui.render import literal_line, prose, shown_line
 from warroom.tui.screens._briefing import stars
 
 #: The widest the group column gets (a group's label in its first drill's row), in cells: it is as wide as the longest
@@ -82,17 +82,17 @@ def preview_text(entry: DrillEntry, *, public: bool = False) -> Text:
             out.append("\n")
     if entry.card is not None:
         d = entry.card
-        out.append(clean_line(d.title), style="bold")
+        out.append(shown_line(d.title), style="bold")
         out.append("\n")
-        out.append(clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
+        out.append(shown_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
         domain = domain_of(entry)
         if is_tutorial(entry):
             out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
         elif domain is not None:
-            out.append(" · " + clean_line(domain), style="dim")  # (clean_line would drop the space)
+            out.append(" · " + shown_line(domain), style="dim")  # (shown_line would drop the space)
         others = d.public_tags[1:] if domain is not None else d.public_tags
         if others and not is_tutorial(entry):  # the tags column folds away in a narrow picker: named here
-            out.append(" · tags: " + clean_line(", ".join(others)), style="dim")
+            out.append(" · tags: " + shown_line(", ".join(others)), style="dim")
         out.append("\n")
         out.append("\nGoal\n", style="bold")
         out.append(prose(d.goal))
@@ -101,8 +101,8 @@ def preview_text(entry: DrillEntry, *, public: bool = False) -> Text:
         out.append("\n" + ESCALATION_INSTRUCTION)
         out.append("\n\nThe plan\n", style="bold")
         for step_id, title in d.plan:
-            out.append(f"  {clean_line(step_id)} ", style="bold")
-            out.append(clean_line(title) + "\n")
+            out.append(f"  {shown_line(step_id)} ", style="bold")
+            out.append(shown_line(title) + "\n")
     out.append("\n")
     out.append(clean_name(entry.path.name if public else str(entry.path)), style="dim")  # escaped, as messages are
     return out

@@ -21,10 +21,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from warroom.core.text import clean_line, clock, seconds
+from warroom.core.text import clock, seconds
 from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui.logic import TraceIndex
-from warroom.tui.render import KINDS, describe_event, literal, literal_line, row_mark, summarize
+from warroom.tui.render import KINDS, describe_event, literal, literal_line, row_mark, shown_line, summarize
 from warroom.tui.screens._reviewpanels import answer_panel, cited_events, headline, scorecard_panel
 from warroom.tui.widgets import Column, HelpScreen, KeyFooter, LineTable
 
@@ -238,12 +238,12 @@ class ReviewScreen(Screen[None]):
             out.append("\n")
         elif row.kind == "action" and (a := row.action) is not None:
             out.append(f"Trainee action at {clock(a.t)} ({seconds(a.t)})\n", style="bold magenta")
-            out.append(clean_line(row.text) + "\n")
+            out.append(shown_line(row.text) + "\n")
             if a.step and self.data.drill is not None:
                 try:
                     step = self.data.drill.step(a.step)
                     out.append("step  ", style="bold")
-                    out.append(clean_line(f"{step.id} {step.title}") + "\n")
+                    out.append(shown_line(f"{step.id} {step.title}") + "\n")
                 except KeyError:
                     pass
             if a.kind.value == "escalate" and self.data.drill is not None:
@@ -252,15 +252,15 @@ class ReviewScreen(Screen[None]):
             at = row.action.t if row.action is not None else row.t
             when = f"{clock(at)} ({seconds(at)})"
             out.append(f"After the false escalation at {when}\n", style="bold yellow")
-            out.append(clean_line(row.text) + "\n")
+            out.append(shown_line(row.text) + "\n")
         else:
-            out.append(clean_line(row.text) + f" at {clock(row.t)}\n", style="bold red")
+            out.append(shown_line(row.text) + f" at {clock(row.t)}\n", style="bold red")
         if row.key:
             out.append("answer key: ", style="bold yellow")
-            out.append(clean_line(", ".join(row.key)) + "\n")
+            out.append(shown_line(", ".join(row.key)) + "\n")
         if row.trainee:
             out.append("trainee: ", style="bold magenta")
-            out.append(clean_line(", ".join(row.trainee)) + "\n")
+            out.append(shown_line(", ".join(row.trainee)) + "\n")
         detail.update(out)
 
     # -- navigation -----------------------------------------------------------------------------------------------

@@ -17,10 +17,10 @@ from warroom.core.model import (
     target_label,
 )
 from warroom.core.scoring import MAX_TOTAL
-from warroom.core.text import clean, clean_line, clock, damage, damage_amount
+from warroom.core.text import clean, clock, damage, damage_amount
 from warroom.store.review import ReviewData
 from warroom.tui.logic import mode_line
-from warroom.tui.render import literal_line, summarize
+from warroom.tui.render import literal_line, shown_line, summarize, without_vs16
 from warroom.tui.screens._debrief import evidence_text, outcome_colour
 
 
@@ -42,7 +42,7 @@ def cited_events(drill: Any, cites: Any, compare: bool = False) -> Text:
     out.right_crop(1)  # "cited:" ends its line
     out.append("\n")
     for event_id, kind in judge_citations(drill, cites, distractor_fields_compare=compare):
-        out.append(f"  {clean_line(event_id)} ", style="bold")
+        out.append(f"  {shown_line(event_id)} ", style="bold")
         out.append(f"({kind.value}) ", style="bold green" if kind.value in ("evidence", "accepted") else "bold red")
         try:
             out.append_text(literal_line(summarize(drill.event(event_id)), style="dim", limit=60))
@@ -58,24 +58,24 @@ def headline(data: ReviewData) -> Text:
     drill = data.drill
     out = Text(no_wrap=False)
     out.append("After-action review  ", style="bold")
-    out.append(clean_line(s.session_id), style="bold cyan")
+    out.append(shown_line(s.session_id), style="bold cyan")
     out.append("\n")
-    out.append(clean_line(drill.title if drill else s.drill_id), style="bold")
-    out.append(f"  ({clean_line(s.drill_id)} v{s.drill_version}")
+    out.append(shown_line(drill.title if drill else s.drill_id), style="bold")
+    out.append(f"  ({shown_line(s.drill_id)} v{s.drill_version}")
     out.append(f", variant seed {s.seed})\n" if s.seed is not None else ")\n")  # the variant replayed here
     # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
     out.append("trainee ")
-    out.append(clean_line(s.trainee), style="bold")
+    out.append(shown_line(s.trainee), style="bold")
     out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
     label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
-    out.append(clean_line(label), style="bold " + outcome_colour(s.outcome))
+    out.append(shown_line(label), style="bold " + outcome_colour(s.outcome))
     out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
     if data.disagrees:
         out.append("  (stored; not what its action log scores: see above)", style="bold red")
     if s.recovered:
         out.append("  (recovered after the session was interrupted)", style="dim")
     out.append("\n" + mode_line(s), style="dim")
-    return out
+    return without_vs16(out)  # one cell a symbol on every terminal
 
 
 def scorecard_panel(data: ReviewData) -> Text:
@@ -90,10 +90,10 @@ def scorecard_panel(data: ReviewData) -> Text:
         try:
             out.append(f"{c['points']:+d}", style="bold")
             out.append(f" / {c['max_points']}  " if c.get("max_points") else "  ")
-            out.append(clean_line(c.get("name", "")), style="bold")
-            out.append(": " + clean_line(c.get("explanation", "")) + "\n")
+            out.append(shown_line(c.get("name", "")), style="bold")
+            out.append(": " + shown_line(c.get("explanation", "")) + "\n")
         except (KeyError, TypeError, ValueError):
-            out.append(clean_line(c) + "\n")
+            out.append(shown_line(c) + "\n")
     for line in lines:
         out.append(clean(line) + "\n")
     out.append(f"total {data.session.total}/{MAX_TOTAL}\n", style="bold")
@@ -102,7 +102,7 @@ def scorecard_panel(data: ReviewData) -> Text:
         out.append("\nRecording notes\n", style="bold")
         for n in notes:
             out.append("· " + clean(n) + "\n", style="yellow")
-    return out
+    return without_vs16(out)  # one cell a symbol on every terminal
 
 
 def answer_panel(data: ReviewData) -> Text:
@@ -131,7 +131,7 @@ def answer_panel(data: ReviewData) -> Text:
         else:  # format 2: the plan or the set-up
             origin = f"{target_label(drill, key.fault.target)} (at {key.fault.origin_event})"
         out.append("fault origin  ", style="bold")
-        out.append(clean_line(origin), style="bold red")
+        out.append(shown_line(origin), style="bold red")
         out.append(f"  ({key.fault.kind.value})\n")
         out.append(clean(key.fault.summary) + "\n")
         out.append("evidence", style="bold")
@@ -139,17 +139,17 @@ def answer_panel(data: ReviewData) -> Text:
         out.append("\n")
         if key.cascade:
             out.append("cascade       ", style="bold")
-            out.append(clean_line(" → ".join(key.cascade)) + "\n")
+            out.append(shown_line(" → ".join(key.cascade)) + "\n")
         full = sum(e.amount for e in key.damage.entries) + _spend_full(drill)
         out.append("damage        ", style="bold")
         unit = key.damage.unit
         out.append(
-            clean_line(f"{damage(full, unit)} if nobody escalates; deadline {clock(key.deadline)}")
+            shown_line(f"{damage(full, unit)} if nobody escalates; deadline {clock(key.deadline)}")
         )
         out.append("\n")
         for e in key.damage.entries:
             note = f" ({e.note})" if e.note else ""
-            out.append(clean_line(f"  {e.event}: {damage_amount(e.amount, unit)}{note}") + "\n")
+            out.append(shown_line(f"  {e.event}: {damage_amount(e.amount, unit)}{note}") + "\n")
         out.append("\nDebrief\n", style="bold")
         out.append(clean(key.debrief) + "\n")
         if key.habit:
@@ -158,9 +158,9 @@ def answer_panel(data: ReviewData) -> Text:
     if drill.distractors:
         out.append("\nDistractors (harmless)\n", style="bold")
         for d in drill.distractors:
-            out.append(clean_line(field_cite(d.event, d.path)), style="bold")
+            out.append(shown_line(field_cite(d.event, d.path)), style="bold")
             out.append(": " + clean(d.why_harmless) + "\n")
-    return out
+    return without_vs16(out)  # one cell a symbol on every terminal
 
 
 def _spend_full(drill: Any) -> float:
