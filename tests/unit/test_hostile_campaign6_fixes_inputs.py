@@ -268,10 +268,9 @@ def test_openai_agents_deep_trace_reads_every_span_under_its_agent(tmp_path: Pat
 
     from deep_trace_support import AGENT, deep_trace
 
-    from warroom.importers.exports import nearest_agent
     from warroom.importers.openai_agents._spans import read_agent_spans
     from warroom.importers.spans import AGENT as AGENT_KIND
-    from warroom.importers.spans import MODEL, TOOL
+    from warroom.importers.spans import MODEL, TOOL, nearest_agent
 
     path = tmp_path / "deep.jsonl"
     path.write_text(deep_trace(1000), encoding="utf-8")

@@ -352,14 +352,8 @@ def _recover_one(
     except ValueError as exc:
         raise Unrecoverable(f"{clean_name(path)}:1: the session start line has bad values: {exc}") from None
     rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
-    ended_at = _mtime_iso(path)
     finished = contents.end is not None
-    if finished and contents.end:
-        ended_at = str(contents.end.get("ended_at") or ended_at)
-    backwards = ended_before_start(info.started_at, ended_at)
-    if backwards:  # (an end line is never trusted, nor a clock stepped back: the store refuses such an end)
-        rec.problems.append(f"{backwards}; it is stored as ended at its start")
-        ended_at = info.started_at
+    ended_at = _ended_at(path, contents, info, rec)
     scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
     rules = _rules_problems(info, actions, scorecard, resolver, rec, cache)
     check = _disagreement([*_start_line_problems(info, found, actions, rec),
@@ -387,6 +381,20 @@ def _recover_one(
     dest = done_dir(data_dir) / path.name
     move_file(path, dest)
     rec.journal = dest
+
+
+def _ended_at(path: Path, contents: JournalContents, info: SessionInfo, rec: RecoveredSession) -> str:
+    """When a recovered session ended: its end line's time, else the journal's last change; its start where that is
+    before it (said in ``rec``'s problems: an end line is never trusted, nor a clock stepped back, and the store
+    refuses such an end)."""
+    ended_at = _mtime_iso(path)
+    if contents.end:
+        ended_at = str(contents.end.get("ended_at") or ended_at)
+    backwards = ended_before_start(info.started_at, ended_at)
+    if backwards:
+        rec.problems.append(f"{backwards}; it is stored as ended at its start")
+        ended_at = info.started_at
+    return ended_at
 
 
 def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
