@@ -171,6 +171,16 @@ class SimulatedTrainee:
             await self.http.close()
 
 
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """End a `warroom serve` a test started: SIGTERM, then SIGKILL after 20 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextmanager
 def serving(
     tmp_path: Path, *args: str, roster: bool = True, tokens: dict[str, str] | None = None,
@@ -204,12 +214,7 @@ def serving(
         trace_key("test", f"warroom serve listening after {time.monotonic() - started:.1f} s")
         yield Served(f"http://127.0.0.1:{port}", port, data_dir, proc, log)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 @contextmanager

@@ -28,6 +28,7 @@ from serve_support import (
     SimulatedTrainee,
     answering,
     read_until,
+    stop_server,
     warm_picker_cache,
     write_roster,
 )
@@ -68,12 +69,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         port = int(found.group(1))
         yield Served(f"http://127.0.0.1:{port}", port, tmp / "data", proc, log)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 async def _log_says(served: Served, text: str, timeout: float = 60) -> str:
