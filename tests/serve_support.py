@@ -182,6 +182,26 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
+def serving_on_port_0(log: Path, data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """``warroom --data-dir DATA serve --port 0 ARGS`` until the block ends, its output in ``log``: the server on the
+    port its banner names (the system chose it). ``env``: the server's whole environment (None: this process's, with
+    ``TERM``)."""
+    cmd = [sys.executable, "-m", "warroom", "--data-dir", str(data_dir), "serve", "--port", "0", *args]
+    environ = env if env is not None else {**os.environ, "TERM": "xterm-256color"}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=environ)
+    try:
+        deadline = time.monotonic() + START_WAIT
+        while (found := re.search(r"War Room served on http://127\.0\.0\.1:(\d+) ", log.read_text())) is None:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        port = int(found.group(1))
+        yield Served(f"http://127.0.0.1:{port}", port, data_dir, proc, log)
+    finally:
+        stop_server(proc)
+
+
+@contextmanager
 def serving(
     tmp_path: Path, *args: str, roster: bool = True, tokens: dict[str, str] | None = None,
     data_dir: Path | None = None, env: dict[str, str] | None = None,

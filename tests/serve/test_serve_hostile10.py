@@ -57,7 +57,7 @@ def test_a_stop_grace_that_is_no_number_of_seconds_is_said_at_start_and_the_defa
         grace, warning = stop_grace(bad)
         assert grace == DEFAULT_STOP_GRACE and warning is not None and f"is '{bad}'," in warning, (bad, warning)
     with serving(tmp_path, roster=False, env={"WARROOM_SERVE_STOP_GRACE": "ab\x1b[31mc"}) as served:
-        pass  # it listened: it started
+        assert served.proc.poll() is None  # it listened, and runs
     log = served.log.read_text()
     assert "Traceback" not in log
     assert ("warning: $WARROOM_SERVE_STOP_GRACE is 'ab\\x1b[31mc', no number of seconds from 0 to 3,600: 15 s is "
@@ -115,31 +115,14 @@ def test_serve_on_port_0_names_the_port_the_system_chose(tmp_path):
     """``warroom serve --port 0`` (any free port: the option takes 0) said ``War Room served on
     http://127.0.0.1:0``, an address nobody can open. Now the banner names the port it listens on, and that address
     answers."""
-    import os
-    import re
-    import subprocess
-    import sys
     import urllib.request
 
-    from serve_support import START_WAIT
+    from serve_support import serving_on_port_0
 
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "warroom", "--data-dir", str(tmp_path / "data"), "serve",
-                                 "--port", "0"], stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "TERM": "xterm-256color"})  # fmt: skip
-    try:
-        deadline = time.monotonic() + START_WAIT
-        while (found := re.search(r"War Room served on (http://127\.0\.0\.1:(\d+)) ", log.read_text())) is None:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        url, port = found.group(1), int(found.group(2))
-        assert port != 0
-        with urllib.request.urlopen(url + "/", timeout=60) as answer:
+    with serving_on_port_0(tmp_path / "serve.log", tmp_path / "data") as served:
+        assert served.port != 0
+        with urllib.request.urlopen(served.url + "/", timeout=60) as answer:
             assert answer.status == 200
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def test_the_banner_writes_an_ipv6_address_in_brackets():

@@ -3,36 +3,20 @@ found and what now holds."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
-from serve_support import START_WAIT, TOKENS, write_roster
+from serve_support import TOKENS, serving_on_port_0, write_roster
 
 
 @contextmanager
 def _on_port_0(tmp_path: Path, name: str, data_dir: Path, roster: Path) -> Iterator[tuple[str, int]]:
     """``warroom serve --port 0`` over ``data_dir`` until the block ends: yields its URL and the port it names."""
-    log = tmp_path / f"{name}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "warroom", "--data-dir", str(data_dir), "serve", "--port", "0",
-                                 "--roster", str(roster)], stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "TERM": "xterm-256color"})  # fmt: skip
-    try:
-        deadline = time.monotonic() + START_WAIT
-        while (found := re.search(r"War Room served on (http://127\.0\.0\.1:(\d+)) ", log.read_text())) is None:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        yield found.group(1), int(found.group(2))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with serving_on_port_0(tmp_path / f"{name}.log", data_dir, "--roster", str(roster)) as served:
+        yield served.url, served.port
 
 
 def _live_rows(data_dir: Path) -> list[tuple[str, str]]:

@@ -12,8 +12,6 @@ import logging
 import os
 import re
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -22,13 +20,12 @@ import pytest
 from serve_support import (
     CLOCK_TEXT,
     FACILITATOR,
-    START_WAIT,
     TOKENS,
     Served,
     SimulatedTrainee,
     answering,
     read_until,
-    stop_server,
+    serving_on_port_0,
     warm_picker_cache,
     write_roster,
 )
@@ -56,20 +53,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                    WARROOM_SERVE_WRITE_STALL=str(WRITE_STALL))  # fmt: skip
     if "WARROOM_KEY_TRACE" in os.environ:
         environ["WARROOM_KEY_TRACE"] = os.environ["WARROOM_KEY_TRACE"]
-    cmd = [sys.executable, "-m", "warroom", "--data-dir", str(tmp / "data"), "serve", "--port", "0",
-           "--stuck-after", str(STUCK_AFTER), "--roster", str(write_roster(tmp / "roster.yaml"))]  # fmt: skip
-    log = tmp / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=environ)
-    try:
-        deadline = time.monotonic() + START_WAIT
-        while (found := re.search(r"War Room served on http://127\.0\.0\.1:(\d+) ", log.read_text())) is None:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        port = int(found.group(1))
-        yield Served(f"http://127.0.0.1:{port}", port, tmp / "data", proc, log)
-    finally:
-        stop_server(proc)
+    args = ["--stuck-after", str(STUCK_AFTER), "--roster", str(write_roster(tmp / "roster.yaml"))]
+    with serving_on_port_0(tmp / "serve.log", tmp / "data", *args, env=environ) as served:
+        yield served
 
 
 async def _log_says(served: Served, text: str, timeout: float = 60) -> str:
