@@ -26,7 +26,7 @@ from warroom.core.model import (
 )
 from warroom.core.play import trace_cost
 from warroom.core.play._cost import NO_STEP
-from warroom.core.text import format_usd
+from warroom.core.text import usd
 
 
 def test_a_model_call_costs_its_tokens_times_the_price_per_million():
@@ -54,7 +54,7 @@ def test_model_calls_are_told_by_their_class_with_their_role():
 
 
 @pytest.mark.parametrize(
-    ("usd", "text"),
+    ("amount", "text"),
     [
         (0, "$0.00"),
         (0.0506, "$0.0506"),
@@ -77,8 +77,8 @@ def test_model_calls_are_told_by_their_class_with_their_role():
         (-0.0, "$0.00"),
     ],
 )
-def test_format_usd(usd, text):
-    assert format_usd(usd) == text
+def test_usd(amount, text):
+    assert usd(amount) == text
 
 
 def test_round_half_up_keeps_an_infinity_and_a_nan():
@@ -101,7 +101,7 @@ def test_seed_example_reproduces_the_worked_example_exactly():
     assert tc.flat_loop.input_tokens == 8 * 1200 and tc.flat_loop.output_tokens == 8 * 400
     assert round(tc.saving_factor, 1) == 2.5
     assert round(tc.saving_percent) == 60
-    assert [format_usd(x) for x in (tc.flat_loop.usd, planner.usd, executor.usd, tc.total.usd)] == [
+    assert [usd(x) for x in (tc.flat_loop.usd, planner.usd, executor.usd, tc.total.usd)] == [
         "$0.128", "$0.035", "$0.0156", "$0.0506"
     ]
 

@@ -96,10 +96,6 @@ def _origin(key: Any) -> str:
     return str(TARGET_LABELS.get(target, target))
 
 
-def _where(event: Any) -> str:
-    return f"in plan step {event.step}" if event.step is not None else "outside any plan step"
-
-
 def _first_escalation(run: Any) -> Any:
     """The first escalation of a scripted trainee's run (its action): the trial's response reads it."""
     return next(a for a in run.actions if a.kind.value == "escalate")

@@ -460,13 +460,7 @@ def write_draft(
         raise KeyWriteError(f"{clean_name(path)}: the drill file is read-only (mode {shown}): make it writable "
                             "(chmod u+w) to save into it; nothing was written")  # fmt: skip
     try:
-        replace_text(target, result, mode)
+        replace_file(target, result, mode=mode)
     except OSError as exc:
         raise KeyWriteError(f"{clean_name(path)}: cannot write the drill file: {exc.strerror or exc}") from None
     return hashlib.sha256(result.encode("utf-8")).hexdigest()
-
-
-def replace_text(target: Path, text: str, mode: int | None = None) -> None:
-    """Put ``text`` (UTF-8, line ends as given) in file ``target`` whole or not at all, with ``mode`` (None: the
-    file's own): :func:`warroom.core.files.replace_file`. Raises OSError; ``target`` is then as it was."""
-    replace_file(target, text, mode=mode)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from warroom.core.author._annotatefile import AnnotatedFile, AnnotateError, open_for_annotation
 from warroom.core.author._annotation import META, KeyDraft
-from warroom.core.author._keywrite import KeyWriteError, apply_draft, replace_text
+from warroom.core.author._keywrite import KeyWriteError, apply_draft
+from warroom.core.files import replace_file
 from warroom.core.text import clean_name
 
 #: What is added to a drill file's name to name its recovery copy.
@@ -42,7 +43,7 @@ def write_recovery(file: AnnotatedFile, draft: KeyDraft) -> Path:
         raise KeyWriteError(f"{clean_name(file.path)}: cannot read the drill file: {exc}") from None
     result = apply_draft(text, draft, file.event_order, str(file.path))
     try:
-        replace_text(target, result)
+        replace_file(target, result)
     except OSError as exc:
         raise KeyWriteError(f"{clean_name(target)}: cannot write the recovery copy: {exc.strerror or exc}") from None
     return target

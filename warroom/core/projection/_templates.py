@@ -99,11 +99,6 @@ def _q(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _where(parent: tuple[str | int, ...], key: str) -> tuple[str | None, int]:
-    """The field path of ``key`` in the mapping at ``parent`` and its depth."""
-    return path_text((*parent, key)), len(parent) + 1
-
-
 def _label(parts: tuple[str | int, ...]) -> str:
     """A place as ``--list`` and the debriefs name it: its field path, ``the result`` at the top, or its last key
     when no path can spell it."""

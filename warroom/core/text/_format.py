@@ -9,11 +9,10 @@ the original text back). :func:`control_chars` finds the characters a name such 
 and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
 
 Numbers: :func:`seconds` for drill times and durations (:func:`clock` for ``mm:ss``, rounded the same way),
-:func:`usd` for money (:func:`format_usd` is the same for a number that is never None), :func:`damage` for a
-damage amount with its unit (USD damage is money: ``$931,837.50 refunded in error``; any other unit ``14,021
-records``) and :func:`damage_amount` for the amount alone, :func:`amount` for plain amounts, :func:`number` for
-any other figure (a mean score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3
-s`` everywhere, 19.5 s is ``00:20``), not to even.
+:func:`usd` for money, :func:`damage` for a damage amount with its unit (USD damage is money: ``$931,837.50
+refunded in error``; any other unit ``14,021 records``) and :func:`damage_amount` for the amount alone,
+:func:`amount` for plain amounts, :func:`number` for any other figure (a mean score), :func:`percent` for shares.
+Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere, 19.5 s is ``00:20``), not to even.
 
 No Textual or Rich import here: the domain core uses it too.
 """
@@ -166,32 +165,6 @@ def is_valid_id(value: str) -> bool:
 LEAST_USD_SHOWN = 1e-9
 
 
-def format_usd(usd: float) -> str:
-    """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
-    four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
-    ``$0.035``, ``$0.50``), ``$0.00`` for zero (a negative zero too). Negative amounts get a leading ``-``. Bounded:
-    a positive amount below :data:`LEAST_USD_SHOWN` is ``<$0.000000001`` (``5e-320`` is not 330 characters), a
-    negative one above its opposite ``>-$0.000000001``."""
-    if usd < 0:
-        return ">-$0.000000001" if usd > -LEAST_USD_SHOWN else "-" + format_usd(-usd)
-    if usd == 0:
-        return "$0.00"
-    if usd < LEAST_USD_SHOWN:
-        return "<$0.000000001"
-    if usd >= 1:
-        return f"${round_half_up(usd, 2):,.2f}"
-    text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"
-    if "e" in text:  # tiny amounts: write them out in full, never in scientific notation
-        text = format(Decimal(text), "f")
-    if "." in text:
-        whole, frac = text.split(".")
-        frac = frac.rstrip("0").ljust(2, "0")
-        text = f"{whole}.{frac}"
-    else:
-        text += ".00"
-    return "$" + text
-
-
 def round_half_up(x: float, digits: int = 0) -> float:
     """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding); an infinity or
     NaN is returned as it is. The rounding is exact at any size (a float has at most 309 digits before its point)."""
@@ -289,9 +262,30 @@ def damage(value: float | None, unit: str | None, none: str = "-") -> str:
 def usd(value: float | None, none: str = "-") -> str:
     """An amount of USD for people (the rules of docs/scoring.md): ``$14.02`` from one dollar up (two decimals,
     thousands separated), below a dollar four significant digits with trailing zeros dropped but at least two
-    decimals (``$0.0506``, ``$0.00195``, ``$0.50``), ``$0.00`` for zero, a leading ``-`` when negative. ``none``
-    (``-``) for None."""
-    return none if value is None else format_usd(float(value))
+    decimals (``$0.0506``, ``$0.128``, ``$0.00195``, ``$0.50``), ``$0.00`` for zero (a negative zero too), a leading
+    ``-`` when negative. Bounded: a positive amount below :data:`LEAST_USD_SHOWN` is ``<$0.000000001`` (``5e-320``
+    is not 330 characters), a negative one above its opposite ``>-$0.000000001``. ``none`` (``-``) for None."""
+    if value is None:
+        return none
+    dollars = float(value)
+    if dollars < 0:
+        return ">-$0.000000001" if dollars > -LEAST_USD_SHOWN else "-" + usd(-dollars)
+    if dollars == 0:
+        return "$0.00"
+    if dollars < LEAST_USD_SHOWN:
+        return "<$0.000000001"
+    if dollars >= 1:
+        return f"${round_half_up(dollars, 2):,.2f}"
+    text = f"{Decimal(repr(dollars)):.4g}" if dollars >= 1e-4 else f"{dollars:.4g}"
+    if "e" in text:  # tiny amounts: write them out in full, never in scientific notation
+        text = format(Decimal(text), "f")
+    if "." in text:
+        whole, frac = text.split(".")
+        frac = frac.rstrip("0").ljust(2, "0")
+        text = f"{whole}.{frac}"
+    else:
+        text += ".00"
+    return "$" + text
 
 
 def speed(value: float) -> str:
@@ -302,5 +296,5 @@ def speed(value: float) -> str:
 def usd_price(per_mtok: float) -> str:
     """A model price in USD per million tokens: :func:`usd` without ``.00`` on whole dollars (``$5``, ``$0.15``,
     ``$2.50``, ``$0.005``)."""
-    text = format_usd(float(per_mtok))
+    text = usd(float(per_mtok))
     return text[:-3] if text.endswith(".00") and text not in ("$0.00", "-$0.00") else text
