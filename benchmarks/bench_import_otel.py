@@ -45,7 +45,7 @@ def warroom_cmd() -> list[str]:
 def measure(spans: int, repeat: int) -> dict:
     """``{"seconds", "spans", "events"}``: the median time of the import process."""
     from warroom.core.load import DrillLoadError, load_drill
-    from warroom.importers.kit import MISSING_KEY
+    from warroom.core.rules import MISSING_ANSWER_KEY
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "trace.json"
@@ -65,7 +65,7 @@ def measure(spans: int, repeat: int) -> dict:
         try:
             load_drill(drill)
         except DrillLoadError as e:
-            assert [p.message for p in e.problems] == [MISSING_KEY], e.problems[:3]
+            assert [p.message for p in e.problems] == [MISSING_ANSWER_KEY], e.problems[:3]
         events = drill.read_text(encoding="utf-8").count("\n- id: ")
     return {"seconds": statistics.median(times), "spans": spans, "events": events}
 

@@ -14,7 +14,8 @@ from locations import TESTS
 
 from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
-from warroom.importers.kit import MISSING_KEY, TraceError, convert
+from warroom.core.rules import MISSING_ANSWER_KEY
+from warroom.importers.kit import TraceError, convert
 
 FIXTURES = TESTS / "fixtures"
 
@@ -26,7 +27,7 @@ def only_missing_key(path: Path) -> None:
     try:
         load_drill(path)
     except DrillLoadError as e:
-        assert [p.message for p in e.problems] == [MISSING_KEY], e.problems
+        assert [p.message for p in e.problems] == [MISSING_ANSWER_KEY], e.problems
     else:  # pragma: no cover - the assertion message says why
         raise AssertionError(f"{path} loaded without an answer key")
 

@@ -73,3 +73,16 @@ def test_the_evidence_batch_stays_together_when_retimed() -> None:
     out, by = retime_text(text, "r2", 10.0)
     assert by == 8.0
     assert "{id: r1, t: 12.8," in out and "{id: msg, t: 22.8," in out
+
+
+def test_results_released_with_the_evidence_stay_with_it_as_the_importers_keep_them() -> None:
+    """One rule for `warroom annotate --reading-time` and the keyed importers (core.author's stretch_after): a result
+    released at the same time as the evidence is read with it and not moved; the next event comes S after them."""
+    text = """trace:
+- {id: r1, t: 4.0, kind: tool_result, output: x}
+- {id: r2, t: 4.0, kind: tool_result, output: y}
+- {id: msg, t: 5.0, kind: executor_message, content: z}
+"""
+    out, by = retime_text(text, "r1", 10.0)
+    assert by == 9.0
+    assert "{id: r2, t: 4.0," in out and "{id: msg, t: 14," in out

@@ -1,11 +1,11 @@
-"""Re-timing for reading (warroom.importers.kit._retime): the gaps a trainee needs to read a result before the next
+"""Re-timing for reading (warroom.core.author._retime): the gaps a trainee needs to read a result before the next
 event, added without changing the order of events (docs/importing.md, "Re-timing for reading")."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from warroom.importers.kit._retime import stretch_after, stretch_reading
+from warroom.core.author import stretch_after, stretch_reading
 
 
 def _trace(*events: tuple[str, float, str]) -> list[dict[str, Any]]:

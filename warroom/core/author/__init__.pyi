@@ -8,6 +8,7 @@ from ._examples import EXAMPLES, example_text, seed_example_path
 from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, ChangedOnDisk, KeyWriteError, write_draft
 from ._migrate import migrate_file
 from ._recovery import Recovered, discard_recovery, recover, write_recovery
+from ._retime import retimed_note, stretch_after, stretch_reading
 from ._schema import drill_json_schema_text
 from ._skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, skeleton_text
 from ._twincheck import check_twin
@@ -43,9 +44,12 @@ __all__ = [
     "newest_guess_windows",
     "open_for_annotation",
     "recover",
+    "retimed_note",
     "run_checks",
     "seed_example_path",
     "skeleton_text",
+    "stretch_after",
+    "stretch_reading",
     "write_draft",
     "write_recovery",
 ]

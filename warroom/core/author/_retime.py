@@ -1,57 +1,131 @@
-"""Re-timing a drill file for reading (``warroom annotate --reading-time S``): after the earliest evidence an author
-marks (and the rest of its parallel batch, read with it), the next event comes at least S drill seconds later, every
-later event moved by the same amount, so that a
-fast real trace leaves a person time to read the evidence and escalate before the damage (``warroom check``'s
-reaction window) without editing times by hand (docs/importing.md, "Re-timing for reading").
+"""Re-timing for reading: a drill made ready to play without moving its events by hand.
 
-Only the ``t`` values of the events after the evidence change, each in place on its line (every other character of
-the file stays as written), and a comment line above ``trace:`` says what was moved; a deadline written by reference
-(``{event, after}``) moves with its event.
+Real traces are fast: the executor's next step (often the damage) comes a second or two after the tool result that
+shows the fault, under ``warroom check``'s reaction window (:data:`~warroom.core.author.MIN_REACTION_WINDOW`), so no
+deadline fits. Three documented ways out, each said in the drill (docs/importing.md, "Re-timing for reading"):
+
+- :func:`stretch_after`: after one event (the evidence an annotation names), every later event is moved later by
+  the same amount, so that the next one comes a reading time after it (the keyed importers);
+- :func:`retime_text`: the same on a drill file's text (``warroom annotate --reading-time S``): only the ``t`` values
+  of the events moved change, each in place on its line (every other character of the file stays as written), and
+  a comment line above ``trace:`` says what was moved;
+- :func:`stretch_reading`: after every event a trainee reads to detect a fault (a tool result, the last of a
+  batch's results, and a model's output), the next event comes at least a reading time later (``warroom import
+  ... --reading-time S``, for a trace not yet keyed).
+
+Events keep their order and their own gaps when those are longer; the events of one parallel batch (and results
+released at the same time) are read together: no gap between two of them is stretched, only the one after them. A
+deadline by reference (``{event, after}``) moves with its event.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+#: The event kinds whose content a trainee reads to find a fault: results and model outputs.
+READ_KINDS = ("tool_result", "command_result", "executor_message", "executor_report", "planner_call")
 #: A drill time as YAML writes it at the start of a value.
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-#: The comment the re-timing leaves above ``trace:``.
+#: The comment :func:`retime_text` leaves above ``trace:``.
 NOTE = ("# Re-timed for reading by `warroom annotate --reading-time {s:g}`: the events after {event} moved {by:g} s "
         "later.")
 
 
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def batch_of(events: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Event id -> the parallel batch it belongs to: a tool call's ``batch``, and a result's the batch of the call it
+    answers (``call``). The events of one batch are read together: no gap is stretched between them."""
+    calls = {ev["id"]: ev["batch"] for ev in events
+             if isinstance(ev.get("id"), str) and isinstance(ev.get("batch"), str)}
+    out = dict(calls)
+    for ev in events:
+        call = ev.get("call")
+        if isinstance(ev.get("id"), str) and isinstance(call, str) and call in calls:
+            out[ev["id"]] = calls[call]
+    return out
 
 
-def _batch_of(trace: list[Any], index: int) -> str | None:
-    """The parallel batch of the event at ``index``: a tool call's ``batch``, a result's that of the call it answers."""
-    ev = trace[index]
-    if not isinstance(ev, dict):
-        return None
-    batch = ev.get("batch")
-    if isinstance(batch, str):
-        return batch
-    call = ev.get("call")
-    found = next((c for c in trace if isinstance(c, dict) and isinstance(call, str) and c.get("id") == call), None)
-    return found.get("batch") if found is not None and isinstance(found.get("batch"), str) else None
+def _together(batches: dict[str, str], first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    """True when ``first`` and ``second`` (in trace order) belong to one batch, or are results released at once."""
+    one, two = first.get("id"), second.get("id")
+    if isinstance(one, str) and isinstance(two, str) and batches.get(one) is not None:
+        return batches.get(one) == batches.get(two) or _at_once(first, second)
+    return _at_once(first, second)
 
 
-def _batch_end(trace: list[Any], at: int) -> int:
-    """Index of the last event of the run of events from ``at`` on that share its parallel batch (``at`` itself when
-    it has none): the events of one batch stay together, no gap is stretched between them."""
-    batch = _batch_of(trace, at)
-    end = at
-    while batch is not None and end + 1 < len(trace) and _batch_of(trace, end + 1) == batch:
-        end += 1
-    return end
+def _at_once(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    return first.get("kind") == second.get("kind") == "tool_result" and float(second["t"]) == float(first["t"])
+
+
+def _shift_from(events: list[dict[str, Any]], start: int, by: float) -> None:
+    for ev in events[start:]:
+        ev["t"] = round(float(ev["t"]) + by, 3)
+
+
+def shift_after(events: Sequence[Mapping[str, Any]], event_id: str, seconds: float) -> tuple[int, float]:
+    """How :func:`stretch_after` moves ``events``: every event from the returned index on, later by the returned
+    seconds (0 when the gap is long enough or nothing comes later). Raises KeyError when no event has that id."""
+    at = next((i for i, ev in enumerate(events) if ev.get("id") == event_id), None)
+    if at is None:
+        raise KeyError(event_id)
+    batches = batch_of(events)
+    last = at  # the rest of the evidence's batch (or its results released at once) is read with it: moved with it
+    while last + 1 < len(events) and _together(batches, events[at], events[last + 1]):
+        last += 1
+    t0 = float(events[last]["t"])
+    nxt = next((i for i in range(last + 1, len(events)) if float(events[i]["t"]) > t0), None)
+    if nxt is None:
+        return len(events), 0.0
+    return nxt, round(max(0.0, t0 + seconds - float(events[nxt]["t"])), 3)
+
+
+def stretch_after(events: list[dict[str, Any]], event_id: str, seconds: float) -> float:
+    """Move every event after ``event_id`` (in trace order) later by the same amount, so that the first event after
+    it that is released later than it comes at least ``seconds`` after it; the rest of its batch (events of its
+    parallel batch, results released at the same time) stay with it: the gap follows the batch. Returns how far
+    they were moved (0 when the gap was long enough). Raises KeyError when no event has that id."""
+    start, by = shift_after(events, event_id, seconds)
+    if by > 0:
+        _shift_from(events, start, by)
+    return by
+
+
+def stretch_reading(events: list[dict[str, Any]], seconds: float) -> tuple[int, float]:
+    """After every event of :data:`READ_KINDS` (a batch's events together: after the last of them, never between two
+    of one parallel batch, :func:`batch_of`), make the next event
+    come at least ``seconds`` later, moving it and everything after it. Returns ``(gaps stretched, seconds added in
+    all)``."""
+    stretched, added = 0, 0.0
+    batches = batch_of(events)
+    i = 0
+    while i < len(events) - 1:
+        ev = events[i]
+        nxt = events[i + 1]
+        if ev.get("kind") in READ_KINDS and not _together(batches, ev, nxt):
+            by = round(float(ev["t"]) + seconds - float(nxt["t"]), 3)
+            if by > 0:
+                _shift_from(events, i + 1, by)
+                stretched += 1
+                added += by
+        i += 1
+    return stretched, round(added, 3)
+
+
+def retimed_note(what: str) -> str:
+    """The sentence a re-timed drill's ``source`` ends with: ``Re-timed for reading: WHAT; every other gap is as
+    recorded (or estimated).``"""
+    return f" Re-timed for reading: {what}; every other gap is as recorded (or estimated)."
+
+
+def _timed(value: Any) -> bool:
+    return isinstance(value, Mapping) and isinstance(value.get("t"), (int, float)) and not isinstance(value["t"], bool)
 
 
 def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
-    """``text`` (a drill file) with the events after ``event_id`` moved later so that the next one released after it
-    comes ``seconds`` after it, and how far they moved (0.0, and ``text`` unchanged, when the gap was long enough,
-    the event is the last or not in the trace, or the file is not a block mapping ruamel.yaml reads)."""
+    """``text`` (a drill file) with the events after ``event_id`` moved later as :func:`stretch_after` moves them,
+    and how far they moved (0.0, and ``text`` unchanged, when the gap was long enough, the event is the last or not
+    in the trace, an event has no number as its time, or the file is not a block mapping ruamel.yaml reads)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
@@ -61,28 +135,21 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
     except YAMLError:
         return text, 0.0
     trace = doc.get("trace") if isinstance(doc, CommentedMap) else None
-    if not isinstance(trace, list):
+    if not isinstance(trace, list) or not all(_timed(ev) for ev in trace):
         return text, 0.0
-    at = next((i for i, ev in enumerate(trace) if isinstance(ev, CommentedMap) and ev.get("id") == event_id), None)
-    if at is None:
+    try:
+        start, by = shift_after(trace, event_id, seconds)
+    except KeyError:
         return text, 0.0
-    at = _batch_end(trace, at)  # the rest of the evidence's parallel batch is read with it: the gap follows it
-    t0 = _number(trace[at].get("t"))
-    if t0 is None:
-        return text, 0.0
-    later = [ev for ev in trace[at + 1:] if isinstance(ev, CommentedMap) and _number(ev.get("t")) is not None]
-    nxt = next((ev for ev in later if (_number(ev["t"]) or 0.0) > t0), None)
-    by = round(t0 + seconds - (_number(nxt["t"]) or 0.0), 3) if nxt is not None else 0.0
     if by <= 0:
         return text, 0.0
     lines = text.splitlines(keepends=True)
-    for ev in reversed(later):
+    for ev in reversed(trace[start:]):
         line, col = ev.lc.value("t")
-        found = _number(ev["t"])
         token = _NUMBER.match(lines[line], col)
-        if found is None or token is None:
+        if token is None:
             return text, 0.0
-        lines[line] = f"{lines[line][:col]}{round(found + by, 3):g}{lines[line][token.end():]}"
+        lines[line] = f"{lines[line][:col]}{round(float(ev['t']) + by, 3):g}{lines[line][token.end():]}"
     trace_line = doc.lc.key("trace")[0]
     lines.insert(trace_line, NOTE.format(s=seconds, event=event_id, by=by) + "\n")
     return "".join(lines), by

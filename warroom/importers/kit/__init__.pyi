@@ -3,7 +3,7 @@
 # keep: TRACE_ID_OPTION, WORDS_PER_SECOND, dump_drill_yaml, estimate_tokens, importers, looks_like, reading_gap,
 # keep: recognise, refusal
 
-from ._drillfile import MISSING_KEY, check_unmarked, dump_drill_yaml, writable_values
+from ._drillfile import check_unmarked, dump_drill_yaml, writable_values
 from ._files import convert, find_input_files, import_files
 from ._importer import (
     GROUND_TRUTH_OPTION,
@@ -78,7 +78,6 @@ __all__ = [
     "MAX_ID_CHARS",
     "MAX_TRACE_BYTES",
     "MIN_EVENT_GAP",
-    "MISSING_KEY",
     "Option",
     "Options",
     "PRICE_OPTION",

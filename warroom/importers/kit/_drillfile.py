@@ -12,9 +12,6 @@ from warroom.core.rules import MISSING_ANSWER_KEY
 from warroom.core.text import clean
 from warroom.importers.kit._rules import TraceError
 
-#: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.rules).
-MISSING_KEY = MISSING_ANSWER_KEY
-
 #: How JSON writers that allow them (Python's ``json``, JavaScript's ``String(x)``) spell the non-finite numbers.
 _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
@@ -128,7 +125,7 @@ def check_unmarked(data: dict[str, Any]) -> None:
         first = e.errors(include_url=False)[0]
         raise TraceError(f"the drill made from this trace does not validate: {where(tuple(first['loc']))}: "
                          f"{first['msg']}") from None
-    others = [i for i in validate_drill(drill) if i.message != MISSING_KEY]
+    others = [i for i in validate_drill(drill) if i.message != MISSING_ANSWER_KEY]
     if others:
         raise TraceError(f"the drill made from this trace does not validate: {where(others[0].loc)}: "
                          f"{others[0].message}")

@@ -149,10 +149,10 @@ class _Run:
 
 
 def stretch_for_reading(data: dict[str, Any], seconds: float) -> None:
-    """``--reading-time``: the drill ``data`` re-timed by :func:`~warroom.importers.kit.stretch_reading`, its
+    """``--reading-time``: the drill ``data`` re-timed by :func:`~warroom.core.author.stretch_reading`, its
     ``source`` saying what was stretched."""
+    from warroom.core.author import retimed_note, stretch_reading
     from warroom.core.text import plural
-    from warroom.importers.kit._retime import retimed_note, stretch_reading
 
     gaps, added = stretch_reading(data["trace"], seconds)
     if gaps:

@@ -6,7 +6,7 @@ The rules (docs/importing.md, "Annotated failure datasets"): the **origin** is t
 the **evidence** is the annotated event(s); the **damage** is every model turn after the evidence (one wasted agent
 turn each, with its estimated cost), or, when the run stops there, a closing event that stands for the run ending
 failed; the **cascade** is the later plan steps that hold damage; the events after the evidence are moved later by
-:func:`~warroom.importers.kit.stretch_after` so that the evidence can be read, and the **deadline** is
+:func:`~warroom.core.author.stretch_after` so that the evidence can be read, and the **deadline** is
 ``{event: EVIDENCE, after: S}`` with S at most :data:`DEADLINE_WINDOW` and a second before the first damage.
 A drill made so is checked with ``warroom check`` before it is written (:func:`checked_drill`).
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.importers.kit._retime import retimed_note, stretch_after
+from warroom.core.author import retimed_note, stretch_after
 from warroom.importers.kit._rules import TraceError
 
 #: The events that are a model's turn (one wasted agent turn each when they come after the fault).
