@@ -80,7 +80,7 @@ def test_magentic_one_mistake_in_the_initial_plan_is_step_s00():
     key = drill.answer_key
     assert key.fault.origin_step == "s00" and key.evidence == ["h001"] and key.cascade == []
     assert [e.event for e in key.damage.entries] == ["h002", "h003", "h004"]
-    assert drill.difficulty == ww.DEFAULT_DIFFICULTY  # no level in the record
+    assert drill.difficulty == kit.DEFAULT_DIFFICULTY  # no level in the record
     assert_playable(drill)
     # The plan is the second event: citing both events out then (the task and the plan) is specific, so escalating
     # s00 citing everything wins without reading it; the importer does not write the drill (scoring rules 4).

@@ -57,7 +57,7 @@ def test_mapping_opens_a_plan_step_per_instruction_and_keeps_every_message():
 def test_mapping_adds_the_closing_event_only_when_the_record_stops_at_its_mistake():
     assert "end" not in {e["id"] for e in mapping.map_record(_record(HISTORY, mistake=3)).events}
     last = mapping.map_record(_record(HISTORY, mistake=4)).events[-1]
-    assert (last["id"], last["source"]) == (pace.CLOSING_EVENT_ID, ww.IMPORTER_SOURCE)
+    assert (last["id"], last["source"]) == (kit.CLOSING_EVENT_ID, ww.IMPORTER_SOURCE)
 
 
 def test_pace_lays_out_the_clock_by_reading_time_with_the_evidence_and_closing_gaps():
@@ -69,7 +69,7 @@ def test_pace_lays_out_the_clock_by_reading_time_with_the_evidence_and_closing_g
 
 
 def test_pace_places_the_deadline_before_the_damage():
-    assert pace.place_deadline(10.0, 500.0) == 10.0 + ww.DEADLINE_WINDOW
+    assert pace.place_deadline(10.0, 500.0) == 10.0 + kit.DEADLINE_WINDOW
     assert pace.place_deadline(10.0, 60.0) == 60.0 - ww.DEADLINE_BEFORE_DAMAGE
     with pytest.raises(ww.RecordError, match="cannot place a deadline"):
         pace.place_deadline(10.0, 10.0 + MIN_REACTION_WINDOW)

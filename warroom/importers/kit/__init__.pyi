@@ -17,7 +17,7 @@ from ._importer import (
     Refused,
     TraceImporter,
 )
-from ._keyed import DAMAGE_UNIT, READING_TIME, Annotation, checked_drill, key_drill
+from ._keyed import CLOSING_EVENT_ID, DAMAGE_UNIT, DEADLINE_WINDOW, READING_TIME, Annotation, checked_drill, key_drill
 from ._naming import MAX_ID_CHARS, drill_id
 from ._pace import (
     CHARS_PER_TOKEN,
@@ -62,8 +62,10 @@ from ._yamlemit import dump_data
 __all__ = [
     "Annotation",
     "CHARS_PER_TOKEN",
+    "CLOSING_EVENT_ID",
     "CONTEXT_WINDOW_TOKENS",
     "DAMAGE_UNIT",
+    "DEADLINE_WINDOW",
     "DEFAULT_DIFFICULTY",
     "DEFAULT_MODEL_NAME",
     "DEFAULT_PRICE",

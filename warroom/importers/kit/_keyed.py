@@ -27,7 +27,7 @@ READING_TIME = 10.0
 DEADLINE_WINDOW = 90.0
 #: The damage unit of an annotated run.
 DAMAGE_UNIT = "wasted agent turns"
-#: The id of the closing event added when nothing follows the evidence.
+#: The id of the closing event added when nothing follows the evidence (a Who&When record's too).
 CLOSING_EVENT_ID = "end"
 #: Its gap after the last event, seconds.
 CLOSING_GAP = 10.0

@@ -69,7 +69,7 @@ DEFAULT_MODEL_NAME = "unrecorded model"
 #: Prices assumed for every model whose price the trace does not give (traces never give prices): USD per million
 #: input/output tokens, a mid-range hosted model's list price.
 DEFAULT_PRICE = Price(2.5, 10.0)
-#: Difficulty of an imported drill until the author marks it up.
+#: Difficulty of an imported drill until the author marks it up (a Who&When record's when it has no usable ``level``).
 DEFAULT_DIFFICULTY = 3
 #: Bounds on drill times, seconds: the format's largest `t`.
 MAX_DRILL_TIME = 1_000_000.0

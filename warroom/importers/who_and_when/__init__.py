@@ -15,11 +15,12 @@ the importer has to estimate, is documented in docs/importing.md; in short:
   ``tool_call`` / ``tool_result`` pair in the step of the turn whose code it ran.
 - The annotated ``mistake_step`` (an index into ``history``) is the evidence; the plan step that contains it is the
   fault's origin; later plan steps are the cascade; every history message after it is one wasted agent turn of
-  damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or :data:`DEADLINE_BEFORE_DAMAGE`
-  seconds before the first damage event if that comes sooner (the event after the evidence comes at least
-  :data:`EVIDENCE_MIN_GAP` seconds later, so the deadline always leaves ``warroom check``'s reaction window, and
-  no damage is done by the deadline: ``warroom check``'s damage-by-deadline rule). A drill that would still fail
-  ``warroom check`` is refused, never written. Record files are read within limits (:mod:`warroom.importers.kit`).
+  damage; the deadline is :data:`~warroom.importers.kit.DEADLINE_WINDOW` seconds after the evidence, or
+  :data:`DEADLINE_BEFORE_DAMAGE` seconds before the first damage event if that comes sooner (the event after the
+  evidence comes at least :data:`EVIDENCE_MIN_GAP` seconds later, so the deadline always leaves ``warroom check``'s
+  reaction window, and no damage is done by the deadline: ``warroom check``'s damage-by-deadline rule). A drill that
+  would still fail ``warroom check`` is refused, never written. Record files are read within limits
+  (:mod:`warroom.importers.kit`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
 is kept verbatim (never truncated, never re-encoded).

@@ -1,5 +1,5 @@
 # The API of warroom.importers.who_and_when (its __init__.py loads each name on first use, from the module named here).
-# keep: CLOSING_EVENT_MIN_GAP, DEADLINE_BEFORE_DAMAGE, DEADLINE_WINDOW, DEFAULT_DIFFICULTY,
+# keep: CLOSING_EVENT_MIN_GAP, DEADLINE_BEFORE_DAMAGE,
 # keep: EVIDENCE_MIN_GAP, IMPORTER, IMPORTER_SOURCE, ImportOptions, MAGENTIC_ONE, MAX_RECORD_BYTES, RecordError,
 # keep: convert_record, guess_fault_kind, import_records, parse_record, read_record
 
@@ -11,8 +11,6 @@ from ._prose import guess_fault_kind
 from ._rules import (
     CLOSING_EVENT_MIN_GAP,
     DEADLINE_BEFORE_DAMAGE,
-    DEADLINE_WINDOW,
-    DEFAULT_DIFFICULTY,
     IMPORTER_SOURCE,
     MAGENTIC_ONE,
     MAX_RECORD_BYTES,
@@ -23,8 +21,6 @@ from ._rules import (
 __all__ = [
     "CLOSING_EVENT_MIN_GAP",
     "DEADLINE_BEFORE_DAMAGE",
-    "DEADLINE_WINDOW",
-    "DEFAULT_DIFFICULTY",
     "EVIDENCE_MIN_GAP",
     "IMPORTER",
     "IMPORTER_SOURCE",

@@ -6,15 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.text import usd
-from warroom.importers.kit import DAMAGE_UNIT, checked_drill, drill_id, dump_drill_yaml, model_cost
+from warroom.importers.kit import (
+    CLOSING_EVENT_ID,
+    DAMAGE_UNIT,
+    DEFAULT_DIFFICULTY,
+    checked_drill,
+    drill_id,
+    dump_drill_yaml,
+    model_cost,
+)
 from warroom.importers.who_and_when import _prose as prose
 from warroom.importers.who_and_when._cast import cast_agents
 from warroom.importers.who_and_when._mapping import Draft, map_record
-from warroom.importers.who_and_when._pace import CLOSING_EVENT_ID, lay_out_clock, place_deadline
+from warroom.importers.who_and_when._pace import lay_out_clock, place_deadline
 from warroom.importers.who_and_when._parse import Record
 from warroom.importers.who_and_when._rules import (
     CORPUS,
-    DEFAULT_DIFFICULTY,
     MAGENTIC_ONE,
     ImportOptions,
     RecordError,

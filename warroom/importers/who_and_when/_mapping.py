@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.importers.kit import model_usage
-from warroom.importers.who_and_when._pace import CLOSING_EVENT_ID
+from warroom.importers.kit import CLOSING_EVENT_ID, model_usage
 from warroom.importers.who_and_when._parse import Message, Record
 from warroom.importers.who_and_when._prose import section
 from warroom.importers.who_and_when._rules import IMPORTER_SOURCE, MAGENTIC_ONE, TERMINAL_NAMES
@@ -209,8 +208,8 @@ def _map_captain_agent(record: Record, draft: Draft, context: list[int]) -> None
 
 def map_record(record: Record) -> Draft:
     """The plan steps and trace events of ``record``'s history (all at ``t`` 0.0), with the closing event
-    :data:`~.pace.CLOSING_EVENT_ID` added when the record stops at its mistake step, so that the fault has a
-    consequence on the drill clock."""
+    :data:`~warroom.importers.kit.CLOSING_EVENT_ID` added when the record stops at its mistake step, so that the
+    fault has a consequence on the drill clock."""
     n = len(record.history)
     draft = Draft(width=max(3, len(str(n - 1))))
     context = [0] * n  # characters of history before message i (what a model call at i has read)

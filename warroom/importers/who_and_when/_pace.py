@@ -6,23 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.author import MIN_REACTION_WINDOW
-from warroom.importers.kit import (
-    MIN_EVENT_GAP,
-    reading_gap,
-)
-from warroom.importers.who_and_when._rules import (
-    CLOSING_EVENT_MIN_GAP,
-    DEADLINE_BEFORE_DAMAGE,
-    DEADLINE_WINDOW,
-    RecordError,
-)
+from warroom.importers.kit import CLOSING_EVENT_ID, DEADLINE_WINDOW, MIN_EVENT_GAP, reading_gap
+from warroom.importers.who_and_when._rules import CLOSING_EVENT_MIN_GAP, DEADLINE_BEFORE_DAMAGE, RecordError
 
 #: The drill-clock gap after the evidence event is at least this long (seconds), so that the deadline, half-way
 #: to the last damage, leaves a person :data:`warroom.core.author.MIN_REACTION_WINDOW` seconds to read the
 #: evidence and escalate even when the mistake is one of the last history entries.
 EVIDENCE_MIN_GAP = 2 * MIN_REACTION_WINDOW
-#: The id of the closing event added when a record stops at its mistake step.
-CLOSING_EVENT_ID = "end"
 
 
 def lay_out_clock(events: list[dict[str, Any]], texts: list[str], evidence_id: str) -> None:

@@ -16,16 +16,12 @@ if TYPE_CHECKING:
 
 #: Gap before the closing event the importer adds when a record stops at its mistake step, seconds (at least).
 CLOSING_EVENT_MIN_GAP = 10.0
-#: The deadline comes this many seconds of drill time after the evidence, or sooner: :data:`DEADLINE_BEFORE_DAMAGE`
-#: seconds before the first damage event.
-DEADLINE_WINDOW = 90.0
+#: The deadline comes :data:`warroom.importers.kit.DEADLINE_WINDOW` seconds of drill time after the evidence, or
+#: sooner: this many seconds before the first damage event.
 DEADLINE_BEFORE_DAMAGE = 1.0
 #: Largest record file read, in bytes (8 MiB, checked before reading): the shared corpus's largest record is 0.3 MiB,
 #: and a record's text goes verbatim into a drill, which must stay quick to load and play.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
-#: Difficulty used when a record has no usable ``level``.
-DEFAULT_DIFFICULTY = 3
-
 MAGENTIC_ONE = "magentic-one"
 CAPTAIN_AGENT = "captain-agent"
 SUBSETS = (MAGENTIC_ONE, CAPTAIN_AGENT)
