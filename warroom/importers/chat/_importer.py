@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import GROUND_TRUTH_OPTION, PRICE_OPTION, READING_TIME_OPTION, TraceImporter
+from warroom.importers.kit import GROUND_TRUTH_OPTION, PRICE_OPTION, READING_TIME_OPTION, TraceImporter, run_import
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import DrillData, ImportReport, Progress, Refused, TraceOptions
+    from warroom.importers.kit import DrillData, Refused, TraceOptions
 
 
 class Chat(TraceImporter):
@@ -54,11 +55,5 @@ class Chat(TraceImporter):
 
 #: The chat importer (the registry finds it in this package's API).
 IMPORTER = Chat()
-
-
-def import_chats(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                 force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
-    from warroom.importers.kit import import_files
-
-    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)
+#: Import every file under ``paths`` into drills in ``out_dir``: :func:`warroom.importers.kit.run_import`.
+import_chats = partial(run_import, IMPORTER)

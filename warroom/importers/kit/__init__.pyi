@@ -16,6 +16,7 @@ from ._importer import (
     Options,
     Refused,
     TraceImporter,
+    run_import,
 )
 from ._keyed import CLOSING_EVENT_ID, DAMAGE_UNIT, DEADLINE_WINDOW, READING_TIME, Annotation, checked_drill, key_drill
 from ._naming import MAX_ID_CHARS, drill_id
@@ -124,6 +125,7 @@ __all__ = [
     "recognise_values",
     "refusal",
     "refusal_position",
+    "run_import",
     "warn",
     "writable_values",
 ]

@@ -10,7 +10,7 @@ only when it reads a file.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -20,6 +20,7 @@ from warroom.importers.kit._rules import DEFAULT_PRICE, Price, TraceError, Trace
 
 if TYPE_CHECKING:
     from warroom.importers.kit._redact import Redactor
+    from warroom.importers.kit._report import ImportReport, Progress
 
 #: One drill an importer makes of a file: its plain data (dicts, lists, text, numbers) and its file's header comment.
 DrillData = tuple[dict[str, Any], str]
@@ -246,3 +247,13 @@ class TraceImporter:
             return text
         check_unmarked(data)
         return dump_unmarked(data, header)
+
+
+def run_import(importer: Importer, paths: Iterable[Path], out_dir: Path, options: Any = None, *, force: bool = False,
+               progress: Progress | None = None) -> ImportReport:
+    """:func:`~warroom.importers.kit.import_files` with ``importer``, its import loop imported only when called: each
+    format's ``import_*`` function (docs/importing.md) is this with the format's importer
+    (``import_otel = partial(run_import, IMPORTER)``), so that listing the importers imports none of it."""
+    from warroom.importers.kit._files import import_files
+
+    return import_files(importer, paths, out_dir, options, force=force, progress=progress)

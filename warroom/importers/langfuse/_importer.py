@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import TraceImporter
+from warroom.importers.kit import TraceImporter, run_import
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
+    from warroom.importers.kit import DrillData, TraceOptions
 
 #: Langfuse's observation types (the first three, and those of its SDKs' newer observation types).
 TYPES = ("GENERATION", "SPAN", "EVENT", "AGENT", "TOOL", "CHAIN", "RETRIEVER", "EMBEDDING", "EVALUATOR", "GUARDRAIL")
@@ -56,11 +57,5 @@ class Langfuse(TraceImporter):
 
 #: The Langfuse importer (the registry finds it in this package's API).
 IMPORTER = Langfuse()
-
-
-def import_langfuse(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                    force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
-    from warroom.importers.kit import import_files
-
-    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)
+#: Import every file under ``paths`` into drills in ``out_dir``: :func:`warroom.importers.kit.run_import`.
+import_langfuse = partial(run_import, IMPORTER)

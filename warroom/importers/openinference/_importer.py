@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING
+from functools import partial
 
+from warroom.importers.kit import run_import
 from warroom.importers.otlp import ConventionImporter
-
-if TYPE_CHECKING:
-    from warroom.importers.kit import ImportReport, Progress, TraceOptions
 
 
 class OpenInference(ConventionImporter):
@@ -35,11 +31,5 @@ class OpenInference(ConventionImporter):
 
 #: The OpenInference importer (the registry finds it in this package's API).
 IMPORTER = OpenInference()
-
-
-def import_openinference(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                         force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
-    from warroom.importers.kit import import_files
-
-    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)
+#: Import every file under ``paths`` into drills in ``out_dir``: :func:`warroom.importers.kit.run_import`.
+import_openinference = partial(run_import, IMPORTER)

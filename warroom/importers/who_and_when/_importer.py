@@ -3,11 +3,12 @@ import records (:func:`import_records`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import Option, Price
+from warroom.importers.kit import Option, Price, run_import
 from warroom.importers.who_and_when._rules import (
     DEFAULT_EXECUTOR_PRICE,
     DEFAULT_PLANNER_PRICE,
@@ -17,7 +18,7 @@ from warroom.importers.who_and_when._rules import (
 )
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import DrillData, ImportReport, Progress, Redactor
+    from warroom.importers.kit import DrillData, Redactor
 
 
 def _is_record(item: Any) -> bool:
@@ -88,14 +89,6 @@ class WhoAndWhen:
 
 #: The Who&When importer (the registry finds it in this package's API).
 IMPORTER = WhoAndWhen()
-
-
-def import_records(paths: Iterable[Path], out_dir: Path, options: ImportOptions | None = None, *,
-                   force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Convert every Who&When record under ``paths`` into a drill file ``<out_dir>/<drill id>.yaml``
-    (:func:`warroom.importers.kit.import_files`): a bad record (or a file that cannot be written) is reported in
-    its result and the rest still import. Raises FileNotFoundError for an input path that does not exist, and
-    OSError when ``out_dir`` cannot be created."""
-    from warroom.importers.kit import import_files
-
-    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)
+#: Convert every Who&When record under ``paths`` into a drill file ``<out_dir>/<drill id>.yaml``: a bad record is
+#: reported in its result and the rest still import (:func:`warroom.importers.kit.run_import`).
+import_records = partial(run_import, IMPORTER)
