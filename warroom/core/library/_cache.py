@@ -27,11 +27,13 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Strict, with_config
 
 from warroom import __version__
 from warroom.core.files import replace_file
-from warroom.core.library._card import DrillCard
+from warroom.core.library._card import DrillCard, Text, json_reader
 from warroom.core.model import SCHEMA_VERSION
 
 #: The layout of a cache file; bump it when a record or a card changes (an older file is then a miss).
@@ -44,6 +46,8 @@ RECENT_NS = 2_000_000_000
 
 #: What identifies a drill file's content without reading it: (size, mtime_ns, ctime_ns, inode).
 Stamp = tuple[int, int, int, int]
+#: A whole number as a record holds it: a JSON integer only (a boolean or a float in a cache file is refused).
+_Int = Annotated[int, Strict()]
 
 
 def file_stamp(path: Path) -> Stamp | None:
@@ -65,37 +69,28 @@ def settled(stamp: Stamp, now_ns: int | None = None) -> bool:
     return now - max(stamp[1], stamp[2]) > RECENT_NS
 
 
+@with_config(ConfigDict(extra="forbid"))
 @dataclass(frozen=True)
 class CachedFile:
     """One drill file's record: ``path`` as the picker found it, its :data:`Stamp`, and its card (None when it did
     not load) with its ``path:line:col: message`` problems."""
 
-    path: str
-    stamp: Stamp
+    path: Text
+    stamp: tuple[_Int, _Int, _Int, _Int]
     card: DrillCard | None
-    problems: tuple[str, ...]
+    problems: tuple[Text, ...]
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON data."""
-        card = None if self.card is None else self.card.to_json()
-        return {"path": self.path, "stamp": list(self.stamp), "card": card, "problems": list(self.problems)}
+        return dict(json_reader(CachedFile).dump_python(self, mode="json"))
 
     @classmethod
     def from_json(cls, data: object) -> CachedFile:
         """The record ``data`` holds; raises ValueError for anything :meth:`to_json` does not write."""
-        if not isinstance(data, dict) or set(data) != {"path", "stamp", "card", "problems"}:
-            raise ValueError("not a cached drill file")
-        path, stamp, problems = data["path"], data["stamp"], data["problems"]
-        if not isinstance(path, str):
-            raise ValueError("cached drill file: path is not text")
-        if not isinstance(stamp, list) or len(stamp) != 4 or not all(type(n) is int for n in stamp):
-            raise ValueError("cached drill file: stamp is not four integers")
-        if not isinstance(problems, list) or not all(isinstance(p, str) for p in problems):
-            raise ValueError("cached drill file: problems is not a list of text")
-        card = None if data["card"] is None else DrillCard.from_json(data["card"])
-        if card is None and not problems:
+        record = json_reader(CachedFile).validate_python(data)
+        if record.card is None and not record.problems:
             raise ValueError("cached drill file: neither a card nor problems")
-        return cls(path, (stamp[0], stamp[1], stamp[2], stamp[3]), card, tuple(problems))
+        return record
 
 
 def _header(folder: str) -> dict[str, Any]:
