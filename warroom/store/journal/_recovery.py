@@ -356,9 +356,10 @@ def _recover_one(
     ended_at = _ended_at(path, contents, info, rec)
     scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
     rules = _rules_problems(info, actions, scorecard, resolver, rec, cache)
+    other = _other_file_problems(info, found, actions, scorecard, resolver, rec, cache)
     check = _disagreement([*_start_line_problems(info, found, actions, rec),
-                           *_end_line_problems(contents, scorecard, found.changed, rec), *rules],
-                          OLDER_RULES_SUBMITTER if rules else None)  # fmt: skip
+                           *_end_line_problems(contents, scorecard, found.changed, rec), *rules, *other],
+                          OTHER_FILE_SUBMITTER if other else OLDER_RULES_SUBMITTER if rules else None)  # fmt: skip
     rec.actions = actions
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
@@ -502,6 +503,32 @@ def _rules_problems(
             f"scores verify` checks it by rules {SCORING_VERSION} (a session killed before an upgrade: `warroom "
             f"scores rescore --rules {SCORING_VERSION}` where its drill allows, then `warroom scores verify`; or "
             "--include-unverified counts it)")  # fmt: skip
+    rec.problems.append(said)
+    return [said]
+
+
+#: Who stored a recovered session, in its verification record (``submitted_by``), when the drill file its journal
+#: names is not the file of its drill id and scores its actions otherwise: the path is its journal's word, so
+#: ``warroom scores verify`` finds its drill by its id, as for a session stored without a check.
+OTHER_FILE_SUBMITTER = "a journal naming another file of its drill id"
+
+
+def _other_file_problems(
+    info: SessionInfo, found: SessionDrill, actions: list[Action], scorecard: Scorecard, resolver: DrillResolver,
+    rec: RecoveredSession, cache: dict[Path, Drill] | None = None,
+) -> list[str]:
+    """A journal's drill path is its writer's word, as its drill id and rules are: a file of a library drill's id
+    with an answer key of the trainee's own, named by a journal, made its guess a hit counted at once. When the
+    drill id names another file (the drill folders and the library) that scores its actions otherwise, that is said
+    in ``rec.problems`` and returned: the session is flagged, and verified on the file of its id
+    (:func:`~warroom.store.review.other_drill_file`)."""
+    from warroom.store.review import other_drill_file, session_rules
+
+    said = other_drill_file(info, found, actions, scorecard, session_rules(info.scoring_version), resolver, cache)
+    if said is None:
+        return []
+    said = (f"{said}; it was scored on the file its journal names and flagged as disagreeing, and `warroom scores "
+            "verify` checks it on the file of its drill id")
     rec.problems.append(said)
     return [said]
 

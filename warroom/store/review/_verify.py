@@ -209,6 +209,8 @@ def verify_session(
     problems = differences(store, s, found, new, figures)
     if submitted is not None:
         problems.extend(_copies(store, s, copies) or _copy_before(previous))
+    if submitted is None and (other := other_drill_file(info, found, s.actions, new, rules, resolver, cache)):
+        return result(Verdict.UNVERIFIABLE, [*problems, other])
     if not problems and submitted is not None and (trial := unverifiable_trial(s, found)):
         return result(Verdict.UNVERIFIABLE, [trial])
     if not problems:
@@ -243,6 +245,45 @@ def differences(
             said = f"{column} {_shown(stored)} is stored, {_shown(value)} recomputed"
             (figure_problems if column in FIGURE_COLUMNS else columns).append(said)
     return [*out, *columns, *scorecard_differences(s.scorecard, new.to_dict()), *figure_problems]
+
+
+def other_drill_file(
+    info: SessionInfo, found: SessionDrill, actions: Sequence[Action], new: Scorecard, rules: str,
+    resolver: DrillResolver, cache: dict[Path, Drill] | None = None,
+) -> str | None:
+    """Why a session whose drill was found by the path it names (``found``, where its actions score ``new`` by
+    ``rules``) is not judged on that file, as a sentence: its drill id names another file (found without the path:
+    in the drill folders and the bundled library, what the facilitator names), with other bytes, on which its
+    actions score otherwise. The path is its writer's word (a journal's start line, a row): a file of a library
+    drill's id with an answer key of the trainee's own made their guess a hit. None when it names no path, its id
+    names no other file, or both files score it alike (a class's copy of a drill, a folder moved)."""
+    if not info.drill_path:
+        return None
+    try:
+        by_id = resolve_session_drill(replace(info, drill_path=None), resolver, cache)
+    except DrillUnavailable:
+        return None  # no other file of its id: the one it names is its drill
+    if by_id.path == found.path or by_id.sha256 == found.sha256:
+        return None
+    try:
+        theirs = score(by_id.drill, actions, rules=rules)
+    except ScoringError as exc:
+        there = f"its action log does not replay ({exc})"
+    else:
+        if not scorecard_differences(theirs.to_dict(), new.to_dict()):
+            return None
+        there = f"its actions score {_said(theirs, by_id.drill.is_all_clear)}"
+    return (f"its drill file {found.path} (where its actions score {_said(new, found.drill.is_all_clear)}) is not "
+            f"the drill file of drill {info.drill_id!r} in the drill folders and the library, {by_id.path}, on which "
+            f"{there}: the path it names is its writer's word, so it is verified on neither (if that file is the drill "
+            "the class played, name its folder with --drills)")  # fmt: skip
+
+
+def _said(card: Scorecard, all_clear: bool) -> str:
+    """A scorecard's outcome and total, as a sentence says them (``early escalation, 0/100``)."""
+    from warroom.core.model import outcome_label
+
+    return f"{outcome_label(card.outcome.value, all_clear)}, {card.total}/{card.max_total}"
 
 
 def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:

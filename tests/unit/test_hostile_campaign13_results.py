@@ -1,0 +1,137 @@
+"""Campaign 13 (issue 30): results and scores attacked as a hostile trainee would, each break found kept as a test
+(docs/cohorts.md, "What a trainee can and cannot do to their results"; docs/reliability.md)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from store_support import DRILL_ID, bundled_drill_path, load
+
+from warroom.core.model import Action, ActionKind
+from warroom.core.scoring import score
+from warroom.store.cohort import cohort_stats
+from warroom.store.journal import SessionRecorder, recover_unfinished
+from warroom.store.results import ResultsStore
+from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
+
+#: An escalation of the origin at 4 s citing e02, an executor message that shows nothing: before the evidence (e04 at
+#: 12 s), an early escalation on the bundled drill, a hit on a copy whose answer key names e02 as the evidence.
+GUESS = [Action(t=4.0, kind=ActionKind.ESCALATE, step="s1", cites=("e02",))]
+
+
+def lenient_copy(folder: Path, evidence: str = "e02") -> Path:
+    """A file of the bundled drill's id, in a folder of the trainee's, whose answer key takes ``evidence``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{DRILL_ID}.yaml"
+    text = bundled_drill_path().read_text()
+    assert "  evidence: [e04]\n" in text
+    path.write_text(text.replace("  evidence: [e04]\n", f"  evidence: [{evidence}]\n"))
+    return path
+
+
+def played(data: Path, drill_path: Path, actions: list[Action], *, finish: bool) -> str:
+    """A session of the drill file ``drill_path`` recorded by warroom's recorder; ``finish``: stored, else killed
+    (its journal left for recovery)."""
+    drill = load(drill_path)
+    rec = SessionRecorder.start(data, "ann", drill_path, drill, mode="assessment")
+    for a in actions:
+        rec.record(a)
+    if finish:
+        rec.finish(score(drill, rec.actions))
+    else:
+        rec.close()
+    return rec.session_id
+
+
+def verdicts(data: Path, drill_dirs: tuple[Path, ...] = ()) -> dict[str, Verdict]:
+    with ResultsStore(data) as store:
+        return {v.session_id: v.verdict for v in verify_sessions(store, default_drill_resolver(drill_dirs))}
+
+
+# -- a session naming another file of its drill's id ------------------------------------------------------------------
+
+
+def test_a_killed_journal_naming_a_lenient_file_of_its_drills_id_is_flagged_and_verified_on_the_drill(tmp_path):
+    """A journal's drill path is its writer's word: a trainee on a shared data folder wrote a file of the bundled
+    drill's id whose answer key takes their guess, and a journal naming it. Recovery scored it on that file (a hit,
+    100) and stored it unflagged, and `scores verify` verified it on the same file: counted as a hit at once."""
+    sid = played(tmp_path / "data", lenient_copy(tmp_path / "mine"), GUESS, finish=False)
+    (rec,) = recover_unfinished(tmp_path / "data")
+    assert rec.stored and rec.total == 100  # scored on the file its journal names, as its start line says
+    assert any("is not the drill file of drill 'duplicate-charge-refunds'" in p for p in rec.problems), rec.problems
+    with ResultsStore(tmp_path / "data") as store:
+        assert store.checks()[sid].state == "disagrees"
+        assert cohort_stats(store).stats.trainees == []  # left out from the moment it is stored
+    # verified on the file of its id: its log (the quit recovery added at 4 s) does not replay there, where the
+    # early escalation moved the clock on 15 s
+    assert verdicts(tmp_path / "data") == {sid: Verdict.UNVERIFIABLE}
+    with ResultsStore(tmp_path / "data") as store:
+        reason = store.checks()[sid].reason
+        assert f"does not replay on its drill file {bundled_drill_path().resolve()}" in reason, reason
+        assert cohort_stats(store).stats.trainees == []
+
+
+def test_a_session_played_on_a_lenient_file_of_a_library_drills_id_is_not_verified(tmp_path):
+    """The same file played through warroom's own recorder (`warroom run mine/x.yaml` on a shared data folder): the
+    stored session named the file, and verify took it, so a drill of the library's id with the trainee's own answer
+    key counted as that drill's hit."""
+    sid = played(tmp_path / "data", lenient_copy(tmp_path / "mine"), GUESS, finish=True)
+    assert verdicts(tmp_path / "data") == {sid: Verdict.UNVERIFIABLE}
+    with ResultsStore(tmp_path / "data") as store:
+        reason = store.checks()[sid].reason
+        assert "is not the drill file of drill 'duplicate-charge-refunds'" in reason, reason
+        assert str(bundled_drill_path().resolve()) in reason, reason
+        assert "on which its actions score early escalation, 0/100" in reason, reason
+        assert "--drills" in reason  # what to do: name the folder of the drill the class played
+        assert cohort_stats(store).stats.trainees == []
+    # named with --drills, the file is the drill of its id the facilitator names: verified
+    assert verdicts(tmp_path / "data", (tmp_path / "mine",)) == {sid: Verdict.VERIFIED}
+
+
+def test_a_session_on_another_file_of_its_drill_that_scores_alike_is_verified_and_recovered_unflagged(tmp_path):
+    """Another file of the drill's id is no fault in itself (a class's copy of a library drill, a drill folder moved):
+    only one that scores the session's actions otherwise is."""
+    same = lenient_copy(tmp_path / "mine", evidence="e04")  # the bundled drill's answer key, another file
+    hit = [Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))]
+    finished = played(tmp_path / "data", same, hit, finish=True)
+    killed = played(tmp_path / "data", same, GUESS, finish=False)
+    (rec,) = recover_unfinished(tmp_path / "data")
+    assert rec.stored and not any("is not the drill file" in p for p in rec.problems)
+    assert verdicts(tmp_path / "data") == {finished: Verdict.VERIFIED, killed: Verdict.VERIFIED}
+    with ResultsStore(tmp_path / "data") as store:
+        assert store.checks() == {}
+
+
+def test_a_drill_played_from_a_file_its_id_names_nowhere_else_is_verified(tmp_path):
+    """A drill of its own id outside the library (`warroom run ./drafts/x.yaml`) has no other file: the one it names
+    is its drill."""
+    path = lenient_copy(tmp_path / "drafts")
+    text = path.read_text().replace(f"\nid: {DRILL_ID}\n", "\nid: drafts-x\n")
+    path.write_text(text)
+    sid = played(tmp_path / "data", path, GUESS, finish=False)
+    (rec,) = recover_unfinished(tmp_path / "data")
+    assert rec.stored and rec.total == 100 and not any("is not the drill file" in p for p in rec.problems)
+    assert verdicts(tmp_path / "data") == {sid: Verdict.VERIFIED}
+
+
+# -- a drill id is looked up among drill ids, never opened as a path ---------------------------------------------------
+
+
+def test_a_rows_drill_id_is_never_opened_as_a_file_of_the_facilitators_folder(tmp_path, monkeypatch):
+    """A row written by SQL whose drill id is a path (or a name of a file in the folder the facilitator runs verify
+    in) made verify open that file of the host as the session's drill and judge the session on it."""
+    sid = played(tmp_path / "data", bundled_drill_path(), GUESS, finish=True)
+    here = tmp_path / "cwd"
+    here.mkdir()
+    text = lenient_copy(tmp_path / "mine").read_text()
+    (here / "mine").write_text(text.replace(f"\nid: {DRILL_ID}\n", "\nid: mine\n"))
+    monkeypatch.chdir(here)
+    conn = sqlite3.connect(tmp_path / "data" / "results.sqlite3")
+    with conn:
+        conn.execute("UPDATE sessions SET drill_id = 'mine', drill_path = NULL, outcome = 'contained', total = 100")
+    conn.close()
+    with ResultsStore(tmp_path / "data") as store:
+        (v,) = verify_sessions(store, default_drill_resolver())
+    assert v.verdict is Verdict.UNVERIFIABLE and "the drill 'mine' of session" in v.reason and "not found" in v.reason
+    assert sid == v.session_id
