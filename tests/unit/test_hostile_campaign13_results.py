@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -135,3 +136,20 @@ def test_a_rows_drill_id_is_never_opened_as_a_file_of_the_facilitators_folder(tm
         (v,) = verify_sessions(store, default_drill_resolver())
     assert v.verdict is Verdict.UNVERIFIABLE and "the drill 'mine' of session" in v.reason and "not found" in v.reason
     assert sid == v.session_id
+
+
+# -- a limit past SQL's 64-bit integers -------------------------------------------------------------------------------
+
+
+def test_a_limit_past_sqls_integers_lists_every_session_not_a_traceback(tmp_path):
+    """`warroom scores --limit 99999999999999999999999` (or 2**63) was an OverflowError traceback from SQLite: a limit
+    past every row is all of them."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    sid = played(tmp_path, bundled_drill_path(), GUESS, finish=True)
+    for limit in ("99999999999999999999999", str(2**63), str(2**63 - 1)):
+        result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "scores", "--format", "json", "--limit", limit])
+        assert result.exit_code == 0, result.output
+        assert [s["session_id"] for s in json.loads(result.output)] == [sid]
