@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import sqlite3
 from pathlib import Path
@@ -136,6 +138,43 @@ def test_a_rows_drill_id_is_never_opened_as_a_file_of_the_facilitators_folder(tm
         (v,) = verify_sessions(store, default_drill_resolver())
     assert v.verdict is Verdict.UNVERIFIABLE and "the drill 'mine' of session" in v.reason and "not found" in v.reason
     assert sid == v.session_id
+
+
+# -- the gradebook and the completion grid: a first attempt not verified still makes the later sessions replays -----
+
+
+def test_the_gradebook_never_grades_a_replay_as_the_first_attempt_when_the_first_is_not_verified(tmp_path):
+    """A trainee plays a drill of the set first where its session is not verified (their own client, a trainee role:
+    not verified until `scores verify`), reads its debrief, then plays it again served. The figures keep the first
+    attempt (H8), but the console's gradebook and completion grid read the counted sessions only, so the replay,
+    knowing the answer, was graded as the first attempt: `Ada Lovelace,100,1,1,100.0`. What the console reads
+    (`graded_sessions`) and shows, as its gradebook and grid pages call them."""
+    from datetime import date
+
+    from handcohort_support import Play, play
+
+    from warroom.console import completion_grid, gradebook_csv, graded_sessions
+
+    data = tmp_path / "data"
+    first = play(data, Play("Ada Lovelace", "A", ()))  # a miss, stored by a trainee's own client
+    with ResultsStore(data) as store:
+        store.mark(first, "unverifiable", "stored by a trainee role without a check", submitted_by="ada")
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))  # the replay, knowing the answer: 100
+    with ResultsStore(data) as store:
+        graded = graded_sessions(store, set_id="week-1")
+    assert graded.unverified == {first} and len(graded.rows) == 1 and len(graded.every) == 2
+    in_scope = {r.session_id for r in graded.rows}
+    earlier = [r for r in graded.every if r.session_id not in in_scope]
+    text = gradebook_csv(graded.rows, [DRILL_ID], ["Ada Lovelace"], earlier, graded.stored, graded.unverified)
+    day = graded.every[0].started_at[:10]
+    cell = f"first attempt {day} not verified (`warroom scores verify`; 1 attempt here, best 100)"
+    # drills done, sessions, and no mean_first: its only first attempt is no grade
+    assert list(csv.reader(io.StringIO(text)))[1] == ["Ada Lovelace", cell, "1", "1", ""]
+    grid = completion_grid("week-1", "", "", None, None, [(DRILL_ID, "")], ["Ada Lovelace"], graded.rows, set(),
+                           date.today(), graded.every, graded.stored, graded.unverified)  # fmt: skip
+    ((_, (done,)),) = grid.rows
+    assert (done.session_id, done.score, done.grade) == (first, None, cell)
+    assert done.text == f"done · first attempt not verified · {cell}", done.text
 
 
 # -- a limit past SQL's 64-bit integers -------------------------------------------------------------------------------
