@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
+    from warroom.core.library import DrillLibrary
     from warroom.core.model import Drill
     from warroom.store.results import SessionInfo
 
@@ -62,13 +63,16 @@ def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
     command runs, or a path stored as a drill id, is never opened). The returned function raises FileNotFoundError
     when neither exists."""
     dirs = tuple(Path(d) for d in drill_dirs)
+    libraries: list[DrillLibrary] = []  # the folders read once per resolver (a pass), on its first look-up by id
 
     def resolve(drill_id: str, drill_path: str | None) -> Path:
         from warroom.core.library import DrillLibrary
 
         if drill_path and _is_file(drill_path):
             return Path(drill_path)
-        return DrillLibrary(dirs).by_id(drill_id)  # an id, never a path (a row's drill id is its writer's word)
+        if not libraries:
+            libraries.append(DrillLibrary(dirs))
+        return libraries[0].by_id(drill_id)  # an id, never a path (a row's drill id is its writer's word)
 
     return resolve
 
@@ -127,7 +131,7 @@ def _stat_key(path: Path) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def _found(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None) -> Path:
+def found_path(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None) -> Path:
     """The real path of the drill file of ``info`` (``resolver``'s answer, kept in a :class:`DrillCache`)."""
     from warroom.core.files import real_path
 
@@ -176,7 +180,7 @@ def resolve_session_drill(
     session gets the drill it played: the twin of a drill for a noise trial of a drill with a twin, and the variant
     of its seed (:func:`warroom.core.variants.session_drill`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
-    path = _found(info, resolver, cache)
+    path = found_path(info, resolver, cache)
     sha = _hashed(path, cache)
     if cache is not None and path in cache:
         drill = cache[path]

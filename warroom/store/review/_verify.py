@@ -39,6 +39,7 @@ from warroom.store.review._drill import (
     DrillResolver,
     DrillUnavailable,
     SessionDrill,
+    found_path,
     resolve_session_drill,
 )
 from warroom.store.review._rescore import FIGURE_COLUMNS, column_differences, json_value, same_value, session_rules
@@ -259,11 +260,14 @@ def other_drill_file(
     names no other file, or both files score it alike (a class's copy of a drill, a folder moved)."""
     if not info.drill_path:
         return None
+    by_its_id = replace(info, drill_path=None)
     try:
-        by_id = resolve_session_drill(replace(info, drill_path=None), resolver, cache)
+        if found_path(by_its_id, resolver, cache) == found.path:
+            return None  # (the file found once a pass: most sessions name the file of their id)
+        by_id = resolve_session_drill(by_its_id, resolver, cache)
     except DrillUnavailable:
         return None  # no other file of its id: the one it names is its drill
-    if by_id.path == found.path or by_id.sha256 == found.sha256:
+    if by_id.sha256 == found.sha256:
         return None
     try:
         theirs = score(by_id.drill, actions, rules=rules)
