@@ -131,9 +131,11 @@ class Graded:
 def graded_sessions(store: Any, *, set_id: str | None = None, since: str | None = None) -> Graded:
     """The :class:`Graded` sessions of ``store`` (a :class:`~warroom.store.results.ResultsStore`), in the scope of a
     drill set ``set_id`` or those started since ``since`` (neither: every session)."""
+    from warroom.store.review import Verdict
+
     rows, problems = store.query_readable(set_id=set_id, since=since, limit=0, counted=True)
     every = store.query_readable(limit=0)[0]
-    counted = {r.session_id for r in store.query_readable(limit=0, counted=True)[0]}
+    left_out = {sid for sid, check in store.checks().items() if check.state != Verdict.VERIFIED}  # as counted=True
     order = store.stored_order([r.session_id for r in every])
     stored = {sid: seq for sid, (numbered, seq) in order.items() if numbered}
-    return Graded(rows, every, frozenset(r.session_id for r in every) - counted, stored, problems)
+    return Graded(rows, every, frozenset(r.session_id for r in every if r.session_id in left_out), stored, problems)
