@@ -192,3 +192,35 @@ def test_a_limit_past_sqls_integers_lists_every_session_not_a_traceback(tmp_path
         result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "scores", "--format", "json", "--limit", limit])
         assert result.exit_code == 0, result.output
         assert [s["session_id"] for s in json.loads(result.output)] == [sid]
+
+
+# -- a journal of an assessment session of a drill with a twin, without its seed ------------------------------------
+
+
+def test_a_journal_claiming_a_noise_trial_without_its_seed_is_flagged_and_unverifiable(tmp_path):
+    """An assessment session outside a set plays the trial its seed draws; a start line edited to claim a noise trial
+    its seed does not draw is flagged (H5), but one that drops its seed as well was recovered unflagged and verified:
+    the trial it claims was taken at its word (a finished journal, its end line matching, is a correct rejection
+    counted at once). Recovery flags it, and verify finds it unverifiable, as a row handed in without its seed."""
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import draw_played_as
+    from warroom.store.journal import Trial
+
+    drill = load(bundled_drill_path())
+    seed = next(s for s in range(100) if draw_played_as(drill, s) is PlayedAs.SIGNAL)
+    rec = SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), drill, mode="assessment", seed=seed,
+                                trial=Trial(PlayedAs.NOISE))  # fmt: skip
+    rec.close()
+    path = tmp_path / "journals" / f"{rec.session_id}.jsonl"
+    first, rest = path.read_text().split("\n", 1)
+    start = json.loads(first)
+    assert (start["seed"], start["played_as"], start["mode"]) == (seed, "noise", "assessment")
+    del start["seed"]
+    path.write_text(json.dumps(start) + "\n" + rest)
+    (recovered,) = recover_unfinished(tmp_path)
+    assert recovered.stored
+    assert any("claims a noise trial of a drill with a twin but holds no seed" in p for p in recovered.problems)
+    with ResultsStore(tmp_path) as store:
+        assert store.checks()[rec.session_id].state == "disagrees"
+        assert cohort_stats(store).stats.trainees == []
+    assert verdicts(tmp_path) == {rec.session_id: Verdict.UNVERIFIABLE}

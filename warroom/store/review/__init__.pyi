@@ -13,7 +13,14 @@ from ._drill import (
 )
 from ._rescore import RescoreStatus, apply_rescore, rescore, session_rules
 from ._review import ACTION_ROW_KINDS, ReviewData, ReviewRow, build_review_rows, load_review
-from ._verify import Verdict, other_drill_file, scorecard_differences, start_differences, verify_sessions
+from ._verify import (
+    Verdict,
+    other_drill_file,
+    scorecard_differences,
+    start_differences,
+    unverifiable_trial,
+    verify_sessions,
+)
 
 __all__ = [
     "ACTION_ROW_KINDS",
@@ -37,5 +44,6 @@ __all__ = [
     "scorecard_differences",
     "session_rules",
     "start_differences",
+    "unverifiable_trial",
     "verify_sessions",
 ]

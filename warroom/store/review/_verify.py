@@ -290,7 +290,7 @@ def _said(card: Scorecard, all_clear: bool) -> str:
     return f"{outcome_label(card.outcome.value, all_clear)}, {card.total}/{card.max_total}"
 
 
-def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
+def unverifiable_trial(s: StoredSession | SessionInfo, found: SessionDrill) -> str | None:
     """Why the trial (signal or noise) that ``s``, a session of a drill set stored without a check, claims cannot be
     checked, as a sentence; None for a session outside a set or of a drill without a twin (its only trial is
     checked by its drill). A set's session draws its trial from its seed with the set's ``noise_rate``, which is in
