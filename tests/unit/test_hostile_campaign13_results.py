@@ -224,3 +224,32 @@ def test_a_journal_claiming_a_noise_trial_without_its_seed_is_flagged_and_unveri
         assert store.checks()[rec.session_id].state == "disagrees"
         assert cohort_stats(store).stats.trainees == []
     assert verdicts(tmp_path) == {rec.session_id: Verdict.UNVERIFIABLE}
+
+
+# -- store import of a file that is not UTF-8 ------------------------------------------------------------------------
+
+
+def test_store_import_refuses_a_line_that_is_not_utf8_at_its_place_and_stores_the_others(tmp_path):
+    """A byte that is not UTF-8 in one line of an export (a file re-saved in Latin-1 by an editor) stopped the whole
+    import with `Error: cannot read x.jsonl: 'utf-8' codec can't decode byte 0xe9 in position 31: ...`: no line, no
+    column, nothing to do, and every line after it unread. That line is refused at its place, saying what to do, and
+    the others are stored."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    sid = played(tmp_path / "src", bundled_drill_path(), GUESS, finish=True)
+    out = tmp_path / "x.jsonl"
+    exported = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "src"), "store", "export", "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    good = out.read_bytes()
+    bad = b'{"session_id": "20261207-000000-caf\xe9", "trainee": "ann"}\n'
+    out.write_bytes(bad + good)
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "dest"), "store", "import", "--all-trainees",
+                                       str(out)])  # fmt: skip
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert (f"{out}:1:36: not UTF-8 text (byte 0xe9 here): an export is UTF-8 JSON Lines, as `warroom store export` "
+            "writes it; save it as UTF-8") in result.output, result.output
+    assert "1 session imported" in result.output, result.output
+    with ResultsStore(tmp_path / "dest") as store:
+        assert store.get(sid).trainee == "ann"
