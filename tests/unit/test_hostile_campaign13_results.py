@@ -253,3 +253,24 @@ def test_store_import_refuses_a_line_that_is_not_utf8_at_its_place_and_stores_th
     assert "1 session imported" in result.output, result.output
     with ResultsStore(tmp_path / "dest") as store:
         assert store.get(sid).trainee == "ann"
+
+
+def test_store_export_writes_a_bidi_control_of_a_name_as_an_escape_and_imports_it_back_alike(tmp_path):
+    """`warroom store export` printed a trainee name written by SQL with its right-to-left override (U+202E) raw on the
+    terminal (what follows it shown reversed), where every other printed JSON writes such characters as escapes
+    (docs: the output policy). Written as `\\u202e`, which a JSON reader turns back into the same name."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    played(tmp_path / "src", bundled_drill_path(), GUESS, finish=True)
+    name = "ann\u202egnp.exe"
+    conn = sqlite3.connect(tmp_path / "src" / "results.sqlite3")
+    with conn:
+        conn.execute("UPDATE sessions SET trainee = ?", (name,))
+    conn.close()
+    printed = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "src"), "store", "export"])
+    assert printed.exit_code == 0 and "\u202e" not in printed.output and "ann\\u202egnp.exe" in printed.output
+    out = tmp_path / "x.jsonl"
+    written = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "src"), "store", "export", "-o", str(out)])
+    assert written.exit_code == 0 and "\u202e" not in out.read_text() and json.loads(out.read_text())["trainee"] == name

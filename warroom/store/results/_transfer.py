@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TextIO
 
-from warroom.core.text import no_negative_zero
+from warroom.core.text import json_text
 from warroom.store.backends import IMPORT_SUBMITTER
 from warroom.store.errors import CorruptSession, DuplicateSession, InvalidSession, SessionReason, StoreError
 from warroom.store.results._checks import strict_json
@@ -48,7 +48,7 @@ def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = Non
             if line["session_id"] in history:
                 line[HISTORY_KEY] = [change.to_line() for change in history[line["session_id"]]]
             try:
-                text = json.dumps(no_negative_zero(line), ensure_ascii=False, allow_nan=False)
+                text = json_text(line)  # (control and bidi characters as escapes: safe on a terminal, faithful)
             except (ValueError, TypeError) as exc:  # a value JSON cannot hold: reported, never written made up
                 sid = str(line["session_id"])
                 if skipped is not None:
