@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,6 +28,9 @@ from warroom.cli.common import (
     use_store,
 )
 from warroom.core.text import clean_name, plural
+
+if TYPE_CHECKING:
+    from warroom.store.results import UnreadLine
 
 
 @click.group("store")
@@ -163,9 +166,12 @@ def _open_export(source: Path) -> Any:
     return stream
 
 
-def export_lines_of(stream: Any) -> Iterator[str | None]:
+def export_lines_of(stream: Any) -> Iterator[str | UnreadLine | None]:
     """The lines of an export read from ``stream`` (bytes, UTF-8) one at a time, never more than
-    :data:`MAX_EXPORT_LINE_BYTES` of one in memory: a longer line is read past and given as None (refused)."""
+    :data:`MAX_EXPORT_LINE_BYTES` of one in memory: a longer line is read past and given as None (refused), and one
+    that is not UTF-8 as an :class:`~warroom.store.results.UnreadLine` (refused at its place)."""
+    from warroom.store.results import UnreadLine
+
     while True:
         line = stream.readline(MAX_EXPORT_LINE_BYTES + 1)
         if not line:
@@ -175,7 +181,10 @@ def export_lines_of(stream: Any) -> Iterator[str | None]:
                 line = stream.readline(1 << 20)
             yield None
             continue
-        yield line.decode("utf-8").rstrip("\r\n")
+        try:
+            yield line.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            yield UnreadLine.of(line, exc)
 
 
 @store_group.command(name="export")

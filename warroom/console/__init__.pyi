@@ -2,7 +2,7 @@
 
 from ._counting import counting_sentence
 from ._figures import FALSE_ALARM, HIT, NEUTRAL, detect_plot, figure, kinds_plot, sensitivity_plot, svg
-from ._gradebook import gradebook_csv
+from ._gradebook import Graded, gradebook_csv, graded_sessions
 from ._grid import completion_grid
 from ._html import render
 from ._live import live_counts, live_delta, live_lines, live_rows, parse_utc
@@ -11,6 +11,7 @@ from ._review import compare_lines, review_lines
 
 __all__ = [
     "FALSE_ALARM",
+    "Graded",
     "HIT",
     "NEUTRAL",
     "compare_lines",
@@ -19,6 +20,7 @@ __all__ = [
     "detect_plot",
     "figure",
     "gradebook_csv",
+    "graded_sessions",
     "kinds_plot",
     "live_counts",
     "live_delta",

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.text import spreadsheet_safe
@@ -47,18 +48,22 @@ def _first_ever(attempts: Sequence[Any], first: Any | None) -> Any | None:
     return first if first is not None and attempts and first.session_id != attempts[0].session_id else None
 
 
-def gradebook_cell(attempts: Sequence[Any], first: Any | None = None) -> str:
+def gradebook_cell(attempts: Sequence[Any], first: Any | None = None, unverified: Collection[str] = ()) -> str:
     """The cell of one trainee's ``attempts`` at one drill (sessions, first attempt first): the first attempt's score,
     and with more than one ``(N attempts, best B)`` beside it (B over every attempt); empty for none. ``first``: the
     trainee's first session of the drill wherever it is; when it is outside the scope (not one of ``attempts``), its
     score is the cell's, said with its day: ``40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here,
-    best 100)``."""
+    best 100)``; when it is not verified (its id in ``unverified``), no score is the cell's, as none is the figures'
+    (the later sessions are replays): ``first attempt 2026-11-29 not verified (`warroom scores verify`; 1 attempt
+    here, best 100)``."""
     if not attempts:
         return ""
     best = max(_score(s) for s in attempts)
     before = _first_ever(attempts, first)
     if before is not None:
         here = f"{len(attempts)} attempt{'s' if len(attempts) != 1 else ''} here"
+        if before.session_id in unverified:
+            return f"first attempt {before.started_at[:10]} not verified (`warroom scores verify`; {here}, best {best})"
         return f"{_score(before)} (first attempt {before.started_at[:10]}, outside this gradebook; {here}, best {best})"
     if len(attempts) == 1:
         return str(_score(attempts[0]))
@@ -71,6 +76,7 @@ def gradebook_csv(
     trainees: Sequence[str] = (),
     earlier: Iterable[Any] = (),
     stored: Mapping[str, int] | None = None,
+    unverified: Collection[str] = (),
 ) -> str:
     """The CSV text of the matrix of ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
     ``started_at`` and ``session_id``): columns ``trainee``, then ``drills`` (in that order; drills of the sessions
@@ -78,7 +84,8 @@ def gradebook_csv(
     their order, then anyone else with a session, sorted. Each cell: :func:`gradebook_cell`, given the trainee's
     first session of the drill among ``sessions`` and ``earlier`` (sessions outside the scope: a first attempt made
     there is the cell's, and counts in ``mean_first``); ``stored``: where the store stored each session
-    (:func:`by_stored_order`)."""
+    (:func:`by_stored_order`); ``unverified``: the ids of the sessions among ``earlier`` whose results are not
+    verified: a first attempt among them is no grade (:func:`gradebook_cell`), and no replay is graded in its place."""
     order = by_stored_order(stored)
     rows = sorted(sessions, key=order)
     first_ever: dict[tuple[str, str], Any] = {}
@@ -96,9 +103,39 @@ def gradebook_csv(
     writer.writerow(["trainee", *(spreadsheet_safe(c) for c in columns), "drills_done", "sessions", "mean_first"])
     for name in names:
         mine = [(attempts.get((name, d), []), first_ever.get((name, d))) for d in columns]
-        firsts = [_score(_first_ever(a, f) or a[0]) for a, f in mine if a]
+        graded = [_first_ever(a, f) or a[0] for a, f in mine if a]
+        firsts = [_score(s) for s in graded if s.session_id not in unverified]
         mean = f"{sum(firsts) / len(firsts):.1f}" if firsts else ""
         n_done = sum(1 for a, _ in mine if any(s.outcome != "abandoned" for s in a))
-        writer.writerow([spreadsheet_safe(name), *(gradebook_cell(a, f) for a, f in mine), n_done,
+        writer.writerow([spreadsheet_safe(name), *(gradebook_cell(a, f, unverified) for a, f in mine), n_done,
                          count.get(name, 0), mean])  # fmt: skip
     return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Graded:
+    """What the gradebook and a set's completion grid read of the store: ``rows``, the counted sessions in scope;
+    ``every`` session, those not verified included (a trainee's first attempt at a drill is the first the store
+    stored, verified or not, as the figures find it: else a first attempt left out as not verified made its replay,
+    played knowing the answer, the graded one); ``unverified``, the ids of those of ``every`` the figures do not
+    count; ``stored``, where the store stored each (:func:`by_stored_order`); and the rows in scope that could not be
+    read (``problems``)."""
+
+    rows: list[Any]
+    every: list[Any]
+    unverified: frozenset[str]
+    stored: dict[str, int]
+    problems: list[Any]
+
+
+def graded_sessions(store: Any, *, set_id: str | None = None, since: str | None = None) -> Graded:
+    """The :class:`Graded` sessions of ``store`` (a :class:`~warroom.store.results.ResultsStore`), in the scope of a
+    drill set ``set_id`` or those started since ``since`` (neither: every session)."""
+    from warroom.store.review import Verdict
+
+    rows, problems = store.query_readable(set_id=set_id, since=since, limit=0, counted=True)
+    every = store.query_readable(limit=0)[0]
+    left_out = {sid for sid, check in store.checks().items() if check.state != Verdict.VERIFIED}  # as counted=True
+    order = store.stored_order([r.session_id for r in every])
+    stored = {sid: seq for sid, (numbered, seq) in order.items() if numbered}
+    return Graded(rows, every, frozenset(r.session_id for r in every if r.session_id in left_out), stored, problems)

@@ -15,7 +15,7 @@ attempt here, best 100)``), linked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -76,7 +76,7 @@ class Grid:
 def completion_grid(
     set_id: str, title: str, mode: str, attempts: int | None, due: date | None, drills: Sequence[tuple[str, str]],
     trainees: Sequence[str], sessions: Iterable[Any], playing: set[tuple[str, str]], today: date,
-    earlier: Iterable[Any] = (), stored: Mapping[str, int] | None = None,
+    earlier: Iterable[Any] = (), stored: Mapping[str, int] | None = None, unverified: Collection[str] = (),
 ) -> Grid:  # fmt: skip
     """The grid of a set from its stored ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
     ``session_id``, ``started_at``, ``set_id``: those of other sets are ignored) and the ``(trainee, drill id)``
@@ -84,7 +84,9 @@ def completion_grid(
     ``today``: the date the due date is compared with (past due from the day after it). ``earlier``: sessions
     outside the set (the gradebook's): a trainee's first attempt at a drill made there, before every one in the set,
     is the done cell's first attempt, said as the set's gradebook says it (:func:`gradebook_cell`). ``stored``: where
-    the store stored each session (:func:`~warroom.console._gradebook.by_stored_order`)."""
+    the store stored each session (:func:`~warroom.console._gradebook.by_stored_order`). ``unverified``: the ids of
+    sessions among ``earlier`` whose results are not verified (those of the set too: ``sessions`` holds the counted
+    ones): a first attempt among them is said so, never replaced by a replay (:func:`gradebook_cell`)."""
     order = by_stored_order(stored)
     all_sessions = list(sessions)
     mine = [s for s in all_sessions if s.set_id == set_id]
@@ -96,8 +98,8 @@ def completion_grid(
     past_due = due is not None and today > due
     rows = []
     for name in names:
-        cells = [_cell(name, drill_id, mine, playing, attempts, past_due, first_ever.get((name, drill_id)), order)
-                 for drill_id, _ in drills]  # fmt: skip
+        cells = [_cell(name, drill_id, mine, playing, attempts, past_due, first_ever.get((name, drill_id)), order,
+                       unverified) for drill_id, _ in drills]  # fmt: skip
         rows.append((name, cells))
     not_started = [name for name, cells in rows if all(c.state == TODO and not c.attempts for c in cells)]
     return Grid(set_id, title, mode, attempts, due, past_due, list(drills), rows, not_started)
@@ -105,7 +107,7 @@ def completion_grid(
 
 def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[str, str]], attempts: int | None,
           past_due: bool, first_ever: Any | None = None,
-          order: Callable[[Any], Any] | None = None) -> GridCell:  # fmt: skip
+          order: Callable[[Any], Any] | None = None, unverified: Collection[str] = ()) -> GridCell:  # fmt: skip
     ran = sorted((s for s in sessions if s.trainee == trainee and s.drill_id == drill_id),
                  key=order or by_stored_order())  # the gradebook's order: the first attempt first
     now = (trainee, drill_id) in playing
@@ -114,9 +116,11 @@ def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[s
     done = [s for s in ran if s.outcome != "abandoned"]
     if done:
         first = first_ever if first_ever is not None else ran[0]
+        grade = gradebook_cell(ran, first_ever, unverified)
+        if first.session_id in unverified:  # no outcome nor score: the review of it says why
+            return GridCell(DONE, used, left, "first attempt not verified", None, first.session_id, grade=grade)
         score = int(first.total) if first.outcome != "abandoned" else 0
-        return GridCell(DONE, used, left, first.outcome, score, first.session_id,
-                        grade=gradebook_cell(ran, first_ever))  # fmt: skip
+        return GridCell(DONE, used, left, first.outcome, score, first.session_id, grade=grade)
     if now:
         return GridCell(PROGRESS, used, left, past_due=past_due)
     state = NONE_LEFT if left == 0 else TODO

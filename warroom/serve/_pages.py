@@ -152,10 +152,11 @@ class _Pages:
         known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:
             # counted sessions only: one whose results disagree with its action log is no grade (`scores verify`)
-            # and every counted session, for first attempts made outside the set (the set's gradebook's cells)
-            (sessions, every, stored), problems = await self.c.in_store(self._set_and_every(set_id))
+            # and every session, for first attempts made outside the set or not verified (the set's gradebook's cells)
+            graded = await self.c.in_store(lambda store: _graded(store, set_id=set_id))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
+        sessions = graded.rows
         if set_id in known:
             model, drills = known[set_id]
             title, mode, attempts, due = model.title, model.mode, model.attempts, model.due_date
@@ -166,23 +167,12 @@ class _Pages:
                 raise web.HTTPNotFound(text=f"no drill set {set_id!r} is known to this console")
         playing = {(row.trainee, row.drill_id or "") for row in self.c.live.snapshot
                    if row.state == "playing" and row.set_id == set_id}  # fmt: skip
-        earlier = [r for r in every if r.mode != "tutorial" and r.set_id != set_id]
+        # every other session (those of the set not verified too): a first attempt made there
+        earlier = [r for r in graded.every if r.mode != "tutorial"]
         grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
-                               playing, date.today(), earlier, stored)  # fmt: skip
+                               playing, date.today(), earlier, graded.stored, graded.unverified)  # fmt: skip
         return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
-
-    @staticmethod
-    def _set_and_every(set_id: str) -> Any:
-        """A read of the store: a set's counted sessions, every counted session and where the store stored each, and
-        the rows it skipped."""
-
-        def read(store: Any) -> tuple[tuple[list[Any], list[Any], dict[str, int]], list[Any]]:
-            rows, problems = store.query_readable(set_id=set_id, limit=0, counted=True)
-            every = store.query_readable(limit=0, counted=True)[0]
-            return (rows, every, stored_seqs(store, every)), problems
-
-        return read
+                           skipped=_skipped_note(request.raw_path, graded.problems))  # fmt: skip
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
@@ -404,25 +394,20 @@ class _Pages:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
-        def read(store: Any) -> tuple[tuple[list[Any], list[Any], dict[str, int]], list[Any]]:
-            rows, problems = store.query_readable(set_id=set_id, since=since, limit=0, counted=True)
-            # every session, for first attempts made outside the scope (a drill played before the range, or
-            # outside the set: its replay in the scope is not the first attempt)
-            every = store.query_readable(limit=0, counted=True)[0] if set_id or since or until else rows
-            return (rows, every, stored_seqs(store, every)), problems
-
-        try:
-            (rows, every, stored), problems = await self.c.in_store(read)
+        try:  # every session too, for first attempts made outside the scope or not verified (their replays in the
+            # scope are not the first attempt)
+            graded = await self.c.in_store(lambda store: _graded(store, set_id=set_id, since=since))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
-        if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade
+        if set_id is not None and set_id not in known and not graded.rows:  # a typo must not download an empty grade
             raise web.HTTPNotFound(text=f"no drill set {set_id!r}: none was given with --set or --console-set, and "
                                         "no session was played in one of that id")  # fmt: skip
-        rows = [r for r in rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
+        rows = [r for r in graded.rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
         drills = [d for d, _ in known.get(set_id or "", [])]
         in_scope = {r.session_id for r in rows}
-        earlier = [r for r in every if r.mode != "tutorial" and r.session_id not in in_scope]
-        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier, stored)
+        earlier = [r for r in graded.every if r.mode != "tutorial" and r.session_id not in in_scope]
+        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier, graded.stored, graded.unverified)
+        problems = graded.problems
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
         # the class's grades: never kept by the browser's cache or a proxy on the way (as every console page)
@@ -468,9 +453,8 @@ def _public(notices: list[str]) -> list[str]:
     return [re.sub(r"(?:/[^\s/:()]+)+/([^\s/:()]+)", r"\1", n) for n in notices]
 
 
-def stored_seqs(store: Any, rows: list[Any]) -> dict[str, int]:
-    """Session id -> the number the store gave each of ``rows`` as it stored it (``stored_seq``: the order of first
-    attempts, :func:`warroom.console._gradebook.by_stored_order`; sessions stored before schema version 20 have
-    none)."""
-    order = store.stored_order([r.session_id for r in rows])
-    return {sid: seq for sid, (numbered, seq) in order.items() if numbered}
+def _graded(store: Any, *, set_id: str | None = None, since: str | None = None) -> Any:
+    """:func:`warroom.console.graded_sessions` (imported when a grade is read)."""
+    from warroom.console import graded_sessions
+
+    return graded_sessions(store, set_id=set_id, since=since)

@@ -209,6 +209,15 @@ class DrillLibrary:
         """The drill file of ``drill_id``, or None when no folder holds one."""
         return self._ids().get(drill_id)
 
+    def by_id(self, drill_id: str) -> Path:
+        """The drill file of ``drill_id`` in the library's folders, never a path: a stored session's drill id is its
+        row's word, and a file of that name where the command runs (or a path written as an id) is no drill of the
+        library. Raises :class:`UnknownDrill` (a FileNotFoundError) naming the folders searched."""
+        found = self.find(drill_id)
+        if found is None:
+            raise self._unknown(f"no drill id {drill_id!r}", "searched", drill_id)
+        return found
+
     def _unknown(self, what: str, searched: str, name: str) -> UnknownDrill:
         """``what (searched FOLDERS)`` with the folders that could not be read, and a did-you-mean for ``name``."""
         from warroom.core.text import did_you_mean

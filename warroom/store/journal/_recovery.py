@@ -355,10 +355,7 @@ def _recover_one(
     finished = contents.end is not None
     ended_at = _ended_at(path, contents, info, rec)
     scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
-    rules = _rules_problems(info, actions, scorecard, resolver, rec, cache)
-    check = _disagreement([*_start_line_problems(info, found, actions, rec),
-                           *_end_line_problems(contents, scorecard, found.changed, rec), *rules],
-                          OLDER_RULES_SUBMITTER if rules else None)  # fmt: skip
+    check = _journal_check(info, contents, found, actions, scorecard, resolver, rec, cache)
     rec.actions = actions
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
@@ -381,6 +378,23 @@ def _recover_one(
     dest = done_dir(data_dir) / path.name
     move_file(path, dest)
     rec.journal = dest
+
+
+def _journal_check(
+    info: SessionInfo, contents: JournalContents, found: SessionDrill, actions: list[Action], scorecard: Scorecard,
+    resolver: DrillResolver, rec: RecoveredSession, cache: dict[Path, Drill] | None,
+) -> tuple[str, str, str | None] | None:
+    """The verification record of a recovered session (None: nothing found): what its journal says that its drill,
+    its actions or the current rules contradict, each said in ``rec.problems``. What is its journal's word alone
+    (older rules, another file of its drill id, a trial without a seed) is recorded as stored without a check, so
+    that `warroom scores verify` checks it as a row handed in."""
+    rules = _rules_problems(info, actions, scorecard, resolver, rec, cache)
+    other = _other_file_problems(info, found, actions, scorecard, resolver, rec, cache)
+    trial = _seedless_trial(info, found, rec)
+    words = ((OTHER_FILE_SUBMITTER, other), (OLDER_RULES_SUBMITTER, rules), (SEEDLESS_SUBMITTER, trial))
+    return _disagreement([*_start_line_problems(info, found, actions, rec),
+                          *_end_line_problems(contents, scorecard, found.changed, rec), *rules, *other, *trial],
+                         next((who for who, said in words if said), None))  # fmt: skip
 
 
 def _ended_at(path: Path, contents: JournalContents, info: SessionInfo, rec: RecoveredSession) -> str:
@@ -503,6 +517,53 @@ def _rules_problems(
             f"scores rescore --rules {SCORING_VERSION}` where its drill allows, then `warroom scores verify`; or "
             "--include-unverified counts it)")  # fmt: skip
     rec.problems.append(said)
+    return [said]
+
+
+#: Who stored a recovered session, in its verification record (``submitted_by``), when the drill file its journal
+#: names is not the file of its drill id and scores its actions otherwise: the path is its journal's word, so
+#: ``warroom scores verify`` finds its drill by its id, as for a session stored without a check.
+OTHER_FILE_SUBMITTER = "a journal naming another file of its drill id"
+
+
+def _other_file_problems(
+    info: SessionInfo, found: SessionDrill, actions: list[Action], scorecard: Scorecard, resolver: DrillResolver,
+    rec: RecoveredSession, cache: dict[Path, Drill] | None = None,
+) -> list[str]:
+    """A journal's drill path is its writer's word, as its drill id and rules are: a file of a library drill's id
+    with an answer key of the trainee's own, named by a journal, made its guess a hit counted at once. When the
+    drill id names another file (the drill folders and the library) that scores its actions otherwise, that is said
+    in ``rec.problems`` and returned: the session is flagged, and verified on the file of its id
+    (:func:`~warroom.store.review.other_drill_file`)."""
+    from warroom.store.review import other_drill_file, session_rules
+
+    said = other_drill_file(info, found, actions, scorecard, session_rules(info.scoring_version), resolver, cache)
+    if said is None:
+        return []
+    said = (f"{said}; it was scored on the file its journal names and flagged as disagreeing, and `warroom scores "
+            "verify` checks it on the file of its drill id")
+    rec.problems.append(said)
+    return [said]
+
+
+#: Who stored a recovered session, in its verification record (``submitted_by``), when its journal is of an
+#: assessment session outside a drill set, of a drill with a twin, and holds no seed: the trial it claims is its
+#: journal's word, so ``warroom scores verify`` finds it unverifiable, as a row handed in without its seed.
+SEEDLESS_SUBMITTER = "a journal claiming its trial without a seed"
+
+
+def _seedless_trial(info: SessionInfo, found: SessionDrill, rec: RecoveredSession) -> list[str]:
+    """An assessment session outside a drill set plays the trial (signal or noise) its seed draws, and warroom's
+    recorder always records that seed; a start line that claims a trial its seed does not draw is flagged
+    (:func:`_start_line_problems`), and one without a seed claimed any trial unflagged (a noise trial held: a
+    correct rejection counted at once). Said in ``rec.problems`` and returned
+    (:func:`~warroom.store.review.unverifiable_trial`)."""
+    from warroom.store.review import unverifiable_trial
+
+    said = unverifiable_trial(info, found) if info.set_id is None else None  # (a set's: its host's recorder drew it)
+    if said is None:
+        return []
+    rec.problems.append(f"the journal's start line: {said}; flagged as disagreeing")
     return [said]
 
 

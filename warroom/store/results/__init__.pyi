@@ -11,7 +11,7 @@ from ._records import ActionRecord, EndRecord, describe, error_column
 from ._responses import response_column
 from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from ._store import ResultsStore
-from ._transfer import ImportResult, export_lines, import_lines, write_export
+from ._transfer import ImportResult, UnreadLine, export_lines, import_lines, write_export
 from ._verification import COUNTED_SQL, DISAGREES, LEFT_OUT_SQL, SessionCheck
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "StoreConnection",
     "StoredSession",
     "TUTORIAL",
+    "UnreadLine",
     "WallClock",
     "describe",
     "error_column",

@@ -229,10 +229,15 @@ def _query_sql(
     where, params = _where(db, counted=counted, **filters)
     columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
     sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
-    if limit:
+    if limit and int(limit) < MAX_SQL_LIMIT:  # a limit past any table's rows is every row (SQL's LIMIT is 64 bits)
         sql += " LIMIT ?"
         params.append(int(limit))
     return sql, params, full
+
+
+#: The largest LIMIT SQL takes (a signed 64-bit integer): ``--limit 99999999999999999999999`` overflowed SQLite's
+#: parameter (a traceback); a limit this large or larger returns every match, as no store holds more rows.
+MAX_SQL_LIMIT = 2**63 - 1
 
 @guarded
 def query_readable(db: StoreConnection, /, **filters: Any) -> tuple[list[SessionRow], list[CorruptSession]]:

@@ -15,9 +15,9 @@ import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
-from warroom.core.text import no_negative_zero
+from warroom.core.text import json_text
 from warroom.store.backends import IMPORT_SUBMITTER
 from warroom.store.errors import CorruptSession, DuplicateSession, InvalidSession, SessionReason, StoreError
 from warroom.store.results._checks import strict_json
@@ -48,7 +48,7 @@ def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = Non
             if line["session_id"] in history:
                 line[HISTORY_KEY] = [change.to_line() for change in history[line["session_id"]]]
             try:
-                text = json.dumps(no_negative_zero(line), ensure_ascii=False, allow_nan=False)
+                text = json_text(line)  # (control and bidi characters as escapes: safe on a terminal, faithful)
             except (ValueError, TypeError) as exc:  # a value JSON cannot hold: reported, never written made up
                 sid = str(line["session_id"])
                 if skipped is not None:
@@ -239,8 +239,22 @@ def _history(changes: Any) -> list[dict[str, Any]]:
 IMPORT_BATCH = 500
 
 
+class UnreadLine(NamedTuple):
+    """A line of an export that could not be read as text (its bytes are not UTF-8): why, and the column (1-based,
+    in characters) of its first bad byte. It is refused at its place; the lines after it are read."""
+
+    reason: str
+    column: int
+
+    @classmethod
+    def of(cls, line: bytes, exc: UnicodeDecodeError) -> UnreadLine:
+        """The line ``line`` that ``exc`` says is not UTF-8."""
+        return cls(f"not UTF-8 text (byte 0x{line[exc.start]:02x} here): an export is UTF-8 JSON Lines, as `warroom "
+                   "store export` writes it; save it as UTF-8", len(line[: exc.start].decode("utf-8", "replace")) + 1)
+
+
 def import_lines(
-    store: ResultsStore, lines: Iterable[str | None], source: str, trainee: str | None = None
+    store: ResultsStore, lines: Iterable[str | UnreadLine | None], source: str, trainee: str | None = None
 ) -> ImportResult:
     """Store the sessions of exported ``lines`` (from ``source``, named in messages), each recorded as not verified
     (its values come from another store: ``warroom scores verify`` checks them). With ``trainee`` (a trainee's own
@@ -250,7 +264,8 @@ def import_lines(
     :attr:`ImportResult.histories_left_out`): its writer could name any facilitator as having re-scored. A line that
     does not fit (not JSON, an unknown column, a value the store refuses, another session
     under its id, another trainee's session, a row the login role may not store: another trainee's session for a
-    trainee role) is refused and named (``source:N: message``); the others are stored.
+    trainee role) is refused and named (``source:N: message``; an :class:`UnreadLine`, not UTF-8, at its column);
+    the others are stored.
 
     Lines are read and stored :data:`IMPORT_BATCH` at a time, each batch in one transaction
     (every line's row, its history and its record as not verified in a savepoint of it: a line refused leaves
@@ -270,8 +285,8 @@ def import_lines(
     return result
 
 
-def _import_batch(store: ResultsStore, batch: list[tuple[int, str | None]], source: str, trainee: str | None,
-                  unverified: str) -> ImportResult:  # fmt: skip
+def _import_batch(store: ResultsStore, batch: list[tuple[int, str | UnreadLine | None]], source: str,
+                  trainee: str | None, unverified: str) -> ImportResult:  # fmt: skip
     """Store one batch of numbered lines in one transaction (:func:`import_lines`); what it did."""
     part = ImportResult()
     with store.db.transaction():
@@ -280,13 +295,18 @@ def _import_batch(store: ResultsStore, batch: list[tuple[int, str | None]], sour
     return part
 
 
-def _import_line(store: ResultsStore, result: ImportResult, line: tuple[str, int, str | None], trainee: str | None,
+def _import_line(store: ResultsStore, result: ImportResult, line: tuple[str, int, str | UnreadLine | None],
+                 trainee: str | None,
                  unverified: str) -> None:  # fmt: skip
-    """Store the session of one exported ``line`` (source, number, text; None: too long to read), or refuse it;
+    """Store the session of one exported ``line`` (source, number, text; None: too long to read; an
+    :class:`UnreadLine`: not text), or refuse it;
     counted in ``result``."""
     source, number, text = line
     if text is None:  # a line too long to read (the reader said so)
         result.refuse(source, number, "a line longer than an export's line may be; not read")
+        return
+    if isinstance(text, UnreadLine):  # not text (the reader said why)
+        result.refuse(source, number, text.reason, text.column)
         return
     if not text.strip():
         return

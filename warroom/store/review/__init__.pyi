@@ -11,9 +11,16 @@ from ._drill import (
     load_drill_file,
     resolve_session_drill,
 )
-from ._rescore import RescoreStatus, apply_rescore, rescore
+from ._rescore import RescoreStatus, apply_rescore, rescore, session_rules
 from ._review import ACTION_ROW_KINDS, ReviewData, ReviewRow, build_review_rows, load_review
-from ._verify import Verdict, scorecard_differences, start_differences, verify_sessions
+from ._verify import (
+    Verdict,
+    other_drill_file,
+    scorecard_differences,
+    start_differences,
+    unverifiable_trial,
+    verify_sessions,
+)
 
 __all__ = [
     "ACTION_ROW_KINDS",
@@ -31,9 +38,12 @@ __all__ = [
     "file_sha256",
     "load_drill_file",
     "load_review",
+    "other_drill_file",
     "rescore",
     "resolve_session_drill",
     "scorecard_differences",
+    "session_rules",
     "start_differences",
+    "unverifiable_trial",
     "verify_sessions",
 ]

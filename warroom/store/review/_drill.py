@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
+    from warroom.core.library import DrillLibrary
     from warroom.core.model import Drill
     from warroom.store.results import SessionInfo
 
@@ -58,15 +59,20 @@ def load_drill_file(path: Path) -> Drill:
 
 def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
     """A resolver that finds a session's drill: the recorded drill path if it still exists, else the drill id in
-    ``drill_dirs`` and the bundled library. The returned function raises FileNotFoundError when neither exists."""
+    ``drill_dirs`` and the bundled library (looked up among drill ids only: a drill id that names a file where the
+    command runs, or a path stored as a drill id, is never opened). The returned function raises FileNotFoundError
+    when neither exists."""
     dirs = tuple(Path(d) for d in drill_dirs)
+    libraries: list[DrillLibrary] = []  # the folders read once per resolver (a pass), on its first look-up by id
 
     def resolve(drill_id: str, drill_path: str | None) -> Path:
-        from warroom.core.library import resolve_drill
+        from warroom.core.library import DrillLibrary
 
         if drill_path and _is_file(drill_path):
             return Path(drill_path)
-        return resolve_drill(drill_id, dirs)
+        if not libraries:
+            libraries.append(DrillLibrary(dirs))
+        return libraries[0].by_id(drill_id)  # an id, never a path (a row's drill id is its writer's word)
 
     return resolve
 
@@ -112,6 +118,9 @@ class DrillCache(dict["Path", "Drill"]):
     def __init__(self) -> None:
         super().__init__()
         self.found: dict[tuple[str, str | None], Path] = {}
+        #: Each (drill id, recorded path) found nowhere, with why: the folders are searched once per pass, not once
+        #: per session (verify looks for each session's drill by its id too).
+        self.missing: dict[tuple[str, str | None], str] = {}
         self.hashed: dict[Path, tuple[tuple[int, int, int, int], str]] = {}
         self.played: dict[tuple[Path, str, int | None, str | None, bool], tuple[Drill, bool | None]] = {}
         self.twins: dict[tuple[Path, str], Drill | None] = {}
@@ -122,7 +131,7 @@ def _stat_key(path: Path) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def _found(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None) -> Path:
+def found_path(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None) -> Path:
     """The real path of the drill file of ``info`` (``resolver``'s answer, kept in a :class:`DrillCache`)."""
     from warroom.core.files import real_path
 
@@ -130,8 +139,12 @@ def _found(info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] 
     if isinstance(cache, DrillCache) and key in cache.found:
         return cache.found[key]
     try:
+        if isinstance(cache, DrillCache) and key in cache.missing:
+            raise FileNotFoundError(cache.missing[key])
         path = real_path(resolver(info.drill_id, info.drill_path))  # a symbolic link loop: unreadable, below
     except FileNotFoundError as exc:
+        if isinstance(cache, DrillCache):
+            cache.missing[key] = str(exc)
         was = f" (was {info.drill_path})" if info.drill_path else ""  # none: a session handed in, found by its id
         raise DrillUnavailable(f"the drill {info.drill_id!r} of session {info.session_id} is not found{was}: {exc}") \
             from None
@@ -167,7 +180,7 @@ def resolve_session_drill(
     session gets the drill it played: the twin of a drill for a noise trial of a drill with a twin, and the variant
     of its seed (:func:`warroom.core.variants.session_drill`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
-    path = _found(info, resolver, cache)
+    path = found_path(info, resolver, cache)
     sha = _hashed(path, cache)
     if cache is not None and path in cache:
         drill = cache[path]

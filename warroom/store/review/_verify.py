@@ -39,6 +39,7 @@ from warroom.store.review._drill import (
     DrillResolver,
     DrillUnavailable,
     SessionDrill,
+    found_path,
     resolve_session_drill,
 )
 from warroom.store.review._rescore import FIGURE_COLUMNS, column_differences, json_value, same_value, session_rules
@@ -209,6 +210,8 @@ def verify_session(
     problems = differences(store, s, found, new, figures)
     if submitted is not None:
         problems.extend(_copies(store, s, copies) or _copy_before(previous))
+    if submitted is None and (other := other_drill_file(info, found, s.actions, new, rules, resolver, cache)):
+        return result(Verdict.UNVERIFIABLE, [*problems, other])
     if not problems and submitted is not None and (trial := unverifiable_trial(s, found)):
         return result(Verdict.UNVERIFIABLE, [trial])
     if not problems:
@@ -245,7 +248,49 @@ def differences(
     return [*out, *columns, *scorecard_differences(s.scorecard, new.to_dict()), *figure_problems]
 
 
-def unverifiable_trial(s: StoredSession, found: SessionDrill) -> str | None:
+def other_drill_file(
+    info: SessionInfo, found: SessionDrill, actions: Sequence[Action], new: Scorecard, rules: str,
+    resolver: DrillResolver, cache: dict[Path, Drill] | None = None,
+) -> str | None:
+    """Why a session whose drill was found by the path it names (``found``, where its actions score ``new`` by
+    ``rules``) is not judged on that file, as a sentence: its drill id names another file (found without the path:
+    in the drill folders and the bundled library, what the facilitator names), with other bytes, on which its
+    actions score otherwise. The path is its writer's word (a journal's start line, a row): a file of a library
+    drill's id with an answer key of the trainee's own made their guess a hit. None when it names no path, its id
+    names no other file, or both files score it alike (a class's copy of a drill, a folder moved)."""
+    if not info.drill_path:
+        return None
+    by_its_id = replace(info, drill_path=None)
+    try:
+        if found_path(by_its_id, resolver, cache) == found.path:
+            return None  # (the file found once a pass: most sessions name the file of their id)
+        by_id = resolve_session_drill(by_its_id, resolver, cache)
+    except DrillUnavailable:
+        return None  # no other file of its id: the one it names is its drill
+    if by_id.sha256 == found.sha256:
+        return None
+    try:
+        theirs = score(by_id.drill, actions, rules=rules)
+    except ScoringError as exc:
+        there = f"its action log does not replay ({exc})"
+    else:
+        if not scorecard_differences(theirs.to_dict(), new.to_dict()):
+            return None
+        there = f"its actions score {_said(theirs, by_id.drill.is_all_clear)}"
+    return (f"its drill file {found.path} (where its actions score {_said(new, found.drill.is_all_clear)}) is not "
+            f"the drill file of drill {info.drill_id!r} in the drill folders and the library, {by_id.path}, on which "
+            f"{there}: the path it names is its writer's word, so it is verified on neither (if that file is the drill "
+            "the class played, name its folder with --drills)")  # fmt: skip
+
+
+def _said(card: Scorecard, all_clear: bool) -> str:
+    """A scorecard's outcome and total, as a sentence says them (``early escalation, 0/100``)."""
+    from warroom.core.model import outcome_label
+
+    return f"{outcome_label(card.outcome.value, all_clear)}, {card.total}/{card.max_total}"
+
+
+def unverifiable_trial(s: StoredSession | SessionInfo, found: SessionDrill) -> str | None:
     """Why the trial (signal or noise) that ``s``, a session of a drill set stored without a check, claims cannot be
     checked, as a sentence; None for a session outside a set or of a drill without a twin (its only trial is
     checked by its drill). A set's session draws its trial from its seed with the set's ``noise_rate``, which is in
