@@ -4,6 +4,7 @@ a faulty world drive them): what it found and what now holds."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 
 def _a_server(max_sessions: int):  # type: ignore[no-untyped-def]
@@ -72,3 +73,51 @@ async def test_a_lapse_timer_is_cancelled_when_its_ticket_is_used():
     server._let_go_of_oldest_seat("Grace")  # she holds two: the older goes
     assert set(server.tickets) == {tickets[2]}
     assert [lapse.cancelled() for lapse in lapses] == [True, True, False]
+
+
+# --- pastes: a short paste again and again (ctrl+v held down) ------------------------------------------------------
+
+
+def test_a_short_paste_again_and_again_is_held_back_by_the_page_not_the_end_of_the_session():
+    """The page's paste guard looked only at messages of 256 characters or more, so a short paste (a 200-character
+    line) pasted again and again, as a browser does while ctrl+v is held down (about 30 times a second), went out
+    whole each time: at about 230 bytes each the tab used its budget up in seconds and the server ended the session.
+    Now the guard holds back a paste of any length that would not fit (saying why), and every message it sends passes
+    the server's check; the keys typed after it still go."""
+    from aiohttp import WSMessage, WSMsgType
+    from browser_support import chromium_executable, sync_playwright
+
+    from warroom.serve._paste import with_paste_guard
+    from warroom.serve._tab import BadMessage, InputBudget, read_message
+
+    executable = chromium_executable()
+    budget = InputBudget(clock=lambda: 0.0)  # no time passes: the pastes come faster than any refill
+    stub = "<script>window.sent = []; WebSocket.prototype.send = function (d) { window.sent.push(d); };</script>"
+    page_html = with_paste_guard("<!DOCTYPE html><html><head></head><body></body></html>")
+    line = "\x1b[200~" + "kubectl logs deploy/refunds --since=10m | grep -i duplicate " * 3 + "\x1b[201~"
+    assert len(line) < 256
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.clock.install(time=0)
+            page.clock.pause_at(1000)
+            page.set_content(page_html.replace("<head>", "<head>" + stub, 1))
+            send = "([k, n]) => { for (let i = 0; i < n; i++) WebSocket.prototype.send.call({}, " \
+                   "JSON.stringify(['stdin', k])); }"
+            page.evaluate(send, [line, 300])
+            page.evaluate(send, ["j", 3])
+            sent = page.evaluate("window.sent")
+            notice = page.evaluate("(document.getElementById('warroom-paste-notice') || {}).textContent || ''")
+        finally:
+            browser.close()
+    for passed, text in enumerate(sent):
+        try:
+            read_message(WSMessage(WSMsgType.TEXT, text, None), budget)
+        except BadMessage as exc:
+            raise AssertionError(f"the server ended the session after {passed} of {len(sent)}: {exc}") from None
+    pastes = [json.loads(t)[1] for t in sent if "200~" in t]
+    assert 100 < len(pastes) < 300 and pastes[0] == line  # whole pastes while they fit, then cut, then held back
+    assert all(p.endswith("\x1b[201~") and line.startswith(p[: -len("\x1b[201~")]) for p in pastes)
+    assert [json.loads(t)[1] for t in sent[-3:]] == ["j"] * 3  # typing still goes
+    assert "Your paste was not sent" in notice

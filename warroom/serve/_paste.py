@@ -5,7 +5,8 @@ A tab's message holds at most :data:`~warroom.serve._tab.MAX_KEYS_BYTES` of keys
 (:class:`~warroom.serve._tab.InputBudget`); past either the server ends the tab's session (1008), and past
 :data:`~warroom.serve._tab.MAX_MESSAGE_BYTES` aiohttp does (1009). textual-serve's page sends whatever the trainee
 pastes as one message, so a paste of a long log ended the trainee's session. The script wraps the page's websocket
-``send``: it keeps the server's budget as the server counts it and, when a message of keys would not fit, sends only
+``send``: it keeps the server's budget as the server counts it and, when a paste (of any length: a short one pasted
+again and again while ctrl+v is held down used the budget up too) or a long message of keys would not fit, sends only
 the start of the paste that fits (with some budget kept for the keys typed next), or nothing when nothing fits, and
 shows the trainee a notice saying so and why (its text set as text, never as markup). Keys holding a lone surrogate
 (half of a UTF-16 pair: a clipboard's broken text), which the server refuses as no UTF-8, ending the session, are sent
@@ -79,8 +80,10 @@ _SCRIPT = r"""<script>
     clearTimeout(hide);
     hide = setTimeout(function () { box.style.display = "none"; }, @NOTICE_MS@);
   }
-  function guarded(data) {  // the message to send instead of data (null: none)
-    if (typeof data !== "string" || data.length < 256 || !data.startsWith('["stdin"')) { return data; }
+  function guarded(data) {  // the message to send instead of data (null: none): a paste of any length (a short one
+    // pasted again and again, ctrl+v held down, used the budget up too), or any message of 256 characters or more
+    if (typeof data !== "string" || !data.startsWith('["stdin"')) { return data; }
+    if (data.length < 256 && data.indexOf("\\u001b[200~") < 0) { return data; }
     var keys;
     try { keys = JSON.parse(data)[1]; } catch (e) { return data; }
     if (typeof keys !== "string") { return data; }
