@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 
 def _a_server(max_sessions: int):  # type: ignore[no-untyped-def]
     from warroom.serve import AppOptions, Roster, SignIns, WarroomServer
@@ -121,3 +123,41 @@ def test_a_short_paste_again_and_again_is_held_back_by_the_page_not_the_end_of_t
     assert all(p.endswith("\x1b[201~") and line.startswith(p[: -len("\x1b[201~")]) for p in pastes)
     assert [json.loads(t)[1] for t in sent[-3:]] == ["j"] * 3  # typing still goes
     assert "Your paste was not sent" in notice
+
+
+# --- key floods: scrolling with a trackpad or a free-spinning wheel -----------------------------------------------
+
+
+def _page_stdin(keys: str):  # type: ignore[no-untyped-def]
+    """A ``stdin`` message as textual-serve's page writes it (``JSON.stringify``: no space, ESC as ``\\u001b``)."""
+    from aiohttp import WSMessage, WSMsgType
+
+    return WSMessage(WSMsgType.TEXT, json.dumps(["stdin", keys], separators=(",", ":")), None)
+
+
+def test_scrolling_on_a_fast_screen_never_ends_the_session_and_a_flood_of_wheel_turns_still_does():
+    """A browser's terminal sends each wheel event as a message of its own (one SGR report, ``ESC [<65;COL;ROWM``),
+    and a trackpad's scroll comes as one event a frame (a free-spinning wheel's as fast). At 32 bytes a message a
+    trainee scrolling the trace on a 120 Hz screen used the budget up in 18 s (in Chromium, 200 wheel events a second
+    ended the session in 22 s). Wheel turns now cost what pointer movement costs: 240 a second for 20 s pass (for
+    ever: 1,920 bytes a second), with
+    shift, meta or ctrl too; 1,000 a second are still ended, and a click still costs a key press."""
+    from warroom.serve._tab import BadMessage, InputBudget, read_message
+
+    now = [0.0]
+    budget = InputBudget(clock=lambda: now[0])
+    for second in range(20):  # at 32 bytes a message, 240 a second used the budget up in 6 s
+        for i in range(240):
+            now[0] = second + i / 240
+            turned = f"\x1b[<{(64, 65, 68, 81, 93)[i % 5]};{1 + i % 200};{1 + second % 50}M"
+            assert read_message(_page_stdin(turned), budget) == ("stdin", turned.encode())
+    flood = InputBudget(clock=lambda: now[0])
+    with pytest.raises(BadMessage, match="more input than a tab may send"):
+        for i in range(10_000):  # 1,000 a second
+            now[0] += 1 / 1000
+            read_message(_page_stdin(f"\x1b[<65;{1 + i % 200};5M"), flood)
+    clicks = InputBudget(clock=lambda: now[0])
+    with pytest.raises(BadMessage, match="more input than a tab may send"):
+        for i in range(20 * 240):  # a click (button 0) or a wheel's other buttons (66) are no wheel turns: 32 bytes
+            now[0] += 1 / 240
+            read_message(_page_stdin(f"\x1b[<{(0, 66)[i % 2]};{1 + i % 200};5M"), clicks)

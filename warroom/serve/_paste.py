@@ -15,7 +15,15 @@ with each one as U+FFFD, as the war room in a terminal takes them. Every other m
 
 from __future__ import annotations
 
-from warroom.serve._tab import BURST_BYTES, KEY_COST, MAX_KEYS_BYTES, MESSAGE_COST, MOTION_COST, RATE_BYTES
+from warroom.serve._tab import (
+    BURST_BYTES,
+    KEY_COST,
+    MAX_KEYS_BYTES,
+    MESSAGE_COST,
+    MOTION_BUTTONS,
+    MOTION_COST,
+    RATE_BYTES,
+)
 
 #: Bytes of the tab's input budget a paste leaves for the keys typed after it (and for the server's clock counting a
 #: message's arrival, not its sending: a message slow to upload leaves the server less refilled than the page).
@@ -28,7 +36,7 @@ _SCRIPT = r"""<script>
   "use strict";
   var MAX_KEYS = @MAX_KEYS@, RATE = @RATE@, BURST = @BURST@, LEAST = @LEAST@, KEY_COST = @KEY_COST@, KEPT = @KEPT@;
   var START = "\x1b[200~", END = "\x1b[201~", MOTION_COST = @MOTION_COST@;
-  var MOTION = /^\["stdin", ?"(?:\\u001[bB]\[<(?:35|39|43|47|51|55|59|63);\d{1,4};\d{1,4}M){1,8}"\]$/;
+  var MOTION = /^\["stdin", ?"(?:\\u001[bB]\[<(?:@MOTION_BUTTONS@);\d{1,4};\d{1,4}M){1,8}"\]$/;
   var PASTE = /\x1b\[200~[\s\S]*?(?:\x1b\[201~|$)/g;
   var PRESS = /\x1b\[[0-?]*[ -\/]*[@-~]|\x1bO.|\x1b.|./gsu;
   var encoder = new TextEncoder();
@@ -125,7 +133,7 @@ def paste_guard() -> str:
     """The ``<script>`` element of the paste guard, the server's limits written into it."""
     values = {"MAX_KEYS": MAX_KEYS_BYTES, "RATE": RATE_BYTES, "BURST": BURST_BYTES, "LEAST": MESSAGE_COST,
               "KEY_COST": KEY_COST, "MOTION_COST": MOTION_COST, "KEPT": KEPT_BYTES,
-              "NOTICE_MS": NOTICE_SECONDS * 1000}  # fmt: skip
+              "NOTICE_MS": NOTICE_SECONDS * 1000, "MOTION_BUTTONS": "|".join(map(str, MOTION_BUTTONS))}  # fmt: skip
     script = _SCRIPT
     for name, value in values.items():
         script = script.replace(f"@{name}@", str(value))
