@@ -167,10 +167,15 @@ class _Pages:
         playing = {(row.trainee, row.drill_id or "") for row in self.c.live.snapshot
                    if row.state == "playing" and row.set_id == set_id}  # fmt: skip
         earlier = [r for r in every if r.mode != "tutorial" and r.set_id != set_id]
-        grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
-                               playing, date.today(), earlier, stored)  # fmt: skip
-        return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        trainees, today = self.c.roster_trainees(), date.today()
+
+        def built() -> Any:  # in a worker thread: a whole class's grid kept every tab waiting on the event loop
+            return completion_grid(set_id, title, mode, attempts, due, drills, trainees, sessions, playing, today,
+                                   earlier, stored)  # fmt: skip
+
+        grid = await loop.run_in_executor(None, built)
+        return await self.c.page_off_loop(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     @staticmethod
     def _set_and_every(set_id: str) -> Any:
@@ -205,8 +210,8 @@ class _Pages:
         stats = {t.trainee: t for t in result.stats.trainees}
         names = list(dict.fromkeys([*self.c.roster_trainees(), *sorted(stats)]))
         rows = [(name, stats.get(name)) for name in names]
-        return self.c.page(request, "trainees.html", "Trainees", "/console/trainees", rows=rows,
-                           label=result.counted.label)  # fmt: skip
+        return await self.c.page_off_loop(request, "trainees.html", "Trainees", "/console/trainees", rows=rows,
+                                          label=result.counted.label)  # a whole class's figures  # fmt: skip
 
     async def trainee(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/trainees/{name}``: one trainee's progress (plots) and sessions."""
@@ -422,7 +427,7 @@ class _Pages:
         drills = [d for d, _ in known.get(set_id or "", [])]
         in_scope = {r.session_id for r in rows}
         earlier = [r for r in every if r.mode != "tutorial" and r.session_id not in in_scope]
-        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier, stored)
+        text = await loop.run_in_executor(None, gradebook_csv, rows, drills, self.c.roster_trainees(), earlier, stored)
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
         # the class's grades: never kept by the browser's cache or a proxy on the way (as every console page)
