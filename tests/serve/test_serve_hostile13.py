@@ -237,3 +237,42 @@ async def test_the_completion_grid_page_is_built_and_written_off_the_event_loop(
     assert [r.status for r in (grid, figures, grades)] == [200] * 3
     assert "ana" in (grid.text or "") and "ana" in (figures.text or "") and "ana" in (grades.text or "")
     assert len(threads) == 4 and threading.current_thread().name not in threads, threads
+
+
+# --- huge cohorts: the live class of a roster of thousands --------------------------------------------------------
+
+
+async def test_the_live_class_is_made_once_a_second_for_every_live_page_and_off_the_event_loop(tmp_path, monkeypatch):
+    """Each live page's stream made the whole live table (every roster name's line) itself, every second, on the
+    server's event loop: 0.6 to 1 s each time for a roster of 3,000 names, so five facilitators' live pages stalled
+    every tab of the class for up to 3 s at a time. It is made in a worker thread, once for every page while the
+    live table, the roster and the second are the same."""
+    import threading
+
+    from aiohttp.test_utils import make_mocked_request
+
+    from warroom.serve import LiveClass, Roster, SignIns
+    from warroom.serve._console import Console
+
+    threads: list[str] = []
+    made = Console.live_view
+
+    def recorded(self):  # type: ignore[no-untyped-def]
+        threads.append(threading.current_thread().name)
+        return made(self)
+
+    monkeypatch.setattr(Console, "live_view", recorded)
+    live = LiveClass("host", tmp_path)
+    roster = Roster({}).with_trainee("ana", "ana-token-0123456789").with_trainee("ben", "ben-token-0123456789")
+    console = Console(SignIns(roster, "nobody"), live, tmp_path)
+    try:
+        views = await asyncio.gather(*(console.shared_live_view() for _ in range(5)))
+        page = await console.live_page(make_mocked_request("GET", "/console"))
+        live.version += 1  # the live table changed: made again
+        again = await console.shared_live_view()
+    finally:
+        live._close()
+    assert len({id(v) for v in views}) == 1 and ">ana<" in views[0][0] and ">ben<" in views[0][0]
+    assert page.status == 200 and ">ben<" in (page.text or "")
+    assert again[0] == views[0][0] or ">ben<" in again[0]
+    assert 2 <= len(threads) <= 3 and threading.current_thread().name not in threads, threads  # 3: a second passed
