@@ -276,3 +276,20 @@ async def test_the_live_class_is_made_once_a_second_for_every_live_page_and_off_
     assert page.status == 200 and ">ben<" in (page.text or "")
     assert again[0] == views[0][0] or ">ben<" in again[0]
     assert 2 <= len(threads) <= 3 and threading.current_thread().name not in threads, threads  # 3: a second passed
+
+
+# --- signing in: a name typed in Unicode's decomposed form ------------------------------------------------------
+
+
+def test_a_name_typed_as_a_letter_and_a_combining_mark_signs_in_as_the_roster_s_name():
+    """The roster keeps names in Unicode's composed form (NFC: ``Zoë`` as one character, a decomposed name is refused
+    when added), but a sign-in compared the name as typed: ``Zoë`` typed as ``e`` and a combining diaeresis (a
+    keyboard or a paste from a file name can give it) was refused with the right token, though it shows the same. The
+    name typed is read in the composed form; another name is still refused."""
+    from warroom.serve import Roster
+
+    roster = Roster({}).with_trainee("Zoë Ndiaye", "zoe-token-0123456789")
+    assert roster.check("Zoe\u0308 Ndiaye", "zoe-token-0123456789") == "Zoë Ndiaye"
+    assert roster.check(" Zo\u00eb Ndiaye ", "zoe-token-0123456789") == "Zoë Ndiaye"
+    assert roster.check("Zoe Ndiaye", "zoe-token-0123456789") is None
+    assert roster.check("Zoe\u0308 Ndiaye", "another-token-012345") is None
