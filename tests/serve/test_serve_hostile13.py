@@ -202,9 +202,10 @@ def test_the_completion_grid_reads_each_session_a_bounded_number_of_times_whatev
 
 
 async def test_the_completion_grid_page_is_built_and_written_off_the_event_loop(tmp_path, monkeypatch):
-    """The grid and its page (1.4 MB of HTML for 3,000 trainees, 1.1 s to write), the trainees' page (0.9 MB) and the
-    gradebook were made on the server's event loop, which every tab's keys and screens wait on: a whole class's page
-    froze every tab of the class while it was made. They are made in a worker thread, as the store is read."""
+    """The grid and its page (1.4 MB of HTML for 3,000 trainees, 1.1 s to write), the trainees' page (0.9 MB), the
+    gradebook, the sessions' list and a review were made on the server's event loop, which every tab's keys and
+    screens wait on: a whole class's page froze every tab of the class while it was made. They are made in a worker
+    thread, as the store is read."""
     import threading
 
     from aiohttp.test_utils import make_mocked_request
@@ -215,7 +216,7 @@ async def test_the_completion_grid_page_is_built_and_written_off_the_event_loop(
     from warroom.serve._console import Console
     from warroom.serve._pages import _Pages as Pages
 
-    play(tmp_path, PLAYS[0])  # ana's session of drill A, in the set week-1
+    session_id = play(tmp_path, PLAYS[0])  # ana's session of drill A, in the set week-1
     threads: list[str] = []
     for name in ("completion_grid", "render", "gradebook_csv"):
         made = getattr(warroom.console, name)
@@ -232,11 +233,14 @@ async def test_the_completion_grid_page_is_built_and_written_off_the_event_loop(
         grid = await pages.grid(make_mocked_request("GET", "/console/sets/week-1", match_info={"set_id": "week-1"}))
         figures = await pages.trainees(make_mocked_request("GET", "/console/trainees"))
         grades = await pages.gradebook_csv(make_mocked_request("GET", "/console/gradebook.csv?set=week-1"))
+        listed = await pages.sessions(make_mocked_request("GET", "/console/sessions"))
+        review = await pages.session(make_mocked_request("GET", f"/console/sessions/{session_id}",
+                                                         match_info={"session_id": session_id}))  # fmt: skip
     finally:
         live._close()
-    assert [r.status for r in (grid, figures, grades)] == [200] * 3
-    assert "ana" in (grid.text or "") and "ana" in (figures.text or "") and "ana" in (grades.text or "")
-    assert len(threads) == 4 and threading.current_thread().name not in threads, threads
+    assert [r.status for r in (grid, figures, grades, listed, review)] == [200] * 5
+    assert all("ana" in (r.text or "") for r in (grid, figures, grades, listed, review))
+    assert len(threads) == 6 and threading.current_thread().name not in threads, threads
 
 
 # --- huge cohorts: the live class of a roster of thousands --------------------------------------------------------

@@ -245,10 +245,10 @@ class _Pages:
         figures = [(key, Markup(svg)) for key, svg in plots]  # matplotlib's SVG, its text escaped by matplotlib
         from warroom.core.stats import MIN_NOISE_TRIALS, MIN_SIGNAL_TRIALS
 
-        return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
-                           progress=made, figures=figures, sessions=sessions,
-                           minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
+                                          progress=made, figures=figures, sessions=sessions,
+                                          minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
 
@@ -266,9 +266,10 @@ class _Pages:
             rows, problems, left_out = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
-        return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
-                           drill=drill, set_id=set_id, limit=LIST_LIMIT, left_out=left_out,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "sessions.html", "Sessions", "/console/sessions", rows=rows,
+                                          trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT,
+                                          left_out=left_out,
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def _review(self, session_id: str, trainee: str | None = None) -> Any:
         """The review data of a stored session (``trainee``: only when it is theirs), or None when there is none."""
@@ -315,9 +316,10 @@ class _Pages:
         from warroom.core.model import session_reached_debrief
 
         hidden = trainee is not None and not session_reached_debrief(data.session.outcome)
-        return self.c.page(request, "review.html", f"Session {session_id}", here, data=data, s=data.session,
-                           lines=[] if hidden else lines, facilitator=trainee is None, hidden=hidden,
-                           notices=_public(data.notices))  # fmt: skip
+        return await self.c.page_off_loop(request, "review.html", f"Session {session_id}", here, data=data,
+                                          s=data.session, lines=[] if hidden else lines,
+                                          facilitator=trainee is None, hidden=hidden,
+                                          notices=_public(data.notices))  # fmt: skip
 
     async def add_note(self, request: web.Request) -> web.StreamResponse:
         """``POST /console/sessions/{session_id}/notes`` (form field ``text``): store a note by the signed-in
@@ -375,9 +377,10 @@ class _Pages:
         if first is not None and second is not None and first.review_rows and second.review_rows:
             lines = compare_lines(first.review_rows.rows, second.review_rows.rows)
         drills = sorted({r.drill_id for r in rows}) if rows else []
-        return self.c.page(request, "compare.html", "Compare two trainees", "/console/sessions", drill=drill,
-                           names=names, trainees=trainees, picked=picked, reviews=reviews, lines=lines,
-                           drills=drills, skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "compare.html", "Compare two trainees", "/console/sessions",
+                                          drill=drill, names=names, trainees=trainees, picked=picked,
+                                          reviews=reviews, lines=lines,
+                                          drills=drills, skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- gradebook and roster -------------------------------------------------------------------------------------
 
@@ -459,8 +462,9 @@ class _Pages:
             rows, notes, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
-        return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes,
+                                          trainee=trainee,
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def my_session(self, request: web.Request) -> web.StreamResponse:
         """``GET /mine/{session_id}``: the review of one of the trainee's own sessions, with its notes."""
