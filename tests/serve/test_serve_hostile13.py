@@ -297,3 +297,44 @@ def test_a_name_typed_as_a_letter_and_a_combining_mark_signs_in_as_the_roster_s_
     assert roster.check(" Zo\u00eb Ndiaye ", "zoe-token-0123456789") == "Zoë Ndiaye"
     assert roster.check("Zoe Ndiaye", "zoe-token-0123456789") is None
     assert roster.check("Zoe\u0308 Ndiaye", "another-token-012345") is None
+
+
+# --- huge cohorts: two trainees' pages drawn at once --------------------------------------------------------------
+
+
+def test_two_figures_drawn_at_once_each_keep_their_settings():
+    """A trainee's page draws its plots in a worker thread under matplotlib's settings of the console (``RC``: among
+    them ``text.parse_math`` off, so a ``$`` in a fault kind is shown as written, never read as TeX). matplotlib's
+    settings are the process's: two facilitators' pages drawn at once, the first to finish put the defaults back
+    while the other still drew (its ``$...$`` then read as TeX, or raising on a bad one). Figures are drawn one at a
+    time."""
+    import threading
+    import time
+
+    import matplotlib
+
+    from warroom.console._figures import figure
+
+    first_in, second_trying, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def first() -> None:
+        with figure(1, 1):
+            first_in.set()
+            second_trying.wait(5)
+            time.sleep(0.1)  # the second figure's thread reaches it meanwhile (a lock's wait cannot be awaited)
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(5)
+        second_trying.set()
+        with figure(1, 1):
+            first_out.wait(5)
+            seen.append(matplotlib.rcParams["text.parse_math"])
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert seen == [False]
