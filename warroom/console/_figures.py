@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,13 +35,18 @@ NEUTRAL = "#1565c0"
 CRITERION = "#ef6c00"
 
 
+#: Held while a figure is drawn: matplotlib's settings (:data:`RC`) are the process's, and the console draws pages'
+#: figures in worker threads; the first of two figures drawn at once to finish put the defaults back under the other.
+_DRAWING = threading.Lock()
+
+
 @contextmanager
 def figure(width: float, height: float) -> Iterator[Any]:
-    """A matplotlib figure (size in inches) under :data:`RC`."""
+    """A matplotlib figure (size in inches) under :data:`RC`, drawn while no other figure is (:data:`_DRAWING`)."""
     import matplotlib
     from matplotlib.figure import Figure
 
-    with matplotlib.rc_context(RC):
+    with _DRAWING, matplotlib.rc_context(RC):
         yield Figure(figsize=(width, height), layout="constrained")
 
 

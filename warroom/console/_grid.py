@@ -94,12 +94,15 @@ def completion_grid(
     first_ever: dict[tuple[str, str], Any] = {}
     for s in sorted([*mine, *(e for e in [*all_sessions, *earlier] if e.session_id not in in_set)], key=order):
         first_ever.setdefault((s.trainee, s.drill_id), s)
-    names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in mine})]))
+    ran: dict[tuple[str, str], list[Any]] = {}  # each trainee's sessions of each drill: a cell looked for its own
+    for s in mine:  # among every session of the set (49 s for 3,000 trainees, on the server's event loop)
+        ran.setdefault((s.trainee, s.drill_id), []).append(s)
+    names = list(dict.fromkeys([*trainees, *sorted({trainee for trainee, _ in ran})]))
     past_due = due is not None and today > due
     rows = []
     for name in names:
-        cells = [_cell(name, drill_id, mine, playing, attempts, past_due, first_ever.get((name, drill_id)), order,
-                       unverified) for drill_id, _ in drills]  # fmt: skip
+        cells = [_cell(name, drill_id, ran.get((name, drill_id), []), playing, attempts, past_due,
+                       first_ever.get((name, drill_id)), order, unverified) for drill_id, _ in drills]  # fmt: skip
         rows.append((name, cells))
     not_started = [name for name, cells in rows if all(c.state == TODO and not c.attempts for c in cells)]
     return Grid(set_id, title, mode, attempts, due, past_due, list(drills), rows, not_started)
@@ -108,8 +111,8 @@ def completion_grid(
 def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[str, str]], attempts: int | None,
           past_due: bool, first_ever: Any | None = None,
           order: Callable[[Any], Any] | None = None, unverified: Collection[str] = ()) -> GridCell:  # fmt: skip
-    ran = sorted((s for s in sessions if s.trainee == trainee and s.drill_id == drill_id),
-                 key=order or by_stored_order())  # the gradebook's order: the first attempt first
+    """The cell of ``trainee`` and ``drill_id``, from ``sessions``, the trainee's sessions of that drill in the set."""
+    ran = sorted(sessions, key=order or by_stored_order())  # the gradebook's order: the first attempt first
     now = (trainee, drill_id) in playing
     used = len(ran) + (1 if now else 0)
     left = None if attempts is None else max(attempts - used, 0)

@@ -53,6 +53,8 @@ class Console:
     stuck_after: float = 90.0
     _counting: tuple[float, str] = (0.0, "")
     _drills: dict[str, Any] = field(default_factory=dict)
+    #: The live view last made (:meth:`shared_live_view`): what it was made for, and its making.
+    _view: tuple[tuple[int, int, int], asyncio.Future[Any]] | None = field(default=None, repr=False)
 
     def routes(self) -> list[web.RouteDef]:
         """The console's routes (and a trainee's own pages)."""
@@ -79,11 +81,26 @@ class Console:
 
     def page(self, request: web.Request, template: str, title: str, here: str, **context: Any) -> web.Response:
         """A console page: ``template`` with the menu, the facilitator's name and ``context``."""
-        from warroom.console import render
+        return self._written(self._frame(request, title, here), template, context)
 
+    async def page_off_loop(self, request: web.Request, template: str, title: str, here: str,
+                            **context: Any) -> web.Response:  # fmt: skip
+        """:meth:`page`, written in a worker thread: a page of a whole class (a completion grid of 3,000 trainees is
+        1.4 MB of HTML, 1.1 s to write) kept every tab of the class waiting on the server's event loop."""
+        frame = self._frame(request, title, here)  # the sign-in read here, on the event loop
+        return await asyncio.get_running_loop().run_in_executor(None, self._written, frame, template, context)
+
+    def _frame(self, request: web.Request, title: str, here: str) -> dict[str, Any]:
+        """What every page shows around its content: its title, the menu, who is signed in, what the figures count."""
         who = self.signins.facilitator_of(request) or self.signins.trainee_of(request)
         nav = NAV if request.path.startswith("/console") else (("/mine", "Your sessions"), ("/", "Your war room"))
-        text = render(template, title=title, nav=nav, here=here, who=who, counting=self._counting[1], **context)
+        return {"title": title, "nav": nav, "here": here, "who": who, "counting": self._counting[1]}
+
+    @staticmethod
+    def _written(frame: dict[str, Any], template: str, context: dict[str, Any]) -> web.Response:
+        from warroom.console import render
+
+        text = render(template, **frame, **context)
         return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def counting_note(self) -> str:
@@ -131,12 +148,26 @@ class Console:
         table = render("live_table.html", **context)
         return table, render("live_head.html", **context), rows, render("live_read.html", **context).strip()
 
+    async def shared_live_view(self) -> tuple[str, str, dict[str, str], str]:
+        """:meth:`live_view`, made in a worker thread once for every live page open on this host, as long as the live
+        table (its version), the roster and the second (:data:`EVENT_TICK`) are the same. Each live page's stream
+        made it itself, on the event loop, every second: for a roster of 3,000 names 0.6 to 1 s each time, so one
+        facilitator's live page kept the event loop busy most of each second, and five stalled every tab of the class
+        (their keys, their screens) for up to 3 s at a time."""
+        loop = asyncio.get_running_loop()
+        key = (self.live.version, id(self.signins.roster), int(loop.time() // EVENT_TICK))
+        if self._view is None or self._view[0] != key:
+            self._view = (key, loop.run_in_executor(None, self.live_view))
+        view: tuple[str, str, dict[str, str], str] = await asyncio.shield(self._view[1])
+        return view
+
     async def live_page(self, request: web.Request) -> web.StreamResponse:
         """``GET /console``: the class, live."""
         await self.counting_note()
         from markupsafe import Markup
 
-        return self.page(request, "live.html", "The class, live", "/console", table=Markup(self.live_table()))
+        table = Markup((await self.shared_live_view())[0])
+        return await self.page_off_loop(request, "live.html", "The class, live", "/console", table=table)
 
     async def live_events(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/live/events``: server-sent events: first a ``live`` event with the whole live table's HTML,
@@ -158,7 +189,7 @@ class Console:
                 if self.signins.roster is not None and self.signins.facilitator_of(request) is None:  # signed out,
                     # expired, removed from the roster:
                     break  # the stream ends with the sign-in (it sent the class's live table on for ever)
-                table, head, rows, read = self.live_view()
+                table, head, rows, read = await self.shared_live_view()
                 if sent is None:  # the whole table first (the page may be older than this stream)
                     data, event = table.replace("\n", " "), "live"
                 else:

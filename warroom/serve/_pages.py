@@ -169,10 +169,15 @@ class _Pages:
                    if row.state == "playing" and row.set_id == set_id}  # fmt: skip
         # every other session (those of the set not verified too): a first attempt made there
         earlier = [r for r in graded.every if r.mode != "tutorial"]
-        grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
-                               playing, date.today(), earlier, graded.stored, graded.unverified)  # fmt: skip
-        return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                           skipped=_skipped_note(request.raw_path, graded.problems))  # fmt: skip
+        trainees, today = self.c.roster_trainees(), date.today()
+
+        def built() -> Any:  # in a worker thread: a whole class's grid kept every tab waiting on the event loop
+            return completion_grid(set_id, title, mode, attempts, due, drills, trainees, sessions, playing, today,
+                                   earlier, graded.stored, graded.unverified)  # fmt: skip
+
+        grid = await loop.run_in_executor(None, built)
+        return await self.c.page_off_loop(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
+                                          skipped=_skipped_note(request.raw_path, graded.problems))  # fmt: skip
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
@@ -195,8 +200,8 @@ class _Pages:
         stats = {t.trainee: t for t in result.stats.trainees}
         names = list(dict.fromkeys([*self.c.roster_trainees(), *sorted(stats)]))
         rows = [(name, stats.get(name)) for name in names]
-        return self.c.page(request, "trainees.html", "Trainees", "/console/trainees", rows=rows,
-                           label=result.counted.label)  # fmt: skip
+        return await self.c.page_off_loop(request, "trainees.html", "Trainees", "/console/trainees", rows=rows,
+                                          label=result.counted.label)  # a whole class's figures  # fmt: skip
 
     async def trainee(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/trainees/{name}``: one trainee's progress (plots) and sessions."""
@@ -230,10 +235,10 @@ class _Pages:
         figures = [(key, Markup(svg)) for key, svg in plots]  # matplotlib's SVG, its text escaped by matplotlib
         from warroom.core.stats import MIN_NOISE_TRIALS, MIN_SIGNAL_TRIALS
 
-        return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
-                           progress=made, figures=figures, sessions=sessions,
-                           minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
+                                          progress=made, figures=figures, sessions=sessions,
+                                          minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
 
@@ -251,9 +256,10 @@ class _Pages:
             rows, problems, left_out = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
-        return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
-                           drill=drill, set_id=set_id, limit=LIST_LIMIT, left_out=left_out,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "sessions.html", "Sessions", "/console/sessions", rows=rows,
+                                          trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT,
+                                          left_out=left_out,
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def _review(self, session_id: str, trainee: str | None = None) -> Any:
         """The review data of a stored session (``trainee``: only when it is theirs), or None when there is none."""
@@ -300,9 +306,10 @@ class _Pages:
         from warroom.core.model import session_reached_debrief
 
         hidden = trainee is not None and not session_reached_debrief(data.session.outcome)
-        return self.c.page(request, "review.html", f"Session {session_id}", here, data=data, s=data.session,
-                           lines=[] if hidden else lines, facilitator=trainee is None, hidden=hidden,
-                           notices=_public(data.notices))  # fmt: skip
+        return await self.c.page_off_loop(request, "review.html", f"Session {session_id}", here, data=data,
+                                          s=data.session, lines=[] if hidden else lines,
+                                          facilitator=trainee is None, hidden=hidden,
+                                          notices=_public(data.notices))  # fmt: skip
 
     async def add_note(self, request: web.Request) -> web.StreamResponse:
         """``POST /console/sessions/{session_id}/notes`` (form field ``text``): store a note by the signed-in
@@ -360,9 +367,10 @@ class _Pages:
         if first is not None and second is not None and first.review_rows and second.review_rows:
             lines = compare_lines(first.review_rows.rows, second.review_rows.rows)
         drills = sorted({r.drill_id for r in rows}) if rows else []
-        return self.c.page(request, "compare.html", "Compare two trainees", "/console/sessions", drill=drill,
-                           names=names, trainees=trainees, picked=picked, reviews=reviews, lines=lines,
-                           drills=drills, skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "compare.html", "Compare two trainees", "/console/sessions",
+                                          drill=drill, names=names, trainees=trainees, picked=picked,
+                                          reviews=reviews, lines=lines,
+                                          drills=drills, skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- gradebook and roster -------------------------------------------------------------------------------------
 
@@ -406,7 +414,8 @@ class _Pages:
         drills = [d for d, _ in known.get(set_id or "", [])]
         in_scope = {r.session_id for r in rows}
         earlier = [r for r in graded.every if r.mode != "tutorial" and r.session_id not in in_scope]
-        text = gradebook_csv(rows, drills, self.c.roster_trainees(), earlier, graded.stored, graded.unverified)
+        text = await loop.run_in_executor(None, gradebook_csv, rows, drills, self.c.roster_trainees(), earlier,
+                                          graded.stored, graded.unverified)  # fmt: skip
         problems = graded.problems
         # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
         name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
@@ -439,8 +448,9 @@ class _Pages:
             rows, notes, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
-        return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+        return await self.c.page_off_loop(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes,
+                                          trainee=trainee,
+                                          skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def my_session(self, request: web.Request) -> web.StreamResponse:
         """``GET /mine/{session_id}``: the review of one of the trainee's own sessions, with its notes."""

@@ -5,7 +5,8 @@ A tab's message holds at most :data:`~warroom.serve._tab.MAX_KEYS_BYTES` of keys
 (:class:`~warroom.serve._tab.InputBudget`); past either the server ends the tab's session (1008), and past
 :data:`~warroom.serve._tab.MAX_MESSAGE_BYTES` aiohttp does (1009). textual-serve's page sends whatever the trainee
 pastes as one message, so a paste of a long log ended the trainee's session. The script wraps the page's websocket
-``send``: it keeps the server's budget as the server counts it and, when a message of keys would not fit, sends only
+``send``: it keeps the server's budget as the server counts it and, when a paste (of any length: a short one pasted
+again and again while ctrl+v is held down used the budget up too) or a long message of keys would not fit, sends only
 the start of the paste that fits (with some budget kept for the keys typed next), or nothing when nothing fits, and
 shows the trainee a notice saying so and why (its text set as text, never as markup). Keys holding a lone surrogate
 (half of a UTF-16 pair: a clipboard's broken text), which the server refuses as no UTF-8, ending the session, are sent
@@ -14,7 +15,15 @@ with each one as U+FFFD, as the war room in a terminal takes them. Every other m
 
 from __future__ import annotations
 
-from warroom.serve._tab import BURST_BYTES, KEY_COST, MAX_KEYS_BYTES, MESSAGE_COST, MOTION_COST, RATE_BYTES
+from warroom.serve._tab import (
+    BURST_BYTES,
+    KEY_COST,
+    MAX_KEYS_BYTES,
+    MESSAGE_COST,
+    MOTION_BUTTONS,
+    MOTION_COST,
+    RATE_BYTES,
+)
 
 #: Bytes of the tab's input budget a paste leaves for the keys typed after it (and for the server's clock counting a
 #: message's arrival, not its sending: a message slow to upload leaves the server less refilled than the page).
@@ -27,7 +36,7 @@ _SCRIPT = r"""<script>
   "use strict";
   var MAX_KEYS = @MAX_KEYS@, RATE = @RATE@, BURST = @BURST@, LEAST = @LEAST@, KEY_COST = @KEY_COST@, KEPT = @KEPT@;
   var START = "\x1b[200~", END = "\x1b[201~", MOTION_COST = @MOTION_COST@;
-  var MOTION = /^\["stdin", ?"(?:\\u001[bB]\[<(?:35|39|43|47|51|55|59|63);\d{1,4};\d{1,4}M){1,8}"\]$/;
+  var MOTION = /^\["stdin", ?"(?:\\u001[bB]\[<(?:@MOTION_BUTTONS@);\d{1,4};\d{1,4}M){1,8}"\]$/;
   var PASTE = /\x1b\[200~[\s\S]*?(?:\x1b\[201~|$)/g;
   var PRESS = /\x1b\[[0-?]*[ -\/]*[@-~]|\x1bO.|\x1b.|./gsu;
   var encoder = new TextEncoder();
@@ -79,8 +88,10 @@ _SCRIPT = r"""<script>
     clearTimeout(hide);
     hide = setTimeout(function () { box.style.display = "none"; }, @NOTICE_MS@);
   }
-  function guarded(data) {  // the message to send instead of data (null: none)
-    if (typeof data !== "string" || data.length < 256 || !data.startsWith('["stdin"')) { return data; }
+  function guarded(data) {  // the message to send instead of data (null: none): a paste of any length (a short one
+    // pasted again and again, ctrl+v held down, used the budget up too), or any message of 256 characters or more
+    if (typeof data !== "string" || !data.startsWith('["stdin"')) { return data; }
+    if (data.length < 256 && data.indexOf("\\u001b[200~") < 0) { return data; }
     var keys;
     try { keys = JSON.parse(data)[1]; } catch (e) { return data; }
     if (typeof keys !== "string") { return data; }
@@ -122,7 +133,7 @@ def paste_guard() -> str:
     """The ``<script>`` element of the paste guard, the server's limits written into it."""
     values = {"MAX_KEYS": MAX_KEYS_BYTES, "RATE": RATE_BYTES, "BURST": BURST_BYTES, "LEAST": MESSAGE_COST,
               "KEY_COST": KEY_COST, "MOTION_COST": MOTION_COST, "KEPT": KEPT_BYTES,
-              "NOTICE_MS": NOTICE_SECONDS * 1000}  # fmt: skip
+              "NOTICE_MS": NOTICE_SECONDS * 1000, "MOTION_BUTTONS": "|".join(map(str, MOTION_BUTTONS))}  # fmt: skip
     script = _SCRIPT
     for name, value in values.items():
         script = script.replace(f"@{name}@", str(value))

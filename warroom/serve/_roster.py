@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -183,9 +184,10 @@ class Roster:
 
     def check(self, name: str, token: str) -> str | None:
         """The roster's spelling of the trainee's name when ``token`` is theirs, else None. Surrounding white space
-        of both is ignored. A name not on the roster costs the same hash as one on it (checked against a hash no
-        token matches), so how long a check takes does not tell which names are on the roster."""
-        name = name.strip()
+        of both is ignored, and the name is read in Unicode's composed form (NFC), the roster's: ``Zoë`` typed as a
+        letter and a combining mark is ``Zoë``. A name not on the roster costs the same hash as one on it (checked
+        against a hash no token matches), so how long a check takes does not tell which names are on the roster."""
+        name = unicodedata.normalize("NFC", name.strip())
         stored = self.entries.get(name)
         ok = verify_token(token.strip(), stored if stored is not None else _decoy_hash())
         # scrypt keys HMAC with the token, zero-padded: `TOKEN\0` hashes as `TOKEN` does; no token holds a NUL

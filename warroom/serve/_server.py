@@ -190,6 +190,15 @@ def _number(value: str, default: int, most: int) -> int:
 
 
 @dataclass
+class _Seat:
+    """A seat taken by a served terminal page for its tab: whose page it is, and the timer that lets go of it
+    (:data:`TICKET_LIFETIME` after the page was served) when its tab has not connected by then."""
+
+    holder: str
+    lapse: asyncio.TimerHandle
+
+
+@dataclass
 class _Tab:
     """A war room tab: whose it is, its websocket once open, and whether it has ended (closed, or taken over by
     another tab of its trainee): an ended tab no longer counts against :data:`TABS_PER_TRAINEE`, though its seat
@@ -238,8 +247,8 @@ class WarroomServer(Server):
         self.facilitator_console = console
         self.active = 0  # app processes running now
         self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
-        #: seats taken by served pages: ticket -> (when it lapses, monotonic; whose page it is)
-        self.tickets: dict[str, tuple[float, str]] = {}
+        #: seats taken by served pages whose tab has not connected yet, by ticket (:meth:`take_seat`)
+        self.tickets: dict[str, _Seat] = {}
         self.tabs_per_trainee = tabs_per_trainee
         #: the names a request's Host may say (DNS rebinding: warroom.serve._hosts)
         self.host_names = HostNames(host, tuple(allowed_hosts))
@@ -264,16 +273,16 @@ class WarroomServer(Server):
         return self.live.tabs_elsewhere(trainee) if self.live is not None else []
 
     def _tabs_changed(self) -> None:
-        """A tab of this host ended, or its app process is gone: wake whoever waits on the tabs
-        (:meth:`_wait_until`)."""
+        """A tab of this host ended, its app process is gone, or a seat held by a page is free (its ticket lapsed, or
+        was let go of): wake whoever waits on the tabs and seats (:meth:`_wait_until`)."""
         self._tabs_change.set()
         self._tabs_change = asyncio.Event()
 
     async def _wait_until(self, done: Callable[[], bool], seconds: float) -> bool:
         """Wait until ``done()`` or ``seconds`` have passed; returns ``done()``. Woken each time a tab of this host
-        ends or its app process exits (:meth:`_tabs_changed`) and each time the live table of the class changes (other
-        hosts' tabs), never polling: a trainee's tab waiting 25 s for their closed tabs' processes woke ten times a
-        second to count them."""
+        ends or its app process exits, each time a seat a page held is free (:meth:`_tabs_changed`) and each time the
+        live table of the class changes (other hosts' tabs), never polling: a trainee's tab waiting 25 s for their
+        closed tabs' processes woke ten times a second to count them."""
         deadline = time.monotonic() + seconds
         while not done() and (left := deadline - time.monotonic()) > 0:
             changes = [asyncio.ensure_future(self._tabs_change.wait())]
@@ -373,31 +382,45 @@ class WarroomServer(Server):
             log.info("%r plays in a tab of another host: this host's tab ended", tab.trainee)
             self._end_tabs([tab])
 
-    def _seats_held(self) -> int:
-        """The tickets of served pages whose tab has not connected yet (lapsed ones dropped)."""
-        now = time.monotonic()
-        for ticket in [t for t, (until, _) in self.tickets.items() if until < now]:
-            del self.tickets[ticket]
-        return len(self.tickets)
-
     def full(self) -> bool:
         """True when a new session would go over ``max_sessions`` (running sessions and seats held by pages)."""
-        return self.max_sessions is not None and self.active + self._seats_held() >= self.max_sessions
+        return self.max_sessions is not None and self.active + len(self.tickets) >= self.max_sessions
 
     def _let_go_of_oldest_seat(self, holder: str) -> None:
         """Before ``holder`` (a trainee) takes another seat: let go of their oldest seats held by pages whose tab has
         not connected, so that they hold at most :data:`SEATS_WAITING_PER_TRAINEE` with the new one (such a page's
         tab, should it connect after all, gets a seat when one is free, as any tab does)."""
-        mine = [t for t, (_, who) in self.tickets.items() if who == holder]  # the oldest first
-        for ticket in mine[: max(0, len(mine) - SEATS_WAITING_PER_TRAINEE + 1)]:
-            del self.tickets[ticket]
+        mine = [t for t, seat in self.tickets.items() if seat.holder == holder]  # the oldest first
+        oldest = mine[: max(0, len(mine) - SEATS_WAITING_PER_TRAINEE + 1)]
+        for ticket in oldest:
+            self.use_seat(ticket)
+        if oldest:
+            self._tabs_changed()  # a seat is free: a page waiting for one goes on
 
     def take_seat(self, holder: str) -> str:
         """A ticket for a served page's tab of ``holder`` (the trainee): a seat held for it until its websocket
-        connects (or the ticket lapses)."""
+        connects (:meth:`use_seat`) or the ticket lapses, :data:`TICKET_LIFETIME` seconds from now. The lapse wakes
+        whoever waits for a seat (a trainee's page waiting while every seat is taken went on only once a closed tab's
+        process was gone, never at a ticket's lapse)."""
         ticket = secrets.token_urlsafe(16)
-        self.tickets[ticket] = (time.monotonic() + TICKET_LIFETIME, holder)
+        lapse = asyncio.get_running_loop().call_later(TICKET_LIFETIME, self._lapsed, ticket)
+        self.tickets[ticket] = _Seat(holder, lapse)
         return ticket
+
+    def use_seat(self, ticket: str) -> bool:
+        """Take the seat of ``ticket`` out of the seats held by pages (its tab connected, or it is let go of): True
+        when the ticket held one (not lapsed, not used before)."""
+        seat = self.tickets.pop(ticket, None)
+        if seat is None:
+            return False
+        seat.lapse.cancel()
+        return True
+
+    def _lapsed(self, ticket: str) -> None:
+        """The tab of the page given ``ticket`` never connected: its seat is free, and a page waiting for one goes
+        on."""
+        if self.tickets.pop(ticket, None) is not None:
+            self._tabs_changed()
 
     def full_page(self) -> web.Response:
         """The HTTP 503 page a connection over the limit gets."""
@@ -447,14 +470,14 @@ class WarroomServer(Server):
             # GET made a "disconnected" line of the console's live class, kept 30 minutes (a flood at a trainee's will)
             return page("War Room: not a websocket", '<p>This address is the war room\'s connection: open '
                         '<a href="/">the war room</a>.</p>', status=400)
-        seat = self.tickets.pop(request.match_info.get("ticket", ""), None)
+        seat = self.use_seat(request.match_info.get("ticket", ""))
         if self.signins.roster is not None and await self._wait_for_a_tab(trainee):  # behind the page's check
             log.info("a tab of %r refused: already playing in another tab", trainee)
-            return self.another_tab_page(trainee)
+            return self._refused(seat, self.another_tab_page(trainee))
         if await self._wait_for_leaving(trainee):
             log.info("a tab of %r refused: %s of theirs still closing", trainee, plural(LEAVING_PER_TRAINEE, "tab"))
-            return self.still_closing_page()
-        if seat is None and self.full():
+            return self._refused(seat, self.still_closing_page())
+        if not seat and self.full():
             return self.full_page()
         self.active += 1  # a seat, until the tab's app process is gone
         tab = secrets.token_hex(6)
@@ -470,6 +493,13 @@ class WarroomServer(Server):
             if self.live is not None:
                 self.live.tab_closed(tab)
             self._tabs_changed()  # its app process is gone: a tab waiting for its seat goes on
+
+    def _refused(self, seat: bool, answer: web.Response) -> web.Response:
+        """``answer``, to a tab refused: the seat its page held (``seat``), if any, is free, and a page waiting for
+        one goes on."""
+        if seat:
+            self._tabs_changed()
+        return answer
 
     async def _claim(self, tab: str, trainee: str, request: web.Request) -> bool:
         """Write the tab to the live table; with a roster, only while ``trainee`` plays in fewer than

@@ -63,15 +63,22 @@ MESSAGE_COST = 32
 #: :data:`RATE_BYTES` / KEY_COST = 128 presses a second (a held arrow key sends about 30), a bracketed paste counting
 #: as one (:func:`key_presses`).
 KEY_COST = 16
-#: What a message of pointer movement alone costs from the budget, in bytes (instead of :data:`MESSAGE_COST` and
-#: :data:`KEY_COST`): a browser's terminal reports each move of the pointer to a new cell, as often as the screen
-#: refreshes (60 to 240 times a second), and at 32 bytes a message a trainee moving the pointer about on a 120 Hz
-#: screen would have used up the budget in 18 s and had the session ended. At 8 bytes a tab may send 256 of them a
-#: second, every second (a flood past that is still ended); the app process does little with one.
+#: What a message of pointer movement or wheel turns alone costs from the budget, in bytes (instead of
+#: :data:`MESSAGE_COST` and :data:`KEY_COST`): a browser's terminal reports each move of the pointer to a new cell, as
+#: often as the screen refreshes (60 to 240 times a second), and each wheel event (a trackpad's scroll comes as one
+#: event a frame, a free-spinning wheel's as fast), one message each; at 32 bytes a message a trainee moving the
+#: pointer about, or scrolling the trace, on a 120 Hz screen would have used up the budget in 18 s and had the session
+#: ended (scrolling at 200 events a second ended it in 22 s). At 8 bytes a tab may send 256 of them a second, every
+#: second (a flood past that is still ended); the app process does little with one (a scroll is drawn at most once a
+#: frame).
 MOTION_COST = 8
-#: A message whose keys are pointer movement alone, as a browser's terminal sends it (JSON text, the escape written
-#: ``\u001b``): SGR mouse reports with the motion bit and no button (35, with shift, meta or ctrl: 39 ... 63).
-_MOTION_MESSAGE = re.compile(r'\["stdin", ?"(?:\\u001[bB]\[<(?:35|39|43|47|51|55|59|63);\d{1,4};\d{1,4}M){1,8}"\]')
+#: A message whose keys are pointer movement or wheel turns alone, as a browser's terminal sends it (JSON text, the
+#: escape written ``\u001b``): SGR mouse reports with the motion bit and no button (35, with shift, meta or ctrl:
+#: 39 ... 63), or of the wheel up or down (64, 65, with shift, meta or ctrl: 68 ... 93).
+#: The SGR mouse buttons of :data:`_MOTION_MESSAGE`'s reports.
+MOTION_BUTTONS = (35, 39, 43, 47, 51, 55, 59, 63, 64, 65, 68, 69, 72, 73, 76, 77, 80, 81, 84, 85, 88, 89, 92, 93)
+_MOTION_MESSAGE = re.compile(r'\["stdin", ?"(?:\\u001[bB]\[<(?:' + "|".join(map(str, MOTION_BUTTONS))
+                             + r');\d{1,4};\d{1,4}M){1,8}"\]')
 #: The longest message read as pointer movement alone (eight reports).
 _MOTION_MESSAGE_CHARACTERS = 256
 #: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
