@@ -79,3 +79,45 @@ def test_a_crashed_file_given_to_the_wrong_importer_warns_once(tmp_path: Path) -
     [result] = report.results
     assert result.error is not None and "`warroom import chat` reads it" in result.error
     assert [w.line for _, w in report.warnings] == [3]
+
+
+V1 = Path(__file__).parents[1] / "fixtures" / "v1" / "late-delivery-replies.yaml"
+
+
+@pytest.mark.parametrize("version", ["<<: {schema_version: 1}\n", "<<: [{schema_version: 1}, {title: x}]\n"])
+def test_migrate_gives_a_version_written_through_a_merge_key_its_own_key(version: str) -> None:
+    """A valid version-1 drill whose `schema_version` comes from a top-level merge key ended `warroom migrate` in a
+    traceback (StopIteration: the version was looked for among the mapping's own keys only). The migrated drill
+    says `schema_version: 2` as a key of its own (which a merge key never overrides), all else kept."""
+    from warroom.core.author._migrate import migrate_text
+
+    text = V1.read_text(encoding="utf-8").replace("schema_version: 1\n", version)
+    result = migrate_text(text)
+    assert result.changed
+    assert result.text == text.replace(version, "schema_version: 2\n" + version)
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ("difficulty: 1\n", "difficulty: &v 1\nschema_version: *v\n", (6, 17)),  # the value through an alias
+    ("difficulty: 1\n", "difficulty: *v\n", (2, 17)),  # the value anchored, used elsewhere
+])
+def test_migrate_refuses_a_version_shared_through_an_anchor_saying_what_to_write(old: str, new: str,
+                                                                                where: tuple[int, int]) -> None:
+    """`schema_version: *v` (its anchor on `difficulty: &v 1`) was rewritten at the anchor, which dropped it: the
+    refusal said `the alias *v names no anchor (&v) defined above it`, of a file that has one. A version shared with
+    another value cannot change alone: the refusal says so at the version, with what to write."""
+    from warroom.core.author._migrate import migrate_text
+    from warroom.core.load import DrillLoadError
+
+    text = V1.read_text(encoding="utf-8")
+    if new.startswith("difficulty: *v"):
+        text = text.replace("schema_version: 1\n", "schema_version: &v 1\n")
+    else:
+        text = text.replace("schema_version: 1\n", "")
+    text = text.replace(old, new)
+    with pytest.raises(DrillLoadError) as caught:
+        migrate_text(text, "d.yaml")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.column) == where
+    assert problem.message == ("`schema_version` shares its value with another key through an anchor (&) and alias "
+                               "(*): write it as a number of its own (`schema_version: 1`), then migrate the drill")
