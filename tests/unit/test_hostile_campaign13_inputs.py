@@ -121,3 +121,78 @@ def test_migrate_refuses_a_version_shared_through_an_anchor_saying_what_to_write
     assert (problem.line, problem.column) == where
     assert problem.message == ("`schema_version` shares its value with another key through an anchor (&) and alias "
                                "(*): write it as a number of its own (`schema_version: 1`), then migrate the drill")
+
+
+BUNDLED = Path(__file__).parents[2] / "drills" / "late-delivery-replies.yaml"
+TITLE = 'title: "Late-delivery replies for the weekend backlog"\n'
+
+
+def _save(tmp_path: Path, text: str, **meta: object) -> str:
+    """``text`` saved by the author mode with the drill's marks as they are and ``meta`` changed; the file after."""
+    import dataclasses
+
+    from warroom.core.author import open_for_annotation, write_draft
+
+    path = tmp_path / "late-delivery-replies.yaml"
+    path.write_text(text, encoding="utf-8")
+    opened = open_for_annotation(path)
+    draft = dataclasses.replace(opened.draft, meta={**opened.draft.meta, **meta})
+    draft.debrief = "Edited in author mode."
+    write_draft(path, draft, opened.event_order)
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("merged", ["<<: {tags: [support], author: me}\n", "<<: [{tags: [support]}, {author: me}]\n"])
+def test_the_author_mode_saves_into_a_drill_with_a_top_level_merge_key(tmp_path: Path, merged: str) -> None:
+    """Any save into a drill with a `<<:` key at the top level ended in `KeyError: 'tags'` (ruamel.yaml lists the
+    merged keys with the mapping's own, but has no line for them): a traceback that ended the author mode. The key
+    is saved, the merge line kept."""
+    from warroom.core.load import load_drill_text
+
+    text = BUNDLED.read_text(encoding="utf-8")
+    text = text.replace("tags: [", "<<: {x: 1}\ntags: [", 1).split("<<: {x: 1}\n")[0] + merged + text.split(
+        "author: warroom drill library\n", 1)[1]
+    saved = _save(tmp_path, text)
+    assert merged in saved
+    drill = load_drill_text(saved)
+    assert drill.answer_key is not None and drill.answer_key.debrief == "Edited in author mode."
+    assert drill.tags == ["support"] and drill.author == "me"
+
+
+def test_a_title_changed_beside_a_merge_line_keeps_the_merge_line(tmp_path: Path) -> None:
+    """The span of a top-level key ran to the next key ruamel.yaml gives a line for, over a `<<:` line after it:
+    changing the title replaced that line too, and the keys it merged were gone."""
+    from warroom.core.load import load_drill_text
+
+    text = BUNDLED.read_text(encoding="utf-8").replace("\nversion: 2\n", "\n<<: {version: 7}\n", 1)
+    saved = _save(tmp_path, text, title="A new title")
+    assert "<<: {version: 7}\n" in saved
+    drill = load_drill_text(saved)
+    assert (drill.title, drill.version) == ("A new title", 7)
+
+
+def test_a_title_that_comes_from_a_merge_key_is_saved_as_a_key_of_its_own(tmp_path: Path) -> None:
+    """A title (or difficulty, briefing) that a top-level merge key gives was not saved at all (or the save raised
+    KeyError): it is written as a key of its own under the merge line, which overrides the merged one."""
+    from warroom.core.load import load_drill_text
+
+    text = BUNDLED.read_text(encoding="utf-8").replace(TITLE, "<<: {" + TITLE.strip() + ", difficulty: 1}\n")
+    text = text.replace("difficulty: 1\n", "", 1)
+    saved = _save(tmp_path, text, title="A new title", difficulty=3)
+    drill = load_drill_text(saved)
+    assert (drill.title, drill.difficulty) == ("A new title", 3)
+    assert saved.index("title: A new title\n") > saved.index("<<: {")
+
+
+def test_a_title_whose_anchor_an_alias_uses_is_refused_saying_why(tmp_path: Path) -> None:
+    """`title: &t ...` with `author: *t`: the title written anew drops its anchor, and the save was refused as
+    `the alias *t names no anchor (&t) defined above it`, of a file that has one. The refusal says what to do."""
+    from warroom.core.author import KeyWriteError
+
+    text = BUNDLED.read_text(encoding="utf-8").replace(TITLE, TITLE.replace("title: ", "title: &t ")).replace(
+        "author: warroom drill library\n", "author: *t\n")
+    with pytest.raises(KeyWriteError) as caught:
+        _save(tmp_path, text, title="A new title")
+    assert str(caught.value) == (
+        f"{tmp_path / 'late-delivery-replies.yaml'}: `title` holds the anchor &t, which the alias *t on line 8 uses: "
+        "write that value out in full there (or remove the anchor), then save again; nothing was written")
