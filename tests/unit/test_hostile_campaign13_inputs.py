@@ -196,3 +196,42 @@ def test_a_title_whose_anchor_an_alias_uses_is_refused_saying_why(tmp_path: Path
     assert str(caught.value) == (
         f"{tmp_path / 'late-delivery-replies.yaml'}: `title` holds the anchor &t, which the alias *t on line 8 uses: "
         "write that value out in full there (or remove the anchor), then save again; nothing was written")
+
+
+@pytest.mark.parametrize("odd", ["# a line\u2028separator\n", "# a paragraph\u2029separator and a NEL\x85\n"])
+def test_re_timing_for_reading_moves_a_drill_holding_a_unicode_line_separator(odd: str) -> None:
+    """`warroom annotate --reading-time S` moved nothing, silently, in a drill holding U+2028, U+2029 or NEL (in a
+    comment or a text; valid, and saved into like any other): the file's lines were split where Python splits them,
+    not where the YAML reader counts its lines, so no `t` was where it was looked for."""
+    from warroom.core.author._retime import retime_text
+    from warroom.core.load import load_drill_text
+
+    text = odd + BUNDLED.read_text(encoding="utf-8")
+    new, by = retime_text(text, "e08", 30)
+    assert by == 28
+    times = {e.id: e.t for e in load_drill_text(new).trace}
+    assert (times["e08"], times["e09"], times["e10"]) == (22, 52, 58)
+    assert new.startswith(odd)
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ("  - id: e12\n    t: 38\n", "  - id: e12\n    <<: {t: 38}\n", "a merge key (<<) gives it"),
+    ("  - id: e12\n    t: 38\n", "  - id: e12\n    t: *t32\n", "an alias (*t32) gives it"),
+])
+def test_re_timing_an_event_whose_time_is_not_its_own_number_refuses_the_save_saying_so(
+        old: str, new: str, where: str) -> None:
+    """An event after the evidence whose `t` comes from a merge key ended the save in `KeyError: 't'` (a traceback
+    that ended the author mode), and one whose `t` is an alias was not moved, nor any other, silently. The save is
+    refused, naming the event, its line and what to write."""
+    from warroom.core.author import KeyWriteError
+    from warroom.core.author._retime import retime_text
+    from warroom.core.load import load_drill_text
+
+    text = BUNDLED.read_text(encoding="utf-8").replace("  - id: e11\n    t: 32\n", "  - id: e11\n    t: &t32 32\n")
+    text = text.replace(old, new)
+    load_drill_text(text)  # a valid drill
+    line = text[: text.index(new)].count("\n") + 1  # the event's
+    with pytest.raises(KeyWriteError) as caught:
+        retime_text(text, "e08", 30)
+    assert str(caught.value) == (f"cannot re-time for reading: the `t` of event e12 (line {line}) is not a number of "
+                                 f"its own ({where}): write it as a number, then save again; nothing was written")
