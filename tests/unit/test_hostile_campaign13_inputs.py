@@ -235,3 +235,64 @@ def test_re_timing_an_event_whose_time_is_not_its_own_number_refuses_the_save_sa
         retime_text(text, "e08", 30)
     assert str(caught.value) == (f"cannot re-time for reading: the `t` of event e12 (line {line}) is not a number of "
                                  f"its own ({where}): write it as a number, then save again; nothing was written")
+
+
+def test_replace_files_creating_puts_nothing_over_a_file_and_leaves_none_of_its_own(tmp_path: Path) -> None:
+    from warroom.core.files import replace_files
+
+    first, taken = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    taken.write_text("another process's drill")
+    with pytest.raises(FileExistsError) as caught:
+        replace_files([(first, "a"), (taken, "b")], create=True)
+    assert caught.value.filename == str(taken)
+    assert not first.exists() and taken.read_text() == "another process's drill"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.yaml"]  # no temporary file left
+    replace_files([(first, "a")], create=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml"] and first.read_text() == "a"
+
+
+def test_an_import_never_overwrites_a_drill_another_import_wrote_since_it_looked(tmp_path: Path, monkeypatch) -> None:
+    """Two `warroom import` runs into one --out folder at once (`for f in */trace.json; do warroom import chat $f
+    --out drills & done`: files named alike make one drill id) both said `1 drill imported`, and the drill written
+    first was lost: the target was looked at before the write, which then replaced whatever was there. Without
+    --force a drill is never written over one another process wrote since the look."""
+    from warroom.importers.kit import _files
+
+    source = tmp_path / "trace.json"
+    source.write_text(_chat_lines(1)[0])
+    prepare = _files._Run._prepare
+
+    def then_another_import_writes(self, f):
+        drills = prepare(self, f)
+        for _, target, _ in drills[0]:
+            target.write_text("the other import's drill")
+        return drills
+
+    monkeypatch.setattr(_files._Run, "_prepare", then_another_import_writes)
+    [result] = chat.import_chats([source], tmp_path / "out").results
+    assert result.error == f"{tmp_path / 'out' / 'chat-trace.yaml'} already exists (use --force to overwrite it)"
+    assert (tmp_path / "out" / "chat-trace.yaml").read_text() == "the other import's drill"
+    [result] = chat.import_chats([source], tmp_path / "out", force=True).results  # --force still overwrites
+    assert result.error is None and "the other" not in (tmp_path / "out" / "chat-trace.yaml").read_text()
+
+
+def test_project_never_overwrites_a_drill_another_process_wrote_since_it_looked(tmp_path: Path, monkeypatch) -> None:
+    """`warroom project` looked for the drill file, then replaced whatever was there: the same race as the
+    importers' (two `project --all` runs into one folder)."""
+    from types import SimpleNamespace
+
+    import warroom.core.files
+    from warroom.cli.author._project import _write
+
+    target = tmp_path / "p-1.yaml"
+    looked = warroom.core.files.read_only_mode
+
+    def then_another_process_writes(path):
+        target.write_text("the other process's drill")
+        return looked(path)
+
+    monkeypatch.setattr(warroom.core.files, "read_only_mode", then_another_process_writes)
+    projection = SimpleNamespace(id="p-1", data={"id": "p-1"}, header="projected")
+    assert _write(projection, tmp_path, False) is None  # as when it existed before the look
+    assert target.read_text() == "the other process's drill"
+    assert _write(projection, tmp_path, True) == target and "p-1" in target.read_text()

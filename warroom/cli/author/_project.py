@@ -35,7 +35,7 @@ def _write(projection: Any, out: Path, force: bool) -> Path | None:
     """Write ``projection`` as ``out/<id>.yaml`` (whole or not at all; through a symbolic link into the file it points
     to, the link kept); None when the file exists and ``force`` is not given. A read-only file is refused
     (:class:`click.ClickException`), never replaced."""
-    from warroom.core.files import read_only_mode, real_path, replace_file
+    from warroom.core.files import read_only_mode, real_path, replace_files
     from warroom.importers.kit import dump_drill_yaml
 
     path = out / f"{projection.id}.yaml"
@@ -45,7 +45,10 @@ def _write(projection: Any, out: Path, force: bool) -> Path | None:
     if mode is not None:
         raise click.ClickException(f"{clean_name(path)}: the file is read-only (mode {mode}): make it writable (chmod "
                                    "u+w) or write into another --out folder; nothing was written")  # fmt: skip
-    replace_file(real_path(path), dump_drill_yaml(projection.data, projection.header))
+    try:  # without --force never over a drill another process wrote since the look above
+        replace_files([(real_path(path), dump_drill_yaml(projection.data, projection.header))], create=not force)
+    except FileExistsError:
+        return None
     return path
 
 
