@@ -296,3 +296,31 @@ def test_project_never_overwrites_a_drill_another_process_wrote_since_it_looked(
     assert _write(projection, tmp_path, False) is None  # as when it existed before the look
     assert target.read_text() == "the other process's drill"
     assert _write(projection, tmp_path, True) == target and "p-1" in target.read_text()
+
+
+LONG_KEY = "k" * 1030
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    (f"a: 1\n{LONG_KEY}: 1\n", (2, 1)),  # was "is not a `key: value` line: add `: ` after the key"
+    (f'a: 1\n"{LONG_KEY}": 1\n', (2, 1)),  # was "... inside unquoted text: put the whole text in quotes", quoted
+    (f"a:\n  b: 1\n  - x\n  {LONG_KEY}: 2\n", None),  # another mistake first: its own message
+    (f"a: 1\nb:\n  - {LONG_KEY}: 1\n", (3, 5)),
+    (f"a: {{x: 1, {LONG_KEY}: 1}}\n", (1, 11)),  # was "did not find expected ',' or '}'"
+])
+def test_a_key_over_yamls_1024_characters_is_named_as_such(text: str, where: tuple[int, int] | None) -> None:
+    """YAML reads a `key: value` key of more than 1,024 characters as text, not a key; the errors that follow said
+    to add the `: ` the line has, or to quote text that is quoted. The problem says what it is and what to write."""
+    from warroom.core.load import DrillLoadError, load_yaml_text
+
+    with pytest.raises(DrillLoadError) as caught:
+        load_yaml_text(text)
+    [problem] = caught.value.problems
+    size = "1,032" if '"' in text else "1,030"  # a quoted key's quotes count
+    message = (f"a key of {size} characters (`{'k' * 57}...`): YAML reads a "
+               "`key: value` key of more than 1,024 as text, not a key; write it as an explicit key, `? ` and the key "
+               "on one line and `: ` and the value on the next (as `warroom import` writes one), or shorten it")
+    if where is None:
+        assert problem.message != message
+    else:
+        assert ((problem.line, problem.column), problem.message) == (where, message)
