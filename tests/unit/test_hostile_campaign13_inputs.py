@@ -324,3 +324,16 @@ def test_a_key_over_yamls_1024_characters_is_named_as_such(text: str, where: tup
         assert problem.message != message
     else:
         assert ((problem.line, problem.column), problem.message) == (where, message)
+
+
+@pytest.mark.parametrize("end", ["...\n", "...\n# the end\n", "... # the end\n\n"])
+def test_a_key_added_to_a_drill_that_ends_with_a_document_end_marker_goes_before_it(tmp_path: Path, end: str) -> None:
+    """A drill without an answer key (as imported) whose file ends with YAML's document end marker `...` (as
+    `yaml.dump(explicit_end=True)` writes one) could never be saved: the key was appended after the marker, a second
+    document, and the save refused it as `did not find expected <document start>`."""
+    from warroom.core.load import load_yaml_text
+
+    text = BUNDLED.read_text(encoding="utf-8")
+    text = text[: text.index("\nanswer_key:") + 1] + end
+    saved = _save(tmp_path, text)
+    assert saved.endswith("\n" + end) and load_yaml_text(saved)["answer_key"]["debrief"] == "Edited in author mode."

@@ -305,6 +305,18 @@ def _indent_of(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+def _document_end(lines: list[str]) -> int:
+    """Where a block added at the end of the drill goes: before the document end marker (``...``) that closes the
+    file, with only comments and blank lines after it (a block after it would be a second YAML document), else at
+    the end."""
+    for i in range(len(lines) - 1, -1, -1):
+        if re.match(r"\.\.\.(?:[ \t]|$)", lines[i]):
+            return i
+        if not _is_filler(lines[i]):
+            break
+    return len(lines)
+
+
 def _is_filler(line: str) -> bool:
     stripped = line.strip()
     return not stripped or stripped.startswith("#") or stripped in ("...", "---")
@@ -388,7 +400,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
             if name == "distractors" and key_at is not None and new["answer_key"] is not None:
                 lines.insert(key_at, block)  # the distractors go just before the answer key
             else:
-                lines.append(block)
+                lines.insert(_document_end(lines), block)
     result = "".join(lines)
     for odd, stand_in in _ODD_BREAKS.items():
         result = result.replace(stand_in, odd)
