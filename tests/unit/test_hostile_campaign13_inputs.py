@@ -337,3 +337,38 @@ def test_a_key_added_to_a_drill_that_ends_with_a_document_end_marker_goes_before
     text = text[: text.index("\nanswer_key:") + 1] + end
     saved = _save(tmp_path, text)
     assert saved.endswith("\n" + end) and load_yaml_text(saved)["answer_key"]["debrief"] == "Edited in author mode."
+
+
+def test_project_into_a_folder_it_cannot_write_says_so_not_a_traceback(tmp_path: Path, monkeypatch) -> None:
+    """`warroom project FILE --out /proc/self` (or a full disk, a folder another user owns) ended in a traceback
+    (FileNotFoundError from the write): the write's error is one line naming the file, and nothing is written."""
+    import errno
+    from types import SimpleNamespace
+
+    import click
+
+    import warroom.core.files
+    from warroom.cli.author._project import _write
+
+    def full_disk(files, **_):
+        raise OSError(errno.ENOSPC, "No space left on device", str(files[0][0]))
+
+    monkeypatch.setattr(warroom.core.files, "replace_files", full_disk)
+    projection = SimpleNamespace(id="p-1", data={"id": "p-1"}, header="projected")
+    with pytest.raises(click.ClickException) as caught:
+        _write(projection, tmp_path, False)
+    assert caught.value.message == f"{tmp_path / 'p-1.yaml'}: cannot write the drill: No space left on device"
+
+
+@pytest.mark.parametrize("window", ["1e9", "99999999"])
+def test_a_projection_window_past_the_drill_clock_is_a_usage_error(tmp_path: Path, window: str) -> None:
+    """`--window 1e9` was taken, and the projection refused as `the fault drill: trace[8].tool_call.t: Input should be
+    less than or equal to 1000000` (pydantic's words, of a drill the author never wrote)."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    result = CliRunner().invoke(main, ["project", str(BUNDLED), "--template", "stale-data", "--window", window,
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for --window: at most 3,600 s (an hour to read one result)" in result.output

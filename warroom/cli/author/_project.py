@@ -19,6 +19,10 @@ from warroom.core.text import clean_name, plural
 MAX_DISTRACTORS = 3
 
 
+#: The longest --window: an hour to read one result (far longer leaves the drill clock's 1,000,000 s behind).
+MAX_WINDOW = 3600
+
+
 def _options(damage: tuple[str, ...], window: float, distractors: int) -> tuple[Any, list[Any]]:
     """The engine's options and damage rules from the command's (ProjectionError for a bad ``--damage``)."""
     from warroom.core.author import MIN_REACTION_WINDOW
@@ -27,6 +31,8 @@ def _options(damage: tuple[str, ...], window: float, distractors: int) -> tuple[
     if window < MIN_REACTION_WINDOW:
         raise click.BadParameter(f"at least {MIN_REACTION_WINDOW:g} s (the fairness rules' reading window)",
                                  param_hint="--window")
+    if window > MAX_WINDOW:
+        raise click.BadParameter(f"at most {MAX_WINDOW:,} s (an hour to read one result)", param_hint="--window")
     rules, _ = damage_rules([parse_damage(d) for d in damage])
     return Options(window=window, distractors=distractors), rules
 
@@ -49,6 +55,8 @@ def _write(projection: Any, out: Path, force: bool) -> Path | None:
         replace_files([(real_path(path), dump_drill_yaml(projection.data, projection.header))], create=not force)
     except FileExistsError:
         return None
+    except OSError as exc:
+        raise click.ClickException(f"{clean_name(path)}: cannot write the drill: {exc.strerror or exc}") from None
     return path
 
 
@@ -244,7 +252,7 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
               "modify*, update*, return*, exchange*, refund*, send*, delete*, create* ...), 1 each.")
 @click.option("--window", type=FiniteFloat(), default=10.0, show_default=True, metavar="SECONDS",
               help="Seconds between the evidence and the deadline, at least (events are released later where the "
-              "trace leaves less; at least 5, the fairness rules' reading window).")
+              "trace leaves less; at least 5, the fairness rules' reading window; at most 3,600).")
 @click.option("--distractors", type=WholeNumber(0, MAX_DISTRACTORS), default=1, show_default=True,
               help="How many distractors to add (a retried 429, a slow call, a deprecation warning), to the fault "
               "drill and its twin alike.")
