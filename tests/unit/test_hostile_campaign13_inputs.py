@@ -372,3 +372,16 @@ def test_a_projection_window_past_the_drill_clock_is_a_usage_error(tmp_path: Pat
                                        "--out", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert "Invalid value for --window: at most 3,600 s (an hour to read one result)" in result.output
+
+
+def test_an_anchor_defined_twice_is_named_as_such_not_a_syntax_error() -> None:
+    """YAML 1.2 lets an anchor be defined again (an alias then names the latest); warroom's reader does not, and said
+    `YAML syntax error: second occurrence (found duplicate anchor 'x'; ...)` with `check that this is a drill file`."""
+    from warroom.core.load import DrillLoadError, load_yaml_text
+
+    with pytest.raises(DrillLoadError) as caught:
+        load_yaml_text("a: &x 1\nb: *x\nc: &x 2\nd: *x\n")
+    [problem] = caught.value.problems
+    assert (problem.line, problem.column) == (3, 4)
+    assert problem.message == ("the anchor &x is defined a second time (first at line 1, column 4): give this one "
+                               "another name, and its aliases below (*x) with it (drill files take each anchor once)")
