@@ -170,8 +170,8 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
         msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
     elif "duplicate anchor" in context and cm is not None:  # YAML 1.2 allows it; PyYAML's composer does not
-        name = re.match(r"&([^\s,\[\]{}]*)", text[index:]) if isinstance(index, int) else None
-        anchor = name.group(1) if name is not None else "?"
+        written = re.match(r"&([^\s,\[\]{}]*)", text[index:]) if isinstance(index, int) else None
+        anchor = written.group(1) if written is not None else "?"
         msg = (f"the anchor &{anchor} is defined a second time (first at line {cm.line + 1}, column {cm.column + 1}): "
                f"give this one another name, and its aliases below (*{anchor}) with it (drill files take each anchor "
                "once)")
