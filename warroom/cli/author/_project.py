@@ -19,6 +19,10 @@ from warroom.core.text import clean_name, plural
 MAX_DISTRACTORS = 3
 
 
+#: The longest --window: an hour to read one result (far longer leaves the drill clock's 1,000,000 s behind).
+MAX_WINDOW = 3600
+
+
 def _options(damage: tuple[str, ...], window: float, distractors: int) -> tuple[Any, list[Any]]:
     """The engine's options and damage rules from the command's (ProjectionError for a bad ``--damage``)."""
     from warroom.core.author import MIN_REACTION_WINDOW
@@ -27,6 +31,8 @@ def _options(damage: tuple[str, ...], window: float, distractors: int) -> tuple[
     if window < MIN_REACTION_WINDOW:
         raise click.BadParameter(f"at least {MIN_REACTION_WINDOW:g} s (the fairness rules' reading window)",
                                  param_hint="--window")
+    if window > MAX_WINDOW:
+        raise click.BadParameter(f"at most {MAX_WINDOW:,} s (an hour to read one result)", param_hint="--window")
     rules, _ = damage_rules([parse_damage(d) for d in damage])
     return Options(window=window, distractors=distractors), rules
 
@@ -35,7 +41,7 @@ def _write(projection: Any, out: Path, force: bool) -> Path | None:
     """Write ``projection`` as ``out/<id>.yaml`` (whole or not at all; through a symbolic link into the file it points
     to, the link kept); None when the file exists and ``force`` is not given. A read-only file is refused
     (:class:`click.ClickException`), never replaced."""
-    from warroom.core.files import read_only_mode, real_path, replace_file
+    from warroom.core.files import read_only_mode, real_path, replace_files
     from warroom.importers.kit import dump_drill_yaml
 
     path = out / f"{projection.id}.yaml"
@@ -45,7 +51,12 @@ def _write(projection: Any, out: Path, force: bool) -> Path | None:
     if mode is not None:
         raise click.ClickException(f"{clean_name(path)}: the file is read-only (mode {mode}): make it writable (chmod "
                                    "u+w) or write into another --out folder; nothing was written")  # fmt: skip
-    replace_file(real_path(path), dump_drill_yaml(projection.data, projection.header))
+    try:  # without --force never over a drill another process wrote since the look above
+        replace_files([(real_path(path), dump_drill_yaml(projection.data, projection.header))], create=not force)
+    except FileExistsError:
+        return None
+    except OSError as exc:
+        raise click.ClickException(f"{clean_name(path)}: cannot write the drill: {exc.strerror or exc}") from None
     return path
 
 
@@ -241,7 +252,7 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
               "modify*, update*, return*, exchange*, refund*, send*, delete*, create* ...), 1 each.")
 @click.option("--window", type=FiniteFloat(), default=10.0, show_default=True, metavar="SECONDS",
               help="Seconds between the evidence and the deadline, at least (events are released later where the "
-              "trace leaves less; at least 5, the fairness rules' reading window).")
+              "trace leaves less; at least 5, the fairness rules' reading window; at most 3,600).")
 @click.option("--distractors", type=WholeNumber(0, MAX_DISTRACTORS), default=1, show_default=True,
               help="How many distractors to add (a retried 429, a slow call, a deprecation warning), to the fault "
               "drill and its twin alike.")

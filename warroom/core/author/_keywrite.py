@@ -222,7 +222,11 @@ def _child_spans(node: Any, lines: list[str], start: int, end: int) -> dict[str,
     """Each key of the mapping ``node`` (a block within ``lines[start:end]``; the whole file: ``-1, len(lines)``) ->
     (first line, end line) of its value, 0-based, end exclusive (comment and blank lines at a child's end belong to
     what follows)."""
-    starts = [(node.lc.key(k)[0], str(k)) for k in node]
+    own = [k for k in node if k in node.lc.data]  # ruamel.yaml lists merged keys too, with no line of their own
+    starts = [(node.lc.key(k)[0], str(k)) for k in own]
+    column = node.lc.key(own[0])[1] if own else 0
+    merges = [(i, f"{MERGE}{i}") for i in range(max(start + 1, 0), end) if _is_merge_line(lines[i], column)]
+    starts = sorted(starts + merges)  # a `<<:` line ends the key above it (the keys it merges stay)
     spans: dict[str, tuple[int, int]] = {}
     for i, (first, key) in enumerate(starts):
         last = starts[i + 1][0] if i + 1 < len(starts) else end
@@ -270,8 +274,47 @@ def _put_back(block: str, kept: dict[str, tuple[Any, list[str]]], value: Any) ->
     return "".join(out)
 
 
+#: The name :func:`_child_spans` gives a merge key's line (``<<:``; then its line number): never a drill's key.
+MERGE = "<<@"
+
+
+def _is_merge_line(line: str, column: int) -> bool:
+    """Whether ``line`` is a merge key (``<<: ...``) of a block mapping whose keys stand at ``column``."""
+    return _indent_of(line) == column and re.match(r"<<[ \t]*:(?:[ \t]|$)", line[column:]) is not None
+
+
+def _shared_anchor(node: Any, lines: list[str], start: int, end: int) -> tuple[str, int] | None:
+    """An anchor (``&name``) of the value ``node`` (the file's ``lines[start:end]``) that an alias outside those lines
+    uses, with the 1-based line of that alias; None when there is none (the block can be written anew)."""
+    anchors, todo = [], [node]
+    while todo:
+        value = todo.pop()
+        anchor = getattr(getattr(value, "anchor", None), "value", None)
+        if anchor:
+            anchors.append(anchor)
+        todo.extend(value.values() if isinstance(value, dict) else value if isinstance(value, list) else ())
+    for anchor in anchors:
+        alias = re.compile(rf"\*{re.escape(anchor)}(?![^\s,\[\]{{}}])")
+        for i, line in enumerate(lines):
+            if not start <= i < end and alias.search(line):
+                return anchor, i + 1
+    return None
+
+
 def _indent_of(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
+
+
+def _document_end(lines: list[str]) -> int:
+    """Where a block added at the end of the drill goes: before the document end marker (``...``) that closes the
+    file, with only comments and blank lines after it (a block after it would be a second YAML document), else at
+    the end."""
+    for i in range(len(lines) - 1, -1, -1):
+        if re.match(r"\.\.\.(?:[ \t]|$)", lines[i]):
+            return i
+        if not _is_filler(lines[i]):
+            break
+    return len(lines)
 
 
 def _is_filler(line: str) -> bool:
@@ -338,6 +381,8 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += newline
     spans = _child_spans(doc, lines, -1, len(lines))  # each top-level block
+    _refuse_shared_anchors(doc, lines, spans, [n for n in (*changed, *meta) if n in spans], path)
+    merged = _write_merged(yaml, doc, lines, spans, meta, newline)
     # bottom-up, so the line numbers of the blocks above stay right
     for name in sorted((n for n in (*changed, *meta) if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]
@@ -355,14 +400,40 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
             if name == "distractors" and key_at is not None and new["answer_key"] is not None:
                 lines.insert(key_at, block)  # the distractors go just before the answer key
             else:
-                lines.append(block)
+                lines.insert(_document_end(lines), block)
     result = "".join(lines)
     for odd, stand_in in _ODD_BREAKS.items():
         result = result.replace(stand_in, odd)
     # the blocks written; one left as the file has it reads as before (a distractor's text that ends in spaces
     # inside a folded block is its text, while the draft reads it without them: checking it made every save fail)
-    _check_written(result, {**{n: new[n] for n in changed}, **{n: v for n, v in meta.items() if n in spans}}, path)
+    _check_written(result, {**{n: new[n] for n in changed}, **{n: v for n, v in meta.items() if n in spans},
+                            **{n: meta[n] for n in merged}}, path)
     return result
+
+
+def _refuse_shared_anchors(doc: Any, lines: list[str], spans: dict[str, tuple[int, int]], names: list[str],
+                           path: str) -> None:
+    """KeyWriteError when a top-level block about to be written anew (``names``) holds an anchor that an alias
+    elsewhere uses: written anew, it would lose the anchor and the file would not read back."""
+    for name in names:
+        shared = _shared_anchor(doc[name], lines, *spans[name])
+        if shared is not None:
+            raise KeyWriteError(f"{clean_name(path)}: `{name}` holds the anchor &{shared[0]}, which the alias "
+                                f"*{shared[0]} on line {shared[1]} uses: write that value out in full there (or "
+                                "remove the anchor), then save again; nothing was written")  # fmt: skip
+
+
+def _write_merged(yaml: Any, doc: Any, lines: list[str], spans: dict[str, tuple[int, int]], meta: dict[str, Any],
+                  newline: str) -> list[str]:
+    """Write each of ``meta`` that a top-level merge key gives (``<<: {title: ...}``) as a key of its own under the
+    last merge line (which it overrides), into that line's slot of ``lines`` (no line number moves). Returns their
+    names."""
+    merged = [n for n in meta if n not in spans and n in doc]
+    merge_lines = [first for key, (first, _) in spans.items() if key.startswith(MERGE)]
+    if not merged or not merge_lines:
+        return []
+    lines[max(merge_lines)] += "".join(_dump_block(yaml, n, _styled(meta[n]), newline) for n in merged)
+    return merged
 
 
 def _meta_changed(text: str, draft: KeyDraft, path: str, marked: bool) -> dict[str, Any]:

@@ -40,15 +40,26 @@ def migrate_text(text: str, path: str = "<string>") -> Migrated:
         return Migrated(path, False, text)
     body = text[1:] if text.startswith("\ufeff") else text
     offset = len(text) - len(body)
-    root, _ = compose_text(body, path)
+    root, aliases = compose_text(body, path)
     assert isinstance(root, MappingNode)  # a drill loaded, so its top level is a mapping
-    value = next(v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "schema_version")
-    start, end = value.start_mark.index + offset, value.end_mark.index + offset
-    new_text = text[:start] + "2" + _current_comment(text[end:])
+    pair = next(((k, v) for k, v in root.value if isinstance(k, ScalarNode) and k.value == "schema_version"), None)
+    if pair is None:  # the version comes from a merge key (`<<: {schema_version: 1}`): a key of its own overrides it
+        first = root.value[0][0].start_mark
+        at = first.index - (0 if root.flow_style else first.column) + offset
+        new_text = text[:at] + ("schema_version: 2, " if root.flow_style else "schema_version: 2\n") + text[at:]
+        mark = first
+    else:
+        mark = aliases.get((id(root), id(pair[0]))) or pair[1].start_mark
+        start, end = pair[1].start_mark.index + offset, pair[1].end_mark.index + offset
+        if mark is not pair[1].start_mark or text[start] == "&":  # shared through an anchor: it cannot change alone
+            raise DrillLoadError(path, [Problem(path, mark.line + 1, mark.column + 1, (
+                "`schema_version` shares its value with another key through an anchor (&) and alias (*): write it "
+                "as a number of its own (`schema_version: 1`), then migrate the drill"))])
+        new_text = text[:start] + "2" + _current_comment(text[end:])
     again = load_drill_text(new_text, path)
     if again != drill.model_copy(update={"schema_version": 2}):  # pragma: no cover - format 2 only adds
-        line, column = value.start_mark.line + 1, value.start_mark.column + 1
-        raise DrillLoadError(path, [Problem(path, line, column, "migrating would change the drill; not rewritten")])
+        raise DrillLoadError(path, [Problem(path, mark.line + 1, mark.column + 1,
+                                            "migrating would change the drill; not rewritten")])
     return Migrated(path, True, new_text)
 
 

@@ -28,6 +28,8 @@ from typing import Any
 READ_KINDS = ("tool_result", "command_result", "executor_message", "executor_report", "planner_call")
 #: A drill time as YAML writes it at the start of a value.
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+#: An anchor and a tag in front of a value (``&t0 !!float 12``).
+_PROPERTIES = re.compile(r"(?:[&!][^\s]*[ \t]+)*")
 #: The comment :func:`retime_text` leaves above ``trace:``.
 NOTE = ("# Re-timed for reading by `warroom annotate --reading-time {s:g}`: the events after {event} moved {by:g} s "
         "later.")
@@ -130,8 +132,15 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
+    from warroom.core.author._keywrite import _ODD_BREAKS, _lines
+
+    hidden = text  # YAML 1.1's odd line breaks hidden, as the save hides them: lines are then the reader's own
+    for odd, stand_in in _ODD_BREAKS.items():
+        if stand_in in text:
+            return text, 0.0
+        hidden = hidden.replace(odd, stand_in)
     try:
-        doc = YAML(typ="rt").load(text)
+        doc = YAML(typ="rt").load(hidden)
     except YAMLError:
         return text, 0.0
     trace = doc.get("trace") if isinstance(doc, CommentedMap) else None
@@ -143,13 +152,40 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
         return text, 0.0
     if by <= 0:
         return text, 0.0
-    lines = text.splitlines(keepends=True)
+    lines = _lines(hidden)
     for ev in reversed(trace[start:]):
-        line, col = ev.lc.value("t")
+        line, col = _time_at(ev, lines)
         token = _NUMBER.match(lines[line], col)
         if token is None:
             return text, 0.0
         lines[line] = f"{lines[line][:col]}{round(float(ev['t']) + by, 3):g}{lines[line][token.end():]}"
     trace_line = doc.lc.key("trace")[0]
     lines.insert(trace_line, NOTE.format(s=seconds, event=event_id, by=by) + "\n")
-    return "".join(lines), by
+    result = "".join(lines)
+    for odd, stand_in in _ODD_BREAKS.items():
+        result = result.replace(stand_in, odd)
+    return result, by
+
+
+def _time_at(ev: Any, lines: list[str]) -> tuple[int, int]:
+    """The line and column (0-based) where the number of event ``ev``'s own ``t`` is written, after any anchor or
+    tag. Raises KeyWriteError when its ``t`` is not a number of its own (a merge key or an alias gives it, or an
+    alias uses its anchor: moved in place, the value it shares would move too)."""
+    from warroom.core.author._keywrite import KeyWriteError
+
+    why, line, col = None, 0, 0
+    if "t" not in ev.lc.data:
+        why = "a merge key (<<) gives it"
+    else:
+        line, col = ev.lc.value("t")
+        anchor = getattr(getattr(ev["t"], "anchor", None), "value", None)
+        if anchor and line < ev.lc.line:  # an alias: ruamel.yaml places it at its anchor
+            why = f"an alias (*{anchor}) gives it"
+        elif anchor and re.search(rf"\*{re.escape(anchor)}(?![^\s,\[\]{{}}])", "".join(lines)):
+            why = f"its anchor &{anchor} is used by an alias"
+        col += len(_PROPERTIES.match(lines[line], col).group())  # type: ignore[union-attr]  # it matches ""
+    if why is not None:
+        raise KeyWriteError(f"cannot re-time for reading: the `t` of event {ev.get('id')} (line {ev.lc.line + 1}) "
+                            f"is not a number of its own ({why}): write it as a number, then save again; nothing "
+                            "was written")  # fmt: skip
+    return line, col

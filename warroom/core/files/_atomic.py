@@ -104,25 +104,47 @@ def replace_file(path: str | os.PathLike[str], data: str | bytes, *, mode: int |
     replace_files([(path, data)], mode=mode)
 
 
-def replace_files(files: Iterable[tuple[str | os.PathLike[str], str | bytes]], *, mode: int | None = None) -> None:
+def replace_files(files: Iterable[tuple[str | os.PathLike[str], str | bytes]], *, mode: int | None = None,
+                  create: bool = False) -> None:
     """Put each ``(path, data)`` in its file, all or none as far as a file system allows: every temporary file is
     written first, then each is renamed over its target, so that one that cannot be written (a full disk, a
-    read-only folder) leaves none of them written and no temporary file. Raises OSError naming the target (not its
+    read-only folder) leaves none of them written and no temporary file. With ``create``, no file is put over
+    anything already there (as :func:`create_file`, even one another process created a moment before): one target
+    taken raises FileExistsError and removes the files this call created. Raises OSError naming the target (not its
     temporary file)."""
     temps: list[tuple[Path, Path]] = []
+    created: list[Path] = []
     target = Path()
     try:
         for path, data in files:
             target = Path(path)
             temps.append((write_temporary(target, data, mode=mode), target))
         for tmp, target in temps:
-            os.replace(tmp, target)
+            if create:
+                _put_new(tmp, target)
+                created.append(target)
+            else:
+                os.replace(tmp, target)
     except OSError as e:
-        _remove([tmp for tmp, _ in temps])
-        raise OSError(e.errno, e.strerror or str(e), str(target)) from None
+        _remove([tmp for tmp, _ in temps] + created)
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from None  # FileExistsError for EEXIST
     except BaseException:
-        _remove([tmp for tmp, _ in temps])
+        _remove([tmp for tmp, _ in temps] + created)
         raise
+    if create:
+        _remove([tmp for tmp, _ in temps])  # each is linked at its target now
+
+
+def _put_new(tmp: Path, target: Path) -> None:
+    """Hard-link the temporary file ``tmp`` at ``target``, which fails when anything is there; where the file system
+    has no hard links, ``target`` is created exclusively (``O_EXCL``) and written."""
+    try:
+        os.link(tmp, target, follow_symlinks=False)
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        with open(target, "xb") as f:  # no hard links here (a FAT or FUSE folder): created exclusively
+            f.write(tmp.read_bytes())
 
 
 def create_file(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
@@ -138,14 +160,11 @@ def create_file(path: str | os.PathLike[str], data: str | bytes, *, mode: int | 
     except OSError as e:
         raise OSError(e.errno, e.strerror or str(e), str(target)) from None
     try:
-        os.link(tmp, target, follow_symlinks=False)
+        _put_new(tmp, target)
     except FileExistsError:
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
     except OSError as e:
-        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
-            raise OSError(e.errno, e.strerror or str(e), str(target)) from None
-        with open(target, "xb") as f:  # no hard links here (a FAT or FUSE folder): created exclusively
-            f.write(tmp.read_bytes())
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -92,7 +92,8 @@ class _Run:
             redactor.discard()  # replacements in a file that failed are not counted
         try:
             drills, refused = self._prepare(f)
-            replace_files([(real_path(target), text) for _, target, text in drills])  # all or none; links kept
+            # all or none; links kept; without --force never over a drill another process wrote since the check
+            replace_files([(real_path(target), text) for _, target, text in drills], create=not self.force)
             for drill_id, _, _ in drills:
                 self.written[drill_id] = f
             if redactor is not None:
@@ -101,6 +102,9 @@ class _Run:
                     + [ImportResult(source=f, error=f"{r.where}: {r.reason}") for r in refused])
         except self.importer.error as e:
             return [ImportResult(source=f, error=str(e))]
+        except FileExistsError as e:  # written by another process since drill_target looked
+            return [ImportResult(source=f, error=f"{clean_name(e.filename)} already exists (use --force to overwrite "
+                                                 "it)")]
         except OSError as e:
             where = f" {clean_name(e.filename)}" if e.filename else " the drill"
             return [ImportResult(source=f, error=f"cannot write{where}: {e.strerror or e}")]

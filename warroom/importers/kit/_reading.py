@@ -182,12 +182,32 @@ def _first_problem_value(data: Any) -> str | None:
 def read_text(path: Path, max_bytes: int, error: type[ValueError] = ValueError) -> str:
     """The UTF-8 text of the regular file at ``path`` (a byte-order mark dropped), within ``max_bytes``.
 
-    Raises ``error`` with a one-line reason for a file that is not regular, too big, empty or not UTF-8.
+    Raises ``error`` with a one-line reason for a file that is not regular, too big, empty or not UTF-8. NUL bytes
+    at the end are left out with a warning, and a byte-order mark at the start of a line too (where files were
+    joined).
     """
     text = _decode(_read_bytes(Path(path), max_bytes, error), error)
+    if text.endswith("\x00"):
+        text = _without_nul_tail(text, error)
+    if "\n\ufeff" in text:  # files that started with a byte-order mark, joined (`cat a.jsonl b.jsonl`): each mark
+        text = text.replace("\n\ufeff", "\n")  # dropped, as at the file's start (JSON has none between values)
     if not text.strip():
         raise error("the file is empty, not a JSON record")
     return text
+
+
+def _without_nul_tail(text: str, error: type[ValueError]) -> str:
+    """``text`` without the NUL bytes it ends in, with a :func:`warn` at the line where they start: a file whose
+    length reached the disk before its last blocks did (a crash, on a file system that allocates late) ends in
+    zeros, which no JSON holds and no editor shows. Raises ``error`` when the file holds nothing else."""
+    kept = text.rstrip("\x00")
+    zeros = len(text) - len(kept)
+    if not kept.strip():
+        raise error(f"the file holds only NUL bytes ({zeros:,}), no JSON: a crash may have left it unwritten; "
+                    "import the file the trace was written to again")
+    warn(f"the file ends in {zeros:,} NUL bytes (zeros where a write had not reached the disk when the machine "
+         "stopped?); they are skipped, and the text before them is read", kept.count("\n") + 1)
+    return kept
 
 
 def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a Who&When record") -> Any:
@@ -269,7 +289,7 @@ def warn(message: str, line: int | None = None) -> None:
     """Record a :class:`ReadWarning` (``message`` at ``line``, None for the whole file) for the file being read;
     outside :func:`collect_warnings` nobody asked, and it is dropped."""
     found = _WARNINGS.get()
-    if found is not None:
+    if found is not None and ReadWarning(line, message) not in found:  # a file read twice (to recognise it) warns once
         found.append(ReadWarning(line, message))
 
 

@@ -147,6 +147,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     odd_space = odd_space_indent(text, max(mark.line, cm.line if cm is not None else 0))
     if odd_space is not None:
         return odd_space
+    too_long = long_key(text, mark, cm)
+    if too_long is not None:
+        return too_long
     if "could not find expected ':'" in problem and "simple key" in context and cm is not None:
         return no_key_colon(text, cm)
     unclosed = unclosed_quote_before(text, mark) if "end of stream" not in problem else None
@@ -166,6 +169,12 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     elif "undefined alias" in problem:
         name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
         msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
+    elif "duplicate anchor" in context and cm is not None:  # YAML 1.2 allows it; PyYAML's composer does not
+        written = re.match(r"&([^\s,\[\]{}]*)", text[index:]) if isinstance(index, int) else None
+        anchor = written.group(1) if written is not None else "?"
+        msg = (f"the anchor &{anchor} is defined a second time (first at line {cm.line + 1}, column {cm.column + 1}): "
+               f"give this one another name, and its aliases below (*{anchor}) with it (drill files take each anchor "
+               "once)")
     elif "another document" in problem:
         msg = "a second YAML document (after `---`): a drill file holds exactly one drill"
     elif "mapping values are not allowed" in problem:
@@ -217,6 +226,41 @@ def odd_space_indent(text: str, last_line: int) -> tuple[int, int, str] | None:
             "read as text); replace it with a plain space",
         )
     return None
+
+
+#: The longest key YAML reads in a `key: value` line (an implicit key); a longer one is text.
+MAX_IMPLICIT_KEY = 1024
+#: The indentation of a line, a list's `- ` and an explicit key's `? ` before a key.
+_KEY_START = re.compile(r"[ ]*(?:[-?][ ]+)*")
+#: The colon that ends a key: followed by a space, the line's end or a flow indicator.
+_KEY_COLON = re.compile(r":(?:[\s,}\]]|$)")
+
+
+def long_key(text: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the YAML error at ``mark`` (while scanning from ``cm``) comes from a
+    `key: value` key of more than :data:`MAX_IMPLICIT_KEY` characters, which YAML reads as text: the key ending at
+    the first colon after the error's start on its line, from the line's indentation (or the last ``{`` or ``,``
+    before it in a flow mapping). None otherwise. Linear in the line's length."""
+    at = cm if cm is not None and cm.line == mark.line and cm.index < mark.index else mark
+    row_start = text.rfind("\n", 0, at.index) + 1
+    row_end = len(text) if (end := text.find("\n", at.index)) < 0 else end
+    if row_end - row_start <= MAX_IMPLICIT_KEY:
+        return None
+    colon = _KEY_COLON.match(text, mark.index) or _KEY_COLON.search(text, at.index, row_end)  # the error's own first
+    if colon is None:
+        return None
+    start, stop = _KEY_START.match(text, row_start).end(), colon.start()  # type: ignore[union-attr]  # it matches ""
+    if "{" in text[row_start:stop]:  # in a flow mapping: from the last `{` or `,` before the colon
+        start = max(start, text.rfind("{", row_start, stop) + 1, text.rfind(",", row_start, stop) + 1)
+        start += len(text[start:stop]) - len(text[start:stop].lstrip(" "))
+    written = text[start:stop].rstrip(" ")
+    if len(written) <= MAX_IMPLICIT_KEY:
+        return None
+    shown = written[1:-1] if written[0] in "\"'" and written[-1] == written[0] else written
+    return (mark.line + 1, start - row_start + 1, (
+        f"a key of {len(written):,} characters (`{cut(shown)}`): YAML reads a `key: value` key of more than "
+        f"{MAX_IMPLICIT_KEY:,} as text, not a key; write it as an explicit key, `? ` and the key on one line and "
+        "`: ` and the value on the next (as `warroom import` writes one), or shorten it"))
 
 
 def no_key_colon(text: str, cm: Any) -> tuple[int, int, str]:
