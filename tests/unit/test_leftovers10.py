@@ -1,0 +1,71 @@
+"""Issue 30's leftovers of the tenth stop: each break found and left open, with the right behaviour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.cli.common import GivenPath
+
+#: A name of 5,000 characters (more than PATH_MAX: the system itself refuses it, and click says it does not exist).
+LONG = "m" * 5000
+
+
+def _path_parameters() -> list[tuple[str, click.Parameter]]:
+    """Every parameter of the command tree whose type is a :class:`GivenPath` that must exist."""
+    found: list[tuple[str, click.Parameter]] = []
+
+    def walk(command: click.Command, path: str, ctx: click.Context) -> None:
+        found.extend((f"{path} {p.name}", p) for p in command.params
+                     if isinstance(p.type, GivenPath) and p.type.exists)  # fmt: skip
+        if isinstance(command, click.Group):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                assert sub is not None
+                walk(sub, f"{path} {name}", click.Context(sub, info_name=name, parent=ctx))
+
+    walk(main, "warroom", click.Context(main, info_name="warroom"))
+    return found
+
+
+def test_every_existing_path_parameter_cuts_a_long_name_in_clicks_refusal():
+    # was: click's `File 'mmmm…' does not exist.` echoed all 5,000 characters (--roster, --set, --console-set,
+    # --drills, --redact-names, import who-and-when's PATHS...)
+    params = _path_parameters()
+    assert len(params) >= 5, params
+    for where, param in params:
+        with pytest.raises(click.BadParameter) as refusal:
+            param.type.convert(LONG, param, None)
+        message = refusal.value.message
+        assert LONG[:300] not in message, where
+        assert message.endswith("mmmmmmmmmmmm…mmmm (5,000 characters) does not exist."), (where, message)
+
+
+def test_a_long_missing_roster_is_named_by_its_start_end_and_length_on_the_command_line():
+    result = CliRunner().invoke(main, ["serve", "--roster", LONG])
+    assert result.exit_code == 2
+    assert ("Error: Invalid value for '--roster': File mmmmmmmmmmmm…mmmm (5,000 characters) does not exist."
+            in result.stderr)  # fmt: skip
+    assert max(len(line) for line in result.output.splitlines()) < 120
+
+
+def test_a_long_existing_file_given_as_a_drill_folder_is_cut_too(tmp_path: Path):
+    folder = tmp_path / ("d" * 250)
+    folder.mkdir()
+    file = folder / "x.yaml"
+    file.write_text("id: x\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "--drills", str(file), "x"])
+    assert result.exit_code == 2
+    name = str(file)
+    assert name not in result.output
+    assert f"Directory {name[:12]}…yaml ({len(name):,} characters) is a file." in result.stderr
+
+
+def test_a_short_path_is_still_echoed_whole_and_quoted():
+    result = CliRunner().invoke(main, ["serve", "--roster", "no-such-roster.toml"])
+    assert result.exit_code == 2
+    assert "Invalid value for '--roster': File 'no-such-roster.toml' does not exist." in result.stderr
