@@ -69,3 +69,42 @@ def test_a_short_path_is_still_echoed_whole_and_quoted():
     result = CliRunner().invoke(main, ["serve", "--roster", "no-such-roster.toml"])
     assert result.exit_code == 2
     assert "Invalid value for '--roster': File 'no-such-roster.toml' does not exist." in result.stderr
+
+
+def test_replays_of_one_drill_share_its_cast_and_charge_as_a_fresh_one_does():
+    # the gaming battery replays one drill some 25 times; each replay resolved every model call again (a tenth of
+    # `warroom check`'s CPU): the Cast is made once per drill object, and charges exactly what a fresh one did
+    from locations import TESTS
+
+    from warroom.core.load import load_drill
+    from warroom.core.model import Cast
+    from warroom.core.play import Replay
+
+    drill = load_drill(TESTS / "fixtures" / "shapes" / "shape-02-models.yaml")
+    first, second = Replay(drill), Replay(drill)
+    assert first._cast is second._cast
+    assert Replay(load_drill(TESTS / "fixtures" / "shapes" / "shape-02-models.yaml"))._cast is not first._cast
+    alone = Replay(drill)
+    alone._cast = Cast(drill)  # as every replay had it before
+    for replay in (first, second, alone):
+        replay.run_to_end()
+    assert first.cost.usd_by_model and first.cost.calls
+    for meter in (second.cost, alone.cost):
+        assert (meter.usd_by_model, meter.tokens_by_agent, meter.usd_by_step, meter.calls) == (
+            first.cost.usd_by_model, first.cost.tokens_by_agent, first.cost.usd_by_step, first.cost.calls)
+
+
+def test_a_cast_resolves_a_new_event_of_the_same_id_again():
+    from locations import TESTS
+
+    from warroom.core.load import load_drill
+    from warroom.core.model import Cast
+
+    drill = load_drill(TESTS / "fixtures" / "shapes" / "shape-02-models.yaml")
+    cast = Cast.of(drill)
+    event = next(e for e in drill.trace if e.__dict__.get("usage") is not None and e.repeat is None)
+    before = cast.call(event)
+    assert before is not None and cast.call(event) is before
+    usage = before.usage.model_copy(update={"input_tokens": before.usage.input_tokens + 1000})
+    again = cast.call(event.model_copy(update={"usage": usage}))
+    assert again is not None and again.usage.input_tokens == before.usage.input_tokens + 1000

@@ -165,6 +165,12 @@ def default_role(event: Any) -> Role | None:
     return role_of(event)
 
 
+#: The casts :meth:`Cast.of` made, by the id of their drill, each with its drill (held, so that the id is never
+#: another drill's while it is here): the newest :data:`_CASTS_KEPT` only.
+_CASTS: dict[int, tuple[Drill, Cast]] = {}
+_CASTS_KEPT = 8
+
+
 class Cast:
     """The agents and models of one loaded drill, to resolve its model calls (:meth:`call`)."""
 
@@ -175,6 +181,21 @@ class Cast:
         #: "planner".
         self.planner_name = next((a.name for a in drill.agents if a.role is AgentRole.PLANNER), Role.PLANNER.value)
         self._repeated: dict[str, ModelCall | None] = {}
+        self._calls: dict[str, tuple[Any, ModelCall | None]] = {}  # event id -> (that event, its call)
+
+    @classmethod
+    def of(cls, drill: Drill) -> Cast:
+        """The :class:`Cast` of ``drill``, made once for each drill object and kept with its calls resolved: the
+        gaming battery replays one drill some 25 times (``warroom check``, each projection of ``warroom project``),
+        and each replay resolved every model call of the drill again."""
+        kept = _CASTS.get(id(drill))
+        if kept is not None and kept[0] is drill:
+            return kept[1]
+        cast = cls(drill)
+        while len(_CASTS) >= _CASTS_KEPT:
+            del _CASTS[next(iter(_CASTS))]
+        _CASTS[id(drill)] = (drill, cast)
+        return cast
 
     def call(self, event: Any) -> ModelCall | None:
         """The :class:`ModelCall` of a trace event with a ``usage``; None for any other event or when its agent,
@@ -182,7 +203,12 @@ class Cast:
         once (by event id) and reused for each repetition, so a repetition costs the replay less than a plain
         event (issue 15's benchmark: a x1,000 event no more than 1,000 plain ones)."""
         if event.repeat is None:
-            return self._resolve(event)
+            kept = self._calls.get(event.id)
+            if kept is not None and kept[0] is event:  # the same event object (a probe's result is new each time)
+                return kept[1]
+            call = self._resolve(event)
+            self._calls[event.id] = (event, call)
+            return call
         if event.id not in self._repeated:
             self._repeated[event.id] = self._resolve(event)
         return self._repeated[event.id]
