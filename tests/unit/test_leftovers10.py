@@ -108,3 +108,23 @@ def test_a_cast_resolves_a_new_event_of_the_same_id_again():
     usage = before.usage.model_copy(update={"input_tokens": before.usage.input_tokens + 1000})
     again = cast.call(event.model_copy(update={"usage": usage}))
     assert again is not None and again.usage.input_tokens == before.usage.input_tokens + 1000
+
+
+def test_a_kept_cast_keeps_no_drill_in_memory():
+    # `warroom check` of a folder holds one drill at a time (campaign 8): a cast kept for a drill must not hold it
+    import gc
+    import weakref
+
+    from locations import TESTS
+
+    from warroom.core.load import load_drill
+    from warroom.core.model import _agents
+    from warroom.core.play import Replay
+
+    drill = load_drill(TESTS / "fixtures" / "shapes" / "shape-02-models.yaml")
+    Replay(drill).run_to_end()
+    key, ref = id(drill), weakref.ref(drill)
+    assert key in _agents._CASTS
+    del drill
+    gc.collect()
+    assert ref() is None and key not in _agents._CASTS

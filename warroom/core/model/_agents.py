@@ -13,6 +13,7 @@ executor report to the executor), shown under that role's name. Humans and tool 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -165,10 +166,10 @@ def default_role(event: Any) -> Role | None:
     return role_of(event)
 
 
-#: The casts :meth:`Cast.of` made, by the id of their drill, each with its drill (held, so that the id is never
-#: another drill's while it is here): the newest :data:`_CASTS_KEPT` only.
-_CASTS: dict[int, tuple[Drill, Cast]] = {}
-_CASTS_KEPT = 8
+#: The casts :meth:`Cast.of` made, by the id of their drill, each with a weak reference to its drill: an entry goes
+#: when its drill does (a cast never holds its drill, so it keeps no drill in memory: `warroom check` of a folder
+#: holds one drill at a time), and the weak reference tells a drill from a later one given the same id.
+_CASTS: dict[int, tuple[weakref.ref[Drill], Cast]] = {}
 
 
 class Cast:
@@ -188,13 +189,17 @@ class Cast:
         """The :class:`Cast` of ``drill``, made once for each drill object and kept with its calls resolved: the
         gaming battery replays one drill some 25 times (``warroom check``, each projection of ``warroom project``),
         and each replay resolved every model call of the drill again."""
-        kept = _CASTS.get(id(drill))
-        if kept is not None and kept[0] is drill:
+        key = id(drill)
+        kept = _CASTS.get(key)
+        if kept is not None and kept[0]() is drill:
             return kept[1]
         cast = cls(drill)
-        while len(_CASTS) >= _CASTS_KEPT:
-            del _CASTS[next(iter(_CASTS))]
-        _CASTS[id(drill)] = (drill, cast)
+
+        def gone(ref: weakref.ref[Drill]) -> None:
+            if _CASTS.get(key, (None,))[0] is ref:
+                del _CASTS[key]
+
+        _CASTS[key] = (weakref.ref(drill, gone), cast)
         return cast
 
     def call(self, event: Any) -> ModelCall | None:
