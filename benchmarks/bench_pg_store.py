@@ -111,6 +111,7 @@ def fill(data_dir: Path, url: str, n: int) -> float:
     t0 = time.perf_counter()
     seed = min(SEED, n)
     with ResultsStore(data_dir, url=url) as store:
+        store.db.conn.timeout = None  # the server-side copies take more than the watchdog's 30 s on a busy machine
         store.db.conn.execute("BEGIN")  # one transaction: filling is not what is measured
         for i in range(seed):
             info, card, actions, when, wall = _session(i, rng, start)

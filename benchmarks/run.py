@@ -54,6 +54,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
     "store-import": ("bench_store_import", {"sessions": 10_000, "repeat": 3}, {"sessions": 2_000, "repeat": 1}),
     "pg_store": ("bench_pg_store", {"sessions": 1_000_000, "repeat": 3}, {"sessions": 50_000, "repeat": 1}),
+    "migrate": ("bench_migrate", {"sessions": 1_000_000}, {"sessions": 50_000}),
     "serve": (
         "bench_serve",
         {"trainees": 20, "seconds": 60.0, "interval": 2.0},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
-from serve_support import serving
+from serve_support import serving, shared_serving
 
 from warroom.serve import _signin as signin
 
@@ -20,18 +20,26 @@ HOPS = [("10.1.0.1:51234", "10.1.0.2:40000", "10.1.0.1"), ("[2001:db8::1]:443", 
         ("fe80::1%eth0", "fe80:0:0:1::2%eth0", "fe80::1")]  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def proxied_server(tmp_path_factory):
+    """One `warroom serve` behind a named proxy for every hop of :data:`HOPS` (a server each cost a second of CPU and
+    a start): each hop's clients are addresses of their own, so one hop's count never reaches another's."""
+    with shared_serving(tmp_path_factory.mktemp("proxied"), "--forwarded-allow-ips", "127.0.0.1") as served:
+        yield served
+
+
 @pytest.mark.parametrize(("first", "second", "logged"), HOPS)
-async def test_a_proxy_that_writes_ports_or_zones_still_names_each_client(tmp_path, first, second, logged):
+async def test_a_proxy_that_writes_ports_or_zones_still_names_each_client(proxied_server, first, second, logged):
     """A named proxy that writes its client's port (``10.1.0.1:51234``, ``[2001:db8::1]:443``: Azure's, IIS's) or
     an IPv6 zone: the hop was no address, so the walk stopped at the proxy and every trainee behind it was one
     client (one limit for the class: one client's wrong guesses locked everybody out for a minute). Each hop is read
     as its address; a zone (text the hop's writer chose) is neither the client's identity nor logged."""
-    with serving(tmp_path, "--forwarded-allow-ips", "127.0.0.1") as served:
-        async with aiohttp.ClientSession(base_url=served.url) as http:
-            statuses = [await _wrong(http, first) for _ in range(signin.CLIENT_FAILURES + 1)]
-            assert statuses == [401] * signin.CLIENT_FAILURES + [429]
-            assert await _wrong(http, second) == 401  # another client behind the proxy: its own count
-        log = served.log.read_text()
+    served = proxied_server
+    async with aiohttp.ClientSession(base_url=served.url) as http:
+        statuses = [await _wrong(http, first) for _ in range(signin.CLIENT_FAILURES + 1)]
+        assert statuses == [401] * signin.CLIENT_FAILURES + [429]
+        assert await _wrong(http, second) == 401  # another client behind the proxy: its own count
+    log = served.log.read_text()
     assert f"sign-in refused: 'Ada Lovelace' from {logged}\n" in log and "from 127.0.0.1" not in log
     assert "%" not in log
 

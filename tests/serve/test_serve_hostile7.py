@@ -8,7 +8,7 @@ import time
 import aiohttp
 import pytest
 from aiohttp import WSMsgType
-from serve_support import read_until, receive, serving
+from serve_support import read_until, receive, serving, shared_serving
 
 from warroom.serve._tab import BadMessage, KeySequences
 
@@ -53,21 +53,30 @@ async def _closed_with(ws: aiohttp.ClientWebSocketResponse, timeout: float = 30.
             return ws.close_code
 
 
-async def test_a_size_report_of_zero_pixels_then_a_mouse_report_ends_the_senders_session_not_its_input(tmp_path):
+@pytest.fixture(scope="module")
+def ending_server(tmp_path_factory):
+    """One `warroom serve` for the tests of a session ended by what its tab sent (a server each cost a start and
+    its picker's cache): each test signs in a trainee of its own, so that what one ends is never the other's."""
+    with shared_serving(tmp_path_factory.mktemp("ending")) as served:
+        yield served
+
+
+async def test_a_size_report_of_zero_pixels_then_a_mouse_report_ends_the_senders_session_not_its_input(
+        ending_server):
     """Before: the app process's input parser raised ZeroDivisionError and read no more input; the tab stayed open,
     frozen, its seat taken. Now the sender's session ends (1008) with one log line, and a new tab plays."""
-    with serving(tmp_path) as served:
-        ada = await served.signed_in("Ada Lovelace")
-        async with ada:
-            async with ada.ws_connect("/ws") as bad:
-                await read_until(bad, PICKER_TEXT)
-                await bad.send_json(["stdin", FORGED_REPORTS["size-report-zero-pixels-then-mouse"]])
-                assert await _closed_with(bad) == aiohttp.WSCloseCode.POLICY_VIOLATION
-            async with ada.ws_connect("/ws") as good:
-                await read_until(good, PICKER_TEXT)
-                await good.send_json(["stdin", "?"])
-                await read_until(good, "escape closes")
-        log = served.log.read_text(errors="replace")
+    served = ending_server
+    ada = await served.signed_in("Ada Lovelace")
+    async with ada:
+        async with ada.ws_connect("/ws") as bad:
+            await read_until(bad, PICKER_TEXT)
+            await bad.send_json(["stdin", FORGED_REPORTS["size-report-zero-pixels-then-mouse"]])
+            assert await _closed_with(bad) == aiohttp.WSCloseCode.POLICY_VIOLATION
+        async with ada.ws_connect("/ws") as good:
+            await read_until(good, PICKER_TEXT)
+            await good.send_json(["stdin", "?"])
+            await read_until(good, "escape closes")
+    log = served.log.read_text(errors="replace")
     ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
     assert len(ended) == 1 and "terminal size report" in ended[0], log
     assert "Traceback" not in log
@@ -135,26 +144,26 @@ def test_typing_a_held_key_mouse_moves_and_a_long_paste_stay_within_the_budget()
     assert read_message(_stdin(paste), budget)[0] == "stdin"
 
 
-async def test_a_tab_sending_two_thousand_key_presses_a_second_is_ended_and_another_plays(tmp_path):
+async def test_a_tab_sending_two_thousand_key_presses_a_second_is_ended_and_another_plays(ending_server):
     import asyncio
 
-    with serving(tmp_path) as served:
-        ada = await served.signed_in("Ada Lovelace")
-        async with ada:
-            async with ada.ws_connect("/ws") as flood:
-                await read_until(flood, PICKER_TEXT)
-                for _ in range(40):  # 200 one-byte keys every 0.1 s: 2,000 a second, 2 KiB a second
-                    if flood.closed:
-                        break
-                    await flood.send_json(["stdin", "jk" * 100])
-                    await asyncio.sleep(0.1)
-                assert await _closed_with(flood) == aiohttp.WSCloseCode.POLICY_VIOLATION
-            async with ada.ws_connect("/ws") as good:
-                await read_until(good, PICKER_TEXT)
-                await good.send_json(["stdin", "?"])
-                await read_until(good, "escape closes")
-        log = served.log.read_text(errors="replace")
-    ended = [line for line in log.splitlines() if "ended the session of 'Ada Lovelace'" in line]
+    served = ending_server
+    grace = await served.signed_in("Grace Hopper")
+    async with grace:
+        async with grace.ws_connect("/ws") as flood:
+            await read_until(flood, PICKER_TEXT)
+            for _ in range(40):  # 200 one-byte keys every 0.1 s: 2,000 a second, 2 KiB a second
+                if flood.closed:
+                    break
+                await flood.send_json(["stdin", "jk" * 100])
+                await asyncio.sleep(0.1)
+            assert await _closed_with(flood) == aiohttp.WSCloseCode.POLICY_VIOLATION
+        async with grace.ws_connect("/ws") as good:
+            await read_until(good, PICKER_TEXT)
+            await good.send_json(["stdin", "?"])
+            await read_until(good, "escape closes")
+    log = served.log.read_text(errors="replace")
+    ended = [line for line in log.splitlines() if "ended the session of 'Grace Hopper'" in line]
     assert len(ended) == 1 and "more input than a tab may send (128 key presses a second)" in ended[0], log
     assert "Traceback" not in log
 

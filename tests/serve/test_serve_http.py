@@ -14,7 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from serve_support import TOKENS, answer_key_phrases, read_until, receive, serving
+from serve_support import CLOCK_TEXT, TOKENS, answer_key_phrases, read_until, receive, serving
 
 from warroom.store.errors import StoreError
 from warroom.store.results import ResultsStore
@@ -108,7 +108,7 @@ async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_b
     assert cookie not in log and "Traceback" not in log and "locals" not in log
 
 
-async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_path):
+async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker_without_a_server_path(tmp_path):
     with serving(tmp_path) as served:
         http = await served.signed_in()
         async with http:
@@ -126,8 +126,16 @@ async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_pat
             with pytest.raises(aiohttp.WSServerHandshakeError) as foreign:  # a page of another site
                 await http.ws_connect("/ws", headers={"Origin": "http://evil.example"})
             assert foreign.value.status == 403
-            async with http.ws_connect("/ws?width=120&height=40") as ws:
-                await read_until(ws, PICKER_TEXT)
+            # tall enough for the list of every bundled drill and the whole preview (which ends with the file's name)
+            async with http.ws_connect("/ws?width=220&height=160") as ws:
+                text = " ".join((await read_until(ws, "tutorial.yaml", timeout=90)).split())
+    assert PICKER_TEXT in text
+    # no path of the server reaches the browser in the picker: the preview ends with the drill file's name, not
+    # its absolute path on the server (one tab for both: each served tab is an app process of its own)
+    from warroom.core.library import bundled_drills_dir
+
+    assert str(bundled_drills_dir()) not in text and str(served.data_dir) not in text
+    assert "/tutorial.yaml" not in text
 
 
 async def test_the_session_over_the_limit_gets_a_503_page_not_a_hang(tmp_path):
@@ -152,7 +160,7 @@ async def test_the_session_over_the_limit_gets_a_503_page_not_a_hang(tmp_path):
                 await asyncio.sleep(0.3)
 
 
-async def test_no_answer_key_reaches_the_browser_before_the_debrief(tmp_path):
+async def test_no_answer_key_reaches_the_browser_before_the_debrief_and_the_clock_is_a_web_glyph(tmp_path):
     phrases = answer_key_phrases()
     assert phrases, "no bundled drill with an answer key"
     with serving(tmp_path) as served:
@@ -160,11 +168,15 @@ async def test_no_answer_key_reaches_the_browser_before_the_debrief(tmp_path):
         async with http, http.ws_connect("/ws?width=160&height=50") as ws:
             text = await _enter_war_room(ws, served.data_dir)
             text += await read_until(ws, "s1")  # the war room's plan is on screen
+            text += await read_until(ws, CLOCK_TEXT)  # and its drill clock
             end = time.monotonic() + 4  # a few seconds of the replay
             while time.monotonic() < end:
                 text += await _screen_bytes(ws, 0.5)
     from serve_support import terminal_text
 
+    # the served war room draws its clock with a glyph browsers have (one tab for both checks: each served tab is an
+    # app process of its own)
+    assert "⏱" not in text
     seen = " ".join(terminal_text(text.encode()).split())
     assert PICKER_TEXT in seen  # the check below reads the real screen text
     for drill_id, secret in phrases.items():
@@ -305,30 +317,6 @@ async def test_a_tab_whose_app_process_died_is_told_the_session_ended(tmp_path):
             assert message.type == aiohttp.WSMsgType.CLOSE, message
             assert time.monotonic() - killed < 5
         assert "a served app process ended; its tab is told the session ended" in served.log.read_text()
-
-
-async def test_no_path_of_the_server_reaches_the_browser_in_the_picker(tmp_path):
-    """The picker's preview ends with the drill file's name, not its absolute path on the server."""
-    from warroom.core.library import bundled_drills_dir
-
-    with serving(tmp_path) as served:
-        http = await served.signed_in()
-        # tall enough for the list of every bundled drill and the whole preview (which ends with the file's name)
-        async with http, http.ws_connect("/ws?width=220&height=160") as ws:
-            text = " ".join((await read_until(ws, "tutorial.yaml", timeout=90)).split())
-    assert str(bundled_drills_dir()) not in text and str(served.data_dir) not in text
-    assert "/tutorial.yaml" not in text
-
-
-async def test_the_served_war_room_draws_its_clock_with_a_glyph_browsers_have(tmp_path):
-    from serve_support import CLOCK_TEXT
-
-    with serving(tmp_path) as served:
-        http = await served.signed_in()
-        async with http, http.ws_connect("/ws?width=160&height=50") as ws:
-            text = await _enter_war_room(ws, served.data_dir)
-            text += await read_until(ws, CLOCK_TEXT)
-    assert "⏱" not in text
 
 
 async def test_sign_ins_are_logged_with_their_names_one_line_each(tmp_path):

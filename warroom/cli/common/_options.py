@@ -36,7 +36,13 @@ class GivenPath(click.Path):
             self.fail(f"an empty name names no {self.names}: give one", param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
             self._fail_on_broken_link(value, param, ctx)
-        return super().convert(value, param, ctx)
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            shown = _cut_path(value, exc.message)
+            if shown == exc.message:
+                raise
+            self.fail(shown, param, ctx)
 
     def _fail_on_broken_link(self, value: str | os.PathLike[str], param: click.Parameter | None,
                              ctx: click.Context | None) -> None:
@@ -51,6 +57,21 @@ class GivenPath(click.Path):
             why = broken_link(value, exc)
             if why is not None:
                 self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+
+
+#: The longest path click's own refusals (``File '...' does not exist.``) echo whole.
+SHOWN_PATH = 200
+
+
+def _cut_path(value: Any, message: str) -> str:
+    """Click's refusal ``message`` of the path ``value`` with the path, when longer than :data:`SHOWN_PATH`, shown by
+    its start, end and length (:func:`~warroom.core.text.cut_value`): click echoed a 5,000-character name whole."""
+    if not isinstance(value, (str, os.PathLike)):
+        return message
+    name = os.fsdecode(value)
+    if len(name.strip()) <= SHOWN_PATH:
+        return message
+    return message.replace(repr(click.format_filename(value)), _cut(name, limit=SHOWN_PATH))
 
 
 class FiniteFloat(click.FloatRange):

@@ -13,6 +13,7 @@ executor report to the executor), shown under that role's name. Humans and tool 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -165,6 +166,12 @@ def default_role(event: Any) -> Role | None:
     return role_of(event)
 
 
+#: The casts :meth:`Cast.of` made, by the id of their drill, each with a weak reference to its drill: an entry goes
+#: when its drill does (a cast never holds its drill, so it keeps no drill in memory: `warroom check` of a folder
+#: holds one drill at a time), and the weak reference tells a drill from a later one given the same id.
+_CASTS: dict[int, tuple[weakref.ref[Drill], Cast]] = {}
+
+
 class Cast:
     """The agents and models of one loaded drill, to resolve its model calls (:meth:`call`)."""
 
@@ -175,6 +182,25 @@ class Cast:
         #: "planner".
         self.planner_name = next((a.name for a in drill.agents if a.role is AgentRole.PLANNER), Role.PLANNER.value)
         self._repeated: dict[str, ModelCall | None] = {}
+        self._calls: dict[str, tuple[Any, ModelCall | None]] = {}  # event id -> (that event, its call)
+
+    @classmethod
+    def of(cls, drill: Drill) -> Cast:
+        """The :class:`Cast` of ``drill``, made once for each drill object and kept with its calls resolved: the
+        gaming battery replays one drill some 25 times (``warroom check``, each projection of ``warroom project``),
+        and each replay resolved every model call of the drill again."""
+        key = id(drill)
+        kept = _CASTS.get(key)
+        if kept is not None and kept[0]() is drill:
+            return kept[1]
+        cast = cls(drill)
+
+        def gone(ref: weakref.ref[Drill]) -> None:
+            if _CASTS.get(key, (None,))[0] is ref:
+                del _CASTS[key]
+
+        _CASTS[key] = (weakref.ref(drill, gone), cast)
+        return cast
 
     def call(self, event: Any) -> ModelCall | None:
         """The :class:`ModelCall` of a trace event with a ``usage``; None for any other event or when its agent,
@@ -182,7 +208,12 @@ class Cast:
         once (by event id) and reused for each repetition, so a repetition costs the replay less than a plain
         event (issue 15's benchmark: a x1,000 event no more than 1,000 plain ones)."""
         if event.repeat is None:
-            return self._resolve(event)
+            kept = self._calls.get(event.id)
+            if kept is not None and kept[0] is event:  # the same event object (a probe's result is new each time)
+                return kept[1]
+            call = self._resolve(event)
+            self._calls[event.id] = (event, call)
+            return call
         if event.id not in self._repeated:
             self._repeated[event.id] = self._resolve(event)
         return self._repeated[event.id]

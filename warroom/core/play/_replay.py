@@ -145,7 +145,7 @@ class Replay:
         #: Format 2: steps that went ahead without the approval they require (``approvals.missing``).
         self.approvals = ApprovalWatch(drill.plan)
         key = drill.answer_key
-        self._cast = Cast(drill)
+        self._cast = Cast.of(drill)
         self._queue = ReleaseQueue(drill.trace)
         self._steps = StepTracker(drill.plan)
         self._event_ids = {e.id for e in drill.trace} | {e.id for e in (key.replan if key else ())}
