@@ -1,0 +1,85 @@
+"""Campaign 13 on the terminal UI (issue 30): hostile drills, sizes and keys; what it found and what now holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App, ComposeResult
+
+from warroom.tui.widgets import TextEditor, TextInput
+
+from .conftest import screen_text
+
+#: A line of drill text opening with three terminal escapes (ESC), longer than the fields below are wide.
+ESCAPED = "\x1b\x1b\x1babcdefghijklmnopqrstuvwxyz0123456789"
+#: The same line as a field draws it: each ESC a visible sign of one cell.
+DRAWN = "␛␛␛abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+class _Fields(App[None]):
+    """An author-mode field alone (``TextEditor`` for a debrief, ``TextInput`` for a goal) 30 cells wide."""
+
+    CSS = "TextEditor { height: 6; width: 30; } TextInput { width: 30; }"
+
+    def __init__(self, field: Callable[[], Any]) -> None:
+        super().__init__()
+        self.make_field = field
+
+    def compose(self) -> ComposeResult:
+        yield self.make_field()
+
+
+def _rows(app: App[Any]) -> list[str]:
+    """The text inside the field's border on each row of the screen."""
+    return [row.split("▊", 1)[-1].split("▎", 1)[0].strip() for row in screen_text(app).splitlines()]
+
+
+async def test_a_debrief_line_holding_escapes_is_wrapped_and_scrolled_as_drawn_and_keeps_its_text():
+    """Textual's TextArea lays its lines out by Rich's cell widths, which count ESC as no cell, while the field
+    draws each ESC as ␛ (one cell): a line holding three wrapped three cells too late and lost its last three
+    cells (here ``xyz`` was never on the screen), and scrolled three cells short. Now the field's document holds
+    the signs (laid out as drawn) and keeps the text itself beside it, through edits, undo and paste."""
+    app = _Fields(lambda: TextEditor(f"{ESCAPED}\nend", soft_wrap=True))
+    async with app.run_test(size=(34, 8)) as pilot:
+        await pilot.pause()
+        editor = app.query_one(TextEditor)
+        rows = _rows(app)
+        assert "".join(rows[1:3]) == DRAWN, rows  # wrapped over two rows, no cell lost
+        assert editor.text == f"{ESCAPED}\nend"  # the text itself
+        editor.replace("\x1b[2J", (0, 0), (0, 3))  # a paste's escape sequence over the three ESC
+        assert editor.text == "\x1b[2Jabcdefghijklmnopqrstuvwxyz0123456789\nend"
+        editor.undo()  # the ESC it replaced come back as they were, never as their signs
+        assert editor.text == f"{ESCAPED}\nend"
+        editor.focus()
+        editor.move_cursor((1, 3))
+        await pilot.press("x", "left", "backspace")
+        assert editor.text == f"{ESCAPED}\nenx"
+        editor.soft_wrap = False
+        editor.load_text(ESCAPED[:29])  # three ESC and a to z: 29 cells drawn in 26
+        editor.move_cursor((0, 29))
+        await pilot.pause()
+        assert _rows(app)[1] == DRAWN[4:29], _rows(app)  # scrolled to show the line's end and the cursor after it
+
+
+async def test_a_goal_holding_escapes_scrolls_to_its_end_and_takes_clicks_where_drawn():
+    """Textual's Input measured its cursor on its value as it is (ESC: no cell) while drawing each ESC as ␛: at the
+    end of a goal holding three, its last three cells and the cursor were past the field's edge, and a click landed
+    three characters off. Now the cursor is measured with the signs in place."""
+    app = _Fields(lambda: TextInput(ESCAPED))
+    async with app.run_test(size=(34, 5)) as pilot:
+        await pilot.pause()
+        field = app.query_one(TextInput)
+        assert field.has_focus and field.cursor_position == len(ESCAPED)
+        field.action_home()
+        await pilot.pause()
+        field.action_end()
+        await pilot.pause()
+        assert _rows(app)[1] == DRAWN[-23:], _rows(app)  # as a goal without escapes shows its end
+        assert field.cursor_screen_offset.x == field.content_region.x + 24  # the terminal's cursor: the cell after 9
+        field.cursor_position = 0
+        await pilot.pause()
+        await pilot.click(field, offset=(3 + 5, 1))  # the border and padding, then ␛␛␛ab: on c
+        await pilot.pause()
+        assert field.cursor_position == ESCAPED.index("c")
+        assert field.value == ESCAPED
