@@ -83,3 +83,23 @@ async def test_a_goal_holding_escapes_scrolls_to_its_end_and_takes_clicks_where_
         await pilot.pause()
         assert field.cursor_position == ESCAPED.index("c")
         assert field.value == ESCAPED
+
+
+async def test_a_one_line_field_draws_a_line_break_and_the_controls_rich_drops_as_signs():
+    """A drill's goal written as a YAML block (``goal: |``) holds line breaks: the author mode's one-line goal field
+    drew them raw, the rest of the goal on the next row across the dialog. And Rich's Text drops BEL, BS, VT, FF
+    and CR from what it is given, so a field's value holding one was drawn without it, its cursor and selection
+    a character off per one dropped. Now each is drawn as a visible sign, the cursor on its character."""
+    goal = "Pay.\nMail.\r\x07 Done"
+    app = _Fields(lambda: TextInput(goal))
+    async with app.run_test(size=(50, 5)) as pilot:
+        await pilot.pause()
+        field = app.query_one(TextInput)
+        field.cursor_position = goal.index("D")
+        await pilot.pause()
+        rows = _rows(app)
+        assert rows[1] == "Pay.␊Mail.␍␇ Done", rows
+        cursor = field.get_component_rich_style("input--cursor")
+        drawn = [s.text for s in field.render_line(0) if s.style is not None and s.style.bgcolor == cursor.bgcolor]
+        assert drawn == ["D"], drawn
+        assert field.value == goal

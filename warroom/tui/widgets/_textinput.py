@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from rich.cells import cell_len
+from rich.control import strip_control_codes
 from rich.highlighter import Highlighter
 from rich.text import Text
 from textual import events
@@ -32,10 +33,10 @@ from warroom.core.text import SURROGATE
 #: What a lone surrogate becomes.
 REPLACEMENT = "\ufffd"
 
-#: The characters a field draws as a visible sign: C0 controls but tab and newline (drawn as Unicode's control
-#: pictures, ESC as ␛), DEL (␡), C1 controls and the bidirectional embedding, override and isolate controls (�), the
-#: characters :func:`warroom.core.text.clean` escapes everywhere else.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: The characters a field draws as a visible sign: C0 controls but tab (drawn as Unicode's control pictures, ESC as
+#: ␛, a line break in a one-line field as ␊), DEL (␡), C1 controls and the bidirectional embedding, override and
+#: isolate controls (�), the characters :func:`warroom.core.text.clean` escapes everywhere else.
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _sign(match: re.Match[str]) -> str:
@@ -44,7 +45,7 @@ def _sign(match: re.Match[str]) -> str:
 
 
 def visible_controls(text: str) -> str:
-    """``text`` with each control or bidirectional control character (but tab and newline) replaced by a visible
+    """``text`` with each control or bidirectional control character (but tab) replaced by a visible
     sign of one character: what a field draws, so that its text (a drill's, a paste's) never writes a terminal
     escape (ESC [2J clears the screen), retitles the terminal or reorders the line, while the field keeps the text
     itself, one character per character (its cursor and selection as they were)."""
@@ -53,12 +54,17 @@ def visible_controls(text: str) -> str:
 
 class _VisibleControls(Highlighter):
     """An ``Input``'s highlighter drawing its value's control characters as visible signs
-    (:func:`visible_controls`): Textual's ``Input`` draws its value as it is."""
+    (:func:`visible_controls`): Textual's ``Input`` draws its value as it is, in a Rich ``Text``, which drops BEL,
+    BS, VT, FF and CR (a cursor past one stood a character to the right): the signs are those of ``field``'s value."""
+
+    def __init__(self, field: Input) -> None:
+        self.field = field
 
     def highlight(self, text: Text) -> None:
-        shown = visible_controls(text.plain)
+        value = self.field.value
+        shown = visible_controls(value if strip_control_codes(value) == text.plain else text.plain)
         if shown != text.plain:
-            text.plain = shown  # as long as before: the styles (cursor, selection) stay on their characters
+            text.plain = shown  # one character per character of the value: the cursor and selection on their own
 
 
 def without_surrogates(text: str) -> str:
@@ -84,7 +90,7 @@ class TextInput(Input):
     ``max_length``, cuts a paste to what it has left (Textual's ``Input`` refuses the whole paste, unsaid)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("highlighter", _VisibleControls())
+        kwargs.setdefault("highlighter", _VisibleControls(self))
         self._value_seen = False
         super().__init__(*args, **kwargs)
 
