@@ -103,3 +103,15 @@ async def test_a_one_line_field_draws_a_line_break_and_the_controls_rich_drops_a
         drawn = [s.text for s in field.render_line(0) if s.style is not None and s.style.bgcolor == cursor.bgcolor]
         assert drawn == ["D"], drawn
         assert field.value == goal
+
+
+def test_the_inspectors_search_highlights_a_match_after_a_dotted_capital_i_where_it_is():
+    """The inspector's search ignores case by searching the line lowered, and took a match's place in the lowered
+    line for its place in the line itself: ``İ`` (U+0130, Turkish dotted capital I: ``İstanbul``) lowers to two
+    characters, so every match after one on its line was highlighted a cell to the right per ``İ``, over other
+    text. Now a match is placed in the line as shown."""
+    from warroom.tui.widgets._inspector import find_matches
+
+    assert find_matches(["İzmir, İstanbul: cursor c_8f2a"], "cursor") == [(0, 17, 23)]
+    assert find_matches(["from İstanbul"], "istanbul") == [(0, 5, 13)]  # İ matches i, as a search ignoring case
+    assert find_matches(["İİ x"], "İ") == [(0, 0, 1), (0, 1, 2)]  # a capital: case is not ignored
