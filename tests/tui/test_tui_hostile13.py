@@ -115,3 +115,18 @@ def test_the_inspectors_search_highlights_a_match_after_a_dotted_capital_i_where
     assert find_matches(["İzmir, İstanbul: cursor c_8f2a"], "cursor") == [(0, 17, 23)]
     assert find_matches(["from İstanbul"], "istanbul") == [(0, 5, 13)]  # İ matches i, as a search ignoring case
     assert find_matches(["İİ x"], "İ") == [(0, 0, 1), (0, 1, 2)]  # a capital: case is not ignored
+
+
+def test_the_author_modes_amounts_take_a_comma_only_between_thousands():
+    """The author mode's damage amount and deadline dropped every comma of what was typed: ``1,5`` (one and a half,
+    written with a decimal comma) was kept as 15 and ``2,50`` as 250, a damage or a deadline ten or a hundred times
+    what the author meant, unsaid. A comma is now taken only between groups of three digits (``1,500``); anything
+    else with a comma is refused, with the field's problem shown."""
+    from warroom.tui.author._dialogs import parse_amount
+
+    assert parse_amount("1,500", 0.0, strict=True) == 1500.0
+    assert parse_amount(" 14,021.25 ", 0.0, strict=True) == 14021.25
+    assert parse_amount("1,000,000", 0.0, strict=True) == 1_000_000.0
+    for typed in ("1,5", "2,50", "12,34,567", "1,5000", ",500", "1,500,", "1,,500", "1.500,25"):
+        assert parse_amount(typed, 0.0, strict=True) is None, typed
+    assert parse_amount("7.5", 0.0, strict=False) == 7.5
