@@ -130,3 +130,19 @@ def test_the_author_modes_amounts_take_a_comma_only_between_thousands():
     for typed in ("1,5", "2,50", "12,34,567", "1,5000", ",500", "1,500,", "1,,500", "1.500,25"):
         assert parse_amount(typed, 0.0, strict=True) is None, typed
     assert parse_amount("7.5", 0.0, strict=False) == 7.5
+
+
+def test_a_speed_next_to_one_offered_is_named_as_typed_when_refused():
+    """``warroom run --speed 32.0000001`` was refused as ``32 is not a speed the war room offers: use one of 0.5, 1,
+    2, 4, 8, 16, 32``: the speed refused written as one of those offered (six significant digits). It is now
+    written as typed."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    for typed in ("32.0000001", "0.4999999"):
+        result = CliRunner().invoke(main, ["run", "tutorial", "--speed", typed])
+        assert result.exit_code == 2, result.output
+        assert f"{typed} is not a speed the war room offers" in result.output, result.output
+    result = CliRunner().invoke(main, ["run", "tutorial", "--speed", "3"])
+    assert "3 is not a speed the war room offers: use one of 0.5, 1, 2, 4, 8, 16, 32" in result.output
