@@ -146,3 +146,28 @@ def test_a_speed_next_to_one_offered_is_named_as_typed_when_refused():
         assert f"{typed} is not a speed the war room offers" in result.output, result.output
     result = CliRunner().invoke(main, ["run", "tutorial", "--speed", "3"])
     assert "3 is not a speed the war room offers: use one of 0.5, 1, 2, 4, 8, 16, 32" in result.output
+
+
+async def test_the_deadline_dialog_opens_on_the_deadline_as_written(tmp_path):
+    """``l`` on the deadline's event opened its dialog on the deadline written with six significant digits
+    (``f"{after:g}"``): a deadline of 7.1234567 s after its event read ``7.12346``, and enter (nothing typed) moved
+    it; one of 1234567 s read ``1.23457e+06``. The dialog now opens on the number as written."""
+    from textual.widgets import Input
+
+    from warroom.tui.author import NumberDialog
+    from warroom.tui.widgets import TraceTable
+
+    from .conftest import STALE, author_mode
+
+    drill = tmp_path / STALE.name
+    text = STALE.read_text(encoding="utf-8")
+    assert "  deadline: 37\n" in text
+    drill.write_text(text.replace("  deadline: 37\n", "  deadline: {event: e04, after: 7.1234567}\n"), encoding="utf-8")
+    async with author_mode(drill, size=(90, 24), whole_trace=True) as (app, pilot, screen):
+        table = screen.query_one(TraceTable)
+        table.move_cursor(table.row_index("e04"))
+        await pilot.press("l")
+        assert isinstance(app.screen, NumberDialog)
+        assert app.screen.query_one(Input).value == "7.1234567"
+        await pilot.press("enter")
+        assert screen.draft.deadline is not None and screen.draft.deadline.after == 7.1234567
