@@ -171,3 +171,16 @@ async def test_the_deadline_dialog_opens_on_the_deadline_as_written(tmp_path):
         assert app.screen.query_one(Input).value == "7.1234567"
         await pilot.press("enter")
         assert screen.draft.deadline is not None and screen.draft.deadline.after == 7.1234567
+
+
+def test_re_timing_for_reading_writes_each_time_moved_exactly():
+    """``warroom annotate --reading-time`` wrote each event time it moved with six significant digits: in a drill
+    past 1,000 s (an imported run of half an hour, times in milliseconds) 1844.123 was written 1844.12, every
+    later event moved by a few milliseconds more or less than the rest; past 100,000 s by tenths of a second. Each
+    time is now written as computed."""
+    from warroom.core.author._retime import retime_text
+
+    text = ("trace:\n  - id: e1\n    t: 1834.123\n  - id: e2\n    t: 1834.5\n  - id: e3\n    t: 123456.257\n")
+    out, by = retime_text(text, "e1", 10)
+    assert by == 9.623
+    assert "    t: 1834.123\n" in out and "    t: 1844.123\n" in out and "    t: 123465.88\n" in out, out

@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from warroom.core.text import exact_figure
+
 #: A drill time as YAML writes it at the start of a value.
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 #: The comment the re-timing leaves above ``trace:``.
-NOTE = ("# Re-timed for reading by `warroom annotate --reading-time {s:g}`: the events after {event} moved {by:g} s "
+NOTE = ("# Re-timed for reading by `warroom annotate --reading-time {s}`: the events after {event} moved {by} s "
         "later.")
 
 
@@ -82,7 +84,7 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
         token = _NUMBER.match(lines[line], col)
         if found is None or token is None:
             return text, 0.0
-        lines[line] = f"{lines[line][:col]}{round(found + by, 3):g}{lines[line][token.end():]}"
+        lines[line] = f"{lines[line][:col]}{exact_figure(round(found + by, 3))}{lines[line][token.end():]}"
     trace_line = doc.lc.key("trace")[0]
-    lines.insert(trace_line, NOTE.format(s=seconds, event=event_id, by=by) + "\n")
+    lines.insert(trace_line, NOTE.format(s=exact_figure(seconds), event=event_id, by=exact_figure(by)) + "\n")
     return "".join(lines), by
