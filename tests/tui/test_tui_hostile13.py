@@ -184,3 +184,20 @@ def test_re_timing_for_reading_writes_each_time_moved_exactly():
     out, by = retime_text(text, "e1", 10)
     assert by == 9.623
     assert "    t: 1834.123\n" in out and "    t: 1844.123\n" in out and "    t: 123465.88\n" in out, out
+
+
+async def test_the_author_modes_panel_shows_each_damage_amount_as_written(tmp_path):
+    """The author mode's answer-key panel (and the notice after ``d``) wrote each damage amount with six significant
+    digits: 14,021.25 USD was shown as ``14021.2``, 1,234,567 records as ``1.23457e+06``. Now as written."""
+    from .conftest import STALE, author_mode
+
+    drill = tmp_path / STALE.name
+    text = STALE.read_text(encoding="utf-8")
+    for old, new in (("{event: e11, amount: 4413,", "{event: e11, amount: 14021.25,"),
+                     ("{event: e13, amount: 4527,", "{event: e13, amount: 1234567,")):  # fmt: skip
+        assert old in text
+        text = text.replace(old, new)
+    drill.write_text(text, encoding="utf-8")
+    async with author_mode(drill, size=(160, 30)) as (app, _pilot, _screen):
+        shown = screen_text(app)
+        assert "e11 14021.25, e13 1234567, e15 5081" in shown, shown

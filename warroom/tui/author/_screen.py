@@ -312,7 +312,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
             if isinstance(choice, DamageChoice):
                 self.draft.damage_unit = choice.unit
                 self.draft.set_damage(ev.id, choice.amount, choice.note)
-                self.changed(f"{ev.id} does {choice.amount:g} {choice.unit} of damage.")
+                self.changed(f"{ev.id} does {exact_figure(choice.amount)} {choice.unit} of damage.")
 
         self.app.push_screen(DamageDialog(ev.id, summarize(ev), self.draft.damage_unit), done)
 
