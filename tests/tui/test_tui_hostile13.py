@@ -201,3 +201,17 @@ async def test_the_author_modes_panel_shows_each_damage_amount_as_written(tmp_pa
     async with author_mode(drill, size=(160, 30)) as (app, _pilot, _screen):
         shown = screen_text(app)
         assert "e11 14021.25, e13 1234567, e15 5081" in shown, shown
+
+
+def test_the_debriefs_clock_beside_a_moment_is_the_clock_of_the_moment_itself():
+    """The debrief follows each moment written with a decimal (``at 23.5 s``) by what the war room's clock showed
+    then, but read that clock off the text, already rounded to a tenth: an escalation at 23.46 s (the clock, and the
+    trace's row, at 00:23) was written ``at 23.5 s (00:24)``. The clock is now that of the moment itself, found
+    among the session's times (its events, actions, deadline); the text's own value only when none or several
+    clocks match."""
+    from warroom.tui.screens._debrief import on_the_clock
+
+    assert on_the_clock("You escalated s1 at 23.5 s.", [4.0, 23.46, 30.0]) == "You escalated s1 at 23.5 s (00:23)."
+    assert on_the_clock("at 23.5 s", [23.54]) == "at 23.5 s (00:24)"
+    assert on_the_clock("at 23.5 s", [23.46, 23.54]) == "at 23.5 s (00:24)"  # two clocks: the text's value
+    assert on_the_clock("at 1,234.5 s", []) == "at 1,234.5 s (20:35)"
