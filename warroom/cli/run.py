@@ -18,7 +18,7 @@ from warroom.cli.common import (
 )
 from warroom.core.load.limits import MAX_SEED
 from warroom.core.settings import Settings
-from warroom.core.text import PLAYBACK_SPEEDS, clean
+from warroom.core.text import PLAYBACK_SPEEDS, clean, exact_figure
 
 if TYPE_CHECKING:
     from warroom.core.library import LoadedDrill
@@ -30,7 +30,7 @@ _SPEED_LIST = ", ".join(f"{s:g}" for s in PLAYBACK_SPEEDS)
 def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     """``--speed`` must be one of the war room's speeds (+ and - step through the same list)."""
     if value not in PLAYBACK_SPEEDS:
-        raise click.BadParameter(f"{value:g} is not a speed the war room offers: use one of {_SPEED_LIST}")
+        raise click.BadParameter(f"{exact_figure(value)} is not a speed the war room offers: use one of {_SPEED_LIST}")
     return value
 
 

@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from warroom.core.text import exact_figure
+
 #: The event kinds whose content a trainee reads to find a fault: results and model outputs.
 READ_KINDS = ("tool_result", "command_result", "executor_message", "executor_report", "planner_call")
 #: A drill time as YAML writes it at the start of a value.
@@ -31,7 +33,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 #: An anchor and a tag in front of a value (``&t0 !!float 12``).
 _PROPERTIES = re.compile(r"(?:[&!][^\s]*[ \t]+)*")
 #: The comment :func:`retime_text` leaves above ``trace:``.
-NOTE = ("# Re-timed for reading by `warroom annotate --reading-time {s:g}`: the events after {event} moved {by:g} s "
+NOTE = ("# Re-timed for reading by `warroom annotate --reading-time {s}`: the events after {event} moved {by} s "
         "later.")
 
 
@@ -158,9 +160,9 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
         token = _NUMBER.match(lines[line], col)
         if token is None:
             return text, 0.0
-        lines[line] = f"{lines[line][:col]}{round(float(ev['t']) + by, 3):g}{lines[line][token.end():]}"
+        lines[line] = f"{lines[line][:col]}{exact_figure(round(float(ev['t']) + by, 3))}{lines[line][token.end():]}"
     trace_line = doc.lc.key("trace")[0]
-    lines.insert(trace_line, NOTE.format(s=seconds, event=event_id, by=by) + "\n")
+    lines.insert(trace_line, NOTE.format(s=exact_figure(seconds), event=event_id, by=exact_figure(by)) + "\n")
     result = "".join(lines)
     for odd, stand_in in _ODD_BREAKS.items():
         result = result.replace(stand_in, odd)

@@ -196,6 +196,15 @@ def seconds_figure(value: float) -> str:
     return _decimal(value, 1)
 
 
+def exact_figure(value: float) -> str:
+    """``value`` written exactly: the shortest text that reads back as the same float, without a trailing ``.0``
+    (``20``, ``7.1234567``, ``32.0000001``, ``1e-300``). For a number given back to be read or edited (a dialog's
+    field opened on it, an error naming the value refused), where six significant digits (``:g``) would write
+    another number."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
 def clock(value: float) -> str:
     """Drill time as ``mm:ss`` (``h:mm:ss`` from an hour), rounded to the whole second half up like
     :func:`seconds` (19.5 s is ``00:20``, next to ``19.5 s``; 19.4 s is ``00:19``); negative times clamp to

@@ -6,6 +6,7 @@ here is the author's and is shown literally."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,10 +41,18 @@ def _line(value: str = "", **kwargs: Any) -> TextInput:
     return TextInput(value, max_length=LINE_MAX, **kwargs)
 
 
+#: A number written with commas between its thousands (``1,500``, ``14,021.25``): the only place a comma is taken.
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+
+
 def parse_amount(text: str, minimum: float, strict: bool) -> float | None:
-    """``text`` as a finite number above ``minimum`` (``strict``) or at least ``minimum``; None when it is not."""
+    """``text`` as a finite number above ``minimum`` (``strict``) or at least ``minimum``; None when it is not. A
+    comma is taken only between thousands: ``1,5`` (a decimal comma) is refused, never read as 15."""
+    text = text.strip()
+    if "," in text and not _THOUSANDS.fullmatch(text):
+        return None
     try:
-        value = float(text.strip().replace(",", ""))
+        value = float(text.replace(",", ""))
     except ValueError:
         return None
     if not math.isfinite(value) or value < minimum or (strict and value == minimum):
@@ -208,7 +217,7 @@ class TextDialog(_Dialog):
 class NumberDialog(TextDialog):
     """A number of drill seconds at least 0 (the deadline after an event); dismisses with it as a float."""
 
-    problem = "a number of seconds, 0 or more (e.g. 20 or 7.5)"
+    problem = "a number of seconds, 0 or more (e.g. 20 or 7.5, with a decimal point)"
 
     def parse(self, text: str) -> object | None:
         return parse_amount(text, 0.0, strict=False)
@@ -271,7 +280,8 @@ class DamageDialog(_Dialog):
         amount = parse_amount(self.query_one("#damage-amount", Input).value, 0.0, strict=True)
         unit = self.query_one("#damage-unit", Input).value.strip()
         if amount is None:
-            self.error("the amount is a number above 0")
+            self.error("the amount is a number above 0 (e.g. 184.5 or 1,500: a decimal point, commas only between "
+                       "thousands)")
             self.query_one("#damage-amount", Input).focus()
         elif not unit:
             self.error("name the damage unit (e.g. USD refunded in error)")

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from warroom.core.author import Findings, KeyDraft, item_events, item_label
-from warroom.core.text import clean, clean_line, plural
+from warroom.core.text import clean, clean_line, exact_figure, plural
 
 #: What each missing field is called in the panel, with the key that sets it.
 MISSING_HINTS = {
@@ -89,7 +89,7 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool, comparing:
     if comparing:
         _line(out, "Comparing", clean_line(" + ".join(comparing) + " (M marks them)"), "green")
     _line(out, "Cascade", clean_line(", ".join(draft.cascade)))
-    damage = ", ".join(f"{d.event} {d.amount:g}" for d in draft.damage)
+    damage = ", ".join(f"{d.event} {exact_figure(d.amount)}" for d in draft.damage)
     _line(out, "Damage", clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
     _line(out, "Deadline", clean_line(draft.deadline.describe()) if draft.deadline else "")
     _line(out, "Distractors", clean_line(", ".join(draft.distractors)), "yellow")

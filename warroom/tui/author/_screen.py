@@ -24,7 +24,7 @@ from textual.timer import Timer
 from warroom.core.author import REPLAN_AFTER, AnnotatedFile, Findings
 from warroom.core.model import TraceEvent
 from warroom.core.play import Replay
-from warroom.core.text import PLAYBACK_SPEEDS, clean_line, clock, speed
+from warroom.core.text import PLAYBACK_SPEEDS, clean_line, clock, exact_figure, speed
 from warroom.tui.author._dialogs import (
     DamageChoice,
     DamageDialog,
@@ -312,13 +312,13 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
             if isinstance(choice, DamageChoice):
                 self.draft.damage_unit = choice.unit
                 self.draft.set_damage(ev.id, choice.amount, choice.note)
-                self.changed(f"{ev.id} does {choice.amount:g} {choice.unit} of damage.")
+                self.changed(f"{ev.id} does {exact_figure(choice.amount)} {choice.unit} of damage.")
 
         self.app.push_screen(DamageDialog(ev.id, summarize(ev), self.draft.damage_unit), done)
 
     def ask_deadline(self, ev: TraceEvent) -> None:
         current = self.draft.deadline
-        value = f"{current.after:g}" if current is not None and current.event == ev.id else ""
+        value = exact_figure(current.after) if current is not None and current.event == ev.id else ""
 
         def done(after: Any) -> None:
             if isinstance(after, float):

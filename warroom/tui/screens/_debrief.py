@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
@@ -40,7 +41,7 @@ from warroom.core.model import (
 )
 from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
-from warroom.core.text import clock, damage, damage_amount, seconds, usd
+from warroom.core.text import clock, damage, damage_amount, seconds, seconds_figure, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.logic import is_tutorial
 from warroom.tui.render import prose, shown_line, summarize
@@ -220,10 +221,22 @@ def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
 _MOMENT = re.compile(r"\bat (\d[\d,]*\.\d) s\b")
 
 
-def on_the_clock(text: str) -> str:
+def on_the_clock(text: str, times: Iterable[float] = ()) -> str:
     """``text`` with each moment written with a decimal (``at 23.9 s``) followed by what the war room's clock showed
-    then (``at 23.9 s (00:24)``): the trainee saw the event at 00:24 in the trace, and the debrief agrees."""
-    return _MOMENT.sub(lambda m: f"{m.group(0)} ({clock(float(m.group(1).replace(',', '')))})", text)
+    then (``at 23.9 s (00:24)``): the trainee saw the event at 00:24 in the trace, and the debrief agrees. The clock
+    is that of the moment itself, found among ``times`` (the session's: its events, actions, deadline...) by how it
+    is written (23.46 s is written 23.5 s, but the clock showed 00:23); the written value's when no time or times
+    with different clocks are written so."""
+    clocks: dict[str, set[str]] = {}
+    for t in times:
+        clocks.setdefault(seconds_figure(t), set()).add(clock(t))
+
+    def shown(m: re.Match[str]) -> str:
+        found = clocks.get(m.group(1), set())
+        at = next(iter(found)) if len(found) == 1 else clock(float(m.group(1).replace(",", "")))
+        return f"{m.group(0)} ({at})"
+
+    return _MOMENT.sub(shown, text)
 
 
 def moment(t: float) -> str:
@@ -297,6 +310,14 @@ class DebriefScreen(Screen[None]):
         #: would cover the scorecard.
         self.notice = notice
 
+    def moments(self) -> list[float]:
+        """The session's moments the scorecard's texts may name (:func:`on_the_clock`): its events', its actions',
+        the deadline, the end, the probes' answers."""
+        replay = self.replay
+        times = [ev.t for ev in self.drill.trace] + [a.t for a in replay.actions]
+        times += [t for t in (replay.deadline, replay.end_time) if t is not None]
+        return times + list(replay.probes.revealed.values())
+
     def compose(self) -> ComposeResult:
         card = self.scorecard
         with ScrollPane(id="debrief"):
@@ -348,7 +369,7 @@ class DebriefScreen(Screen[None]):
         out.append("  ")
         out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")
-        out.append(prose(on_the_clock(card.outcome_text)))
+        out.append(prose(on_the_clock(card.outcome_text, self.moments())))
         # the tutorial always plays its fault: no sentence on which trial it was (there was no other to be)
         trial = None if is_tutorial(self.entry) else trial_sentence(self.entry.drill, self.drill)
         if trial is not None:  # a drill with a twin: which trial this session was, said here and nowhere before
@@ -369,7 +390,7 @@ class DebriefScreen(Screen[None]):
             table.add_row(
                 Text(points, style="bold"),
                 Text(shown_line(comp.name), style="bold"),
-                Text(shown_line(on_the_clock(comp.explanation))),
+                Text(shown_line(on_the_clock(comp.explanation, self.moments()))),
             )
         facts = Text()
         facts.append("time to detect ", style="bold")

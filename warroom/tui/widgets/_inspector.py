@@ -60,13 +60,19 @@ def find_matches(lines: Sequence[str], query: str) -> list[tuple[int, int, int]]
     want = query.lower() if fold else query
     out = []
     for n, line in enumerate(lines):
-        text = line.lower() if fold else line
+        text = _lowered(line) if fold else line
         start = text.find(want)
         while start >= 0:
             first = cell_len(line[:start])
             out.append((n, first, first + cell_len(line[start:start + len(query)])))
             start = text.find(want, start + max(len(want), 1))
     return out
+
+
+def _lowered(line: str) -> str:
+    """``line`` in lower case, one character for one, so that a place in it is the same place in ``line``: U+0130
+    (``İ``, the one character ``str.lower`` makes two of) lowers to ``i``."""
+    return line.replace("\u0130", "i").lower() if "\u0130" in line else line.lower()
 
 
 def _lay_out(body: Text, width: int) -> list[Strip]:

@@ -7,6 +7,9 @@ validation raised, and the app crashed. Every text typed or pasted into these wi
 replaced by U+FFFD (the replacement character, ``�``), at the input, so no note, reason, filter or author field
 ever holds one. They go through the widgets' public ``replace`` and ``insert``, where Textual's typing and paste
 both end.
+
+Both draw the control characters of their text (a drill's, a paste's) as visible signs of one cell, and measure and
+lay the text out as drawn (Rich counts a control character as no cell): the text itself is kept as it is.
 """
 
 from __future__ import annotations
@@ -14,21 +17,26 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rich.cells import cell_len
+from rich.control import strip_control_codes
 from rich.highlighter import Highlighter
-from rich.segment import Segment
 from rich.text import Text
-from textual.strip import Strip
+from textual import events
+from textual.expand_tabs import expand_tabs_inline
+from textual.geometry import Offset, Region
 from textual.widgets import Input, TextArea
+from textual.widgets.input import Selection
+from textual.widgets.text_area import Document, DocumentNavigator, EditResult, Location, WrappedDocument
 
 from warroom.core.text import SURROGATE
 
 #: What a lone surrogate becomes.
 REPLACEMENT = "\ufffd"
 
-#: The characters a field draws as a visible sign: C0 controls but tab and newline (drawn as Unicode's control
-#: pictures, ESC as ␛), DEL (␡), C1 controls and the bidirectional embedding, override and isolate controls (�), the
-#: characters :func:`warroom.core.text.clean` escapes everywhere else.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: The characters a field draws as a visible sign: C0 controls but tab (drawn as Unicode's control pictures, ESC as
+#: ␛, a line break in a one-line field as ␊), DEL (␡), C1 controls and the bidirectional embedding, override and
+#: isolate controls (�), the characters :func:`warroom.core.text.clean` escapes everywhere else.
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _sign(match: re.Match[str]) -> str:
@@ -37,7 +45,7 @@ def _sign(match: re.Match[str]) -> str:
 
 
 def visible_controls(text: str) -> str:
-    """``text`` with each control or bidirectional control character (but tab and newline) replaced by a visible
+    """``text`` with each control or bidirectional control character (but tab) replaced by a visible
     sign of one character: what a field draws, so that its text (a drill's, a paste's) never writes a terminal
     escape (ESC [2J clears the screen), retitles the terminal or reorders the line, while the field keeps the text
     itself, one character per character (its cursor and selection as they were)."""
@@ -46,12 +54,17 @@ def visible_controls(text: str) -> str:
 
 class _VisibleControls(Highlighter):
     """An ``Input``'s highlighter drawing its value's control characters as visible signs
-    (:func:`visible_controls`): Textual's ``Input`` draws its value as it is."""
+    (:func:`visible_controls`): Textual's ``Input`` draws its value as it is, in a Rich ``Text``, which drops BEL,
+    BS, VT, FF and CR (a cursor past one stood a character to the right): the signs are those of ``field``'s value."""
+
+    def __init__(self, field: Input) -> None:
+        self.field = field
 
     def highlight(self, text: Text) -> None:
-        shown = visible_controls(text.plain)
+        value = self.field.value
+        shown = visible_controls(value if strip_control_codes(value) == text.plain else text.plain)
         if shown != text.plain:
-            text.plain = shown  # as long as before: the styles (cursor, selection) stay on their characters
+            text.plain = shown  # one character per character of the value: the cursor and selection on their own
 
 
 def without_surrogates(text: str) -> str:
@@ -77,8 +90,53 @@ class TextInput(Input):
     ``max_length``, cuts a paste to what it has left (Textual's ``Input`` refuses the whole paste, unsaid)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("highlighter", _VisibleControls())
+        kwargs.setdefault("highlighter", _VisibleControls(self))
+        self._value_seen = False
         super().__init__(*args, **kwargs)
+
+    # Textual's Input measures its cursor on its value as it is, where Rich counts a control character as no cell,
+    # while the value is drawn with each one's visible sign (one cell): a value holding some scrolled that many
+    # cells short, its last cells and the cursor past the field's edge, and a click landed that many characters
+    # off. Each is measured again with the signs in place (what is drawn), when the value holds a control character.
+
+    def _cells(self, position: int) -> int:
+        """The cells the value's first ``position`` characters take as drawn."""
+        return cell_len(expand_tabs_inline(visible_controls(self.value[:position]), 4))
+
+    def _at_cell(self, x: int) -> int:
+        """The index of the character drawn at the field's content column ``x``."""
+        x += self.scroll_offset.x
+        cells = 0
+        for index, character in enumerate(visible_controls(self.value)):
+            cells += cell_len(character)
+            if x < cells:
+                return index
+        return len(self.value)
+
+    @property
+    def cursor_screen_offset(self) -> Offset:
+        x, y, _width, _height = self.content_region
+        return Offset(x + self._cells(self.cursor_position) + self.cursor_at_end - self.scroll_offset.x, y)
+
+    def watch_value(self) -> None:
+        self._value_seen = True  # as Input, the cursor put at the end of the first value does not scroll
+
+    def watch_selection(self) -> None:
+        if self._value_seen and _CONTROL.search(self.value):
+            offset = self._cells(self.cursor_position) + self.cursor_at_end
+            self.scroll_to_region(Region(offset, 0, width=1, height=1), force=True, animate=False)
+            self.app.cursor_position = self.cursor_screen_offset
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        if _CONTROL.search(self.value):  # after Input's own handler (called after this one), which it corrects
+            self.call_later(self._select, self._at_cell(event.get_content_offset_capture(self).x), False)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self.app.mouse_captured is self and _CONTROL.search(self.value):  # selecting with the mouse
+            self.call_later(self._select, self._at_cell(event.get_content_offset_capture(self).x), True)
+
+    def _select(self, index: int, extend: bool) -> None:
+        self.selection = Selection(self.selection.start, index) if extend else Selection.cursor(index)
 
     def replace(self, text: str, start: int, end: int) -> None:
         text = without_surrogates(text)
@@ -104,17 +162,34 @@ class TextEditor(TextArea):
     author mode's debrief took seconds, and every key after it a frame's worth of a megabyte."""
 
     def __init__(self, text: str = "", *, max_length: int = 0, **kwargs: Any) -> None:
-        super().__init__(text, **kwargs)
+        super().__init__(_shown(text), **kwargs)
         self.max_length = max_length
+        self._keep(text)
 
-    def render_line(self, y: int) -> Strip:
-        """The line as Textual's ``TextArea`` draws it, its control characters drawn as visible signs
-        (:func:`visible_controls`; it drew them as they are), cut to the width it had."""
-        strip = super().render_line(y)
-        if not any(_CONTROL.search(segment.text) for segment in strip):
-            return strip
-        shown = Strip([Segment(visible_controls(s.text), s.style, s.control) for s in strip])
-        return shown.crop(0, strip.cell_length)
+    def load_text(self, text: str) -> None:
+        super().load_text(_shown(text))
+        self._keep(text)
+
+    @property
+    def text(self) -> str:
+        """The text itself (its control characters as they are), not as drawn."""
+        document = self.document
+        return document.kept if isinstance(document, ShownDocument) else document.text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.load_text(value)
+
+    def _keep(self, text: str) -> None:
+        """Edit ``text`` as a :class:`ShownDocument`: Textual's ``TextArea`` lays its document out by Rich's cell
+        widths, which count a control character as no cell, so a line holding one drawn with its visible sign lost
+        its last cell (wrapped or scrolled one cell short, the cursor past the edge). The document it lays out and
+        draws now holds the signs themselves (given to ``TextArea`` through ``load_text``: the same geometry), and
+        the text is kept beside it."""
+        self.document = ShownDocument(text)
+        self.wrapped_document = WrappedDocument(self.document, tab_width=self.indent_width)
+        self.wrapped_document.wrap(self.wrap_width, tab_width=self.indent_width)
+        self.navigator = DocumentNavigator(self.wrapped_document)
 
     def _fit(self, text: str, start: Any, end: Any) -> str:
         text = without_surrogates(text)
@@ -132,3 +207,32 @@ class TextEditor(TextArea):
         where = self.cursor_location if location is None else location
         return super().insert(self._fit(text, where, where), location,
                               maintain_selection_offset=maintain_selection_offset)  # fmt: skip
+
+
+def _shown(text: str) -> str:
+    """``text`` as a :class:`ShownDocument` holds it: its lines (as Textual's ``Document`` splits them) with their
+    control characters as visible signs, one character for one, joined by newlines."""
+    shown = "\n".join(visible_controls(line) for line in text.splitlines())
+    return shown + "\n" if text.endswith(("\r\n", "\n", "\r")) else shown
+
+
+class ShownDocument(Document):
+    """A ``TextArea``'s document holding its text as drawn (:func:`_shown`: each control character a visible sign
+    of one cell, which Rich measures as it is drawn), and the text itself beside it (:attr:`kept`), edited alike:
+    one character for one, so every location is the same in both. An edit gives back the text it replaced as
+    it was, so undoing it restores the control characters."""
+
+    def __init__(self, text: str) -> None:
+        self._kept = Document(text)
+        super().__init__(self._kept.newline.join(visible_controls(line) for line in self._kept.lines))
+
+    @property
+    def kept(self) -> str:
+        """The text itself, its control characters as they are."""
+        return self._kept.text
+
+    def replace_range(self, start: Location, end: Location, text: str) -> EditResult:
+        kept = self._kept.replace_range(start, end, text)
+        shown = super().replace_range(start, end, _shown(text))
+        assert shown.end_location == kept.end_location, (shown, kept)
+        return EditResult(shown.end_location, kept.replaced_text)
