@@ -1,11 +1,13 @@
 """Drills of one healthy run (issue 30, campaign 13): projections of one run share every event but the fault's, so a
 trainee who has seen one finds another's fault by the event that differs. The run is found from the drills
 themselves (:func:`warroom.core.library.run_fingerprint`), whatever their ids and titles; a drill set holding two
-drills of one run is warned about (a practice set) or refused (an assessment set) at the second's line."""
+drills of one run is warned about (a practice set) or refused (an assessment set) at the second's line; ``warroom
+project --all`` ends with the projections each run gave and the rule."""
 
 from __future__ import annotations
 
 import copy
+import shutil
 from pathlib import Path
 
 import pytest
@@ -140,3 +142,29 @@ def test_one_drill_of_each_run_gives_no_warning(tmp_path: Path, projections):
     path = tmp_path / "one.set.yaml"
     path.write_text(f"set: one\ntitle: One\nmode: assessment\ndrills: [{a}, {OTHER}]\n", encoding="utf-8")
     assert drill_set_problems(path, warnings=True) == []
+
+
+def test_project_all_ends_with_the_projections_of_each_run_and_the_rule(tmp_path: Path):
+    source = tmp_path / "healthy"
+    source.mkdir()
+    shutil.copy(bundled(RUN), source)
+    result = CliRunner().invoke(main, ["project", "--all", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    written_files = sorted((tmp_path / "out").glob("*.yaml"))
+    lines = result.output.strip().splitlines()
+    assert lines[-2] == f"Projections per healthy run: {RUN}.yaml {len(written_files)}."
+    assert lines[-1] == (
+        "Drills projected from one run share every event but the fault's, so a trainee who has seen one finds "
+        "another's fault by the event that differs: put at most one projection of each run in a drill set that "
+        "counts (an assessment set holding two is refused) and keep the others for practice.")
+    assert len({run_fingerprint(load_drill(f)) for f in written_files}) == 1
+
+
+def test_past_ten_runs_the_others_are_counted():
+    from warroom.cli.author._project import _per_run
+
+    folder = Path("/runs")
+    counts = {f"/runs/r{i:02}.yaml": 20 - i for i in range(13)}
+    first = _per_run(folder, counts).splitlines()[0]
+    assert first == ("Projections per healthy run: r00.yaml 20, r01.yaml 19, r02.yaml 18, r03.yaml 17, r04.yaml 16, "
+                     "r05.yaml 15, r06.yaml 14, r07.yaml 13, r08.yaml 12, r09.yaml 11 and 3 more runs (8 to 10 each).")
