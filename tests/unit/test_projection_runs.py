@@ -132,9 +132,28 @@ def test_an_assessment_set_with_two_drills_of_one_run_is_refused(tmp_path: Path,
     [problem] = resolve_set_drills(load_drill_set(path), path)[1]
     assert (problem.line, problem.column, problem.severity) == (7, 5, "error")
     assert problem.message == MESSAGE.format(run=run) + (
-        "an assessment set holds at most one drill of each run: keep one here and play the others in a practice set")
+        "a set played as an assessment holds at most one drill of each run: keep one here and play the others in a "
+        "practice set")
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 1 and "1 drill set checked: 0 valid, 1 invalid (1 problem)" in result.output
+
+
+def test_a_practice_set_played_as_an_assessment_is_refused(tmp_path: Path, projections, monkeypatch):
+    from warroom.core.load import DrillSetError
+    from warroom.tui.logic import load_active_set
+
+    path = set_file(tmp_path, projections)
+    assert len(load_active_set(path).drills) == 3  # played as practice: as it is
+    with pytest.raises(DrillSetError) as refused:
+        load_active_set(path, assessment=True)
+    [problem] = refused.value.problems
+    assert (problem.line, problem.column, problem.severity) == (7, 5, "error")
+    assert "a set played as an assessment holds at most one drill of each run" in problem.message
+    monkeypatch.setattr("warroom.tui.app.launch", lambda *a, **k: pytest.fail("the picker opened"))
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "--mode", "assessment", "--set",
+                                       str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:7:5: the drill 'q4-refund-check' is from the same healthy run as item 1" in result.output
 
 
 def test_one_drill_of_each_run_gives_no_warning(tmp_path: Path, projections):

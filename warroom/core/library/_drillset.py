@@ -63,12 +63,15 @@ def _is_path(name: str) -> bool:
 
 
 def resolve_set_drills(
-    drill_set: DrillSet, set_path: str | os.PathLike[str], extra_dirs: Iterable[Path] = ()
+    drill_set: DrillSet, set_path: str | os.PathLike[str], extra_dirs: Iterable[Path] = (), *,
+    assessment: bool = False,
 ) -> tuple[list[SetDrill], list[Problem]]:
     """Find and load each drill the set names: a path (relative to the set file's folder) or a drill id (in
     ``extra_dirs``, then the bundled library). Returns the drills in the set's order and the problems, each at the
-    drill's line of the set file: a drill that is not found or does not load, one named twice (by id), and an
-    adaptive set whose pool lacks the drills its ``all_clear_rate`` needs."""
+    drill's line of the set file: a drill that is not found or does not load, one named twice (by id), in an
+    assessment (an assessment set, or any set played as one: ``assessment``) a drill of the same healthy run as an
+    earlier one (:func:`same_run_problems`), and an adaptive set whose pool lacks the drills its ``all_clear_rate``
+    needs."""
     from warroom.core.library._library import resolve_drill
 
     base = Path(set_path).parent
@@ -105,8 +108,8 @@ def resolve_set_drills(
             )
         seen.setdefault(drill.id, i)
         out.append(SetDrill(name, path, drill))
-    if drill_set.mode == "assessment":  # one run twice in what counts: refused (docs/drill-sets.md)
-        problems += same_run_problems(out, at, drill_set.mode)
+    if assessment or drill_set.mode == "assessment":  # one run twice in what counts: refused (docs/drill-sets.md)
+        problems += same_run_problems(out, at, "assessment")
     loaded = [d.drill for d in out if d.drill is not None]
     if drill_set.adaptive is not None and loaded and len(loaded) == len(out):
         rate_at = ("adaptive", "all_clear_rate")
@@ -144,8 +147,8 @@ def _same_run_message(drill_id: str, item: int, other: str, run: str, mode: str)
             "events but where a fault was put): a trainee who has played one of them, or its noise trial, finds "
             "the other's fault by the event that differs, without reading it; ")
     if mode == "assessment":
-        return what + ("an assessment set holds at most one drill of each run: keep one here and play the others "
-                       "in a practice set")
+        return what + ("a set played as an assessment holds at most one drill of each run: keep one here and play "
+                       "the others in a practice set")
     return what + "keep one in a set that counts and play the others for practice"
 
 
