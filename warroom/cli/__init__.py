@@ -225,7 +225,7 @@ def main(
         from warroom.cli.common import check_store, load_set_option
         from warroom.tui.app import launch
 
-        drill_set = load_set_option(set_file, settings) if set_file is not None else None
+        drill_set = load_set_option(set_file, settings, mode) if set_file is not None else None
         check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
         launch(settings, mode=mode or "practice", drill_set=drill_set)
     elif set_file is not None:

@@ -132,6 +132,7 @@ class _Tally:
     failed_sources: list[str] = field(default_factory=list)  # files that are not healthy runs (path:line:col: ...)
     barren: list[str] = field(default_factory=list)  # healthy runs that gave no drill (file: why)
     levels: dict[int, int] = field(default_factory=dict)
+    per_run: dict[str, int] = field(default_factory=dict)  # projections each healthy run gave (file: count)
 
     def add(self, file: str, outcome: Any) -> None:
         """Count ``outcome`` (a file's, not yet written) in."""
@@ -142,6 +143,8 @@ class _Tally:
         self.failures += [f"{clean_name(file)}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
         barren = _barren(file, outcome)
         self.barren += [barren] if barren is not None else []
+        if outcome.projections:
+            self.per_run[file] = len(outcome.projections)
 
 
 def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: list[Any], force: bool,
@@ -228,6 +231,33 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
         say(f"{plural(len(tally.barren), 'healthy run')} gave no drill (above).", err=True)
     if tally.failed_sources:
         say(f"{plural(len(tally.failed_sources), 'file')} could not be projected (above).", err=True)
+    if tally.per_run:
+        say(_per_run(folder, tally.per_run))
+
+
+#: Healthy runs :func:`_per_run` names, at most; the others are counted.
+PER_RUN_NAMED = 10
+
+
+def _per_run(folder: Path, per_run: dict[str, int]) -> str:
+    """How many projections each healthy run gave (the most first; past :data:`PER_RUN_NAMED` runs, counted), and
+    that at most one of a run goes into a drill set that counts (docs/authoring.md, "Every projection of a
+    folder")."""
+    runs = sorted(per_run.items(), key=lambda r: (-r[1], r[0]))
+
+    def name(file: str) -> str:
+        path = Path(file)
+        return clean_name(str(path.relative_to(folder)) if path.is_relative_to(folder) else file)
+
+    listed = ", ".join(f"{name(f)} {n}" for f, n in runs[:PER_RUN_NAMED])
+    rest = runs[PER_RUN_NAMED:]
+    if rest:
+        low, high = rest[-1][1], rest[0][1]
+        listed += f" and {plural(len(rest), 'more run')} ({low if low == high else f'{low} to {high}'} each)"
+    return (f"Projections per healthy run: {listed}.\n"
+            "Drills projected from one run share every event but the fault's, so a trainee who has seen one finds "
+            "another's fault by the event that differs: put at most one projection of each run in a drill set that "
+            "counts (an assessment set holding two is refused) and keep the others for practice.")
 
 
 @click.command("project")

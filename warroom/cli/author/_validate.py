@@ -19,11 +19,13 @@ from warroom.cli.common import (
 from warroom.core.text import clean, plural
 
 
-def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
-    """The problems of a drill set file: its own (format) and those of the drills it names, all at once."""
+def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> tuple[list[Any], list[Any]]:
+    """The problems of a drill set file (its own, its format's and those of the drills it names, all at once) and
+    its warnings (a practice set's drills of one healthy run)."""
     from warroom.core.library import drill_set_problems
 
-    return list(drill_set_problems(path, drill_dirs))
+    found = drill_set_problems(path, drill_dirs, warnings=True)
+    return [p for p in found if p.severity != "warning"], [p for p in found if p.severity == "warning"]
 
 
 def _load_all(
@@ -57,7 +59,7 @@ def _load_one(
 
     problems_of, warnings_of, notes_of = found
     if is_set:
-        problems_of[f] = _set_problems(f, drill_dirs)
+        problems_of[f], warnings_of[f] = _set_problems(f, drill_dirs)
         return
     try:
         drill, warnings_of[f] = load_drill_with_warnings(f)
@@ -121,7 +123,9 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     may share an id.
 
     A drill set file (a top-level `set` key, in any layout; docs/drill-sets.md) is checked as a set: its format,
-    and that every drill it names is found and loads.
+    that every drill it names is found and loads, and that no two of its drills are of one healthy run (projections
+    of one run, or twins that are one run: a trainee who has seen one finds the other's fault by the event that
+    differs): a warning in a practice set, a problem in an assessment set.
 
     A file that is not a regular file (a FIFO, a device) is a problem, never read; a folder that cannot be read
     is reported on stderr and fails the command.

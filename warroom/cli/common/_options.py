@@ -332,16 +332,17 @@ data_dir_setting = click.option(
 )
 
 
-def load_set_option(path: Path, settings: Settings) -> Any:
-    """The :class:`~warroom.tui.logic.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
-    a drill that is not found or does not load, prints its ``path:line:col: message`` problems on stderr and exits
-    with status 1."""
+def load_set_option(path: Path, settings: Settings, mode: str | None = None) -> Any:
+    """The :class:`~warroom.tui.logic.ActiveSet` of ``--set FILE`` (played in ``mode``: ``--mode``'s, None for the
+    set's own). A set file that does not validate, names a drill that is not found or does not load, or (played as
+    an assessment) two drills of one healthy run, prints its ``path:line:col: message`` problems on stderr and
+    exits with status 1."""
     from warroom.core.load import DrillSetError
     from warroom.core.text import clean
     from warroom.tui.logic import load_active_set
 
     try:
-        return load_active_set(path, settings.drill_dirs)
+        return load_active_set(path, settings.drill_dirs, assessment=mode == "assessment")
     except DrillSetError as exc:
         for problem in exc.problems:
             click.echo(clean(problem), err=True)

@@ -3,7 +3,7 @@
 from ._adaptive import Attempt, Candidate, choose_next
 from ._cache import CachedFile, FolderCache, Stamp, file_stamp, settled
 from ._card import DrillCard
-from ._drillset import SetDrill, drill_set_problems, resolve_set_drills
+from ._drillset import SetDrill, drill_set_problems, resolve_set_drills, same_run_problems
 from ._library import (
     TUTORIAL_ID,
     DrillLibrary,
@@ -14,6 +14,7 @@ from ._library import (
     find_drill_files,
     resolve_drill,
 )
+from ._runs import run_fingerprint
 
 __all__ = [
     "Attempt",
@@ -35,5 +36,7 @@ __all__ = [
     "find_drill_files",
     "resolve_drill",
     "resolve_set_drills",
+    "run_fingerprint",
+    "same_run_problems",
     "settled",
 ]

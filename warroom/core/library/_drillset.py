@@ -1,6 +1,7 @@
 """The drills of a drill set (docs/drill-sets.md) looked up and loaded: each a drill id (in the --drills folders, then
 the bundled library) or a drill file path relative to the set file (:func:`resolve_set_drills`), and every problem of
-a set file at once, its own and its drills' (:func:`drill_set_problems`). Reading the set file itself is
+a set file at once, its own and its drills' (:func:`drill_set_problems`), with drills of one healthy run
+(:func:`same_run_problems`: an error in an assessment set, a warning in a practice set). Reading the set file itself is
 :func:`warroom.core.load.load_drill_set`; the adaptive chooser is :mod:`warroom.core.library._adaptive`.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +26,19 @@ from warroom.core.load import (
 )
 
 
-def drill_set_problems(path: str | os.PathLike[str], extra_dirs: Iterable[Path] = ()) -> list[Problem]:
+def drill_set_problems(path: str | os.PathLike[str], extra_dirs: Iterable[Path] = (), *,
+                       warnings: bool = False) -> list[Problem]:
     """Every problem of the drill set file at ``path``, all at once, in file order: the file's own
     (:func:`load_drill_set`) and those of the drills it names (:func:`resolve_set_drills`), which are looked up
-    whenever the `drills` list itself is valid, even when another key is wrong. Empty for a usable set."""
+    whenever the `drills` list itself is valid, even when another key is wrong. Empty for a usable set. With
+    ``warnings``, a practice set's warnings too (severity "warning": drills of one healthy run,
+    :func:`same_run_problems`)."""
     try:
-        return resolve_set_drills(load_drill_set(path), path, extra_dirs)[1]
+        drill_set = load_drill_set(path)
+        drills, problems = resolve_set_drills(drill_set, path, extra_dirs)
+        if warnings and drill_set.mode != "assessment":
+            problems += same_run_problems(drills, set_problem_at(path), drill_set.mode)
+        return problems
     except DrillSetError as exc:
         if exc.drills is None:
             return list(exc.problems)
@@ -55,12 +63,15 @@ def _is_path(name: str) -> bool:
 
 
 def resolve_set_drills(
-    drill_set: DrillSet, set_path: str | os.PathLike[str], extra_dirs: Iterable[Path] = ()
+    drill_set: DrillSet, set_path: str | os.PathLike[str], extra_dirs: Iterable[Path] = (), *,
+    assessment: bool = False,
 ) -> tuple[list[SetDrill], list[Problem]]:
     """Find and load each drill the set names: a path (relative to the set file's folder) or a drill id (in
     ``extra_dirs``, then the bundled library). Returns the drills in the set's order and the problems, each at the
-    drill's line of the set file: a drill that is not found or does not load, one named twice (by id), and an
-    adaptive set whose pool lacks the drills its ``all_clear_rate`` needs."""
+    drill's line of the set file: a drill that is not found or does not load, one named twice (by id), in an
+    assessment (an assessment set, or any set played as one: ``assessment``) a drill of the same healthy run as an
+    earlier one (:func:`same_run_problems`), and an adaptive set whose pool lacks the drills its ``all_clear_rate``
+    needs."""
     from warroom.core.library._library import resolve_drill
 
     base = Path(set_path).parent
@@ -97,11 +108,48 @@ def resolve_set_drills(
             )
         seen.setdefault(drill.id, i)
         out.append(SetDrill(name, path, drill))
+    if assessment or drill_set.mode == "assessment":  # one run twice in what counts: refused (docs/drill-sets.md)
+        problems += same_run_problems(out, at, "assessment")
     loaded = [d.drill for d in out if d.drill is not None]
     if drill_set.adaptive is not None and loaded and len(loaded) == len(out):
         rate_at = ("adaptive", "all_clear_rate")
         problems += [at(rate_at, message) for message in _pool_problems(drill_set.adaptive, loaded)]
     return out, problems
+
+
+def same_run_problems(drills: Sequence[SetDrill], at: Callable[[tuple[Any, ...], str], Problem],
+                      mode: str) -> list[Problem]:
+    """A problem at the `drills` entry of each drill of a set that is from the same healthy run as an earlier one
+    (:func:`~warroom.core.library.run_fingerprint`; a drill named twice is a problem of its own, not counted
+    here): an error in an ``"assessment"`` set (``mode``), a warning (rule ``same-run``) in a practice set. ``at``
+    places a message at a data path of the set file (:func:`set_problem_at`)."""
+    from warroom.core.library._runs import run_fingerprint
+
+    first: dict[str, tuple[int, str]] = {}  # run -> (item index, drill id) of its first drill in the set
+    ids: set[str] = set()
+    out = []
+    for i, entry in enumerate(drills):
+        if entry.drill is None or entry.drill.id in ids:
+            continue
+        ids.add(entry.drill.id)
+        run = run_fingerprint(entry.drill)
+        if run not in first:
+            first[run] = (i, entry.drill.id)
+            continue
+        j, other = first[run]
+        problem = at(("drills", i), _same_run_message(entry.drill.id, j + 1, other, run, mode))
+        out.append(problem if mode == "assessment" else replace(problem, severity="warning", rule="same-run"))
+    return out
+
+
+def _same_run_message(drill_id: str, item: int, other: str, run: str, mode: str) -> str:
+    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r} (run {run}: the same "
+            "events but where a fault was put): a trainee who has played one of them, or its noise trial, finds "
+            "the other's fault by the event that differs, without reading it; ")
+    if mode == "assessment":
+        return what + ("a set played as an assessment holds at most one drill of each run: keep one here and play "
+                       "the others in a practice set")
+    return what + "keep one in a set that counts and play the others for practice"
 
 
 def _once(done: dict[str, Any], key: str, work: Callable[[str], Any]) -> Any:

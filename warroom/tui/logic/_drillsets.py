@@ -168,10 +168,10 @@ def _detected(row: Any) -> bool:
     return row.outcome in ("contained", "all_clear_held")
 
 
-def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
-    """Read the drill set file at ``path`` and find its drills. Raises
-    :class:`~warroom.core.load.DrillSetError` with every ``path:line:col: message`` problem (of the file or
-    of a drill it names)."""
+def load_active_set(path: Path, drill_dirs: Sequence[Path] = (), *, assessment: bool = False) -> ActiveSet:
+    """Read the drill set file at ``path`` and find its drills (to be played as an ``assessment``, whatever the
+    set's mode, when asked). Raises :class:`~warroom.core.load.DrillSetError` with every ``path:line:col:
+    message`` problem (of the file or of a drill it names, or two drills of one healthy run in an assessment)."""
     from warroom.core.library import drill_set_problems, resolve_set_drills
     from warroom.core.load import DrillSetError, load_drill_set
 
@@ -181,7 +181,7 @@ def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
         if exc.drills is None:
             raise
         raise DrillSetError(drill_set_problems(path, drill_dirs)) from None
-    drills, problems = resolve_set_drills(model, path, drill_dirs)
+    drills, problems = resolve_set_drills(model, path, drill_dirs, assessment=assessment)
     if problems:
         raise DrillSetError(problems)
     return ActiveSet(Path(path), model, tuple(drills))

@@ -1,0 +1,62 @@
+"""Which healthy run a drill was made from (:func:`run_fingerprint`), read from the drill itself.
+
+Drills projected from one healthy run (``warroom project``), and hand-written drills whose twins are one run, share
+every event but the fault's: a trainee who has seen one of them (or its noise trial, which *is* that run) finds the
+fault of another by the event that differs, without reading it (docs/cohorts.md). So a drill set that counts holds
+at most one drill of each run (:mod:`warroom.core.library._drillset`).
+
+The run is read from the drill, never from its id, title or source text (an author renames them): it is the
+drill's healthy run (its twin, built as :func:`~warroom.core.model.twin_of` builds it; an all-clear drill's own
+trace; a fault drill without a twin: its trace, the only run it has), as the sequence of what its events say, with
+what a projection adds around the run left out: ``log`` events (a distractor's deprecation warning, a tool SDK's
+request log), the earlier attempts of a retried call and their results (a distractor's retried 429), and the
+fields that only place or time an event (its id, time, plan step, the call a result answers, ``retry_of``,
+``attempt``, ``duration_ms``, an approval's ``request``). The drill clock stretched for the reading window changes
+only times, so two projections of one run have one fingerprint; two runs that differ in any call, result, message
+or report have two.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from warroom.core.model import Drill, LogEvent, TwinError, twin_of
+
+#: Fields of a trace event that place or time it in a trace, not what happened.
+_PLACING = frozenset({"id", "t", "step", "call", "retry_of", "attempt", "duration_ms", "request"})
+
+#: Characters of the hexadecimal digest a fingerprint is.
+DIGEST_CHARS = 12
+
+
+def healthy_trace(drill: Drill) -> list[Any]:
+    """The trace events of ``drill``'s healthy run: its twin's (a drill with a twin), else its own."""
+    if drill.twin is not None:
+        try:
+            return list(twin_of(drill).trace)
+        except TwinError:  # a twin that does not build: the drill does not validate; its own trace stands in
+            pass
+    return list(drill.trace)
+
+
+def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
+    """The events of a run as what they say, in release order: no logs, no retried attempts (nor their results),
+    no placing fields."""
+    ordered = sorted(events, key=lambda e: e.t)  # stable: events of one time keep their order
+    retried = {e.retry_of for e in ordered if getattr(e, "retry_of", None)}
+    out = []
+    for event in ordered:
+        if isinstance(event, LogEvent) or event.id in retried or getattr(event, "call", None) in retried:
+            continue
+        out.append(event.model_dump(mode="json", exclude_none=True, exclude=set(_PLACING)))
+    return out
+
+
+def run_fingerprint(drill: Drill) -> str:
+    """The fingerprint of the healthy run ``drill`` was made from: :data:`DIGEST_CHARS` hexadecimal characters,
+    the same for every drill of one run whatever their ids, titles and faults (see the module docstring)."""
+    text = json.dumps(_what_happened(healthy_trace(drill)), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=DIGEST_CHARS // 2).hexdigest()
