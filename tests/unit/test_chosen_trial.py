@@ -275,3 +275,23 @@ def test_a_chosen_row_summary_json_agrees_with_report_facts(tmp_path: Path):
         facts = read_facts(store)[0]
     assert sum(f.chosen for f in facts) == 15
     assert dataclasses.asdict(summarize(facts))["trainees"][0]["trials"] == data["counted"]["trials"] == 15
+
+
+def test_the_gradebook_grades_no_chosen_first_attempt(tmp_path: Path):
+    """A date-range gradebook holds practice sessions outside any set: a ``--as noise`` session held (100) was the
+    first attempt's grade and raised ``mean_first``. Its cell says it is not graded, and the mean leaves it out."""
+    import csv
+    import io
+
+    from warroom.console._gradebook import gradebook_csv
+
+    sid = _play_chosen(tmp_path, played_as="noise")
+    drawn = _play_chosen(tmp_path)
+    with ResultsStore(tmp_path) as store:
+        rows = [store.get(sid), store.get(drawn)]
+    other = dataclasses.replace(rows[1], session_id="x-1", drill_id="other", total=40, outcome="missed")
+    (row,) = csv.DictReader(io.StringIO(gradebook_csv([*rows, other], [rows[0].drill_id, "other"])))
+    day = rows[0].started_at[:10]
+    assert row[rows[0].drill_id].startswith(f"not graded (first attempt {day} a chosen trial, --as/--seed; 2 "
+                                            "attempts here, best ")  # fmt: skip
+    assert (row["other"], row["mean_first"]) == ("40", "40.0")
