@@ -121,7 +121,8 @@ def test_an_assessment_journal_claiming_a_noise_trial_its_seed_does_not_draw_is_
 
 
 def test_a_practice_session_may_still_be_played_as_the_trial_asked_for(tmp_path: Path):
-    """``--as noise`` in practice (for authors) is a noise trial whatever its seed draws: it stays verified."""
+    """``--as noise`` in practice (for authors) is a noise trial whatever its seed draws: it stays verified (recorded
+    as chosen, so no figure counts it: tests/unit/test_chosen_trial.py)."""
     from store_support import bundled_drill_path, load
 
     from unit.test_forgeries import killed_journal, recovered_verdict
@@ -131,5 +132,6 @@ def test_a_practice_session_may_still_be_played_as_the_trial_asked_for(tmp_path:
     from warroom.store.review import Verdict
 
     seed = next(s for s in range(100) if draw_played_as(load(bundled_drill_path()), s) is PlayedAs.SIGNAL)
-    sid = killed_journal(tmp_path, bundled_drill_path(), {}, [], seed=seed, trial=Trial(PlayedAs.NOISE))
+    trial = Trial(PlayedAs.NOISE, chosen=True)
+    sid = killed_journal(tmp_path, bundled_drill_path(), {}, [], seed=seed, trial=trial)
     assert recovered_verdict(tmp_path, sid) == (None, "", Verdict.VERIFIED)

@@ -257,7 +257,8 @@ def _record(tmp_path: Path, path: Path, cite: str, rules: str, monkeypatch: pyte
     from warroom.store.journal import SessionRecorder, Trial, _recorder
 
     monkeypatch.setattr(_recorder, "scoring_version", lambda: rules)
-    rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path), trial=Trial(PlayedAs.NOISE))
+    trial = Trial(PlayedAs.NOISE, chosen=True)  # (warroom run --as noise)
+    rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path), trial=trial)
     assert rec.info.scoring_version == rules
     replay = Replay(rec.drill, on_action=rec.record)
     replay.advance_to(65.0)

@@ -55,7 +55,8 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     default=None,
     help="Play the session of this seed: its variant (a drill with variants) and, for a drill with a twin, its "
     "signal or noise trial (see `warroom scores` for a session's seed). Default: each session draws a seed, so a "
-    "replay shows another variant. Not in assessment mode, whose sessions draw their seed unseen.",
+    "replay shows another variant. Not in assessment mode, whose sessions draw their seed unseen. The session is "
+    "kept as a chosen trial: never counted in the cohort figures (`scores summary`, `report`).",
 )
 @click.option(
     "--as",
@@ -64,7 +65,8 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     default=None,
     help="For authors, in practice: play a drill with a twin as a signal trial (its fault) or a noise trial (its "
     "healthy twin) instead of drawing it from the session's seed (docs/authoring.md, \"Twins: signal and noise "
-    "trials\").",
+    "trials\"). The session is kept as a chosen trial: never counted in the cohort figures, and a first attempt, so "
+    "later sessions of the drill are replays.",
 )
 @pass_settings
 def run(

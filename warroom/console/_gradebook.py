@@ -15,6 +15,10 @@ A scope is no way round the first attempt: a trainee who played a drill before t
 range, or outside the set), read its debrief, and played it again inside the scope has the **first attempt they
 ever made** in the cell, said so: ``40 (first attempt 2026-11-29, outside this gradebook; 1 attempt here, best
 100)`` (given the sessions outside the scope: ``earlier``).
+
+A first attempt whose trial was chosen, not drawn (``warroom run --as``/``--seed``: the row's ``chosen``) is no trial
+and gets no grade: its cell says so (``not graded (first attempt 2026-11-29 a chosen trial, --as/--seed; ...)``) and
+``mean_first`` leaves it out (a ``--as noise`` session held scored 100).
 """
 
 from __future__ import annotations
@@ -60,6 +64,10 @@ def gradebook_cell(attempts: Sequence[Any], first: Any | None = None, unverified
         return ""
     best = max(_score(s) for s in attempts)
     before = _first_ever(attempts, first)
+    if getattr(before or attempts[0], "chosen", False):  # warroom run --as/--seed: no trial, no grade
+        here = f"{len(attempts)} attempt{'s' if len(attempts) != 1 else ''} here"
+        day = (before or attempts[0]).started_at[:10]
+        return f"not graded (first attempt {day} a chosen trial, --as/--seed; {here}, best {best})"
     if before is not None:
         here = f"{len(attempts)} attempt{'s' if len(attempts) != 1 else ''} here"
         if before.session_id in unverified:
@@ -104,7 +112,7 @@ def gradebook_csv(
     for name in names:
         mine = [(attempts.get((name, d), []), first_ever.get((name, d))) for d in columns]
         graded = [_first_ever(a, f) or a[0] for a, f in mine if a]
-        firsts = [_score(s) for s in graded if s.session_id not in unverified]
+        firsts = [_score(s) for s in graded if s.session_id not in unverified and not getattr(s, "chosen", False)]
         mean = f"{sum(firsts) / len(firsts):.1f}" if firsts else ""
         n_done = sum(1 for a, _ in mine if any(s.outcome != "abandoned" for s in a))
         writer.writerow([spreadsheet_safe(name), *(gradebook_cell(a, f, unverified) for a, f in mine), n_done,

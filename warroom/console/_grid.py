@@ -122,6 +122,8 @@ def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[s
         grade = gradebook_cell(ran, first_ever, unverified)
         if first.session_id in unverified:  # no outcome nor score: the review of it says why
             return GridCell(DONE, used, left, "first attempt not verified", None, first.session_id, grade=grade)
+        if getattr(first, "chosen", False):  # warroom run --as/--seed: no trial, so no score (as the gradebook)
+            return GridCell(DONE, used, left, "first attempt a chosen trial", None, first.session_id, grade=grade)
         score = int(first.total) if first.outcome != "abandoned" else 0
         return GridCell(DONE, used, left, first.outcome, score, first.session_id, grade=grade)
     if now:

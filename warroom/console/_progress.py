@@ -98,10 +98,11 @@ def _of(stats: Any, trainee: str) -> Any:
 
 def by_fault_kind(facts: Sequence[Any], fault_kind: Callable[[str], str | None]) -> list[KindCounts]:
     """Hits per fault kind (played sessions of drills with a fault) and false alarms on all-clear drills (played
-    ones), sorted by kind (all-clear last). Abandoned sessions are not counted, as in every figure."""
+    ones), sorted by kind (all-clear last). Abandoned sessions are not counted, as in every figure, nor sessions
+    whose trial was chosen (``warroom run --as``/``--seed``: a ``--as noise`` session is no held all clear)."""
     tally: dict[str, list[int]] = {}
     for f in facts:
-        if f.abandoned:
+        if f.abandoned or f.chosen:
             continue
         if f.is_fault_drill:
             counts = tally.setdefault(fault_kind(f.drill_id) or "unknown kind", [0, 0, 0, 0])

@@ -142,7 +142,7 @@ def _print_table(rows: list[Any], total: int, states: dict[str, str]) -> None:
     statistics leave out (``states``: session id -> its verification state) is marked ``!`` beside its score, and a
     note says why."""
     from warroom.cli.common import make_console, print_renderables
-    from warroom.cli.scores._tables import sessions_table
+    from warroom.cli.scores._tables import CHOSEN_MARK, sessions_table
 
     title = f"{len(rows):,} of {plural(total, 'session')}" if total > len(rows) else plural(total, "session")
     console = make_console()
@@ -152,6 +152,9 @@ def _print_table(rows: list[Any], total: int, states: dict[str, str]) -> None:
     if left_out:
         kinds = ", ".join(f"{n} {state}" for state, n in sorted(Counter(left_out.values()).items()))
         notes.append(f"! not verified ({kinds}): left out of the statistics; `warroom scores verify` says why")
+    if any(getattr(r, "chosen", False) for r in rows):
+        notes.append(f"{CHOSEN_MARK}: its trial or seed was chosen (`warroom run --as`/`--seed`), not drawn: kept, "
+                     "never counted in the statistics")
     if total > len(rows):
         notes.append(f"(showing {len(rows)}; use --limit 0 for all)")
     print_renderables(console, title, table, *notes)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 #: counted, then every field of the trainee, drill and reliability figures (empty where a scope has no such figure).
 SUMMARY_CSV_COLUMNS = (
     "scope", "name", "counted_mode",
-    "sessions", "replays", "trials", "abandoned", "abandoned_apart", "approximated",
+    "sessions", "replays", "trials", "abandoned", "abandoned_apart", "chosen", "approximated",
     "signal_trials", "hits", "localisation_errors", "misses", "hit_rate", "hit_rate_low", "hit_rate_high",
     "noise_trials", "false_alarms", "noise_abandoned", "correct_rejections", "distinct_controls",
     "false_alarm_rate", "false_alarm_rate_low", "false_alarm_rate_high", "false_escalations_per_noise_trial",
@@ -70,14 +70,15 @@ class Summary:
     in_progress: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, approximated,
-        left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified, whether the figures
-        count them, the first 100 of their ids), ``in_progress`` (sessions being played now, not counted yet) then
-        the statistics' dict."""
+        """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, chosen,
+        approximated, left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified,
+        whether the figures count them, the first 100 of their ids), ``in_progress`` (sessions being played now, not
+        counted yet) then the statistics' dict."""
         s = self.stats
         counted = {
             "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
-            "abandoned": s.abandoned, "abandoned_apart": s.abandoned_apart, "approximated": s.approximated,
+            "abandoned": s.abandoned, "abandoned_apart": s.abandoned_apart, "chosen": s.chosen,
+            "approximated": s.approximated,
             "left_out": self.left_out,
         }  # fmt: skip
         out: dict[str, Any] = {"counted": counted}
@@ -165,6 +166,9 @@ def counted_line(summary: Summary) -> str:
             line += f"; {s.abandoned:,} abandoned ({s.abandoned_apart:,} of practice kept apart, the rest counted)"
         else:
             line += f"; {s.abandoned:,} abandoned, counted with their response"
+    if s.chosen:
+        line += (f"; {plural(s.chosen, 'first attempt')} whose trial was chosen (`warroom run --as`/`--seed`), "
+                 "kept apart: no trial")
     if summary.left_out:
         other = "practice" if summary.label == "assessment" else "assessment"
         line += f"; {plural(summary.left_out, other + ' session')} left out (--mode all counts them)"

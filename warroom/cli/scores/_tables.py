@@ -80,12 +80,20 @@ def _cells(r: Any, inline_units: bool, left_out: Mapping[str, str] | None = None
 
 
 def mode_cell(r: Any) -> str:
-    """A session's mode for the table: ``assessment``, or ``practice`` with its pauses (``practice, 2 pauses``)."""
+    """A session's mode for the table: ``assessment``, or ``practice`` with its pauses (``practice, 2 pauses``) and
+    whether its trial was chosen, not drawn (``practice, chosen trial``: ``warroom run --as``/``--seed``, never
+    counted in the statistics)."""
     mode = str(getattr(r, "mode", "practice") or "practice")
     pauses = int(getattr(r, "pauses", 0) or 0)
     if pauses:
         mode += f", {pauses} pause" + ("" if pauses == 1 else "s")
+    if getattr(r, "chosen", False):
+        mode += f", {CHOSEN_MARK}"
     return mode
+
+
+#: How the sessions table marks a session whose trial was chosen, not drawn.
+CHOSEN_MARK = "chosen trial"
 
 
 def _narrow_table(cells: list[dict[str, str]]) -> Any:

@@ -18,6 +18,10 @@ The rules every figure follows (docs/sessions.md, "Cohort statistics"):
   ``abandoned`` counts against the trainee like a false alarm, so quitting is never safer than watching. An
   abandoned *practice* session quit before any escalation is kept apart (``abandoned_apart``): in no figure, only
   counted; one quit after an escalation counts with that escalation's response, as in assessment.
+- **A chosen trial is no trial.** A session whose trial was chosen, not drawn (``warroom run --as`` or ``--seed``:
+  :attr:`~warroom.core.stats.SessionFacts.chosen`) is kept apart (``chosen``): in no figure, only counted. It still
+  is a first attempt: the trainee saw the drill and its debrief, so their later sessions of it are replays (else
+  ``--as signal`` would show the fault before a drawn "first attempt").
 - Counts are of the sessions the caller chose (the counted modes, the filters).
 """
 
@@ -64,12 +68,14 @@ ASSESSMENT = "assessment"
 class PairCounts:
     """The counts of one trainee's sessions of one drill: ``sessions`` (of the counted modes, matching the filters),
     ``replays`` (of them, not the first attempt), ``abandoned`` (first attempts abandoned; those of practice are also
-    ``abandoned_apart``: no trial), and the trial's response counts. Scores are totals (0..100)."""
+    ``abandoned_apart``: no trial), ``chosen`` (a first attempt whose trial was chosen: no trial), and the trial's
+    response counts. Scores are totals (0..100)."""
 
     sessions: int = 0
     replays: int = 0
     abandoned: int = 0
     abandoned_apart: int = 0
+    chosen: int = 0  # first attempts whose trial was chosen, not drawn: no trial
     approximated: int = 0  # trials whose response was approximated from an older scorecard's outcome
     signal: int = 0  # signal trials: hits + localisation errors + misses
     noise: int = 0  # noise trials: false alarms + correct rejections + noise abandoned
@@ -170,7 +176,10 @@ def count_first_attempts(attempts: Iterable[FirstAttempt], skipped_by_mode: int 
 def _count_trial(pair: PairCounts, f: SessionFacts) -> bool:
     """Count a first attempt into its pair; False when it is no trial (an abandoned practice session kept apart:
     one quit before any escalation; one quit after an escalation had its response, and counts with it, or a guess
-    quit when it was not contained would leave nothing but hits)."""
+    quit when it was not contained would leave nothing but hits; a session whose trial was chosen, not drawn)."""
+    if f.chosen:
+        pair.chosen += 1
+        return False
     if f.abandoned:
         pair.abandoned += 1
         if f.mode != ASSESSMENT and f.response not in (Response.LOCALISATION_ERROR, Response.FALSE_ALARM):
@@ -366,7 +375,7 @@ def _trainee_stats(
     dist_low, dist_high = _interval(wilson_interval(c.escalated, c.shown))
     return TraineeStats(
         trainee=name, sessions=c.sessions, replays=c.replays, trials=n, abandoned=c.abandoned,
-        abandoned_apart=c.abandoned_apart, approximated=c.approximated,
+        abandoned_apart=c.abandoned_apart, chosen=c.chosen, approximated=c.approximated,
         signal_trials=c.signal, hits=c.hits, localisation_errors=c.localisation_errors, misses=c.misses,
         hit_rate=rate(c.hits, c.signal), hit_rate_low=hit_low, hit_rate_high=hit_high,
         noise_trials=c.noise, false_alarms=c.false_alarms, noise_abandoned=c.noise_abandoned,
@@ -424,6 +433,7 @@ def _drill_stats(
         trainees=sum(1 for c in pairs.values() if c.trials),
         abandoned=total.abandoned,
         abandoned_apart=total.abandoned_apart,
+        chosen=total.chosen,
         correct=total.correct,
         difficulty=rate(total.correct, total.trials),
         difficulty_low=low,

@@ -38,8 +38,10 @@ class SessionFacts:
     results store gave the session as it stored it (schema version 20; None for a session stored before, or not
     stored): it orders a trainee's attempts at a drill (:func:`attempt_order`), as a start time set by the trainee's
     own clock cannot. ``countable`` False marks a stand-in for a stored session that cannot be counted
-    (:func:`uncountable`): it takes part in the search for the first attempt only. Treat it as read-only (it is not
-    frozen only because a frozen dataclass is slow to build, and the store builds one per session).
+    (:func:`uncountable`): it takes part in the search for the first attempt only. ``chosen`` marks a session whose
+    trial was chosen, not drawn (``warroom run --as`` / ``--seed``; the store's ``chosen`` column, schema version
+    23): it is a first attempt (its trainee saw the drill and its debrief) but never a trial. Treat it as read-only
+    (it is not frozen only because a frozen dataclass is slow to build, and the store builds one per session).
 
     Raises ValueError for an unknown outcome or response, a containment in an all-clear drill or an all clear held in
     a drill with a fault, a response of the other kind of trial, a negative count, or more distinct distractors
@@ -64,6 +66,7 @@ class SessionFacts:
     approximated: bool = False
     stored_seq: int | None = None
     countable: bool = True
+    chosen: bool = False
 
     def __post_init__(self) -> None:
         # One lookup checks the outcome and that it fits the kind of drill (this runs once per stored session).

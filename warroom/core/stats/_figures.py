@@ -26,7 +26,8 @@ class TraineeStats:
 
     ``sessions``: sessions counted (first attempts and ``replays``); ``trials``: signal plus noise trials;
     ``abandoned``: first attempts the trainee quit (in assessment they are trials with their response; in practice
-    they are ``abandoned_apart``, in no figure); ``approximated``: trials whose response was approximated from an
+    they are ``abandoned_apart``, in no figure); ``chosen``: first attempts whose trial was chosen, not drawn
+    (``warroom run --as`` / ``--seed``: in no figure); ``approximated``: trials whose response was approximated from an
     older scorecard's outcome. Signal trials split into ``hits``, ``localisation_errors`` and ``misses``; noise
     trials into ``false_alarms``, ``correct_rejections`` and ``noise_abandoned`` (quit without escalating: counted
     with the false alarms). ``distinct_controls``: distinct drills among the noise trials.
@@ -48,6 +49,7 @@ class TraineeStats:
     trials: int
     abandoned: int
     abandoned_apart: int
+    chosen: int
     approximated: int
     signal_trials: int
     hits: int
@@ -98,12 +100,12 @@ class TraineeStats:
 class DrillStats:
     """One drill's figures over its trials (each trainee's first attempt at it in the counted modes).
 
-    ``sessions``, ``replays``, ``trials``, ``abandoned`` and ``abandoned_apart`` as per trainee; ``all_clear``: the
-    drill was only played as noise. ``difficulty``: ``correct`` (hits and correct rejections) / trials, with its 95%
-    Wilson interval (higher is easier). ``discrimination``: point-biserial correlation of a trial being correct with
-    the trainee's rest score (mean score on their other trials); None when it cannot be computed (under 3 trials
-    with a rest score, or all correct / all wrong). ``distractor_pulls``: escalations pulled per distractor event
-    id, most first. Times are seconds of drill time (and of real time).
+    ``sessions``, ``replays``, ``trials``, ``abandoned``, ``abandoned_apart`` and ``chosen`` as per trainee;
+    ``all_clear``: the drill was only played as noise. ``difficulty``: ``correct`` (hits and correct rejections) /
+    trials, with its 95% Wilson interval (higher is easier). ``discrimination``: point-biserial correlation of a
+    trial being correct with the trainee's rest score (mean score on their other trials); None when it cannot be
+    computed (under 3 trials with a rest score, or all correct / all wrong). ``distractor_pulls``: escalations
+    pulled per distractor event id, most first. Times are seconds of drill time (and of real time).
     """
 
     drill_id: str
@@ -114,6 +116,7 @@ class DrillStats:
     trainees: int
     abandoned: int
     abandoned_apart: int
+    chosen: int
     correct: int
     difficulty: float | None
     difficulty_low: float | None
@@ -159,7 +162,7 @@ class Reliability:
 class CohortStats:
     """The cohort statistics: trainees and drills sorted by name, the split-half reliability of d′ and of the mean
     score, how many sessions the ``modes`` filter left out (``skipped_by_mode``), and the counts every figure rests
-    on in all (``replays``, ``abandoned``, ``abandoned_apart``, ``approximated``)."""
+    on in all (``replays``, ``abandoned``, ``abandoned_apart``, ``chosen``, ``approximated``)."""
 
     trainees: list[TraineeStats]
     drills: list[DrillStats]
@@ -184,6 +187,11 @@ class CohortStats:
         return sum(t.abandoned_apart for t in self.trainees)
 
     @property
+    def chosen(self) -> int:
+        """First attempts whose trial was chosen, not drawn (``warroom run --as`` / ``--seed``): no trial."""
+        return sum(t.chosen for t in self.trainees)
+
+    @property
     def approximated(self) -> int:
         return sum(t.approximated for t in self.trainees)
 
@@ -195,6 +203,7 @@ class CohortStats:
             "replays": self.replays,
             "abandoned": self.abandoned,
             "abandoned_apart": self.abandoned_apart,
+            "chosen": self.chosen,
             "approximated": self.approximated,
             "minimums": {
                 "confidence": measures.CONFIDENCE,

@@ -77,7 +77,7 @@ ATTEMPTS_INDEX = "ix_sessions_attempts"
 #: The columns of a first attempt, as :func:`first_attempt` reads them (after the trainee and the drill).
 ATTEMPT_COLUMNS = (
     "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
-    "false_escalations, distractors_shown, distractor_escalations, scoring_version, stored_seq, countable"
+    "false_escalations, distractors_shown, distractor_escalations, scoring_version, stored_seq, countable, chosen"
 )
 #: The order of first attempts as one text (SQLite): the sessions stored before schema version 20 (no ``stored_seq``)
 #: first, by start time and session id (``char(1)`` sorts before any character of either), then the others in the
@@ -214,7 +214,7 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
     pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     out = []
     for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
-        set_id, ttd, wall, false_esc, shown, text, version, seq, ok = rest
+        set_id, ttd, wall, false_esc, shown, text, version, seq, ok, chosen = rest
         if not ok:  # a first attempt that cannot be counted: no trial, the pair's sessions are replays
             if not all(isinstance(v, str) for v in (trainee, drill, sid, started_at)):
                 raise _Unusual
@@ -234,7 +234,8 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
         signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
         fact = SessionFacts(
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
-            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded, seq,
+            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded, seq, True,
+            bool(chosen),
         )  # fmt: skip
         out.append(FirstAttempt(fact, kept, query.within(fact) and (counted.modes is None or mode in counted.modes)))
     return out

@@ -58,7 +58,7 @@ FACTS_INDEX = "ix_sessions_facts"
 _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
     "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version, "
-    "stored_seq"
+    "stored_seq, chosen"
 )
 
 
@@ -262,7 +262,7 @@ def build_facts(
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
     recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
-        mode, shown, text, response, set_id, version, seq = rest
+        mode, shown, text, response, set_id, version, seq, chosen = rest
         if not ok or any(isinstance(v, bytes) for v in (sid, trainee, drill_id, started_at, mode, response, set_id)):
             wrong.append(sid)  # (bytes: text that is not UTF-8, as ResultsStore's sqlite_text reads it)
             if stand_ins:
@@ -279,7 +279,7 @@ def build_facts(
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
                         ttd, wall_ttd, mode, sid, response, set_id,
-                        response is None or version not in recorded, seq)  # fmt: skip
+                        response is None or version not in recorded, seq, True, bool(chosen))  # fmt: skip
             append(fact)
         except ValueError as exc:
             problems.append(_problem(sid, exc))

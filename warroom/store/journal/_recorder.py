@@ -129,13 +129,18 @@ def _session_variant(
 
 @dataclass(frozen=True)
 class Trial:
-    """How a new session's trial is chosen: ``played_as`` forced (``warroom run --as``; the tutorial: signal), or
+    """How a new session's trial is decided: ``played_as`` forced (``warroom run --as``; the tutorial: signal), or
     None to draw it from the session's seed with ``noise_rate`` (:data:`~warroom.core.variants.DEFAULT_NOISE_RATE`,
     or a drill set's ``noise_rate``)."""
 
     played_as: PlayedAs | None = None
     #: None: :data:`~warroom.core.variants.DEFAULT_NOISE_RATE`.
     noise_rate: float | None = None
+    #: True when the trainee chose the trial or the seed (``warroom run --as`` or ``--seed``) instead of letting the
+    #: session draw them: the start line and the stored row record it (``chosen``), and the cohort statistics never
+    #: count such a session as a trial (docs/scoring.md, "What counts as a trial"). The caller says so: a forced
+    #: trial of warroom's own (the tutorial's signal trial) is not the trainee's choice.
+    chosen: bool = False
 #: The variable ``warroom serve`` sets for each app process it runs: the browser tab's id on that server.
 SERVE_TAB_ENV = "WARROOM_SERVE_TAB"
 
@@ -255,6 +260,7 @@ class SessionRecorder:
             set_id=set_id,
             seed=seed,
             played_as=played_as.value,
+            chosen=(trial or Trial()).chosen,
         )
         info, writer = _open_journal(data_dir, info)
         return cls(data_dir, info, drill, writer)

@@ -35,7 +35,7 @@ from warroom.store.results._migrations import BACKFILLS, MIGRATIONS, session_col
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 22
+SCHEMA_VERSION = 23
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0

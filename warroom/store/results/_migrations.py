@@ -227,6 +227,11 @@ MIGRATIONS: dict[int, str] = {
     # refuse it before writing. Rows stored before are kept (NOT VALID: `scores verify` names them). SQLite, whose
     # file its user may edit anyway: nothing.
     22: "",
+    # 23: whether a session's trial was chosen, not drawn (issue 30 of the hostile campaign: `warroom run --as` and
+    # `--seed` in practice): BACKFILLS[23] adds `chosen` (0: drawn; the sessions stored before are drawn unless
+    # `scores verify` finds otherwise) and remakes the statistics' covering index and the first-attempt index with it,
+    # so that the figures leave such a session out (it is a first attempt but no trial) reading those indexes alone.
+    23: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -430,18 +435,40 @@ def _stored_order_21(conn: Any, dialect: Dialect) -> None:
         conn.execute(f"{index}) INCLUDE ({', '.join(ATTEMPT_COLUMNS)})")
 
 
+#: The column saying that a session's trial was chosen (``warroom run --as`` or ``--seed``), not drawn (schema 23).
+CHOSEN = "chosen"
+#: The statistics' covering index from schema version 23 (version 21's with ``chosen``).
+FACTS_INDEX_23 = f"{FACTS_INDEX_21[:-1]}, {CHOSEN})"
+
+
+def _chosen_23(conn: Any, dialect: Dialect) -> None:
+    """Migration 23: the ``chosen`` column (0 for every session stored before: drawn, unless ``scores verify`` finds
+    its seed drawing another trial), the covering index and the first-attempt index holding it."""
+    if CHOSEN not in session_columns(conn, dialect):
+        conn.execute(f"ALTER TABLE sessions ADD COLUMN {CHOSEN} INTEGER NOT NULL DEFAULT 0")
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_facts")
+    conn.execute(FACTS_INDEX_23)
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_attempts")
+    index = f"CREATE INDEX ix_sessions_attempts ON sessions({ATTEMPT_KEY[dialect.name]}"
+    columns = ", ".join((*ATTEMPT_COLUMNS, CHOSEN))
+    if dialect.name == "sqlite":
+        conn.execute(f"{index}, {columns})")
+    else:
+        conn.execute(f"{index}) INCLUDE ({columns})")
+
+
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data, and
 #: on a secured PostgreSQL store (:func:`_on_secured`) the rights and policies of: the scorecard history (11), the
 #: verification records (14), the notes and the live table (15), the trainee's narrower policy on the verification
 #: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
 #: on the history (18) and a trainee role's history naming it (19); the order in which the database stores
 #: sessions (20) and the indexes reading first attempts in that order (21); on PostgreSQL, the check that a session
-#: ends no earlier than it starts (22).
+#: ends no earlier than it starts (22); whether a session's trial was chosen (23).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
     12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
     15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
     17: _on_secured(lambda: [backends.mark_submitted_function()]),
     18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
-    20: _stored_seq_20, 21: _stored_order_21, 22: _ends_after_start_22,
+    20: _stored_seq_20, 21: _stored_order_21, 22: _ends_after_start_22, 23: _chosen_23,
 }  # fmt: skip

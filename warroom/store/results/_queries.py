@@ -102,7 +102,7 @@ def _row(r: Any) -> dict[str, Any]:
     from warroom.store.results._records import ListedRecord, describe
 
     d = {name: r[name] for name in LIST_FIELDS}
-    for flag in ("all_clear", "recovered"):
+    for flag in ("all_clear", "recovered", "chosen"):
         if d[flag] in (0, 1):  # SQLite has no booleans; anything else is left for the check to refuse
             d[flag] = bool(d[flag])
     try:

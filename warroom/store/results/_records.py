@@ -149,6 +149,7 @@ COLUMNS: dict[str, tuple[Any, Any]] = {
     "wall_time_to_detect": (WallSeconds | None, None),
     "response": (ResponseValue | None, None),
     "played_as": (PlayedAsValue | None, None),
+    "chosen": (Annotated[bool, Field(strict=True)], False),
     "scorecard": (Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")], ...),
     "actions": (Annotated[str, Field(strict=True), _json_text(list, "the action log")], ...),
 }

@@ -46,6 +46,10 @@ class SessionInfo:
     #: fault) or ``"noise"`` (a healthy run: an all-clear drill or a fault drill's twin). None is read as the trial
     #: an older session was: noise when it played an all-clear drill, else signal.
     played_as: str | None = None
+    #: True when the trial was **chosen, not drawn** (``warroom run --as`` or ``--seed``, schema version 23): the
+    #: session is kept and listed, never counted as a trial (docs/scoring.md, "What counts as a trial"). False for a
+    #: session stored before that version (drawn, unless ``scores verify`` finds its seed drawing another trial).
+    chosen: bool = False
 
     def __post_init__(self) -> None:
         if self.played_as is None:  # a session started before sessions recorded it
@@ -73,7 +77,7 @@ class SessionInfo:
 #: :class:`SessionInfo`'s fields in the order the journal's start line writes them.
 START_FIELDS: tuple[str, ...] = (
     "session_id", "trainee", "drill_id", "drill_version", "drill_sha256", "drill_path", "all_clear",
-    "scoring_version", "started_at", "mode", "set_id", "seed", "played_as",
+    "scoring_version", "started_at", "mode", "set_id", "seed", "played_as", "chosen",
 )  # fmt: skip
 assert set(START_FIELDS) == set(SessionInfo.__dataclass_fields__), "a start field is missing from the order"
 
@@ -137,6 +141,8 @@ class SessionRow:
     #: ``"signal"`` or ``"noise"``: what the session was as a trial (see :class:`SessionInfo`; None only where a
     #: session that never reached its debrief is shown, the trial hidden).
     played_as: str | None = None
+    #: The trial was chosen (``warroom run --as`` / ``--seed``), not drawn: see :class:`SessionInfo`.
+    chosen: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the ``scores --format json`` row)."""

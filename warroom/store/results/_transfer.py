@@ -30,7 +30,7 @@ EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
 #: The key of a line's scorecard history (written only for a session that has one: the scorecards re-scores replaced,
 #: oldest first, each as :meth:`~warroom.store.results._history.ScorecardChange.to_line` writes it).
 HISTORY_KEY = "scorecard_history"
-_FLAGS = ("all_clear", "recovered")
+_FLAGS = ("all_clear", "recovered", "chosen")
 
 
 def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = None) -> Iterator[str]:

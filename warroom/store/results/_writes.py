@@ -53,7 +53,8 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
     from warroom.store.results._records import RowRecord, describe
     from warroom.store.timestamps import ended_before_start
 
-    row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"])}
+    row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"]),
+           "chosen": bool(values.get("chosen", False))}
     try:
         RowRecord.model_validate(row)
     except ValidationError as exc:
@@ -130,6 +131,7 @@ def insert(
     values: dict[str, Any] = {
         **info.to_dict(),
         "all_clear": int(info.all_clear),
+        "chosen": int(info.chosen),
         "ended_at": ended_at,
         "recovered": int(recovered),
         "notes": json.dumps(list(notes), ensure_ascii=False),

@@ -295,15 +295,17 @@ def unverifiable_trial(s: StoredSession | SessionInfo, found: SessionDrill) -> s
     checked, as a sentence; None for a session outside a set or of a drill without a twin (its only trial is
     checked by its drill). A set's session draws its trial from its seed with the set's ``noise_rate``, which is in
     the set's file, not in the store: whatever its row claims (the rate as well), any trial is the draw of some
-    rate, so such a session is never verified by its row alone (docs/cohorts.md). Nor is an assessment session of a
-    drill with a twin stored without a seed: its seed draws its trial, so without one it cannot say which it was
-    (it was taken for a signal trial, the draw of no seed)."""
+    rate, so such a session is never verified by its row alone (docs/cohorts.md). Nor is a session of a drill with a
+    twin that claims a drawn trial (an assessment session, a practice session not ``chosen``) stored without a seed:
+    its seed draws its trial, so without one it cannot say which it was (it was taken for a signal trial, the draw
+    of no seed)."""
     if found.drawn is None:
         return None
-    if s.set_id is None and s.mode == "assessment" and s.seed is None:
+    if s.set_id is None and s.seed is None and (s.mode == "assessment" or (s.mode == "practice" and not s.chosen)):
         return (f"unverifiable trial: it claims a {s.played_as} trial of a drill with a twin but holds no seed, which "
-                "draws an assessment session's trial (signal or noise), so no check of the stored row can tell which "
-                "trial it was (an assessment session warroom plays always has a seed: store it with its seed)")
+                "draws the trial (signal or noise) of a session that did not choose it, so no check of the stored row "
+                "can tell which trial it was (a session warroom plays of a drill with a twin always has a seed: store "
+                "it with its seed)")
     if s.set_id is None:
         return None
     return (f"unverifiable trial: it claims a {s.played_as} trial of drill set {s.set_id!r}, drawn from its seed with "
@@ -455,9 +457,9 @@ def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions:
     """What a session says of itself when it starts (``s``: its start line or its stored row, which has the same
     fields) that its drill file (``found``, the drill the session played: its twin for a noise trial) and its action
     log (``actions``) contradict, as sentences: its drill id, version and all-clear flag, an assessment session
-    that pauses or changes the speed, and an assessment session outside a drill set that claims another trial
-    (signal or noise) than its seed draws. Recovery flags a journal on these before storing it; verify on a stored
-    row."""
+    that pauses or changes the speed, and a session outside a drill set that claims another trial (signal or
+    noise) than its seed draws though it says it drew it (:func:`_draw_differences`). Recovery flags a journal on
+    these before storing it; verify on a stored row."""
     drill = found.drill
     out: list[str] = []
     if s.drill_id != drill.id:
@@ -471,15 +473,33 @@ def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions:
     if s.mode == "tutorial" and drill.id != TUTORIAL_ID:  # the mode no figure counts: only the tutorial's drill
         out.append(f"mode \"tutorial\" is stored, but {drill.id!r} is not the tutorial's drill (only "
                    "`warroom tutorial` plays that mode, and no figure counts it)")  # fmt: skip
-    drawn = found.drawn  # an assessment session outside a set plays the trial its seed draws (no --as, no --seed)
-    seeded = s.seed is not None  # (a session without a seed says nothing of its draw: unverifiable_trial)
-    if s.mode == "assessment" and s.set_id is None and drawn and seeded and s.played_as and s.played_as != drawn:
-        out.append(f"played_as {s.played_as!r} is stored, but an assessment session of this drill with seed "
-                   f"{_shown(s.seed)} is a {drawn} trial (drawn from its seed, outside a drill set)")  # fmt: skip
+    out.extend(_draw_differences(s, found))
     if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in actions):
         out.append("an assessment session whose action log pauses or changes the speed (assessment plays at 1x, "
                    "without pauses)")  # fmt: skip
     return out
+
+
+def _draw_differences(s: SessionInfo | SessionRow, found: SessionDrill) -> list[str]:
+    """That a session outside a drill set claims another trial (signal or noise) than its seed draws, though it
+    says it drew it: an assessment session always draws (``warroom run`` refuses ``--as`` and ``--seed`` there), a
+    practice session unless it records its trial as ``chosen`` (schema version 23). So a ``warroom run --as``
+    session whose start line or row was edited to claim a drawn trial, or one stored before that version, is
+    told apart whenever its seed draws the other trial (a seed drawing the trial it played cannot be told from a
+    draw: docs/cohorts.md)."""
+    drawn = found.drawn  # (None: a drill without a twin, whose only trial its drill file checks)
+    seeded = s.seed is not None  # (a session without a seed says nothing of its draw: unverifiable_trial)
+    if s.set_id is not None or not drawn or not seeded or not s.played_as or s.played_as == drawn:
+        return []
+    if s.mode == "assessment":
+        return [f"played_as {s.played_as!r} is stored, but an assessment session of this drill with seed "
+                f"{_shown(s.seed)} is a {drawn} trial (drawn from its seed, outside a drill set)"]  # fmt: skip
+    if s.mode == "practice" and not s.chosen:
+        return [f"played_as {s.played_as!r} is stored as drawn, but a practice session of this drill with seed "
+                f"{_shown(s.seed)} draws a {drawn} trial: a trial chosen with `warroom run --as` or `--seed` is "
+                "recorded as chosen and never counted (stored before schema version 23, or its start line or row "
+                "edited)"]  # fmt: skip
+    return []
 
 
 def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> list[str]:

@@ -352,7 +352,7 @@ class Services:
                 mode=mode,
                 set_id=set_id,
                 seed=self.seed,
-                trial=Trial(forced, rate),
+                trial=Trial(forced, rate, chosen=not tutorial and (self.seed is not None or bool(self.played_as))),
             )
             return StoreRecorder(recorder)
         except (SessionError, StoreError) as exc:
