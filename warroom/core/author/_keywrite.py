@@ -393,14 +393,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
             _put_back(_dump_block(yaml, name, _merged(doc[name], value), newline), kept, value)]
     if new["answer_key"] is not None:
         _mark_header(lines, draft)
-    for name in WRITTEN:
-        if name not in spans and new[name] is not None:
-            block = _dump_block(yaml, name, _styled(new[name]), newline)
-            key_at = spans.get("answer_key", (None,))[0]
-            if name == "distractors" and key_at is not None and new["answer_key"] is not None:
-                lines.insert(key_at, block)  # the distractors go just before the answer key
-            else:
-                lines.insert(_document_end(lines), block)
+    _insert_new_blocks(yaml, lines, spans, new, newline)
     result = "".join(lines)
     for odd, stand_in in _ODD_BREAKS.items():
         result = result.replace(stand_in, odd)
@@ -409,6 +402,20 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     _check_written(result, {**{n: new[n] for n in changed}, **{n: v for n, v in meta.items() if n in spans},
                             **{n: meta[n] for n in merged}}, path)
     return result
+
+
+def _insert_new_blocks(yaml: Any, lines: list[str], spans: dict[str, tuple[int, int]], new: dict[str, Any],
+                       newline: str) -> None:
+    """Insert into ``lines`` each block of ``new`` the file did not have: the distractors just before the answer key,
+    any other at the end of the document."""
+    for name in WRITTEN:
+        if name not in spans and new[name] is not None:
+            block = _dump_block(yaml, name, _styled(new[name]), newline)
+            key_at = spans.get("answer_key", (None,))[0]
+            if name == "distractors" and key_at is not None and new["answer_key"] is not None:
+                lines.insert(key_at, block)  # the distractors go just before the answer key
+            else:
+                lines.insert(_document_end(lines), block)
 
 
 def _refuse_shared_anchors(doc: Any, lines: list[str], spans: dict[str, tuple[int, int]], names: list[str],

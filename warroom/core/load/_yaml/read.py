@@ -144,17 +144,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
         return (1, 1, f"YAML error: {problem}")
     line, column = mark.line + 1, mark.column + 1
-    odd_space = odd_space_indent(text, max(mark.line, cm.line if cm is not None else 0))
-    if odd_space is not None:
-        return odd_space
-    too_long = long_key(text, mark, cm)
-    if too_long is not None:
-        return too_long
-    if "could not find expected ':'" in problem and "simple key" in context and cm is not None:
-        return no_key_colon(text, cm)
-    unclosed = unclosed_quote_before(text, mark) if "end of stream" not in problem else None
-    if unclosed is not None:
-        return unclosed
+    found = _layout_problem(text, problem, context, mark, cm)
+    if found is not None:
+        return found
     index = getattr(mark, "index", None)
     here = text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
     if here == "\t" or (problem.startswith("found character") and "\\t" in problem):
@@ -193,6 +185,20 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
         msg += ": fix the YAML there, or check that this is a drill file (`warroom new ID` writes one to start from)"
     return (line, column, msg)
+
+
+def _layout_problem(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
+    """The problems a parse error's message does not name but the text around it shows: an indentation of odd
+    spaces, a key over YAML's length limit, a key without its colon, a quote left open before the mark."""
+    odd_space = odd_space_indent(text, max(mark.line, cm.line if cm is not None else 0))
+    if odd_space is not None:
+        return odd_space
+    too_long = long_key(text, mark, cm)
+    if too_long is not None:
+        return too_long
+    if "could not find expected ':'" in problem and "simple key" in context and cm is not None:
+        return no_key_colon(text, cm)
+    return unclosed_quote_before(text, mark) if "end of stream" not in problem else None
 
 
 def _surrogate_hint(text: str, index: int | None) -> str:
