@@ -31,7 +31,7 @@ from warroom.store.errors import (
     empty_message,
     full_disk_message,
 )
-from warroom.store.results._migrations import BACKFILLS, MIGRATIONS, session_columns
+from warroom.store.results._migrations import MIGRATIONS, backfills_to, session_columns
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
@@ -218,7 +218,7 @@ class StoreConnection:
         from warroom.store.backends import migrate_schema, upgrade_refused
 
         try:
-            migrate_schema(self.conn, MIGRATIONS, SCHEMA_VERSION, BACKFILLS)
+            migrate_schema(self.conn, MIGRATIONS, SCHEMA_VERSION, backfills_to(SCHEMA_VERSION))
         except self.errors as exc:
             if not version or getattr(exc, "sqlstate", None) != "42501":
                 raise
@@ -316,12 +316,13 @@ class StoreConnection:
             version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
             if version > SCHEMA_VERSION:  # pragma: no cover - a newer warroom migrated between our two reads
                 raise StoreVersionError(f"the results store {self.path} was upgraded to version {version} meanwhile")
+            backfills = backfills_to(SCHEMA_VERSION)
             for v in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in MIGRATIONS[v].split(";"):
                     if statement.strip():
                         conn.execute(statement)
-                if v in BACKFILLS:
-                    BACKFILLS[v](conn, SQLITE)
+                if v in backfills:
+                    backfills[v](conn, SQLITE)
                 conn.execute(f"PRAGMA user_version = {v}")
             conn.execute("COMMIT")
         except BaseException:
