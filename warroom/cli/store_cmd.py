@@ -17,9 +17,9 @@ import click
 from warroom.cli.common import (
     FolderPath,
     GivenPath,
-    OutputPath,
     data_dir_option,
     format_option,
+    output_option,
     report_recovered,
     say,
     settings_from,
@@ -190,8 +190,7 @@ def export_lines_of(stream: Any) -> Iterator[str | UnreadLine | None]:
 @store_group.command(name="export")
 @store_option
 @data_dir_option
-@click.option("--output", "-o", type=OutputPath(writable=False), default=None,
-              help="Write to this file, or - for standard output (the default).")  # fmt: skip
+@output_option("Write to this file, or - for standard output (the default).", writable=False)
 @click.pass_context
 def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None, output: Path | None) -> None:
     """Write every stored session as JSON Lines (one session a line, every stored value as it is), to move results

@@ -242,6 +242,12 @@ drills_option = click.option(
 )
 
 
+def output_option(help: str, *, writable: bool = True) -> Callable[[F], F]:
+    """The ``--output`` / ``-o`` option (an :class:`OutputPath`, None without it or with ``-``) of a command that
+    writes a file or standard output; ``writable`` as :class:`click.Path`'s (False: not checked before the write)."""
+    return click.option("--output", "-o", type=OutputPath(writable=writable), default=None, help=help)
+
+
 def format_option(help: str, choices: tuple[str, ...] = ("text", "json")) -> Callable[[F], F]:
     """The ``--format`` option (stored as ``fmt``) of a command that prints for people or for programs."""
     return click.option(
