@@ -18,10 +18,9 @@ from ._options import (
     resolved_settings,
     settings_from,
     settings_of,
-    store_option,
+    store_setting,
     trainee_option,
     trainee_setting,
-    use_store,
 )
 from ._output import emit, emit_csv, emit_json, exit_on_lost_output, failure, say
 from ._progress import file_progress
@@ -65,10 +64,9 @@ __all__ = [
     "settings_from",
     "settings_of",
     "store_errors",
-    "store_option",
+    "store_setting",
     "table_lines",
     "text_table",
     "trainee_option",
     "trainee_setting",
-    "use_store",
 ]
