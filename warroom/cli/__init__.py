@@ -22,9 +22,8 @@ from warroom.cli.common import (
     drills_option,
     mode_option,
     resolved_settings,
-    store_option,
+    store_setting,
     trainee_option,
-    use_store,
 )
 
 #: command name -> ("module:attribute" of its click command, its short help in ``warroom --help``). The short help
@@ -191,7 +190,7 @@ def _plain_terminal_size() -> None:
 @drills_option
 @trainee_option
 @data_dir_option
-@store_option
+@store_setting
 @mode_option
 @click.option(
     "--set",
@@ -207,7 +206,6 @@ def main(
     drill_dirs: tuple[Path, ...],
     trainee: str | None,
     data_dir: Path | None,
-    store_url: str | None,
     mode: str | None,
     set_file: Path | None,
 ) -> None:
@@ -218,7 +216,6 @@ def main(
     """
     _printable_streams()
     _plain_terminal_size()
-    use_store(store_url)  # every part of this process reads the store URL from $WARROOM_STORE
     settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings
     if ctx.invoked_subcommand is None:

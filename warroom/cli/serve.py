@@ -17,9 +17,8 @@ from warroom.cli.common import (
     WholeNumber,
     data_dir_setting,
     drills_setting,
-    store_option,
+    store_setting,
     trainee_setting,
-    use_store,
 )
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name
@@ -99,7 +98,7 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
               help="A host name browsers reach this server by (a reverse proxy's public name, the server's DNS "
               "name; repeat for several), besides its addresses, localhost and this machine's names: a request "
               "for any other name is refused (HTTP 421), as a page of another site rebinding its name would be.")
-@store_option
+@store_setting
 @drills_setting
 @trainee_setting
 @data_dir_setting
@@ -116,7 +115,6 @@ def serve(
     stuck_after: float,
     proxies: tuple[Any, ...],
     allowed_hosts: tuple[str, ...],
-    store_url: str | None,
 ) -> None:
     """Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.
 
@@ -130,7 +128,6 @@ def serve(
     from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
     settings: Settings = settings_of(ctx)
-    use_store(store_url)
     for set_file in (drill_set, *console_sets):
         if set_file is not None:
             load_set_option(set_file, settings)  # a bad set file stops here, not in every browser tab

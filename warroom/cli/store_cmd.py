@@ -17,15 +17,14 @@ import click
 from warroom.cli.common import (
     FolderPath,
     GivenPath,
-    OutputPath,
     data_dir_option,
     format_option,
+    output_option,
     report_recovered,
     say,
     settings_from,
     store_errors,
-    store_option,
-    use_store,
+    store_setting,
 )
 from warroom.core.text import clean_name, plural
 
@@ -63,29 +62,28 @@ def _show(status: dict[str, Any], fmt: str) -> None:
 
 
 @store_group.command()
-@store_option
+@store_setting
 @data_dir_option
 @format_option("Print for people (text) or for programs (json).")
 @click.pass_context
-def migrate(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
+def migrate(ctx: click.Context, data_dir: Path | None, fmt: str) -> None:
     """Create the results store, or bring an older one to this warroom's schema version, and show its status.
 
     Every command but `store status` does this on first use; run it to set up a shared PostgreSQL store before a
     class starts."""
     from warroom.store.results import ResultsStore
 
-    use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir) as store:
         _show(_status(store), fmt)
 
 
 @store_group.command()
-@store_option
+@store_setting
 @data_dir_option
 @format_option("Print for people (text) or for programs (json).")
 @click.pass_context
-def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
+def status(ctx: click.Context, data_dir: Path | None, fmt: str) -> None:
     """Show the results store's back end, where it is (a URL without its password), its schema version and how many
     sessions it holds. A store of an older schema version is left as it is (its version is shown, with the one this
     warroom uses: `warroom store migrate` upgrades it). The whole database is checked first (a SQLite file damaged
@@ -93,7 +91,6 @@ def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt
     or is damaged."""
     from warroom.store.results import ResultsStore
 
-    use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir, create=False, upgrade=False) as store:
         store.verify()  # a damaged store is an error (exit 1), never a status
@@ -101,12 +98,12 @@ def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt
 
 
 @store_group.command()
-@store_option
+@store_setting
 @data_dir_option
 @click.option("--drills", "drill_dirs", multiple=True, type=FolderPath(),
               help="Also look for the drills of unfinished sessions in this folder (repeatable).")  # fmt: skip
 @click.pass_context
-def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
+def sync(ctx: click.Context, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
     """Deliver the sessions queued in this data directory to the results store: sessions finished while a shared
     store could not be reached, and sessions killed mid-drill (stored as abandoned). Each is stored once, however
     often this runs (a session already stored is recognised by its id). Every start of warroom does the same.
@@ -118,7 +115,6 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     from warroom.store.journal import recover_unfinished
     from warroom.store.review import default_drill_resolver
 
-    use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
     jdir = journals_dir(settings.data_dir)
 
@@ -188,18 +184,16 @@ def export_lines_of(stream: Any) -> Iterator[str | UnreadLine | None]:
 
 
 @store_group.command(name="export")
-@store_option
+@store_setting
 @data_dir_option
-@click.option("--output", "-o", type=OutputPath(writable=False), default=None,
-              help="Write to this file, or - for standard output (the default).")  # fmt: skip
+@output_option("Write to this file, or - for standard output (the default).", writable=False)
 @click.pass_context
-def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None, output: Path | None) -> None:
+def export_cmd(ctx: click.Context, data_dir: Path | None, output: Path | None) -> None:
     """Write every stored session as JSON Lines (one session a line, every stored value as it is), to move results
     to another store with `warroom store import` (SQLite and PostgreSQL alike)."""
     from warroom.cli.common import failure
     from warroom.store.results import ResultsStore, write_export
 
-    use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     skipped: list[Any] = []
     with store_errors(), ResultsStore(settings.data_dir, create=False) as store:
@@ -257,10 +251,10 @@ def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
               help="A trainee's own export: store only the sessions of trainee NAME and refuse every other line.")
 @click.option("--all-trainees", is_flag=True,
               help="Store every trainee's sessions (an export of a store you trust, a whole class's).")
-@store_option
+@store_setting
 @data_dir_option
 @click.pass_context
-def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees: bool, store_url: str | None,
+def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees: bool,
                data_dir: Path | None) -> None:  # fmt: skip
     """Store the sessions of a `warroom store export` file (SOURCE, or - for standard input), each recorded as not
     verified. Say whose sessions: --trainee NAME (a trainee's own export, which may hold any name its writer gave)
@@ -276,7 +270,6 @@ def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees
             "stored: the file may hold any name its writer gave), or --all-trainees for an export of a store you "
             "trust (a whole class's)" if owner is None else "--trainee and --all-trainees exclude each other"
         )
-    use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     try:
         stream = sys.stdin.buffer if str(source) == "-" else _open_export(source)
@@ -312,17 +305,16 @@ def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees
 
 
 @store_group.command()
-@store_option
+@store_setting
 @data_dir_option
 @click.pass_context
-def secure(ctx: click.Context, store_url: str | None, data_dir: Path | None) -> None:
+def secure(ctx: click.Context, data_dir: Path | None) -> None:
     """PostgreSQL only, run once by the owner of the tables: create the roles warroom_trainee (a trainee stores and
     sees only the sessions under their own name, which must be their database role's name) and warroom_facilitator
     (every session), with row-level security on the sessions table. Running it again changes nothing."""
     from warroom.store.backends import secure as secure_store
     from warroom.store.results import ResultsStore
 
-    use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir) as store:
         roles = secure_store(store)

@@ -126,10 +126,6 @@ class Console:
 
     # --- the live class -----------------------------------------------------------------------------------------
 
-    def live_table(self) -> str:
-        """The live table's HTML, as of now."""
-        return self.live_view()[0]
-
     def live_view(self) -> tuple[str, str, dict[str, str], str]:
         """The live table as of now: its whole HTML, and its parts an update sends (:meth:`live_events`): the
         summary's HTML, each line's HTML by key (:func:`~warroom.console.live_rows`) and the line saying when it was

@@ -7,17 +7,11 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import OutputPath
+from warroom.cli.common import output_option
 
 
 @click.command("schema")
-@click.option(
-    "--output",
-    "-o",
-    type=OutputPath(),
-    default=None,
-    help="Write the schema to this file instead of printing it (- for standard output).",
-)
+@output_option("Write the schema to this file instead of printing it (- for standard output).")
 def schema(output: Path | None) -> None:
     """Print the drill format's JSON Schema (draft-07), with a description on every field.
 

@@ -124,21 +124,11 @@ data_dir_option = click.option(
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
 
-store_option = click.option(
-    "--store",
-    "store_url",
-    default=None,
-    metavar="URL",
-    help="Where results are stored: sqlite:///FILE or postgresql://... (default: $WARROOM_STORE, else the SQLite "
-    "file in the data directory).",
-)
-
-
-def use_store(url: str | None) -> None:
+def _use_store(ctx: click.Context, param: click.Parameter, url: str | None) -> None:
     """Make ``url`` (a ``--store`` value; None: leave as is) the results store of every part of this command, which
     reads it from ``$WARROOM_STORE`` (see :func:`warroom.store.backends.store_target`); the variable is put back as
     it was when the command ends."""
-    if url is None:
+    if url is None or ctx.resilient_parsing:
         return
     if not url.strip():  # `--store "$URL"` with the variable unset: never the default store without a word
         raise click.BadParameter("an empty URL names no store: give sqlite:///FILE or postgresql://..., or leave "
@@ -155,9 +145,17 @@ def use_store(url: str | None) -> None:
             os.environ[STORE_ENV] = before
 
     os.environ[STORE_ENV] = url
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None:
-        ctx.call_on_close(restore)
+    ctx.call_on_close(restore)
+
+
+store_setting = click.option(
+    "--store",
+    metavar="URL",
+    expose_value=False,
+    callback=_use_store,
+    help="Where results are stored: sqlite:///FILE or postgresql://... (default: $WARROOM_STORE, else the SQLite "
+    "file in the data directory).",
+)
 
 
 mode_option = click.option(
@@ -240,6 +238,12 @@ drills_option = click.option(
     type=FolderPath(),
     help="Also offer the drills in this folder (repeatable).",
 )
+
+
+def output_option(help: str, *, writable: bool = True) -> Callable[[F], F]:
+    """The ``--output`` / ``-o`` option (an :class:`OutputPath`, None without it or with ``-``) of a command that
+    writes a file or standard output; ``writable`` as :class:`click.Path`'s (False: not checked before the write)."""
+    return click.option("--output", "-o", type=OutputPath(writable=writable), default=None, help=help)
 
 
 def format_option(help: str, choices: tuple[str, ...] = ("text", "json")) -> Callable[[F], F]:

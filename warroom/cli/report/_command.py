@@ -11,11 +11,11 @@ from typing import Any
 import click
 
 from warroom.cli.common import (
-    OutputPath,
     data_dir_option,
     emit,
     failure,
     open_results,
+    output_option,
     recover_and_report,
     say,
     settings_from,
@@ -43,13 +43,7 @@ mode_option = click.option(
 @click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
 @click.option("--trainee", "trainees", multiple=True, help="Only this trainee's sessions (repeatable).")
 @mode_option
-@click.option(
-    "--output",
-    "-o",
-    type=OutputPath(),
-    default=None,
-    help="The HTML file to write (created or replaced), or - for standard output. Required.",
-)
+@output_option("The HTML file to write (created or replaced), or - for standard output. Required.")
 @include_unverified_option
 @data_dir_option
 @click.pass_context

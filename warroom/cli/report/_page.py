@@ -70,17 +70,9 @@ def _trainee_table(summary: Any) -> str:
 
 
 def _drill_table(summary: Any) -> str:
-    from warroom.core.stats import rate_cell
+    from warroom.core.stats import drill_cells
 
-    rows = [
-        [
-            _e(d.drill_id + (" (all-clear)" if d.all_clear else "")), str(d.trials), str(d.replays), str(d.trainees),
-            str(d.abandoned), rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
-            number(d.discrimination, 2), seconds(d.median_time_to_detect), seconds(d.median_wall_time_to_detect),
-            _e(", ".join(f"{e} ×{n}" for e, n in d.distractor_pulls.items()) or "-"),
-        ]
-        for d in summary.stats.drills
-    ]  # fmt: skip
+    rows = [[_e(cell) for cell in drill_cells(d)] for d in summary.stats.drills]
     headers = ["drill", "trials", "replays", "trainees", "quit", "difficulty [95%]", "discrimination",
                "median ttd", "median wall ttd", "distractor pulls"]  # fmt: skip
     return _table(headers, rows)

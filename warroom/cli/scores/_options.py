@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
-from warroom.cli.common import OutputPath, WholeNumber, data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import WholeNumber, data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import output_option as common_output_option
 from warroom.core.files import expand_home
 from warroom.core.settings import Settings
 from warroom.core.text import clean, cut_value
@@ -117,13 +118,9 @@ limit_option = click.option(
     help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
 )
 export_format_option = format_option("Output format.", choices=("table", "csv", "json"))
-output_option = click.option(
-    "--output",
-    "-o",
-    type=OutputPath(),
-    default=None,
-    help="Write the CSV or JSON export to this file, exactly as stored, or - for standard output (printed output "
-    "shows control characters as \\xNN escapes).",
+output_option = common_output_option(
+    "Write the CSV or JSON export to this file, exactly as stored, or - for standard output (printed output shows "
+    "control characters as \\xNN escapes)."
 )
 allow_changed_help = "Also re-score sessions whose drill file changed since they were played."
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warroom.core.scoring import SCORING_VERSION
-from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
+from warroom.core.stats import d_prime_cell, drill_cells, estimate_cell, rate_cell
 from warroom.core.text import clean, number, percent, plural, seconds
 
 if TYPE_CHECKING:
@@ -266,21 +266,7 @@ _DRILL_COLUMNS = [
 
 
 def _drill_rows(drills: list[DrillStats]) -> list[list[str]]:
-    return [
-        [
-            clean(d.drill_id + (" (all-clear)" if d.all_clear else "")),
-            str(d.trials),
-            str(d.replays),
-            str(d.trainees),
-            str(d.abandoned),
-            rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
-            number(d.discrimination, 2),
-            seconds(d.median_time_to_detect),
-            seconds(d.median_wall_time_to_detect),
-            clean(", ".join(f"{e} ×{n}" for e, n in d.distractor_pulls.items()) or "-"),
-        ]
-        for d in drills
-    ]
+    return [[clean(cell) for cell in drill_cells(d)] for d in drills]
 
 
 def warnings_line(trainees: list[TraineeStats], most: int = 8) -> str | None:

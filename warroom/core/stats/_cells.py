@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warroom.core.text import number, percent
+from warroom.core.text import number, percent, seconds
 
 if TYPE_CHECKING:
-    from warroom.core.stats._figures import TraineeStats
+    from warroom.core.stats._figures import DrillStats, TraineeStats
 
 
 def two(value: float) -> str:
@@ -49,3 +49,14 @@ def too_few(t: TraineeStats) -> str:
 def d_prime_cell(t: TraineeStats) -> str:
     """A trainee's d′ with its 95% interval, or ``too few trials (7 signal, 2 noise)`` below the minimums."""
     return estimate_cell(t.d_prime, t.d_prime_low, t.d_prime_high) if t.enough_trials else too_few(t)
+
+
+def drill_cells(d: DrillStats) -> list[str]:
+    """A drill's line of the per-drill table, as text (to be cleaned or escaped where it is shown): drill, trials,
+    replays, trainees, quit, difficulty [95%], discrimination, median ttd, median wall ttd, distractor pulls."""
+    return [
+        d.drill_id + (" (all-clear)" if d.all_clear else ""), str(d.trials), str(d.replays), str(d.trainees),
+        str(d.abandoned), rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
+        number(d.discrimination, 2), seconds(d.median_time_to_detect), seconds(d.median_wall_time_to_detect),
+        ", ".join(f"{e} ×{n}" for e, n in d.distractor_pulls.items()) or "-",
+    ]  # fmt: skip

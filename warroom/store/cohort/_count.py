@@ -211,7 +211,6 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
     from warroom.store.cohort._facts import recorded_versions
 
     recorded = recorded_versions()
-    pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     out = []
     for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
         set_id, ttd, wall, false_esc, shown, text, version, seq, ok, chosen = rest
@@ -222,15 +221,10 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
             continue
         if any(isinstance(v, bytes) for v in (trainee, drill, sid, started_at, mode, response, outcome, set_id)):
             raise _Unusual  # text that is not UTF-8 (read as bytes: ResultsStore's sqlite_text): described row by row
-        if text is None:
-            pulled: tuple[str, ...] = ()
-        elif text in pulled_of:
-            pulled = pulled_of[text]
-        else:
-            try:
-                pulled = pulled_of[text] = read_pulled(text)
-            except ValueError:
-                raise _Unusual from None
+        try:
+            pulled = read_pulled(text) if text else ()  # most rows have none: no call
+        except ValueError:
+            raise _Unusual from None
         signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
         fact = SessionFacts(
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,

@@ -258,7 +258,6 @@ def build_facts(
     facts: list[SessionFacts] = []
     problems: list[CorruptSession] = []
     wrong: list[str] = []
-    pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
     recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
@@ -269,12 +268,7 @@ def build_facts(
                 _stand_in(facts, sid, trainee, drill_id, started_at, seq)
             continue
         try:
-            if text is None:
-                pulled: tuple[str, ...] = ()
-            elif text in pulled_of:
-                pulled = pulled_of[text]
-            else:
-                pulled = pulled_of[text] = read_pulled(text)
+            pulled = read_pulled(text) if text else ()  # most rows have none: no call
             if shown == BAD_FIGURES:
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,

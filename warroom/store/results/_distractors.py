@@ -17,6 +17,7 @@ PostgreSQL store, so the store keeps them in two columns, written with the score
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -60,6 +61,7 @@ def figure_columns(scorecard: Any, scoring_version: str | None) -> dict[str, Any
     return {SHOWN_KEY: shown or 0, PULLED_KEY: json.dumps(pulled, ensure_ascii=False) if pulled else None}
 
 
+@functools.lru_cache(maxsize=1024)  # a store holds few distinct texts: each parsed once
 def read_pulled(text: str | None) -> tuple[str, ...]:
     """The event ids of a ``distractor_escalations`` column value (JSON list text; None: none). Raises ValueError
     for text that is not a JSON list of event ids (a store changed by hand), nested too deeply to parse included."""

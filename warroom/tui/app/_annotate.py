@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import App
 from textual.binding import Binding
 from textual.clock import Clock
 
 from warroom.core.author import AnnotatedFile, KeyWriteError, Recovered, write_recovery
+from warroom.tui.app._look import WarroomLook
 from warroom.tui.app._notices import DialogAwareNotices
 from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.author import AnnotateScreen
-from warroom.tui.widgets import ConfirmScreen, footer_label
+from warroom.tui.widgets import ConfirmScreen
 
 
-class AnnotateApp(DialogAwareNotices, App[None]):
+class AnnotateApp(DialogAwareNotices, WarroomLook):
     """The author mode over one drill file.
 
     Args:
@@ -34,15 +34,9 @@ class AnnotateApp(DialogAwareNotices, App[None]):
             unsaved marks first written to the recovery copy (:meth:`terminate`).
     """
 
-    CSS_PATH = "../warroom.tcss"  # the one stylesheet, warroom/tui/warroom.tcss
     TITLE = "warroom annotate"
-    ENABLE_COMMAND_PALETTE = False
     #: ctrl+c leaves like ``q``: with unsaved marks it asks first, and a second ctrl+c at that question leaves.
     BINDINGS = [Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True)]
-
-    def get_key_display(self, binding: Binding) -> str:
-        """A key as the footer shows it: :func:`~warroom.tui.widgets.footer_label`."""
-        return footer_label(super().get_key_display(binding), binding.key)
 
     def __init__(self, file: AnnotatedFile, *, speed: float = 1.0, clock: Clock | None = None,
                  recovered: Recovered | None = None, handle_signals: bool = False) -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from textual import events, on
-from textual.app import App
 from textual.binding import Binding
 from textual.clock import Clock
 from textual.screen import Screen
@@ -23,18 +22,18 @@ from textual.screen import Screen
 from warroom.core.play import Replay
 from warroom.core.settings import KEY_TRACE_ENV, trace_key
 from warroom.tui import flow
+from warroom.tui.app._look import WarroomLook
 from warroom.tui.app._notices import DialogAwareNotices
 from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
 from warroom.tui.room import TutorialScreen, WarRoomScreen
 from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
-from warroom.tui.widgets import footer_label
 
 #: What ctrl+c says in a browser tab (``warroom serve``), where it is the copy key and does not quit.
 SERVED_CTRL_C_HINT = "ctrl+c copies in a browser and does not quit: press q to quit (it asks first in a drill)"
 
 
-class WarroomApp(DialogAwareNotices, App[None]):
+class WarroomApp(DialogAwareNotices, WarroomLook):
     """The terminal UI.
 
     Args:
@@ -48,17 +47,9 @@ class WarroomApp(DialogAwareNotices, App[None]):
             :data:`~warroom.tui.app._terminal.EXIT_GRACE` seconds (see :mod:`warroom.tui.app._terminal`).
     """
 
-    CSS_PATH = "../warroom.tcss"  # the one stylesheet, warroom/tui/warroom.tcss
     TITLE = "warroom"
-    # The app is keyboard-first with its own keys on every screen (? lists them); the command palette would offer a
-    # Quit that skips the quit confirmation, and its footer entry crowds 80 columns.
-    ENABLE_COMMAND_PALETTE = False
     #: ctrl+c quits in a terminal; in a browser (served) it is the copy key, so it shows :data:`SERVED_CTRL_C_HINT`.
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
-
-    def get_key_display(self, binding: Binding) -> str:
-        """A key as the footer shows it: :func:`~warroom.tui.widgets.footer_label`."""
-        return footer_label(super().get_key_display(binding), binding.key)
 
     def __init__(
         self,

@@ -1,0 +1,22 @@
+"""What every warroom app shares on screen: the one stylesheet, no command palette, the footer's key labels."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+
+from warroom.tui.widgets import footer_label
+
+
+class WarroomLook(App[None]):
+    """Base of warroom's apps (the war room, ``warroom annotate``, ``warroom review``): the one stylesheet,
+    warroom/tui/warroom.tcss, and no command palette. The apps are keyboard-first with their own keys on every
+    screen (? lists them); the command palette would offer a Quit that skips the quit confirmation, and its footer
+    entry crowds 80 columns."""
+
+    CSS_PATH = "../warroom.tcss"
+    ENABLE_COMMAND_PALETTE = False
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it: :func:`~warroom.tui.widgets.footer_label`."""
+        return footer_label(super().get_key_display(binding), binding.key)
