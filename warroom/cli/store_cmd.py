@@ -27,7 +27,7 @@ from warroom.cli.common import (
     store_option,
     use_store,
 )
-from warroom.core.text import clean_name, plural
+from warroom.core.text import plural, shown_path
 
 if TYPE_CHECKING:
     from warroom.store.results import UnreadLine
@@ -209,7 +209,7 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
             try:
                 n = _export_to(store, output, skipped)
             except OSError as exc:
-                raise failure(f"cannot write {clean_name(output)}: {exc.strerror or exc}") from None
+                raise failure(f"cannot write {shown_path(output)}: {exc.strerror or exc}") from None
     for problem in skipped:
         say(f"skipped: {problem}", err=True)
     say(f"{plural(n, 'session')} exported from {store.location}", err=True)

@@ -20,6 +20,7 @@ No Textual or Rich import here: the domain core uses it too.
 from __future__ import annotations
 
 import math
+import os
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
@@ -79,6 +80,20 @@ def cut_value(value: str, what: str | None = None, *, limit: int = SHOWN_VALUE) 
     if len(text) <= limit:
         return clean(repr(value))
     return clean(f"{text[:12]}…{text[-4:]} ({what or f'{len(text):,} characters'})")
+
+
+#: The longest path a message names whole (:func:`shown_path`): click's own path refusals are cut to it too.
+SHOWN_PATH = 200
+
+
+def shown_path(path: object) -> str:
+    """A file or folder name as a message names it: whole, cleaned to stay on its line (:func:`clean_name`), up to
+    :data:`SHOWN_PATH` characters, else by its start and end and its length (``/tmp/aaaaaaa…yaml (5,010
+    characters)``, :func:`cut_value`'s form): a message echoing a 5,000-character path whole buried what it said."""
+    name = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+    if len(name.strip()) <= SHOWN_PATH:
+        return clean_name(name)
+    return clean_name(cut_value(name, limit=SHOWN_PATH))
 
 
 def clean_name(text: object) -> str:

