@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from core_support import make_drill
 
 from warroom.cli import main
+from warroom.core.author import run_checks
 from warroom.core.text import shown_path
 
 #: A name of 5,000 characters under a real folder: every look at it fails with ENAMETOOLONG.
@@ -52,3 +54,11 @@ def test_import_out_with_a_very_long_path_names_it_cut(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["import", "who-and-when", str(source), "--out", _long(tmp_path)])
     assert result.exit_code == 2
     assert result.output.splitlines()[-1] == f"Error: {_cut(tmp_path)}: File name too long"
+
+
+def test_check_writes_close_times_exactly_not_rounded_to_six_digits() -> None:
+    # was: "the earliest evidence comes at 10 s, after the deadline (10 s)" for a deadline of 9.9999999 s
+    key = make_drill().answer_key.model_dump()  # evidence e03 at 10 s
+    key["deadline"] = 9.9999999
+    report = run_checks(make_drill(answer_key=key))
+    assert "cannot be won: the earliest evidence comes at 10 s, after the deadline (9.9999999 s)" in report.problems
