@@ -62,3 +62,33 @@ def test_check_writes_close_times_exactly_not_rounded_to_six_digits() -> None:
     key["deadline"] = 9.9999999
     report = run_checks(make_drill(answer_key=key))
     assert "cannot be won: the earliest evidence comes at 10 s, after the deadline (9.9999999 s)" in report.problems
+
+
+@pytest.mark.parametrize("head", [
+    "<<: {set: w1, title: W1}\n",
+    "<<: &base {set: w1, title: W1}\n",
+    "<<: [{set: w1}, {title: W1}]\n",
+])
+def test_a_drill_set_written_with_a_top_level_merge_key_is_a_drill_set(tmp_path: Path, head: str) -> None:
+    # was: "this file is neither a drill (...) nor a drill set (no `set` key)"
+    from warroom.core.load import DrillLoadError, is_drill_set_text, load_drill
+
+    path = tmp_path / "week.yaml"
+    text = head + "drills: [a.yaml]\n"
+    path.write_text(text, encoding="utf-8")
+    assert is_drill_set_text(text)
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert "neither a drill" not in result.output
+    assert result.output.splitlines()[-1] == "1 drill set checked: 0 valid, 1 invalid (1 problem)"
+    assert f"no drill file '{tmp_path / 'a.yaml'}'" in result.output
+    run = CliRunner().invoke(main, ["run", str(path)])
+    assert f"is a drill set: play it with `warroom --set {path}`" in run.output
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill(path)
+    assert "this file is a drill set, not a drill (its top-level `set` key)" in str(caught.value.problems[0])
+
+
+def test_a_quoted_merge_like_key_brings_in_nothing() -> None:
+    from warroom.core.load import is_drill_set_text
+
+    assert not is_drill_set_text('"<<": {set: w1}\ndrills: [a.yaml]\n')

@@ -41,7 +41,7 @@ import errno
 import os
 from typing import TYPE_CHECKING, Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
@@ -172,10 +172,10 @@ def _neither(path: str, root: MappingNode, warnings: list[Problem]) -> None:
     """For a file that does not load as a drill and has none of a drill's own top-level keys (its keys, not its
     layout, tell): one problem, that it is a drill set (a ``set`` key) or neither a drill nor a drill set, instead
     of every required key it lacks. Raises that :class:`DrillLoadError`; returns for anything else."""
-    from warroom.core.load._drillset import DRILL_KEYS
+    from warroom.core.load._drillset import DRILL_KEYS, mapping_keys
     from warroom.core.text import shown_path
 
-    keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
+    keys = mapping_keys(root)  # a merge key's too (``<<: {set: w1}``)
     if keys & DRILL_KEYS:
         return
     if "set" in keys:
