@@ -109,3 +109,13 @@ def test_snake_case_otlp_json_is_refused_saying_so_and_what_to_write(tmp_path: P
         f"{source}:1:1: not OTLP/JSON traces: an object with `resource_spans`: the snake_case field names protobuf "
         "writes with `preserving_proto_field_name=True`, which OTLP/JSON does not allow; write the camelCase form "
         "(`resourceSpans`, `scopeSpans`, `traceId`), `MessageToJson`'s default (drop `preserving_proto_field_name`)")
+
+
+def test_a_domain_that_reads_as_a_reserved_group_is_labelled_with_its_prefix() -> None:
+    from warroom.tui.logic import domain_label
+
+    assert [domain_label(d) for d in ("other", "Others", "cannot load", "Cannot-load", "start here", "tutorial")] == [
+        "domain:other", "domain:Others", "domain:cannot load", "domain:Cannot-load", "domain:start here",
+        "domain:tutorial"]
+    assert domain_label("domain:other") == "domain:domain:other"  # never the label of the tag domain:other
+    assert domain_label("billing") == "billing"
