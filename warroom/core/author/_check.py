@@ -217,11 +217,8 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         script.append((at, "escalate", origin, cites))
     elif trainee == "late":
         if end <= key.deadline:
-            notes.append(
-                f"the trace ends at {exact_figure(end)} s, at or before the deadline "
-                f"({exact_figure(key.deadline)} s): "
-                "no escalation can be late"
-            )
+            notes.append(f"the trace ends at {exact_figure(end)} s, at or before the deadline "
+                         f"({exact_figure(key.deadline)} s): no escalation can be late")
             return script, notes
         late = key.deadline + min(LATE_DELAY, (end - key.deadline) / 2)
         if probe is not None:  # asks for the probe at the deadline and escalates once its result is in

@@ -295,11 +295,8 @@ class PickerScreen(Screen[None]):
                 p = progress.get(entry.card.id) if entry.card is not None else None
                 cells.append(Text(p.cell() if p is not None else "—"))
             if self.services.drill_set is None:
-                start = starts.get(i)
-                if self.sort != "domain":
-                    cells.insert(0, group_label(domain_label(domain_of(entry) or "")))
-                else:
-                    cells.insert(0, group_label(start.label, reserved=start.reserved) if start else group_label(""))
+                start = starts.get(i) if self.sort == "domain" else Group(domain_label(domain_of(entry) or ""), ())
+                cells.insert(0, group_label(start.label, reserved=start.reserved) if start else group_label(""))
             table.add_row(*cells, key=str(i))
         self._show_title(len(shown))
         if not self.entries:
