@@ -119,3 +119,12 @@ def test_a_domain_that_reads_as_a_reserved_group_is_labelled_with_its_prefix() -
         "domain:tutorial"]
     assert domain_label("domain:other") == "domain:domain:other"  # never the label of the tag domain:other
     assert domain_label("billing") == "billing"
+
+
+def test_the_sweep_cuts_a_long_path_in_import_store_and_annotate_messages(tmp_path: Path) -> None:
+    # was: "/tmp/...yyyy...: no such file or folder" (import), "cannot read /tmp/...yyyy...: ..." (store import)
+    cut = _cut(tmp_path)
+    result = CliRunner().invoke(main, ["import", "chat", _long(tmp_path), "--out", str(tmp_path / "out")])
+    assert LONG not in result.output and cut in result.output
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "store", "import", "--all-trainees", _long(tmp_path)])
+    assert LONG not in result.output and cut in result.output

@@ -139,4 +139,4 @@ def folder_problem(exc: OSError) -> str:
     """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
     that could not be listed."""
     why = (exc.strerror or str(exc)).lower() if not isinstance(exc, PermissionError) else "permission denied"
-    return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
+    return f"{shown_path(exc.filename)}: cannot read this folder ({why}); the drills in it were not checked"

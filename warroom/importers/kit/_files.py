@@ -186,7 +186,7 @@ def find_input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[P
     paths = [Path(p) for p in paths]
     for p in paths:
         if not p.exists():
-            raise FileNotFoundError(f"{p}: no such file or folder")
+            raise FileNotFoundError(f"{shown_path(p)}: no such file or folder")
     return find_drill_files(paths, suffixes, natural=True)
 
 
@@ -213,6 +213,6 @@ def prepare_out_dir(out_dir: Path) -> Path:
     Raises NotADirectoryError when it is a file, OSError when it cannot be created."""
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
-        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
+        raise NotADirectoryError(f"{shown_path(out_dir)}: exists and is not a folder")
     out_dir.mkdir(parents=True, exist_ok=True)
     return out_dir
