@@ -126,5 +126,15 @@ def test_the_sweep_cuts_a_long_path_in_import_store_and_annotate_messages(tmp_pa
     cut = _cut(tmp_path)
     result = CliRunner().invoke(main, ["import", "chat", _long(tmp_path), "--out", str(tmp_path / "out")])
     assert LONG not in result.output and cut in result.output
-    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "store", "import", "--all-trainees", _long(tmp_path)])
+    args = ["--data-dir", str(tmp_path / "data"), "store", "import", "--all-trainees", _long(tmp_path)]
+    result = CliRunner().invoke(main, args)
     assert LONG not in result.output and cut in result.output
+
+
+def test_exact_seconds_keeps_close_times_apart_and_drops_float_noise() -> None:
+    from warroom.core.text import exact_seconds
+
+    assert exact_seconds(7.1234567) != exact_seconds(7.1234565)
+    assert exact_seconds(7.1234567) == "7.1234567 s"
+    assert exact_seconds(28 + (60.4 - 28) / 2) == "44.2 s"  # 44.199999999999996 computed
+    assert exact_seconds(10.0) == "10 s"

@@ -1,6 +1,7 @@
 # The API of warroom.core.text (its __init__.py loads each name on first use, from the module named here).
 
 from ._format import (
+    EXACT_PLACES,
     ID_PATTERN,
     PLAYBACK_SPEEDS,
     SHOWN_PATH,
@@ -17,6 +18,7 @@ from ._format import (
     damage,
     damage_amount,
     exact_figure,
+    exact_seconds,
     is_usd_unit,
     is_valid_id,
     json_text,
@@ -36,6 +38,7 @@ from ._ids import Suggester, did_you_mean, id_list, shown_id, vocabulary_hint
 from ._words import natural_key, plural
 
 __all__ = [
+    "EXACT_PLACES",
     "ID_PATTERN",
     "PLAYBACK_SPEEDS",
     "SURROGATE",
@@ -54,6 +57,7 @@ __all__ = [
     "damage_amount",
     "did_you_mean",
     "exact_figure",
+    "exact_seconds",
     "id_list",
     "is_usd_unit",
     "is_valid_id",
