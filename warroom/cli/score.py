@@ -17,7 +17,7 @@ import click
 
 from warroom.cli.common import DrillParam, GivenPath, WholeNumber, drills_setting, failure, say
 from warroom.cli.scores import RulesOption
-from warroom.core.text import clean_name, damage_amount, json_text, plural, seconds
+from warroom.core.text import clean_name, damage_amount, json_text, plural, seconds, shown_path
 from warroom.errors import WarroomError
 
 #: Longest log read, in bytes (a journal of a long session is a few hundred kilobytes).
@@ -29,7 +29,7 @@ class LogRefused(WarroomError):
     (1 when it is the line as a whole: an action the rules refuse); line 0 is the whole file (``path: message``)."""
 
     def __init__(self, path: str, line: int, message: str, col: int = 1) -> None:
-        shown = clean_name(path)  # on its line: a log's name holding a newline forges no line
+        shown = shown_path(path)  # on its line: a log's name holding a newline forges no line
         super().__init__(f"{shown}:{line}:{max(col, 1)}: {message}" if line else f"{shown}: {message}")
 
 

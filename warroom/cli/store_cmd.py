@@ -26,7 +26,7 @@ from warroom.cli.common import (
     store_errors,
     store_setting,
 )
-from warroom.core.text import clean_name, plural
+from warroom.core.text import plural, shown_path
 
 if TYPE_CHECKING:
     from warroom.store.results import UnreadLine
@@ -153,12 +153,12 @@ def _open_export(source: Path) -> Any:
         try:
             return open_regular(source)
         except SpecialFile as exc:
-            raise OSError(0, f"{source} is {exc.kind}, not an export file") from None
+            raise OSError(0, f"{shown_path(source)} is {exc.kind}, not an export file") from None
     stream = open(source, "rb")  # noqa: SIM115 - returned open, closed by the caller
     kind = special_mode_kind(os.fstat(stream.fileno()).st_mode)
     if kind not in (None, "a FIFO"):
         stream.close()
-        raise OSError(0, f"{source} is {kind}, not an export file")
+        raise OSError(0, f"{shown_path(source)} is {kind}, not an export file")
     return stream
 
 
@@ -203,7 +203,7 @@ def export_cmd(ctx: click.Context, data_dir: Path | None, output: Path | None) -
             try:
                 n = _export_to(store, output, skipped)
             except OSError as exc:
-                raise failure(f"cannot write {clean_name(output)}: {exc.strerror or exc}") from None
+                raise failure(f"cannot write {shown_path(output)}: {exc.strerror or exc}") from None
     for problem in skipped:
         say(f"skipped: {problem}", err=True)
     say(f"{plural(n, 'session')} exported from {store.location}", err=True)
@@ -274,13 +274,13 @@ def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees
     try:
         stream = sys.stdin.buffer if str(source) == "-" else _open_export(source)
     except OSError as exc:
-        raise failure(f"cannot read {source}: {exc.strerror or exc}") from None
+        raise failure(f"cannot read {shown_path(source)}: {exc.strerror or exc}") from None
     try:
         with store_errors(), ResultsStore(settings.data_dir) as store:
             name = "<stdin>" if str(source) == "-" else str(source)
             result = import_lines(store, export_lines_of(stream), name, owner)
     except (OSError, UnicodeDecodeError) as exc:
-        raise failure(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise failure(f"cannot read {shown_path(source)}: {getattr(exc, 'strerror', None) or exc}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -33,7 +33,7 @@ import yaml
 
 from warroom.core.files import read_limited, read_only_mode, real_path, replace_file
 from warroom.core.settings import resolve_trainee
-from warroom.core.text import clean_name
+from warroom.core.text import shown_path
 from warroom.errors import SettingsError, WarroomError
 
 #: The role of a roster entry who plays drills in their own war room.
@@ -130,7 +130,7 @@ class Roster:
         (unreadable, not YAML, a bad shape, a bad name or hash, a name twice) raises :class:`RosterError`."""
         if not path.exists():
             return cls({})
-        shown = clean_name(path)  # on its line: a name holding a newline forges no line
+        shown = shown_path(path)  # on its line: a name holding a newline forges no line
         try:
             text = read_limited(path, MAX_ROSTER_BYTES).decode("utf-8")  # the size checked before reading
             node = yaml.compose(text)
@@ -198,7 +198,7 @@ def _entries(path: Path, node: yaml.Node | None) -> tuple[dict[str, str], list[s
     """The roster's name -> token hash entries, and the names of its facilitators."""
 
     def where(n: yaml.Node) -> str:
-        return f"{clean_name(path)}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
+        return f"{shown_path(path)}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
 
     if node is None:
         return {}, []

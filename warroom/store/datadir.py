@@ -20,7 +20,7 @@ import os
 import stat
 from pathlib import Path
 
-from warroom.core.text import clean_name
+from warroom.core.text import shown_path
 
 #: File name of the SQLite results database inside the data directory.
 DB_NAME = "results.sqlite3"
@@ -59,7 +59,7 @@ def _access_problem(path: Path, st: os.stat_result, folder: bool) -> str | None:
         return None
     kind = "folder" if folder else "file"
     return (
-        f"cannot {' or '.join(missing)} the {kind} {clean_name(path)}: it belongs to {_owner(st)}, mode "
+        f"cannot {' or '.join(missing)} the {kind} {shown_path(path)}: it belongs to {_owner(st)}, mode "
         f"{stat.filemode(st.st_mode)}, and warroom runs as {_me()}. Ask its owner for access (chmod/chown), "
         f"{CHOOSE_ANOTHER}"
     )
@@ -77,10 +77,10 @@ def data_dir_problem(data_dir: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"cannot use the data directory {clean_name(data_dir)}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
+        return f"cannot use the data directory {shown_path(data_dir)}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
     if not stat.S_ISDIR(st.st_mode):
         return (
-            f"the data directory {clean_name(data_dir)} is a file, not a folder: move that file away (warroom then "
+            f"the data directory {shown_path(data_dir)} is a file, not a folder: move that file away (warroom then "
             f"creates the folder), {CHOOSE_ANOTHER}"
         )
     problem = _access_problem(data_dir, st, folder=True)
@@ -99,10 +99,10 @@ def data_dir_problem(data_dir: Path) -> str | None:
         except FileNotFoundError:
             continue
         except OSError as exc:
-            return f"cannot use {clean_name(path)}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
+            return f"cannot use {shown_path(path)}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
         if folder != stat.S_ISDIR(st.st_mode) or not (folder or stat.S_ISREG(st.st_mode)):
             what = "a folder" if folder else "a regular file"
-            return f"{clean_name(path)} is not {what}: move it away, {CHOOSE_ANOTHER}"
+            return f"{shown_path(path)} is not {what}: move it away, {CHOOSE_ANOTHER}"
         problem = _access_problem(path, st, folder)
         if problem:
             return problem

@@ -127,9 +127,9 @@ def session_id_text(value: object) -> str:
 def _shown(path: Path) -> tuple[str, str, str]:
     """The results file ``path``, its name and its folder's done journals, as messages show them: a newline or other
     control character in a name escaped, never a line of its own."""
-    from warroom.core.text import clean_name
+    from warroom.core.text import clean_name, shown_path
 
-    return clean_name(path), clean_name(path.name), clean_name(path.parent / "journals" / "done")
+    return shown_path(path), clean_name(path.name), clean_name(path.parent / "journals" / "done")
 
 
 def damaged_message(path: Path, exc: BaseException) -> str:
@@ -175,8 +175,8 @@ def full_disk_message(path: Path, exc: BaseException) -> str | None:
         return None
     if "disk is full" not in text and free >= FULL_DISK_BYTES:
         return None
-    from warroom.core.text import clean_name
+    from warroom.core.text import clean_name, shown_path
 
     return (f"the disk holding {clean_name(path.parent)} is full ({free:,} bytes free), so the results store "
-            f"{clean_name(path)} cannot be opened: free some space and run the command again. Nothing is lost: "
+            f"{shown_path(path)} cannot be opened: free some space and run the command again. Nothing is lost: "
             f"sessions not stored yet stay in {clean_name(path.parent / 'journals')} and are stored then")

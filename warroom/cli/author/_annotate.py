@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import FiniteFloat, GivenPath
-from warroom.core.text import clean, clean_name
+from warroom.core.text import clean, clean_name, shown_path
 
 
 @click.command("annotate")
@@ -33,11 +33,11 @@ def annotate(file: Path, speed: float, reading_time: float | None) -> None:
     except AnnotateError as exc:
         trace = trace_kind(file)
         if trace is not None:  # a trace given for the drill imported from it: say which import to run first
-            click.echo(clean_name(f"{file}: {trace}"), err=True)  # one line: a newline in the name forges none
+            click.echo(f"{shown_path(file)}: {clean_name(trace)}", err=True)  # one line: a newline forges none
             raise SystemExit(1) from None
         for line in exc.problems:
             click.echo(clean(line), err=True)
-        click.echo(clean_name(f"{file}: cannot be marked up until the problems above are fixed"), err=True)
+        click.echo(f"{shown_path(file)}: cannot be marked up until the problems above are fixed", err=True)
         raise SystemExit(1) from None
 
     from warroom.core.author import discard_recovery, recover

@@ -17,7 +17,7 @@ from warroom.cli.common import (
     file_progress,
     format_option,
 )
-from warroom.core.text import clean, clean_name, damage_amount, plural, seconds
+from warroom.core.text import clean, damage_amount, plural, seconds, shown_path
 
 #: Most seeds ``--variants`` checks in one run. Each seed plays its variant with every scripted trainee (the whole
 #: battery, about 30 plays): about 0.1 s of CPU a seed on the largest bundled drill, so 1,000 seeds are a few minutes
@@ -104,7 +104,7 @@ def problem_place(path: Path, message: str, loc: tuple[str, ...] | None = None) 
     """``path:line:col: `` of the drill's key a check problem is about (:func:`problem_position`), to put before the
     problem's message."""
     line, column = problem_position(path, message, loc)
-    return f"{clean_name(path)}:{line}:{column}: "
+    return f"{shown_path(path)}:{line}:{column}: "
 
 
 def problem_position(path: Path, message: str, loc: tuple[str, ...] | None = None) -> tuple[int, int]:
@@ -136,7 +136,7 @@ def _check_one(
         if text:
             for p in problems:
                 click.echo(clean(p), err=True)
-            lines += [f"FAIL {clean_name(path)}: does not load ({plural(len(problems), 'problem')}, above)", ""]
+            lines += [f"FAIL {shown_path(path)}: does not load ({plural(len(problems), 'problem')}, above)", ""]
         return {"path": str(path), "loaded": False, "passed": False,
                 "load_problems": [p.to_dict() for p in problems]}, lines
     report = run_checks(drill)
@@ -158,7 +158,7 @@ def _check_one(
         for p in own:
             click.echo(clean(p), err=True)
         kind = " (all-clear drill)" if report.all_clear else ""
-        lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {clean_name(path)}")
+        lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {shown_path(path)}")
         lines += _table(report)
         lines.append(_battery_line(report))
         lines += _newest_guess_line(report)

@@ -21,11 +21,11 @@ def migrate(files: tuple[Path, ...], dry_run: bool) -> None:
     """
     from warroom.core.author import migrate_file
     from warroom.core.load import DrillLoadError
-    from warroom.core.text import clean, clean_name
+    from warroom.core.text import clean, shown_path
 
     failed = 0
     for path in files:
-        shown = clean_name(path)  # a file name holding a newline or an escape sequence stays on its line, inert
+        shown = shown_path(path)  # a file name holding a newline or an escape sequence stays on its line, inert
         try:
             result = migrate_file(path, write=not dry_run)
         except DrillLoadError as e:

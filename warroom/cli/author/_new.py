@@ -54,7 +54,7 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     Never overwrites a file: exits 1 if ID.yaml exists, 2 for an invalid ID.
     """
     from warroom.core.author import LOCAL_SCHEMA_REF, skeleton_text
-    from warroom.core.text import clean_name, is_valid_id
+    from warroom.core.text import clean_name, is_valid_id, shown_path
 
     given, suffix = drill_id, ".yaml"
     for ending in (".yaml", ".yml"):  # `warroom new x.yaml` means the file x.yaml, never x.yaml.yaml of id x.yaml
@@ -68,7 +68,7 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
             param_hint=f"ID '{clean_name(given)}'",
         )
     target = out_dir / f"{drill_id}{suffix}"
-    shown, shown_dir = clean_name(target), clean_name(out_dir)  # a folder name must not forge a line of its own
+    shown, shown_dir = shown_path(target), shown_path(out_dir)  # a folder name must not forge a line of its own
     try:  # a look that fails (a name too long for the system: ENAMETOOLONG) is a refusal, never a traceback
         existing = next((p for p in (out_dir / f"{drill_id}.yaml", out_dir / f"{drill_id}.yml") if p.exists()), None)
         not_a_folder = out_dir.exists() and not out_dir.is_dir()

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import FiniteFloat, GivenPath, WholeNumber, file_progress, say, table_lines, text_table
-from warroom.core.text import clean_name, plural
+from warroom.core.text import clean_name, plural, shown_path
 
 #: Most distractors a projection may add (one of each distractor template).
 MAX_DISTRACTORS = 3
@@ -49,14 +49,14 @@ def _write(projection: Any, out: Path, force: bool) -> Path | None:
         return None
     mode = read_only_mode(path)
     if mode is not None:
-        raise click.ClickException(f"{clean_name(path)}: the file is read-only (mode {mode}): make it writable (chmod "
+        raise click.ClickException(f"{shown_path(path)}: the file is read-only (mode {mode}): make it writable (chmod "
                                    "u+w) or write into another --out folder; nothing was written")  # fmt: skip
     try:  # without --force never over a drill another process wrote since the look above
         replace_files([(real_path(path), dump_drill_yaml(projection.data, projection.header))], create=not force)
     except FileExistsError:
         return None
     except OSError as exc:
-        raise click.ClickException(f"{clean_name(path)}: cannot write the drill: {exc.strerror or exc}") from None
+        raise click.ClickException(f"{shown_path(path)}: cannot write the drill: {exc.strerror or exc}") from None
     return path
 
 
@@ -64,9 +64,9 @@ def _out_folder(out: Path) -> Path:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise click.ClickException(f"{clean_name(out)}: cannot create the folder: {exc.strerror or exc}") from None
+        raise click.ClickException(f"{shown_path(out)}: cannot create the folder: {exc.strerror or exc}") from None
     if not out.is_dir():
-        raise click.ClickException(f"{clean_name(out)}: not a folder")
+        raise click.ClickException(f"{shown_path(out)}: not a folder")
     return out
 
 
@@ -79,21 +79,21 @@ def _one(file: Path, template: str, at_event: str | None, out: Path, options: An
     problems = verify(projection, warnings)
     if problems:
         for p in problems:
-            say(f"{clean_name(file)}: {p}", err=True)
-        raise click.ClickException(f"{clean_name(file)}: the projection of {template} at {projection.site.event} "
+            say(f"{shown_path(file)}: {p}", err=True)
+        raise click.ClickException(f"{shown_path(file)}: the projection of {template} at {projection.site.event} "
                                    "would not pass warroom validate and warroom check (above); try another event "
                                    "with --at")
     path = _write(projection, _out_folder(out), force)
     if path is None:
         raise click.ClickException(f"{clean_name(out / (projection.id + '.yaml'))}: exists; --force overwrites it")
     site = projection.site
-    say(f"Wrote {clean_name(path)}: a fault drill ({template} at {site.event}, the result of {site.tool} in plan step "
+    say(f"Wrote {shown_path(path)}: a fault drill ({template} at {site.event}, the result of {site.tool} in plan step "
         f"{site.step}; difficulty {projection.difficulty}) with its twin.")
     for note in projection.notes:
         say(f"  {note}")
     for warning in warnings:
-        say(f"{clean_name(path)}: warning: {warning}", err=True)
-    shown = clean_name(path)
+        say(f"{shown_path(path)}: warning: {warning}", err=True)
+    shown = shown_path(path)
     say(f"Refine its answer key with `warroom annotate {shown}`; play it with `warroom run {shown}`.")
 
 
@@ -115,7 +115,7 @@ def _listing(file: Path, rules: list[Any], fmt: str) -> None:
     for name in missing:
         say(f"{name}: applies nowhere here (it needs {TEMPLATES[name].shapes})")
     ok = sum(1 for s in sites if s.ok)
-    say(f"{plural(len(sites), 'site')} in {clean_name(file)}, {ok} projectable.")
+    say(f"{plural(len(sites), 'site')} in {shown_path(file)}, {ok} projectable.")
 
 
 @dataclass
@@ -140,7 +140,7 @@ class _Tally:
         self.guessable += outcome.guessable
         for site in outcome.unprojectable:
             self.unprojectable[site.reason] = self.unprojectable.get(site.reason, 0) + 1
-        self.failures += [f"{clean_name(file)}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
+        self.failures += [f"{shown_path(file)}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
         barren = _barren(file, outcome)
         self.barren += [barren] if barren is not None else []
         if outcome.projections:
@@ -170,7 +170,7 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
                 tally.written += 1
                 tally.levels[projection.difficulty] = tally.levels.get(projection.difficulty, 0) + 1
                 if verbose:
-                    say(f"{clean_name(path)}  {projection.site.template} at {projection.site.event}, difficulty "
+                    say(f"{shown_path(path)}  {projection.site.template} at {projection.site.event}, difficulty "
                         f"{projection.difficulty}")
             advance()
     _summary(folder, out, tally)
@@ -183,16 +183,16 @@ def _barren(file: str, outcome: Any) -> str | None:
     when it gave one or a check refused it (reported with the check's problem)."""
     if outcome.projections or outcome.failed:
         return None
-    hint = f"`warroom project --list {clean_name(file)}` shows what each template needs"
+    hint = f"`warroom project --list {shown_path(file)}` shows what each template needs"
     if not outcome.unprojectable:
-        return (f"{clean_name(file)}: no template applies to any of its tool results (they need JSON records or "
+        return (f"{shown_path(file)}: no template applies to any of its tool results (they need JSON records or "
                 f"lists: a mapping, a list of records, money amounts, ids the call asked for ...); {hint}")
     reasons: dict[str, int] = {}
     for site in outcome.unprojectable:
         reasons[site.reason] = reasons.get(site.reason, 0) + 1
     count = sum(reasons.values())
     which = "its only site cannot" if count == 1 else f"none of its {count} sites can"
-    return f"{clean_name(file)}: {which} be projected ({_reasons(reasons)}); {hint}"
+    return f"{shown_path(file)}: {which} be projected ({_reasons(reasons)}); {hint}"
 
 
 def _left_out(unprojectable: dict[str, int]) -> str:
@@ -216,8 +216,8 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
     for line in tally.failures + tally.barren:
         say(f"not projected: {line}", err=True)
     by_level = ", ".join(f"{n} at {d}" for d, n in sorted(tally.levels.items()))
-    say(f"{plural(tally.written, 'fault drill')} with their twins written to {clean_name(out)} from "
-        f"{plural(tally.sources - len(tally.failed_sources), 'healthy run')} in {clean_name(folder)}"
+    say(f"{plural(tally.written, 'fault drill')} with their twins written to {shown_path(out)} from "
+        f"{plural(tally.sources - len(tally.failed_sources), 'healthy run')} in {shown_path(folder)}"
         + (f" (difficulty: {by_level})" if by_level else "") + ".")
     say(f"Left out: {plural(tally.duplicates, 'duplicate site')} (the same template on the same result shape), "
         f"{_left_out(tally.unprojectable)}, "

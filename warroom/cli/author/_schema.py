@@ -25,11 +25,11 @@ def schema(output: Path | None) -> None:
     """
     from warroom.cli.common import emit
     from warroom.core.author import drill_json_schema_text
-    from warroom.core.text import clean_name
+    from warroom.core.text import shown_path
 
     text = drill_json_schema_text()
     if output is None:
         click.echo(text, nl=False)
         return
     emit(text, output, what="schema")  # whole or not at all; through a symbolic link; a read-only file refused
-    click.echo(f"wrote {clean_name(output)}", err=True)
+    click.echo(f"wrote {shown_path(output)}", err=True)

@@ -14,7 +14,7 @@ from click.shell_completion import CompletionItem
 
 from warroom.cli.common._options import settings_of
 from warroom.core.library import DrillLibrary, LoadedDrill
-from warroom.core.text import clean, clean_name
+from warroom.core.text import clean, clean_name, shown_path
 from warroom.errors import WarroomError
 
 _LIBRARY_KEY = "warroom.library"
@@ -39,7 +39,7 @@ class DrillNotLoaded(WarroomError, click.ClickException):
     exit_code = 1
 
     def __init__(self, path: Path, problems: list[Any]) -> None:
-        self.problems = list(problems) or [f"{clean_name(path)}: cannot load this drill"]
+        self.problems = list(problems) or [f"{shown_path(path)}: cannot load this drill"]
         super().__init__("\n".join(clean(p) for p in self.problems))
 
     def show(self, file: IO[Any] | None = None) -> None:
@@ -82,7 +82,7 @@ class DrillParam(click.ParamType):
         drill, problems = library.load_or_problems(path)
         if drill is None:
             if is_set_file(path):  # a drill set, not a drill
-                shown = clean_name(path)  # on its line: a newline in the name forges none
+                shown = shown_path(path)  # on its line: a newline in the name forges none
                 raise click.UsageError(f"{shown} is a drill set: play it with `warroom --set {shown}`", ctx=ctx)
             raise DrillNotLoaded(path, problems)
         return LoadedDrill(path, drill)
@@ -116,7 +116,7 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
     for err in errors:
         click.echo(clean_name(folder_problem(err)), err=True)
     if not files:
-        where = ", ".join(clean_name(p) for p in paths)
+        where = ", ".join(shown_path(p) for p in paths)
         raise click.UsageError(f"no drill files (*.yaml, *.yml) found in {where}")
     return files, len(errors)
 
@@ -139,4 +139,4 @@ def folder_problem(exc: OSError) -> str:
     """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
     that could not be listed."""
     why = (exc.strerror or str(exc)).lower() if not isinstance(exc, PermissionError) else "permission denied"
-    return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
+    return f"{shown_path(exc.filename)}: cannot read this folder ({why}); the drills in it were not checked"

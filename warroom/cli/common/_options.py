@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
+from warroom.core.text import SHOWN_PATH, shown_path
 from warroom.core.text import SHOWN_VALUE as SHOWN
 from warroom.core.text import cut_value as _cut
 from warroom.errors import SettingsError
@@ -59,19 +60,15 @@ class GivenPath(click.Path):
                 self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
 
 
-#: The longest path click's own refusals (``File '...' does not exist.``) echo whole.
-SHOWN_PATH = 200
-
-
 def _cut_path(value: Any, message: str) -> str:
     """Click's refusal ``message`` of the path ``value`` with the path, when longer than :data:`SHOWN_PATH`, shown by
-    its start, end and length (:func:`~warroom.core.text.cut_value`): click echoed a 5,000-character name whole."""
+    its start, end and length (:func:`~warroom.core.text.shown_path`): click echoed a 5,000-character name whole."""
     if not isinstance(value, (str, os.PathLike)):
         return message
     name = os.fsdecode(value)
     if len(name.strip()) <= SHOWN_PATH:
         return message
-    return message.replace(repr(click.format_filename(value)), _cut(name, limit=SHOWN_PATH))
+    return message.replace(repr(click.format_filename(value)), shown_path(name))
 
 
 class FiniteFloat(click.FloatRange):
@@ -175,12 +172,12 @@ class FolderPath(GivenPath):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from warroom.core.files import special_file_kind
-        from warroom.core.text import clean_name
+        from warroom.core.text import shown_path
 
         path = Path(os.fsdecode(super().convert(value, param, ctx)))
         kind = special_file_kind(path)
         if kind is not None and kind != "a folder":
-            self.fail(f"{clean_name(path)} is {kind}, not a folder: name a folder of drill files", param, ctx)
+            self.fail(f"{shown_path(path)} is {kind}, not a folder: name a folder of drill files", param, ctx)
         return path
 
 

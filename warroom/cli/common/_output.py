@@ -73,9 +73,9 @@ def emit(text: str, output: Path | None, *, what: str = "output") -> None:
         click.echo(clean(text), nl=False)
         return
     from warroom.core.files import ReadOnlyFile, writing
-    from warroom.core.text import clean_name
+    from warroom.core.text import shown_path
 
-    shown = clean_name(output)
+    shown = shown_path(output)
     try:
         with writing(output) as f:
             f.write(text.encode("utf-8"))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warroom.cli.common import say
-from warroom.core.text import clean_name
+from warroom.core.text import clean_name, shown_path
 
 if TYPE_CHECKING:
     from warroom.importers.kit import Importer, ImportReport, ImportResult, Redactor
@@ -44,7 +44,7 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path | None
         if not report.results:
             kinds = ", ".join(f"*{s}" for s in importer.suffixes)
             raise click.UsageError(f"no {importer.unit} files ({kinds}) found in "
-                                   + ", ".join(map(clean_name, paths)))
+                                   + ", ".join(map(shown_path, paths)))
         if to_stdout:
             _write_one_drill(report)
     _summarise(importer, report, unreadable, options.redactor, keyed=getattr(options, "ground_truth", None) is not None)
@@ -65,7 +65,7 @@ def _import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, options:
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
         raise click.UsageError(clean(e)) from None
     except OSError as e:
-        raise click.UsageError(f"{clean_name(e.filename or out_dir)}: {clean(e.strerror or e)}") from None
+        raise click.UsageError(f"{shown_path(e.filename or out_dir)}: {clean(e.strerror or e)}") from None
     finally:
         progress.finish()
     if to_stdout:
@@ -167,7 +167,7 @@ def _unreadable_folders(paths: tuple[Path, ...], importer: Importer) -> list[OSE
     find_drill_files(paths, importer.suffixes, errors=errors)
     for e in errors:
         why = "permission denied" if isinstance(e, PermissionError) else (e.strerror or str(e))
-        say(f"{clean_name(e.filename)}: cannot read this folder ({why}); its {importer.unit}s were not imported",
+        say(f"{shown_path(e.filename)}: cannot read this folder ({why}); its {importer.unit}s were not imported",
             err=True)
     return errors
 
@@ -184,7 +184,7 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
         try:
             names = read_names(names_file)
         except OSError as e:
-            shown = clean_name(names_file)
+            shown = shown_path(names_file)
             raise click.UsageError(f"{shown}: cannot read the names file: {clean_name(e.strerror or e)}") from None
         except ValueError as e:
             raise click.UsageError(clean_name(e)) from None
@@ -209,13 +209,13 @@ class ImportProgress:
         if shown:
             self.finish()
         for r in shown:  # paths and messages quoting a record: control characters shown as \xNN
-            source = clean_name(r.source)  # a file name with a newline never makes a line of its own
+            source = shown_path(r.source)  # a file name with a newline never makes a line of its own
             for w in r.warnings:  # before the file's error: a cut-off last line may be why it failed
                 say(w.at(source), err=True)
             if r.error is not None:
                 say(r.error_at(source), err=True)
             elif self.verbose:
-                say(f"{source} -> {'standard output' if self.to_stderr else clean_name(r.output)}", err=self.to_stderr)
+                say(f"{source} -> {'standard output' if self.to_stderr else shown_path(r.output)}", err=self.to_stderr)
         if self.live and done < total:  # the count only grows: "\r" overwrites the line before
             self._write(f"\r{done:,} of {total:,} files")
             self._shown = True

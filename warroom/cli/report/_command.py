@@ -22,7 +22,7 @@ from warroom.cli.common import (
     store_errors,
 )
 from warroom.cli.scores import include_unverified_option, parsed_since, set_filter_option
-from warroom.core.text import clean, clean_name, plural
+from warroom.core.text import clean, clean_name, plural, shown_path
 
 #: What to install when matplotlib is missing.
 INSTALL_HINT = "pip install 'warroom[report]'"
@@ -138,7 +138,7 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
     emit(page, output, what="report")
     # what was written, on stderr: stdout holds the page itself with --output -
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
-    where = "the report to standard output" if output is None else clean_name(output)
+    where = "the report to standard output" if output is None else shown_path(output)
     say(f"Wrote {where}: {n_trainees}, {n_drills}.", err=True)
     say(counted_line(summary), err=True)  # once any assessment session matches, only those count: as on the page
     if (live := in_progress_line(in_progress)) is not None:

@@ -47,6 +47,7 @@ from warroom.core.model import (
 )
 from warroom.core.play import Replay, escalation_draft, is_specific
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
+from warroom.core.text import EXACT_PLACES, exact_figure, exact_seconds
 
 #: The battery's trainees, in the order they are played and shown.
 BATTERY: tuple[str, ...] = (
@@ -64,7 +65,8 @@ BATTERY_DESCRIPTIONS: dict[str, str] = {
     "until-accepted": "escalates each event's step as it is released, citing it, until one is accepted",
     "flag-and-confirm": "flags every event as it arrives and confirms what the escalation dialog offers",
     "cite-everything": "escalates the origin at the earliest evidence, citing every released event",
-    "step-sweep": f"escalates s1, s2, ... in turn from 0 s, one every {SWEEP_INTERVAL:g} s, citing everything",
+    "step-sweep": f"escalates s1, s2, ... in turn from 0 s, one every {exact_seconds(SWEEP_INTERVAL)}, citing "
+                  "everything",
     "random": f"1-3 escalations of random steps at random times, citing everything (seeds 0-{RANDOM_SEEDS - 1})",
     "quit-when-losing": "plays like trigger-happy and quits once a re-plan finds nothing or damage shows",
 }
@@ -158,7 +160,8 @@ def _cite_everything(drill: Drill, replay: Replay, notes: list[str]) -> None:
         replay.probe(probe.id)
     replay.advance_to(max(at, replay.now))
     if replay.ended:
-        notes.append(f"the drill ended at {replay.end_time:g} s, before the escalation at {at:g} s")
+        notes.append(f"the drill ended at {exact_seconds(replay.end_time or 0.0)}, before the escalation at "
+                     f"{exact_seconds(at)}")
         return
     replay.escalate(key.fault.target, "cite-everything trainee", _everything(replay))
 
@@ -301,7 +304,7 @@ def newest_guess_sentence(share: float, spans: list[tuple[float, float, str]]) -
     sentence, and whether it is a warning (the chance over :data:`NEWEST_GUESS_WARN`, with what to do about it). A
     chance that rounds to the threshold is given to a tenth of a percent, so that 10.4% is never "10%, more than
     10%"."""
-    listed = ", ".join(f"{e} at {a:g}-{b:g} s" for a, b, e in spans[:4])
+    listed = ", ".join(f"{e} at {exact_figure(a, EXACT_PLACES)}-{exact_seconds(b)}" for a, b, e in spans[:4])
     more = f" and {len(spans) - 4} more" if len(spans) > 4 else ""
     where = f" ({listed}{more})" if listed else ""
     chance = "under 1%" if 0 < share < 0.005 else f"{share:.0%}"

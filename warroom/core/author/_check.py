@@ -68,6 +68,7 @@ from warroom.core.model import (
     outcome_label,
 )
 from warroom.core.play import Replay
+from warroom.core.text import exact_seconds
 from warroom.core.variants import VariantError, apply_variant
 
 #: Seconds of drill time a person needs, at the least, between the earliest evidence and the deadline to read the
@@ -216,10 +217,8 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         script.append((at, "escalate", origin, cites))
     elif trainee == "late":
         if end <= key.deadline:
-            notes.append(
-                f"the trace ends at {end:g} s, at or before the deadline ({key.deadline:g} s): "
-                "no escalation can be late"
-            )
+            notes.append(f"the trace ends at {exact_seconds(end)}, at or before the deadline "
+                         f"({exact_seconds(key.deadline)}): no escalation can be late")
             return script, notes
         late = key.deadline + min(LATE_DELAY, (end - key.deadline) / 2)
         if probe is not None:  # asks for the probe at the deadline and escalates once its result is in
@@ -250,24 +249,26 @@ def play_scripted(drill: Drill, trainee: str, *, self_test: bool = True) -> Trai
     replay.advance_to(0.0)
     for t, what, arg, cites in script:
         if replay.ended:
-            notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
+            notes.append(f"the drill ended at {exact_seconds(replay.end_time or 0.0)}, before the planned {what} "
+                         f"of {arg} at {exact_seconds(t)}")
             break
         replay.advance_to(max(t, replay.now))
         if replay.ended:
-            notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
+            notes.append(f"the drill ended at {exact_seconds(replay.end_time or 0.0)}, before the planned {what} "
+                         f"of {arg} at {exact_seconds(t)}")
             break
         if what == "flag":
             if not replay.is_released(arg):  # an earlier escalation stopped the trace before this event
-                notes.append(f"{arg} was never released: the trace had stopped before {t:g} s")
+                notes.append(f"{arg} was never released: the trace had stopped before {exact_seconds(t)}")
                 continue
             replay.flag(arg, f"{trainee} trainee: this looks wrong")
         elif what == "probe":
             if replay.contained:
-                notes.append(f"the incident was already contained; no probe {arg} at {replay.now:g} s")
+                notes.append(f"the incident was already contained; no probe {arg} at {exact_seconds(replay.now)}")
             else:
                 replay.probe(arg)
         elif replay.contained:
-            notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
+            notes.append(f"the incident was already contained; no escalation of {arg} at {exact_seconds(replay.now)}")
         else:
             replay.escalate(arg, f"{trainee} trainee", cites)
     return scored_run(trainee, TRAINEE_DESCRIPTIONS[trainee], replay, notes, self_test=self_test)
@@ -319,13 +320,15 @@ def run_checks(drill: Drill, *, self_test: bool = True) -> CheckReport:
     assert key is not None  # a drill is either all-clear or has an answer key
     first = earliest_evidence_at(drill)  # every evidence item, or the earliest result of a probe that finds it
     if first is None or first > key.deadline:
-        at = "no evidence event in the trace" if first is None else f"the earliest evidence comes at {first:g} s"
-        problems.append(f"cannot be won: {at}, after the deadline ({key.deadline:g} s)")
+        at = ("no evidence event in the trace" if first is None
+              else f"the earliest evidence comes at {exact_seconds(first)}")
+        problems.append(f"cannot be won: {at}, after the deadline ({exact_seconds(key.deadline)})")
     elif key.deadline - first < MIN_REACTION_WINDOW:
         problems.append(
-            f"cannot be won by a person: the deadline ({key.deadline:g} s) leaves only {key.deadline - first:g} s "
-            f"after the earliest evidence ({first:g} s); "
-            f"give at least {MIN_REACTION_WINDOW:g} s to read it and escalate"
+            f"cannot be won by a person: the deadline ({exact_seconds(key.deadline)}) leaves only "
+            f"{exact_seconds(key.deadline - first)} "
+            f"after the earliest evidence ({exact_seconds(first)}); "
+            f"give at least {exact_seconds(MIN_REACTION_WINDOW)} to read it and escalate"
         )
     elif by["ideal"].scorecard.outcome is not Outcome.CONTAINED:
         why = "; ".join(by["ideal"].notes) or "see its scorecard"

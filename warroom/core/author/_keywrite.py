@@ -28,7 +28,7 @@ from typing import Any
 
 from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.files import replace_file
-from warroom.core.text import clean_name
+from warroom.core.text import shown_path
 from warroom.errors import WarroomError
 
 #: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
@@ -342,7 +342,7 @@ def _hide_breaks(text: str, path: str) -> str:
     hidden = text
     for odd, stand_in in _ODD_BREAKS.items():
         if stand_in in text:
-            raise KeyWriteError(f"{clean_name(path)}: the file holds the character U+{ord(stand_in):04X}, which the "
+            raise KeyWriteError(f"{shown_path(path)}: the file holds the character U+{ord(stand_in):04X}, which the "
                                 "save uses for its own; remove it to save")  # fmt: skip
         hidden = hidden.replace(odd, stand_in)
     return hidden
@@ -372,10 +372,10 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
         # is checked as read back by warroom's reader (_check_written)
         doc = yaml.load(hidden.replace("\t", " "))
     except YAMLError as exc:
-        raise KeyWriteError(f"{clean_name(path)}: ruamel.yaml cannot read the file to write into it: {exc}") from None
+        raise KeyWriteError(f"{shown_path(path)}: ruamel.yaml cannot read the file to write into it: {exc}") from None
     if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
         raise KeyWriteError(
-            f"{clean_name(path)}: the drill is not a block mapping (`key: value` lines); cannot write into it"
+            f"{shown_path(path)}: the drill is not a block mapping (`key: value` lines); cannot write into it"
         )
     newline = _newline(text)
     if lines and not lines[-1].endswith(("\n", "\r")):
@@ -425,7 +425,7 @@ def _refuse_shared_anchors(doc: Any, lines: list[str], spans: dict[str, tuple[in
     for name in names:
         shared = _shared_anchor(doc[name], lines, *spans[name])
         if shared is not None:
-            raise KeyWriteError(f"{clean_name(path)}: `{name}` holds the anchor &{shared[0]}, which the alias "
+            raise KeyWriteError(f"{shown_path(path)}: `{name}` holds the anchor &{shared[0]}, which the alias "
                                 f"*{shared[0]} on line {shared[1]} uses: write that value out in full there (or "
                                 "remove the anchor), then save again; nothing was written")  # fmt: skip
 
@@ -485,12 +485,12 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
     try:
         data = load_yaml_text(text, path)
     except DrillLoadError as exc:
-        shown = clean_name(path)
+        shown = shown_path(path)
         raise KeyWriteError(f"{shown}: the file would not read back after writing the answer key: {exc}") from None
     for name, value in new.items():
         if data.get(name) != value:
             raise KeyWriteError(
-                f"{clean_name(path)}: the {name} would not read back as written; the file is left unchanged"
+                f"{shown_path(path)}: the {name} would not read back as written; the file is left unchanged"
             )
 
 
@@ -517,10 +517,10 @@ def write_draft(
         mode = target.stat().st_mode & 0o7777
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyWriteError(f"{clean_name(path)}: cannot read the drill file: {exc}") from None
+        raise KeyWriteError(f"{shown_path(path)}: cannot read the drill file: {exc}") from None
     if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
         raise ChangedOnDisk(
-            f"{clean_name(path)}: the file changed on disk since it was opened (another editor saved it?): nothing "
+            f"{shown_path(path)}: the file changed on disk since it was opened (another editor saved it?): nothing "
             "was written"
         )
     bom = "\ufeff" if text.startswith("\ufeff") else ""
@@ -535,10 +535,10 @@ def write_draft(
         return hashlib.sha256(raw).hexdigest()
     shown = read_only_mode(target)
     if shown is not None:
-        raise KeyWriteError(f"{clean_name(path)}: the drill file is read-only (mode {shown}): make it writable "
+        raise KeyWriteError(f"{shown_path(path)}: the drill file is read-only (mode {shown}): make it writable "
                             "(chmod u+w) to save into it; nothing was written")  # fmt: skip
     try:
         replace_file(target, result, mode=mode)
     except OSError as exc:
-        raise KeyWriteError(f"{clean_name(path)}: cannot write the drill file: {exc.strerror or exc}") from None
+        raise KeyWriteError(f"{shown_path(path)}: cannot write the drill file: {exc.strerror or exc}") from None
     return hashlib.sha256(result.encode("utf-8")).hexdigest()

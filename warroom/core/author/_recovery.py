@@ -16,7 +16,7 @@ from warroom.core.author._annotatefile import AnnotatedFile, AnnotateError, open
 from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.author._keywrite import KeyWriteError, apply_draft
 from warroom.core.files import replace_file
-from warroom.core.text import clean_name
+from warroom.core.text import clean_name, shown_path
 
 #: What is added to a drill file's name to name its recovery copy.
 RECOVERY_SUFFIX = ".unsaved"
@@ -45,7 +45,7 @@ def write_recovery(file: AnnotatedFile, draft: KeyDraft) -> Path:
     try:
         replace_file(target, result)
     except OSError as exc:
-        raise KeyWriteError(f"{clean_name(target)}: cannot write the recovery copy: {exc.strerror or exc}") from None
+        raise KeyWriteError(f"{shown_path(target)}: cannot write the recovery copy: {exc.strerror or exc}") from None
     return target
 
 

@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from warroom.core.text import clean_name
+from warroom.core.text import clean_name, shown_path
 from warroom.errors import WarroomError
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
@@ -145,14 +145,13 @@ def broken_link(path: str | os.PathLike[str], exc: OSError) -> str | None:
     in a loop: that, with what to do (``a symbolic link to /gone, which does not exist: point it at a file or remove
     it``), for a message after ``PATH:1:1: ``, where the OS's "No such file or directory" denied a name its folder
     lists. None for any other cause (the caller says it its own way)."""
-    from warroom.core.text import clean_name
 
     if isinstance(exc, FileNotFoundError):
         try:
             target = os.readlink(path)
         except (OSError, ValueError):
             return None
-        return f"a symbolic link to {clean_name(target)}, which does not exist: point it at a file or remove it"
+        return f"a symbolic link to {shown_path(target)}, which does not exist: point it at a file or remove it"
     if exc.errno == errno.ELOOP:  # a link to itself, or links that lead to each other
         return "a symbolic link that leads round in a loop, to no file: point it at a file or remove it"
     return None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from warroom.core.files import expand_home, real_path
-from warroom.core.text import clean_name, natural_key
+from warroom.core.text import clean_name, natural_key, shown_path
 from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class FolderTooLarge(WarroomError, OSError):
         super().__init__(errno.EFBIG, f"{why}: {advice}", os.fspath(folder))
 
     def __str__(self) -> str:
-        return f"{clean_name(self.filename)}: {self.strerror}"
+        return f"{shown_path(self.filename)}: {self.strerror}"
 
 
 def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -> list[Path]:
@@ -83,7 +83,7 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
                                          "files stops there)", *_leads_out(out))  # fmt: skip
         if dirs and root.rstrip(os.sep).count(os.sep) - top >= MAX_WALK_DEPTH:
             raise FolderTooLarge(folder, f"folders nested more than {MAX_WALK_DEPTH} deep under it (at "
-                                         f"{clean_name(os.path.join(root, dirs[0]))})")  # fmt: skip
+                                         f"{shown_path(os.path.join(root, dirs[0]))})")  # fmt: skip
         # Symbolic links to folders are followed (a shared drill folder linked in), each real folder once: a link
         # loop cannot make the walk run for ever.
         keep = []
@@ -104,7 +104,7 @@ def _leads_out(links: list[str]) -> tuple[str, ...]:
     home folder inside a drill folder): the first of them, escaped, and what to do; else the usual advice."""
     if not links:
         return ()
-    return (f"the symbolic link {clean_name(links[0])} in it leads out of it: move that link away, or link the "
+    return (f"the symbolic link {shown_path(links[0])} in it leads out of it: move that link away, or link the "
             "folder that holds the drills instead",)
 
 
@@ -224,7 +224,7 @@ class DrillLibrary:
 
         where = ", ".join(str(d) for d in self.dirs)
         shown = self._unread[:UNREAD_SHOWN]
-        unread = "".join(f"; {clean_name(e.filename)} could not be read ({e.strerror or e})" for e in shown)
+        unread = "".join(f"; {shown_path(e.filename)} could not be read ({e.strerror or e})" for e in shown)
         if len(self._unread) > len(shown):
             unread += f"; and {len(self._unread) - len(shown):,} more could not be read"
         return UnknownDrill(f"{what} ({searched} {where}{unread})", did_you_mean(name, self._ids()))
@@ -296,10 +296,10 @@ def _lookable(path: Path) -> Path:
         return path  # no such file: a name to look up among the drill ids
     except OSError as e:
         if e.errno == errno.ENAMETOOLONG:
-            raise UnknownDrill(f"{clean_name(path)}: the name is too long for the system ({len(os.fsencode(path)):,} "
+            raise UnknownDrill(f"{shown_path(path)}: the name is too long for the system ({len(os.fsencode(path)):,} "
                                "bytes): name a shorter path (a link, or a folder nearer the file)") from None
         if e.errno != errno.ELOOP:  # a link loop is a name to look up (and the loader names it); anything else:
-            raise UnknownDrill(f"{clean_name(path)}: cannot look at it: {e.strerror or e}") from None  # EACCES...
+            raise UnknownDrill(f"{shown_path(path)}: cannot look at it: {e.strerror or e}") from None  # EACCES...
     return path
 
 
@@ -358,7 +358,7 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
             line, _ = position_of(first, ("id",))
             add(
                 path,
-                f"drill id `{drill.id}` is already the id of {clean_name(first)} (line {line}): two drills cannot "
+                f"drill id `{drill.id}` is already the id of {shown_path(first)} (line {line}): two drills cannot "
                 "share an id; change one of them",
             )
     return out

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warroom.core.load._problems import DrillLoadError, Problem
 from warroom.core.load._problems import problem_at as _at
@@ -127,6 +127,29 @@ class DrillSetError(WarroomError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def mapping_keys(root: MappingNode) -> set[str]:
+    """The keys of the mapping ``root``, its own and those a merge key brings in (``<<: {set: w1, title: W1}``,
+    ``<<: *defaults``, ``<<: [*a, *b]``, merged mappings' merges too), as the loader builds them: a drill set whose
+    ``set`` key came through a merge was "neither a drill nor a drill set"."""
+    keys: set[str] = set()
+    seen: set[int] = set()
+    todo: list[Node] = [root]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, MappingNode) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        for key, value in node.value:
+            if isinstance(key, ScalarNode) and key.tag == _MERGE:
+                todo.extend(value.value if isinstance(value, SequenceNode) else [value])
+            elif isinstance(key, ScalarNode):
+                keys.add(key.value)
+    return keys
+
+
 def is_drill_set_text(text: str) -> bool:
     """True when YAML ``text`` is a drill set: its top-level mapping has a ``set`` key (drills have none), whatever
     the layout: block style, a flow mapping (``{set: week-1, drills: [...]}``), indented, the key quoted. A byte
@@ -135,7 +158,21 @@ def is_drill_set_text(text: str) -> bool:
     text = text.removeprefix("\ufeff")
     if "set" not in text and "\\" not in text:  # no `set` key can be written without the word but by an escape
         return False
-    return "set" in _top_level_keys(text)
+    keys = set(_top_level_keys(text))
+    if "set" not in keys and "<<" in keys:  # a merge key may bring it in: the mapping composed (nothing built)
+        return "set" in _merged_top_level_keys(text)
+    return "set" in keys
+
+
+def _merged_top_level_keys(text: str) -> set[str]:
+    """:func:`mapping_keys` of the top-level mapping of YAML ``text``; nothing when it does not compose."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return set()
+    return mapping_keys(root) if isinstance(root, MappingNode) else set()
 
 
 def _top_level_keys(text: str) -> Iterator[str]:
@@ -235,7 +272,7 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
     if not isinstance(root, MappingNode):
         node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
         raise DrillSetError([node_problem])
-    keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
+    keys = mapping_keys(root)
     if "set" not in keys and keys & DRILL_KEYS:  # a drill given where a set is expected: say so, once
         message = (f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run "
                    f"{clean_name(shown)}`")  # on the problem's line: a name holding a newline forges no line

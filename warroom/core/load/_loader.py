@@ -41,7 +41,7 @@ import errno
 import os
 from typing import TYPE_CHECKING, Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
@@ -172,14 +172,14 @@ def _neither(path: str, root: MappingNode, warnings: list[Problem]) -> None:
     """For a file that does not load as a drill and has none of a drill's own top-level keys (its keys, not its
     layout, tell): one problem, that it is a drill set (a ``set`` key) or neither a drill nor a drill set, instead
     of every required key it lacks. Raises that :class:`DrillLoadError`; returns for anything else."""
-    from warroom.core.load._drillset import DRILL_KEYS
-    from warroom.core.text import clean_name
+    from warroom.core.load._drillset import DRILL_KEYS, mapping_keys
+    from warroom.core.text import shown_path
 
-    keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
+    keys = mapping_keys(root)  # a merge key's too (``<<: {set: w1}``)
     if keys & DRILL_KEYS:
         return
     if "set" in keys:
-        shown = clean_name(path)  # on the problem's line: a file name holding a newline forges no line
+        shown = shown_path(path)  # on the problem's line: a file name holding a newline forges no line
         message = (f"this file is a drill set, not a drill (its top-level `set` key): check it with `warroom validate "
                    f"{shown}`, play it with `warroom --set {shown}` (docs/drill-sets.md)")  # fmt: skip
     else:
@@ -238,9 +238,9 @@ def _type_problems(path: str, root: MappingNode, data: Any, errors: list[Any], p
     bad = [dp for dp, err in zip(paths, errors, strict=True) if err["type"] != "extra_forbidden"]
     issues, blocked = validate_data(data, bad, extra)
     problems.extend(_issue_problems(path, root, issues))
-    from warroom.core.text import clean_name
+    from warroom.core.text import shown_path
 
-    notes, shown = [], clean_name(path)  # the path stays on its line (a name holding a newline would forge one)
+    notes, shown = [], shown_path(path)  # the path stays on its line (a name holding a newline would forge one)
     for b in blocked:
         if not b.loc:  # a rule that waits for the whole drill to be type-valid, not for one value
             notes.append(f"{shown}: not checked until the problems above are fixed: {b.rule}")

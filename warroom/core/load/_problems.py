@@ -30,11 +30,11 @@ class Problem:
     rule: str = ""
 
     def __str__(self) -> str:
-        from warroom.core.text import clean_name
+        from warroom.core.text import shown_path
 
         label = "warning: " if self.severity == "warning" else ""
         # the path stays on its line (a file name holding a newline would forge a problem line of its own)
-        return f"{clean_name(self.path)}:{self.line}:{self.column}: {label}{self.message}"
+        return f"{shown_path(self.path)}:{self.line}:{self.column}: {label}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
         """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``severity``, ``message``, and a
@@ -73,12 +73,12 @@ class WarningGroup:
         return self.first.column
 
     def __str__(self) -> str:
-        from warroom.core.text import clean_name
+        from warroom.core.text import shown_path
 
         first, rest = self.first, self.warnings[1:]
         places = ", ".join(f"{w.line}:{w.column}" for w in rest[:GROUP_PLACES])
         more = f" and {len(rest) - GROUP_PLACES:,} more" if len(rest) > GROUP_PLACES else ""
-        return (f"{clean_name(first.path)}:{first.line}:{first.column}: warning: {len(self.warnings):,} warnings "
+        return (f"{shown_path(first.path)}:{first.line}:{first.column}: warning: {len(self.warnings):,} warnings "
                 f"of one kind ({first.rule}), the first: {first.message}; also at {places}{more}")
 
 

@@ -16,7 +16,7 @@ def at(path: str, loc: tuple[str | int, ...], message: str) -> str:
     """``message`` at the value of data path ``loc`` in the drill file ``path``: ``path:line:col: message`` (line 1,
     column 1 when the file cannot be read there)."""
     from warroom.core.load import position_of
-    from warroom.core.text import clean_name
+    from warroom.core.text import shown_path
 
     line, col = position_of(path, loc) if path != "<string>" else (1, 1)
-    return f"{clean_name(path)}:{line}:{col}: {message}"  # a file name holding a newline forges no line
+    return f"{shown_path(path)}:{line}:{col}: {message}"  # a file name holding a newline forges no line

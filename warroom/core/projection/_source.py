@@ -126,6 +126,6 @@ def _raise_problems(text: str, path: str, what: str) -> None:
         lines = [str(p) for p in exc.problems if p.message != MISSING_ANSWER_KEY]
         if lines:
             raise ProjectionError("\n".join(lines)) from None
-    from warroom.core.text import clean_name
+    from warroom.core.text import shown_path
 
-    raise ProjectionError(f"{clean_name(path)}:1:1: {what}; run `warroom validate` on it")
+    raise ProjectionError(f"{shown_path(path)}:1:1: {what}; run `warroom validate` on it")

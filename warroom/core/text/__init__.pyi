@@ -1,8 +1,10 @@
 # The API of warroom.core.text (its __init__.py loads each name on first use, from the module named here).
 
 from ._format import (
+    EXACT_PLACES,
     ID_PATTERN,
     PLAYBACK_SPEEDS,
+    SHOWN_PATH,
     SHOWN_VALUE,
     SURROGATE,
     SURROGATE_ESCAPE,
@@ -16,6 +18,7 @@ from ._format import (
     damage,
     damage_amount,
     exact_figure,
+    exact_seconds,
     is_usd_unit,
     is_valid_id,
     json_text,
@@ -25,6 +28,7 @@ from ._format import (
     round_half_up,
     seconds,
     seconds_figure,
+    shown_path,
     speed,
     spreadsheet_safe,
     usd,
@@ -34,9 +38,11 @@ from ._ids import Suggester, did_you_mean, id_list, shown_id, vocabulary_hint
 from ._words import natural_key, plural
 
 __all__ = [
+    "EXACT_PLACES",
     "ID_PATTERN",
     "PLAYBACK_SPEEDS",
     "SURROGATE",
+    "SHOWN_PATH",
     "SHOWN_VALUE",
     "SURROGATE_ESCAPE",
     "Suggester",
@@ -51,6 +57,7 @@ __all__ = [
     "damage_amount",
     "did_you_mean",
     "exact_figure",
+    "exact_seconds",
     "id_list",
     "is_usd_unit",
     "is_valid_id",
@@ -64,6 +71,7 @@ __all__ = [
     "seconds",
     "seconds_figure",
     "shown_id",
+    "shown_path",
     "speed",
     "spreadsheet_safe",
     "usd",

@@ -20,6 +20,7 @@ No Textual or Rich import here: the domain core uses it too.
 from __future__ import annotations
 
 import math
+import os
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
@@ -79,6 +80,20 @@ def cut_value(value: str, what: str | None = None, *, limit: int = SHOWN_VALUE) 
     if len(text) <= limit:
         return clean(repr(value))
     return clean(f"{text[:12]}…{text[-4:]} ({what or f'{len(text):,} characters'})")
+
+
+#: The longest path a message names whole (:func:`shown_path`): click's own path refusals are cut to it too.
+SHOWN_PATH = 200
+
+
+def shown_path(path: object) -> str:
+    """A file or folder name as a message names it: whole, cleaned to stay on its line (:func:`clean_name`), up to
+    :data:`SHOWN_PATH` characters, else by its start and end and its length (``/tmp/aaaaaaa…yaml (5,010
+    characters)``, :func:`cut_value`'s form): a message echoing a 5,000-character path whole buried what it said."""
+    name = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+    if len(name.strip()) <= SHOWN_PATH:
+        return clean_name(name)
+    return clean_name(cut_value(name, limit=SHOWN_PATH))
 
 
 def clean_name(text: object) -> str:
@@ -196,13 +211,27 @@ def seconds_figure(value: float) -> str:
     return _decimal(value, 1)
 
 
-def exact_figure(value: float) -> str:
+def exact_figure(value: float, places: int | None = None) -> str:
     """``value`` written exactly: the shortest text that reads back as the same float, without a trailing ``.0``
     (``20``, ``7.1234567``, ``32.0000001``, ``1e-300``). For a number given back to be read or edited (a dialog's
     field opened on it, an error naming the value refused), where six significant digits (``:g``) would write
-    another number."""
-    text = repr(float(value))
+    another number. ``places``: rounded to that many decimals first, for a value computed from others (a moment
+    halfway to the trace's end), whose float arithmetic's noise is no part of it (``44.199999999999996`` is
+    ``44.2``)."""
+    text = repr(float(value) if places is None else round(float(value), places))
     return text[:-2] if text.endswith(".0") else text
+
+
+#: The decimals :func:`exact_seconds` keeps: a nanosecond, finer than any drill time an author writes.
+EXACT_PLACES = 9
+
+
+def exact_seconds(value: float) -> str:
+    """Seconds of drill time written exactly (:func:`exact_figure`, to the nanosecond): ``7.1234567 s``, ``10 s``;
+    a moment computed from others without its float noise (``44.2 s``, not ``44.199999999999996 s``). Where two
+    close moments must not read as one (``warroom check``'s notes: "ended at 7.12346 s, before ... at 7.12346 s"),
+    which :func:`seconds` (a tenth) and ``:g`` (six digits) would write alike."""
+    return f"{exact_figure(value, EXACT_PLACES)} s"
 
 
 def clock(value: float) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.files import read_only_mode, real_path, replace_files
-from warroom.core.text import clean_name
+from warroom.core.text import clean_name, shown_path
 from warroom.importers.kit._drillfile import writable_values
 from warroom.importers.kit._importer import DrillData, Importer, Options, Refused
 from warroom.importers.kit._reading import collect_warnings
@@ -103,10 +103,10 @@ class _Run:
         except self.importer.error as e:
             return [ImportResult(source=f, error=str(e))]
         except FileExistsError as e:  # written by another process since drill_target looked
-            return [ImportResult(source=f, error=f"{clean_name(e.filename)} already exists (use --force to overwrite "
+            return [ImportResult(source=f, error=f"{shown_path(e.filename)} already exists (use --force to overwrite "
                                                  "it)")]
         except OSError as e:
-            where = f" {clean_name(e.filename)}" if e.filename else " the drill"
+            where = f" {shown_path(e.filename)}" if e.filename else " the drill"
             return [ImportResult(source=f, error=f"cannot write{where}: {e.strerror or e}")]
         except (ValueError, TypeError, RecursionError, MemoryError) as e:  # a file the checks missed: this one only
             return [ImportResult(source=f, error=f"cannot import this {self.importer.unit} ({type(e).__name__}: "
@@ -186,7 +186,7 @@ def find_input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[P
     paths = [Path(p) for p in paths]
     for p in paths:
         if not p.exists():
-            raise FileNotFoundError(f"{p}: no such file or folder")
+            raise FileNotFoundError(f"{shown_path(p)}: no such file or folder")
     return find_drill_files(paths, suffixes, natural=True)
 
 
@@ -196,13 +196,13 @@ def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exceptio
     is a folder or read-only (with ``force`` too)."""
     target = out_dir / f"{drill_id}.yaml"
     if target.is_dir():  # even with --force: a folder is never replaced by a drill
-        raise error(f"{clean_name(target)} is a folder, not a drill file: move it away or import into another --out "
+        raise error(f"{shown_path(target)} is a folder, not a drill file: move it away or import into another --out "
                     "folder")
     if target.exists() and not force:
-        raise error(f"{clean_name(target)} already exists (use --force to overwrite it)")
+        raise error(f"{shown_path(target)} already exists (use --force to overwrite it)")
     mode = read_only_mode(target)  # with --force: a read-only drill is refused, as `annotate` and `migrate` do
     if mode is not None:
-        raise error(f"{clean_name(target)} is read-only (mode {mode}): make it writable (chmod u+w) to overwrite it, "
+        raise error(f"{shown_path(target)} is read-only (mode {mode}): make it writable (chmod u+w) to overwrite it, "
                     "or import into another --out folder")
     return target
 
@@ -213,6 +213,6 @@ def prepare_out_dir(out_dir: Path) -> Path:
     Raises NotADirectoryError when it is a file, OSError when it cannot be created."""
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
-        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
+        raise NotADirectoryError(f"{shown_path(out_dir)}: exists and is not a folder")
     out_dir.mkdir(parents=True, exist_ok=True)
     return out_dir

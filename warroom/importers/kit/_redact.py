@@ -49,13 +49,13 @@ def read_names(path: Path) -> list[str]:
     """The names in the file at ``path``: one per line, UTF-8, blank lines and lines starting with ``#`` skipped.
     Raises OSError when it cannot be read, ValueError when it is not UTF-8 text."""
     from warroom.core.files import read_limited
-    from warroom.core.text import clean_name
+    from warroom.core.text import shown_path
 
     try:
         text = read_limited(path, MAX_NAMES_BYTES).decode("utf-8-sig")  # the size checked before reading
     except UnicodeDecodeError as e:
         byte = e.object[e.start]
-        raise ValueError(f"{clean_name(path)}: not UTF-8 text (byte 0x{byte:02x} at offset {e.start})") from None
+        raise ValueError(f"{shown_path(path)}: not UTF-8 text (byte 0x{byte:02x} at offset {e.start})") from None
     return [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
 
 

@@ -98,6 +98,15 @@ def _span(raw: Any, where: str, service: str) -> Span:
     return span
 
 
+#: Why a document written with protobuf's original field names (``resource_spans``, ``scope_spans``, ``trace_id``)
+#: is refused, and how to write the form OTLP/JSON takes.
+SNAKE_CASE = (
+    "an object with `resource_spans`: the snake_case field names protobuf writes with "
+    "`preserving_proto_field_name=True`, which OTLP/JSON does not allow; write the camelCase form (`resourceSpans`, "
+    "`scopeSpans`, `traceId`), `MessageToJson`'s default (drop `preserving_proto_field_name`)"
+)
+
+
 def _unwrap(doc: Any) -> Any:
     """Grafana Tempo's trace API answers: ``{"batches": [...]}`` (API v1) and ``{"trace": {"resourceSpans": [...]}}``
     (v2) as the ``{"resourceSpans": [...]}`` document they hold; anything else as it is."""
@@ -118,6 +127,8 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
             kind = f"a JSON {json_kind(doc)}"
         elif "resourceSpans" in doc:
             kind = f"`resourceSpans` is a JSON {json_kind(doc['resourceSpans'])}, not a list"
+        elif "resource_spans" in doc:
+            kind = SNAKE_CASE
         else:
             kind = "an object without `resourceSpans`"
         raise TraceError(f"{where}not OTLP/JSON traces: {kind}")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.text import clean_name
+from warroom.core.text import shown_path
 from warroom.store.datadir import done_dir
 
 if TYPE_CHECKING:
@@ -43,14 +43,14 @@ def delete_sessions(data_dir: Path, store: ResultsStore, session_ids: Iterable[s
         path = done / f"{sid}.jsonl"
         try:
             if not stat.S_ISREG(os.lstat(path).st_mode):
-                problems.append(f"{clean_name(path)} is not a regular file; it was left as it is")
+                problems.append(f"{shown_path(path)} is not a regular file; it was left as it is")
                 continue
             path.unlink()
             removed.append(path)
         except FileNotFoundError:
             continue
         except OSError as exc:
-            problems.append(f"cannot remove the journal {clean_name(path)}: {exc.strerror or exc}")
+            problems.append(f"cannot remove the journal {shown_path(path)}: {exc.strerror or exc}")
     if removed:
         from warroom.store.journal._file import fsync_dir
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.text import clean_name
+from warroom.core.text import clean_name, shown_path
 from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
@@ -61,11 +61,11 @@ def open_regular(path: Path) -> int:
     import stat
 
     if not stat.S_ISREG(os.lstat(path).st_mode):
-        raise NotRegularFile(f"{clean_name(path)}: not a regular file (a FIFO, a link or a device?); it was not opened")
+        raise NotRegularFile(f"{shown_path(path)}: not a regular file (a FIFO, a link or a device?); it was not opened")
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced between the two checks
         os.close(fd)
-        raise NotRegularFile(f"{clean_name(path)}: not a regular file; it was not opened")
+        raise NotRegularFile(f"{shown_path(path)}: not a regular file; it was not opened")
     return fd
 
 
@@ -229,14 +229,14 @@ def read_journal(path: Path) -> JournalContents:
             size = os.fstat(f.fileno()).st_size
             if size > MAX_JOURNAL_BYTES:
                 raise JournalError(
-                    f"{clean_name(path)}: the journal is {size:,} bytes, over the limit of {MAX_JOURNAL_BYTES:,}: it "
+                    f"{shown_path(path)}: the journal is {size:,} bytes, over the limit of {MAX_JOURNAL_BYTES:,}: it "
                     "was not read"
                 )
             raw = f.read(MAX_JOURNAL_BYTES + 1)
             if len(raw) > MAX_JOURNAL_BYTES:
-                raise JournalError(f"{clean_name(path)}: the journal grew past {MAX_JOURNAL_BYTES:,} bytes while read")
+                raise JournalError(f"{shown_path(path)}: the journal grew past {MAX_JOURNAL_BYTES:,} bytes while read")
     except OSError as exc:
-        raise JournalError(f"{clean_name(path)}: cannot read the journal: {exc.strerror or exc}") from exc
+        raise JournalError(f"{shown_path(path)}: cannot read the journal: {exc.strerror or exc}") from exc
     if raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark, as an editor that saved the journal may add: not data
         raw = raw[3:]
     lines = raw.split(b"\n")
@@ -251,13 +251,13 @@ def read_journal(path: Path) -> JournalContents:
             continue
         if contents is None:
             if obj.get("type") != "start" or "session_id" not in obj:
-                raise JournalError(f"{clean_name(path)}:{i}: the journal does not begin with a session start line")
+                raise JournalError(f"{shown_path(path)}:{i}: the journal does not begin with a session start line")
             contents = JournalContents(path=path, start=obj)
             continue
         _add_line(contents, i, obj, problems, line)
     if contents is None:
         detail = f" ({problems[0].message})" if problems else " (the file is empty)"
-        raise JournalError(f"{clean_name(path)}: no session start line{detail}")
+        raise JournalError(f"{shown_path(path)}: no session start line{detail}")
     contents.problems = problems
     return contents
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from warroom.core.files import special_mode_kind
 from warroom.core.model import OUTCOME_LABELS, Outcome
-from warroom.core.text import clean_name, plural, seconds
+from warroom.core.text import plural, seconds, shown_path
 from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journals_dir
 from warroom.store.errors import DuplicateSession, InvalidSession, StoreError
@@ -241,7 +241,7 @@ def _non_regular(path: Path) -> str | None:
 
 
 def _not_regular_message(path: Path, kind: str) -> str:
-    return f"{clean_name(path)} is {kind}, not a journal file: it was not opened and is left as it is; remove it"
+    return f"{shown_path(path)} is {kind}, not a journal file: it was not opened and is left as it is; remove it"
 
 
 def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
@@ -313,11 +313,11 @@ def _recover_guarded(
         try:
             _recover_one(data_dir, path, resolver, store, rec, cache)
         except DrillUnavailable as exc:
-            rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {clean_name(path)}"
+            rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {shown_path(path)}"
         except (Unrecoverable, InvalidSession, DuplicateSession) as exc:
             _quarantine(data_dir, rec, str(exc))
         except StoreError as exc:
-            rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {clean_name(path)}"
+            rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {shown_path(path)}"
         except Exception as exc:
             _quarantine(data_dir, rec, f"recovering it failed: {type(exc).__name__}: {exc}")
         return rec
@@ -350,7 +350,7 @@ def _recover_one(
     try:
         info = SessionInfo.from_dict(contents.start)
     except ValueError as exc:
-        raise Unrecoverable(f"{clean_name(path)}:1: the session start line has bad values: {exc}") from None
+        raise Unrecoverable(f"{shown_path(path)}:1: the session start line has bad values: {exc}") from None
     rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
     finished = contents.end is not None
     ended_at = _ended_at(path, contents, info, rec)

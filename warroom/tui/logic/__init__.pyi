@@ -14,7 +14,17 @@ from ._drillsets import (
 )
 from ._entries import DrillEntry, load_entry
 from ._lessons import LESSONS, Lesson, Tutor, is_tutorial, tutorial_path
-from ._pickergroups import SORTS, Group, domain_key, domain_of, filter_entries, group_entries, new_trainee, sort_entries
+from ._pickergroups import (
+    SORTS,
+    Group,
+    domain_key,
+    domain_label,
+    domain_of,
+    filter_entries,
+    group_entries,
+    new_trainee,
+    sort_entries,
+)
 from ._recording import JournalUnwritable, Recorder, ResultsUnavailable, SessionUnavailable
 from ._services import Services, unfinished_sessions
 from ._traceindex import TraceIndex
@@ -39,6 +49,7 @@ __all__ = [
     "Tutor",
     "agent_labels",
     "domain_key",
+    "domain_label",
     "domain_of",
     "event_agent",
     "filter_entries",

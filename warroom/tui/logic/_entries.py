@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.library import DrillCard
+from warroom.core.text import shown_path
 from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class DrillProblem(WarroomError):
 
     def __init__(self, path: Path, problems: Iterable[str], lasting: bool = True) -> None:
         self.path = Path(path)
-        self.problems = tuple(problems) or (f"{path}: cannot load this drill",)
+        self.problems = tuple(problems) or (f"{shown_path(path)}: cannot load this drill",)
         self.lasting = lasting
         super().__init__("\n".join(self.problems))
 
@@ -91,7 +92,7 @@ def load_entry(path: Path) -> DrillEntry:
         return DrillEntry(Path(path), None, exc.problems, lasting=exc.lasting)
     except (Exception, RecursionError) as exc:
         detail = " ".join(str(exc).split())[:300] or type(exc).__name__
-        problem = f"{path}:1:1: cannot load this drill ({type(exc).__name__}: {detail})"
+        problem = f"{shown_path(path)}:1:1: cannot load this drill ({type(exc).__name__}: {detail})"
         return DrillEntry(Path(path), None, (problem,), lasting=False)
 
 

@@ -6,7 +6,9 @@ normalized so that spellings of one domain make one group (``code-agent`` and ``
 given (the catalog's: bundled first, then ``--drills`` folders, in natural order of file name); drills with no
 domain tag come after them under ``other``, and files that did not load last, under ``cannot load``. The bundled
 tutorial is a group of its own: first (``start here``) for a trainee who has not finished a drill yet, else last of
-the loaded drills (``tutorial``). No Textual here.
+the loaded drills (``tutorial``). These four groups are :attr:`Group.reserved` (the picker shows their label in
+italics, a domain's in bold) and no domain tag can name one: a domain that reads as one of them (``domain:other``,
+``domain:Cannot load``) is labelled with its tag's prefix, ``domain:other``. No Textual here.
 
 The picker's ``/`` filter keeps the drills whose title, id, domain or tags hold every word typed
 (:func:`filter_entries`); ``s`` sorts them by level or by best score instead of by domain (:func:`sort_entries`).
@@ -32,6 +34,9 @@ BROKEN = "cannot load"
 
 _SEPARATORS = re.compile(r"[\s_\-/]+")
 
+#: The prefix a domain group's label gets when the domain reads as a reserved group's label.
+_TAGGED = "domain:"
+
 
 @dataclass(frozen=True)
 class Group:
@@ -39,6 +44,7 @@ class Group:
 
     label: str
     entries: tuple[DrillEntry, ...]
+    reserved: bool = False  # one of warroom's own groups (start here, tutorial, other, cannot load), not a domain
 
 
 def domain_key(domain: str) -> str:
@@ -51,6 +57,21 @@ def domain_key(domain: str) -> str:
     if len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is")):
         words[-1] = last[:-1]
     return "-".join(words)
+
+
+#: The grouping keys of the reserved groups' labels.
+_RESERVED_KEYS = frozenset(domain_key(label) for label in (START_HERE, TUTORIAL, OTHER, BROKEN))
+
+
+def domain_label(domain: str) -> str:
+    """The label of the group of the domain tag text ``domain``: the text itself, unless it reads as one of the
+    reserved groups' labels or as such a label already prefixed (``other``, ``Cannot-load``, ``domain:other``): then
+    with the tag's ``domain:`` prefix, so that a drill tagged ``domain:other`` never joins, nor looks like, the
+    drills without a domain."""
+    key = domain_key(domain)
+    while key.startswith(_TAGGED):
+        key = key[len(_TAGGED):]
+    return f"{_TAGGED}{domain}" if key in _RESERVED_KEYS else domain
 
 
 def domain_of(entry: DrillEntry) -> str | None:
@@ -89,16 +110,16 @@ def group_entries(
             key = domain_key(domain)
             by_key.setdefault(key, []).append(entry)
             spellings.setdefault(key, Counter())[domain] += 1
-    groups = [Group(_label(spellings[key]), tuple(by_key[key])) for key in sorted(by_key)]
+    groups = [Group(domain_label(_label(spellings[key])), tuple(by_key[key])) for key in sorted(by_key)]
     if other:
-        groups.append(Group(OTHER, tuple(other)))
+        groups.append(Group(OTHER, tuple(other), reserved=True))
     if tutorial:
         if tutorial_first:
-            groups.insert(0, Group(START_HERE, tuple(tutorial)))
+            groups.insert(0, Group(START_HERE, tuple(tutorial), reserved=True))
         else:
-            groups.append(Group(TUTORIAL, tuple(tutorial)))
+            groups.append(Group(TUTORIAL, tuple(tutorial), reserved=True))
     if broken:
-        groups.append(Group(BROKEN, tuple(broken)))
+        groups.append(Group(BROKEN, tuple(broken), reserved=True))
     return groups
 
 

@@ -64,10 +64,10 @@ def _unreadable_folder(exc: OSError) -> DrillEntry:
     """The picker's entry for a drill folder that cannot be listed: its problem names the folder escaped
     (:func:`~warroom.core.text.clean_name`: a newline or an ESC in its name shown as ``\\x0a``, ``\\x1b``), as every
     other message does."""
-    from warroom.core.text import clean_name
+    from warroom.core.text import clean_name, shown_path
 
     why = "permission denied" if isinstance(exc, PermissionError) else clean_name(exc.strerror or exc)
-    return DrillEntry(Path(exc.filename), None, (f"{clean_name(exc.filename)}: cannot read this folder ({why})",))
+    return DrillEntry(Path(exc.filename), None, (f"{shown_path(exc.filename)}: cannot read this folder ({why})",))
 
 
 @dataclass

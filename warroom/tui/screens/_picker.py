@@ -28,6 +28,7 @@ from warroom.tui.logic import (
     Group,
     ResultsUnavailable,
     Services,
+    domain_label,
     domain_of,
     filter_entries,
     group_entries,
@@ -185,7 +186,7 @@ class PickerScreen(Screen[None]):
     def _group_width(self) -> int:
         """The cells the longest group name of the drills read takes (its header's at least), at most
         :data:`GROUP_WIDTH`."""
-        names = [domain_of(e) or "" for e in self._catalog] + ["start here", "cannot load", "tutorial"]
+        names = [domain_label(domain_of(e) or "") for e in self._catalog] + ["start here", "cannot load", "tutorial"]
         return min(max(len(n) for n in names), GROUP_WIDTH)
 
     def on_resize(self) -> None:
@@ -274,11 +275,11 @@ class PickerScreen(Screen[None]):
         else:
             groups = [Group("", tuple(sort_entries(shown, self.sort, best)))]
         self.entries = [entry for group in groups for entry in group.entries]
-        starts: dict[int, str] = {}  # row -> the label of the group it starts
+        starts: dict[int, Group] = {}  # row -> the group it starts
         first = 0
         for group in groups:
             if group.label and group.entries:
-                starts[first] = group.label
+                starts[first] = group
             first += len(group.entries)
         if self._catalog:
             self.query_one("#picker-detail-body", Static).update(Text(""))
@@ -294,8 +295,8 @@ class PickerScreen(Screen[None]):
                 p = progress.get(entry.card.id) if entry.card is not None else None
                 cells.append(Text(p.cell() if p is not None else "—"))
             if self.services.drill_set is None:
-                label = starts.get(i, "") if self.sort == "domain" else (domain_of(entry) or "")
-                cells.insert(0, group_label(label))
+                start = starts.get(i) if self.sort == "domain" else Group(domain_label(domain_of(entry) or ""), ())
+                cells.insert(0, group_label(start.label, reserved=start.reserved) if start else group_label(""))
             table.add_row(*cells, key=str(i))
         self._show_title(len(shown))
         if not self.entries:

@@ -18,12 +18,14 @@ from warroom.tui.screens._briefing import stars
 GROUP_WIDTH = 24
 
 
-def group_label(label: str) -> Text:
+def group_label(label: str, *, reserved: bool = False) -> Text:
     """A group's label as its first row's group cell: drill text shown literally, cut to :data:`GROUP_WIDTH` cells.
 
     A cell of its own column, not a DataTable row label: Textual caches a row drawn before the table has noticed its
-    labels (on idle) and never draws their column then, so the labels were missing from a real terminal."""
-    return literal_line(label, style="bold", limit=GROUP_WIDTH)
+    labels (on idle) and never draws their column then, so the labels were missing from a real terminal. A
+    ``reserved`` group's (start here, tutorial, other, cannot load) in italics, a domain's in bold: no tag imitates
+    one."""
+    return literal_line(label, style="italic" if reserved else "bold", limit=GROUP_WIDTH)
 
 
 def best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
