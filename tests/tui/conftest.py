@@ -16,6 +16,7 @@ from textual.clock import MockClock
 from textual.events import Key
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from warroom.core.author import AnnotatedFile, open_for_annotation
 from warroom.core.library import bundled_drills_dir
@@ -63,7 +64,17 @@ async def picker_ready(pilot: Pilot) -> PickerScreen:
     await pilot.pause()
     picker = pilot.app.screen
     assert isinstance(picker, PickerScreen) and not picker.loading, picker
+    # its columns are fitted to the table's width once the first layout is done, which a loaded machine delays past
+    # one pause: wait until the fixed columns have the widths the table's present width gives
+    await until(pilot, lambda: _columns_fitted(picker), "the picker's columns fitted", required=False)
     return picker
+
+
+def _columns_fitted(picker: PickerScreen) -> bool:
+    table = picker.query_one("#picker-table", DataTable)
+    fixed, _ = picker._widths()
+    have = {str(key.value): column.width for key, column in table.columns.items()}
+    return table.scrollable_content_region.width > 0 and all(have.get(k) == w for k, w in fixed.items())
 
 
 async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
