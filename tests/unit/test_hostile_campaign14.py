@@ -25,3 +25,41 @@ def test_the_reports_time_to_detect_figure_draws_no_chosen_first_attempt(tmp_pat
     assert r.exit_code == 0, r.output
     assert "1 trial (" in r.output
     assert re.findall(r"drill-x \(n=\d+\)", out.read_text()) == ["drill-x (n=1)"]
+
+
+def _copies_of_one_run(tmp_path: Path, count: int, mode: str) -> Path:
+    """A set of ``count`` drills of one healthy run (a bundled drill under other ids), in ``mode``."""
+    from warroom.core.library import bundled_drills_dir
+
+    text = (bundled_drills_dir() / "idle-volume-cleanup.yaml").read_text(encoding="utf-8")
+    names = []
+    for i in range(count):
+        (tmp_path / f"c{i}.yaml").write_text(text.replace("id: idle-volume-cleanup", f"id: copy-{i}", 1),
+                                             encoding="utf-8")
+        names.append(f"c{i}.yaml")
+    path = tmp_path / "big.set.yaml"
+    path.write_text(f"set: big\ntitle: Big\nmode: {mode}\ndrills:\n" + "".join(f"  - {n}\n" for n in names),
+                    encoding="utf-8")
+    return path
+
+
+def test_an_assessment_set_of_many_drills_of_one_run_is_refused_in_one_message(tmp_path: Path):
+    """300 projections of one run in an assessment set were refused in 299 messages of 420 characters each (125 kB
+    of the same sentence): one problem per run now, at its second drill, naming the others after it."""
+    path = _copies_of_one_run(tmp_path, 7, "assessment")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert "1 drill set checked: 0 valid, 1 invalid (1 problem)" in result.output
+    [line] = [x for x in result.output.splitlines() if "same healthy run" in x]
+    assert line.startswith(f"{path}:6:5: the drill 'copy-1' is from the same healthy run as item 1, 'copy-0', and so "
+                           "are item 3 'copy-2', item 4 'copy-3', item 5 'copy-4' and 2 more (run ")
+    assert line.endswith("keep one here and play the others in a practice set")
+
+
+def test_a_practice_set_with_three_drills_of_one_run_warns_once_naming_the_third(tmp_path: Path):
+    from warroom.core.library import drill_set_problems
+
+    path = _copies_of_one_run(tmp_path, 3, "practice")
+    [warning] = drill_set_problems(path, warnings=True)
+    assert (warning.line, warning.column, warning.rule) == (6, 5, "same-run")
+    assert "as item 1, 'copy-0', and so is item 3 'copy-2' (run " in warning.message
