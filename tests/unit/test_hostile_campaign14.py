@@ -63,3 +63,39 @@ def test_a_practice_set_with_three_drills_of_one_run_warns_once_naming_the_third
     [warning] = drill_set_problems(path, warnings=True)
     assert (warning.line, warning.column, warning.rule) == (6, 5, "same-run")
     assert "as item 1, 'copy-0', and so is item 3 'copy-2' (run " in warning.message
+
+
+def _export_line(tmp_path: Path) -> bytes:
+    from warroom.store.results import export_lines
+
+    with ResultsStore(tmp_path / "from") as store:
+        add(store, "s1", "ann", "D", "contained", 90, ttd=2.0, mode="practice")
+        [line] = list(export_lines(store))
+    return line.encode("utf-8")
+
+
+def _import(tmp_path: Path, data: bytes):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(data)
+    return path, CliRunner().invoke(main, ["--data-dir", str(tmp_path / "to"), "store", "import", "--all-trainees",
+                                           str(path)])
+
+
+def test_store_import_reads_an_export_saved_with_a_byte_order_mark(tmp_path: Path):
+    """An export saved by an editor that writes a BOM was refused as `not a JSON object: Unexpected UTF-8 BOM (decode
+    using utf-8-sig)` (Python's advice, not the user's): the BOM is no part of the first line."""
+    _, result = _import(tmp_path, b"\xef\xbb\xbf" + _export_line(tmp_path) + b"\n")
+    assert result.exit_code == 0, result.output
+    assert "1 session imported" in result.output
+
+
+def test_store_import_says_what_to_do_with_a_raw_control_character(tmp_path: Path):
+    """A raw carriage return in a string was refused as `not a JSON object: Invalid control character at` (a dangling
+    "at", nothing to do): the place is the column, and the message says to write it as an escape."""
+    line = _export_line(tmp_path).replace(b'"ann"', b'"a\rb"')
+    path, result = _import(tmp_path, line + b"\n")
+    column = line.index(b"\r") + 1
+    assert result.exit_code == 1
+    assert (f"{path}:1:{column}: not a JSON object: Invalid control character in a string (a raw tab, "
+            "carriage return or other control character): write it as an escape") in result.output
+    assert "character at" not in result.output
