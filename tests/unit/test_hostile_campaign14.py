@@ -99,3 +99,23 @@ def test_store_import_says_what_to_do_with_a_raw_control_character(tmp_path: Pat
     assert (f"{path}:1:{column}: not a JSON object: Invalid control character in a string (a raw tab, "
             "carriage return or other control character): write it as an escape") in result.output
     assert "character at" not in result.output
+
+
+def test_verify_says_which_figure_differs_on_another_file_of_the_drill_id(tmp_path: Path):
+    """A class's copy of a drill with another deadline, named by the session: verify said its actions score
+    `contained, 100/100` on the one file and `contained, 100/100` on the other (the same words, nothing to look
+    at); it now names the figure that differs."""
+    from store_support import bundled_drill_path
+
+    from unit.test_forgeries import GOOD, play
+
+    copy = tmp_path / "class" / "x.yaml"
+    copy.parent.mkdir()
+    text = bundled_drill_path().read_text(encoding="utf-8")
+    copy.write_text(re.sub(r"(\n  deadline: )37\n", r"\g<1>13\n", text, count=1), encoding="utf-8")
+    play(tmp_path / "data", "ann", GOOD, drill_path=copy)
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "scores", "verify"],
+                                env={"COLUMNS": "400"})
+    said = " ".join(result.output.split())
+    assert "on which its actions score contained, 100/100 too, but its scorecard's deadline 13.0 on the one, 37.0 on " \
+           "the other: the path it names is its writer's word" in said, said
