@@ -84,9 +84,15 @@ def _import(tmp_path: Path, data: bytes):
 def test_store_import_reads_an_export_saved_with_a_byte_order_mark(tmp_path: Path):
     """An export saved by an editor that writes a BOM was refused as `not a JSON object: Unexpected UTF-8 BOM (decode
     using utf-8-sig)` (Python's advice, not the user's): the BOM is no part of the first line."""
-    _, result = _import(tmp_path, b"\xef\xbb\xbf" + _export_line(tmp_path) + b"\n")
+    line = _export_line(tmp_path)
+    _, result = _import(tmp_path, b"\xef\xbb\xbf" + line + b"\n")
     assert result.exit_code == 0, result.output
     assert "1 session imported" in result.output
+    # two exports joined with `cat`, the second's mark starting its first line, and an empty one's mark alone
+    second = line.replace(b'"s1"', b'"s2"')
+    _, result = _import(tmp_path, b"\xef\xbb\xbf" + line + b"\n\xef\xbb\xbf\n\xef\xbb\xbf" + second + b"\n")
+    assert result.exit_code == 0, result.output
+    assert "1 session imported" in result.output and "1 already there" in result.output
 
 
 def test_store_import_says_what_to_do_with_a_raw_control_character(tmp_path: Path):

@@ -172,13 +172,13 @@ def export_lines_of(stream: Any) -> Iterator[str | UnreadLine | None]:
     that is not UTF-8 as an :class:`~warroom.store.results.UnreadLine` (refused at its place)."""
     from warroom.store.results import UnreadLine
 
-    first = True
     while True:
         line = stream.readline(MAX_EXPORT_LINE_BYTES + 1)
         if not line:
             return
-        if first:  # a byte order mark (an export saved by an editor that writes one) is no part of the first line
-            line, first = line.removeprefix(b"\xef\xbb\xbf"), False
+        # a byte order mark (an export saved by an editor that writes one; exports joined with `cat`, one mark
+        # starting a line inside the file) is no part of the line
+        line = line.removeprefix(b"\xef\xbb\xbf")
         if len(line) > MAX_EXPORT_LINE_BYTES and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # the rest of the over-long line, in pieces
                 line = stream.readline(1 << 20)
