@@ -125,3 +125,31 @@ def test_verify_says_which_figure_differs_on_another_file_of_the_drill_id(tmp_pa
     said = " ".join(result.output.split())
     assert "on which its actions score contained, 100/100 too, but its scorecard's deadline 13.0 on the one, 37.0 on " \
            "the other: the path it names is its writer's word" in said, said
+
+
+def test_scores_exports_hide_the_response_of_a_session_that_never_reached_its_debrief(tmp_path: Path, real_noise_draw):
+    """A drawn session quit before its debrief hides its trial (``played_as``, ``all_clear`` empty), but its
+    ``response`` said it: ``miss`` for a signal trial, ``abandoned`` for a noise trial. It is empty too now."""
+    import csv
+    import io
+    import json
+
+    from store_support import bundled_drill_path, load
+
+    from unit.test_forgeries import killed_journal
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import draw_played_as
+    from warroom.store.journal import recover_unfinished
+
+    drill = load(bundled_drill_path())
+    for want in (PlayedAs.SIGNAL, PlayedAs.NOISE):
+        data = tmp_path / want.value
+        killed_journal(data, bundled_drill_path(), {}, [],
+                       seed=next(s for s in range(1000) if draw_played_as(drill, s) is want))
+        recover_unfinished(data)
+        for fmt in ("json", "csv"):
+            result = CliRunner().invoke(main, ["--data-dir", str(data), "scores", "--format", fmt])
+            assert result.exit_code == 0, result.output
+            [row] = json.loads(result.stdout) if fmt == "json" else csv.DictReader(io.StringIO(result.stdout))
+            empty = None if fmt == "json" else ""
+            assert (row["outcome"], row["played_as"], row["response"]) == ("abandoned", empty, empty)
