@@ -153,3 +153,43 @@ def test_scores_exports_hide_the_response_of_a_session_that_never_reached_its_de
             [row] = json.loads(result.stdout) if fmt == "json" else csv.DictReader(io.StringIO(result.stdout))
             empty = None if fmt == "json" else ""
             assert (row["outcome"], row["played_as"], row["response"]) == ("abandoned", empty, empty)
+
+
+def _two_searches(answers: dict[str, str], batch: str = "b1", ids: tuple[str, str] = ("c1", "c2")) -> object:
+    """A drill (model only) whose executor runs two searches in one turn; ``answers``: call id -> the output of
+    its result, in the order the results come."""
+    from warroom.core.model import Drill
+
+    c1, c2 = ids
+    trace = [
+        {"id": "p1", "t": 0, "kind": "planner_call", "content": "Find the two orders.", "step": "s1"},
+        {"id": c1, "t": 1, "kind": "tool_call", "tool": "orders.search", "arguments": {"q": "x"}, "step": "s1",
+         "batch": batch},
+        {"id": c2, "t": 1, "kind": "tool_call", "tool": "orders.search", "arguments": {"q": "y"}, "step": "s1",
+         "batch": batch},
+        *({"id": f"r{i}", "t": 2 + i, "kind": "tool_result", "call": call, "output": out, "step": "s1"}
+          for i, (call, out) in enumerate(answers.items())),
+        {"id": "rep", "t": 5, "kind": "executor_report", "step": "s1", "status": "success", "content": "Found both."},
+    ]
+    import yaml
+
+    from warroom.core.author import skeleton_text
+
+    data = yaml.safe_load(skeleton_text("two-searches"))
+    for key in ("answer_key", "distractors"):
+        data.pop(key, None)
+    return Drill.model_validate({**data, "plan": data["plan"][:1], "trace": trace,
+                                "all_clear": {"debrief": "Both searches answered in full."}})
+
+
+def test_a_run_is_told_apart_by_which_call_each_result_answers_not_by_its_ids():
+    """Two runs alike but that search x returned Y and search y returned X in one (the results naming the other
+    calls) had one fingerprint: which call a result answers was left out with the ids. It counts now, by the call's
+    place in the run; renaming the events (and the batch) of a run still gives the same run."""
+    from warroom.core.library import run_fingerprint
+
+    one = _two_searches({"c1": "X", "c2": "Y"})
+    swapped = _two_searches({"c2": "X", "c1": "Y"})
+    renamed = _two_searches({"call-a": "X", "call-b": "Y"}, batch="turn-7", ids=("call-a", "call-b"))
+    assert run_fingerprint(one) != run_fingerprint(swapped)
+    assert run_fingerprint(one) == run_fingerprint(renamed)
