@@ -53,18 +53,18 @@ def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
     retried = {e.retry_of for e in ordered if getattr(e, "retry_of", None)}
     kept = [e for e in ordered
             if not (isinstance(e, LogEvent) or e.id in retried or getattr(e, "call", None) in retried)]
-    place: dict[str, int] = {}
+    place: dict[tuple[str, str], int] = {}  # (what it names: "id" or "batch", the name) -> first place in the run
     for i, event in enumerate(kept):
-        place.setdefault(event.id, i)
+        place.setdefault(("id", event.id), i)
         if getattr(event, "batch", None) is not None:
-            place.setdefault(f"batch:{event.batch}", i)
+            place.setdefault(("batch", event.batch), i)
     out = []
     for event in kept:
         said = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
         for name in _NAMING:
             named = getattr(event, name, None)
             if named is not None:  # (-1: an event not in the run, a log or a retried attempt)
-                said[f"{name}_at"] = place.get(f"batch:{named}" if name == "batch" else named, -1)
+                said[f"{name}_at"] = place.get(("batch" if name == "batch" else "id", named), -1)
         out.append(said)
     return out
 
