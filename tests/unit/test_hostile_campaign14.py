@@ -193,3 +193,24 @@ def test_a_run_is_told_apart_by_which_call_each_result_answers_not_by_its_ids():
     renamed = _two_searches({"call-a": "X", "call-b": "Y"}, batch="turn-7", ids=("call-a", "call-b"))
     assert run_fingerprint(one) != run_fingerprint(swapped)
     assert run_fingerprint(one) == run_fingerprint(renamed)
+
+
+def test_project_all_counts_two_files_of_one_healthy_run_as_one_run(tmp_path: Path):
+    """A folder holding one healthy run twice (the same export saved under two names) was summed up as two runs
+    (`Projections per healthy run: a.yaml 2, b.yaml 2`), the set check then refusing two of its projections as one
+    run: `project --all` counts the runs as the set check finds them, and names the file that repeats one."""
+    from warroom.core.library import bundled_drills_dir
+
+    source = tmp_path / "healthy"
+    source.mkdir()
+    text = (bundled_drills_dir() / "retail-air-purifier-return.yaml").read_text(encoding="utf-8")
+    for name in ("a", "b"):
+        (source / f"{name}.yaml").write_text(text.replace("id: retail-air-purifier-return", f"id: {name}", 1),
+                                             encoding="utf-8")
+    result = CliRunner().invoke(main, ["project", "--all", str(source), "--out", str(tmp_path / "out"),
+                                       "--template", "stale-data"])
+    assert result.exit_code == 0, result.output
+    written = len(list((tmp_path / "out").glob("*.yaml")))
+    lines = result.output.strip().splitlines()
+    assert lines[-3] == "b.yaml is the same healthy run as a.yaml: its projections are counted with it."
+    assert lines[-2] == f"Projections per healthy run: a.yaml {written}."
