@@ -172,6 +172,9 @@ def export_lines_of(stream: Any) -> Iterator[str | UnreadLine | None]:
         line = stream.readline(MAX_EXPORT_LINE_BYTES + 1)
         if not line:
             return
+        # a byte order mark (an export saved by an editor that writes one; exports joined with `cat`, one mark
+        # starting a line inside the file) is no part of the line
+        line = line.removeprefix(b"\xef\xbb\xbf")
         if len(line) > MAX_EXPORT_LINE_BYTES and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # the rest of the over-long line, in pieces
                 line = stream.readline(1 << 20)

@@ -132,7 +132,7 @@ class _Tally:
     failed_sources: list[str] = field(default_factory=list)  # files that are not healthy runs (path:line:col: ...)
     barren: list[str] = field(default_factory=list)  # healthy runs that gave no drill (file: why)
     levels: dict[int, int] = field(default_factory=dict)
-    per_run: dict[str, int] = field(default_factory=dict)  # projections each healthy run gave (file: count)
+    runs: dict[str, dict[str, int]] = field(default_factory=dict)  # run (run_fingerprint) -> file -> projections
 
     def add(self, file: str, outcome: Any) -> None:
         """Count ``outcome`` (a file's, not yet written) in."""
@@ -143,8 +143,26 @@ class _Tally:
         self.failures += [f"{shown_path(file)}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
         barren = _barren(file, outcome)
         self.barren += [barren] if barren is not None else []
-        if outcome.projections:
-            self.per_run[file] = len(outcome.projections)
+        if outcome.projections:  # counted by run as the set check finds runs: one run saved twice is one run
+            self.runs.setdefault(_run_of(outcome.projections[0]), {})[file] = len(outcome.projections)
+
+    @property
+    def per_run(self) -> dict[str, int]:
+        """The projections each healthy run gave, by the first of its files (in name order)."""
+        return {min(files): sum(files.values()) for files in self.runs.values()}
+
+    @property
+    def repeated(self) -> list[tuple[str, str]]:
+        """Each file holding a healthy run an earlier file (in name order) holds too, with that file."""
+        return sorted((f, min(files)) for files in self.runs.values() for f in files if f != min(files))
+
+
+def _run_of(projection: Any) -> str:
+    """The healthy run a projection was made from (:func:`~warroom.core.library.run_fingerprint`)."""
+    from warroom.core.library import run_fingerprint
+    from warroom.core.model import Drill
+
+    return run_fingerprint(Drill.model_validate(projection.data))
 
 
 def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: list[Any], force: bool,
@@ -231,8 +249,17 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
         say(f"{plural(len(tally.barren), 'healthy run')} gave no drill (above).", err=True)
     if tally.failed_sources:
         say(f"{plural(len(tally.failed_sources), 'file')} could not be projected (above).", err=True)
+    for file, first in tally.repeated:
+        say(f"{_in(folder, file)} is the same healthy run as {_in(folder, first)}: its projections are counted with "
+            "it.")
     if tally.per_run:
         say(_per_run(folder, tally.per_run))
+
+
+def _in(folder: Path, file: str) -> str:
+    """``file`` as the summary names it: relative to ``folder`` when it is in it."""
+    path = Path(file)
+    return clean_name(str(path.relative_to(folder)) if path.is_relative_to(folder) else file)
 
 
 #: Healthy runs :func:`_per_run` names, at most; the others are counted.
@@ -244,12 +271,7 @@ def _per_run(folder: Path, per_run: dict[str, int]) -> str:
     that at most one of a run goes into a drill set that counts (docs/authoring.md, "Every projection of a
     folder")."""
     runs = sorted(per_run.items(), key=lambda r: (-r[1], r[0]))
-
-    def name(file: str) -> str:
-        path = Path(file)
-        return clean_name(str(path.relative_to(folder)) if path.is_relative_to(folder) else file)
-
-    listed = ", ".join(f"{name(f)} {n}" for f, n in runs[:PER_RUN_NAMED])
+    listed = ", ".join(f"{_in(folder, f)} {n}" for f, n in runs[:PER_RUN_NAMED])
     rest = runs[PER_RUN_NAMED:]
     if rest:
         low, high = rest[-1][1], rest[0][1]

@@ -164,7 +164,7 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str,
 
     kept = [f for f in facts if within is None or within(f)]
     attempts, _ = first_attempts(facts, modes=counted_modes(kept, summary.label).modes, within=within)
-    trials = [a.first for a in attempts if a.counted]
+    trials = [a.first for a in attempts if a.counted and not a.first.chosen]  # (a chosen trial is no trial)
     sections = _sections(summary, trials)
     approximated = approximated_line(summary)
     live = in_progress_line(summary.in_progress)

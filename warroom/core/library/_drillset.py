@@ -119,32 +119,45 @@ def resolve_set_drills(
 
 def same_run_problems(drills: Sequence[SetDrill], at: Callable[[tuple[Any, ...], str], Problem],
                       mode: str) -> list[Problem]:
-    """A problem at the `drills` entry of each drill of a set that is from the same healthy run as an earlier one
-    (:func:`~warroom.core.library.run_fingerprint`; a drill named twice is a problem of its own, not counted
-    here): an error in an ``"assessment"`` set (``mode``), a warning (rule ``same-run``) in a practice set. ``at``
-    places a message at a data path of the set file (:func:`set_problem_at`)."""
+    """A problem for each healthy run of which a set holds more than one drill
+    (:func:`~warroom.core.library.run_fingerprint`; a drill named twice is a problem of its own, not counted here),
+    at the `drills` entry of its second drill, naming the others after it (an assessment set of 300 projections of
+    one run is refused in one message, not 299): an error in an ``"assessment"`` set (``mode``), a warning (rule
+    ``same-run``) in a practice set. ``at`` places a message at a data path of the set file
+    (:func:`set_problem_at`)."""
     from warroom.core.library._runs import run_fingerprint
 
-    first: dict[str, tuple[int, str]] = {}  # run -> (item index, drill id) of its first drill in the set
+    runs: dict[str, list[tuple[int, str]]] = {}  # run -> (item index, drill id) of its drills in the set, in order
     ids: set[str] = set()
-    out = []
     for i, entry in enumerate(drills):
         if entry.drill is None or entry.drill.id in ids:
             continue
         ids.add(entry.drill.id)
-        run = run_fingerprint(entry.drill)
-        if run not in first:
-            first[run] = (i, entry.drill.id)
+        runs.setdefault(run_fingerprint(entry.drill), []).append((i, entry.drill.id))
+    out = []
+    for run, of_run in runs.items():
+        if len(of_run) < 2:
             continue
-        j, other = first[run]
-        problem = at(("drills", i), _same_run_message(entry.drill.id, j + 1, other, run, mode))
+        (j, other), (i, drill_id), *more = of_run
+        problem = at(("drills", i), _same_run_message(drill_id, j + 1, other, run, mode, more))
         out.append(problem if mode == "assessment" else replace(problem, severity="warning", rule="same-run"))
-    return out
+    return sorted(out, key=lambda p: (p.line, p.column))
 
 
-def _same_run_message(drill_id: str, item: int, other: str, run: str, mode: str) -> str:
-    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r} (run {run}: the same "
-            "events but where a fault was put): a trainee who has played one of them, or its noise trial, finds "
+#: Later drills of one run a same-run problem names one by one (the others are counted).
+SAME_RUN_NAMED = 3
+
+
+def _same_run_message(drill_id: str, item: int, other: str, run: str, mode: str,
+                      more: Sequence[tuple[int, str]] = ()) -> str:
+    also = ""
+    if more:
+        named = ", ".join(f"item {k + 1} {d!r}" for k, d in more[:SAME_RUN_NAMED])
+        rest = len(more) - SAME_RUN_NAMED
+        also = (f", and so {'is' if len(more) == 1 else 'are'} {named}"
+                + (f" and {rest:,} more" if rest > 0 else ""))
+    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r}{also} (run {run}: the "
+            "same events but where a fault was put): a trainee who has played one of them, or its noise trial, finds "
             "the other's fault by the event that differs, without reading it; ")
     if mode == "assessment":
         return what + ("a set played as an assessment holds at most one drill of each run: keep one here and play "

@@ -10,10 +10,11 @@ drill's healthy run (its twin, built as :func:`~warroom.core.model.twin_of` buil
 trace; a fault drill without a twin: its trace, the only run it has), as the sequence of what its events say, with
 what a projection adds around the run left out: ``log`` events (a distractor's deprecation warning, a tool SDK's
 request log), the earlier attempts of a retried call and their results (a distractor's retried 429), and the
-fields that only place or time an event (its id, time, plan step, the call a result answers, ``retry_of``,
-``attempt``, ``duration_ms``, an approval's ``request``). The drill clock stretched for the reading window changes
-only times, so two projections of one run have one fingerprint; two runs that differ in any call, result, message
-or report have two.
+fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``). A
+field naming another event (the call a result answers, the request an approval answers, a call's batch) is kept as
+the place of that event in the run, never its id: which call a result answers counts, how events are named does
+not. The drill clock stretched for the reading window changes only times, so two projections of one run have one
+fingerprint; two runs that differ in any call, result (or the call it answers), message or report have two.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from warroom.core.model import Drill, LogEvent, TwinError, twin_of
 
 #: Fields of a trace event that place or time it in a trace, not what happened.
 _PLACING = frozenset({"id", "t", "step", "call", "retry_of", "attempt", "duration_ms", "request"})
+#: Fields of a trace event that name other events by id (the call a result answers, the request an approval
+#: answers, the batch of a model turn's calls): written as the place of the event they name in the run (its first
+#: event of the batch), so that which call a result answers counts, and how the events are named does not.
+_NAMING = ("call", "request", "batch")
 
 #: Characters of the hexadecimal digest a fingerprint is.
 DIGEST_CHARS = 12
@@ -46,11 +51,21 @@ def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
     no placing fields."""
     ordered = sorted(events, key=lambda e: e.t)  # stable: events of one time keep their order
     retried = {e.retry_of for e in ordered if getattr(e, "retry_of", None)}
+    kept = [e for e in ordered
+            if not (isinstance(e, LogEvent) or e.id in retried or getattr(e, "call", None) in retried)]
+    place: dict[tuple[str, str], int] = {}  # (what it names: "id" or "batch", the name) -> first place in the run
+    for i, event in enumerate(kept):
+        place.setdefault(("id", event.id), i)
+        if getattr(event, "batch", None) is not None:
+            place.setdefault(("batch", event.batch), i)
     out = []
-    for event in ordered:
-        if isinstance(event, LogEvent) or event.id in retried or getattr(event, "call", None) in retried:
-            continue
-        out.append(event.model_dump(mode="json", exclude_none=True, exclude=set(_PLACING)))
+    for event in kept:
+        said = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
+        for name in _NAMING:
+            named = getattr(event, name, None)
+            if named is not None:  # (-1: an event not in the run, a log or a retried attempt)
+                said[f"{name}_at"] = place.get(("batch" if name == "batch" else "id", named), -1)
+        out.append(said)
     return out
 
 

@@ -142,13 +142,23 @@ class ImportResult:
         return out
 
 
+def _json_problem(msg: str) -> str:
+    """What the JSON reader said of a line (``msg``), as a message says it: its place is the message's column, so its
+    dangling "at" goes (``Invalid control character at``), and what to do is said."""
+    msg = msg.removesuffix(" starting at").removesuffix(" at")
+    if msg.startswith("Invalid control character"):
+        return (f"{msg} in a string (a raw tab, carriage return or other control character): write it as an escape "
+                "(\\t, \\r, \\u0000), as `warroom store export` writes it, or export the session again")
+    return msg
+
+
 def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The column values of one exported line, and its session's scorecard history (checked). Raises ValueError
     naming what is wrong."""
     try:
         value = strict_json(text)
     except json.JSONDecodeError as exc:  # the place in the line apart (a key given twice, a syntax error)
-        raise json.JSONDecodeError(f"not a JSON object: {exc.msg}", exc.doc, exc.pos) from None
+        raise json.JSONDecodeError(f"not a JSON object: {_json_problem(exc.msg)}", exc.doc, exc.pos) from None
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):

@@ -277,10 +277,22 @@ def other_drill_file(
         if not scorecard_differences(theirs.to_dict(), new.to_dict()):
             return None
         there = f"its actions score {_said(theirs, by_id.drill.is_all_clear)}"
+        if _said(theirs, by_id.drill.is_all_clear) == _said(new, found.drill.is_all_clear):
+            there += f" too, but {_other_figures(new, theirs)}"  # (else: "scores X ... on which it scores X")
     return (f"its drill file {found.path} (where its actions score {_said(new, found.drill.is_all_clear)}) is not "
             f"the drill file of drill {info.drill_id!r} in the drill folders and the library, {by_id.path}, on which "
             f"{there}: the path it names is its writer's word, so it is verified on neither (if that file is the drill "
             "the class played, name its folder with --drills)")  # fmt: skip
+
+
+def _other_figures(here: Scorecard, there: Scorecard) -> str:
+    """The figures of two scorecards of one action log (on the file a session names, ``here``, and on the file of
+    its drill id, ``there``) that differ, as a clause (``deadline 13 on the one, 37 on the other``)."""
+    a, b = _figures(here.to_dict()), _figures(there.to_dict())
+    keys = [k for k in a if k != "components" and not same_value(a.get(k), b.get(k))] or ["components"]
+    said = [f"{k} {_shown(a.get(k))} on the one, {_shown(b.get(k))} on the other" for k in keys[:3]]
+    more = f", and {len(keys) - 3} more" if len(keys) > 3 else ""
+    return f"its scorecard's {'; '.join(said)}{more}"
 
 
 def _said(card: Scorecard, all_clear: bool) -> str:
