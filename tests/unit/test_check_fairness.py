@@ -307,3 +307,19 @@ def test_check_json_gives_each_problem_its_position(tmp_path):
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row == "  fault:")
     at = drill["problems"].index(next(p for p in drill["problems"] if p.startswith("fairness rule trigger-happy")))
     assert len(drill["problem_positions"]) == len(drill["problems"]) and drill["problem_positions"][at]["line"] == line
+
+
+def test_deadline_advice_keeps_two_close_moments_apart():
+    """The advice's range is written to a tenth of a second; when its two ends round alike it read "between 13 s and
+    just before 13 s" (evidence at 8 s, a 5 s window, the first damage at 13.04 s): they are written exactly then."""
+    from types import SimpleNamespace
+
+    from warroom.core.author._fairness import _deadline_advice
+
+    drill = load_drill(FAIRNESS / "damage-on-deadline.yaml")
+    advice, fits = _deadline_advice(drill, SimpleNamespace(t=13.04, id="e07"), 5.0)
+    assert fits
+    assert advice.startswith("Move the deadline to between 13 s and just before 13.04 s (at least 5 s after the "
+                             "earliest evidence at 8 s"), advice  # fmt: skip
+    advice, _ = _deadline_advice(drill, SimpleNamespace(t=24.0, id="e07"), 5.0)
+    assert advice.startswith("Move the deadline to between 13 s and just before 24 s"), advice

@@ -55,7 +55,7 @@ from warroom.core.model import (
 )
 from warroom.core.play import SUPPORTING, Replay, ReplayError, judge_citations
 from warroom.core.scoring import EDITIONS, SCORING_VERSION, score
-from warroom.core.text import amount, seconds
+from warroom.core.text import amount, exact_seconds, seconds
 
 #: The fairness rules' names, in the order they are checked.
 RULES: tuple[str, ...] = (
@@ -166,8 +166,9 @@ def _deadline_advice(drill: Drill, first_damage: Any, reaction_window: float) ->
         return f"Move the deadline before {seconds(first_damage.t)} (the first damage event, {first_damage.id})", True
     lo = min(times) + reaction_window
     if lo < first_damage.t:
+        shown = seconds if seconds(lo) != seconds(first_damage.t) else exact_seconds  # never "between 13 s and 13 s"
         return (
-            f"Move the deadline to between {seconds(lo)} and just before {seconds(first_damage.t)} (at least "
+            f"Move the deadline to between {shown(lo)} and just before {shown(first_damage.t)} (at least "
             f"{reaction_window:g} s after the earliest evidence at {seconds(min(times))}, before the first damage "
             f"event {first_damage.id})",
             True,
