@@ -138,3 +138,14 @@ def test_exact_seconds_keeps_close_times_apart_and_drops_float_noise() -> None:
     assert exact_seconds(7.1234567) == "7.1234567 s"
     assert exact_seconds(28 + (60.4 - 28) / 2) == "44.2 s"  # 44.199999999999996 computed
     assert exact_seconds(10.0) == "10 s"
+
+
+def test_import_names_a_system_refused_out_folder_cut_and_without_python_text():
+    """``warroom import chat F --out /proc/<250 characters>``: the folder cannot be made (the system says no such
+    file) and the message was Python's ``[Errno 2] No such file or directory: '/proc/qqq…'`` with the name whole; it
+    is ``NAME: reason`` with the name cut, as every other path message."""
+    name = "/proc/" + "q" * 250
+    result = CliRunner().invoke(main, ["import", "chat", "tests/fixtures/chat/refund.json", "--out", name])
+    assert result.exit_code == 2, result.output
+    assert "/proc/qqqqqq…qqqq (256 characters): No such file or directory" in result.stderr, result.stderr
+    assert "Errno" not in result.stderr and "q" * 200 not in result.stderr

@@ -63,7 +63,9 @@ def _import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, options:
     try:
         report = import_files(importer, paths, out_dir, options, force=force, progress=progress)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
-        raise click.UsageError(clean(e)) from None
+        if e.filename is None:  # the kit's own message, its path named already
+            raise click.UsageError(clean(e)) from None
+        raise click.UsageError(f"{shown_path(e.filename)}: {clean(e.strerror or e)}") from None  # a system error
     except OSError as e:
         raise click.UsageError(f"{shown_path(e.filename or out_dir)}: {clean(e.strerror or e)}") from None
     finally:
