@@ -94,15 +94,17 @@ def test_a_quoted_merge_like_key_brings_in_nothing() -> None:
     assert not is_drill_set_text('"<<": {set: w1}\ndrills: [a.yaml]\n')
 
 
-def test_snake_case_otlp_json_is_refused_saying_so_and_what_to_write(tmp_path: Path) -> None:
-    # was: "not OTLP/JSON traces: an object without `resourceSpans`"
+@pytest.mark.parametrize("wrapped", [False, True], ids=["document", "tempo-v2-answer"])
+def test_snake_case_otlp_json_is_refused_saying_so_and_what_to_write(tmp_path: Path, wrapped: bool) -> None:
+    # was: "not OTLP/JSON traces: an object without `resourceSpans`" (Grafana Tempo's v2 answer, {"trace": {...}},
+    # still said so after the plain document was named)
     import json
 
     span = {"trace_id": "5b8efff798038103d269b633813fc60c", "span_id": "eee19b7ec3c1b174", "name": "plan",
             "start_time_unix_nano": "1000", "end_time_unix_nano": "2000"}
     doc = {"resource_spans": [{"resource": {"attributes": []}, "scope_spans": [{"spans": [span]}]}]}
     source = tmp_path / "snake.json"
-    source.write_text(json.dumps(doc), encoding="utf-8")
+    source.write_text(json.dumps({"trace": doc} if wrapped else doc), encoding="utf-8")
     result = CliRunner().invoke(main, ["import", "otel", str(source), "--out", str(tmp_path / "out")])
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (

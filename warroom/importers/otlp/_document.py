@@ -113,8 +113,9 @@ def _unwrap(doc: Any) -> Any:
     if isinstance(doc, dict) and "resourceSpans" not in doc:
         if isinstance(doc.get("batches"), list):
             return {"resourceSpans": doc["batches"]}
-        if isinstance(doc.get("trace"), dict) and "resourceSpans" in doc["trace"]:
-            return doc["trace"]
+        inner = doc.get("trace")
+        if isinstance(inner, dict) and ("resourceSpans" in inner or "resource_spans" in inner):
+            return inner  # a snake_case one is refused as such (SNAKE_CASE), not as "without resourceSpans"
     return doc
 
 
