@@ -314,3 +314,11 @@ def test_the_completion_grid_scores_no_chosen_first_attempt(tmp_path: Path):
                            set(), date(2026, 12, 7), [chosen], {sid: 1, drawn: 2})  # fmt: skip
     ((_, (cell,)),) = grid.rows
     assert (cell.outcome, cell.score, cell.session_id) == ("first attempt a chosen trial", None, sid)
+
+
+def test_the_flag_columns_are_the_rows_fields_typed_bool():
+    """Reading (SQLite's 0 and 1), importing and checking a row take the flag columns from the row's fields: adding
+    ``chosen`` needed three hand lists changed (queries, transfer, writes); a new flag is declared in the row only."""
+    from warroom.store.results._rows import FLAG_FIELDS
+
+    assert FLAG_FIELDS == ("all_clear", "recovered", "chosen")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 from warroom.store.errors import CorruptSession, SessionNotFound
 from warroom.store.results._checks import strict_json
 from warroom.store.results._connection import StoreConnection, guarded
-from warroom.store.results._rows import _LIST_COLUMNS, LIST_FIELDS, SessionRow, StoredSession
+from warroom.store.results._rows import _LIST_COLUMNS, FLAG_FIELDS, LIST_FIELDS, SessionRow, StoredSession
 
 if TYPE_CHECKING:
     from warroom.store.results._history import ScorecardChange
@@ -102,7 +102,7 @@ def _row(r: Any) -> dict[str, Any]:
     from warroom.store.results._records import ListedRecord, describe
 
     d = {name: r[name] for name in LIST_FIELDS}
-    for flag in ("all_clear", "recovered", "chosen"):
+    for flag in FLAG_FIELDS:
         if d[flag] in (0, 1):  # SQLite has no booleans; anything else is left for the check to refuse
             d[flag] = bool(d[flag])
     try:

@@ -151,6 +151,9 @@ class SessionRow:
 
 #: The listed columns, in the order of :class:`SessionRow`'s fields (the one list they are derived from).
 LIST_FIELDS: tuple[str, ...] = tuple(SessionRow.__dataclass_fields__)
+#: The true/false columns (SQLite stores them as 0 and 1): the :class:`SessionRow` fields typed ``bool``, so that a
+#: new flag column is read, exported and checked as one by being declared here.
+FLAG_FIELDS: tuple[str, ...] = tuple(n for n, f in SessionRow.__dataclass_fields__.items() if f.type in (bool, "bool"))
 _LIST_COLUMNS = ", ".join(LIST_FIELDS)
 #: The columns a full row has beyond :data:`LIST_FIELDS` (as their JSON text), :class:`StoredSession`'s own fields.
 FULL_FIELDS: tuple[str, ...] = ("scorecard", "actions")

@@ -21,7 +21,7 @@ from warroom.core.text import json_text
 from warroom.store.backends import IMPORT_SUBMITTER
 from warroom.store.errors import CorruptSession, DuplicateSession, InvalidSession, SessionReason, StoreError
 from warroom.store.results._checks import strict_json
-from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, older_played_as
+from warroom.store.results._rows import FLAG_FIELDS, FULL_FIELDS, LIST_FIELDS, older_played_as
 from warroom.store.results._store import ResultsStore
 from warroom.store.results._verification import UNVERIFIED
 
@@ -30,7 +30,6 @@ EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
 #: The key of a line's scorecard history (written only for a session that has one: the scorecards re-scores replaced,
 #: oldest first, each as :meth:`~warroom.store.results._history.ScorecardChange.to_line` writes it).
 HISTORY_KEY = "scorecard_history"
-_FLAGS = ("all_clear", "recovered", "chosen")
 
 
 def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = None) -> Iterator[str]:
@@ -170,7 +169,7 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     missing = [c for c in ("session_id", "trainee", "drill_id", "started_at", "outcome", "total") if c not in value]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
-    for flag in _FLAGS:
+    for flag in FLAG_FIELDS:
         if value.get(flag, 0) not in (0, 1) or isinstance(value.get(flag, 0), float):
             raise ValueError(f"{flag} is neither 0 nor 1")
         value[flag] = int(value.get(flag, 0))

@@ -16,7 +16,7 @@ from warroom.store.results import _countable as countable
 from warroom.store.results._connection import StoreConnection, guarded
 from warroom.store.results._distractors import figure_columns
 from warroom.store.results._responses import response_column, response_sets
-from warroom.store.results._rows import SessionInfo, WallClock
+from warroom.store.results._rows import FLAG_FIELDS, SessionInfo, WallClock
 
 if TYPE_CHECKING:
     from warroom.core.model import Action
@@ -53,8 +53,7 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
     from warroom.store.results._records import RowRecord, describe
     from warroom.store.timestamps import ended_before_start
 
-    row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"]),
-           "chosen": bool(values.get("chosen", False))}
+    row = {**values, **{flag: bool(values.get(flag, False)) for flag in FLAG_FIELDS}}
     try:
         RowRecord.model_validate(row)
     except ValidationError as exc:
