@@ -137,6 +137,16 @@ def set_version(store: ResultsStore, version: int) -> None:
         store.db.conn.execute("UPDATE warroom_schema SET version = ?", (version,))
 
 
+def make_attempts_index(store: ResultsStore, key: str) -> None:
+    """Create the first-attempt index ``ix_sessions_attempts`` on the key columns ``key`` (an older version's key, to
+    put a store back to it), its other columns carried as the store's migrations carry them."""
+    from warroom.store.results._migrations import ATTEMPT_COLUMNS
+
+    index, columns = f"CREATE INDEX ix_sessions_attempts ON sessions({key}", ", ".join(ATTEMPT_COLUMNS)
+    sqlite = store.dialect.name == "sqlite"
+    store.db.conn.execute(f"{index}, {columns})" if sqlite else f"{index}) INCLUDE ({columns})")
+
+
 def notice_box(data_dir: Path, trainee: str) -> Path:
     """The notice box file of ``trainee`` in ``data_dir`` (``journals/notices/<hash>.jsonl``)."""
     from warroom.store.datadir import journals_dir

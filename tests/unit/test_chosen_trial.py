@@ -210,20 +210,17 @@ def test_export_and_import_keep_the_flag(tmp_path: Path):
 
 def _as_version_22(store: ResultsStore) -> None:
     """Turn the open store back into schema version 22: no ``chosen`` column, the indexes of version 21."""
-    from warroom.store.results._migrations import ATTEMPT_COLUMNS, ATTEMPT_KEY, FACTS_INDEX_21
+    from store_support import make_attempts_index, set_version
 
-    conn, name = store.db.conn, store.dialect.name
+    from warroom.store.results._migrations import ATTEMPT_KEY, FACTS_INDEX_21
+
+    conn = store.db.conn
     conn.execute("DROP INDEX ix_sessions_attempts")
     conn.execute("DROP INDEX ix_sessions_facts")
     conn.execute("ALTER TABLE sessions DROP COLUMN chosen")
     conn.execute(FACTS_INDEX_21)
-    index = f"CREATE INDEX ix_sessions_attempts ON sessions({ATTEMPT_KEY[name]}"
-    columns = ", ".join(ATTEMPT_COLUMNS)
-    conn.execute(f"{index}, {columns})" if name == "sqlite" else f"{index}) INCLUDE ({columns})")
-    if name == "sqlite":
-        conn.execute("PRAGMA user_version = 22")
-    else:
-        conn.execute("UPDATE warroom_schema SET version = 22")
+    make_attempts_index(store, ATTEMPT_KEY[store.dialect.name])
+    set_version(store, 22)
 
 
 def test_migration_23_keeps_older_rows_drawn_and_indexes_the_flag(tmp_path: Path, backend_url: str | None):

@@ -36,21 +36,19 @@ def _definitions(store: ResultsStore) -> dict[str, str]:
 def _as_version_20(store: ResultsStore) -> None:
     """Turn the open store back into schema version 20: no ``chosen`` column nor check of migration 22, the two
     indexes as version 12 made them."""
-    from warroom.store.results._migrations import ATTEMPT_COLUMNS, FACTS_INDEX_21
+    from store_support import make_attempts_index, set_version
 
-    conn, name = store.db.conn, store.dialect.name
+    from warroom.store.results._migrations import FACTS_INDEX_21
+
+    conn = store.db.conn
     for index in INDEXES:
         conn.execute(f"DROP INDEX {index}")
     conn.execute("ALTER TABLE sessions DROP COLUMN chosen")
     conn.execute(FACTS_INDEX_21.replace(", stored_seq)", ")"))
-    index = "CREATE INDEX ix_sessions_attempts ON sessions(trainee, drill_id, started_at, session_id"
-    columns = ", ".join(ATTEMPT_COLUMNS)
-    conn.execute(f"{index}, {columns})" if name == "sqlite" else f"{index}) INCLUDE ({columns})")
-    if name == "sqlite":
-        conn.execute("PRAGMA user_version = 20")
-    else:
+    make_attempts_index(store, "trainee, drill_id, started_at, session_id")
+    if store.dialect.name != "sqlite":
         conn.execute("ALTER TABLE sessions DROP CONSTRAINT sessions_ends_after_start")
-        conn.execute("UPDATE warroom_schema SET version = 20")
+    set_version(store, 20)
 
 
 def _version_20_store(tmp_path: Path, url: str | None) -> dict[str, str]:
