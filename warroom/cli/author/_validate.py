@@ -13,7 +13,6 @@ from warroom.cli.common import (
     drills_setting,
     file_progress,
     format_option,
-    is_set_file,
     settings_of,
 )
 from warroom.core.text import clean, plural
@@ -133,8 +132,10 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     Exit status: 0 when every drill is valid, 1 when any is invalid or a folder could not be read, 2 on a usage
     error (no PATH_OR_ID, a name that is neither a file, a folder nor a drill id, or folders without any drill file).
     """
+    from warroom.core.load import is_drill_set_file
+
     files, unreadable = drill_files_of(names)
-    sets = [f for f in files if is_set_file(f)]
+    sets = [f for f in files if is_drill_set_file(f)]
     drill_dirs = settings_of(click.get_current_context()).drill_dirs
     problems_of, warnings_of, notes_of = _load_all(files, sets, drill_dirs)
 

@@ -301,12 +301,18 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         raise DrillSetError([_error_problem(shown, root, e) for e in details], drills) from None
 
 
-def is_drill_set_file(path: Path) -> bool:
-    """True when the file at ``path`` (which did not load as a drill) is a drill set file."""
+def is_drill_set_file(path: str | os.PathLike[str]) -> bool:
+    """True when the file at ``path`` (which did not load as a drill) is a drill set file: its first
+    :data:`MAX_SET_BYTES` hold a top-level ``set`` key (:func:`is_drill_set_text`, bytes that are not UTF-8
+    replaced). Opened without waiting and checked open: a FIFO or a folder is no set."""
+    from warroom.core.files import open_regular
+
     try:
-        return is_drill_set_text(_read(path))
-    except DrillSetError:
+        with open_regular(Path(path)) as f:
+            head = f.read(MAX_SET_BYTES)
+    except OSError:
         return False
+    return is_drill_set_text(head.decode("utf-8", errors="replace"))
 
 
 def set_problem_at(path: str | os.PathLike[str]) -> Callable[[tuple[Any, ...], str], Problem]:
