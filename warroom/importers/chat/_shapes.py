@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.importers.exports import reasoning_text
 from warroom.importers.kit import TraceError
 
 #: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
@@ -121,10 +122,8 @@ def _responses_item(out: list[Any], item: Any, i: int, where: str, item_ids: dic
         out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output"),
                     ANSWERS_FIELD: "call_id"})
     elif kind == "reasoning":
-        summary = [str(p["text"]) for p in _listed(item.get("summary")) if isinstance(p, dict)
-                   and isinstance(p.get("text"), str)]
-        if summary:
-            out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
+        if said := reasoning_text(item):
+            out.append({"role": "assistant", "content": said, "reasoning": True})
     else:
         raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
                          "function_call, function_call_output, reasoning, computer_call, local_shell_call, their "

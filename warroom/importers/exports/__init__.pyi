@@ -1,7 +1,16 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
 from ._convert import Recorded, convert_export
-from ._messages import Message, generation_info, message, messages, model_messages, model_said, tool_answer
+from ._messages import (
+    Message,
+    generation_info,
+    message,
+    messages,
+    model_messages,
+    model_said,
+    reasoning_text,
+    tool_answer,
+)
 from ._tree import ancestors, attach_tools, root_ids
 from ._values import (
     MAX_EXPORT_BYTES,
@@ -33,6 +42,7 @@ __all__ = [
     "model_said",
     "python_literal",
     "read_values",
+    "reasoning_text",
     "recorded_prices",
     "root_ids",
     "time_ns",

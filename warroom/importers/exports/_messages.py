@@ -142,9 +142,17 @@ def _responses_item(item: dict[str, Any]) -> Message | None:
         call_id, output = item.get("call_id"), item.get("output")
         return Message("tool", output if isinstance(output, str) else as_text(output),
                        call_id=call_id if isinstance(call_id, str) else "")
+    return Message("assistant", reasoning_text(item))
+
+
+def reasoning_text(item: dict[str, Any]) -> str:
+    """A Responses API ``reasoning`` item's summary as ``[reasoning] TEXT`` (its parts' texts joined by newlines),
+    as every importer shows it (``chat``, the exports, ``openai-agents``); empty when it holds no text."""
     summary = item.get("summary")
-    texts = [p.get("text") for p in summary if isinstance(p, dict)] if isinstance(summary, list) else []
-    return Message("assistant", "\n".join(f"[reasoning] {t}" for t in texts if isinstance(t, str) and t))
+    texts = [p["text"] for p in summary if isinstance(p, dict) and isinstance(p.get("text"), str)] \
+        if isinstance(summary, list) else []
+    joined = "\n".join(texts)
+    return f"[reasoning] {joined}" if joined else ""
 
 
 def messages(value: Any) -> list[Message] | None:
