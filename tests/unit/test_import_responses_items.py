@@ -35,3 +35,12 @@ def test_openinference_reads_the_same_calls_into_the_message_they_follow() -> No
                     "tool_calls.0.tool_call.function.arguments": '{"id": 7}',
                     "tool_calls.1.tool_call.id": "fc_2", "tool_calls.1.tool_call.function.name": "notify",
                     "tool_calls.1.tool_call.function.arguments": ""}
+
+
+def test_a_function_call_output_that_is_an_object_is_shown_as_its_json_not_dropped() -> None:
+    # The API's output is text, but SDKs record a tool's returned object as it was: a tool result shown empty
+    # would read as a silent failure the trace does not hold.
+    items = [{"type": "function_call_output", "call_id": "call_pay", "output": {"paid": True, "id": 7}}]
+    assert messages(items) == [Message("tool", '{"paid": true, "id": 7}', call_id="call_pay")]
+    (said,) = conversations([{"type": "function_call", "call_id": "call_pay", "name": "pay"}, *items])[0].messages[1:]
+    assert said.text == '{"paid": true, "id": 7}'

@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from warroom.importers.kit import TraceError
+from warroom.importers.spans import as_text
 
 #: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
 ANSWERS_FIELD = "_answers_field"
@@ -101,7 +102,7 @@ def _responses_item(out: list[Any], item: Any, i: int, where: str, item_ids: dic
     elif kind in ("computer_call_output", "local_shell_call_output") and isinstance(item, dict):
         out.append(_own_tool_output(kind, item, item_ids))
     elif kind == "function_call_output":
-        out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output"),
+        out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": _output(item.get("output")),
                     ANSWERS_FIELD: "call_id"})
     elif kind == "reasoning":
         if said := reasoning_text(item):
@@ -132,6 +133,17 @@ def _hosted_tool(kind: str, item: dict[str, Any]) -> tuple[dict[str, Any], dict[
     if kind == "image_generation_call" and isinstance(told.get("result"), str):
         told["result"] = f"[image, {len(told['result']):,} characters of base64]"
     return call, {"role": "tool", "tool_call_id": call_id, "content": json.dumps(told, ensure_ascii=False)}
+
+
+def _output(output: Any) -> Any:
+    """A ``function_call_output``'s ``output`` as a message's content: text, or a list of content parts
+    (``input_text``, ``input_image``, ...) as they are; any other value (an object an SDK recorded as the tool
+    returned it) as its JSON, never dropped: a tool result shown empty would read as a failure the trace does not
+    hold."""
+    if isinstance(output, str) or (isinstance(output, list) and output
+                                   and all(isinstance(p, dict) and "type" in p for p in output)):
+        return output
+    return as_text(output)
 
 
 def _own_tool_output(kind: str, item: dict[str, Any], item_ids: dict[str, Any]) -> dict[str, Any]:
