@@ -26,3 +26,29 @@ def test_a_set_file_that_is_not_utf8_is_refused_at_the_bad_bytes_line_and_column
     code, _, err = _cli("scores", "summary", "--set", str(week), "--data-dir", str(tmp_path / "data"))
     assert code != 0
     assert f"{week}:3:13: the file is not UTF-8 text (byte 0xe9 here); save it as UTF-8" in err, err
+
+
+def test_store_secure_warns_that_its_roles_reach_every_cohorts_schema_on_the_server(postgres_server, tmp_path: Path):
+    """docs/cohorts.md offers a schema per cohort (``?options=-csearch_path%3DNAME``), but the two group roles of
+    ``warroom store secure`` are the server's: a login role granted ``warroom_facilitator`` for cohort A read,
+    re-scored and deleted cohort B's sessions, and a trainee role of A stored sessions in B, and nothing said so.
+    Securing a store whose database holds another secured store says so, naming its schema."""
+    import uuid
+
+    from pg_support import as_role
+
+    tag = uuid.uuid4().hex[:8]
+    first, second = f"cohort_a_{tag}", f"cohort_b_{tag}"
+    for schema in (first, second):
+        postgres_server.sql(f"CREATE SCHEMA {schema}")
+    data = ["--data-dir", str(tmp_path)]
+    alone = CliRunner().invoke(main, ["--store", postgres_server.url(schema=first), "store", "secure", *data])
+    assert alone.exit_code == 0 and "warning" not in alone.output, alone.output
+    shared = CliRunner().invoke(main, ["--store", postgres_server.url(schema=second), "store", "secure", *data])
+    assert shared.exit_code == 0, shared.output
+    assert (f"warning: warroom_trainee and warroom_facilitator are roles of the database server, not of this store: "
+            f"they also reach the store in schema `{first}` of this database, so a facilitator of one cohort reads, "
+            "re-scores and deletes the sessions of every cohort") in " ".join(shared.stderr.split()), shared.stderr
+    postgres_server.sql(f"CREATE ROLE fac_{tag} LOGIN IN ROLE warroom_facilitator")
+    code, out, _ = _cli("--store", as_role(postgres_server.url(schema=first), f"fac_{tag}"), "scores", "list", *data)
+    assert code == 0 and "No sessions" in out  # what the warning says: the role reaches the other cohort's store
