@@ -52,3 +52,20 @@ def test_store_secure_warns_that_its_roles_reach_every_cohorts_schema_on_the_ser
     postgres_server.sql(f"CREATE ROLE fac_{tag} LOGIN IN ROLE warroom_facilitator")
     code, out, _ = _cli("--store", as_role(postgres_server.url(schema=first), f"fac_{tag}"), "scores", "list", *data)
     assert code == 0 and "No sessions" in out  # what the warning says: the role reaches the other cohort's store
+
+
+def test_an_assessment_set_naming_the_guided_tutorial_is_refused_at_its_line(tmp_path: Path):
+    """The bundled tutorial, wherever it is started from, is played with its lessons and stored in the mode
+    ``tutorial``, which no figure counts: an assessment set listing it validated, and its sessions were then in no
+    statistic and no gradebook (the set's progress and completion grid said done), silently. An assessment set (or
+    a set played as one) naming it is refused at its line, saying why."""
+    week = tmp_path / "week-9.set.yaml"
+    week.write_text("set: week-9\ntitle: Week 9\nmode: assessment\ndrills:\n  - duplicate-charge-refunds\n"
+                    "  - tutorial\n", encoding="utf-8")  # fmt: skip
+    code, out, err = _cli("validate", str(week))
+    assert code == 1, out + err
+    assert (f"{week}:6:5: the drill 'tutorial' is the guided tutorial: it is played with its lessons and stored in "
+            "the mode `tutorial`, which no figure and no gradebook counts") in out + err, out + err
+    practice = tmp_path / "practice.set.yaml"
+    practice.write_text("set: p\ntitle: P\ndrills: [tutorial]\n", encoding="utf-8")
+    assert _cli("validate", str(practice))[0] == 0  # a practice set may walk a class through it
