@@ -69,3 +69,15 @@ def test_an_assessment_set_naming_the_guided_tutorial_is_refused_at_its_line(tmp
     practice = tmp_path / "practice.set.yaml"
     practice.write_text("set: p\ntitle: P\ndrills: [tutorial]\n", encoding="utf-8")
     assert _cli("validate", str(practice))[0] == 0  # a practice set may walk a class through it
+
+
+def test_a_set_option_naming_a_folder_says_it_is_a_folder_not_that_no_file_is_there(tmp_path: Path):
+    """``warroom scores --set week-1.set.yaml`` where that name is a folder (an unpacked archive, a typo'd path)
+    said ``no drill set file 'week-1.set.yaml'``, which the facilitator can see is there. It is named as what it is,
+    as every other reader of a set file names it; a name with nothing there is still a usage error."""
+    folder = tmp_path / "week-1.set.yaml"
+    folder.mkdir()
+    code, _, err = _cli("scores", "summary", "--set", str(folder), "--data-dir", str(tmp_path / "data"))
+    assert code == 1 and f"{folder}:1:1: this is a folder, not a drill set file" in err, err
+    code, _, err = _cli("scores", "summary", "--set", str(tmp_path / "gone.set.yaml"), "--data-dir", str(tmp_path))
+    assert code == 2 and "no drill set file" in err, err
