@@ -110,11 +110,28 @@ def resolve_set_drills(
         out.append(SetDrill(name, path, drill))
     if assessment or drill_set.mode == "assessment":  # one run twice in what counts: refused (docs/drill-sets.md)
         problems += same_run_problems(out, at, "assessment")
+        problems += [at(("drills", i), TUTORIAL_IN_ASSESSMENT) for i, d in enumerate(out) if _is_tutorial(d.path)]
     loaded = [d.drill for d in out if d.drill is not None]
     if drill_set.adaptive is not None and loaded and len(loaded) == len(out):
         rate_at = ("adaptive", "all_clear_rate")
         problems += [at(rate_at, message) for message in _pool_problems(drill_set.adaptive, loaded)]
     return out, problems
+
+
+#: Why an assessment set may not name the bundled tutorial (docs/drill-sets.md).
+TUTORIAL_IN_ASSESSMENT = (
+    "the drill 'tutorial' is the guided tutorial: it is played with its lessons and stored in the mode `tutorial`, "
+    "which no figure and no gradebook counts, so an assessment set cannot count it: leave it out (`warroom tutorial` "
+    "plays it), or name a drill of your own"
+)
+
+
+def _is_tutorial(path: Path | None) -> bool:
+    """Whether ``path`` is the bundled tutorial's drill file (a copy elsewhere is an ordinary drill)."""
+    from warroom.core.files import real_path
+    from warroom.core.library._library import TUTORIAL_ID, bundled_drills_dir
+
+    return path is not None and real_path(path) == real_path(bundled_drills_dir() / f"{TUTORIAL_ID}.yaml")
 
 
 def same_run_problems(drills: Sequence[SetDrill], at: Callable[[tuple[Any, ...], str], Problem],

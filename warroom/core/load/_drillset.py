@@ -217,12 +217,12 @@ def _read(path: Path) -> str:
         why = broken_link(path, exc) or ("no such file" if isinstance(exc, FileNotFoundError) else
                                          f"cannot read the file: {exc.strerror or exc}")
         raise DrillSetError([Problem(shown, 1, 1, why)]) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DrillSetError(
-            [Problem(shown, 1, 1, f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8")]
-        ) from None
+    from warroom.core.load._loader import decode_drill_bytes
+
+    try:  # a byte that is not UTF-8 is named where it is, as in a drill file (not at 1:1 by its offset)
+        return decode_drill_bytes(data, shown)
+    except DrillLoadError as exc:
+        raise DrillSetError(exc.problems) from None
 
 
 def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
