@@ -81,3 +81,24 @@ def test_a_set_option_naming_a_folder_says_it_is_a_folder_not_that_no_file_is_th
     assert code == 1 and f"{folder}:1:1: this is a folder, not a drill set file" in err, err
     code, _, err = _cli("scores", "summary", "--set", str(tmp_path / "gone.set.yaml"), "--data-dir", str(tmp_path))
     assert code == 2 and "no drill set file" in err, err
+
+
+def test_deleting_a_first_attempt_warns_that_the_next_session_of_the_drill_becomes_the_counted_trial(tmp_path: Path):
+    """``scores delete`` of a trainee's first attempt at a drill silently made their next session of it (played
+    after the deleted one, knowing the drill) the first attempt the figures count. It is said before asking."""
+    from unit.test_forgeries import GOOD, play
+
+    data = tmp_path / "class"
+    first = play(data, "ann", [], mode="assessment").session_id
+    second = play(data, "ann", GOOD, mode="assessment").session_id
+    other = play(data, "bob", [], mode="assessment").session_id
+    runner = CliRunner()
+    result = runner.invoke(main, ["scores", "delete", first, "--yes", "--data-dir", str(data)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert (f"warning: {first} is the first attempt of trainee 'ann' at drill 'duplicate-charge-refunds': once it is "
+            f"deleted, their next session of it, {second}, becomes the first attempt") in said
+    # Deleting a replay, or a first attempt with nothing after it, says nothing of the kind.
+    for sid in (second, other):
+        result = runner.invoke(main, ["scores", "delete", sid, "--yes", "--data-dir", str(data)])
+        assert result.exit_code == 0 and "first attempt" not in result.stderr, result.output
