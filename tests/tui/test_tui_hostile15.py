@@ -3,7 +3,9 @@ signals and files changing under the UI; what it found and what now holds."""
 
 from __future__ import annotations
 
-from .conftest import STALE, author_mode, make_app, war_room
+from warroom.tui.screens import BriefingScreen
+
+from .conftest import STALE, author_mode, make_app, record_notifications, war_room
 
 
 async def test_a_speed_change_plays_the_time_before_it_at_the_speed_it_ran_at(services):
@@ -31,3 +33,20 @@ async def test_the_author_modes_speed_change_plays_the_time_before_it_at_the_spe
         await pilot.press("plus", "plus", "plus", "plus", "plus")
         screen.tick()
         assert round(screen.replay.now - start, 6) == 0.09
+
+
+async def test_warroom_run_does_not_start_a_drill_whose_file_changed_while_its_briefing_was_open(tmp_path, services):
+    """The picker's drills were refused once their file changed under the briefing, but a drill given to ``warroom
+    run FILE`` (or ``warroom tutorial``) was started: the session played the drill as it was read and recorded the
+    changed file's SHA-256, so the review would replay another drill."""
+    drill = tmp_path / STALE.name
+    drill.write_text(STALE.read_text(encoding="utf-8"), encoding="utf-8")
+    app = make_app(services, drill)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        drill.write_text(STALE.read_text(encoding="utf-8").replace("INC-4471", "INC-9999"), encoding="utf-8")
+        notes = record_notifications(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, BriefingScreen) and app.live is None
+        assert any("its file changed since it was opened" in n for n in notes), notes

@@ -265,6 +265,14 @@ class Services:
             return [DrillEntry(d.path, d.drill) for d in chosen if d.path is not None]
         return [DrillEntry(d.path, d.drill, d.problems) for d in active.drills if d.path is not None]
 
+    def remember(self, entry: DrillEntry) -> None:
+        """Take ``entry``, loaded from its file by the caller (``warroom run FILE``, ``warroom tutorial``), as read
+        now: :meth:`cannot_start` then refuses it once its file changes, as it refuses an entry the picker read (the
+        session would otherwise record the changed file's SHA-256 for the drill as it was read)."""
+        stamp = file_stamp(entry.path)
+        if stamp is not None and entry.drill is not None and entry.path not in self._loaded:
+            self._loaded[entry.path] = (stamp, entry)
+
     def cannot_start(self, entry: DrillEntry) -> str | None:
         """Why ``entry`` cannot be started now (a sentence), or None: its file changed since it was read (the
         session would record the new file's SHA-256 for the drill as it was read, and its review would replay another
