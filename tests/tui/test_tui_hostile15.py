@@ -3,9 +3,12 @@ signals and files changing under the UI; what it found and what now holds."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from warroom.tui.logic import Services, load_active_set
 from warroom.tui.screens import BriefingScreen
 
-from .conftest import STALE, author_mode, make_app, record_notifications, war_room
+from .conftest import STALE, author_mode, make_app, picker_ready, record_notifications, screen_text, until, war_room
 
 
 async def test_a_speed_change_plays_the_time_before_it_at_the_speed_it_ran_at(services):
@@ -50,3 +53,52 @@ async def test_warroom_run_does_not_start_a_drill_whose_file_changed_while_its_b
         await pilot.pause()
         assert isinstance(app.screen, BriefingScreen) and app.live is None
         assert any("its file changed since it was opened" in n for n in notes), notes
+
+
+def _edited(drill: Path) -> None:
+    drill.write_text(drill.read_text(encoding="utf-8").replace("INC-4471", "INC-9999"), encoding="utf-8")
+
+
+async def test_a_drill_this_picker_read_and_then_edited_is_read_again_not_refused_for_ever(tmp_path):
+    """A drill the picker read from its file (not from its cache) and then edited, or deleted, was refused at enter
+    with the briefing's "go back and open it again", on the picker itself and at every enter after it, until `r`:
+    the picker is to read it again and say so when it is no longer the drill listed."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    drill = lib / "zz-drill.yaml"
+    drill.write_text(STALE.read_text(encoding="utf-8").replace("id: duplicate-charge-refunds", "id: zz-drill", 1),
+                     encoding="utf-8")
+    services = Services(trainee="tester", data_dir=tmp_path / "data", drill_dirs=(lib,))
+    app = make_app(services, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = await picker_ready(pilot)
+        await pilot.press("slash", *"zz-drill", "enter")
+        assert picker.selected().path == drill
+        _edited(drill)
+        notes = record_notifications(app)
+        await pilot.press("enter")
+        await picker_ready(pilot)  # no longer the drill listed (its title changed): said, and read again
+        assert notes == ["This drill changed since the list was read: the drills are read again."]
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
+        assert "INC-9999" in screen_text(app)
+
+
+async def test_a_drill_sets_drill_edited_after_the_set_was_opened_is_played_as_it_is_now(tmp_path):
+    """A drill set's drills are read when the set is opened; one edited after that was started as it was read while
+    the session recorded the edited file's SHA-256 (its review would replay another drill)."""
+    drill = tmp_path / STALE.name
+    drill.write_text(STALE.read_text(encoding="utf-8"), encoding="utf-8")
+    week = tmp_path / "w.set.yaml"
+    week.write_text(f"set: w1\ntitle: W\ndrills: [./{STALE.name}]\n", encoding="utf-8")
+    services = Services(trainee="tester", data_dir=tmp_path / "data", drill_set=load_active_set(week))
+    app = make_app(services, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await picker_ready(pilot)
+        _edited(drill)
+        await pilot.press("enter")
+        await picker_ready(pilot)  # no longer the drill listed: said, and read again
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
+        await pilot.press("enter")
+        assert app.live is not None and "INC-9999" in app.live.drill.title
