@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from warroom.core.author import KeyWriteError, open_for_annotation, write_draft
 from warroom.tui.logic import Services, load_active_set
 from warroom.tui.screens import BriefingScreen
 
@@ -102,3 +105,15 @@ async def test_a_drill_sets_drill_edited_after_the_set_was_opened_is_played_as_i
         await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
         await pilot.press("enter")
         assert app.live is not None and "INC-9999" in app.live.drill.title
+
+
+def test_saving_into_a_drill_file_deleted_meanwhile_names_the_reason_once(tmp_path):
+    """The author mode's save into a drill file removed since it was opened said ``cannot read the drill file:
+    [Errno 2] No such file or directory: '/the/path'``: Python's text, with the path said twice."""
+    drill = tmp_path / STALE.name
+    drill.write_text(STALE.read_text(encoding="utf-8"), encoding="utf-8")
+    opened = open_for_annotation(drill)
+    drill.unlink()
+    with pytest.raises(KeyWriteError) as refused:
+        write_draft(drill, opened.draft, opened.event_order, opened.sha256)
+    assert str(refused.value) == f"{drill}: cannot read the drill file: No such file or directory"
