@@ -10,6 +10,7 @@ import pytest
 from warroom.core.author import KeyWriteError, open_for_annotation, write_draft
 from warroom.tui.logic import Services, load_active_set
 from warroom.tui.screens import BriefingScreen
+from warroom.tui.widgets import ConfirmScreen
 
 from .conftest import STALE, author_mode, make_app, picker_ready, record_notifications, screen_text, until, war_room
 
@@ -117,3 +118,17 @@ def test_saving_into_a_drill_file_deleted_meanwhile_names_the_reason_once(tmp_pa
     with pytest.raises(KeyWriteError) as refused:
         write_draft(drill, opened.draft, opened.event_order, opened.sha256)
     assert str(refused.value) == f"{drill}: cannot read the drill file: No such file or directory"
+
+
+async def test_ctrl_q_in_the_author_mode_asks_before_losing_unsaved_marks(tmp_path):
+    """ctrl+q is Textual's own quit key: in ``warroom annotate`` it left at once, without the question ``q`` and
+    ctrl+c ask and without a recovery copy, so the marks not saved yet were lost."""
+    drill = tmp_path / STALE.name
+    drill.write_text(STALE.read_text(encoding="utf-8"), encoding="utf-8")
+    async with author_mode(drill, size=(80, 24), whole_trace=True) as (app, pilot, screen):
+        await pilot.press("c")  # the selected event's step joins (or leaves) the cascade: an unsaved mark
+        assert not screen.saved
+        await pilot.press("ctrl+q")
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.screen is screen and not screen.saved
