@@ -12,7 +12,18 @@ from warroom.tui.logic import Services, load_active_set
 from warroom.tui.screens import BriefingScreen
 from warroom.tui.widgets import ConfirmScreen
 
-from .conftest import STALE, author_mode, make_app, picker_ready, record_notifications, screen_text, until, war_room
+from .conftest import (
+    STALE,
+    author_mode,
+    make_app,
+    picker_ready,
+    record_notifications,
+    screen_text,
+    type_text,
+    until,
+    war_room,
+    without_twin,
+)
 
 
 async def test_a_speed_change_plays_the_time_before_it_at_the_speed_it_ran_at(services):
@@ -132,3 +143,18 @@ async def test_ctrl_q_in_the_author_mode_asks_before_losing_unsaved_marks(tmp_pa
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
         assert app.screen is screen and not screen.saved
+
+
+async def test_an_event_id_holding_j_or_k_can_be_typed_in_the_evidence_list(tmp_path, services):
+    """Typing an event id in the escalation dialog's evidence list jumps to it, but ``j`` and ``k`` moved the
+    highlight instead, wherever they came in the id: typing an imported drill's ``call_OvvEcj3Vwmo...`` stopped at its
+    ``j`` and went on as another id, so ``space`` then ticked an event the trainee did not name."""
+    drill = without_twin(STALE, tmp_path)
+    drill.write_text(drill.read_text(encoding="utf-8").replace("e04", "call_Ecj3k"), encoding="utf-8")
+    app = make_app(services, drill)
+    async with war_room(app, size=(80, 24), seconds=13) as (pilot, live):
+        assert "call_Ecj3k" in live.replay.released_positions
+        await pilot.press("e", "tab", "tab")
+        await type_text(pilot, "call_Ecj3k")
+        await pilot.press("space")
+        assert app.screen.cites == ("call_Ecj3k",)
