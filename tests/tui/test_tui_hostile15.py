@@ -3,11 +3,18 @@ signals and files changing under the UI; what it found and what now holds."""
 
 from __future__ import annotations
 
+import signal
+import time
 from pathlib import Path
 
 import pytest
+from pty_support import on_pty
+from store_support import copy_drill, load
 
 from warroom.core.author import KeyWriteError, open_for_annotation, write_draft
+from warroom.core.play import Replay
+from warroom.core.scoring import score
+from warroom.store.journal import SessionRecorder
 from warroom.tui.logic import Services, load_active_set
 from warroom.tui.screens import BriefingScreen
 from warroom.tui.widgets import ConfirmScreen
@@ -158,3 +165,26 @@ async def test_an_event_id_holding_j_or_k_can_be_typed_in_the_evidence_list(tmp_
         await type_text(pilot, "call_Ecj3k")
         await pilot.press("space")
         assert app.screen.cites == ("call_Ecj3k",)
+
+
+def test_sigterm_ends_warroom_review_with_the_terminal_given_back(tmp_path):
+    """``warroom review`` had no handler of its own for SIGTERM: Python's ended the process at once, leaving the
+    terminal in the review's alternate screen, unechoed and reporting the mouse (the shell's prompt and what was
+    typed next were not seen). It now ends as the war room does, the terminal restored."""
+    drill = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    recorder = SessionRecorder.start(data, "ann", drill, load(drill))
+    replay = Replay(recorder.drill, on_action=recorder.record)
+    replay.advance(5)
+    replay.quit()
+    recorder.finish(score(recorder.drill, recorder.actions))
+    with on_pty(["--data-dir", str(data), "review", recorder.session_id]) as run:
+        deadline = time.monotonic() + 10
+        while "After-action review" not in run.text():
+            assert run.proc.poll() is None and time.monotonic() < deadline, run.text()
+            time.sleep(0.05)
+        run.proc.send_signal(signal.SIGTERM)
+        status = run.wait_exit(5, "warroom review")
+        time.sleep(0.2)  # the reader thread takes the last of the output
+    assert status == 0
+    assert "\x1b[?1049l" in run.text().rsplit("After-action review", 1)[1]  # the alternate screen left
