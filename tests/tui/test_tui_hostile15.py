@@ -16,7 +16,7 @@ from warroom.core.play import Replay
 from warroom.core.scoring import score
 from warroom.store.journal import SessionRecorder
 from warroom.tui.logic import Services, load_active_set
-from warroom.tui.screens import BriefingScreen
+from warroom.tui.screens import BriefingScreen, DebriefScreen
 from warroom.tui.widgets import ConfirmScreen
 
 from .conftest import (
@@ -188,3 +188,18 @@ def test_sigterm_ends_warroom_review_with_the_terminal_given_back(tmp_path):
         time.sleep(0.2)  # the reader thread takes the last of the output
     assert status == 0
     assert "\x1b[?1049l" in run.text().rsplit("After-action review", 1)[1]  # the alternate screen left
+
+
+@pytest.mark.parametrize("key", ["q", "?"])
+async def test_a_dialog_key_typed_as_the_drill_ends_leaves_no_war_room_behind_the_debrief(services, key):
+    """``q`` (or ``?``) typed in the instant the drill ended, before its debrief opened, opened the quit question (or
+    the help) over the ended war room; the debrief then replaced that dialog, and the war room stayed in the app's
+    screen stack under every later screen, for good."""
+    app = make_app(services, speed=32)
+    async with war_room(app, size=(80, 24), seconds=2.5) as (pilot, live):
+        app.clock.set_time(app.clock.time + 1)
+        live.tick()  # the end of the trace: the session is stored and the debrief asked for
+        assert live.finished
+        await type_text(pilot, key)  # handled before the debrief is shown, as a key typed in that instant is
+        await until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
+        assert [type(s) for s in app.screen_stack[1:]] == [DebriefScreen]
