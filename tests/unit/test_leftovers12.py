@@ -145,3 +145,60 @@ def test_project_all_counts_an_edited_copy_of_a_run_with_it(tmp_path: Path) -> N
     assert "b.yaml is the same healthy run as a.yaml: its projections are counted with it." in result.output
     written = len(list((tmp_path / "out").glob("*.yaml")))
     assert f"Projections per healthy run: a.yaml {written}." in result.output
+
+
+# A one-line flow mapping with a syntax error near its end (`warroom validate`: 18 s for 9 MB, issue 30): the garbage
+# collector walked the growing node tree while it was composed, and the whole file was scanned a second time for a
+# quoted text left open before the error. benchmarks/bench_syntax_error.py has the timing goal.
+
+ONE_LINE = "{" + ", ".join(f"k{i}: {{a: [1, 2]}}" for i in range(200)) + ", bad: [1, 2}\n"
+
+
+def test_a_one_line_syntax_error_is_not_scanned_again(tmp_path: Path, monkeypatch) -> None:
+    import yaml
+
+    def scan(*args, **kwargs):
+        raise AssertionError("the file was scanned again")
+
+    monkeypatch.setattr(yaml, "scan", scan)
+    path = tmp_path / "big.yaml"
+    path.write_text(ONE_LINE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    column = len(ONE_LINE) - 1
+    assert result.output.splitlines()[0] == (
+        f"{path}:1:{column}: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence that "
+        f"starts at line 1, column {column - 5}): fix the YAML there, or check that this is a drill file (`warroom new "
+        "ID` writes one to start from)")
+
+
+def test_an_unclosed_quote_on_a_later_line_is_still_found() -> None:
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    text = 'id: x\ntitle: "a title\nauthor: "me"\nplan: []\n'
+    with pytest.raises(DrillLoadError) as refused:
+        load_drill_text(text, "q.yaml")
+    problem = refused.value.problems[0]
+    assert (problem.line, problem.column) == (2, 8)
+    assert problem.message.startswith("this quoted text is never closed: add the closing \"")
+
+
+def test_the_node_tree_is_composed_with_the_garbage_collector_paused() -> None:
+    import gc
+
+    import yaml
+
+    from warroom.core.load._yaml.read import YamlSyntaxError, compose
+
+    seen = []
+
+    class Recording(yaml.CSafeLoader):  # type: ignore[misc]
+        def get_single_node(self):
+            seen.append(gc.isenabled())
+            return super().get_single_node()
+
+    assert gc.isenabled()
+    with pytest.raises(YamlSyntaxError):
+        compose(ONE_LINE, Recording)
+    root, _ = compose("a: [1, 2]\n", Recording)
+    assert seen == [False, False] and gc.isenabled() and root is not None
