@@ -202,3 +202,91 @@ def test_the_node_tree_is_composed_with_the_garbage_collector_paused() -> None:
         compose(ONE_LINE, Recording)
     root, _ = compose("a: [1, 2]\n", Recording)
     assert seen == [False, False] and gc.isenabled() and root is not None
+
+
+# `warroom run --as signal` (or `--seed N`) on a drill with no twin: its only trial is signal, so nothing was chosen,
+# yet the session was recorded as a chosen trial and its trainee lost a fair trial of that drill (their first attempt).
+
+
+def _without_twin(folder: Path, source: str = "clickstream-backfill") -> Path:
+    """A copy of a bundled drill (with variants) whose twin is removed, under another id: a drill of one trial."""
+    import yaml
+
+    data = yaml.safe_load(bundled(source).read_text(encoding="utf-8"))
+    del data["twin"]
+    data["id"] = "backfill-no-twin"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "backfill-no-twin.yaml"
+    path.write_text(dump_drill_yaml(data), encoding="utf-8")
+    assert load_drill(path).twin is None and load_drill(path).variants is not None
+    return path
+
+
+def _played(data: Path, path: Path, **options) -> str:
+    """A practice session started as `warroom run [--as/--seed]` starts it (the TUI's services), held, stored."""
+    from warroom.core.scoring import score
+    from warroom.tui.logic import Services
+
+    rec = Services(trainee="ann", data_dir=data, **options).start_session(path, load_drill(path)).inner
+    rec.finish(score(rec.drill, rec.actions))
+    return str(rec.session_id)
+
+
+@pytest.mark.parametrize("options", [{"played_as": "signal"}, {"seed": 7}, {"played_as": "signal", "seed": 3}])
+def test_a_drill_of_one_trial_played_as_it_or_with_a_seed_is_a_drawn_trial(tmp_path: Path, options: dict) -> None:
+    import json
+
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
+
+    path = _without_twin(tmp_path / "drills")
+    sid = _played(tmp_path / "data", path, **options)
+    start = json.loads((tmp_path / "data" / "journals" / "done" / f"{sid}.jsonl").read_text().splitlines()[0])
+    assert (start["chosen"], start["played_as"]) == (False, "signal")
+    with ResultsStore(tmp_path / "data") as store:
+        assert store.get(sid).chosen is False
+        (result,) = verify_sessions(store, default_drill_resolver([tmp_path / "drills"]), record=False)
+        assert (result.session_id, result.verdict) == (sid, Verdict.VERIFIED), result.reason
+    summary = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "scores", "summary", "--format", "json"])
+    counted = json.loads(summary.stdout)["counted"]
+    assert (counted["trials"], counted["chosen"]) == (1, 0)  # a fair trial, counted
+
+
+def test_a_drill_with_a_twin_played_as_signal_is_still_chosen(tmp_path: Path) -> None:
+    from warroom.store.results import ResultsStore
+
+    sid = _played(tmp_path, bundled(RUN), played_as="signal")
+    with ResultsStore(tmp_path) as store:
+        assert store.get(sid).chosen is True
+
+
+def test_a_killed_session_of_a_drill_of_one_trial_played_as_it_is_recovered_drawn_and_verified(tmp_path: Path):
+    from warroom.core.model import PlayedAs
+    from warroom.store.journal import SessionRecorder, Trial, recover_unfinished
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
+
+    path = _without_twin(tmp_path / "drills")
+    rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path), seed=11,
+                                trial=Trial(PlayedAs.SIGNAL, chosen=True))  # fmt: skip
+    rec.close()  # killed: no end line
+    (recovered,) = recover_unfinished(tmp_path / "data", default_drill_resolver([tmp_path / "drills"]))
+    assert recovered.stored
+    with ResultsStore(tmp_path / "data") as store:
+        assert store.get(rec.session_id).chosen is False and store.checks().get(rec.session_id) is None
+        (result,) = verify_sessions(store, default_drill_resolver([tmp_path / "drills"]), record=False)
+        assert result.verdict is Verdict.VERIFIED, result.reason
+
+
+def test_an_all_clear_drill_played_as_noise_is_a_drawn_trial(tmp_path: Path) -> None:
+    from core_support import drill_yaml
+
+    from warroom.store.results import ResultsStore
+
+    path = tmp_path / "drills" / "tiny-clear.yaml"
+    path.parent.mkdir()
+    path.write_text(drill_yaml(id="tiny-clear", answer_key=None, distractors=None,
+                               all_clear={"debrief": "Nothing was wrong."}), encoding="utf-8")  # fmt: skip
+    sid = _played(tmp_path / "data", path, played_as="noise")
+    with ResultsStore(tmp_path / "data") as store:
+        assert (store.get(sid).chosen, store.get(sid).played_as) == (False, "noise")
