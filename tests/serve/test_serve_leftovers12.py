@@ -1,5 +1,6 @@
-"""What the last stop left open in the served room (issue 30, leftovers of the twelfth stop): a console page asked
-for by a client that never reads it, and a huge ``Sec-WebSocket-Protocol`` header written whole into the log.
+"""What the last stop left open in the served room (issue 30, leftovers of the twelfth stop): a console page or the
+live stream asked for by a client that never reads it, and a huge ``Sec-WebSocket-Protocol`` header written whole
+into the log.
 
 One ``warroom serve --port 0`` serves the module's tests (:func:`served`), with a roster of 8,000 names (each with
 one stored hash: hashing 8,000 tokens would take minutes) so that the console's live page (about 3 MB) is more than
@@ -99,6 +100,27 @@ async def test_a_console_page_asked_for_by_a_client_that_never_reads_is_dropped(
     assert "Traceback" not in log
     async with await served.signed_in(FACILITATOR) as http, http.get("/console") as page:  # read: whole
         assert page.status == 200 and len(await page.read()) == size
+
+
+async def test_a_live_stream_whose_client_never_reads_is_dropped(served):
+    """The console's live stream sends the class's whole table first (3 MB for 8,000 names): to a client that never
+    read, that send waited for ever, and the stream (its loop, the table, the connection) with it, its sign-in never
+    checked again. Now it is dropped once its client read none of it for the write stall's seconds."""
+    said = "dropped the live stream of 127.0.0.1: its client read none of it for 2 s ("
+    reader, writer = await _never_reading(served, "GET /console/live/events HTTP/1.1")
+    try:
+        async with asyncio.timeout(60):
+            while said not in served.log.read_text(errors="replace"):
+                await asyncio.sleep(0.2)
+        writer.transport.resume_reading()
+        async with asyncio.timeout(30):
+            while await reader.read(2**16):  # what was sent before it was dropped, then the end
+                pass
+    finally:
+        writer.transport.abort()
+    log = served.log.read_text(errors="replace")
+    assert re.search(re.escape(said) + r"\d[\d,]* bytes? unsent\): a client that stops reading is dropped", log)
+    assert "Traceback" not in log
 
 
 async def test_a_huge_websocket_protocol_header_is_logged_cut(served):

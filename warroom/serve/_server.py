@@ -246,6 +246,8 @@ class WarroomServer(Server):
         self.max_sessions = max_sessions
         self.live = live
         self.facilitator_console = console
+        if console is not None:  # its live stream's writes wait for a reader as long as a tab's do
+            console.write_stall = WRITE_STALL_SECONDS
         self.active = 0  # app processes running now
         self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
         #: seats taken by served pages whose tab has not connected yet, by ticket (:meth:`take_seat`)

@@ -61,6 +61,8 @@ def written_while_read(stall: float) -> Any:
 
         try:
             await while_read(send(), stall, unsent)
+        except ConnectionError:  # the client left: aiohttp's own write of it fails the same way, and says nothing
+            return response
         except TimeoutError:
             left = unsent() or 0
             log.warning("dropped the answer to %s %s: its client read none of it for %g s (%s unsent): a client that "
