@@ -290,3 +290,12 @@ def test_an_all_clear_drill_played_as_noise_is_a_drawn_trial(tmp_path: Path) -> 
     sid = _played(tmp_path / "data", path, played_as="noise")
     with ResultsStore(tmp_path / "data") as store:
         assert (store.get(sid).chosen, store.get(sid).played_as) == (False, "noise")
+
+
+@pytest.mark.parametrize("text", ["{id: x, title: *nope}\n", "{id: x, tags: [*nope, a]}\n", "id: x\ntitle: *nope\n"])
+def test_an_undefined_alias_in_a_flow_collection_is_named_without_the_flow_indicator(text: str) -> None:
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    with pytest.raises(DrillLoadError) as refused:
+        load_drill_text(text, "a.yaml")
+    assert refused.value.problems[0].message == "the alias *nope names no anchor (&nope) defined above it"

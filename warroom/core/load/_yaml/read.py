@@ -164,7 +164,8 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         if "Unicode character escape" in problem:
             msg += _surrogate_hint(text, index)
     elif "undefined alias" in problem:
-        name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
+        written = _ALIAS.match(text, index) if isinstance(index, int) else None  # `*a}` in a flow mapping: `*a`
+        name = written.group() if written is not None else "*"
         msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
     elif "duplicate anchor" in context and cm is not None:  # YAML 1.2 allows it; PyYAML's composer does not
         written = re.match(r"&([^\s,\[\]{}]*)", text[index:]) if isinstance(index, int) else None
@@ -296,6 +297,8 @@ def no_key_colon(text: str, cm: Any) -> tuple[int, int, str]:
     )
 
 
+#: An alias as YAML 1.2 writes it: `*` and its name, which ends at a space or a flow indicator.
+_ALIAS = re.compile(r"\*[^\s,\[\]{}]*")
 #: The quotes that close a quoted text.
 _QUOTES = re.compile("[\"']")
 
