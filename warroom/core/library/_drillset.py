@@ -136,26 +136,30 @@ def _is_tutorial(path: Path | None) -> bool:
 
 def same_run_problems(drills: Sequence[SetDrill], at: Callable[[tuple[Any, ...], str], Problem],
                       mode: str) -> list[Problem]:
-    """A problem for each healthy run of which a set holds more than one drill
-    (:func:`~warroom.core.library.run_fingerprint`; a drill named twice is a problem of its own, not counted here),
+    """A problem for each healthy run of which a set holds more than one drill (one run by a near match:
+    :func:`~warroom.core.library._runs.run_groups`; a drill named twice is a problem of its own, not counted here),
     at the `drills` entry of its second drill, naming the others after it (an assessment set of 300 projections of
     one run is refused in one message, not 299): an error in an ``"assessment"`` set (``mode``), a warning (rule
     ``same-run``) in a practice set. ``at`` places a message at a data path of the set file
     (:func:`set_problem_at`)."""
-    from warroom.core.library._runs import run_fingerprint
+    from warroom.core.library._runs import run_events, run_fingerprint, run_groups
 
-    runs: dict[str, list[tuple[int, str]]] = {}  # run -> (item index, drill id) of its drills in the set, in order
+    counted: list[tuple[int, Any]] = []  # (item index, drill) of each drill counted, in order
     ids: set[str] = set()
     for i, entry in enumerate(drills):
         if entry.drill is None or entry.drill.id in ids:
             continue
         ids.add(entry.drill.id)
-        runs.setdefault(run_fingerprint(entry.drill), []).append((i, entry.drill.id))
+        counted.append((i, entry.drill))
+    runs: dict[int, list[tuple[int, str]]] = {}  # run (its first drill) -> (item index, drill id) of its drills
+    for group, (i, drill) in zip(run_groups([run_events(d) for _, d in counted]), counted, strict=True):
+        runs.setdefault(group, []).append((i, drill.id))
     out = []
-    for run, of_run in runs.items():
+    for group, of_run in runs.items():
         if len(of_run) < 2:
             continue
         (j, other), (i, drill_id), *more = of_run
+        run = run_fingerprint(counted[group][1])  # the run is named by its first drill's fingerprint
         problem = at(("drills", i), _same_run_message(drill_id, j + 1, other, run, mode, more))
         out.append(problem if mode == "assessment" else replace(problem, severity="warning", rule="same-run"))
     return sorted(out, key=lambda p: (p.line, p.column))
