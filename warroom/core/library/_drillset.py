@@ -177,9 +177,9 @@ def _same_run_message(drill_id: str, item: int, other: str, run: str, mode: str,
         rest = len(more) - SAME_RUN_NAMED
         also = (f", and so {'is' if len(more) == 1 else 'are'} {named}"
                 + (f" and {rest:,} more" if rest > 0 else ""))
-    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r}{also} (run {run}: the "
-            "same events but where a fault was put): a trainee who has played one of them, or its noise trial, finds "
-            "the other's fault by the event that differs, without reading it; ")
+    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r}{also} (run {run}: "
+            "most of its events the same, apart from where a fault was put): a trainee who has played one of them, "
+            "or its noise trial, finds the other's fault by the event that differs, without reading it; ")
     if mode == "assessment":
         return what + ("a set played as an assessment holds at most one drill of each run: keep one here and play "
                        "the others in a practice set")
