@@ -1,0 +1,62 @@
+"""Hostile input to ``warroom serve`` (issue 30, campaign 15: the served room's life cycle and the console, as a hostile
+user and a faulty world drive them): what it found and what now holds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from warroom.core.library import bundled_drills_dir
+
+# --- a tab closed mid-drill while the store cannot take its session -----------------------------------------------
+
+
+def _a_played_app(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A war room app (on a mock clock) opened at a bundled drill's briefing, for one trainee of ``tmp_path``."""
+    from textual.clock import MockClock
+
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.logic import Services, load_entry
+
+    entry = load_entry(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    services = Services(trainee="Ada Lovelace", data_dir=tmp_path / "data")
+    return WarroomApp(services, start=entry, clock=MockClock())
+
+
+def _block_the_results_file(data_dir: Path) -> None:
+    """A folder where the results file was: no user, root included, opens it as a database."""
+    for name in os.listdir(data_dir):
+        if name.startswith("results.sqlite3"):
+            os.remove(data_dir / name)
+    (data_dir / "results.sqlite3").mkdir()
+
+
+@pytest.mark.parametrize("broken", ["store", "journal"])
+async def test_a_drill_left_by_the_app_s_exit_whose_session_cannot_be_stored_is_said_not_a_traceback(tmp_path, broken):
+    """A served tab closed mid-drill makes its app process exit (textual-serve's quit: the app exits, no signal), and
+    the drill is stored as abandoned after the app has gone (``launch``'s ``close_open_session``). When the store
+    refused it (its data folder deleted or made unusable while serving) or the journal could no longer be written,
+    the war room's message about it asked the app that had gone (``NoActiveAppError``): a traceback in the server's
+    log, and the note saying where the session is kept was lost."""
+    app = _a_played_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")  # the drill starts
+        await pilot.press("space")  # one action journalled
+        await pilot.pause()
+        live = app.live
+        assert live is not None
+        if broken == "store":
+            _block_the_results_file(tmp_path / "data")
+        else:
+            from tests.tui.test_journal_failure import break_journal
+
+            break_journal(live)
+        app.exit()  # as the web driver's quit does
+    app.close_open_session()  # raised NoActiveAppError
+    (note,) = app.exit_notes
+    said = "Your result was NOT stored" if broken == "store" else "The session was not stored"
+    assert note.startswith(said) and "the next start of warroom" in note, note
+    journals = list((tmp_path / "data" / "journals").glob("*.jsonl"))
+    assert len(journals) == 1  # kept, for the next start to store
