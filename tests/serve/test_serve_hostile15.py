@@ -60,3 +60,36 @@ async def test_a_drill_left_by_the_app_s_exit_whose_session_cannot_be_stored_is_
     assert note.startswith(said) and "the next start of warroom" in note, note
     journals = list((tmp_path / "data" / "journals").glob("*.jsonl"))
     assert len(journals) == 1  # kept, for the next start to store
+
+
+# --- a roster file caught while it is being written -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", "trainees:\n", "# warroom serve roster\n", "trainees: []\n"])
+def test_a_roster_file_emptied_while_serving_keeps_the_last_one_read(tmp_path, caplog, text):
+    """A roster file written in place (``cat > roster.yaml``, an editor that truncates then writes) is empty for a
+    moment; the server, looking once a second, read it as a roster of nobody: every sign-in of the class ended, the
+    facilitator's too, and nobody could sign in until the write ended. A roster without a name is refused at start
+    (``the roster has no trainees``); read again it is a roster that no longer reads: the last one read stays in use,
+    and the file once written whole is followed as before."""
+    import time
+
+    from serve_support import TOKENS, write_roster
+
+    from warroom.serve import Roster
+    from warroom.serve._signin import SignIn, SignIns
+
+    path = write_roster(tmp_path / "roster.yaml")
+    roster = Roster.load(path)
+    signins = SignIns(roster, "nobody", roster_path=path)
+    signins.reload_roster()  # the first look: the file as it is now
+    signins._records["ada"] = SignIn("Ada Lovelace", "trainee", roster.entries["Ada Lovelace"], time.monotonic())
+    path.write_text(text)
+    signins._roster_looked = 0.0
+    signins.reload_roster()
+    assert signins.roster == roster and list(signins._records) == ["ada"]
+    assert "the roster changed and names nobody" in caplog.text and "the last one read stays in use" in caplog.text
+    write_roster(path, {"Grace Hopper": TOKENS["Grace Hopper"]})  # written whole, without Ada
+    signins._roster_looked = 0.0
+    signins.reload_roster()
+    assert signins.roster is not None and signins.roster.trainees == ["Grace Hopper"] and signins._records == {}
