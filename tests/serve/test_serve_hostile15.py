@@ -7,8 +7,16 @@ import os
 from pathlib import Path
 
 import pytest
+from serve_support import FACILITATOR, Served, shared_serving
 
 from warroom.core.library import bundled_drills_dir
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One `warroom serve` for this module's served cases (each its own trainee or page: none ends another's)."""
+    with shared_serving(tmp_path_factory.mktemp("hostile15")) as server:
+        yield server
 
 # --- a tab closed mid-drill while the store cannot take its session -----------------------------------------------
 
@@ -93,3 +101,40 @@ def test_a_roster_file_emptied_while_serving_keeps_the_last_one_read(tmp_path, c
     signins._roster_looked = 0.0
     signins.reload_roster()
     assert signins.roster is not None and signins.roster.trainees == ["Grace Hopper"] and signins._records == {}
+
+
+# --- the served pages where scripts do not run --------------------------------------------------------------------
+
+
+def _text_shown_without_scripts(page: str) -> str:
+    """What a browser running no script shows of ``page``: its text, scripts and styles left out, ``<noscript>``'s
+    content shown."""
+    import html
+    import re
+
+    page = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+async def test_the_war_room_page_says_it_needs_scripts_where_they_do_not_run(served: Served):
+    """A trainee whose browser runs no script for the server (scripts blocked, a school's policy) got textual-serve's
+    page whole: the app's name and a Start button, a script, that did nothing when pressed, and said nothing."""
+    async with await served.signed_in("Ada Lovelace") as ada, ada.get("/") as r:
+        assert r.status == 200
+        shown = _text_shown_without_scripts(await r.text())
+    assert "The war room runs in this page with JavaScript, which this browser does not run here: allow scripts for " \
+           "this site (or open it in another browser), then reload the page." in shown, shown
+
+
+async def test_the_live_class_says_it_is_not_updated_where_scripts_do_not_run(served: Served):
+    """The live page said "Updated as it happens." in its HTML, and only its script updates it: a facilitator whose
+    browser runs no script read a class that never changed as live. The page says to reload it; the script, when it
+    runs, says it is updated."""
+    async with await served.signed_in(FACILITATOR) as fran, fran.get("/console") as r:
+        assert r.status == 200
+        page = await r.text()
+    shown = _text_shown_without_scripts(page)
+    assert "Updated as it happens" not in shown
+    assert "This page updates itself with a script, which this browser does not run: reload it to see the class " \
+           "now." in shown
+    assert 'state.textContent = "Updated as it happens.";' in page  # said once the script runs

@@ -181,6 +181,21 @@ def own_links_only(page: str, origin: str) -> str:
     return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
 
 
+#: What the terminal page says where scripts do not run: its Start button (a script) did nothing, said nothing.
+NOSCRIPT_NOTICE = (
+    '<noscript><p role="alert" style="position:fixed;top:0;left:0;right:0;z-index:100;margin:0;padding:.6em 1em;'
+    "background:#5e0ba7;color:#fff;font:16px sans-serif\">The war room runs in this page with JavaScript, which this "
+    "browser does not run here: allow scripts for this site (or open it in another browser), then reload the page."
+    "</p></noscript>"
+)
+_BODY = re.compile(r"<body\b[^>]*>")
+
+
+def with_noscript_notice(page: str) -> str:
+    """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run."""
+    return _BODY.sub(lambda m: m.group(0) + NOSCRIPT_NOTICE, page, count=1)
+
+
 def _number(value: str, default: int, most: int) -> int:
     """A whole number of a page's query (a size), from 1 to ``most``; ``default`` when it is none."""
     try:
@@ -455,7 +470,7 @@ class WarroomServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
-        response.text = with_paste_guard(own_links_only(response.text or "", origin))
+        response.text = with_noscript_notice(with_paste_guard(own_links_only(response.text or "", origin)))
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
