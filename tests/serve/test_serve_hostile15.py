@@ -11,11 +11,34 @@ from serve_support import FACILITATOR, Served, shared_serving
 
 from warroom.core.library import bundled_drills_dir
 
+#: The session a host killed with its class left in its data directory, before this module's server starts.
+KILLED_TRAINEE, KILLED_DRILL = "Grace Hopper", "duplicate-charge-refunds"
+
+
+def _a_session_killed_mid_drill(data_dir: Path) -> str:
+    """A journal of ``KILLED_TRAINEE`` playing ``KILLED_DRILL`` as a host killed with its tabs' processes leaves it
+    (a power cut, the OOM killer): started, one action, no end. Returns its session id."""
+    from warroom.core.load import load_drill
+    from warroom.core.play import Replay
+    from warroom.store.journal import SessionRecorder
+
+    path = bundled_drills_dir() / f"{KILLED_DRILL}.yaml"
+    recorder = SessionRecorder.start(data_dir, KILLED_TRAINEE, path, load_drill(path), mode="assessment")
+    replay = Replay(recorder.drill, on_action=recorder.record)
+    replay.advance_to(5)
+    replay.inspect("e01")
+    recorder.close()  # its process gone: the journal left unfinished
+    return recorder.session_id
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):  # type: ignore[no-untyped-def]
-    """One `warroom serve` for this module's served cases (each its own trainee or page: none ends another's)."""
-    with shared_serving(tmp_path_factory.mktemp("hostile15")) as server:
+    """One `warroom serve` for this module's served cases (each its own trainee or page: none ends another's), over
+    a data directory holding a session killed with the host that served it before."""
+    folder = tmp_path_factory.mktemp("hostile15")
+    killed = _a_session_killed_mid_drill(folder / "data")
+    with shared_serving(folder) as server:
+        server.killed = killed  # type: ignore[attr-defined]
         yield server
 
 # --- a tab closed mid-drill while the store cannot take its session -----------------------------------------------
@@ -138,3 +161,23 @@ async def test_the_live_class_says_it_is_not_updated_where_scripts_do_not_run(se
     assert "This page updates itself with a script, which this browser does not run: reload it to see the class " \
            "now." in shown
     assert 'state.textContent = "Updated as it happens.";' in page  # said once the script runs
+
+
+# --- the next start of a host killed with its class -----------------------------------------------------------------
+
+
+async def test_a_host_started_again_records_the_sessions_killed_with_the_last_one_before_its_console_counts(served):
+    """A host killed with its tabs' processes (a power cut, the OOM killer) leaves their journals unfinished. Its
+    next start recorded none of them: the console counted a killed session only once its trainee opened a tab again
+    (each tab's process recovers its own trainee's), while `warroom scores summary` on the same store recovered and
+    counted it at once, so the two disagreed, and a trainee who never came back had no attempt in the gradebook. The
+    server records them as it starts, as `warroom scores` does, and says so."""
+    import csv
+    import io
+
+    assert not list((served.data_dir / "journals").glob("*.jsonl"))  # recovered: moved to journals/done
+    async with await served.signed_in(FACILITATOR) as fran, fran.get("/console/gradebook.csv") as r:
+        rows = list(csv.DictReader(io.StringIO(await r.text())))
+    (grace,) = [row for row in rows if row["trainee"] == KILLED_TRAINEE]
+    assert grace[KILLED_DRILL] == "0" and grace["sessions"] == "1"  # the first attempt, abandoned: 0
+    assert "recovered 1 session of other trainees killed mid-drill" in served.log.read_text()
