@@ -181,3 +181,28 @@ async def test_a_host_started_again_records_the_sessions_killed_with_the_last_on
     (grace,) = [row for row in rows if row["trainee"] == KILLED_TRAINEE]
     assert grace[KILLED_DRILL] == "0" and grace["sessions"] == "1"  # the first attempt, abandoned: 0
     assert "recovered 1 session of other trainees killed mid-drill" in served.log.read_text()
+
+
+# --- what a client writes into the server's log --------------------------------------------------------------------
+
+
+def test_the_access_log_escapes_the_controls_a_client_s_headers_hold(served):
+    """aiohttp's access log line holds the request's ``User-Agent`` and ``Referer`` as sent, and a header value may
+    hold any character but ASCII controls: a client wrote U+009B (a terminal's CSI, as ESC [ is) and U+202E (the rest
+    of the line shown right to left) into the log the facilitator reads on their terminal, raw. They are escaped."""
+    import socket
+    import time
+
+    agent = "probe-15 \u009b2J\u202eRLO"
+    request = (f"GET /signin HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nUser-Agent: {agent}\r\n"
+               f"Referer: http://x.example/\u009b31m\r\nConnection: close\r\n\r\n").encode()  # fmt: skip
+    with socket.create_connection(("127.0.0.1", served.port), timeout=10) as client:
+        client.sendall(request)
+        assert client.recv(64).startswith(b"HTTP/1.1 200")
+    deadline = time.monotonic() + 10
+    while "probe-15" not in (log := served.log.read_text(errors="replace")):
+        assert time.monotonic() < deadline, log[-2000:]
+        time.sleep(0.05)
+    (line,) = [line for line in log.splitlines() if "probe-15" in line]
+    assert "\u009b" not in line and "\u202e" not in line, repr(line)
+    assert "probe-15 \\x9b2J\\u202eRLO" in line and "http://x.example/\\x9b31m" in line, line

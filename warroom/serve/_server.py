@@ -44,7 +44,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.server import Server
 
-from warroom.core.text import clean_line, plural
+from warroom.core.text import clean, clean_line, plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
@@ -614,12 +614,14 @@ class WarroomServer(Server):
         """The server's log on its standard output: one line per record, never wrapped (``2026-12-01 14:10:02
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
-        and a malformed request in one line (:class:`ClientErrorsOnOneLine`); no more open files for a connection is
+        and a malformed request in one line (:class:`ClientErrorsOnOneLine`), control characters a client sent (its
+        ``User-Agent``) escaped (:class:`ControlsEscaped`); no more open files for a connection is
         one line a minute (:class:`OutOfFilesOnceAMinute`)."""
         handler = logging.StreamHandler(sys.stdout)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
         handler.addFilter(ClientErrorsOnOneLine())
         handler.addFilter(OutOfFilesOnceAMinute())
+        handler.addFilter(ControlsEscaped())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
@@ -703,6 +705,21 @@ class ClientErrorsOnOneLine(logging.Filter):
             why = str(error.message).split(":", 1)[0].strip() or type(error).__name__
             record.msg, record.args = "%s: HTTP %s, %s", (record.getMessage(), error.code, why)
             record.exc_info, record.exc_text = None, None
+        return True
+
+
+class ControlsEscaped(logging.Filter):
+    """A log filter: each record's message with its control characters (C0 and C1: ``ESC``, ``U+009B``, a terminal's
+    CSI) and bidirectional controls (``U+202E``) escaped (:func:`~warroom.core.text.clean`), its line breaks kept.
+    aiohttp's access log line holds the request's ``User-Agent`` and ``Referer`` as the client sent them: a header
+    value is any bytes but ASCII controls, so a client wrote ``U+009B 2J`` (clear the screen, on a terminal reading
+    C1 controls) or ``U+202E`` (the rest of the line shown backwards) into the log the facilitator reads."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = clean(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
         return True
 
 
