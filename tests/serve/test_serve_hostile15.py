@@ -206,3 +206,26 @@ def test_the_access_log_escapes_the_controls_a_client_s_headers_hold(served):
     (line,) = [line for line in log.splitlines() if "probe-15" in line]
     assert "\u009b" not in line and "\u202e" not in line, repr(line)
     assert "probe-15 \\x9b2J\\u202eRLO" in line and "http://x.example/\\x9b31m" in line, line
+
+
+# --- a data directory on a file system mounted read-only ------------------------------------------------------------
+
+
+def test_a_data_directory_on_a_read_only_file_system_says_so_not_to_ask_its_owner(tmp_path, monkeypatch):
+    """A data directory whose file system is mounted read-only (a disk error makes the system remount it so, or a
+    share mounted read-only) was refused with "it belongs to root (uid 0), mode drwxr-xr-x, and warroom runs as root
+    (uid 0). Ask its owner for access (chmod/chown)": no owner or mode is to blame, and chmod cannot change it. The
+    console's pages and every command said that. (Seen on a tmpfs remounted read-only; simulated here, as mounting
+    needs root.)"""
+    from warroom.store import datadir
+
+    data = tmp_path / "data"
+    (data / "journals").mkdir(parents=True)
+    read_only = os.statvfs(data)
+    flags = read_only.f_flag | os.ST_RDONLY
+    monkeypatch.setattr(datadir, "_can", lambda path, mode: mode != os.W_OK)
+    monkeypatch.setattr(os, "statvfs", lambda path: type("Statvfs", (), {"f_flag": flags})())
+    problem = datadir.data_dir_problem(data)
+    assert problem is not None and problem.startswith(f"cannot write the folder {data}: its file system is mounted "
+                                                      "read-only"), problem  # fmt: skip
+    assert "remount it read-write" in problem and "chmod" not in problem and "owner" not in problem
