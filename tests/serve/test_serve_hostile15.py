@@ -3,6 +3,7 @@ user and a faulty world drive them): what it found and what now holds."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -229,3 +230,52 @@ def test_a_data_directory_on_a_read_only_file_system_says_so_not_to_ask_its_owne
     assert problem is not None and problem.startswith(f"cannot write the folder {data}: its file system is mounted "
                                                       "read-only"), problem  # fmt: skip
     assert "remount it read-write" in problem and "chmod" not in problem and "owner" not in problem
+
+
+# --- an app process that cannot start ---------------------------------------------------------------------------
+
+
+async def test_a_tab_whose_app_process_cannot_start_is_told_so_not_only_that_the_session_ended(caplog):
+    """A tab's app process that stops before it draws anything (the store it checks as it starts became unusable
+    mid-class: a folder where the results file was, a damaged database) left the browser a blank terminal under
+    "Session ended." and a Restart button, and only the server's log said why. The tab is told the war room could not
+    start and to tell the facilitator; the log says which trainee's."""
+    import aiohttp
+    from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from warroom.serve._tab import TabService, relay_until_ended
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    async def tab(request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse()
+        await websocket.prepare(request)
+        service = TabService("echo 'Error: the store cannot be used' >&2; exit 1", write_bytes=websocket.send_bytes,
+                             write_str=websocket.send_str, close=nothing, download_manager=None)  # fmt: skip
+        await service.start(80, 24)
+        await relay_until_ended(websocket, service, "the tab of 'Ada Lovelace'")
+        await service.end()
+        return websocket
+
+    app = web.Application()
+    app.router.add_get("/ws", tab)
+    async with TestClient(TestServer(app)) as client, client.ws_connect("/ws") as ws:
+        async with asyncio.timeout(30):
+            while (message := await ws.receive()).type == aiohttp.WSMsgType.BINARY:
+                pass
+    assert message.type == aiohttp.WSMsgType.CLOSE
+    assert message.extra == "the war room could not start here (the server's log says why): tell your facilitator"
+    assert "the app process of the tab of 'Ada Lovelace' could not start" in caplog.text
+
+
+async def test_the_terminal_page_says_why_its_session_ended_where_the_server_said_why(served: Served):
+    """textual-serve's page said "Session ended." whatever the server's close of the tab said (the war room could not
+    start, the session moved to another tab, the server stops): the page shows the reason the close carries."""
+    from warroom.serve._server import CLOSE_REASON_SCRIPT
+
+    async with await served.signed_in("Ada Lovelace") as ada, ada.get("/") as r:
+        page = await r.text()
+    assert CLOSE_REASON_SCRIPT in page and page.index(CLOSE_REASON_SCRIPT) < page.index("textual.js")
+    assert 'box.textContent = "Session ended: " + event.reason + ".";' in CLOSE_REASON_SCRIPT

@@ -189,10 +189,31 @@ NOSCRIPT_NOTICE = (
     "</p></noscript>"
 )
 _BODY = re.compile(r"<body\b[^>]*>")
+#: The terminal page's "Session ended." says why when the server said it in the close of the tab's websocket (the
+#: session moved to another tab, the server stops, the war room could not start): textual-serve's page said
+#: "Session ended." whatever the reason, so a trainee whose war room could not start was never told.
+CLOSE_REASON_SCRIPT = """<script>
+(function () {
+  "use strict";
+  var add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type === "close" && !this.warroomReason) {
+      this.warroomReason = true;
+      add.call(this, "close", function (event) {
+        var box = document.querySelector(".closed-dialog .message");
+        if (box && event.reason) { box.textContent = "Session ended: " + event.reason + "."; }
+      });
+    }
+    return add.call(this, type, listener, options);
+  };
+})();
+</script>"""
 
 
 def with_noscript_notice(page: str) -> str:
-    """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run."""
+    """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run, and
+    why a session ended where the server said why (:data:`CLOSE_REASON_SCRIPT`, first in its ``<head>``)."""
+    page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT, 1)
     return _BODY.sub(lambda m: m.group(0) + NOSCRIPT_NOTICE, page, count=1)
 
 
