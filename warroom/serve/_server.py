@@ -210,7 +210,7 @@ CLOSE_REASON_SCRIPT = """<script>
 </script>"""
 
 
-def with_noscript_notice(page: str) -> str:
+def with_notices(page: str) -> str:
     """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run, and
     why a session ended where the server said why (:data:`CLOSE_REASON_SCRIPT`, first in its ``<head>``)."""
     page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT, 1)
@@ -491,7 +491,7 @@ class WarroomServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
-        response.text = with_noscript_notice(with_paste_guard(own_links_only(response.text or "", origin)))
+        response.text = with_notices(with_paste_guard(own_links_only(response.text or "", origin)))
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
@@ -737,7 +737,10 @@ class ControlsEscaped(logging.Filter):
     C1 controls) or ``U+202E`` (the rest of the line shown backwards) into the log the facilitator reads."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not fit its message: the handler says so, as without this
+            return True
         cleaned = clean(message)
         if cleaned != message:
             record.msg, record.args = cleaned, None
