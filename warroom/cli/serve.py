@@ -125,7 +125,7 @@ def serve(
     if ctx.invoked_subcommand is not None:
         return
     _need_textual_serve()
-    from warroom.cli.common import check_store, load_set_option, settings_of
+    from warroom.cli.common import check_store, load_set_option, recover_and_report, settings_of
     from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
     settings: Settings = settings_of(ctx)
     for set_file in (drill_set, *console_sets):
@@ -142,6 +142,8 @@ def serve(
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
                    f"{settings.trainee!r} without signing in", err=True)
     check_store(settings, roster.trainees if roster is not None else None)  # the host stores every trainee's
+    recover_and_report(settings)  # sessions killed with a host that was (a power cut, the OOM killer): the console
+    # counted them only once their trainee opened a tab again, where `warroom scores summary` counted them at once
     _warm_picker_cache(settings)
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
     signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies)

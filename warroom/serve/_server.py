@@ -44,7 +44,7 @@ from aiohttp import WSCloseCode, web
 from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.server import Server
 
-from warroom.core.text import clean_line, cut_value, plural
+from warroom.core.text import clean, clean_line, cut_value, plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
@@ -180,6 +180,42 @@ def own_links_only(page: str, origin: str) -> str:
     class's browsers then ask this server alone (an offline classroom network, no trainee's address sent to a font
     service); the terminal's font falls back to the browser's own monospace font."""
     return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
+
+
+#: What the terminal page says where scripts do not run: its Start button (a script) did nothing, said nothing.
+NOSCRIPT_NOTICE = (
+    '<noscript><p role="alert" style="position:fixed;top:0;left:0;right:0;z-index:100;margin:0;padding:.6em 1em;'
+    "background:#5e0ba7;color:#fff;font:16px sans-serif\">The war room runs in this page with JavaScript, which this "
+    "browser does not run here: allow scripts for this site (or open it in another browser), then reload the page."
+    "</p></noscript>"
+)
+_BODY = re.compile(r"<body\b[^>]*>")
+#: The terminal page's "Session ended." says why when the server said it in the close of the tab's websocket (the
+#: session moved to another tab, the server stops, the war room could not start): textual-serve's page said
+#: "Session ended." whatever the reason, so a trainee whose war room could not start was never told.
+CLOSE_REASON_SCRIPT = """<script>
+(function () {
+  "use strict";
+  var add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type === "close" && !this.warroomReason) {
+      this.warroomReason = true;
+      add.call(this, "close", function (event) {
+        var box = document.querySelector(".closed-dialog .message");
+        if (box && event.reason) { box.textContent = "Session ended: " + event.reason + "."; }
+      });
+    }
+    return add.call(this, type, listener, options);
+  };
+})();
+</script>"""
+
+
+def with_notices(page: str) -> str:
+    """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run, and
+    why a session ended where the server said why (:data:`CLOSE_REASON_SCRIPT`, first in its ``<head>``)."""
+    page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT, 1)
+    return _BODY.sub(lambda m: m.group(0) + NOSCRIPT_NOTICE, page, count=1)
 
 
 def _number(value: str, default: int, most: int) -> int:
@@ -458,7 +494,7 @@ class WarroomServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
-        response.text = with_paste_guard(own_links_only(response.text or "", origin))
+        response.text = with_notices(with_paste_guard(own_links_only(response.text or "", origin)))
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
@@ -602,7 +638,8 @@ class WarroomServer(Server):
         """The server's log on its standard output: one line per record, never wrapped (``2026-12-01 14:10:02
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
-        and a malformed request in one line (:class:`ClientErrorsOnOneLine`); no more open files for a connection is
+        and a malformed request in one line (:class:`ClientErrorsOnOneLine`), control characters a client sent (its
+        ``User-Agent``) escaped (:class:`ControlsEscaped`); no more open files for a connection is
         one line a minute (:class:`OutOfFilesOnceAMinute`); the sub-protocols a websocket asked for, cut
         (:class:`WebsocketProtocolsCut`)."""
         handler = logging.StreamHandler(sys.stdout)
@@ -610,6 +647,7 @@ class WarroomServer(Server):
         handler.addFilter(ClientErrorsOnOneLine())
         handler.addFilter(WebsocketProtocolsCut())
         handler.addFilter(OutOfFilesOnceAMinute())
+        handler.addFilter(ControlsEscaped())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
@@ -711,6 +749,24 @@ class WebsocketProtocolsCut(logging.Filter):
         asked = ", ".join(str(p) for p in protocols)
         record.msg = "a websocket from %s asked for %s the server does not speak (%s): none is used"
         record.args = (remote, plural(len(protocols), "sub-protocol"), cut_value(asked))
+        return True
+
+
+class ControlsEscaped(logging.Filter):
+    """A log filter: each record's message with its control characters (C0 and C1: ``ESC``, ``U+009B``, a terminal's
+    CSI) and bidirectional controls (``U+202E``) escaped (:func:`~warroom.core.text.clean`), its line breaks kept.
+    aiohttp's access log line holds the request's ``User-Agent`` and ``Referer`` as the client sent them: a header
+    value is any bytes but ASCII controls, so a client wrote ``U+009B 2J`` (clear the screen, on a terminal reading
+    C1 controls) or ``U+202E`` (the rest of the line shown backwards) into the log the facilitator reads."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not fit its message: the handler says so, as without this
+            return True
+        cleaned = clean(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
         return True
 
 

@@ -281,10 +281,16 @@ class SignIns:
         try:
             from warroom.serve._roster import Roster
 
-            self.roster = Roster.load(self.roster_path)
+            roster = Roster.load(self.roster_path)
         except RosterError as exc:
             log.error("the roster changed and cannot be read; the last one read stays in use: %s", exc)
             return
+        if not roster.entries:  # refused at start; here most often a file caught while written in place (truncated,
+            # then written): read as a roster of nobody, it ended every sign-in of the class, the facilitator's too
+            log.error("the roster changed and names nobody (a file being written?); the last one read stays in use: "
+                      "%s", self.roster_path)
+            return
+        self.roster = roster
         log.info("roster read again: %d names", len(self.roster.entries))
         for key, record in list(self._records.items()):
             same_token = self.roster.entries.get(record.name) == record.token_hash

@@ -92,6 +92,8 @@ INPUT_TIMEOUT = 10.0
 #: that sends but never reads (its receive window full) held its tab's relay, its app process and its seat for ever
 #: (its messages kept the heartbeat from ever pinging it). A browser on a slow network drains 64 KiB in a few seconds.
 WRITE_STALL = 30.0
+#: Why a tab whose app process could not start is closed (its page shows it: the server's ``CLOSE_REASON_SCRIPT``).
+COULD_NOT_START = "the war room could not start here (the server's log says why): tell your facilitator"
 #: The message kinds of textual-serve's protocol a tab may send.
 KINDS = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 
@@ -323,6 +325,8 @@ class TabService(AppService):
         #: unsent to the browser (its reads make them fewer: a slow browser that reads is never dropped).
         self.write_stall, self.on_stall, self.unsent = write_stall, on_stall, unsent
         self.stalled = False
+        #: True once the app process drew anything: one that ends before it did could not start.
+        self.drew = False
 
     def _to_tab(self, send: Any) -> Any:
         """``send`` (a write to the tab's websocket) made never to raise once the tab is gone: the output is then
@@ -356,6 +360,10 @@ class TabService(AppService):
             await super().run()
         finally:
             self.ended.set()
+
+    async def on_data(self, payload: bytes) -> None:
+        self.drew = True
+        await super().on_data(payload)
 
     #: A pidfd of :attr:`process` (Linux): a signal sent through it never reaches another process, whatever
     #: happened to the pid. None where there is none (then a signal goes by pid, :func:`os.kill`).
@@ -575,9 +583,13 @@ async def relay_until_ended(websocket: web.WebSocketResponse, service: TabServic
         done, _ = await asyncio.wait({relay, ended}, return_when=asyncio.FIRST_COMPLETED)
         if relay in done:
             relay.result()  # a BadMessage ends the session
-        else:
+        elif service.drew:
             log.info("a served app process ended; its tab is told the session ended")
-            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session ended")
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the war room closed")
+        else:  # it ended before it drew anything (a store it refuses to start on): the browser said "Session ended."
+            # over a blank terminal, and nobody but the server's log knew why
+            log.warning("the app process of %s could not start (the lines above say why): its tab is told so", who)
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=COULD_NOT_START.encode())
     finally:
         for task in (relay, ended):
             task.cancel()

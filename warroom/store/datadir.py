@@ -51,6 +51,14 @@ def _me() -> str:
         return "this user"
 
 
+def _read_only_system(path: Path) -> bool:
+    """True when the file system holding ``path`` is mounted read-only."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # gone meanwhile, or no statvfs (Windows)
+        return False
+
+
 def _access_problem(path: Path, st: os.stat_result, folder: bool) -> str | None:
     """Why this process cannot read and write ``path`` (a folder needs search too), or None when it can."""
     need = [("read", os.R_OK), ("write", os.W_OK)] + ([("open", os.X_OK)] if folder else [])
@@ -58,6 +66,11 @@ def _access_problem(path: Path, st: os.stat_result, folder: bool) -> str | None:
     if not missing or not os.path.lexists(path):  # gone meanwhile: SQLite removes its -wal file at the last close
         return None
     kind = "folder" if folder else "file"
+    if missing == ["write"] and _read_only_system(path):  # no owner or mode to change (the advice below said so)
+        return (
+            f"cannot write the {kind} {shown_path(path)}: its file system is mounted read-only (on purpose, or by "
+            f"the system after a disk error): remount it read-write, {CHOOSE_ANOTHER}"
+        )
     return (
         f"cannot {' or '.join(missing)} the {kind} {shown_path(path)}: it belongs to {_owner(st)}, mode "
         f"{stat.filemode(st.st_mode)}, and warroom runs as {_me()}. Ask its owner for access (chmod/chown), "

@@ -89,6 +89,10 @@ class DrillScreen(Screen[None]):
         self.journal_error: JournalUnwritable | None = None
         #: True while the drill is paused because a dialog is open over it (see :meth:`open_dialog`).
         self.dialog_paused = False
+        #: What the end of the session needs of its app, kept when the screen is mounted (:meth:`on_mount`): whether
+        #: it is served in a browser, and its notes for the terminal once it has exited.
+        self.web = False
+        self.exit_notes: list[str] | None = None
 
     # -- the drill clock's pause ---------------------------------------------------------------------------------
 
@@ -186,14 +190,13 @@ class DrillScreen(Screen[None]):
     def _tell_unsaved(self) -> None:
         error = self.journal_error
         assert error is not None
-        journal = self._journal_place() if self.app.is_web else error.journal
-        self.notify(
+        journal = self._journal_place() if self.web else error.journal
+        self._tell(
             self._for_trainee(f"Your actions can no longer be saved: {error}. The drill is paused. The actions saved "
                               f"so far are in {journal}; press q to leave (the session is kept as abandoned from "
                               "them, when warroom next starts)."),
             title="Session not saved",
             severity="error",
-            markup=False,
             timeout=30,
         )
 
@@ -204,6 +207,11 @@ class DrillScreen(Screen[None]):
         Objects are still freed when their last reference goes; :meth:`on_unmount` hands them back. (Textual calls
         the ``on_mount`` of every class of the screen: the war room's own runs too.)"""
         gc.freeze()
+        # kept for a drill left by the app's exit (a served tab closed: the app quits, then ``close_open_session``
+        # stores the drill), stored when ``self.app`` finds no app any more (it raised NoActiveAppError, a traceback)
+        self.web = self.app.is_web
+        notes = getattr(self.app, "exit_notes", None)
+        self.exit_notes = notes if isinstance(notes, list) else None
 
     def on_unmount(self) -> None:
         gc.unfreeze()
@@ -243,9 +251,8 @@ class DrillScreen(Screen[None]):
     def _note_at_exit(self, message: str) -> None:
         """Keep ``message`` for the terminal once the app has exited (:attr:`WarroomApp.exit_notes`): a notification
         made while the app leaves (a quit, a signal) is never seen."""
-        notes = getattr(self.app, "exit_notes", None)
-        if isinstance(notes, list):
-            notes.append(message)
+        if self.exit_notes is not None:
+            self.exit_notes.append(message)
 
     def _store(self, scorecard: Any) -> None:
         # A store failure must not lose the debrief: the journal (already on disk, with its end line) stays queued.
@@ -257,13 +264,12 @@ class DrillScreen(Screen[None]):
             journal = self._journal_place()
             self._note_at_exit(f"Your result was NOT stored: {exc}. The session is kept in {journal}: the next start "
                                "of warroom (or `warroom store sync`) stores it once the store accepts it.")
-            self.notify(
+            self._tell(
                 self._for_trainee(f"Your result was NOT stored: {exc}. The session is kept in {journal}; once the "
                                   "store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), `warroom store "
                                   "sync` stores it."),
                 title="Result not stored",
                 severity="error",
-                markup=False,
                 timeout=60,
             )
             return
@@ -272,19 +278,24 @@ class DrillScreen(Screen[None]):
             queued = (f"The results store cannot be reached: your result is kept in {journal}; the next start of "
                       "warroom (or `warroom store sync`) delivers it.")
             self._note_at_exit(queued)
-            self.notify(queued, title="Result queued", severity="warning", markup=False, timeout=30)
+            self._tell(queued, title="Result queued", severity="warning", timeout=30)
+
+    def _tell(self, message: str, **kwargs: Any) -> None:
+        """A notification of ``message``, while the app runs (once it has exited, :meth:`_note_at_exit` says it)."""
+        if self.is_attached:
+            self.notify(message, markup=False, **kwargs)
 
     def _for_trainee(self, message: str) -> str:
         """``message`` as the trainee sees it: in a browser (``warroom serve``) each of the server's file paths cut to
         its name (a store's or a journal's path is the server's business: docs/serve.md)."""
-        return without_server_paths(message) if self.app.is_web else message
+        return without_server_paths(message) if self.web else message
 
     def _journal_place(self) -> str:
         """Where the session's journal is kept, for a message: its path, or in a browser (``warroom serve``, whose
         paths are the server's business) the server's journals folder."""
         path = getattr(self.recorder, "journal_path", None)
-        if path is None or self.app.is_web:
-            return "the journals folder of the data directory" + (" on the server" if self.app.is_web else "")
+        if path is None or self.web:
+            return "the journals folder of the data directory" + (" on the server" if self.web else "")
         return str(path)
 
     def finish(self) -> None:
