@@ -1,0 +1,43 @@
+"""A fifteenth hostile campaign, on warroom's inputs (issue 30): drills that validate but do not play or score as
+written, the importers, the command line. Each case it found, with the right behaviour."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from warroom.core.author._examples import example_path
+from warroom.core.load import DrillLoadError, load_drill_text
+
+
+def _full_with_step(step: str) -> str:
+    return re.sub(r"\bs1\b", step, example_path("full").read_text())
+
+
+@pytest.mark.parametrize("step", ["e17", "e16", "e01"])
+def test_a_plan_step_named_as_an_event_is_shown_is_refused_by_validate_not_at_a_sessions_start(step: str) -> None:
+    """A drill with a twin is played with its events' ids by position (e01, e02, ...; its re-plan numbered on after
+    the trace: e17 in the full example): a plan step whose id is one of them could not be told from the event, so a
+    session could not start (`cannot play drill full: plan step 'e17' has an id that a trace event is shown as`),
+    while `warroom validate` and `warroom check` passed the drill. validate names the step at its line."""
+    text = _full_with_step(step)
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    line = next(n for n, row in enumerate(text.splitlines(), start=1) if f"{{id: {step}," in row)
+    column = text.splitlines()[line - 1].index(step) + 1
+    assert str(caught.value) == (
+        f"full.yaml:{line}:{column}: plan step `{step}` has an id that a trace event is shown as (a drill with a twin "
+        "is played with its events' ids by position, e01, e02, ...): give it another id")
+
+
+def test_a_plan_step_or_probe_id_past_the_ids_shown_still_plays() -> None:
+    """Only the ids a session can show are refused: the full example shows e01 to e17 (16 trace events and its
+    re-plan; its twin's one added event is in place of a removed one), so e18 and e017 are a step's own."""
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import session_drill
+
+    for step in ("e18", "e017", "E01"):
+        drill = load_drill_text(_full_with_step(step), "full.yaml")
+        assert session_drill(drill, 0, PlayedAs.SIGNAL).plan[0].id == step
+        assert session_drill(drill, 0, PlayedAs.NOISE).plan[0].id == step
