@@ -3,7 +3,9 @@ written, the importers, the command line. Each case it found, with the right beh
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +43,31 @@ def test_a_plan_step_or_probe_id_past_the_ids_shown_still_plays() -> None:
         drill = load_drill_text(_full_with_step(step), "full.yaml")
         assert session_drill(drill, 0, PlayedAs.SIGNAL).plan[0].id == step
         assert session_drill(drill, 0, PlayedAs.NOISE).plan[0].id == step
+
+
+def _conversation(n: int) -> dict[str, object]:
+    return {"messages": [{"role": "user", "content": f"refund {n}"}, {"role": "assistant", "content": "done"}]}
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    # two pretty-printed files joined with `cat`: the second value starts on line 13
+    (json.dumps(_conversation(1), indent=2) + "\n" + json.dumps(_conversation(2), indent=2) + "\n", "13:1",
+     "not JSON: a second JSON value starts here, after the first one ended (files joined with `cat`?): import each "
+     "value from a file of its own, or write them one per line (JSON Lines)"),
+    (json.dumps(_conversation(1)) + json.dumps(_conversation(2)), "1:98",
+     "not JSON: a second JSON value starts here, after the first one ended (files joined with `cat`?): import each "
+     "value from a file of its own, or write them one per line (JSON Lines)"),
+    (json.dumps(_conversation(1)) + "]\n", "1:98",
+     "not JSON: text after the end of the JSON value (`]`): remove it"),
+    (json.dumps(_conversation(1)) + ";x", "1:98", "not JSON: text after the end of the JSON value (`;x`): remove it"),
+])
+def test_text_after_a_json_value_says_what_it_is_and_what_to_do(tmp_path: Path, text: str, where: str,
+                                                                 message: str) -> None:
+    """Python's "Extra data" was the whole refusal (`trace.json:10:1: not JSON: Extra data`) of two documents joined
+    and of a stray character after one: it says neither which nor what to do."""
+    from warroom.importers import chat
+
+    path = tmp_path / "trace.json"
+    path.write_text(text)
+    [failed] = chat.import_chats([path], tmp_path / "out").failed
+    assert failed.error_at(path) == f"{path}:{where}: {message}"

@@ -223,7 +223,7 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
         raise error(f"not {what} one can read one way at line {e.lineno} column {e.colno}: the key {key[:80]} is "
                     "given twice in one JSON object (JSON readers keep either one); keep one of them") from None
     except json.JSONDecodeError as e:
-        raise error(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
+        raise error(f"not JSON: {_syntax(e)}") from None
     except RecursionError:
         raise error(f"not {what}: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert
@@ -233,6 +233,22 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
         if problem is not None:
             raise error(problem)
     return data
+
+
+def _syntax(e: json.JSONDecodeError) -> str:
+    """What is wrong at ``e``'s place, ``... at line N column M`` (the place is taken out of the message when the
+    refusal is printed as ``path:line:col``). Text after a complete value (Python's "Extra data") says whether it is
+    a second value (files joined with ``cat``) or a stray character, and what to do."""
+    at = f"at line {e.lineno} column {e.colno}"
+    if e.msg != "Extra data":
+        return f"{e.msg.removesuffix(' at')} {at}"
+    try:
+        json.JSONDecoder().raw_decode(e.doc, e.pos)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        stray = json.dumps(e.doc[e.pos:e.pos + 20].split("\n")[0])[1:-1]  # escaped: shown literally
+        return f"text after the end of the JSON value {at} (`{stray}`): remove it"
+    return (f"a second JSON value starts here {at}, after the first one ended (files joined with `cat`?): import each "
+            "value from a file of its own, or write them one per line (JSON Lines)")
 
 
 def json_kind(data: Any) -> str:
