@@ -71,3 +71,39 @@ def test_text_after_a_json_value_says_what_it_is_and_what_to_do(tmp_path: Path, 
     path.write_text(text)
     [failed] = chat.import_chats([path], tmp_path / "out").failed
     assert failed.error_at(path) == f"{path}:{where}: {message}"
+
+
+#: JSON as real tool back ends write it that Python's json.dumps does not: PHP escapes every `/` (json_encode's
+#: default), Go escapes `<`, `>` and `&` (encoding/json's HTML escaping), a decimal column keeps its trailing zeros
+#: (`10.50`), Java writes exponents as `1.0E10`, and a mix of both forms of a number in one result.
+_WRITERS = [
+    '{"order_id": "W1", "url": "https:\\/\\/shop.example\\/o\\/W1", "items": [{"id": "i1"}, {"id": "i2"}]}',
+    '{"order_id":"W1","note":"\\u003cb\\u003eA \\u0026 B\\u003c/b\\u003e","items":[{"id":"i1"},{"id":"i2"}]}',
+    '{"order_id": "W1", "total": 10.50, "tax": 0.80, "items": [{"id": "i1", "price": 9.70}, {"id": "i2"}]}',
+    '{"order_id": "W1", "size": 1.0E10, "ratio": 2.5e-3, "items": [{"id": "i1"}, {"id": "i2"}]}',
+]
+
+
+@pytest.mark.parametrize("text", _WRITERS)
+def test_a_projected_result_is_written_back_with_the_sources_own_escapes_and_numbers(text: str) -> None:
+    """docs/authoring.md promises that the changed result is written back in the form the source wrote it (the same
+    separators and escaping). Only the separators, the indent and ASCII escaping were kept: the changed result lost
+    PHP's `\\/`, Go's `\\u003c` and a price's trailing zero (`10.50` became `10.5`) while every other result of the
+    run kept them, so the one event the template changed could be told by its spelling alone."""
+    from warroom.core.projection._output import read_output
+
+    value, form = read_output({"output": text})
+    assert form.dump(value) == text  # unchanged, it reads as written, byte for byte
+    changed = form.dump({**value, "items": value["items"][:1], "items_next_cursor": "a/b <c> & d", "count": 2.5})
+    assert changed.startswith(text.split('"items"')[0])  # every field before the change as the source wrote it
+
+
+def test_new_text_in_a_projected_result_is_escaped_as_the_sources_own() -> None:
+    from warroom.core.projection._output import read_output
+
+    value, form = read_output({"output": _WRITERS[0]})
+    assert '"next": "https:\\/\\/shop.example\\/p\\/2"' in form.dump({**value, "next": "https://shop.example/p/2"})
+    value, form = read_output({"output": _WRITERS[1]})
+    assert '"error":"\\u003c504\\u003e A \\u0026 B"' in form.dump({**value, "error": "<504> A & B"})
+    value, form = read_output({"output": '{"a": "x/y <b>"}'})  # a source that escapes neither: new text neither
+    assert form.dump({**value, "c": "p/q <r>"}) == '{"a": "x/y <b>", "c": "p/q <r>"}'
