@@ -9,7 +9,8 @@ section (``twin.replace.e04``, ``twin.add[1].t``...), so that ``warroom validate
 - **references**: every id ``replace`` or ``remove`` names is a trace event, listed once, not both replaced and
   removed; every id ``probes`` names is a probe; every added event has a new id (not a trace, re-plan or probe
   id, nor another added event's); no plan step or probe has an id a trace event is shown as in a session
-  (``e01``, ``e02``, ...: a drill with a twin is played with its events' ids by position);
+  (``e01``, ``e02``, ...: a drill with a twin is played with its events' ids by position), and no event has a plan
+  step's id (the debrief's texts are renamed with the events);
 - **the same background**: nothing the twin changes comes before the fault's earliest evidence (no event replaced
   or removed before the earliest evidence event, none added or moved before its time, no probe result that can
   come before it changed), so a noise trial looks like a signal trial until the evidence would have appeared;
@@ -124,15 +125,26 @@ def _reference_issues(drill: Drill) -> list[Issue]:
 def _shown_id_issues(drill: Drill) -> list[Issue]:
     """A plan step or probe whose id is one a trace event is shown as in a session (``e01``, ``e02``, ...: a drill
     with a twin is played with its events' ids by position): an escalation or a citation could not tell them apart,
-    so no session of the drill could start."""
+    so no session of the drill could start. And an event whose id is a plan step's: the session renames each
+    authored event id its debrief texts name, so a text naming the step would name the event."""
     shown = shown_ids(drill)
     owners: list[tuple[Loc, str]] = [(("plan", i, "id"), "plan step") for i in range(len(drill.plan))]
     owners += [(("probes", i, "id"), "probe") for i in range(len(drill.probes))]
     ids = [s.id for s in drill.plan] + [p.id for p in drill.probes]
-    return [Issue(loc, (
+    issues = [Issue(loc, (
         f"{what} {q(the_id)} has an id that a trace event is shown as (a drill with a twin is played with its "
         "events' ids by position, e01, e02, ...): give it another id"))
         for (loc, what), the_id in zip(owners, ids, strict=True) if the_id in shown]
+    assert drill.twin is not None and drill.answer_key is not None
+    steps = {s.id for s in drill.plan}
+    events: list[tuple[Loc, str, str]] = [(("trace", i, "id"), "trace event", e.id) for i, e in enumerate(drill.trace)]
+    events += [(("answer_key", "replan", i, "id"), "re-plan event", e.id)
+               for i, e in enumerate(drill.answer_key.replan)]
+    events += [(("twin", "add", k, "id"), "added event", e.id) for k, e in enumerate(drill.twin.add)]
+    return issues + [Issue(loc, (
+        f"{what} {q(the_id)} has the id of plan step {q(the_id)}: a session of a drill with a twin shows its events by "
+        "position and renames the event ids its debrief names, so a debrief naming the step would name the event; "
+        "give the event another id")) for loc, what, the_id in events if the_id in steps]
 
 
 def _harmless_issues(drill: Drill, trace_ids: dict[str, Any], events: Suggester) -> list[Issue]:
