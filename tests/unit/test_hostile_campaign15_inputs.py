@@ -121,3 +121,25 @@ def test_an_event_with_a_plan_steps_id_in_a_drill_with_a_twin_is_refused_at_the_
         f"full.yaml:{line}:9: trace event `s2` has the id of plan step `s2`: a session of a drill with a twin shows "
         "its events by position and renames the event ids its debrief names, so a debrief naming the step would name "
         "the event; give the event another id")
+
+
+@pytest.mark.parametrize(("value", "column", "message"), [
+    ('"Late replies" for March', 23, "text after the closing quote: the quoted text ends there, so `for March` is "
+     "left over; put the whole value inside the quotes, or write it without them"),
+    ("'Late' replies", 15, "text after the closing quote: the quoted text ends there, so `replies` is left over; put "
+     "the whole value inside the quotes, or write it without them"),
+    ("[a, b] c", 15, "text after the closing `]`: the [...] list ends there, so `c` is left over; put it inside the "
+     "brackets, or write the whole value in quotes"),
+    ('{a: 1} b', 15, "text after the closing `}`: the {...} mapping ends there, so `b` is left over; put it inside "
+     "the braces, or write the whole value in quotes"),
+])
+def test_text_after_a_closing_quote_is_named_as_such_not_as_indentation(value: str, column: int,
+                                                                        message: str) -> None:
+    """`title: "Late replies" for March` (a quote closed before the value's end, a common slip) was refused as
+    "this line's indentation does not match the keys above it (check the spaces at the start of the line)": the
+    line's indentation is right, and the message sent the author to the wrong end of the line."""
+    text = re.sub(r"(?m)^title: .*$", f"title: {value}", example_path("full").read_text())
+    line = text.splitlines().index(f"title: {value}") + 1
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    assert str(caught.value) == f"full.yaml:{line}:{column}: {message}"

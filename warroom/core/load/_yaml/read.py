@@ -175,6 +175,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             return deeper
         msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
     elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
+        left_over = text_after_value(text, mark)
+        if left_over is not None:
+            return (line, column, left_over)
         msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
     elif "exceeded maximum nesting depth" in problem:
         msg = (f"nested too deeply: at most {limits.MAX_DEPTH} levels of mappings and lists are allowed (a drill "
@@ -185,6 +188,30 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
         msg += ": fix the YAML there, or check that this is a drill file (`warroom new ID` writes one to start from)"
     return (line, column, msg)
+
+
+#: What ends a value written whole on its line, and the words its message uses: the quoted text, a [...] list, a
+#: {...} mapping.
+_CLOSERS = {'"': ("quote", "the quoted text", "the whole value inside the quotes, or write it without them"),
+            "'": ("quote", "the quoted text", "the whole value inside the quotes, or write it without them"),
+            "]": ("`]`", "the [...] list", "it inside the brackets, or write the whole value in quotes"),
+            "}": ("`}`", "the {...} mapping", "it inside the braces, or write the whole value in quotes")}
+
+
+def text_after_value(text: str, mark: Any) -> str | None:
+    """The message for text left over after a value that closed before its line ends (``title: "Late" for March``,
+    ``tags: [a, b] c``), which the parser reports as a key or a block end expected at the left-over text; None when
+    the mark is at the start of its line's content (an indentation problem)."""
+    lines = text.split("\n")
+    if not 0 <= mark.line < len(lines):
+        return None
+    row = lines[mark.line].rstrip("\r")
+    before = row[:mark.column].rstrip()
+    if not before.strip() or before[-1] not in _CLOSERS:
+        return None
+    what, value, where = _CLOSERS[before[-1]]
+    rest = cut(row[mark.column:].split(" #")[0].strip())
+    return f"text after the closing {what}: {value} ends there, so `{rest}` is left over; put {where}"
 
 
 def _layout_problem(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
