@@ -143,3 +143,30 @@ def test_text_after_a_closing_quote_is_named_as_such_not_as_indentation(value: s
     with pytest.raises(DrillLoadError) as caught:
         load_drill_text(text, "full.yaml")
     assert str(caught.value) == f"full.yaml:{line}:{column}: {message}"
+
+
+@pytest.mark.parametrize(("value", "column", "message"), [
+    ("@oncall the ERP is down", 8, "`@` cannot start unquoted text in YAML (it is reserved): put the whole text in "
+     'quotes, "@oncall the ERP is down"'),
+    ("`kubectl` failed", 8, "`` ` `` cannot start unquoted text in YAML (it is reserved): put the whole text in "
+     "quotes, \"`kubectl` failed\""),
+    ("%50 off", 8, '`%` cannot start unquoted text in YAML (it is reserved): put the whole text in quotes, "%50 off"'),
+    ("*urgent* refunds", 8, "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text: "
+     'put the whole text in quotes, "*urgent* refunds"'),
+])
+def test_a_value_starting_with_a_reserved_character_says_to_quote_it(value: str, column: int, message: str) -> None:
+    """A Slack handle (`@oncall`), Markdown code or bold, or a percentage at the start of a text was refused as
+    "YAML syntax error: found character that cannot start any token" (or "did not find expected alphabetic or
+    numeric character ... while scanning an alias"), naming neither the character nor the quotes that fix it."""
+    text = re.sub(r"(?m)^title: .*$", lambda _: f"title: {value}", example_path("full").read_text())
+    line = text.splitlines().index(f"title: {value}") + 1
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    assert str(caught.value) == f"full.yaml:{line}:{column}: {message}"
+
+
+def test_a_reserved_character_inside_a_flow_mapping_quotes_only_its_value() -> None:
+    text = example_path("full").read_text().replace("content: Fetch March.}", "content: @scout fetch March, all}")
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    assert str(caught.value).endswith('put the whole text in quotes, "@scout fetch March"')

@@ -8,6 +8,7 @@ to write it instead. :func:`compose` reads the text into a node tree with the YA
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
@@ -144,7 +145,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
         return (1, 1, f"YAML error: {problem}")
     line, column = mark.line + 1, mark.column + 1
-    found = _layout_problem(text, problem, context, mark, cm)
+    found = _layout_problem(text, problem, context, mark, cm) or _reserved_start(text, problem, context, mark, cm)
     if found is not None:
         return found
     index = getattr(mark, "index", None)
@@ -188,6 +189,38 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
         msg += ": fix the YAML there, or check that this is a drill file (`warroom new ID` writes one to start from)"
     return (line, column, msg)
+
+
+#: Characters YAML reserves, which cannot start unquoted text, as a message names them.
+_RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`"}
+
+
+def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
+    """Unquoted text that starts with a character YAML reserves (``@oncall``, a Markdown ```code``` or ``*bold*``, a
+    ``%``), with the quoted text to write; None for another problem."""
+    index = getattr(mark, "index", None)
+    if not isinstance(index, int):
+        return None
+    here = text[index:index + 1]
+    if problem.startswith("found character that cannot start any token") and here in _RESERVED:
+        what = f"{_RESERVED[here]} cannot start unquoted text in YAML (it is reserved)"
+        return (mark.line + 1, mark.column + 1, _quote_it(text, index, what))
+    if "scanning an alias" in context and cm is not None and text[cm.index:cm.index + 1] == "*":
+        what = "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text"
+        return (cm.line + 1, cm.column + 1, _quote_it(text, cm.index, what))
+    return None
+
+
+def _quote_it(text: str, start: int, what: str) -> str:
+    """``what`` is wrong with the value that starts at ``start``, then the quoted text to write: the rest of its
+    line (to a comment; inside a flow mapping or list opened on the line, to its next `,`, `}` or `]`)."""
+    end = text.find("\n", start)
+    value = text[start:end if end >= 0 else len(text)].rstrip("\r").split(" #")[0]
+    before = text[text.rfind("\n", 0, start) + 1:start]
+    if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
+        value = re.split(r"[,}\]]", value)[0]
+    value = value.strip()
+    return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
 
 
 #: What ends a value written whole on its line, and the words its message uses: the quoted text, a [...] list, a
