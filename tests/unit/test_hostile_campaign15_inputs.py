@@ -170,3 +170,30 @@ def test_a_reserved_character_inside_a_flow_mapping_quotes_only_its_value() -> N
     with pytest.raises(DrillLoadError) as caught:
         load_drill_text(text, "full.yaml")
     assert str(caught.value).endswith('put the whole text in quotes, "@scout fetch March"')
+
+
+@pytest.mark.parametrize(("value", "title", "warning"), [
+    ("&Co replies", "replies", "`&Co replies` is read as `replies`: `&Co` is an anchor (a name an alias `*Co` refers "
+     "to) and nothing refers to it; if it belongs to the text, put it all in quotes: \"&Co replies\""),
+    ("! urgent refunds", "urgent refunds", "`! urgent refunds` is read as `urgent refunds`: a `!` before a value is a "
+     "YAML tag; if it belongs to the text, put it all in quotes: \"! urgent refunds\""),
+])
+def test_text_that_yaml_reads_without_its_first_word_warns(value: str, title: str, warning: str) -> None:
+    """`title: &Co replies` is the title "replies" (an anchor named Co that nothing uses) and `title: ! urgent` is
+    "urgent" (YAML's non-specific tag): both loaded with no word said, the text shown without its start."""
+    from warroom.core.load._loader import load_drill_text_with_warnings
+
+    text = re.sub(r"(?m)^title: .*$", lambda _: f"title: {value}", example_path("full").read_text())
+    line = text.splitlines().index(f"title: {value}") + 1
+    drill, warnings = load_drill_text_with_warnings(text, "full.yaml")
+    assert drill.title == title
+    assert [(w.line, w.column, w.message, w.rule) for w in warnings] == [(line, 8, warning, "indicator-cut")]
+
+
+def test_an_unsupported_tag_on_text_says_it_may_be_quoted() -> None:
+    text = re.sub(r"(?m)^title: .*$", "title: !important notice", example_path("full").read_text())
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    assert str(caught.value).endswith(
+        "the tag `!important` is not supported in drill files; remove it (drills are plain data), or, if it belongs "
+        'to the text, put it all in quotes: "!important notice"')
