@@ -153,6 +153,12 @@ def test_text_after_a_closing_quote_is_named_as_such_not_as_indentation(value: s
     ("%50 off", 8, '`%` cannot start unquoted text in YAML (it is reserved): put the whole text in quotes, "%50 off"'),
     ("*urgent* refunds", 8, "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text: "
      'put the whole text in quotes, "*urgent* refunds"'),
+    ("> 5 s latency", 8, "`>` at the start of a value starts a block of text on the lines below it, not text on its "
+     'line: put the whole text in quotes, "> 5 s latency"'),
+    ("| grep refund", 8, "`|` at the start of a value starts a block of text on the lines below it, not text on its "
+     'line: put the whole text in quotes, "| grep refund"'),
+    (", and more", 8, "`,` cannot start unquoted text in YAML (it separates the items of a [...] list or {...} "
+     'mapping): put the whole text in quotes, ", and more"'),
 ])
 def test_a_value_starting_with_a_reserved_character_says_to_quote_it(value: str, column: int, message: str) -> None:
     """A Slack handle (`@oncall`), Markdown code or bold, or a percentage at the start of a text was refused as

@@ -191,6 +191,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     return (line, column, msg)
 
 
+#: What a flow collection's punctuation does, which keeps it from starting unquoted text.
+_FLOW_PUNCTUATION = {",": "it separates the items of a [...] list or {...} mapping", "]": "it closes a [...] list",
+                     "}": "it closes a {...} mapping"}
 #: Characters YAML reserves, which cannot start unquoted text, as a message names them.
 _RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`"}
 
@@ -205,10 +208,16 @@ def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -
     if problem.startswith("found character that cannot start any token") and here in _RESERVED:
         what = f"{_RESERVED[here]} cannot start unquoted text in YAML (it is reserved)"
         return (mark.line + 1, mark.column + 1, _quote_it(text, index, what))
-    if "scanning an alias" in context and cm is not None and text[cm.index:cm.index + 1] == "*":
+    first = text[cm.index:cm.index + 1] if cm is not None else ""
+    if "scanning an alias" in context and first == "*":
         what = "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text"
-        return (cm.line + 1, cm.column + 1, _quote_it(text, cm.index, what))
-    return None
+    elif "scanning a block scalar" in context and first in ("|", ">"):
+        what = f"`{first}` at the start of a value starts a block of text on the lines below it, not text on its line"
+    elif "parsing a block node" in context and first in (",", "]", "}") and "node content" in problem:
+        what = f"`{first}` cannot start unquoted text in YAML ({_FLOW_PUNCTUATION[first]})"
+    else:
+        return None
+    return (cm.line + 1, cm.column + 1, _quote_it(text, cm.index, what))
 
 
 def _quote_it(text: str, start: int, what: str) -> str:
