@@ -203,3 +203,28 @@ def test_an_unsupported_tag_on_text_says_it_may_be_quoted() -> None:
     assert str(caught.value).endswith(
         "the tag `!important` is not supported in drill files; remove it (drills are plain data), or, if it belongs "
         'to the text, put it all in quotes: "!important notice"')
+
+
+@pytest.mark.parametrize(("value", "where"), [('"C:\\Users\\ops\\report.csv"', "14:13"),
+                                              ('"\\d+ rows matched"', "14:9")])
+def test_a_backslash_that_is_no_escape_in_double_quotes_says_how_to_write_one(value: str, where: str) -> None:
+    """A Windows path or a regular expression in double quotes was refused as "did not find expected hexdecimal
+    number (or found unknown escape character) in the quoted text that starts at ...", without what to write."""
+    text = re.sub(r"(?m)^title: .*$", lambda _: f"title: {value}", example_path("full").read_text())
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    assert str(caught.value).startswith(f"full.yaml:{where}: ")
+    assert str(caught.value).endswith(
+        "in the quoted text that starts at line 14, column 8: a backslash starts an escape in double quotes; write "
+        "`\\\\` for a backslash itself, or put the text in single quotes")
+
+
+def test_a_list_item_without_a_space_after_its_dash_is_named_as_such() -> None:
+    """`-id: e02` (no space after the dash) was refused as "this line's indentation does not match the keys above
+    it": YAML reads `-id` as a key, and the line's indentation is right."""
+    text = example_path("full").read_text().replace("  - id: e03\n", "  -id: e03\n", 1)
+    line = text.splitlines().index("  -id: e03") + 1
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    assert str(caught.value) == (f"full.yaml:{line}:3: a list item needs a space after its `-`: write `- id: e03` "
+                                 "(YAML reads `-id` as a key)")

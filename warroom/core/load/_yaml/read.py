@@ -159,6 +159,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
         if "Unicode character escape" in problem:
             msg += _surrogate_hint(text, index)
+        elif "escape character" in problem or "hexdecimal number" in problem:
+            msg += (": a backslash starts an escape in double quotes; write `\\\\` for a backslash itself, or put the "
+                    "text in single quotes")
     elif "undefined alias" in problem:
         name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
         msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
@@ -176,7 +179,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             return deeper
         msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
     elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
-        left_over = text_after_value(text, mark)
+        left_over = text_after_value(text, mark) or _dash_without_space(text, mark)
         if left_over is not None:
             return (line, column, left_over)
         msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
@@ -196,6 +199,18 @@ _FLOW_PUNCTUATION = {",": "it separates the items of a [...] list or {...} mappi
                      "}": "it closes a {...} mapping"}
 #: Characters YAML reserves, which cannot start unquoted text, as a message names them.
 _RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`"}
+
+
+def _dash_without_space(text: str, mark: Any) -> str | None:
+    """The message for a list item written without the space after its dash (``-id: e02``, which YAML reads as the
+    key ``-id``), when the mark is at such a dash; else None."""
+    row = text.split("\n")[mark.line] if 0 <= mark.line < text.count("\n") + 1 else ""
+    found = re.match(r"-([^\s\-][^:\s]*):(?:\s|$)", row[mark.column:])
+    if found is None or row[:mark.column].strip():
+        return None
+    written = row[mark.column + 1:].rstrip("\r").split(" #")[0].strip()
+    return (f"a list item needs a space after its `-`: write `- {cut(written)}` (YAML reads `-{cut(found[1])}` as a "
+            "key)")
 
 
 def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
