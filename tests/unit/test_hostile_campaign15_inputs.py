@@ -228,3 +228,19 @@ def test_a_list_item_without_a_space_after_its_dash_is_named_as_such() -> None:
         load_drill_text(text, "full.yaml")
     assert str(caught.value) == (f"full.yaml:{line}:3: a list item needs a space after its `-`: write `- id: e03` "
                                  "(YAML reads `-id` as a key)")
+
+
+def test_a_drill_given_as_an_action_log_is_named_as_a_drill(tmp_path: Path) -> None:
+    """`warroom score DRILL DRILL` (the drill given again where a log goes, or two drills) refused the second as
+    "not a JSON line (Expecting value: line 1 column 1 (char 0))", naming neither what the file is nor what goes
+    there."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    drill = tmp_path / "full.yaml"
+    drill.write_text(example_path("full").read_text())
+    result = CliRunner().invoke(main, ["score", str(drill), str(drill)])
+    assert result.exit_code == 1
+    assert f"{drill}:1:1: this is YAML (a drill?), not an action log: `warroom score DRILL LOG...` takes the drill " \
+           "first, then logs (session journals, or JSON Lines of actions)" in result.output

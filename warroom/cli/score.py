@@ -9,6 +9,7 @@ rules refuse gets one ``path:line:col: message`` line, never a traceback, and th
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,8 +122,12 @@ def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) 
         return LogRefused(name, n, "the line ends are CR alone (\\r, an old Mac text format): a log holds one action "
                           "a line, each ending in a newline (\\n or \\r\\n); convert it (`tr '\\r' '\\n' < LOG > "
                           "LOG.jsonl`) and score that", len(line[:cr].decode("utf-8", "replace")) + 1)
+    if n == 1 and re.match(rb"\s*(#|---|%YAML|[A-Za-z_][\w-]*:(\s|$))", line):  # a drill's first line
+        return LogRefused(name, n, "this is YAML (a drill?), not an action log: `warroom score DRILL LOG...` takes "
+                          "the drill first, then logs (session journals, or JSON Lines of actions)")
     why = exc if isinstance(exc, ValueError) else "nested too deeply"
-    return LogRefused(name, n, f"not a JSON line ({why})", _column(line, exc))
+    return LogRefused(name, n, f"not a JSON line ({why}): a log holds one action a line, as JSON "
+                      '({"t": 12.0, "kind": "escalate", ...}), or is a session journal', _column(line, exc))
 
 
 def _column(line: bytes, exc: Exception) -> int:
