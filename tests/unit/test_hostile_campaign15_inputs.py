@@ -244,3 +244,36 @@ def test_a_drill_given_as_an_action_log_is_named_as_a_drill(tmp_path: Path) -> N
     assert result.exit_code == 1
     assert f"{drill}:1:1: this is YAML (a drill?), not an action log: `warroom score DRILL LOG...` takes the drill " \
            "first, then logs (session journals, or JSON Lines of actions)" in result.output
+
+
+def test_ollama_tool_calls_without_ids_import_each_result_answering_its_call(tmp_path: Path) -> None:
+    """Ollama's own chat API (`/api/chat`) writes tool calls without an `id` and tool messages without a
+    `tool_call_id` (newer versions name the tool in `tool_name`): a saved Ollama conversation was refused as "a
+    tool call is an object with an `id` and a `function`". Each result answers the earliest unanswered call of its
+    tool (Ollama's clients append results in their calls' order)."""
+    from warroom.core.load import load_yaml_text
+    from warroom.importers import chat
+
+    messages = [
+        {"role": "user", "content": "Weather in Toronto and Paris?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"function": {"name": "get_weather", "arguments": {"city": "Toronto"}}},
+            {"function": {"name": "get_time", "arguments": {"city": "Paris"}}},
+            {"function": {"name": "get_weather", "arguments": {"city": "Lima"}}}]},
+        {"role": "tool", "content": "14:05", "tool_name": "get_time"},
+        {"role": "tool", "content": "11 degrees celsius", "tool_name": "get_weather"},
+        {"role": "tool", "content": "19 degrees celsius", "tool_name": "get_weather"},
+        {"role": "assistant", "content": "It is 11 degrees in Toronto; 14:05 in Paris."},
+        {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "get_weather",
+                                                                          "arguments": {"city": "Oslo"}}}]},
+        {"role": "tool", "content": "2 degrees celsius"},  # older Ollama: no tool_name
+    ]
+    path = tmp_path / "ollama.json"
+    path.write_text(json.dumps(messages))
+    report = chat.import_chats([path], tmp_path / "out")
+    assert not report.failed, [r.error for r in report.failed]
+    [drill] = [load_yaml_text((tmp_path / "out" / "chat-ollama.yaml").read_text())]
+    calls = {e["id"]: e["arguments"]["city"] for e in drill["trace"] if e["kind"] == "tool_call"}
+    answered = {calls[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
+    assert answered == {"Toronto": "11 degrees celsius", "Paris": "14:05", "Lima": "19 degrees celsius",
+                        "Oslo": "2 degrees celsius"}
