@@ -277,3 +277,45 @@ def test_ollama_tool_calls_without_ids_import_each_result_answering_its_call(tmp
     answered = {calls[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
     assert answered == {"Toronto": "11 degrees celsius", "Paris": "14:05", "Lima": "19 degrees celsius",
                         "Oslo": "2 degrees celsius"}
+
+
+@pytest.mark.parametrize(("kind", "command"), [("gzip", "gunzip -k"), ("a zip archive", "unzip")])
+def test_a_compressed_drill_says_to_decompress_it_not_to_save_it_as_utf8(tmp_path: Path, kind: str,
+                                                                         command: str) -> None:
+    """A drill sent compressed (`drill.yaml.gz`, a zip) was refused as "the file is not UTF-8 text (byte 0x8b here);
+    save it as UTF-8": no re-encoding helps; the importers already said to decompress it."""
+    import gzip
+    import io
+    import zipfile
+
+    from warroom.core.load import load_drill
+
+    text = example_path("full").read_bytes()
+    path = tmp_path / "full.yaml"
+    if kind == "gzip":
+        path.write_bytes(gzip.compress(text))
+    else:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("full.yaml", text)
+        path.write_bytes(buffer.getvalue())
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill(path)
+    assert str(caught.value) == (f"{path}:1:1: compressed ({kind}), not a drill's YAML text: decompress it first "
+                                 f"(`{command} FILE`) and give the file it holds")
+
+
+def test_a_compressed_action_log_says_to_decompress_it(tmp_path: Path) -> None:
+    import gzip
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    drill = tmp_path / "full.yaml"
+    drill.write_text(example_path("full").read_text())
+    log = tmp_path / "session.jsonl.gz"
+    log.write_bytes(gzip.compress(b'{"t": 12, "kind": "pause"}\n'))
+    result = CliRunner().invoke(main, ["score", str(drill), str(log)])
+    assert f"{log}:1:1: compressed (gzip), not a log's JSON Lines: decompress it first (`gunzip -k FILE`) and " \
+           "score the file it holds" in result.output

@@ -112,7 +112,14 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
 
 def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) -> LogRefused:
     """Why line ``n`` of the log ``name`` is not a JSON line, saying the cause and what to do: bytes that are not
-    UTF-8, line ends of CR alone (the whole file then reads as its line 1), or JSON's own complaint."""
+    UTF-8, line ends of CR alone (the whole file then reads as its line 1), a compressed file, a drill, or JSON's own
+    complaint."""
+    from warroom.core.files import compression_of
+
+    compressed = compression_of(line) if n == 1 else None
+    if compressed is not None:
+        return LogRefused(name, n, f"compressed ({compressed[0]}), not a log's JSON Lines: decompress it first "
+                          f"(`{compressed[1]} FILE`) and score the file it holds")
     if isinstance(exc, UnicodeDecodeError):
         return LogRefused(name, n, f"the log is not UTF-8 text (byte 0x{line[exc.start]:02x} here); a log is UTF-8 "
                           "JSON Lines: save it as UTF-8 (`iconv -f ENCODING -t UTF-8 LOG > LOG.jsonl`)",

@@ -35,6 +35,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from warroom.core.files import compression_of
 from warroom.core.load._problems import DrillLoadError, Problem
 from warroom.core.load._problems import problem_at as _at
 from warroom.core.load._yaml.build import Abort, Builder
@@ -220,9 +221,11 @@ def _read(path: Path) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DrillSetError(
-            [Problem(shown, 1, 1, f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8")]
-        ) from None
+        compressed = compression_of(data)
+        why = (f"compressed ({compressed[0]}), not a drill set's YAML text: decompress it first (`{compressed[1]} "
+               "FILE`) and give the file it holds") if compressed is not None else (
+            f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8")
+        raise DrillSetError([Problem(shown, 1, 1, why)]) from None
 
 
 def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:

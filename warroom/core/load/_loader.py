@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+from warroom.core.files import compression_of
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
 from warroom.core.load._problems import DrillLoadError, DrillReadError, Problem, fail, problem_at, sorted_problems
@@ -126,6 +127,11 @@ def decode_drill_bytes(data: bytes, path: str = "<string>") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
+        compressed = compression_of(data)
+        if compressed is not None:
+            message = (f"compressed ({compressed[0]}), not a drill's YAML text: decompress it first (`{compressed[1]} "
+                       "FILE`) and give the file it holds")
+            raise DrillLoadError(path, [Problem(path, 1, 1, message)]) from None
         before = data[: e.start]
         line, _ = yc.line_col(before.decode("latin-1"), len(before))
         last = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1

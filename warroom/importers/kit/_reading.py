@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import DuplicateKey, record_json
+from warroom.core.files import DuplicateKey, compression_of, record_json
 from warroom.core.text import SURROGATE_ESCAPE, plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
@@ -94,12 +94,6 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
     return raw
 
 
-#: Compressed files by their first bytes, and how to decompress them (the Collector's file exporter writes zstd).
-_COMPRESSED = ((b"\x1f\x8b", "gzip", "gunzip -k"), (b"\x28\xb5\x2f\xfd", "zstd", "zstd -d"),
-               (b"PK\x03\x04", "a zip archive", "unzip"), (b"BZh", "bzip2", "bunzip2 -k"),
-               (b"\xfd7zXZ\x00", "xz", "unxz -k"))
-
-
 def _decode(raw: bytes, error: type[ValueError]) -> str:
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
@@ -113,10 +107,10 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
             raise error("compressed (gzip) and cut off: the gzip stream ends part-way (a write stopped?); "
                         "`gunzip` refuses it, but `gzip -dc FILE > OUT.jsonl` writes the text it holds (a last line "
                         "cut off is then skipped with a warning): import that") from None
-        for magic, kind, command in _COMPRESSED:
-            if raw.startswith(magic):
-                raise error(f"compressed ({kind}), not UTF-8 JSON text: decompress it first (`{command} FILE`) "
-                            "and import the JSON it holds") from None
+        compressed = compression_of(raw)
+        if compressed is not None:
+            raise error(f"compressed ({compressed[0]}), not UTF-8 JSON text: decompress it first (`{compressed[1]} "
+                        "FILE`) and import the JSON it holds") from None
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order marks (PowerShell's `>` writes it)
             raise error("UTF-16 text (its byte-order mark), not UTF-8: convert it first (`iconv -f UTF-16 -t UTF-8 "
                         "FILE > OUT.json`) and import that") from None
