@@ -319,3 +319,34 @@ def test_a_compressed_action_log_says_to_decompress_it(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["score", str(drill), str(log)])
     assert f"{log}:1:1: compressed (gzip), not a log's JSON Lines: decompress it first (`gunzip -k FILE`) and " \
            "score the file it holds" in result.output
+
+
+def test_a_tool_call_id_reused_turn_after_turn_imports_each_result_answering_its_call(tmp_path: Path) -> None:
+    """Some OpenAI-compatible servers give every tool call the same id (Hugging Face TGI wrote `"id": "0"`): a
+    conversation of such turns was refused as "tool call id '0' is used twice", though each result follows the
+    call it answers. A result answers the earliest unanswered call of its id."""
+    from warroom.core.load import load_yaml_text
+    from warroom.importers import chat
+
+    def call(city: str) -> dict[str, object]:
+        return {"id": "0", "type": "function", "function": {"name": "get_weather",
+                                                              "arguments": json.dumps({"city": city})}}
+
+    messages = [
+        {"role": "user", "content": "Weather in Toronto, then Paris and Lima?"},
+        {"role": "assistant", "content": None, "tool_calls": [call("Toronto")]},
+        {"role": "tool", "tool_call_id": "0", "content": "11 C"},
+        {"role": "assistant", "content": None, "tool_calls": [call("Paris"), call("Lima")]},
+        {"role": "tool", "tool_call_id": "0", "content": "17 C"},
+        {"role": "tool", "tool_call_id": "0", "content": "19 C"},
+        {"role": "assistant", "content": "11 C, 17 C and 19 C."},
+    ]
+    path = tmp_path / "tgi.json"
+    path.write_text(json.dumps(messages))
+    report = chat.import_chats([path], tmp_path / "out")
+    assert not report.failed, [r.error for r in report.failed]
+    drill = load_yaml_text((tmp_path / "out" / "chat-tgi.yaml").read_text())
+    calls = {e["id"]: e["arguments"]["city"] for e in drill["trace"] if e["kind"] == "tool_call"}
+    assert len(calls) == 3
+    answered = {calls[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
+    assert answered == {"Toronto": "11 C", "Paris": "17 C", "Lima": "19 C"}

@@ -23,6 +23,8 @@
 - **Ollama's own chat API** (``/api/chat``): tool calls without an ``id`` (given ``tool_call-N-J``, N the message's
   index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call of its ``tool_name`` not
   yet answered (else the earliest call not yet answered), as Ollama's clients append results in their calls' order.
+- **A tool call id used again** (a server that gives every call the id ``0``): each use after the first is made
+  unique (``0#1``), and a ``tool`` message naming that id answers the earliest call of it not yet answered.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
   naming its call by ``id`` instead of ``tool_call_id``.
 
@@ -306,6 +308,32 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
             out.extend(_anthropic_user(m, here))
         else:
             out.append((here, m))
+    return _reused_ids(out)
+
+
+def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A tool call id used again (a server that gives every call the id ``0``) made unique, ``ID#N``, and each tool
+    message naming a reused id set to answer the earliest call of that id not yet answered (else its latest call:
+    a call may have several results)."""
+    calls: dict[str, list[str]] = {}
+    answered: set[str] = set()
+    out: list[tuple[str, Any]] = []
+    for here, m in places:
+        if isinstance(m, dict) and m.get("role") == "assistant" and isinstance(m.get("tool_calls"), list):
+            fixed = []
+            for c in m["tool_calls"]:
+                if isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"]:
+                    ids = calls.setdefault(c["id"], [])
+                    ids.append(c["id"] if not ids else f"{c['id']}#{len(ids)}")
+                    c = {**c, "id": ids[-1]}
+                fixed.append(c)
+            m = {**m, "tool_calls": fixed}
+        elif isinstance(m, dict) and m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str):
+            ids = calls.get(m["tool_call_id"], [])
+            if len(ids) > 1:
+                m = {**m, "tool_call_id": next((x for x in ids if x not in answered), ids[-1])}
+            answered.add(m["tool_call_id"])
+        out.append((here, m))
     return out
 
 
