@@ -350,3 +350,45 @@ def test_a_tool_call_id_reused_turn_after_turn_imports_each_result_answering_its
     assert len(calls) == 3
     answered = {calls[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
     assert answered == {"Toronto": "11 C", "Paris": "17 C", "Lima": "19 C"}
+
+
+def _otel_export() -> dict[str, object]:
+    return json.loads((Path(__file__).parents[1] / "fixtures" / "otel" / "current.json").read_text())
+
+
+def test_a_span_written_twice_the_same_is_read_once_with_a_warning(tmp_path: Path) -> None:
+    """An exporter that retries a batch (or two exports joined, one holding the other's last batch) writes a span
+    twice, byte for byte: the file was refused as "span X appears twice", naming nothing to do. The copy is read
+    once, with a warning; the drill is the one the file without it gives."""
+    from warroom.importers import otel
+
+    export = _otel_export()
+    (tmp_path / "once.json").write_text(json.dumps(export))
+    spans = export["resourceSpans"][0]["scopeSpans"][0]["spans"]  # type: ignore[index]
+    first = spans[0]
+    spans.append(json.loads(json.dumps(first)))
+    (tmp_path / "twice.json").write_text(json.dumps(export))
+    once = otel.import_otel([tmp_path / "once.json"], tmp_path / "a")
+    twice = otel.import_otel([tmp_path / "twice.json"], tmp_path / "b")
+    assert not twice.failed, [r.error for r in twice.failed]
+    [(_, warning)] = twice.warnings
+    assert warning.message == (f"span {first['spanId']} of trace {first['traceId']} is written twice, the same both "
+                               "times (an exporter's retry?); it is read once")
+    from warroom.core.load import load_yaml_text
+
+    a, b = (load_yaml_text(r.output.read_text()) for r in (*once.imported, *twice.imported))
+    assert (a["trace"], a["plan"], a["agents"]) == (b["trace"], b["plan"], b["agents"])
+
+
+def test_two_different_spans_with_one_id_are_refused_saying_what_to_do(tmp_path: Path) -> None:
+    from warroom.importers import otel
+
+    export = _otel_export()
+    spans = export["resourceSpans"][0]["scopeSpans"][0]["spans"]  # type: ignore[index]
+    other = {**spans[1], "spanId": spans[0]["spanId"]}
+    spans.append(other)
+    (tmp_path / "clash.json").write_text(json.dumps(export))
+    [failed] = otel.import_otel([tmp_path / "clash.json"], tmp_path / "out").failed
+    assert failed.error == (f"trace {other['traceId']}: span {other['spanId']} is written twice with different "
+                            "content (a span id names one span): the export is damaged or joins two traces; keep one "
+                            "of them")
