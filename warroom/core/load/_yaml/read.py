@@ -220,10 +220,11 @@ def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -
     if not isinstance(index, int):
         return None
     here = text[index:index + 1]
-    if problem.startswith("found character that cannot start any token") and here in _RESERVED:
+    if problem.startswith("found character that cannot start any token") and here in _RESERVED \
+            and _is_value_at(text, index):
         what = f"{_RESERVED[here]} cannot start unquoted text in YAML (it is reserved)"
         return (mark.line + 1, mark.column + 1, _quote_it(text, index, what))
-    first = text[cm.index:cm.index + 1] if cm is not None else ""
+    first = text[cm.index:cm.index + 1] if cm is not None and _is_value_at(text, cm.index) else ""
     if "scanning an alias" in context and first == "*":
         what = "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text"
     elif "scanning a block scalar" in context and first in ("|", ">"):
@@ -233,6 +234,13 @@ def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -
     else:
         return None
     return (cm.line + 1, cm.column + 1, _quote_it(text, cm.index, what))
+
+
+def _is_value_at(text: str, index: int) -> bool:
+    """Whether ``index`` starts a value written after a key or a list item's dash on its line (``title: @x``,
+    ``- @x``, ``{a: @x``), not a line of its own (a Markdown file's ``* item``)."""
+    before = text[text.rfind("\n", 0, index) + 1:index].rstrip(" \t")
+    return before.endswith((":", "-", "[", "{", ",")) and bool(before.strip())
 
 
 def _quote_it(text: str, start: int, what: str) -> str:
