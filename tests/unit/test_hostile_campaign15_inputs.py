@@ -392,3 +392,18 @@ def test_two_different_spans_with_one_id_are_refused_saying_what_to_do(tmp_path:
     assert failed.error == (f"trace {other['traceId']}: span {other['spanId']} is written twice with different "
                             "content (a span id names one span): the export is damaged or joins two traces; keep one "
                             "of them")
+
+
+def test_a_damage_pattern_that_matches_no_later_call_names_the_pattern_and_the_tools(tmp_path: Path) -> None:
+    """`warroom project --damage 'refnd*=5'` (a typo) said "no consequential call after it (write-like tool names:
+    cancel*, update*, ...; name others with --damage PATTERN=AMOUNT)": the defaults it names were not in use, and
+    --damage had been given. It names the pattern and the tools called after the result."""
+    from warroom.core.projection import damage_rules, parse_damage, read_source, sites_of, survey
+
+    drill = tmp_path / "full.yaml"
+    drill.write_text(example_path("full").read_text())
+    rules, _ = damage_rules([parse_damage("refnd*=5")])
+    found = survey(read_source(drill), rules)
+    problems = {s.problem for s in sites_of(found) if s.problem and "after it" in s.problem}
+    assert problems and all(p.startswith("no call after it matches --damage refnd* (the tools called after it: ")
+                            for p in problems), problems
