@@ -407,3 +407,28 @@ def test_a_damage_pattern_that_matches_no_later_call_names_the_pattern_and_the_t
     problems = {s.problem for s in sites_of(found) if s.problem and "after it" in s.problem}
     assert problems and all(p.startswith("no call after it matches --damage refnd* (the tools called after it: ")
                             for p in problems), problems
+
+
+def test_a_path_whose_name_is_on_disk_in_another_unicode_form_says_so(tmp_path: Path, monkeypatch) -> None:
+    """A folder copied from macOS keeps its accented names decomposed (NFD: `e` and a combining accent); typed on
+    Linux (composed, NFC) the path names nothing, and `warroom validate café/x.yaml` said only "no file, folder or
+    drill id": the two names look alike in every terminal. The message says the name is there in another form."""
+    import unicodedata
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / unicodedata.normalize("NFD", "café")
+    folder.mkdir()
+    (folder / "full.yaml").write_text(example_path("full").read_text())
+    typed = unicodedata.normalize("NFC", "café") + "/full.yaml"
+    result = CliRunner().invoke(main, ["validate", typed])
+    assert result.exit_code == 2
+    assert (f"no file {typed!r} as typed, but 'café' is on disk with its name written in another Unicode form, "
+            "decomposed (NFD: a letter and a combining accent, as macOS writes names): type the name as it is on disk "
+            "(tab completion does), or rename it to the composed form (NFC)") in result.output
+    (tmp_path / "w.set.yaml").write_text(f"set: w\ntitle: W\ndrills:\n  - {typed}\n")
+    result = CliRunner().invoke(main, ["validate", "w.set.yaml"])
+    assert "is on disk with its name written in another Unicode form" in result.output

@@ -15,6 +15,7 @@ from ._regular import (
     special_file_kind,
     special_mode_kind,
 )
+from ._unicode import unicode_twin, unicode_twin_message
 
 __all__ = [
     "compression_of",
@@ -35,5 +36,7 @@ __all__ = [
     "writing",
     "special_file_kind",
     "special_mode_kind",
+    "unicode_twin",
+    "unicode_twin_message",
     "broken_link",
 ]
