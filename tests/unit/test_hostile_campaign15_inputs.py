@@ -432,3 +432,6 @@ def test_a_path_whose_name_is_on_disk_in_another_unicode_form_says_so(tmp_path: 
     (tmp_path / "w.set.yaml").write_text(f"set: w\ntitle: W\ndrills:\n  - {typed}\n")
     result = CliRunner().invoke(main, ["validate", "w.set.yaml"])
     assert "is on disk with its name written in another Unicode form" in result.output
+    for args in (["import", "chat", typed, "--out", "o"], ["annotate", typed], ["project", "--list", typed]):
+        result = CliRunner().invoke(main, args)
+        assert "is on disk with its name written in another Unicode form" in result.output, (args, result.output)
