@@ -435,3 +435,20 @@ def test_a_path_whose_name_is_on_disk_in_another_unicode_form_says_so(tmp_path: 
     for args in (["import", "chat", typed, "--out", "o"], ["annotate", typed], ["project", "--list", typed]):
         result = CliRunner().invoke(main, args)
         assert "is on disk with its name written in another Unicode form" in result.output, (args, result.output)
+
+
+@pytest.mark.parametrize(("due", "message"), [
+    ("2026-02-30", "`due` 2026-02-30 is written YYYY-MM-DD but is no day of the calendar: give a day that exists"),
+    ("0000-01-01", "`due` 0000-01-01 is written YYYY-MM-DD but is no day of the calendar: give a day that exists"),
+    ("2026-1-5", "`due` must be a date written YYYY-MM-DD, got '2026-1-5'"),
+])
+def test_a_due_date_written_right_that_is_no_day_says_so(tmp_path: Path, due: str, message: str) -> None:
+    """`due: 2026-02-30` was refused as "`due` must be a date written YYYY-MM-DD": it is written so; the day does
+    not exist."""
+    from warroom.core.load import DrillSetError, load_drill_set
+
+    path = tmp_path / "w.set.yaml"
+    path.write_text(f"set: w\ntitle: W\ndue: {due}\ndrills: [late-delivery-replies]\n")
+    with pytest.raises(DrillSetError) as caught:
+        load_drill_set(path)
+    assert str(caught.value) == f"{path}:3:6: {message}"
