@@ -438,8 +438,10 @@ def test_a_path_whose_name_is_on_disk_in_another_unicode_form_says_so(tmp_path: 
 
 
 @pytest.mark.parametrize(("due", "message"), [
-    ("2026-02-30", "`due` 2026-02-30 is written YYYY-MM-DD but is no day of the calendar: give a day that exists"),
-    ("0000-01-01", "`due` 0000-01-01 is written YYYY-MM-DD but is no day of the calendar: give a day that exists"),
+    ("2026-02-30", "`due` must be a date written YYYY-MM-DD that exists: 2026-02-30 is written so but is no day of "
+     "the calendar"),
+    ("0000-01-01", "`due` must be a date written YYYY-MM-DD that exists: 0000-01-01 is written so but is no day of "
+     "the calendar"),
     ("2026-1-5", "`due` must be a date written YYYY-MM-DD, got '2026-1-5'"),
 ])
 def test_a_due_date_written_right_that_is_no_day_says_so(tmp_path: Path, due: str, message: str) -> None:

@@ -108,8 +108,8 @@ class DrillSet(_Strict):
                 date.fromisoformat(value)
             except ValueError:
                 if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # written right: the day does not exist
-                    raise ValueError(f"`due` {value} is written YYYY-MM-DD but is no day of the calendar: give a "
-                                     "day that exists") from None
+                    raise ValueError(f"`due` must be a date written YYYY-MM-DD that exists: {value} is written so "
+                                     "but is no day of the calendar") from None
                 raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {_shown_input(value)}") from None
             if len(value) != 10:
                 raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {_shown_input(value)}")
