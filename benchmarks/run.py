@@ -31,6 +31,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "check": ("bench_check", {"sizes": (1, 9), "repeat": 3}, {"sizes": (1, 9), "repeat": 1}),
     "validate": ("bench_validate", {"refs": 10_000, "repeat": 3}, {"refs": 10_000, "repeat": 1}),
+    "syntax-error": ("bench_syntax_error", {"sizes": (1, 9), "repeat": 3}, {"sizes": (1, 9), "repeat": 1}),
     "replay": (
         "bench_replay",
         {"small": 1_000, "large": 100_000, "repeat": 5},

@@ -101,9 +101,9 @@ def test_annotate_and_project_refuse_a_drill_swapped_for_a_fifo(swapped: Path):
 
 
 def test_a_drill_set_look_at_a_file_swapped_for_a_fifo_says_not_a_set(swapped: Path):
-    from warroom.cli.common._drills import is_set_file
+    from warroom.core.load import is_drill_set_file
 
-    assert _finishes(lambda: is_set_file(swapped), swapped) is False
+    assert _finishes(lambda: is_drill_set_file(swapped), swapped) is False
 
 
 def test_store_import_refuses_an_export_swapped_for_a_fifo_instead_of_waiting(swapped: Path, tmp_path: Path):

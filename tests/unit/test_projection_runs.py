@@ -107,9 +107,9 @@ def set_file(tmp_path: Path, projections, mode: str = "practice") -> Path:
     return path
 
 
-MESSAGE = ("the drill 'q4-refund-check' is from the same healthy run as item 1, 'week-3-returns' (run {run}: the same "
-           "events but where a fault was put): a trainee who has played one of them, or its noise trial, finds the "
-           "other's fault by the event that differs, without reading it; ")
+MESSAGE = ("the drill 'q4-refund-check' is from the same healthy run as item 1, 'week-3-returns' (run {run}: most of "
+           "its events the same, apart from where a fault was put): a trainee who has played one of them, or its "
+           "noise trial, finds the other's fault by the event that differs, without reading it; ")
 
 
 def test_a_practice_set_with_two_drills_of_one_run_warns_at_the_second(tmp_path: Path, projections):

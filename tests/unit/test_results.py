@@ -73,8 +73,16 @@ def test_newer_schema_version_is_refused_and_left_untouched(tmp_path: Path):
 
 def test_file_that_is_not_a_database_is_a_clear_error_and_kept(tmp_path: Path):
     (tmp_path / DB_NAME).write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="not a usable warroom results store"):
+    with pytest.raises(StoreError) as raised:
         ResultsStore(tmp_path)
+    # What it is and what to do (campaign 15: it said "file is not a database" and nothing to do).
+    assert str(raised.value) == (
+        f"the results store {tmp_path / DB_NAME} is not an SQLite database (file is not a database): another "
+        "program's file, or one written over; warroom did not use or change it. Move it aside (e.g. rename it to "
+        f"{DB_NAME}.not-a-store) and put back a copy from a backup, or let warroom start a new, empty store; or give "
+        f"another data directory with --data-dir. The journal of every session stored in it is kept in "
+        f"{tmp_path / 'journals' / 'done'}."
+    )
     assert (tmp_path / DB_NAME).read_bytes() == b"this is not sqlite" * 100
 
 

@@ -60,4 +60,4 @@ def review(settings: Settings, session_id: str) -> None:
 
     from warroom.tui.app import ReviewApp
 
-    ReviewApp(data).run()
+    ReviewApp(data, handle_signals=True).run()

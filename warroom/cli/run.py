@@ -55,8 +55,9 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     default=None,
     help="Play the session of this seed: its variant (a drill with variants) and, for a drill with a twin, its "
     "signal or noise trial (see `warroom scores` for a session's seed). Default: each session draws a seed, so a "
-    "replay shows another variant. Not in assessment mode, whose sessions draw their seed unseen. The session is "
-    "kept as a chosen trial: never counted in the cohort figures (`scores summary`, `report`).",
+    "replay shows another variant. Not in assessment mode, whose sessions draw their seed unseen. For a drill with "
+    "a twin the session is kept as a chosen trial: never counted in the cohort figures (`scores summary`, "
+    "`report`); a drill without a twin has one trial, so the seed chooses only its variant and the trial is drawn.",
 )
 @click.option(
     "--as",
@@ -66,7 +67,8 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     help="For authors, in practice: play a drill with a twin as a signal trial (its fault) or a noise trial (its "
     "healthy twin) instead of drawing it from the session's seed (docs/authoring.md, \"Twins: signal and noise "
     "trials\"). The session is kept as a chosen trial: never counted in the cohort figures, and a first attempt, so "
-    "later sessions of the drill are replays.",
+    "later sessions of the drill are replays. `--as signal` on a drill without a twin (its only trial) chooses "
+    "nothing: that session is a drawn trial.",
 )
 @pass_settings
 def run(

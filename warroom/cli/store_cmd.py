@@ -315,10 +315,21 @@ def secure(ctx: click.Context, data_dir: Path | None) -> None:
     """PostgreSQL only, run once by the owner of the tables: create the roles warroom_trainee (a trainee stores and
     sees only the sessions under their own name, which must be their database role's name) and warroom_facilitator
     (every session), with row-level security on the sessions table. Running it again changes nothing."""
+    from warroom.core.text import shown_id
     from warroom.store.backends import secure as secure_store
+    from warroom.store.backends import shared_with
     from warroom.store.results import ResultsStore
 
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir) as store:
         roles = secure_store(store)
+        others = shared_with(store)
     say(f"row-level security is on in {store.location}; grant a login role one of: {', '.join(roles)}")
+    if others:  # a schema per cohort: the two roles are the server's, so they reach every cohort's store
+        named = ", ".join(shown_id(name) for name in others[:10]) + (f" and {len(others) - 10} more" if
+                                                                     len(others) > 10 else "")
+        say(f"warning: {' and '.join(roles)} are roles of the database server, not of this store: they also reach "
+            f"the store in schema {named} of this database, so a facilitator of one cohort reads, re-scores and "
+            "deletes the sessions of every cohort secured on this server, and a trainee of one may store sessions "
+            "under their own name in another; to keep cohorts apart, give each its own PostgreSQL server "
+            "(docs/cohorts.md, \"Roles: who sees what\")", err=True)

@@ -19,8 +19,11 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from warroom.core.text import plural
 from warroom.serve._live import LiveClass
 from warroom.serve._signin import SignIns
+from warroom.serve._stall import while_read
+from warroom.serve._tab import WRITE_STALL
 
 log = logging.getLogger("warroom.serve")
 _T = TypeVar("_T")
@@ -51,6 +54,9 @@ class Console:
     drill_dirs: tuple[Path, ...] = ()
     set_files: tuple[Path, ...] = ()
     stuck_after: float = 90.0
+    #: Seconds a write of the live stream may wait while its client reads nothing (the server's write stall,
+    #: ``$WARROOM_SERVE_WRITE_STALL``) before the stream is dropped.
+    write_stall: float = WRITE_STALL
     _counting: tuple[float, str] = (0.0, "")
     _drills: dict[str, Any] = field(default_factory=dict)
     #: The live view last made (:meth:`shared_live_view`): what it was made for, and its making.
@@ -192,9 +198,12 @@ class Console:
                     data, event = live_update(sent, head, rows, read), "rows"
                 if data:
                     try:
-                        await stream.send(data, event=event)
-                    except (ConnectionResetError, TimeoutError):  # the tab closed between the check and the send,
-                        break  # or its browser stopped reading (asleep: the send timed out): no traceback
+                        await while_read(stream.send(data, event=event), self.write_stall, lambda: _unsent(request))
+                    except ConnectionResetError:  # the tab closed between the check and the send: no traceback
+                        break
+                    except TimeoutError:  # its browser read none of it (asleep, or a client that never reads)
+                        _drop(request, self.write_stall)
+                        break
                     sent = (head, rows, read)
                 changed = self.live.changed
                 if changed is None:
@@ -205,6 +214,21 @@ class Console:
                 except TimeoutError:
                     pass
         return stream
+
+
+def _unsent(request: web.Request) -> int | None:
+    """The bytes written to ``request``'s client that it has not read yet (None: its connection is gone)."""
+    transport = request.transport
+    return transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else None
+
+
+def _drop(request: web.Request, stall: float) -> None:
+    """Close the connection of a live stream whose client read none of it for ``stall`` seconds, with one log line:
+    its loop waited on that write for ever, holding the stream (and a class's whole table) while nobody read it."""
+    log.warning("dropped the live stream of %s: its client read none of it for %g s (%s unsent): a client that "
+                "stops reading is dropped", request.remote, stall, plural(_unsent(request) or 0, "byte"))
+    if request.transport is not None:
+        request.transport.abort()  # close() would wait for the unsent bytes to be read: for ever
 
 
 def live_update(sent: tuple[str, dict[str, str], str], head: str, rows: dict[str, str], read: str) -> str:

@@ -44,12 +44,13 @@ from aiohttp import WSCloseCode, web
 from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.server import Server
 
-from warroom.core.text import clean_line, plural
+from warroom.core.text import clean_line, cut_value, plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
 from warroom.serve._proxies import wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
+from warroom.serve._stall import written_while_read
 from warroom.serve._tab import (
     MAX_MESSAGE_BYTES,
     MAX_RESIZE_CELLS,
@@ -245,6 +246,8 @@ class WarroomServer(Server):
         self.max_sessions = max_sessions
         self.live = live
         self.facilitator_console = console
+        if console is not None:  # its live stream's writes wait for a reader as long as a tab's do
+            console.write_stall = WRITE_STALL_SECONDS
         self.active = 0  # app processes running now
         self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
         #: seats taken by served pages whose tab has not connected yet, by ticket (:meth:`take_seat`)
@@ -600,10 +603,12 @@ class WarroomServer(Server):
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
         and a malformed request in one line (:class:`ClientErrorsOnOneLine`); no more open files for a connection is
-        one line a minute (:class:`OutOfFilesOnceAMinute`)."""
+        one line a minute (:class:`OutOfFilesOnceAMinute`); the sub-protocols a websocket asked for, cut
+        (:class:`WebsocketProtocolsCut`)."""
         handler = logging.StreamHandler(sys.stdout)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
         handler.addFilter(ClientErrorsOnOneLine())
+        handler.addFilter(WebsocketProtocolsCut())
         handler.addFilter(OutOfFilesOnceAMinute())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
@@ -691,6 +696,24 @@ class ClientErrorsOnOneLine(logging.Filter):
         return True
 
 
+class WebsocketProtocolsCut(logging.Filter):
+    """A log filter: aiohttp's record of a websocket asking for sub-protocols the server does not speak (every
+    ``Sec-WebSocket-Protocol`` header: the war room speaks none) names them cut (:func:`~warroom.core.text.cut_value`:
+    by their start, end and length, control characters escaped), in one line: a header of 8 KB was written whole into
+    the server's log for each connection that sent it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "aiohttp.websocket" or not str(record.msg).startswith("%s: Client protocols"):
+            return True
+        args = record.args if isinstance(record.args, tuple) else ()
+        remote = args[0] if args else None
+        protocols = args[1] if len(args) > 1 and isinstance(args[1], list) else []
+        asked = ", ".join(str(p) for p in protocols)
+        record.msg = "a websocket from %s asked for %s the server does not speak (%s): none is used"
+        record.args = (remote, plural(len(protocols), "sub-protocol"), cut_value(asked))
+        return True
+
+
 #: Seconds between two log lines saying the server has no more open files for a new connection.
 OUT_OF_FILES_EVERY = 60.0
 
@@ -768,7 +791,8 @@ async def never_framed(request: web.Request, response: web.StreamResponse) -> No
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
     """The aiohttp application of ``server``: the host name checked (DNS rebinding), then sign-in, in front of
     textual-serve's routes (terminal page, websocket, downloads, static files) and of the facilitator's console."""
-    checks = [server.host_names.middleware, server.signins.middleware, refuse_nul]
+    checks = [written_while_read(WRITE_STALL_SECONDS), server.host_names.middleware, server.signins.middleware,
+              refuse_nul]  # the first writes every answer the others give, bounded by how long its client reads
     app = web.Application(middlewares=[*checks, *middlewares])
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
     app.add_routes(

@@ -45,6 +45,7 @@ from textual_serve.app_service import AppService
 from warroom.core.settings import trace_key
 from warroom.core.text import clean_line
 from warroom.errors import WarroomError
+from warroom.serve._stall import while_read
 
 log = logging.getLogger("warroom.serve")
 
@@ -346,20 +347,9 @@ class TabService(AppService):
         return write
 
     async def _while_read(self, sending: Any) -> None:
-        """Await ``sending`` (a write to the tab) as long as its browser reads: raises TimeoutError once it waited
-        :attr:`write_stall` seconds without the unsent bytes going down (a write that waited that long in all, the
-        browser reading slowly all the while, dropped the tab of a trainee on a slow link)."""
-        task = asyncio.ensure_future(sending)
-        try:
-            unsent = self.unsent() if self.unsent is not None else None
-            while not (await asyncio.wait({task}, timeout=self.write_stall))[0]:
-                now = self.unsent() if self.unsent is not None else None
-                if unsent is None or now is None or now >= unsent:
-                    raise TimeoutError
-                unsent = now
-            task.result()
-        finally:
-            task.cancel()
+        """Await ``sending`` (a write to the tab) as long as its browser reads (:func:`~warroom.serve._stall.
+        while_read`, :attr:`write_stall` seconds)."""
+        await while_read(sending, self.write_stall, self.unsent)
 
     async def run(self) -> None:
         try:

@@ -143,6 +143,18 @@ def damaged_message(path: Path, exc: BaseException) -> str:
     )
 
 
+def not_a_store_message(path: Path, exc: BaseException) -> str:
+    """What to say about a results database file that is not an SQLite database at all (``exc`` SQLite's error):
+    another program's file, or one written over; never a store warroom made."""
+    shown, name, done = _shown(path)
+    return (
+        f"the results store {shown} is not an SQLite database ({exc}): another program's file, or one written over; "
+        f"warroom did not use or change it. Move it aside (e.g. rename it to {name}.not-a-store) and put back a copy "
+        "from a backup, or let warroom start a new, empty store; or give another data directory with --data-dir. "
+        f"The journal of every session stored in it is kept in {done}."
+    )
+
+
 def empty_message(path: Path) -> str:
     """What to say about a results database file that is empty (0 bytes): warroom makes a store whole (its tables
     in it before it is in place), so an empty one was cut short or made by another program, never a store to fill."""

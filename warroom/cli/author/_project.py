@@ -132,7 +132,7 @@ class _Tally:
     failed_sources: list[str] = field(default_factory=list)  # files that are not healthy runs (path:line:col: ...)
     barren: list[str] = field(default_factory=list)  # healthy runs that gave no drill (file: why)
     levels: dict[int, int] = field(default_factory=dict)
-    runs: dict[str, dict[str, int]] = field(default_factory=dict)  # run (run_fingerprint) -> file -> projections
+    runs: dict[str, tuple[Any, int]] = field(default_factory=dict)  # file -> (its run: run_events, projections)
 
     def add(self, file: str, outcome: Any) -> None:
         """Count ``outcome`` (a file's, not yet written) in."""
@@ -143,26 +143,38 @@ class _Tally:
         self.failures += [f"{shown_path(file)}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
         barren = _barren(file, outcome)
         self.barren += [barren] if barren is not None else []
-        if outcome.projections:  # counted by run as the set check finds runs: one run saved twice is one run
-            self.runs.setdefault(_run_of(outcome.projections[0]), {})[file] = len(outcome.projections)
+        if outcome.projections:  # grouped by run as the set check groups them: one run saved twice is one run
+            self.runs[file] = (_run_of(outcome.projections[0]), len(outcome.projections))
+
+    def _first_files(self) -> list[tuple[str, str]]:
+        """Each file with projections, in name order, with the first file (in name order) of its run."""
+        from warroom.core.library import run_groups
+
+        files = sorted(self.runs)
+        groups = run_groups([self.runs[f][0] for f in files])
+        return [(f, files[g]) for f, g in zip(files, groups, strict=True)]
 
     @property
     def per_run(self) -> dict[str, int]:
         """The projections each healthy run gave, by the first of its files (in name order)."""
-        return {min(files): sum(files.values()) for files in self.runs.values()}
+        out: dict[str, int] = {}
+        for file, first in self._first_files():
+            out[first] = out.get(first, 0) + self.runs[file][1]
+        return out
 
     @property
     def repeated(self) -> list[tuple[str, str]]:
         """Each file holding a healthy run an earlier file (in name order) holds too, with that file."""
-        return sorted((f, min(files)) for files in self.runs.values() for f in files if f != min(files))
+        return [(f, first) for f, first in self._first_files() if f != first]
 
 
-def _run_of(projection: Any) -> str:
-    """The healthy run a projection was made from (:func:`~warroom.core.library.run_fingerprint`)."""
-    from warroom.core.library import run_fingerprint
+def _run_of(projection: Any) -> Any:
+    """The healthy run a projection was made from, as the set check compares runs
+    (:func:`~warroom.core.library.run_events`)."""
+    from warroom.core.library import run_events
     from warroom.core.model import Drill
 
-    return run_fingerprint(Drill.model_validate(projection.data))
+    return run_events(Drill.model_validate(projection.data))
 
 
 def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: list[Any], force: bool,

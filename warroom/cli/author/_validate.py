@@ -13,7 +13,6 @@ from warroom.cli.common import (
     drills_setting,
     file_progress,
     format_option,
-    is_set_file,
     settings_of,
 )
 from warroom.core.text import clean, plural
@@ -29,13 +28,16 @@ def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> tuple[list[Any], 
 
 
 def _load_all(
-    files: list[Path], sets: list[Path], drill_dirs: tuple[Path, ...]
-) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]]]:
+    files: list[Path], drill_dirs: tuple[Path, ...]
+) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]], list[Path]]:
     """Load every file: its problems (with the rules across the files: an id that differs from its file name, an id
-    two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path. The
-    files in ``sets`` are drill set files, checked as sets (their drills found in ``drill_dirs``, then the bundled
+    two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path; and
+    the drill set files among them, checked as sets (their drills found in ``drill_dirs``, then the bundled
     library)."""
     from warroom.core.library import cross_file_problems
+    from warroom.core.load import is_drill_set_file
+
+    sets = [f for f in files if is_drill_set_file(f)]
 
     problems_of: dict[Path, list[Any]] = {}
     warnings_of: dict[Path, list[Any]] = {}
@@ -47,7 +49,7 @@ def _load_all(
             advance()
     for f, extra in cross_file_problems(loaded).items():
         problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
-    return problems_of, warnings_of, notes_of
+    return problems_of, warnings_of, notes_of, sets
 
 
 def _load_one(
@@ -134,9 +136,8 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     error (no PATH_OR_ID, a name that is neither a file, a folder nor a drill id, or folders without any drill file).
     """
     files, unreadable = drill_files_of(names)
-    sets = [f for f in files if is_set_file(f)]
     drill_dirs = settings_of(click.get_current_context()).drill_dirs
-    problems_of, warnings_of, notes_of = _load_all(files, sets, drill_dirs)
+    problems_of, warnings_of, notes_of, sets = _load_all(files, drill_dirs)
 
     invalid = 0
     total_problems = 0

@@ -1,6 +1,6 @@
 # The API of warroom.cli.common (its __init__.py loads each name on first use, from the module named here).
 
-from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
+from ._drills import DrillNotLoaded, DrillParam, drill_files_of
 from ._options import (
     FiniteFloat,
     FolderPath,
@@ -49,7 +49,6 @@ __all__ = [
     "failure",
     "file_progress",
     "format_option",
-    "is_set_file",
     "load_set_option",
     "make_console",
     "mode_option",

@@ -81,7 +81,9 @@ class DrillParam(click.ParamType):
             raise click.BadParameter(clean_name(exc), ctx=ctx, param=param, param_hint=hint) from None  # one line
         drill, problems = library.load_or_problems(path)
         if drill is None:
-            if is_set_file(path):  # a drill set, not a drill
+            from warroom.core.load import is_drill_set_file
+
+            if is_drill_set_file(path):  # a drill set, not a drill
                 shown = shown_path(path)  # on its line: a newline in the name forges none
                 raise click.UsageError(f"{shown} is a drill set: play it with `warroom --set {shown}`", ctx=ctx)
             raise DrillNotLoaded(path, problems)
@@ -119,20 +121,6 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
         where = ", ".join(shown_path(p) for p in paths)
         raise click.UsageError(f"no drill files (*.yaml, *.yml) found in {where}")
     return files, len(errors)
-
-
-def is_set_file(path: Path) -> bool:
-    """True for a drill set file (a top-level ``set`` key in any layout, see
-    :func:`warroom.core.load.is_drill_set_text`)."""
-    from warroom.core.files import open_regular
-    from warroom.core.load import MAX_SET_BYTES, is_drill_set_text
-
-    try:  # opened without waiting and checked open (a FIFO, a folder: OSError, not a set)
-        with open_regular(path) as f:
-            head = f.read(MAX_SET_BYTES)
-    except OSError:
-        return False
-    return is_drill_set_text(head.decode("utf-8", errors="replace"))
 
 
 def folder_problem(exc: OSError) -> str:

@@ -58,6 +58,8 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
         except CorruptSession:
             what = "(a stored row that cannot be read)"
         say(f"  {sid}  {what}")
+    for note in _next_first_attempts(store, ids):
+        say(f"warning: {note}", err=True)
     if not yes:
         if not _stdin_is_a_terminal():
             raise click.ClickException("not deleting without confirmation: run it in a terminal, or add --yes")
@@ -69,6 +71,37 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
     say(f"Deleted {plural(result.deleted, 'session')} and {plural(len(result.journals), 'journal')}.")
     for problem in result.problems:
         say(f"warning: {problem}", err=True)
+
+
+def _next_first_attempts(store: Any, ids: list[str]) -> list[str]:
+    """What deleting ``ids`` does to the figures beyond them: each deleted session that is its trainee's first
+    attempt at its drill, where they have a later session of it that is kept, makes that later session the first
+    attempt (the one the figures count as the trial, docs/cohorts.md), though it was played after the deleted one."""
+    from warroom.core.stats import attempt_order
+    from warroom.store.cohort import FactsQuery, read_facts
+    from warroom.store.errors import CorruptSession
+
+    notes: list[str] = []
+    pairs: dict[tuple[str, str], None] = {}
+    for sid in ids:
+        try:
+            r = store.get(sid)
+        except CorruptSession:
+            continue
+        pairs[r.trainee, r.drill_id] = None
+    gone = set(ids)
+    for trainee, drill_id in pairs:
+        facts = sorted(read_facts(store, FactsQuery(trainee=trainee, drill=drill_id), with_left_out=True)[0],
+                       key=attempt_order)  # fmt: skip
+        kept = [f for f in facts if f.session_id not in gone]
+        if not facts or facts[0].session_id not in gone or not kept:
+            continue
+        notes.append(f"{facts[0].session_id} is the first attempt of trainee {clean_name(trainee)!r} at drill "
+                     f"{clean_name(drill_id)!r}: once it is deleted, their next session of it, {kept[0].session_id}, "
+                     "becomes the first attempt "
+                     "the figures count as their trial, though it was played after the deleted one (delete it too "
+                     "if it was played knowing the drill)")  # fmt: skip
+    return notes
 
 
 @click.command("delete")

@@ -57,7 +57,8 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
     # WEEK-1.SET.YAML is a file name as week-1.set.yaml is
     if not ("/" in value or "\\" in value or value.lower().endswith((".yaml", ".yml"))):
         return value
-    if not os.path.isfile(p):  # Path.is_file raises on a name too long for the system
+    # (os.path: Path.is_file raises on a name too long for the system); a folder or a FIFO there is named as one below
+    if not os.path.isfile(p) and not os.path.exists(p):
         raise click.BadParameter(_no_set_file(value, p), ctx, param)
     from warroom.core.load import DrillSetError, load_drill_set
 

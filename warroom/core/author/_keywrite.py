@@ -517,7 +517,9 @@ def write_draft(
         mode = target.stat().st_mode & 0o7777
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyWriteError(f"{shown_path(path)}: cannot read the drill file: {exc}") from None
+        # the OS's reason alone (not Python's "[Errno 2] No such file or directory: 'PATH'", the path named twice)
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise KeyWriteError(f"{shown_path(path)}: cannot read the drill file: {why}") from None
     if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
         raise ChangedOnDisk(
             f"{shown_path(path)}: the file changed on disk since it was opened (another editor saved it?): nothing "

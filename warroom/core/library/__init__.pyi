@@ -14,9 +14,10 @@ from ._library import (
     find_drill_files,
     resolve_drill,
 )
-from ._runs import run_fingerprint
+from ._runs import SAME_RUN_OVERLAP, run_events, run_fingerprint, run_groups, run_overlap
 
 __all__ = [
+    "SAME_RUN_OVERLAP",
     "Attempt",
     "CachedFile",
     "Candidate",
@@ -36,7 +37,10 @@ __all__ = [
     "find_drill_files",
     "resolve_drill",
     "resolve_set_drills",
+    "run_events",
     "run_fingerprint",
+    "run_groups",
+    "run_overlap",
     "same_run_problems",
     "settled",
 ]

@@ -113,6 +113,7 @@ def resolve_set_drills(
         out.append(SetDrill(name, path, drill))
     if assessment or drill_set.mode == "assessment":  # one run twice in what counts: refused (docs/drill-sets.md)
         problems += same_run_problems(out, at, "assessment")
+        problems += [at(("drills", i), TUTORIAL_IN_ASSESSMENT) for i, d in enumerate(out) if _is_tutorial(d.path)]
     loaded = [d.drill for d in out if d.drill is not None]
     if drill_set.adaptive is not None and loaded and len(loaded) == len(out):
         rate_at = ("adaptive", "all_clear_rate")
@@ -120,28 +121,48 @@ def resolve_set_drills(
     return out, problems
 
 
+#: Why an assessment set may not name the bundled tutorial (docs/drill-sets.md).
+TUTORIAL_IN_ASSESSMENT = (
+    "the drill 'tutorial' is the guided tutorial: it is played with its lessons and stored in the mode `tutorial`, "
+    "which no figure and no gradebook counts, so an assessment set cannot count it: leave it out (`warroom tutorial` "
+    "plays it), or name a drill of your own"
+)
+
+
+def _is_tutorial(path: Path | None) -> bool:
+    """Whether ``path`` is the bundled tutorial's drill file (a copy elsewhere is an ordinary drill)."""
+    from warroom.core.files import real_path
+    from warroom.core.library._library import TUTORIAL_ID, bundled_drills_dir
+
+    return path is not None and real_path(path) == real_path(bundled_drills_dir() / f"{TUTORIAL_ID}.yaml")
+
+
 def same_run_problems(drills: Sequence[SetDrill], at: Callable[[tuple[Any, ...], str], Problem],
                       mode: str) -> list[Problem]:
-    """A problem for each healthy run of which a set holds more than one drill
-    (:func:`~warroom.core.library.run_fingerprint`; a drill named twice is a problem of its own, not counted here),
+    """A problem for each healthy run of which a set holds more than one drill (one run by a near match:
+    :func:`~warroom.core.library._runs.run_groups`; a drill named twice is a problem of its own, not counted here),
     at the `drills` entry of its second drill, naming the others after it (an assessment set of 300 projections of
     one run is refused in one message, not 299): an error in an ``"assessment"`` set (``mode``), a warning (rule
     ``same-run``) in a practice set. ``at`` places a message at a data path of the set file
     (:func:`set_problem_at`)."""
-    from warroom.core.library._runs import run_fingerprint
+    from warroom.core.library._runs import run_events, run_fingerprint, run_groups
 
-    runs: dict[str, list[tuple[int, str]]] = {}  # run -> (item index, drill id) of its drills in the set, in order
+    counted: list[tuple[int, Any]] = []  # (item index, drill) of each drill counted, in order
     ids: set[str] = set()
     for i, entry in enumerate(drills):
         if entry.drill is None or entry.drill.id in ids:
             continue
         ids.add(entry.drill.id)
-        runs.setdefault(run_fingerprint(entry.drill), []).append((i, entry.drill.id))
+        counted.append((i, entry.drill))
+    runs: dict[int, list[tuple[int, str]]] = {}  # run (its first drill) -> (item index, drill id) of its drills
+    for group, (i, drill) in zip(run_groups([run_events(d) for _, d in counted]), counted, strict=True):
+        runs.setdefault(group, []).append((i, drill.id))
     out = []
-    for run, of_run in runs.items():
+    for group, of_run in runs.items():
         if len(of_run) < 2:
             continue
         (j, other), (i, drill_id), *more = of_run
+        run = run_fingerprint(counted[group][1])  # the run is named by its first drill's fingerprint
         problem = at(("drills", i), _same_run_message(drill_id, j + 1, other, run, mode, more))
         out.append(problem if mode == "assessment" else replace(problem, severity="warning", rule="same-run"))
     return sorted(out, key=lambda p: (p.line, p.column))
@@ -159,9 +180,9 @@ def _same_run_message(drill_id: str, item: int, other: str, run: str, mode: str,
         rest = len(more) - SAME_RUN_NAMED
         also = (f", and so {'is' if len(more) == 1 else 'are'} {named}"
                 + (f" and {rest:,} more" if rest > 0 else ""))
-    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r}{also} (run {run}: the "
-            "same events but where a fault was put): a trainee who has played one of them, or its noise trial, finds "
-            "the other's fault by the event that differs, without reading it; ")
+    what = (f"the drill {drill_id!r} is from the same healthy run as item {item}, {other!r}{also} (run {run}: "
+            "most of its events the same, apart from where a fault was put): a trainee who has played one of them, "
+            "or its noise trial, finds the other's fault by the event that differs, without reading it; ")
     if mode == "assessment":
         return what + ("a set played as an assessment holds at most one drill of each run: keep one here and play "
                        "the others in a practice set")

@@ -15,12 +15,25 @@ field naming another event (the call a result answers, the request an approval a
 the place of that event in the run, never its id: which call a result answers counts, how events are named does
 not. The drill clock stretched for the reading window changes only times, so two projections of one run have one
 fingerprint; two runs that differ in any call, result (or the call it answers), message or report have two.
+
+An author who edits one event of a run (a character of a result, a line added to a message) makes another
+fingerprint of it, so drills are of one run by a **near match** (:func:`run_groups`, docs/drill-sets.md): each
+drill's healthy run as a set of what its events say (:func:`run_events`: each event's digest, with the digest of
+the event it names in place of that event's place, numbered by repetition), and two runs one run when their
+overlap, the events they share over the events either has (Jaccard), is at least :data:`SAME_RUN_OVERLAP`. Two
+runs of one agent on two tasks share little of what their events say (its system prompt is a log; what the user
+asked, the calls' arguments and their results differ): at most 0.14 in the tau-bench retail runs, whatever their
+policy text. The pairs are found with a prefix filter (each run indexed by its rarest events only, as many as a
+near pair must share one of), never by comparing every pair.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from warroom.core.model import Drill, LogEvent, TwinError, twin_of
@@ -34,6 +47,12 @@ _NAMING = ("call", "request", "batch")
 
 #: Characters of the hexadecimal digest a fingerprint is.
 DIGEST_CHARS = 12
+#: Two healthy runs are one run when the events they share are at least this part of the events either has
+#: (Jaccard): one event edited in a run of 20 leaves 19 of 21 (0.90), in a run of 3, 2 of 4 (0.5).
+SAME_RUN_OVERLAP = 0.5
+
+#: A run as :func:`run_events` gives it: (an event's digest, which repetition of that digest it is).
+RunEvents = frozenset[tuple[str, int]]
 
 
 def healthy_trace(drill: Drill) -> list[Any]:
@@ -46,13 +65,30 @@ def healthy_trace(drill: Drill) -> list[Any]:
     return list(drill.trace)
 
 
+def _kept(events: list[Any]) -> list[Any]:
+    """The events of a run that say what happened, in release order: no logs, no retried attempts (nor their
+    results)."""
+    ordered = sorted(events, key=lambda e: e.t)  # stable: events of one time keep their order
+    retried = {e.retry_of for e in ordered if getattr(e, "retry_of", None)}
+    return [e for e in ordered
+            if not (isinstance(e, LogEvent) or e.id in retried or getattr(e, "call", None) in retried)]
+
+
+def _said(event: Any) -> dict[str, Any]:
+    """What ``event`` says: its fields but those that place or time it and those naming other events."""
+    said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
+    return said
+
+
+def _digest(data: Any) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
 def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
     """The events of a run as what they say, in release order: no logs, no retried attempts (nor their results),
     no placing fields."""
-    ordered = sorted(events, key=lambda e: e.t)  # stable: events of one time keep their order
-    retried = {e.retry_of for e in ordered if getattr(e, "retry_of", None)}
-    kept = [e for e in ordered
-            if not (isinstance(e, LogEvent) or e.id in retried or getattr(e, "call", None) in retried)]
+    kept = _kept(events)
     place: dict[tuple[str, str], int] = {}  # (what it names: "id" or "batch", the name) -> first place in the run
     for i, event in enumerate(kept):
         place.setdefault(("id", event.id), i)
@@ -60,7 +96,7 @@ def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
             place.setdefault(("batch", event.batch), i)
     out = []
     for event in kept:
-        said = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
+        said = _said(event)
         for name in _NAMING:
             named = getattr(event, name, None)
             if named is not None:  # (-1: an event not in the run, a log or a retried attempt)
@@ -75,3 +111,77 @@ def run_fingerprint(drill: Drill) -> str:
     text = json.dumps(_what_happened(healthy_trace(drill)), sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=DIGEST_CHARS // 2).hexdigest()
+
+
+def run_events(drill: Drill) -> RunEvents:
+    """The healthy run ``drill`` was made from as a set of its events (what :func:`run_groups` compares): each kept
+    event (as the fingerprint keeps them) as a digest of what it says and of what the event it names says (the call
+    a result answers, the request an approval answers, the first call of its batch; never its place, so an event
+    added earlier changes one digest, not every later one), numbered by repetition (a call made twice is two)."""
+    kept = _kept(healthy_trace(drill))
+    own = [_digest(_said(e)) for e in kept]
+    named: dict[tuple[str, str], str] = {}  # ("id" or "batch", the name) -> the digest of the event it names
+    for event, digest in zip(kept, own, strict=True):
+        named.setdefault(("id", event.id), digest)
+        if getattr(event, "batch", None) is not None:
+            named.setdefault(("batch", event.batch), digest)
+    repeats: Counter[str] = Counter()
+    out = set()
+    for event, digest in zip(kept, own, strict=True):
+        names = [(n, getattr(event, n, None)) for n in _NAMING]
+        whole = _digest([digest, *(named.get(("batch" if n == "batch" else "id", v), "-")
+                                   for n, v in names if v is not None)])
+        out.add((whole, repeats[whole]))
+        repeats[whole] += 1
+    return frozenset(out)
+
+
+def run_overlap(one: RunEvents, other: RunEvents) -> float:
+    """The events two runs share over the events either has (Jaccard): 1.0 for two empty runs."""
+    either = len(one | other)
+    return len(one & other) / either if either else 1.0
+
+
+def run_groups(runs: Sequence[RunEvents]) -> list[int]:
+    """For each of ``runs`` (:func:`run_events`), the index of the first run of its group: runs are one run when
+    their overlap (:func:`run_overlap`) is at least :data:`SAME_RUN_OVERLAP`, and so are the runs a chain of such
+    pairs joins. Equal runs are compared once; the near pairs are found by :func:`_near_pairs`."""
+    parent = list(range(len(runs)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        a, b = root(i), root(j)
+        parent[max(a, b)] = min(a, b)
+
+    first: dict[RunEvents, int] = {}
+    distinct: list[int] = []
+    for i, run in enumerate(runs):
+        if run in first:
+            join(first[run], i)
+        else:
+            first[run] = i
+            distinct.append(i)
+    for i, j in _near_pairs([runs[k] for k in distinct]):
+        join(distinct[i], distinct[j])
+    return [root(i) for i in range(len(runs))]
+
+
+def _near_pairs(runs: Sequence[RunEvents]) -> Iterator[tuple[int, int]]:
+    """Each pair (i < j) of ``runs`` whose overlap is at least :data:`SAME_RUN_OVERLAP`, by a prefix filter: with
+    the events ordered rarest first, two runs of overlap t share at least ceil(t * n) of the n events of each, so
+    they share one of the first n - ceil(t * n) + 1 of each; only those are indexed and looked up, and only the runs
+    found so are compared (an event every run has is in no prefix but the runs that have nothing else)."""
+    counts = Counter(event for run in runs for event in run)
+    index: dict[tuple[str, int], list[int]] = {}
+    for j, run in enumerate(runs):
+        ordered = sorted(run, key=lambda event: (counts[event], event))
+        prefix = ordered[:len(ordered) - math.ceil(SAME_RUN_OVERLAP * len(ordered)) + 1]
+        candidates = sorted({i for event in prefix for i in index.get(event, ())})
+        yield from ((i, j) for i in candidates if run_overlap(runs[i], run) >= SAME_RUN_OVERLAP)
+        for event in prefix:
+            index.setdefault(event, []).append(j)

@@ -36,7 +36,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from warroom.core.files import compression_of
 from warroom.core.load._problems import DrillLoadError, Problem
 from warroom.core.load._problems import problem_at as _at
 from warroom.core.load._yaml.build import Abort, Builder
@@ -222,14 +221,12 @@ def _read(path: Path) -> str:
         why = broken_link(path, exc) or ("no such file" if isinstance(exc, FileNotFoundError) else
                                          f"cannot read the file: {exc.strerror or exc}")
         raise DrillSetError([Problem(shown, 1, 1, why)]) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        compressed = compression_of(data)
-        why = (f"compressed ({compressed[0]}), not a drill set's YAML text: decompress it first (`{compressed[1]} "
-               "FILE`) and give the file it holds") if compressed is not None else (
-            f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8")
-        raise DrillSetError([Problem(shown, 1, 1, why)]) from None
+    from warroom.core.load._loader import decode_drill_bytes
+
+    try:  # a byte that is not UTF-8 is named where it is, as in a drill file (not at 1:1 by its offset)
+        return decode_drill_bytes(data, shown)
+    except DrillLoadError as exc:
+        raise DrillSetError(exc.problems) from None
 
 
 def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
@@ -308,12 +305,18 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         raise DrillSetError([_error_problem(shown, root, e) for e in details], drills) from None
 
 
-def is_drill_set_file(path: Path) -> bool:
-    """True when the file at ``path`` (which did not load as a drill) is a drill set file."""
+def is_drill_set_file(path: str | os.PathLike[str]) -> bool:
+    """True when the file at ``path`` (which did not load as a drill) is a drill set file: its first
+    :data:`MAX_SET_BYTES` hold a top-level ``set`` key (:func:`is_drill_set_text`, bytes that are not UTF-8
+    replaced). Opened without waiting and checked open: a FIFO or a folder is no set."""
+    from warroom.core.files import open_regular
+
     try:
-        return is_drill_set_text(_read(path))
-    except DrillSetError:
+        with open_regular(Path(path)) as f:
+            head = f.read(MAX_SET_BYTES)
+    except OSError:
         return False
+    return is_drill_set_text(head.decode("utf-8", errors="replace"))
 
 
 def set_problem_at(path: str | os.PathLike[str]) -> Callable[[tuple[Any, ...], str], Problem]:

@@ -7,14 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.chat._shapes import (
-    ANSWERS_FIELD,
-    is_responses_items,
-    normalize,
-    responses_messages,
-    sharegpt,
-    system_prompt,
-)
+from warroom.importers.chat._shapes import normalize, sharegpt, system_prompt
+from warroom.importers.exports import ANSWERS_FIELD, is_responses_items, responses_messages
 from warroom.importers.kit import MAX_CHAT_BYTES, TraceError, json_kind, json_lines, parse_json, read_text
 
 ROLES = ("system", "developer", "user", "assistant", "tool")

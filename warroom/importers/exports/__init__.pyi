@@ -2,6 +2,7 @@
 
 from ._convert import Recorded, convert_export
 from ._messages import Message, generation_info, message, messages, model_messages, model_said, tool_answer
+from ._responses import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, is_responses_items, responses_messages
 from ._tree import ancestors, attach_tools, root_ids
 from ._values import (
     MAX_EXPORT_BYTES,
@@ -17,8 +18,11 @@ from ._values import (
 )
 
 __all__ = [
+    "ANSWERS_FIELD",
+    "ITEM_INDEX",
     "MAX_EXPORT_BYTES",
     "Message",
+    "RESPONSES_ITEMS",
     "Recorded",
     "UNFINISHED",
     "ancestors",
@@ -27,6 +31,7 @@ __all__ = [
     "error_text",
     "first_record",
     "generation_info",
+    "is_responses_items",
     "message",
     "messages",
     "model_messages",
@@ -34,6 +39,7 @@ __all__ = [
     "python_literal",
     "read_values",
     "recorded_prices",
+    "responses_messages",
     "root_ids",
     "time_ns",
     "token_pair",

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.importers.exports._responses import responses_messages
 from warroom.importers.spans import Step, as_text
 
 #: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
@@ -130,21 +131,10 @@ def message(item: Any) -> Message | None:
 
 
 def _responses_item(item: dict[str, Any]) -> Message | None:
-    """An OpenAI Responses API output item that is not a ``message``: a ``function_call`` (the assistant asking for
-    a tool call: ``call_id``, ``name``, ``arguments``), its ``function_call_output`` (a tool message), or a
-    ``reasoning`` item (its summary as ``[reasoning] TEXT``)."""
-    kind = item["type"]
-    if kind == "function_call":
-        call = _call({"id": item.get("call_id") or item.get("id"), "name": item.get("name"),
-                      "args": item.get("arguments")})
-        return Message("assistant", calls=[call]) if call is not None else None
-    if kind == "function_call_output":
-        call_id, output = item.get("call_id"), item.get("output")
-        return Message("tool", output if isinstance(output, str) else as_text(output),
-                       call_id=call_id if isinstance(call_id, str) else "")
-    summary = item.get("summary")
-    texts = [p.get("text") for p in summary if isinstance(p, dict)] if isinstance(summary, list) else []
-    return Message("assistant", "\n".join(f"[reasoning] {t}" for t in texts if isinstance(t, str) and t))
+    """An OpenAI Responses API output item that is not a ``message`` (a ``function_call``, its
+    ``function_call_output``, a ``reasoning`` item), read by :func:`responses_messages` and then as a message."""
+    read = responses_messages([item], "")
+    return message(read[0]) if read else Message("assistant")
 
 
 def messages(value: Any) -> list[Message] | None:

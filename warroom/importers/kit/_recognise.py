@@ -170,14 +170,7 @@ def annotation_refusal(importer: Importer, path: Path, message: str) -> str:
 
 
 def _yaml_drill(path: Path) -> bool:
-    if not Path(path).is_file():  # a FIFO or a device is never opened: it could block
-        return False
-    try:
-        with Path(path).open("rb") as f:
-            head = f.read(64 * 1024).decode("utf-8", "replace")
-    except OSError:
-        return False
-    lines = head.splitlines()
+    lines = read_head(Path(path), 64 * 1024).splitlines()  # a FIFO or a device is never read: it could block
     return all(any(line.startswith(key) for line in lines) for key in _YAML_DRILL_KEYS)
 
 

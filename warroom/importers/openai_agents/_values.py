@@ -115,27 +115,19 @@ def _responses(output: Any) -> list[dict[str, Any]]:
 
 
 def _output_items(items: Any) -> list[Message]:
-    """A Response's ``output`` items as the model's messages: a ``message`` item's text, a ``function_call`` a
-    tool call, a ``reasoning`` item's summary ``[reasoning] TEXT``, any other item (a hosted tool's call) ``[TYPE]``."""
+    """A Response's ``output`` items as the model's messages, read as the exports read them
+    (:func:`~warroom.importers.exports.message`: a ``message`` item's text, its role the model's unless it names
+    one, a ``function_call`` a tool call, a ``reasoning`` item's summary ``[reasoning] TEXT``); any other item (a
+    hosted tool's call, a call without a name) ``[TYPE]``."""
     out: list[Message] = []
     for item in items if isinstance(items, list) else []:
         kind = item.get("type") if isinstance(item, dict) else None
-        if kind == "message" or (kind is None and isinstance(item, dict) and "role" in item):
-            m = message({**item, "role": item.get("role") or "assistant"})
-            if m is not None:
-                out.append(m)
-        elif kind == "function_call" and isinstance(item.get("name"), str):
-            call_id = item.get("call_id") or item.get("id")
-            args = item.get("arguments")
-            out.append(Message("assistant", calls=[(as_text(call_id), item["name"],
-                                                         args if isinstance(args, str) else as_text(args))]))
-        elif kind == "reasoning":
-            summary = item.get("summary")
-            text = "\n".join(p["text"] for p in summary if isinstance(p, dict) and isinstance(p.get("text"), str)) \
-                if isinstance(summary, list) else ""
-            if text:
-                out.append(Message("assistant", f"[reasoning] {text}"))
-        elif isinstance(kind, str):
+        said = kind == "message" or (kind is None and isinstance(item, dict) and "role" in item)
+        read = message({**item, "role": item.get("role") or "assistant"} if said else item) \
+            if said or kind in ("function_call", "reasoning") else None
+        if read is not None and (read.text or read.calls):
+            out.append(read)
+        elif isinstance(kind, str) and kind not in ("message", "reasoning"):
             out.append(Message("assistant", f"[{kind}]"))
     return out
 

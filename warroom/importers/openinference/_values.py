@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.files import record_json
+from warroom.importers.exports import responses_messages
 from warroom.importers.spans import as_text
 
 #: Part types whose ``text`` is message text (OpenAI chat and Responses API, Anthropic).
@@ -133,21 +134,13 @@ def _part_call(part: dict[str, Any]) -> tuple[Any, Any, Any]:
 
 
 def _response_items(items: list[Any]) -> list[dict[str, Any]] | None:
-    """The Responses API's output (or input) items as messages: each ``message`` item one message, and each
-    ``function_call`` item a tool call of the assistant message it follows (a message of its own if none)."""
-    out: list[dict[str, Any]] = []
-    for item in items:
-        if not isinstance(item, dict):
-            return None
-        if item.get("type") == "function_call":
-            if not out or out[-1].get("role") != "assistant":
-                out.append({"role": "assistant"})
-            calls = sum(1 for k in out[-1] if k.endswith(".tool_call.function.name"))
-            call_id, name, arguments = _part_call(item)
-            head = f"tool_calls.{calls}.tool_call."
-            out[-1].update({head + "id": call_id if isinstance(call_id, str) else "",
-                            head + "function.name": name if isinstance(name, str) else "",
-                            head + "function.arguments": as_text(arguments)})
-        elif item.get("type") in (None, "message") and (message := _message(item)) is not None:
-            out.append(message)
+    """The Responses API's output (or input) items as messages, read by
+    :func:`~warroom.importers.exports.responses_messages` (each ``message`` item one message, and each
+    ``function_call`` item a tool call of the assistant message it follows, a message of its own if none) and then
+    flattened; other items are not read here."""
+    if not all(isinstance(item, dict) for item in items):
+        return None
+    read = [item for item in items if item.get("type") == "function_call"
+            or (item.get("type") in (None, "message") and _message(item) is not None)]
+    out = [m for m in map(_message, responses_messages(read, "output")) if m is not None]
     return out or None

@@ -21,6 +21,7 @@ from ._roles import (
     mark_submitted_function,
     own_sessions_only,
     secure,
+    shared_with,
     trainee_checks_policy,
     trainee_refused,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "scrub",
     "secure",
     "sessions_columns",
+    "shared_with",
     "store_target",
     "mark_submitted_function",
     "trainee_checks_policy",

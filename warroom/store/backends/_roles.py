@@ -231,6 +231,29 @@ def secure(store: OpenStore) -> list[str]:
     return [TRAINEE_ROLE, FACILITATOR_ROLE]
 
 
+#: The other schemas of this database holding a store whose tables ``warroom store secure`` granted to the group
+#: roles (the roles are the server's, not a store's: docs/cohorts.md, "Roles: who sees what").
+_SHARED_WITH = f"""SELECT n.nspname FROM pg_catalog.pg_namespace n
+WHERE n.nspname <> current_schema()
+  AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'warroom_schema')
+  AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname = '{FACILITATOR_ROLE}'
+              AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE'))
+ORDER BY 1"""
+
+
+def shared_with(store: OpenStore) -> list[str]:
+    """The other schemas of the store's PostgreSQL database whose store the group roles reach too (each secured by
+    ``warroom store secure``: a schema per cohort shares the two roles, so a facilitator of one cohort is one of
+    every such cohort, and a trainee of one may store sessions under their name in another); [] for a SQLite store.
+    Raises :class:`StoreError` when the catalogs cannot be read."""
+    if store.dialect.name != "postgresql":
+        return []
+    try:
+        return [str(row[0]) for row in store.db.conn.execute(_SHARED_WITH).fetchall()]
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+
+
 _OWN_ONLY = """SELECT current_user,
     c.relrowsecurity,
     r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'MEMBER'),

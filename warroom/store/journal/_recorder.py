@@ -139,8 +139,21 @@ class Trial:
     #: True when the trainee chose the trial or the seed (``warroom run --as`` or ``--seed``) instead of letting the
     #: session draw them: the start line and the stored row record it (``chosen``), and the cohort statistics never
     #: count such a session as a trial (docs/scoring.md, "What counts as a trial"). The caller says so: a forced
-    #: trial of warroom's own (the tutorial's signal trial) is not the trainee's choice.
+    #: trial of warroom's own (the tutorial's signal trial) is not the trainee's choice. A drill with one trial only
+    #: (no twin) is recorded as drawn whatever this says (:func:`_chosen`): there was nothing to choose.
     chosen: bool = False
+
+
+def _chosen(drill: Drill, trial: Trial) -> bool:
+    """Whether a session of ``drill`` decided by ``trial`` is recorded as chosen: the trainee chose its trial or seed,
+    and ``drill`` has two trials to choose from (a twin). A drill of one trial (no twin: signal; all clear: noise)
+    plays it whatever ``--as`` or ``--seed`` says (a seed picks only its variant, whose fault is the drill's), so
+    nothing was chosen: the session is drawn, a fair trial (and ``scores verify`` finds its seed drawing it)."""
+    from warroom.core.variants import can_play_as
+
+    return trial.chosen and len(can_play_as(drill)) > 1
+
+
 #: The variable ``warroom serve`` sets for each app process it runs: the browser tab's id on that server.
 SERVE_TAB_ENV = "WARROOM_SERVE_TAB"
 
@@ -241,6 +254,7 @@ class SessionRecorder:
             sha = file_sha256(drill_path)
         except OSError as exc:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
+        chosen = _chosen(drill, trial or Trial())
         try:
             with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
                 seed, played_as, drill = _session_variant(store, trainee, drill, seed, trial or Trial())
@@ -260,7 +274,7 @@ class SessionRecorder:
             set_id=set_id,
             seed=seed,
             played_as=played_as.value,
-            chosen=(trial or Trial()).chosen,
+            chosen=chosen,
         )
         info, writer = _open_journal(data_dir, info)
         return cls(data_dir, info, drill, writer)

@@ -30,6 +30,7 @@ from warroom.store.errors import (
     damaged_message,
     empty_message,
     full_disk_message,
+    not_a_store_message,
 )
 from warroom.store.results._migrations import MIGRATIONS, backfills_to, session_columns
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
@@ -140,7 +141,9 @@ class StoreConnection:
             full = full_disk_message(self.path, exc)
             if full is not None:
                 raise StoreError(full) from exc
-            if isinstance(exc, sqlite3.OperationalError) or "not a database" in str(exc):
+            if "not a database" in str(exc):
+                raise StoreError(not_a_store_message(self.path, exc)) from exc
+            if isinstance(exc, sqlite3.OperationalError):
                 raise StoreError(f"{self.location} is not a usable warroom results store: {exc}") from exc
             raise DamagedStore(damaged_message(self.path, exc)) from exc
         except StoreError:

@@ -35,8 +35,9 @@ class AnnotateApp(DialogAwareNotices, WarroomLook):
     """
 
     TITLE = "warroom annotate"
-    #: ctrl+c leaves like ``q``: with unsaved marks it asks first, and a second ctrl+c at that question leaves.
-    BINDINGS = [Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True)]
+    #: ctrl+c leaves like ``q``: with unsaved marks it asks first, and a second ctrl+c at that question leaves. So
+    #: does ctrl+q, Textual's own quit key, which left at once and lost the unsaved marks without a recovery copy.
+    BINDINGS = [Binding("ctrl+c,ctrl+q", "interrupt", "Quit", show=False, priority=True)]
 
     def __init__(self, file: AnnotatedFile, *, speed: float = 1.0, clock: Clock | None = None,
                  recovered: Recovered | None = None, handle_signals: bool = False) -> None:

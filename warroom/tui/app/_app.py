@@ -63,6 +63,8 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
         super().__init__()
         self.services = services
         self.start = start
+        if start is not None:  # loaded by the command line: refused once its file changes, as a picker's drill is
+            services.remember(start)
         self.speed = speed
         self.clock = clock if clock is not None else Clock()
         self.live: WarRoomScreen | None = None  # the war room of the drill being played, if any

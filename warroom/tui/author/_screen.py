@@ -204,15 +204,18 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
 
     def action_toggle_pause(self) -> None:
         """Pause or resume the drill clock."""
+        self.tick()  # the real time since the last tick is played first (nothing while paused)
         self.paused = not self.paused
         self._last_time = self.clock.time
         self.apply([])
 
     def action_faster(self) -> None:
+        self.tick()  # the real time since the last tick at the speed it ran at; the new speed counts from now
         self.speed = next((s for s in PLAYBACK_SPEEDS if s > self.speed), PLAYBACK_SPEEDS[-1])
         self.apply([])
 
     def action_slower(self) -> None:
+        self.tick()
         self.speed = next((s for s in reversed(PLAYBACK_SPEEDS) if s < self.speed), PLAYBACK_SPEEDS[0])
         self.apply([])
 

@@ -103,6 +103,12 @@ class Services:
     #: Each folder's records as this process last read them from, or wrote them to, its cache file.
     _cached: dict[str, dict[str, CachedFile]] = field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if self.drill_set is not None:  # its drills were read as it was opened: refused once their file changes
+            for d in self.drill_set.drills:
+                if d.path is not None and d.drill is not None:
+                    self.remember(DrillEntry(d.path, d.drill))
+
     def _folder_entries(self, folder: Path, paths: list[Path]) -> list[DrillEntry]:
         """The entries of ``paths`` (the drill files found in ``folder``, in order): each from this process's
         entries while its file is unchanged, else from the folder's cache file while its record's stamp is the
@@ -262,8 +268,25 @@ class Services:
             except ResultsUnavailable:
                 drill = None
             chosen = [d for d in active.drills if drill is not None and d.drill is drill]
-            return [DrillEntry(d.path, d.drill) for d in chosen if d.path is not None]
-        return [DrillEntry(d.path, d.drill, d.problems) for d in active.drills if d.path is not None]
+            return [self._as_read(d.path, d.drill) for d in chosen if d.path is not None]
+        return [self._as_read(d.path, d.drill, d.problems) for d in active.drills if d.path is not None]
+
+    def _as_read(self, path: Path, drill: Any, problems: tuple[str, ...] = ()) -> DrillEntry:
+        """A drill set's entry for its drill at ``path``: as this process last read the file (a drill edited since
+        the set was opened, read again when it was opened from the picker; with its problems if it no longer loads),
+        else as the set read it."""
+        mine = self._loaded.get(path)
+        if mine is None:
+            return DrillEntry(path, drill, problems)
+        return mine[1] if mine[1].drill is None else DrillEntry(path, mine[1].drill, problems)
+
+    def remember(self, entry: DrillEntry) -> None:
+        """Take ``entry``, loaded from its file by the caller (``warroom run FILE``, ``warroom tutorial``), as read
+        now: :meth:`cannot_start` then refuses it once its file changes, as it refuses an entry the picker read (the
+        session would otherwise record the changed file's SHA-256 for the drill as it was read)."""
+        stamp = file_stamp(entry.path)
+        if stamp is not None and entry.drill is not None and entry.path not in self._loaded:
+            self._loaded[entry.path] = (stamp, entry)
 
     def cannot_start(self, entry: DrillEntry) -> str | None:
         """Why ``entry`` cannot be started now (a sentence), or None: its file changed since it was read (the

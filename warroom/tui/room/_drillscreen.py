@@ -129,6 +129,8 @@ class DrillScreen(Screen[None]):
         event and the dialog's answer reach the screen in no fixed order (the answer is run by the app's message
         pump), and an escalation must be journalled before the resume.
         """
+        if self.finished:  # the drill ended (stored; its debrief is on its way): a key typed in that instant (q, ?)
+            return  # opened a dialog the debrief then replaced, which left this screen in the stack for good
         held = self._pause_for_dialog()
 
         def closed(result: _T | None) -> None:

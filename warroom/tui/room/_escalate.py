@@ -330,12 +330,13 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 return True
         else:
             target = self.query_one("#escalate-steps", StepList)
+        typing = event.is_printable and bool(char) and char != " "
         move = target.MOVES.get(event.key)
-        if move is not None:
+        if move is not None and not (typing and char is not None and target.continues_id(char)):
             name, arg = move
             getattr(target, f"action_{name}")(arg)
             return True
-        if event.is_printable and char and char != " ":
+        if typing and char is not None:
             target.type_ahead(char)
             return True
         return False

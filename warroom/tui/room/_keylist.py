@@ -53,6 +53,14 @@ class ListKeys:
         if isinstance(screen, EscalateScreen):
             screen.zone = self.ZONE
 
+    def continues_id(self, char: str) -> bool:
+        """True when ``char`` goes on with the id being typed (typed less than :data:`TYPE_AHEAD_RESET` ago) to one
+        that names a row: then ``j`` and ``k`` are letters of it, not moves (an imported drill's event ids hold
+        them: ``call_OvvEcj3Vwmo...``)."""
+        if not self._typed or time.monotonic() - self._typed_at > TYPE_AHEAD_RESET:
+            return False
+        return self.typed_index(self._typed + char) is not None
+
     def type_ahead(self, char: str) -> None:
         """A printable character extends the typed id and highlights the row it names; a character that names
         nothing starts a new id (and rings the bell when that names nothing either)."""

@@ -357,6 +357,8 @@ class WarRoomScreen(DrillScreen):
     def action_toggle_pause(self) -> None:
         """Pause or resume the drill clock (recorded on the Replay). While paused the ticker stops (no work is done
         until the trainee resumes)."""
+        if not self.paused:
+            self.tick()  # the real time since the last tick is played first, at the speed it ran at
         if self.replay.ended:
             return
         if self._act(self.replay.resume if self.paused else self.replay.pause) is None:
@@ -364,6 +366,10 @@ class WarRoomScreen(DrillScreen):
         self._set_paused(not self.paused)
 
     def _set_speed(self, speed: float) -> None:
+        """Change the playback speed (recorded on the Replay). The real time since the last tick is played first,
+        at the speed it ran at: the new speed counts from the key on (a tick comes up to a second after the last,
+        which at 32x would have played that second of 1x as 32 drill seconds)."""
+        self.tick()
         if speed != self.speed and not self.replay.ended:
             if self._act(self.replay.set_speed, speed) is None:
                 return

@@ -387,17 +387,22 @@ class PickerScreen(Screen[None]):
         if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
             return
+        current = self.services.is_current(entry)
+        trace_key("app", f"start: {entry.path.name}{'' if current else ', read from its file first'}")
+        if current:
+            self._show_briefing(entry)
+        else:  # listed from the picker's cache, or changed since: read from its file, in full, before it is shown
+            self.opening = entry
+            self._open_in_thread(entry)
+
+    def _show_briefing(self, entry: DrillEntry) -> None:
+        """Open the briefing of ``entry`` (as its file is now), unless it cannot be started (a drill set's
+        attempts), which is said instead."""
         refused = self.services.cannot_start(entry)
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
-        current = self.services.is_current(entry)
-        trace_key("app", f"start: {entry.path.name}{'' if current else ', read from its file first'}")
-        if current:
-            self.post_message(ShowBriefing(entry))
-        else:  # listed from the picker's cache, or changed since: read from its file, in full, before it is shown
-            self.opening = entry
-            self._open_in_thread(entry)
+        self.post_message(ShowBriefing(entry))
 
     @work(thread=True, exclusive=True, group="picker-open")
     def _open_in_thread(self, entry: DrillEntry) -> None:
@@ -414,7 +419,7 @@ class PickerScreen(Screen[None]):
             return
         self.opening = None
         if fresh.ok:
-            self.post_message(ShowBriefing(fresh))
+            self._show_briefing(fresh)
             return
         self.notify("This drill changed since the list was read: the drills are read again.", severity="warning",
                     markup=False)  # fmt: skip

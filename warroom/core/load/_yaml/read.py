@@ -8,6 +8,7 @@ to write it instead. :func:`compose` reads the text into a node tree with the YA
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import unicodedata
@@ -60,12 +61,16 @@ def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], A
             1, 1, "the file uses every private-use character and also U+2028, U+2029 or U+0085: remove those"
         ) from None
     loader = None
+    enabled = gc.isenabled()
+    gc.disable()  # the node tree holds no cycles: collecting while millions of nodes are made only costs time
     try:
         loader = loader_class(base, "&" in hidden and "*" in hidden)(hidden)
         root = loader.get_single_node()
     except yaml.YAMLError as e:
         raise YamlSyntaxError(*yaml_problem(hidden, e)) from None
     finally:
+        if enabled:
+            gc.enable()
         dispose = getattr(loader, "dispose", None)
         if dispose:
             dispose()
@@ -163,7 +168,8 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             msg += (": a backslash starts an escape in double quotes; write `\\\\` for a backslash itself, or put the "
                     "text in single quotes")
     elif "undefined alias" in problem:
-        name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
+        written = _ALIAS.match(text, index) if isinstance(index, int) else None  # `*a}` in a flow mapping: `*a`
+        name = written.group() if written is not None else "*"
         msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
     elif "duplicate anchor" in context and cm is not None:  # YAML 1.2 allows it; PyYAML's composer does not
         written = re.match(r"&([^\s,\[\]{}]*)", text[index:]) if isinstance(index, int) else None
@@ -383,15 +389,25 @@ def no_key_colon(text: str, cm: Any) -> tuple[int, int, str]:
     )
 
 
+#: An alias as YAML 1.2 writes it: `*` and its name, which ends at a space or a flow indicator.
+_ALIAS = re.compile(r"\*[^\s,\[\]{}]*")
+#: The quotes that close a quoted text.
+_QUOTES = re.compile("[\"']")
+
+
 def unclosed_quote_before(text: str, mark: Any) -> tuple[int, int, str] | None:
     """``(line, column, message)`` when the YAML error at ``mark`` follows a quoted text that was never closed.
 
     A quoted text whose closing quote is missing runs on, over line ends, to the next quote of the same kind
     further down (the opening quote of another value); the error then comes right after that quote. So: the
     token just before the error is a quoted text that spans several lines and ends on the error's line. Only
-    called on a syntax error (it scans the text again, up to the error).
+    called on a syntax error; it scans the text again, up to the error, only when the error's line has a quote
+    before the error (a one-line file, or an error line with no quote before it, is answered without a scan).
     """
     where = (mark.line, mark.column)
+    line_start = max(text.rfind("\n", 0, mark.index), text.rfind("\r", 0, mark.index)) + 1
+    if mark.line == 0 or not _QUOTES.search(text, line_start, mark.index):
+        return None  # no quoted text can span lines and end on the error's line before the error: nothing to scan
     last = None
     try:
         for token in yaml.scan(text, Loader=_SCANNER):
