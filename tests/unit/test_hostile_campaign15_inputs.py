@@ -454,3 +454,18 @@ def test_a_due_date_written_right_that_is_no_day_says_so(tmp_path: Path, due: st
     with pytest.raises(DrillSetError) as caught:
         load_drill_set(path)
     assert str(caught.value) == f"{path}:3:6: {message}"
+
+
+def test_a_path_whose_name_is_on_disk_in_another_case_says_so(tmp_path: Path, monkeypatch) -> None:
+    """`warroom validate Refunds.yaml` on a system whose names are case-sensitive, for a file `refunds.yaml` (a set
+    written on macOS, where both name one file): "no file, folder or drill id" named nothing near."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "full.yaml").write_text(example_path("full").read_text())
+    result = CliRunner().invoke(main, ["validate", "Full.yaml"])
+    assert result.exit_code == 2
+    assert ("no file 'Full.yaml' as typed, but 'full.yaml' is on disk, its name in other letter case (names are "
+            "case-sensitive here): type the name as it is on disk") in result.output
