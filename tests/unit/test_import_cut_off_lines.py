@@ -66,7 +66,8 @@ def test_a_trailing_newline_and_blank_last_lines_are_no_problem() -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ('{"n": 1}\n{"n": 2\n{"n": 3}\n', r"^line 2: not JSON: Expecting ',' delimiter"),  # cut, but not the last
-    ('{"n": 1}\n{"n": 2}}\n', r"^line 2: not JSON: Extra data"),  # the last line, but not cut off
+    ('{"n": 1}\n{"n": 2}}\n',  # the last line, but not cut off
+     r"^line 2: not JSON: text after the end of the JSON value at line 1 column 9 \(`}`\): remove it$"),
     ('{"n": 1}\n{"n": 2, x\n', r"^line 2: not JSON: Expecting property name"),
 ])
 def test_a_bad_line_that_is_not_a_cut_off_end_still_refuses_the_file(text: str, message: str) -> None:

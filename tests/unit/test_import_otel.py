@@ -188,7 +188,7 @@ def _span(sid: str, parent: str = "", trace: str = "ab" * 16, op: str | None = N
     (_doc(_span("01")), "no span of this trace is an agent, model call or tool call"),
     (_doc({**_span("01", op="chat"), "endTimeUnixNano": str(2 * 10**15)}),
      "drills are limited to 1,000,000 s"),
-    (_doc(_span("01"), _span("01")), "span 01 appears twice"),
+    (_doc(_span("01"), {**_span("01"), "name": "t"}), "span 01 is written twice with different content"),
     ('{"resourceSpans": []}\n{"resourceSpans": [}', "line 2: not JSON"),
 ])
 def test_bad_otlp_is_one_line_each(tmp_path: Path, text: str, message: str) -> None:

@@ -264,8 +264,8 @@ def test_a_variant_renamed_before_it_is_validated_is_the_variant_renamed_after()
     one the two steps made, for every bundled drill, both trials and several seeds."""
     from warroom.core.library import bundled_drills_dir
     from warroom.core.load import load_drill
-    from warroom.core.model import PlayedAs, twin_of
-    from warroom.core.variants import apply_variant, can_play_as, id_width, ids_by_position, session_drill
+    from warroom.core.model import PlayedAs, id_width, twin_of
+    from warroom.core.variants import apply_variant, can_play_as, ids_by_position, session_drill
 
     checked = 0
     for path in sorted(bundled_drills_dir().glob("*.yaml")):

@@ -18,12 +18,11 @@ import pytest
 from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import Action, ActionKind, Drill, PlayedAs
+from warroom.core.model import Action, ActionKind, Drill, PlayedAs, id_width
 from warroom.core.play import Replay
 from warroom.core.rules import validate_drill
 from warroom.core.scoring import ids_by_position, score
 from warroom.core.variants import session_drill
-from warroom.core.variants._ids import id_width
 
 #: The ids ids_by_position gives: ``e`` and the event's position in the played trace, from 1.
 PLAYED_ID = re.compile(r"e\d+")

@@ -9,6 +9,7 @@ rules refuse gets one ``path:line:col: message`` line, never a traceback, and th
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -111,7 +112,14 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
 
 def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) -> LogRefused:
     """Why line ``n`` of the log ``name`` is not a JSON line, saying the cause and what to do: bytes that are not
-    UTF-8, line ends of CR alone (the whole file then reads as its line 1), or JSON's own complaint."""
+    UTF-8, line ends of CR alone (the whole file then reads as its line 1), a compressed file, a drill, or JSON's own
+    complaint."""
+    from warroom.core.files import compression_of
+
+    compressed = compression_of(line) if n == 1 else None
+    if compressed is not None:
+        return LogRefused(name, n, f"compressed ({compressed[0]}), not a log's JSON Lines: decompress it first "
+                          f"(`{compressed[1]} FILE`) and score the file it holds")
     if isinstance(exc, UnicodeDecodeError):
         return LogRefused(name, n, f"the log is not UTF-8 text (byte 0x{line[exc.start]:02x} here); a log is UTF-8 "
                           "JSON Lines: save it as UTF-8 (`iconv -f ENCODING -t UTF-8 LOG > LOG.jsonl`)",
@@ -121,8 +129,12 @@ def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) 
         return LogRefused(name, n, "the line ends are CR alone (\\r, an old Mac text format): a log holds one action "
                           "a line, each ending in a newline (\\n or \\r\\n); convert it (`tr '\\r' '\\n' < LOG > "
                           "LOG.jsonl`) and score that", len(line[:cr].decode("utf-8", "replace")) + 1)
+    if n == 1 and re.match(rb"\s*(#|---|%YAML|[A-Za-z_][\w-]*:(\s|$))", line):  # a drill's first line
+        return LogRefused(name, n, "this is YAML (a drill?), not an action log: `warroom score DRILL LOG...` takes "
+                          "the drill first, then logs (session journals, or JSON Lines of actions)")
     why = exc if isinstance(exc, ValueError) else "nested too deeply"
-    return LogRefused(name, n, f"not a JSON line ({why})", _column(line, exc))
+    return LogRefused(name, n, f"not a JSON line ({why}): a log holds one action a line, as JSON "
+                      '({"t": 12.0, "kind": "escalate", ...}), or is a session journal', _column(line, exc))
 
 
 def _column(line: bytes, exc: Exception) -> int:

@@ -37,6 +37,7 @@ class GivenPath(click.Path):
             self.fail(f"an empty name names no {self.names}: give one", param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
             self._fail_on_broken_link(value, param, ctx)
+            self._fail_on_unicode_twin(value, param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as exc:
@@ -44,6 +45,16 @@ class GivenPath(click.Path):
             if shown == exc.message:
                 raise
             self.fail(shown, param, ctx)
+
+    def _fail_on_unicode_twin(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                              ctx: click.Context | None) -> None:
+        """A name on disk in another Unicode form than typed (NFD from macOS, NFC typed) is named as such (click said
+        ``Path 'café/x' does not exist`` of a name ``ls`` lists, looking the same)."""
+        from warroom.core.files import unicode_twin, unicode_twin_message
+
+        twin = unicode_twin(value)
+        if twin is not None:
+            self.fail(unicode_twin_message(os.fspath(value), twin), param, ctx)
 
     def _fail_on_broken_link(self, value: str | os.PathLike[str], param: click.Parameter | None,
                              ctx: click.Context | None) -> None:

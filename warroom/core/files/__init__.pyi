@@ -1,6 +1,7 @@
 # The API of warroom.core.files (its __init__.py loads each name on first use, from the module named here).
 
 from ._atomic import ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
+from ._compressed import compression_of
 from ._json import DuplicateKey, record_json
 from ._regular import (
     SpecialFile,
@@ -14,8 +15,10 @@ from ._regular import (
     special_file_kind,
     special_mode_kind,
 )
+from ._unicode import unicode_twin, unicode_twin_message
 
 __all__ = [
+    "compression_of",
     "create_file",
     "DuplicateKey",
     "ReadOnlyFile",
@@ -33,5 +36,7 @@ __all__ = [
     "writing",
     "special_file_kind",
     "special_mode_kind",
+    "unicode_twin",
+    "unicode_twin_message",
     "broken_link",
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from warroom.core.files import unicode_twin, unicode_twin_message
 from warroom.core.load import (
     Adaptive,
     DrillLoadError,
@@ -87,7 +88,9 @@ def resolve_set_drills(
             if path.is_dir():
                 raise FileNotFoundError(f"{name} is a folder, not a drill file: name one drill file or drill id")
             if not path.exists():  # a FIFO or a device exists: the loader says what it is (and never opens it)
-                raise FileNotFoundError(f"no drill file {os.fspath(path)!r}")
+                twin = unicode_twin(path)
+                raise FileNotFoundError(unicode_twin_message(name, twin) if twin is not None else
+                                        f"no drill file {os.fspath(path)!r}")
         except FileNotFoundError as exc:
             problems.append(at(("drills", i), f"{exc.args[0] if exc.args else exc}"))
             out.append(SetDrill(name, None, None, (str(problems[-1]),)))

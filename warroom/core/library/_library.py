@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from warroom.core.files import expand_home, real_path
+from warroom.core.files import expand_home, real_path, unicode_twin, unicode_twin_message
 from warroom.core.text import clean_name, natural_key, shown_path
 from warroom.errors import WarroomError
 
@@ -248,6 +248,7 @@ class DrillLibrary:
                 f"{path_or_id} is a folder, not a drill file: name one drill file or drill id in it, or pick from "
                 f"the folder's drills with `warroom --drills {path_or_id}`"
             )
+        _no_unicode_twin(p, path_or_id)
         raise self._unknown(f"no drill file or drill id {path_or_id!r}", "searched", path_or_id)
 
     def path(self, name: str | Path) -> Path:
@@ -261,6 +262,7 @@ class DrillLibrary:
             return p
         found = self.find(str(name))
         if found is None:
+            _no_unicode_twin(p, str(name))
             raise self._unknown(f"no file, folder or drill id {str(name)!r}", "drill ids searched in", str(name))
         return found
 
@@ -284,6 +286,13 @@ class DrillLibrary:
             return load_drill(path), []
         except DrillLoadError as exc:
             return None, list(exc.problems)
+
+
+def _no_unicode_twin(path: Path, typed: str) -> None:
+    """Raise :class:`UnknownDrill` saying so when ``path`` is on disk with a name in another Unicode form."""
+    twin = unicode_twin(path)
+    if twin is not None:
+        raise UnknownDrill(unicode_twin_message(typed, twin))
 
 
 def _lookable(path: Path) -> Path:

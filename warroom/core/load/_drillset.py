@@ -27,6 +27,7 @@ drills at their line); the set's drills are looked up and loaded by
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -105,6 +106,9 @@ class DrillSet(_Strict):
             try:
                 date.fromisoformat(value)
             except ValueError:
+                if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # written right: the day does not exist
+                    raise ValueError(f"`due` must be a date written YYYY-MM-DD that exists: {value} is written so "
+                                     "but is no day of the calendar") from None
                 raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {_shown_input(value)}") from None
             if len(value) != 10:
                 raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {_shown_input(value)}")

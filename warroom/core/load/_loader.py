@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+from warroom.core.files import compression_of, unicode_twin, unicode_twin_message
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
 from warroom.core.load._problems import DrillLoadError, DrillReadError, Problem, fail, problem_at, sorted_problems
@@ -107,7 +108,8 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
 
             fail(shown, f"a symbolic link to {clean_name(os.readlink(path))}, which does not exist: point it at a "
                         "drill file or remove it")  # fmt: skip
-        fail(shown, "no such file")
+        twin = unicode_twin(path)
+        fail(shown, unicode_twin_message(os.fspath(path), twin) if twin is not None else "no such file")
     except PermissionError:
         raise DrillReadError(shown, [Problem(shown, 1, 1, "cannot read the file: permission denied")]) from None
     except OSError as e:
@@ -126,6 +128,11 @@ def decode_drill_bytes(data: bytes, path: str = "<string>") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
+        compressed = compression_of(data)
+        if compressed is not None:
+            message = (f"compressed ({compressed[0]}), not a drill's YAML text: decompress it first (`{compressed[1]} "
+                       "FILE`) and give the file it holds")
+            raise DrillLoadError(path, [Problem(path, 1, 1, message)]) from None
         before = data[: e.start]
         line, _ = yc.line_col(before.decode("latin-1"), len(before))
         last = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1

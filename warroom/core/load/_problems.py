@@ -18,8 +18,9 @@ class Problem:
 
     A warning never stops a drill from loading: it flags text that other YAML readers read differently, or that
     lost a part to a `` #`` comment. File-level problems (a missing file, a file too large) are at line 1, column 1.
-    A warning names its ``rule`` (``yaml-data-number``, ``comment-cut``, ``briefing-hint``, ``no-habit``; see
-    docs/authoring.md, "What the loader accepts"), by which repeated warnings are grouped (:func:`group_warnings`).
+    A warning names its ``rule`` (``yaml-data-number``, ``comment-cut``, ``indicator-cut``, ``briefing-hint``,
+    ``no-habit``; see docs/authoring.md, "What the loader accepts"), by which repeated warnings are grouped
+    (:func:`group_warnings`).
     """
 
     path: str

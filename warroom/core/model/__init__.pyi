@@ -121,7 +121,7 @@ from ._probes import (
     finds_from,
     result_event,
 )
-from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, twin_of
+from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, id_width, shown_ids, twin_of
 from ._variants import (
     EVENT_DATA_FIELDS,
     MAX_AMOUNT,
@@ -260,6 +260,7 @@ __all__ = [
     "handoff_targets",
     "has_output",
     "hidden_session_fields",
+    "id_width",
     "is_field_path",
     "last_repetition_at",
     "name_pattern",
@@ -279,6 +280,7 @@ __all__ = [
     "rewritten_count",
     "role_of",
     "session_reached_debrief",
+    "shown_ids",
     "split_cite",
     "structured",
     "target_label",

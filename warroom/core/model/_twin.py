@@ -238,6 +238,27 @@ def build_twin(drill: Drill) -> TwinBuild:
     return TwinBuild(data, [r[4] for r in rows])
 
 
+def id_width(drill: Drill) -> int:
+    """The digits of a played id for ``drill`` (the fault drill, whichever trial is played; docs/authoring.md, "The
+    ids trainees see"): the count of events its trace, its re-plan and its twin's added events could hold together,
+    at least 2, so that both trials number alike."""
+    added = len(drill.twin.add) if drill.twin is not None else 0
+    replan = len(drill.answer_key.replan) if drill.answer_key is not None else 0
+    return max(2, len(str(len(drill.trace) + added + replan)))
+
+
+def shown_ids(drill: Drill) -> set[str]:
+    """The ids the events of a session of ``drill`` (which has a twin) can be shown as, in either trial: ``e<k>``
+    (:func:`id_width` digits) for each event a signal trial releases (its trace, then its re-plan) or a noise trial
+    does (the twin's trace). A plan step or probe with one of these ids could not be told from the event."""
+    replan = len(drill.answer_key.replan) if drill.answer_key is not None else 0
+    count = len(drill.trace) + replan
+    if drill.twin is not None:
+        count = max(count, len(drill.trace) - len(set(drill.twin.remove)) + len(drill.twin.add))
+    width = id_width(drill)
+    return {f"e{k:0{width}d}" for k in range(1, count + 1)}
+
+
 def _time(t: Any) -> float:
     """A trace time to sort by (a value of the wrong type sorts last; the twin's validation reports it)."""
     return float(t) if isinstance(t, int | float) and not isinstance(t, bool) else float("inf")

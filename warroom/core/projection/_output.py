@@ -3,8 +3,9 @@ parsed), the form the source wrote it in (JSON text, compact or spaced, or YAML 
 template can change (collections, records, fields) and their field paths as the answer key writes them.
 
 A projected result must read like the source's other results: :meth:`OutputForm.dump` writes a changed value back
-in the form of the original (``json.dumps`` with the same separators and escaping for a JSON text; plain data for
-structured YAML output). No drill model here: plain data in, plain data out.
+in the form of the original (``json.dumps`` with the same separators and escaping for a JSON text, each text and
+number the original holds spelt as it spelt it, and new text escaped as its own: PHP's ``\\/``, Go's ``\\u003c``, a
+price's ``10.50``; plain data for structured YAML output). No drill model here: plain data in, plain data out.
 """
 
 from __future__ import annotations
@@ -34,12 +35,58 @@ class OutputForm:
     separators: tuple[str, str] = (", ", ": ")
     ensure_ascii: bool = True
     indent: int | None = None
+    #: The source's own spelling of a text or number token that json.dumps spells otherwise (``"10.5"`` ->
+    #: ``"10.50"``, ``'"a/b"'`` -> ``'"a\\/b"'``), as pairs.
+    spellings: tuple[tuple[str, str], ...] = ()
+    #: Escapes the source writes in every text, for new text: ``/`` as ``\/`` (PHP), ``<``, ``>``, ``&`` as
+    #: ``\u003c``... (Go).
+    escapes: tuple[tuple[str, str], ...] = ()
 
     def dump(self, value: Any) -> Any:
         """``value`` written back in this form: a JSON text, or the value itself."""
         if not self.text:
             return value
-        return json.dumps(value, separators=self.separators, ensure_ascii=self.ensure_ascii, indent=self.indent)
+        text = json.dumps(value, separators=self.separators, ensure_ascii=self.ensure_ascii, indent=self.indent)
+        if not self.spellings and not self.escapes:
+            return text
+        spelt = dict(self.spellings)
+        return _TOKEN.sub(lambda m: spelt.get(m[0]) or self._escaped(m[0]), text)
+
+    def _escaped(self, token: str) -> str:
+        """A token json.dumps wrote, with the source's escapes when it is a text."""
+        if token.startswith('"'):
+            for char, escape in self.escapes:
+                token = token.replace(char, escape)
+        return token
+
+
+#: A JSON text or number token (a text first, so that digits inside one are never read as a number).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+#: The escapes a JSON writer may use in every text that json.dumps does not: ``\/`` (PHP's json_encode), and Go's
+#: HTML-safe ``\u003c``, ``\u003e``, ``\u0026``.
+_WRITER_ESCAPES = (("/", "\\/"), ("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"))
+
+
+def _own_spelling(text: str, ascii_: bool) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The spellings and escapes of :class:`OutputForm` that reproduce ``text``: each text or number token
+    json.dumps would spell otherwise (the first spelling of a value wins), and each escape of
+    :data:`_WRITER_ESCAPES` the text's strings always use (some use it, none holds the character as itself)."""
+    spellings: dict[str, str] = {}
+    strings: list[str] = []
+    for match in _TOKEN.finditer(text):
+        token = match[0]
+        if token.startswith('"'):
+            strings.append(token)
+            if "\\" not in token and (not ascii_ or token.isascii()):
+                continue  # json.dumps spells it so
+        elif not any(c in token for c in ".eE") and token != "-0":
+            continue
+        canonical = json.dumps(json.loads(token), ensure_ascii=ascii_)
+        if canonical != token:
+            spellings.setdefault(canonical, token)
+    escapes = tuple((char, escape) for char, escape in _WRITER_ESCAPES
+                    if any(escape in s for s in strings) and not any(char in s.replace(escape, "") for s in strings))
+    return tuple(spellings.items()), escapes
 
 
 #: The JSON text forms tried, in order: Python's default, compact, JavaScript's, indented by 2 and 4.
@@ -52,12 +99,17 @@ def _text_form(field: str, text: str, value: Any) -> OutputForm:
     """The JSON text form that writes ``value`` back as ``text`` (or the closest one: spaced, ASCII-escaped)."""
     ascii_ = "\\u" in text or not any(ord(c) > 127 for c in text)
     stripped = text.strip()
-    for indent, seps in _TEXT_FORMS:
+    for indent, seps in _TEXT_FORMS:  # most texts are json.dumps's own: no token is spelt otherwise
         form = OutputForm(field, True, seps, ascii_, indent)
         if form.dump(value) == stripped:
             return form
+    spellings, escapes = _own_spelling(stripped, ascii_)
+    for indent, seps in _TEXT_FORMS if spellings or escapes else ():
+        form = OutputForm(field, True, seps, ascii_, indent, spellings, escapes)
+        if form.dump(value) == stripped:
+            return form
     return OutputForm(field, True, (", ", ": ") if "\n" not in stripped else (",", ": "), ascii_,
-                      2 if "\n" in stripped else None)
+                      2 if "\n" in stripped else None, spellings, escapes)
 
 
 def read_output(event: dict[str, Any]) -> tuple[Any, OutputForm] | None:

@@ -20,6 +20,7 @@ from warroom.core.projection._source import HealthySource
 from warroom.core.projection._templates import TEMPLATES, Template
 from warroom.core.projection._view import ResultView, RunText, result_views
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
+from warroom.core.text import clean
 
 #: Trace events that must come before the changed result (so that the evidence is never among the first things
 #: on screen, and escalating everything released by then cites mostly what is not evidence): as many as the current
@@ -96,15 +97,22 @@ def _shape(view: ResultView, place: Place) -> str:
     return f"{view.tool}|{keys}|{where}"
 
 
-def _problem(view: ResultView, damage: tuple[str, ...]) -> tuple[str, str] | None:
+def _problem(view: ResultView, damage: tuple[str, ...], survey: Survey) -> tuple[str, str] | None:
     """Why the result of ``view`` cannot be a projection's origin, as ``(reason, problem)`` (None: it can)."""
     if view.event.get("step") is None:
         return REASONS[0], "the result is outside any plan step: a fault needs a plan step to escalate"
     if view.index < MIN_EVENTS_BEFORE:
         return REASONS[1], f"fewer than {MIN_EVENTS_BEFORE} trace events come before it"
-    if not damage:
+    if not damage and any(r.write_like for r in survey.rules):
         return REASONS[2], ("no consequential call after it (write-like tool names: cancel*, update*, ...; name "
                             "others with --damage PATTERN=AMOUNT)")
+    if not damage:  # the author's --damage patterns: say which, and what was called
+        t = float(view.event["t"])
+        tools = dict.fromkeys(str(e.get("tool")) for e in survey.events[view.index + 1:]
+                              if e.get("kind") == "tool_call" and float(e["t"]) > t)
+        called = ", ".join(clean(name) for name in list(tools)[:8]) + (", ..." if len(tools) > 8 else "")
+        return REASONS[2], (f"no call after it matches --damage {', '.join(clean(r.pattern) for r in survey.rules)} "
+                            f"(the tools called after it: {called or 'none'})")
     return None
 
 
@@ -113,7 +121,7 @@ def sites_of(survey: Survey, templates: list[Template] | None = None) -> list[Si
     out = []
     for view in survey.views:
         damage = survey.damage_after(view.index)
-        found = _problem(view, damage)
+        found = _problem(view, damage, survey)
         reason, problem = found if found is not None else ("", None)
         for template in templates if templates is not None else TEMPLATES.values():
             place = template.place(view)

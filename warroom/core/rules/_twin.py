@@ -8,7 +8,9 @@ section (``twin.replace.e04``, ``twin.add[1].t``...), so that ``warroom validate
 - only a drill with a fault has a twin (an all-clear drill is already a healthy run);
 - **references**: every id ``replace`` or ``remove`` names is a trace event, listed once, not both replaced and
   removed; every id ``probes`` names is a probe; every added event has a new id (not a trace, re-plan or probe
-  id, nor another added event's);
+  id, nor another added event's); no plan step or probe has an id a trace event is shown as in a session
+  (``e01``, ``e02``, ...: a drill with a twin is played with its events' ids by position), and no event has a plan
+  step's id (the debrief's texts are renamed with the events);
 - **the same background**: nothing the twin changes comes before the fault's earliest evidence (no event replaced
   or removed before the earliest evidence event, none added or moved before its time, no probe result that can
   come before it changed), so a noise trial looks like a signal trial until the evidence would have appeared;
@@ -41,6 +43,7 @@ from warroom.core.model import (
     earliest_evidence_at,
     earliest_result_at,
     finding_probes,
+    shown_ids,
     value_at,
 )
 from warroom.core.rules._issues import Issue, Loc, q
@@ -109,6 +112,7 @@ def _reference_issues(drill: Drill) -> list[Issue]:
                 f"{q(event.id)} is already an event or probe of the drill: an added event needs a new id (to change "
                 f"{q(event.id)}, list it under `replace`)")))
         added.setdefault(event.id, k)
+    issues += _shown_id_issues(drill)
     probes = Suggester(probe_ids)
     for probe_id in twin.probes:
         if probe_id not in probe_ids:
@@ -116,6 +120,31 @@ def _reference_issues(drill: Drill) -> list[Issue]:
             also = " (it is a trace event: change it under `replace`)" if probe_id in trace_ids else ""
             issues.append(Issue(("twin", "probes", probe_id), f"no probe {q(probe_id)}{hint}{also}"))
     return issues
+
+
+def _shown_id_issues(drill: Drill) -> list[Issue]:
+    """A plan step or probe whose id is one a trace event is shown as in a session (``e01``, ``e02``, ...: a drill
+    with a twin is played with its events' ids by position): an escalation or a citation could not tell them apart,
+    so no session of the drill could start. And an event whose id is a plan step's: the session renames each
+    authored event id its debrief texts name, so a text naming the step would name the event."""
+    shown = shown_ids(drill)
+    owners: list[tuple[Loc, str]] = [(("plan", i, "id"), "plan step") for i in range(len(drill.plan))]
+    owners += [(("probes", i, "id"), "probe") for i in range(len(drill.probes))]
+    ids = [s.id for s in drill.plan] + [p.id for p in drill.probes]
+    issues = [Issue(loc, (
+        f"{what} {q(the_id)} has an id that a trace event is shown as (a drill with a twin is played with its "
+        "events' ids by position, e01, e02, ...): give it another id"))
+        for (loc, what), the_id in zip(owners, ids, strict=True) if the_id in shown]
+    assert drill.twin is not None and drill.answer_key is not None
+    steps = {s.id for s in drill.plan}
+    events: list[tuple[Loc, str, str]] = [(("trace", i, "id"), "trace event", e.id) for i, e in enumerate(drill.trace)]
+    events += [(("answer_key", "replan", i, "id"), "re-plan event", e.id)
+               for i, e in enumerate(drill.answer_key.replan)]
+    events += [(("twin", "add", k, "id"), "added event", e.id) for k, e in enumerate(drill.twin.add)]
+    return issues + [Issue(loc, (
+        f"{what} {q(the_id)} has the id of plan step {q(the_id)}: a session of a drill with a twin shows its events by "
+        "position and renames the event ids its debrief names, so a debrief naming the step would name the event; "
+        "give the event another id")) for loc, what, the_id in events if the_id in steps]
 
 
 def _harmless_issues(drill: Drill, trace_ids: dict[str, Any], events: Suggester) -> list[Issue]:

@@ -2,7 +2,7 @@
 # keep: DEFAULT_NOISE_RATE, can_play_as, draw_played_as, session_drill
 
 from ._apply import VariantError, apply_variant, new_seed
-from ._ids import id_width, ids_by_position
+from ._ids import ids_by_position
 from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, played_drill, session_drill
 
 __all__ = [
@@ -11,7 +11,6 @@ __all__ = [
     "apply_variant",
     "can_play_as",
     "draw_played_as",
-    "id_width",
     "ids_by_position",
     "new_seed",
     "played_drill",

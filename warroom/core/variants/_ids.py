@@ -3,14 +3,14 @@
 
 A twin adds events with ids of its own (``h1``) and removes others, so authored ids would tell a noise trial from a
 signal trial before any content does. :func:`ids_by_position` renames the trace events of the drill a session plays
-``e01``, ``e02``, ... in release order, the width fixed for the drill (:func:`id_width`: the digits of the most
-events either trial can have, at least 2), and every reference to them with them: the tool results' and retries'
-calls, approvals' requests, the answer key (the fault's ``origin_event``, evidence and accepted evidence, the
-deadline by event, the damage's entries and ``spend``, the re-plan events), the distractors, the probes'
-``until_event``, the variants section's phrasings and shuffle groups and the twin section, and the ids the texts
-read after the trial name (the debriefs, the fault's summary and the habit, the evidence's notes and absences, the
-distractors' reasons: :data:`DEBRIEF_TEXTS`), each a whole word equal to an authored event id. What is shown before
-the debrief (the events' content, the briefing, a probe's answer) is never changed: it is shown literally. The
+``e01``, ``e02``, ... in release order, the width fixed for the drill (:func:`warroom.core.model.id_width`: the
+digits of the most events either trial can have, at least 2), and every reference to them with them: the tool
+results' and retries' calls, approvals' requests, the answer key (the fault's ``origin_event``, evidence and accepted
+evidence, the deadline by event, the damage's entries and ``spend``, the re-plan events), the distractors, the
+probes' ``until_event``, the variants section's phrasings and shuffle groups and the twin section, and the ids the
+texts read after the trial name (the debriefs, the fault's summary and the habit, the evidence's notes and absences,
+the distractors' reasons: :data:`DEBRIEF_TEXTS`), each a whole word equal to an authored event id. What is shown
+before the debrief (the events' content, the briefing, a probe's answer) is never changed: it is shown literally. The
 re-plan events (a signal trial's, released after a containment) are numbered on after the trace, so that no id is
 longer in one trial than in the other (the trace table sizes its id column by the drill's ids). Whatever the trial,
 the k-th event released shows ``e<k>``: only the events' content differs.
@@ -32,15 +32,6 @@ if TYPE_CHECKING:
 #: ``debrief``, ``habit`` and ``fault.summary``, an evidence item's ``note`` and ``absent``, an accepted evidence
 #: item's ``note``, a distractor's ``why_harmless``, the all-clear (and twin) ``debrief``.
 DEBRIEF_TEXTS = ("debrief", "habit", "summary", "note", "absent", "why_harmless")
-
-def id_width(drill: Drill) -> int:
-    """The digits of a played id for ``drill`` (the fault drill, whichever trial is played): the count of events its
-    trace, its re-plan and its twin's added events could hold together, at least 2, so that both trials number
-    alike."""
-    added = len(drill.twin.add) if drill.twin is not None else 0
-    replan = len(drill.answer_key.replan) if drill.answer_key is not None else 0
-    return max(2, len(str(len(drill.trace) + added + replan)))
-
 
 def ids_by_position(drill: Drill, width: int) -> tuple[Drill, dict[str, str]]:
     """``drill`` with its trace events renamed ``e<position>`` (``width`` digits) in release order and every

@@ -17,9 +17,9 @@ the twin changes.
 
 from __future__ import annotations
 
-from warroom.core.model import Drill, PlayedAs, TwinError, twin_of
+from warroom.core.model import Drill, PlayedAs, TwinError, id_width, twin_of
 from warroom.core.variants._apply import VariantError, apply_variant, draw, validated_variant, variant_data
-from warroom.core.variants._ids import id_width, ids_by_position, rename_data
+from warroom.core.variants._ids import ids_by_position, rename_data
 
 #: The probability that a session of a drill with a twin is a noise trial, unless a drill set says otherwise.
 DEFAULT_NOISE_RATE = 0.25

@@ -13,6 +13,11 @@
   format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
   assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
   turns) are refused by name.
+- **Ollama's own chat API** (``/api/chat``): tool calls without an ``id`` (given ``tool_call-N-J``, N the message's
+  index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call of its ``tool_name`` not
+  yet answered (else the earliest call not yet answered), as Ollama's clients append results in their calls' order.
+- **A tool call id used again** (a server that gives every call the id ``0``): each use after the first is made
+  unique (``0#1``), and a ``tool`` message naming that id answers the earliest call of it not yet answered.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
   naming its call by ``id`` instead of ``tool_call_id``.
 
@@ -76,6 +81,27 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
     return {**m, "tool_calls": fixed}
 
 
+def _unnamed_calls(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
+    """Ollama's own chat API: an assistant's tool calls without an ``id`` get one (``tool_call-N-J``), and a
+    ``tool`` message without ``tool_call_id`` answers the earliest unanswered call of its ``tool_name`` (else of its
+    ``name``, else the earliest unanswered call) among them: Ollama's clients append results in their calls' order."""
+    calls = m.get("tool_calls")
+    if m.get("role") == "assistant" and isinstance(calls, list):
+        fixed = []
+        for j, c in enumerate(calls):
+            if isinstance(c, dict) and isinstance(c.get("function"), dict) and c.get("id") in (None, ""):
+                c = {**c, "id": f"tool_call-{i}-{j}"}
+                open_calls.append((c["id"], str(c["function"].get("name"))))
+            fixed.append(c)
+        return {**m, "tool_calls": fixed}
+    if m.get("role") == "tool" and m.get("tool_call_id") in (None, "") and "id" not in m and open_calls:
+        named = m.get("tool_name") if isinstance(m.get("tool_name"), str) else m.get("name")
+        match = next((c for c in open_calls if c[1] == named), None) or open_calls[0]
+        open_calls.remove(match)
+        return {**m, "tool_call_id": match[0]}
+    return m
+
+
 def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]], where: str
                      ) -> dict[str, Any]:
     """An assistant's ``function_call`` as a tool call; a ``function`` message as the ``tool`` message that answers
@@ -128,7 +154,7 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
         if not isinstance(m, dict):
             out.append((here, m))
             continue
-        m = _flat_calls(_legacy_function(i, m, open_calls, here))
+        m = _unnamed_calls(i, _flat_calls(_legacy_function(i, m, open_calls, here)), open_calls)
         if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
             m = {**m, "tool_call_id": m["id"], ANSWERS_FIELD: "id"}
         if m.get("role") == "assistant":
@@ -137,6 +163,32 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
             out.extend(_anthropic_user(m, here))
         else:
             out.append((here, m))
+    return _reused_ids(out)
+
+
+def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A tool call id used again (a server that gives every call the id ``0``) made unique, ``ID#N``, and each tool
+    message naming a reused id set to answer the earliest call of that id not yet answered (else its latest call:
+    a call may have several results)."""
+    calls: dict[str, list[str]] = {}
+    answered: set[str] = set()
+    out: list[tuple[str, Any]] = []
+    for here, m in places:
+        if isinstance(m, dict) and m.get("role") == "assistant" and isinstance(m.get("tool_calls"), list):
+            fixed = []
+            for c in m["tool_calls"]:
+                if isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"]:
+                    ids = calls.setdefault(c["id"], [])
+                    ids.append(c["id"] if not ids else f"{c['id']}#{len(ids)}")
+                    c = {**c, "id": ids[-1]}
+                fixed.append(c)
+            m = {**m, "tool_calls": fixed}
+        elif isinstance(m, dict) and m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str):
+            ids = calls.get(m["tool_call_id"], [])
+            if len(ids) > 1:
+                m = {**m, "tool_call_id": next((x for x in ids if x not in answered), ids[-1])}
+            answered.add(m["tool_call_id"])
+        out.append((here, m))
     return out
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import DuplicateKey, record_json
+from warroom.core.files import DuplicateKey, compression_of, record_json
 from warroom.core.text import SURROGATE_ESCAPE, plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
@@ -94,12 +94,6 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
     return raw
 
 
-#: Compressed files by their first bytes, and how to decompress them (the Collector's file exporter writes zstd).
-_COMPRESSED = ((b"\x1f\x8b", "gzip", "gunzip -k"), (b"\x28\xb5\x2f\xfd", "zstd", "zstd -d"),
-               (b"PK\x03\x04", "a zip archive", "unzip"), (b"BZh", "bzip2", "bunzip2 -k"),
-               (b"\xfd7zXZ\x00", "xz", "unxz -k"))
-
-
 def _decode(raw: bytes, error: type[ValueError]) -> str:
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
@@ -113,10 +107,10 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
             raise error("compressed (gzip) and cut off: the gzip stream ends part-way (a write stopped?); "
                         "`gunzip` refuses it, but `gzip -dc FILE > OUT.jsonl` writes the text it holds (a last line "
                         "cut off is then skipped with a warning): import that") from None
-        for magic, kind, command in _COMPRESSED:
-            if raw.startswith(magic):
-                raise error(f"compressed ({kind}), not UTF-8 JSON text: decompress it first (`{command} FILE`) "
-                            "and import the JSON it holds") from None
+        compressed = compression_of(raw)
+        if compressed is not None:
+            raise error(f"compressed ({compressed[0]}), not UTF-8 JSON text: decompress it first (`{compressed[1]} "
+                        "FILE`) and import the JSON it holds") from None
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order marks (PowerShell's `>` writes it)
             raise error("UTF-16 text (its byte-order mark), not UTF-8: convert it first (`iconv -f UTF-16 -t UTF-8 "
                         "FILE > OUT.json`) and import that") from None
@@ -223,7 +217,7 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
         raise error(f"not {what} one can read one way at line {e.lineno} column {e.colno}: the key {key[:80]} is "
                     "given twice in one JSON object (JSON readers keep either one); keep one of them") from None
     except json.JSONDecodeError as e:
-        raise error(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
+        raise error(f"not JSON: {_syntax(e)}") from None
     except RecursionError:
         raise error(f"not {what}: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert
@@ -233,6 +227,22 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
         if problem is not None:
             raise error(problem)
     return data
+
+
+def _syntax(e: json.JSONDecodeError) -> str:
+    """What is wrong at ``e``'s place, ``... at line N column M`` (the place is taken out of the message when the
+    refusal is printed as ``path:line:col``). Text after a complete value (Python's "Extra data") says whether it is
+    a second value (files joined with ``cat``) or a stray character, and what to do."""
+    at = f"at line {e.lineno} column {e.colno}"
+    if e.msg != "Extra data":
+        return f"{e.msg.removesuffix(' at')} {at}"
+    try:
+        json.JSONDecoder().raw_decode(e.doc, e.pos)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        stray = json.dumps(e.doc[e.pos:e.pos + 20].split("\n")[0])[1:-1]  # escaped: shown literally
+        return f"text after the end of the JSON value {at} (`{stray}`): remove it"
+    return (f"a second JSON value starts here {at}, after the first one ended (files joined with `cat`?): import each "
+            "value from a file of its own, or write them one per line (JSON Lines)")
 
 
 def json_kind(data: Any) -> str:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.importers.kit import TraceError
+from warroom.importers.kit import TraceError, warn
 
 
 @dataclass
@@ -64,17 +64,24 @@ def span_id_hex(value: str, size: int) -> str:
 
 
 def group_traces(spans: list[Span]) -> dict[str, list[Span]]:
-    """Spans by trace id (in order of first appearance), each trace's spans sorted by start time. Raises TraceError
-    for a span id used twice in a trace, or a parent cycle."""
+    """Spans by trace id (in order of first appearance), each trace's spans sorted by start time; a span written
+    twice the same (an exporter's retry) is read once, with a warning. Raises TraceError for two different spans
+    with one id in a trace, or a parent cycle."""
     traces: dict[str, list[Span]] = {}
     for s in spans:
         traces.setdefault(s.trace_id, []).append(s)
     for trace_id, group in traces.items():
         by_id: dict[str, Span] = {}
         for s in group:
+            if s.span_id in by_id and by_id[s.span_id] != s:
+                raise TraceError(f"trace {trace_id}: span {s.span_id} is written twice with different content (a "
+                                 "span id names one span): the export is damaged or joins two traces; keep one of "
+                                 "them")
             if s.span_id in by_id:
-                raise TraceError(f"trace {trace_id}: span {s.span_id} appears twice")
-            by_id[s.span_id] = s
+                warn(f"span {s.span_id} of trace {trace_id} is written twice, the same both times (an exporter's "
+                     "retry?); it is read once")
+            by_id.setdefault(s.span_id, s)
+        group[:] = list(by_id.values())
         _no_cycles(trace_id, by_id)
         group.sort(key=lambda s: (s.start_ns, s.end_ns))
     return traces

@@ -242,8 +242,8 @@ def _played(
     played them renamed by position (None: renaming changes no id of it). The variant is made once, then renamed.
     Raises :class:`DrillUnavailable` when it cannot be made (the drill lost its twin since, or its variants section
     no longer fits)."""
-    from warroom.core.model import PlayedAs
-    from warroom.core.variants import VariantError, id_width, played_drill
+    from warroom.core.model import PlayedAs, id_width
+    from warroom.core.variants import VariantError, played_drill
 
     played_as = PlayedAs(info.played_as) if info.played_as is not None else PlayedAs.SIGNAL
     if drill.is_all_clear:  # an all-clear drill is a noise trial whatever an older row says

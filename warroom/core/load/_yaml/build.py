@@ -16,6 +16,7 @@ Values are JSON-like: mapping keys are always text, dates stay text, merge keys 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -230,6 +231,8 @@ class Builder:
             if plain and shape in (TEXT, DATA):
                 self._check_comment(node)
                 self._check_readings(node, node.value, shape)
+            if shape in (TEXT, DATA) and node.style in _PLAIN_STYLES:
+                self._check_indicator(node)
             return node.value
         if tag == yc.TIMESTAMP:  # an explicit !!timestamp: dates and times stay as written (drills are JSON-like)
             if not _TIMESTAMP_FORM.match(node.value):
@@ -326,15 +329,44 @@ class Builder:
             "comment-cut",
         )
 
+    def _check_indicator(self, node: ScalarNode) -> None:
+        """Warn when unquoted text starts with an anchor nothing refers to (``title: &Co replies`` is "replies") or
+        YAML's bare ``!`` tag (``title: ! urgent`` is "urgent"): the text lost its first word without a word said."""
+        start = node.start_mark.index
+        found = re.match(r"(&([^\s,\[\]{}]+)|!)[ \t]+", self.text[start:start + 200])
+        if found is None:
+            return
+        line = _written(self.text, start)
+        name = found[2]
+        if name is not None:
+            if re.search(rf"\*{re.escape(name)}(?![^\s,\]}}])", self.text):
+                return
+            why = f"`&{_cut(name)}` is an anchor (a name an alias `*{_cut(name)}` refers to) and nothing refers to it"
+        else:
+            why = "a `!` before a value is a YAML tag"
+        self.warn(node, f"`{_cut(line)}` is read as `{_cut(node.value)}`: {why}; if it belongs to the text, put it "
+                        f"all in quotes: {_cut(json.dumps(line, ensure_ascii=False), 80)}", "indicator-cut")
+
     def _unsupported_tag(self, node: Node) -> None:
+        quote = ""
+        if isinstance(node, ScalarNode) and node.style in _PLAIN_STYLES:
+            line = _written(self.text, node.start_mark.index)
+            quoted = _cut(json.dumps(line, ensure_ascii=False), 80)
+            quote = f", or, if it belongs to the text, put it all in quotes: {quoted}"
         self.error(
-            node, f"the tag `{short_tag(node.tag)}` is not supported in drill files; remove it (drills are plain data)"
+            node, f"the tag `{short_tag(node.tag)}` is not supported in drill files; remove it (drills are plain "
+                  f"data){quote}"
         )
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------------------------
+
+
+def _written(text: str, start: int) -> str:
+    """The value written from ``start`` to the end of its line, without a comment."""
+    return re.split(r"[\r\n]", text[start:start + 400], maxsplit=1)[0].split(" #")[0].rstrip()
 
 
 def _cut(text: str, limit: int = 60) -> str:

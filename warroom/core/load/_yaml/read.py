@@ -9,6 +9,7 @@ to write it instead. :func:`compose` reads the text into a node tree with the YA
 from __future__ import annotations
 
 import gc
+import json
 import re
 import unicodedata
 from typing import Any
@@ -149,7 +150,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
         return (1, 1, f"YAML error: {problem}")
     line, column = mark.line + 1, mark.column + 1
-    found = _layout_problem(text, problem, context, mark, cm)
+    found = _layout_problem(text, problem, context, mark, cm) or _reserved_start(text, problem, context, mark, cm)
     if found is not None:
         return found
     index = getattr(mark, "index", None)
@@ -163,6 +164,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
         if "Unicode character escape" in problem:
             msg += _surrogate_hint(text, index)
+        elif "escape character" in problem or "hexdecimal number" in problem:
+            msg += (": a backslash starts an escape in double quotes; write `\\\\` for a backslash itself, or put the "
+                    "text in single quotes")
     elif "undefined alias" in problem:
         written = _ALIAS.match(text, index) if isinstance(index, int) else None  # `*a}` in a flow mapping: `*a`
         name = written.group() if written is not None else "*"
@@ -181,6 +185,9 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             return deeper
         msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
     elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
+        left_over = text_after_value(text, mark) or _dash_without_space(text, mark)
+        if left_over is not None:
+            return (line, column, left_over)
         msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
     elif "exceeded maximum nesting depth" in problem:
         msg = (f"nested too deeply: at most {limits.MAX_DEPTH} levels of mappings and lists are allowed (a drill "
@@ -191,6 +198,91 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
         msg += ": fix the YAML there, or check that this is a drill file (`warroom new ID` writes one to start from)"
     return (line, column, msg)
+
+
+#: What a flow collection's punctuation does, which keeps it from starting unquoted text.
+_FLOW_PUNCTUATION = {",": "it separates the items of a [...] list or {...} mapping", "]": "it closes a [...] list",
+                     "}": "it closes a {...} mapping"}
+#: Characters YAML reserves, which cannot start unquoted text, as a message names them.
+_RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`"}
+
+
+def _dash_without_space(text: str, mark: Any) -> str | None:
+    """The message for a list item written without the space after its dash (``-id: e02``, which YAML reads as the
+    key ``-id``), when the mark is at such a dash; else None."""
+    row = text.split("\n")[mark.line] if 0 <= mark.line < text.count("\n") + 1 else ""
+    found = re.match(r"-([^\s\-][^:\s]*):(?:\s|$)", row[mark.column:])
+    if found is None or row[:mark.column].strip():
+        return None
+    written = row[mark.column + 1:].rstrip("\r").split(" #")[0].strip()
+    return (f"a list item needs a space after its `-`: write `- {cut(written)}` (YAML reads `-{cut(found[1])}` as a "
+            "key)")
+
+
+def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
+    """Unquoted text that starts with a character YAML reserves (``@oncall``, a Markdown ```code``` or ``*bold*``, a
+    ``%``), with the quoted text to write; None for another problem."""
+    index = getattr(mark, "index", None)
+    if not isinstance(index, int):
+        return None
+    here = text[index:index + 1]
+    if problem.startswith("found character that cannot start any token") and here in _RESERVED \
+            and _is_value_at(text, index):
+        what = f"{_RESERVED[here]} cannot start unquoted text in YAML (it is reserved)"
+        return (mark.line + 1, mark.column + 1, _quote_it(text, index, what))
+    first = text[cm.index:cm.index + 1] if cm is not None and _is_value_at(text, cm.index) else ""
+    if "scanning an alias" in context and first == "*":
+        what = "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text"
+    elif "scanning a block scalar" in context and first in ("|", ">"):
+        what = f"`{first}` at the start of a value starts a block of text on the lines below it, not text on its line"
+    elif "parsing a block node" in context and first in (",", "]", "}") and "node content" in problem:
+        what = f"`{first}` cannot start unquoted text in YAML ({_FLOW_PUNCTUATION[first]})"
+    else:
+        return None
+    return (cm.line + 1, cm.column + 1, _quote_it(text, cm.index, what))
+
+
+def _is_value_at(text: str, index: int) -> bool:
+    """Whether ``index`` starts a value written after a key or a list item's dash on its line (``title: @x``,
+    ``- @x``, ``{a: @x``), not a line of its own (a Markdown file's ``* item``)."""
+    before = text[text.rfind("\n", 0, index) + 1:index].rstrip(" \t")
+    return before.endswith((":", "-", "[", "{", ",")) and bool(before.strip())
+
+
+def _quote_it(text: str, start: int, what: str) -> str:
+    """``what`` is wrong with the value that starts at ``start``, then the quoted text to write: the rest of its
+    line (to a comment; inside a flow mapping or list opened on the line, to its next `,`, `}` or `]`)."""
+    end = text.find("\n", start)
+    value = text[start:end if end >= 0 else len(text)].rstrip("\r").split(" #")[0]
+    before = text[text.rfind("\n", 0, start) + 1:start]
+    if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
+        value = re.split(r"[,}\]]", value)[0]
+    value = value.strip()
+    return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
+
+
+#: What ends a value written whole on its line, and the words its message uses: the quoted text, a [...] list, a
+#: {...} mapping.
+_CLOSERS = {'"': ("quote", "the quoted text", "the whole value inside the quotes, or write it without them"),
+            "'": ("quote", "the quoted text", "the whole value inside the quotes, or write it without them"),
+            "]": ("`]`", "the [...] list", "it inside the brackets, or write the whole value in quotes"),
+            "}": ("`}`", "the {...} mapping", "it inside the braces, or write the whole value in quotes")}
+
+
+def text_after_value(text: str, mark: Any) -> str | None:
+    """The message for text left over after a value that closed before its line ends (``title: "Late" for March``,
+    ``tags: [a, b] c``), which the parser reports as a key or a block end expected at the left-over text; None when
+    the mark is at the start of its line's content (an indentation problem)."""
+    lines = text.split("\n")
+    if not 0 <= mark.line < len(lines):
+        return None
+    row = lines[mark.line].rstrip("\r")
+    before = row[:mark.column].rstrip()
+    if not before.strip() or before[-1] not in _CLOSERS:
+        return None
+    what, value, where = _CLOSERS[before[-1]]
+    rest = cut(row[mark.column:].split(" #")[0].strip())
+    return f"text after the closing {what}: {value} ends there, so `{rest}` is left over; put {where}"
 
 
 def _layout_problem(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
