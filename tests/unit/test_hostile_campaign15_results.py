@@ -39,18 +39,21 @@ def test_store_secure_warns_that_its_roles_reach_every_cohorts_schema_on_the_ser
 
     tag = uuid.uuid4().hex[:8]
     first, second = f"cohort_a_{tag}", f"cohort_b_{tag}"
+    db = f"cohorts_{tag}"  # a database of its own: other tests secure stores in schemas of the shared one
+    postgres_server.sql(f"CREATE DATABASE {db}")
     for schema in (first, second):
-        postgres_server.sql(f"CREATE SCHEMA {schema}")
+        postgres_server.sql(f"CREATE SCHEMA {schema}", database=db)
     data = ["--data-dir", str(tmp_path)]
-    alone = CliRunner().invoke(main, ["--store", postgres_server.url(schema=first), "store", "secure", *data])
+    alone = CliRunner().invoke(main, ["--store", postgres_server.url(db, schema=first), "store", "secure", *data])
     assert alone.exit_code == 0 and "warning" not in alone.output, alone.output
-    shared = CliRunner().invoke(main, ["--store", postgres_server.url(schema=second), "store", "secure", *data])
+    shared = CliRunner().invoke(main, ["--store", postgres_server.url(db, schema=second), "store", "secure", *data])
     assert shared.exit_code == 0, shared.output
     assert (f"warning: warroom_trainee and warroom_facilitator are roles of the database server, not of this store: "
             f"they also reach the store in schema `{first}` of this database, so a facilitator of one cohort reads, "
             "re-scores and deletes the sessions of every cohort") in " ".join(shared.stderr.split()), shared.stderr
     postgres_server.sql(f"CREATE ROLE fac_{tag} LOGIN IN ROLE warroom_facilitator")
-    code, out, _ = _cli("--store", as_role(postgres_server.url(schema=first), f"fac_{tag}"), "scores", "list", *data)
+    code, out, _ = _cli("--store", as_role(postgres_server.url(db, schema=first), f"fac_{tag}"), "scores", "list",
+                        *data)
     assert code == 0 and "No sessions" in out  # what the warning says: the role reaches the other cohort's store
 
 
