@@ -113,7 +113,8 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     assert (item["mode"], item["pauses"]) == ("practice", 3)
     assert item["wall_time_to_detect"] == row.wall_time_to_detect
     only = runner.invoke(main, ["scores", "--data-dir", str(data), "--mode", "assessment"])
-    assert only.stdout.strip() == "No sessions match."
+    assert only.stdout.strip() == (
+        "No sessions match --mode assessment: 1 session is stored (`warroom scores` without these options lists them).")
 
     from warroom.tui.app import ReviewApp
 
