@@ -174,3 +174,26 @@ def test_review_lines_show_each_event_literally_with_its_fields():
     escalation = next(line for line in lines if line.action)
     assert escalation.summary == "escalated step s1: stale <b>snapshot</b>"  # the page escapes it
     assert escalation.trainee[0] == "contained"
+
+
+def test_a_tab_closed_after_its_drill_ended_is_finished_not_disconnected():
+    """A new facilitator's class: three trainees finished their drill and pressed q; the live class said "0 finished,
+    3 disconnected" in red, as for tabs lost mid-drill. A tab closed after its drill ended is **finished, tab
+    closed**, counted with the finished; one closed mid-drill (abandoned, or not stored yet) stays disconnected."""
+    from warroom.console import render
+
+    rows = [
+        _tab("ada", "disconnected", drill_id="d1", session_id="s1", outcome="contained", total=91, ended_at=_at(5)),
+        _tab("ben", "disconnected", drill_id="d1", session_id="s2", outcome="abandoned", total=0, ended_at=_at(5)),
+        _tab("cy", "disconnected", drill_id="d1", ended_at=_at(5)),
+        _tab("dee", "finished", drill_id="d1", session_id="s4", outcome="missed", total=0, ended_at=_at(5)),
+    ]
+    lines = live_lines(rows, ["ada", "ben", "cy", "dee"], NOW, stuck_after=90, stale_after=10)
+    by = {line.trainee: line for line in lines}
+    assert (by["ada"].status, by["ada"].label) == ("left", "finished, tab closed")
+    assert by["ben"].status == "disconnected" and by["cy"].status == "disconnected" and by["dee"].status == "finished"
+    counts = live_counts(lines)
+    head = " ".join(render("live_head.html", counts=counts, stuck_after=90, problem=None).split())
+    assert "2 finished (1 since left)" in head and "2 disconnected" in head
+    row = render("live_row.html", l=by["ada"])
+    assert 'href="/console/sessions/s1"' in row and "finished, tab closed" in row
