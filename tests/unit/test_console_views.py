@@ -7,6 +7,7 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 from warroom.console import (
     completion_grid,
@@ -197,3 +198,25 @@ def test_a_tab_closed_after_its_drill_ended_is_finished_not_disconnected():
     assert "2 finished (1 since left)" in head and "2 disconnected" in head
     row = render("live_row.html", l=by["ada"])
     assert 'href="/console/sessions/s1"' in row and "finished, tab closed" in row
+
+
+def test_an_early_escalation_reads_as_the_cli_says_it_not_false_alarm():
+    """A new facilitator's class: a trainee escalated the wrong step before the evidence of a fault; `warroom scores`
+    said "early escalation" (a false alarm is an escalation on a noise trial only, docs/scoring.md) and the console's
+    sessions, review, trainee pages and completion grid said "false alarm"."""
+    from types import SimpleNamespace
+
+    from warroom.console._grid import DONE, GridCell
+    from warroom.console._html import environment
+
+    page = environment().from_string("{{ s|outcome }}")
+    assert page.render(s=SimpleNamespace(outcome="false_alarm", all_clear=False)) == "early escalation"
+    assert page.render(s=SimpleNamespace(outcome="false_alarm", all_clear=True)) == "false alarm"
+    assert page.render(s=SimpleNamespace(outcome="contained_late", all_clear=False)) == "contained late"
+    cell = GridCell(DONE, 1, None, "false_alarm", 0, "s1", all_clear=False)
+    assert cell.text == "done · early escalation · 0"
+    assert GridCell(DONE, 1, None, "first attempt not verified", None, "s2").text.startswith(
+        "done · first attempt not verified")
+    for name in ("compare.html", "mine.html", "review.html", "sessions.html", "trainee.html"):
+        source = (Path(__file__).parents[2] / "warroom" / "console" / "templates" / name).read_text(encoding="utf-8")
+        assert 'outcome|replace("_", " ")' not in source, name  # every session's outcome through the filter
