@@ -220,3 +220,20 @@ def test_an_early_escalation_reads_as_the_cli_says_it_not_false_alarm():
     for name in ("compare.html", "mine.html", "review.html", "sessions.html", "trainee.html"):
         source = (Path(__file__).parents[2] / "warroom" / "console" / "templates" / name).read_text(encoding="utf-8")
         assert 'outcome|replace("_", " ")' not in source, name  # every session's outcome through the filter
+
+
+def test_the_live_class_says_an_early_escalation_as_the_cli_does():
+    """The live class's outcome column said "false alarm" for a signal trial's escalation before the evidence (the
+    end line's outcome as stored); it is said as `warroom scores` says it, from the trial the scorecard records."""
+    from warroom.serve._live import _applied
+
+    row = _tab("al", "playing", drill_id="d1", session_id="s1")
+    end = {"type": "end", "ended_at": _at(1), "outcome": "false_alarm", "total": 0,
+           "scorecard": {"played_as": "signal"}}
+    assert _applied(row, end).outcome == "early escalation"
+    assert _applied(row, end | {"scorecard": {"played_as": "noise"}}).outcome == "false alarm"
+    assert _applied(row, end | {"outcome": "contained_late", "scorecard": {}}).outcome == "contained late"
+    gone = _applied(_tab("al", "disconnected", ended_at=_at(3)), end | {"outcome": "abandoned"})
+    assert gone.outcome == "abandoned"
+    lines = live_lines([_applied(_tab("al", "disconnected", ended_at=_at(3)), end)], ["al"], NOW)
+    assert lines[0].status == "left" and lines[0].outcome == "early escalation"
