@@ -195,7 +195,7 @@ def test_a_tab_closed_after_its_drill_ended_is_finished_not_disconnected():
     assert by["ben"].status == "disconnected" and by["cy"].status == "disconnected" and by["dee"].status == "finished"
     counts = live_counts(lines)
     head = " ".join(render("live_head.html", counts=counts, stuck_after=90, problem=None).split())
-    assert "2 finished (1 since left)" in head and "2 disconnected" in head
+    assert "2 finished (1 with the tab closed since)" in head and "2 disconnected" in head
     row = render("live_row.html", l=by["ada"])
     assert 'href="/console/sessions/s1"' in row and "finished, tab closed" in row
 
