@@ -127,4 +127,25 @@ def test_scores_filter_by_set_and_mode(tmp_path: Path):
     summary = runner.invoke(main, ["scores", "--data-dir", str(tmp_path), "--summary", "--mode", "assessment"])
     assert "Per drill (assessment sessions)" in summary.stdout and "│ ann" in summary.stdout
     none = runner.invoke(main, ["scores", "--data-dir", str(tmp_path), "--set", "week-2"])
-    assert none.stdout.strip() == "No sessions match."
+    assert none.stdout.strip().startswith("No sessions match --set week-2: ")
+
+
+def test_a_list_that_matches_nothing_names_its_filters_and_what_is_stored(tmp_path: Path):
+    # a facilitator's README line, `warroom scores list --set week-1 --mode assessment`, after a set played in
+    # practice: "No sessions match." did not say that the sessions were there, in the other mode
+    drill = load(bundled_drill_path())
+    for name in ("Ada Lovelace", "ben"):
+        rec = SessionRecorder.start(tmp_path, name, bundled_drill_path(), drill, mode="practice", set_id="week-1")
+        rec.record(Action(t=1.0, kind=ActionKind.QUIT))
+        rec.finish(score(drill, rec.actions))
+    runner = CliRunner()
+    base = ["scores", "list", "--data-dir", str(tmp_path)]
+    none = runner.invoke(main, [*base, "--set", "week-1", "--mode", "assessment"])
+    assert none.exit_code == 0 and none.stdout.strip() == (
+        "No sessions match --set week-1 --mode assessment: 2 sessions are stored (`warroom scores` without these "
+        "options lists them).")
+    quoted = runner.invoke(main, [*base, "--trainee", "Ada Lovelace", "--drill", "nope"])
+    assert quoted.stdout.startswith("No sessions match --trainee 'Ada Lovelace' --drill nope: 2 sessions are stored")
+    empty = tmp_path / "empty"
+    with_store = runner.invoke(main, ["scores", "list", "--data-dir", str(empty), "--set", "week-1"])
+    assert with_store.exit_code == 0 and "No session" in with_store.stdout

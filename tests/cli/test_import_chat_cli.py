@@ -73,6 +73,10 @@ def test_ground_truth_writes_keyed_drills_that_pass_check(tmp_path: Path) -> Non
             and "Each drill is keyed from the ground truth and passed `warroom check`" in result.stdout)
     check = CliRunner().invoke(main, ["check", str(out / "chat-7.yaml")])
     assert check.exit_code == 0, check.output
+    # the drill is ready but for its habit, which validate then warns about: the import says so, and how to add it
+    assert "gives no habit that would have caught the fault, so `warroom validate` warns" in result.stdout
+    validated = CliRunner().invoke(main, ["validate", str(out / "chat-7.yaml")])
+    assert validated.exit_code == 0 and "warning: the answer key has no `habit`" in validated.output
     missing = CliRunner().invoke(main, ["import", "chat", str(runs / "failed"), "--ground-truth",
                                         str(tmp_path / "nope.json"), "--out", str(out)])
     assert missing.exit_code == 2 and "no such file" in missing.output

@@ -240,3 +240,13 @@ def test_list_of_a_file_that_is_not_a_drill_says_what_is_wrong_as_validate_does(
     if "YAML" in said:
         assert listed.stderr.rstrip().endswith("fix the YAML there, or check that this is a drill file (`warroom new "
                                                "ID` writes one to start from)")
+
+
+def test_the_all_summary_says_how_many_drills_have_each_difficulty(capsys):
+    # "(difficulty: 3 at 1, 15 at 2)" read as well as "difficulty 3, for 1 drill" as "3 drills of difficulty 1"
+    from warroom.cli.author._project import _summary, _Tally
+
+    _summary(Path("healthy"), Path("out"), _Tally(sources=2, written=18, levels={1: 3, 2: 15}))
+    out = capsys.readouterr().out
+    assert "18 fault drills with their twins written to out from 2 healthy runs in healthy " \
+           "(3 of difficulty 1, 15 of difficulty 2)." in out

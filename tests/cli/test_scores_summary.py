@@ -294,3 +294,12 @@ def test_a_store_of_tutorial_sessions_only_says_why_nothing_is_counted(tmp_path:
     assert said.stdout == ("No sessions to count yet: the statistics count practice and assessment sessions, never "
                            "the tutorial's (`warroom scores` lists every session).\n")
     assert summary(tmp_path, "--trainee", "ana").stdout == "No sessions match.\n"  # a filter: nothing matches it
+
+
+def test_the_legend_defines_the_drill_tables_wall_ttd_and_distractor_pulls(known: Path):
+    # a new facilitator's first summary: the per-drill table's "wall ttd" beside "median ttd" (one from the
+    # session's start on the wall clock, the other from the evidence on the drill clock) and "distractor pulls"
+    # were the two column headers the legend did not define
+    text = " ".join(summary(known).stdout.split())
+    assert "wall ttd: median real seconds from the session's start to the containing escalation" in text
+    assert "distractor pulls: the distractor events that drew escalations, each with its count" in text

@@ -167,3 +167,17 @@ def test_roster_add_refuses_a_name_given_twice_and_writes_nothing(tmp_path):
     assert "Error: NAME 'Ann' is given twice: each name gets one token" in result.output
     assert "\t" not in result.output  # no token printed that would not work
     assert not path.exists()
+
+
+def test_a_misspelt_name_to_remove_or_rotate_is_offered_the_name_on_the_roster(tmp_path):
+    # a facilitator's slip, `roster remove class.yaml "Alan Turning"`, said only "not on the roster: 'Alan Turning'"
+    path = tmp_path / "class.yaml"
+    runner = CliRunner()
+    assert runner.invoke(main, ["serve", "roster", "add", str(path), "Alan Turing", "Grace Hopper"]).exit_code == 0
+    removed = runner.invoke(main, ["serve", "roster", "remove", str(path), "Alan Turning"])
+    assert removed.exit_code == 2
+    assert "not on the roster: 'Alan Turning' (did you mean `Alan Turing`?)" in removed.output
+    rotated = runner.invoke(main, ["serve", "roster", "rotate", str(path), "Grace Hoper", "Zed"])
+    assert rotated.exit_code == 2
+    assert ("not on the roster: 'Grace Hoper' (did you mean `Grace Hopper`?), 'Zed' (`roster add` adds them)"
+            in " ".join(rotated.output.split()))

@@ -178,3 +178,21 @@ async def test_a_war_room_opening_lays_its_first_event_out_once_at_the_inspector
         assert width > 1 and widths == [width]
         first_line = inspector.text.splitlines()[0]
         assert first_line and first_line in screen_text(app)
+
+
+def test_a_list_index_counts_the_lists_own_items_not_those_of_a_list_nested_in_one():
+    """A new trainee's `:results[2].name` on harbor-outage-credit's account search: the second account's
+    `open_cases` list has an item of its own, counted as `results[2]`, so the path was not found in the lines and
+    the inspector fell back to the output's first line, the field off screen, while the notice gave its value."""
+    from warroom.tui.widgets._fieldjump import find_field_line
+
+    lines = [
+        "output (raw)", "total: 3", "results:",
+        "  -", "    account_id: A1", "    name: Harbor Freight Partners", "    open_cases: []",
+        "  -", "    account_id: A2", "    name: Harborview Health", "    open_cases:",
+        "      -", "        case: CS-7741", "        subject: 18 Nov outage",
+        "  -", "    account_id: A3", "    name: Harbor & Finch", "    open_cases: []",
+    ]
+    assert find_field_line(lines, "results[2].name") == 16
+    assert find_field_line(lines, "results[1].open_cases[0].case") == 12
+    assert find_field_line(lines, "results[3]") is None

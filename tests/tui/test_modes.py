@@ -4,6 +4,7 @@ the drill clock; a practice session's pauses and wall-clock time to detect reach
 from __future__ import annotations
 
 import json
+import re
 
 from click.testing import CliRunner
 from textual.widgets import Static
@@ -113,7 +114,8 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     assert (item["mode"], item["pauses"]) == ("practice", 3)
     assert item["wall_time_to_detect"] == row.wall_time_to_detect
     only = runner.invoke(main, ["scores", "--data-dir", str(data), "--mode", "assessment"])
-    assert only.stdout.strip() == "No sessions match."
+    assert only.stdout.strip() == (
+        "No sessions match --mode assessment: 1 session is stored (`warroom scores` without these options lists them).")
 
     from warroom.tui.app import ReviewApp
 
@@ -121,3 +123,21 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     async with review.run_test(size=(160, 50)):
         head = str(review.screen.query_one("#review-head", Static).content)
     assert "practice" in head and "3 pauses" in head and "wall-clock time to detect" in head
+
+
+async def test_the_quit_question_in_assessment_says_quitting_counts(tmp_path):
+    """A new trainee's `warroom run --mode assessment`: q asked "The session is kept, scored as abandoned.", as in
+    practice, though an abandoned assessment session counts (a miss, or like a false alarm on a noise trial); the
+    question now says so, without telling which trial this is. Practice keeps the short question."""
+    for mode, said in (("assessment", "In assessment quitting is not neutral: it counts as a miss on a drill with a "
+                                      "fault, and against you like a false alarm on one without."),
+                       ("practice", "The session is kept, scored as abandoned.")):
+        app = make_app(Services(trainee="ann", data_dir=tmp_path / mode, mode=mode))
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.press("enter")
+            await advance(pilot, 2)
+            await pilot.press("q")
+            await until(pilot, lambda app=app: "Quit this drill?" in screen_text(app), "the quit question")
+            text = " ".join(re.sub("[\u2500-\u259f]", " ", screen_text(app)).split())  # no borders, no blocks
+            assert "Quit this drill?" in text and said in text, text
+            assert mode == "assessment" or "not neutral" not in text

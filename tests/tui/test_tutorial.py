@@ -288,3 +288,26 @@ def test_the_readme_and_the_help_name_the_lessons_the_code_has():
     step = readme[readme.index("1. `warroom tutorial`"):readme.index("2. Then `warroom`")]
     assert f"in {len(LESSONS)} lessons: " in step
     assert [n for n in names if f"**{n}**" not in step] == []
+
+
+async def test_a_lesson_started_by_the_trace_drops_the_notice_of_the_lesson_before(services):
+    """A new trainee's walk-through: lesson 5 starts when the probe's answer p1 arrives, and the panel still said
+    "Verifying: Probe p1 asked: the executor's answer comes in 0.5 s of drill time." under it, with p1 on screen."""
+    app = make_app(services, drill_path=tutorial_path())
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = await _start(pilot)
+        await advance(pilot, 20)
+        await pilot.press("space")
+        await pilot.pause()
+        await pilot.press("space")
+        await advance(pilot, 40)  # lesson 2 waits at e07
+        await pilot.press("k", "enter", "tab", "f", "enter")  # open e06, back to the trace, flag it
+        await pilot.pause()
+        assert "Flagged e06." in _panel(app)  # a notice of the trainee's own action stays with the next lesson
+        await pilot.press("v", "enter")  # ask for p1
+        await pilot.pause()
+        assert "answer comes in 0.5 s" in _panel(app)  # while the answer is awaited, the notice says when
+        await advance(pilot, 5)
+        assert live.tutor.current.name == "Escalate" and live.replay.is_released("p1")
+        assert "answer comes in" not in _panel(app) and "Verifying" not in _panel(app), _panel(app)
+        assert "The probe's answer (p1) confirms it" in _panel(app)

@@ -7,6 +7,7 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 from warroom.console import (
     completion_grid,
@@ -174,3 +175,65 @@ def test_review_lines_show_each_event_literally_with_its_fields():
     escalation = next(line for line in lines if line.action)
     assert escalation.summary == "escalated step s1: stale <b>snapshot</b>"  # the page escapes it
     assert escalation.trainee[0] == "contained"
+
+
+def test_a_tab_closed_after_its_drill_ended_is_finished_not_disconnected():
+    """A new facilitator's class: three trainees finished their drill and pressed q; the live class said "0 finished,
+    3 disconnected" in red, as for tabs lost mid-drill. A tab closed after its drill ended is **finished, tab
+    closed**, counted with the finished; one closed mid-drill (abandoned, or not stored yet) stays disconnected."""
+    from warroom.console import render
+
+    rows = [
+        _tab("ada", "disconnected", drill_id="d1", session_id="s1", outcome="contained", total=91, ended_at=_at(5)),
+        _tab("ben", "disconnected", drill_id="d1", session_id="s2", outcome="abandoned", total=0, ended_at=_at(5)),
+        _tab("cy", "disconnected", drill_id="d1", ended_at=_at(5)),
+        _tab("dee", "finished", drill_id="d1", session_id="s4", outcome="missed", total=0, ended_at=_at(5)),
+    ]
+    lines = live_lines(rows, ["ada", "ben", "cy", "dee"], NOW, stuck_after=90, stale_after=10)
+    by = {line.trainee: line for line in lines}
+    assert (by["ada"].status, by["ada"].label) == ("left", "finished, tab closed")
+    assert by["ben"].status == "disconnected" and by["cy"].status == "disconnected" and by["dee"].status == "finished"
+    counts = live_counts(lines)
+    head = " ".join(render("live_head.html", counts=counts, stuck_after=90, problem=None).split())
+    assert "2 finished (1 with the tab closed since)" in head and "2 disconnected" in head
+    row = render("live_row.html", l=by["ada"])
+    assert 'href="/console/sessions/s1"' in row and "finished, tab closed" in row
+
+
+def test_an_early_escalation_reads_as_the_cli_says_it_not_false_alarm():
+    """A new facilitator's class: a trainee escalated the wrong step before the evidence of a fault; `warroom scores`
+    said "early escalation" (a false alarm is an escalation on a noise trial only, docs/scoring.md) and the console's
+    sessions, review, trainee pages and completion grid said "false alarm"."""
+    from types import SimpleNamespace
+
+    from warroom.console._grid import DONE, GridCell
+    from warroom.console._html import environment
+
+    page = environment().from_string("{{ s|outcome }}")
+    assert page.render(s=SimpleNamespace(outcome="false_alarm", all_clear=False)) == "early escalation"
+    assert page.render(s=SimpleNamespace(outcome="false_alarm", all_clear=True)) == "false alarm"
+    assert page.render(s=SimpleNamespace(outcome="contained_late", all_clear=False)) == "contained late"
+    cell = GridCell(DONE, 1, None, "false_alarm", 0, "s1", all_clear=False)
+    assert cell.text == "done · early escalation · 0"
+    assert GridCell(DONE, 1, None, "first attempt not verified", None, "s2").text.startswith(
+        "done · first attempt not verified")
+    for name in ("compare.html", "mine.html", "review.html", "sessions.html", "trainee.html"):
+        source = (Path(__file__).parents[2] / "warroom" / "console" / "templates" / name).read_text(encoding="utf-8")
+        assert 'outcome|replace("_", " ")' not in source, name  # every session's outcome through the filter
+
+
+def test_the_live_class_says_an_early_escalation_as_the_cli_does():
+    """The live class's outcome column said "false alarm" for a signal trial's escalation before the evidence (the
+    end line's outcome as stored); it is said as `warroom scores` says it, from the trial the scorecard records."""
+    from warroom.serve._live import _applied
+
+    row = _tab("al", "playing", drill_id="d1", session_id="s1")
+    end = {"type": "end", "ended_at": _at(1), "outcome": "false_alarm", "total": 0,
+           "scorecard": {"played_as": "signal"}}
+    assert _applied(row, end).outcome == "early escalation"
+    assert _applied(row, end | {"scorecard": {"played_as": "noise"}}).outcome == "false alarm"
+    assert _applied(row, end | {"outcome": "contained_late", "scorecard": {}}).outcome == "contained late"
+    gone = _applied(_tab("al", "disconnected", ended_at=_at(3)), end | {"outcome": "abandoned"})
+    assert gone.outcome == "abandoned"
+    lines = live_lines([_applied(_tab("al", "disconnected", ended_at=_at(3)), end)], ["al"], NOW)
+    assert lines[0].status == "left" and lines[0].outcome == "early escalation"

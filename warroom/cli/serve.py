@@ -306,7 +306,7 @@ def roster_rotate(roster_path: Path, names: tuple[str, ...]) -> None:
     roster = _load_roster(roster_path, must_exist=True)
     missing = [n for n in names if n.strip() not in roster.entries]
     if missing:
-        raise click.UsageError(f"not on the roster: {', '.join(repr(n) for n in missing)} (`roster add` adds them)")
+        raise click.UsageError(f"{roster.not_on_it(missing)} (`roster add` adds them)")
     roster, issued = _issue_tokens(roster, names, None)
     _save_roster(roster, roster_path)
     for name, token in issued:

@@ -21,6 +21,7 @@ from datetime import date
 from typing import Any
 
 from warroom.console._gradebook import by_stored_order, gradebook_cell
+from warroom.core.model import outcome_label
 
 #: The cell states.
 TODO, PROGRESS, DONE, NONE_LEFT = "todo", "progress", "done", "none"
@@ -42,6 +43,9 @@ class GridCell:
     session_id: str | None = None
     past_due: bool = False
     grade: str = ""
+    #: Whether the first attempt played a healthy run (None: not known): its ``false_alarm`` reads "early
+    #: escalation" in a drill with a fault, as `warroom scores` says it.
+    all_clear: bool | None = None
 
     @property
     def text(self) -> str:
@@ -50,7 +54,7 @@ class GridCell:
         words = {TODO: "not started" if not self.attempts else "to do", PROGRESS: "in progress",
                  NONE_LEFT: "no attempts left"}.get(self.state)  # fmt: skip
         if words is None:
-            words = f"done · {(self.outcome or '').replace('_', ' ')} · {self.grade or self.score}"
+            words = f"done · {outcome_label(self.outcome or '', self.all_clear)} · {self.grade or self.score}"
         if self.left is not None and self.state != NONE_LEFT:
             words += f" · {self.left} left"
         return words + (" · past due" if self.past_due else "")
@@ -125,7 +129,8 @@ def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[s
         if getattr(first, "chosen", False):  # warroom run --as/--seed: no trial, so no score (as the gradebook)
             return GridCell(DONE, used, left, "first attempt a chosen trial", None, first.session_id, grade=grade)
         score = int(first.total) if first.outcome != "abandoned" else 0
-        return GridCell(DONE, used, left, first.outcome, score, first.session_id, grade=grade)
+        return GridCell(DONE, used, left, first.outcome, score, first.session_id, grade=grade,
+                        all_clear=getattr(first, "all_clear", None))
     if now:
         return GridCell(PROGRESS, used, left, past_due=past_due)
     state = NONE_LEFT if left == 0 else TODO

@@ -24,6 +24,14 @@ def when(text: str | None) -> str:
     return "-" if not text else text[:16].replace("T", " ") + " UTC"
 
 
+def outcome_of(session: Any) -> str:
+    """A stored session's outcome as `warroom scores` says it (``contained late``; ``early escalation`` for an
+    escalation only before the evidence of a drill with a fault, which the store keeps as ``false_alarm``)."""
+    from warroom.core.model import outcome_label
+
+    return outcome_label(str(session.outcome or ""), getattr(session, "all_clear", None))
+
+
 def trainee_page(name: str) -> str:
     """The address of a trainee's page: the name as one path segment (``/`` written ``%2F``); ``.`` and ``..``, which
     a browser takes for the folder and its parent whatever their spelling, go in the query (``?name=``)."""
@@ -46,7 +54,7 @@ def environment() -> Any:
 
     env.filters.update(
         clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when,
-        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell, trainee_page=trainee_page,
+        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell, trainee_page=trainee_page, outcome=outcome_of,
     )
     return env
 

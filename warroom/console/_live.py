@@ -2,8 +2,9 @@
 trainee who is not signed in, with what each is doing now.
 
 A tab's status is its state in the live table (signed in, on the picker, playing, finished, taken over by another tab of
-its trainee, disconnected), made **stuck** when it plays a drill and no action was recorded for ``stuck_after`` seconds
-(the drill's start counts as its first action), and **host lost** when its host's heartbeat is older than
+its trainee, disconnected; **left** when it disconnected after its drill ended, not abandoned), made **stuck** when
+it plays a drill and no action was recorded for ``stuck_after`` seconds (the drill's start counts as its first
+action), and **host lost** when its host's heartbeat is older than
 ``stale_after`` seconds (that host stopped or cannot reach the database: its tabs' state is unknown). The drill time of
 a drill being played is the drill clock's last reading in the journal carried forward at its speed (unless paused):
 ``about`` it, since a false escalation's jump is only recorded with the next action.
@@ -31,6 +32,7 @@ LABELS = {
     "playing": "playing",
     "stuck": "stuck",
     "finished": "finished",
+    "left": "finished, tab closed",
     "taken_over": "moved to another tab",
     "disconnected": "disconnected",
     "lost": "host lost",
@@ -129,6 +131,8 @@ def _line(row: Any, now: datetime, stuck_after: float, stale_after: float) -> Li
     idle = _seconds_since(now, row.last_action_at or (row.clock_at if row.state == "playing" else None))
     if status == "playing" and idle is not None and idle >= stuck_after:
         status = "stuck"
+    if status == "disconnected" and row.outcome and row.outcome != "abandoned":
+        status = "left"  # the drill ended, then the tab closed: not the mid-drill loss "disconnected" warns of
     if heartbeat is None or heartbeat > stale_after:
         status = "lost"
     since = row.ended_at if row.state in ("finished", "disconnected") else row.connected_at

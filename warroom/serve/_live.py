@@ -497,11 +497,25 @@ def _applied(row: LiveTab, line: dict[str, Any]) -> LiveTab:
         return replace(
             row,
             state=FINISHED if row.state != DISCONNECTED else DISCONNECTED,
-            outcome=_text(line.get("outcome")),
+            outcome=_outcome_text(line),
             total=total if isinstance(total, int) else None,
             ended_at=row.ended_at if row.state == DISCONNECTED else (_text(line.get("ended_at")) or utc()),
         )
     return row
+
+
+def _outcome_text(end: dict[str, Any]) -> str | None:
+    """The outcome of a journal's end line as the console shows it, as `warroom scores` says it: ``early escalation``
+    for a ``false_alarm`` of a signal trial (an escalation only before a fault's evidence; a false alarm is an
+    escalation on a noise trial only), ``contained late`` for ``contained_late``."""
+    from warroom.core.model import outcome_label
+
+    outcome = _text(end.get("outcome"))
+    card = end.get("scorecard")
+    played_as = card.get("played_as") if isinstance(card, dict) else None
+    if outcome is None:
+        return None
+    return outcome_label(outcome, None if played_as not in ("signal", "noise") else played_as == "noise")
 
 
 def _text(value: Any) -> str | None:

@@ -33,7 +33,7 @@ import yaml
 
 from warroom.core.files import read_limited, read_only_mode, real_path, replace_file
 from warroom.core.settings import resolve_trainee
-from warroom.core.text import shown_path
+from warroom.core.text import did_you_mean, shown_path
 from warroom.errors import SettingsError, WarroomError
 
 #: The role of a roster entry who plays drills in their own war room.
@@ -174,11 +174,17 @@ class Roster:
         facilitators = self.facilitators | {checked} if role == FACILITATOR else self.facilitators - {checked}
         return Roster({**self.entries, checked: hash_token(token)}, facilitators)
 
+    def not_on_it(self, missing: list[str]) -> str:
+        """The problem of ``missing`` names, each with a did-you-mean when a name on the roster is one slip of the
+        keyboard away (``'Alan Turning' (did you mean `Alan Turing`?)``)."""
+        named = (repr(n) + did_you_mean(n.strip(), self.entries) for n in missing)
+        return f"not on the roster: {', '.join(named)}"
+
     def without(self, names: list[str]) -> Roster:
         """A copy without ``names`` (each must be on the roster: SettingsError naming those that are not)."""
         missing = [n for n in names if n.strip() not in self.entries]
         if missing:
-            raise SettingsError(f"not on the roster: {', '.join(repr(n) for n in missing)}")
+            raise SettingsError(self.not_on_it(missing))
         gone = {n.strip() for n in names}
         return Roster({k: v for k, v in self.entries.items() if k not in gone}, self.facilitators - gone)
 

@@ -245,10 +245,10 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
         say(line, err=True)
     for line in tally.failures + tally.barren:
         say(f"not projected: {line}", err=True)
-    by_level = ", ".join(f"{n} at {d}" for d, n in sorted(tally.levels.items()))
+    by_level = ", ".join(f"{n} of difficulty {d}" for d, n in sorted(tally.levels.items()))
     say(f"{plural(tally.written, 'fault drill')} with their twins written to {shown_path(out)} from "
         f"{plural(tally.sources - len(tally.failed_sources), 'healthy run')} in {shown_path(folder)}"
-        + (f" (difficulty: {by_level})" if by_level else "") + ".")
+        + (f" ({by_level})" if by_level else "") + ".")
     say(f"Left out: {plural(tally.duplicates, 'duplicate site')} (the same template on the same result shape), "
         f"{_left_out(tally.unprojectable)}, "
         f"{plural(len(tally.failures), 'projection')} that would fail warroom check"

@@ -139,12 +139,18 @@ def _summarise(importer: Importer, report: ImportReport, unreadable: list[OSErro
     if redactor is not None:
         say(redactor.summary(), err=err)
     if report.imported and keyed and err:
-        say("The drill is keyed from the ground truth and passed `warroom check`.", err=True)
+        say(f"The drill is keyed from the ground truth and passed `warroom check`. {_NO_HABIT}", err=True)
     elif report.imported and keyed:
         say(f"Each drill is keyed from the ground truth and passed `warroom check`; play them with `warroom --drills "
-            f"{report.out_dir}`.")
+            f"{report.out_dir}`. {_NO_HABIT}")
     elif report.imported and not importer.answer_key:
         say(annotate_hint([] if err else [r.output for r in report.imported if r.output is not None]), err=err)
+
+
+#: A keyed drill's answer key has no habit (a ground truth says what went wrong, not what would have caught it), so
+#: `warroom validate` warns on each: said once, with what to do, where the import says the drills are ready.
+_NO_HABIT = ("Ground truth gives no habit that would have caught the fault, so `warroom validate` warns until you "
+             "add one (`h` in `warroom annotate FILE`, then `s`).")
 
 
 def annotate_hint(written: list[Path]) -> str:

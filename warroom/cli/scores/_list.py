@@ -129,12 +129,21 @@ def list_sessions(
         elif rows or unreadable:
             _print_table(rows, store.count(**filters.as_kwargs()), states)
         else:
-            say("No sessions match." if filters.given() else "No sessions recorded yet.")
+            say(_none_match(filters, store.count()) if filters.given() else "No sessions recorded yet.")
         if unreadable:
             raise click.ClickException(
                 f"{plural(len(unreadable), 'stored session')} could not be read and "
                 f"{plural(len(unreadable), 'was', 'were', count=False)} skipped (listed above)"
             )
+
+
+def _none_match(filters: Any, stored: int) -> str:
+    """What a list with filters that match nothing says: the filters, and that other sessions are stored (`warroom
+    scores --set week-1 --mode assessment` said only "No sessions match." of a set played in practice)."""
+    if not stored:
+        return "No sessions match: no session is stored yet."
+    return (f"No sessions match {filters.options()}: {plural(stored, 'session is', 'sessions are')} stored "
+            "(`warroom scores` without these options lists them).")
 
 
 def _print_table(rows: list[Any], total: int, states: dict[str, str]) -> None:

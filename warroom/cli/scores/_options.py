@@ -225,6 +225,15 @@ class Filters:
             "mode": self.mode if self.mode in SESSION_MODES else None,
         }
 
+    def options(self) -> str:
+        """The filters as the options that set them, for a message (``--set week-1 --mode assessment``); each value
+        quoted as a shell needs it, control characters escaped."""
+        import shlex
+
+        given = (("--trainee", self.trainee), ("--drill", self.drill), ("--since", self.since), ("--set", self.set_id),
+                 ("--mode", self.mode if self.mode in SESSION_MODES else None))
+        return " ".join(f"{option} {clean(shlex.quote(value))}" for option, value in given if value)
+
     def scope(self) -> str:
         """The mode and drill set the sessions are limited to, for a title (``assessment sessions · drill set
         week-1``); empty when neither is."""

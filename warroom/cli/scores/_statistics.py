@@ -410,7 +410,9 @@ LEGEND = (
     "alarms + noise trials abandoned) / noise trials; k/n, the percentage and its 95% Wilson interval [low–high]. "
     "d′ and c (log-linear correction; delta-method 95% interval) and A′ (exact parametric bootstrap interval): shown "
     "from 10 signal and 5 noise trials. quit: first attempts abandoned. median ttd: drill seconds from the earliest "
-    "evidence to the containing escalation. d′ reliability: at the trainee's trials (+ more trials to reach 0.7). "
-    "difficulty: share of trials correct (higher is easier); discrimination: correlation of a drill with the "
-    'trainee\'s other scores. docs/sessions.md, "Cohort statistics", has every formula.'
+    "evidence to the containing escalation; wall ttd: median real seconds from the session's start to the "
+    "containing escalation (not comparable with median ttd). d′ reliability: at the trainee's trials (+ more trials "
+    "to reach 0.7). difficulty: share of trials correct (higher is easier); discrimination: correlation of a drill "
+    "with the trainee's other scores; distractor pulls: the distractor events that drew escalations, each with its "
+    'count (e05 ×2). docs/sessions.md, "Cohort statistics", has every formula.'
 )

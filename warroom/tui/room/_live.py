@@ -67,6 +67,13 @@ WAR_ROOM_NOTES = (
 )
 
 
+#: What the quit question says (``q``). In assessment quitting is a response (docs/sessions.md, "Quitting is a
+#: response in assessment"): said there, without telling a signal trial from a noise trial.
+QUIT_PRACTICE = "The session is kept, scored as abandoned."
+QUIT_ASSESSMENT = ("The session is kept, scored as abandoned. In assessment quitting is not neutral: it counts as a "
+                   "miss on a drill with a fault, and against you like a false alarm on one without.")
+
+
 class WarRoomScreen(DrillScreen):
     """The live drill: header, meters, plan, trace table and inspector. Arguments: see
     :class:`~warroom.tui.room._drillscreen.DrillScreen` (the session, its saved actions and its end)."""
@@ -527,7 +534,7 @@ class WarRoomScreen(DrillScreen):
                 self.abandon()
                 self.post_message(LeaveDrill())
 
-        self.open_dialog(ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done)
+        self.open_dialog(ConfirmScreen("Quit this drill?", QUIT_ASSESSMENT if self.assessment else QUIT_PRACTICE), done)
 
     def action_help(self) -> None:
         self.open_dialog(HelpScreen.for_screen(self))

@@ -186,6 +186,9 @@ class TutorialScreen(WarRoomScreen):
     def apply(self, released: list[TraceEvent]) -> None:
         super().apply(released)
         if not self.finished and self.tutor.start_due(self.replay.is_released):
+            # a lesson that starts with an event of the trace outdates the last notice, which spoke of the lesson
+            # before: "Probe p1 asked: the answer comes in 0.5 s" stayed under lesson 5, which starts with p1's answer
+            self.notice = ""
             self._lessons_changed()
             self._show_lesson_event()
 

@@ -51,6 +51,7 @@ def find_field_line(lines: Sequence[str], path: str) -> int | None:
     for part in path_parts(path):
         found = None
         seen_items = 0
+        item_indent: int | None = None  # the list's own items: a list nested in an item has its `-` deeper
         for i in range(start, len(lines)):
             line = lines[i]
             if not line.strip():
@@ -61,6 +62,9 @@ def find_field_line(lines: Sequence[str], path: str) -> int | None:
             text = line.strip()
             if isinstance(part, int):
                 if text == "-" or text.startswith("- "):
+                    item_indent = indent if item_indent is None else item_indent
+                    if indent != item_indent:
+                        continue
                     if seen_items == part:
                         found = i
                         break
