@@ -137,6 +137,21 @@ def yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     return (*end, message) if (line, column) > end else (line, column, message)
 
 
+def _quoted_problem(text: str, problem: str, cm: Any, index: Any, at: tuple[int, int]) -> tuple[int, int, str]:
+    """A YAML error ``problem`` at ``at`` (line, column) inside the quoted text that starts at ``cm``: a quote never
+    closed is named where it opens; an escape that is not one says how to write a backslash."""
+    if "end of stream" in problem:
+        quote = text[cm.index] if 0 <= cm.index < len(text) else '"'
+        return (cm.line + 1, cm.column + 1, f"this quoted text is never closed: add the closing {quote}")
+    msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
+    if "Unicode character escape" in problem:
+        msg += _surrogate_hint(text, index)
+    elif "escape character" in problem or "hexdecimal number" in problem:
+        msg += (": a backslash starts an escape in double quotes; write `\\\\` for a backslash itself, or put the "
+                "text in single quotes")
+    return (*at, msg)
+
+
 def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     if isinstance(e, yaml.reader.ReaderError):
         line, column = line_col(text, e.position)
@@ -157,16 +172,8 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     here = text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
     if here == "\t" or (problem.startswith("found character") and "\\t" in problem):
         msg = "a tab character: YAML indentation must use spaces, not tabs"
-    elif "quoted scalar" in context and "end of stream" in problem and cm is not None:
-        quote = text[cm.index] if 0 <= cm.index < len(text) else '"'
-        return (cm.line + 1, cm.column + 1, f"this quoted text is never closed: add the closing {quote}")
     elif "quoted scalar" in context and cm is not None:
-        msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
-        if "Unicode character escape" in problem:
-            msg += _surrogate_hint(text, index)
-        elif "escape character" in problem or "hexdecimal number" in problem:
-            msg += (": a backslash starts an escape in double quotes; write `\\\\` for a backslash itself, or put the "
-                    "text in single quotes")
+        return _quoted_problem(text, problem, cm, index, (line, column))
     elif "undefined alias" in problem:
         written = _ALIAS.match(text, index) if isinstance(index, int) else None  # `*a}` in a flow mapping: `*a`
         name = written.group() if written is not None else "*"
