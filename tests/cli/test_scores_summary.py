@@ -84,7 +84,7 @@ def test_summary_table_and_csv(known: Path):
     cells = [c.strip() for c in ann.split("│")[1:-1]]
     assert cells[:7] == ["ann", "3", "1", "0", "1/2 50% [9–91]", "0/1 0% [0–79] !",
                          "too few trials (2 signal, 1 noise)"]  # fmt: skip
-    assert cells[9] == "4 s"
+    assert cells[9] == "4 s (n=1)"  # the median of 1 trial that detected the fault
     assert "! false-alarm rate resting on fewer than 5 noise trials or 3 distinct controls" in r.stdout
     bars = [ln for ln in r.stdout.splitlines() if ln.startswith("bob ")]
     assert bars and "██████████  " in bars[0] and " 50%" in bars[0] and bars[0].endswith("█" * 20 + "  100%")

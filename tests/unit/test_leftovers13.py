@@ -1,0 +1,91 @@
+"""Issue 30's leftovers of the thirteenth stop: every median time to detect comes with the trials it is the median
+of (the summary's table, JSON and CSV, the report, the console), on both statistics paths."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from stats_support import cohort
+
+from warroom.cli import main
+from warroom.store.cohort import FactsQuery, cohort_stats
+from warroom.store.results import ResultsStore
+
+# In :func:`stats_support.cohort`: ada detected A at 5 s (wall 10 s) and B at 8 s; drill A was detected by ada, ben
+# and cy (5, 9, 13 s; wall 10, 18, 26 s), drill B by ada and cy (8 s, no wall time), C is all-clear.
+TRAINEE_ADA = (5 + 8) / 2, 2, 10.0, 1
+DRILL_A = 9.0, 3, 18.0, 3
+DRILL_B = 8.0, 2, None, 0
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return cohort(tmp_path_factory.mktemp("cohort"))
+
+
+def _times(figures: object) -> tuple:
+    return tuple(getattr(figures, k) for k in ("median_time_to_detect", "time_to_detect_trials",
+                                                "median_wall_time_to_detect", "wall_time_to_detect_trials"))
+
+
+def test_each_median_time_to_detect_has_its_trials_on_both_statistics_paths(store_dir: Path) -> None:
+    from warroom.store.cohort._count import facts_stats
+
+    with ResultsStore(store_dir) as store:
+        in_sql = cohort_stats(store, FactsQuery()).stats
+        in_process = facts_stats(store, FactsQuery(), "auto").stats
+    assert in_sql == in_process
+    ada = next(t for t in in_sql.trainees if t.trainee == "ada")
+    drills = {d.drill_id: d for d in in_sql.drills}
+    assert _times(ada) == TRAINEE_ADA
+    assert (_times(drills["A"]), _times(drills["B"])) == (DRILL_A, DRILL_B)
+    assert _times(drills["C"]) == (None, 0, None, 0)
+
+
+def _summary(data_dir: Path, *args: str) -> str:
+    argv = ["scores", "summary", "--data-dir", str(data_dir), *args]
+    r = CliRunner().invoke(main, argv, env={"COLUMNS": "250"}, catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_the_summary_shows_each_median_with_its_trials_in_table_json_and_csv(store_dir: Path) -> None:
+    table = _summary(store_dir)
+    ada = [c.strip() for c in next(ln for ln in table.splitlines() if "│ ada " in ln).split("│")[1:-1]]
+    assert ada[9] == "6.5 s (n=2)"
+    drill_a = [c.strip() for c in next(ln for ln in table.splitlines() if "│ A " in ln).split("│")[1:-1]]
+    assert drill_a[7:9] == ["9 s (n=3)", "18 s (n=3)"]
+    assert "(n=…) the trials that detected the fault" in " ".join(table.split())
+    data = json.loads(_summary(store_dir, "--format", "json"))
+    ada_json = next(t for t in data["trainees"] if t["trainee"] == "ada")
+    assert (ada_json["time_to_detect_trials"], ada_json["wall_time_to_detect_trials"]) == (2, 1)
+    assert [(d["drill_id"], d["time_to_detect_trials"]) for d in data["drills"]] == [("A", 3), ("B", 2), ("C", 0)]
+    rows = {(r["scope"], r["name"]): r for r in csv.DictReader(io.StringIO(_summary(store_dir, "--format", "csv")))}
+    assert (rows["trainee", "ada"]["time_to_detect_trials"], rows["drill", "B"]["wall_time_to_detect_trials"]) == (
+        "2", "0")  # fmt: skip
+
+
+def test_the_report_and_the_console_show_each_median_with_its_trials(store_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    r = CliRunner().invoke(main, ["report", "--data-dir", str(store_dir), "-o", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    page = out.read_text(encoding="utf-8")
+    assert "<td>6.5 s (n=2)</td><td>10 s (n=1)</td>" in page  # ada: median ttd, median wall ttd
+    assert "<td>9 s (n=3)</td><td>18 s (n=3)</td>" in page  # drill A
+    from warroom.console import progress, render
+    from warroom.store.cohort import prepared, read_facts
+
+    with ResultsStore(store_dir) as store:
+        ada = next(t for t in cohort_stats(store, FactsQuery()).stats.trainees if t.trainee == "ada")
+        facts, _ = read_facts(store, prepared(store, FactsQuery(trainee="ada")), with_left_out=True)
+    frame = {"title": "t", "nav": (), "here": "/console/trainees", "who": None, "counting": ""}
+    listing = render("trainees.html", **frame, rows=[("ada", ada)], label="assessment")
+    assert '<td class="num">6.5 s (n=2)</td>' in listing
+    made = progress("ada", facts, lambda drill: None, lambda f: True)
+    page = render("trainee.html", **frame, name="ada", progress=made, figures=[], sessions=[], minimum=(10, 5))
+    assert "<span>median time to detect 6.5 s (n=2)</span>" in page
