@@ -45,7 +45,8 @@ def test_summary_json_figures(known: Path):
     r = run(known, "--summary", "--format", "json")
     data = json.loads(r.stdout)
     assert data["counted"] == {"mode": "all", "sessions": 7, "trials": 6, "replays": 1, "abandoned": 0,
-                               "abandoned_apart": 0, "chosen": 0, "approximated": 6, "left_out": 0}  # fmt: skip
+                               "abandoned_apart": 0, "chosen": 0, "approximated": 6, "left_out": 0,
+                               "tutorial": 0}  # fmt: skip
     ann, bob = data["trainees"]
     assert {k: ann[k] for k in ("trainee", "sessions", "replays", "trials", "signal_trials", "hits", "misses",
                                 "noise_trials", "false_alarms", "correct_rejections")} == {
@@ -142,7 +143,7 @@ def test_assessment_sessions_count_by_default_and_the_output_says_so(data: Path)
     j = summary(data, "--format", "json")
     assert json.loads(j.stdout)["counted"] == {"mode": "assessment", "sessions": 15, "trials": 15, "replays": 0,
                                                "abandoned": 1, "abandoned_apart": 0, "chosen": 0, "approximated": 15,
-                                               "left_out": 1}  # fmt: skip
+                                               "left_out": 1, "tutorial": 0}  # fmt: skip
     assert trainees(j)["ada"]["hit_rate"] == 1.0  # the practice miss is not counted
 
 

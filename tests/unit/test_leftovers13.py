@@ -89,3 +89,32 @@ def test_the_report_and_the_console_show_each_median_with_its_trials(store_dir: 
     made = progress("ada", facts, lambda drill: None, lambda f: True)
     page = render("trainee.html", **frame, name="ada", progress=made, figures=[], sessions=[], minimum=(10, 5))
     assert "<span>median time to detect 6.5 s (n=2)</span>" in page
+
+
+@pytest.fixture
+def with_tutorial(tmp_path: Path) -> Path:
+    """Two practice sessions of ann and one of the tutorial (which the statistics never count)."""
+    from stats_support import add
+
+    with ResultsStore(tmp_path) as store:
+        add(store, "s1", "ann", "A", "contained", 90, ttd=5.0, mode="practice")
+        add(store, "s2", "ann", "B", "missed", 0, mode="practice", day=2)
+        add(store, "s3", "ann", "A", "contained", 90, ttd=5.0, mode="tutorial", day=3)
+    return tmp_path
+
+
+def test_the_summary_says_how_many_tutorial_sessions_it_did_not_count(with_tutorial: Path) -> None:
+    """`warroom scores` lists 3 sessions; the summary counted 2 "of 2 sessions" without a word on the third."""
+    first = _summary(with_tutorial).splitlines()[0]
+    assert first == (
+        "Counted: every session: 2 trials (each trainee's first attempt at each drill) of 2 sessions; 0 replays listed "
+        "apart; 1 tutorial session not counted (`warroom scores list --mode tutorial` lists it)."
+    )
+    assert json.loads(_summary(with_tutorial, "--format", "json"))["counted"]["tutorial"] == 1
+    # the filters apply: no tutorial session started after 3 November noon; --mode practice does not ask for it
+    assert "tutorial" not in _summary(with_tutorial, "--since", "2026-11-03T12:00").splitlines()[0]
+    assert "tutorial" not in _summary(with_tutorial, "--mode", "practice").splitlines()[0]
+    out = with_tutorial / "r.html"
+    r = CliRunner().invoke(main, ["report", "--data-dir", str(with_tutorial), "-o", str(out)], catch_exceptions=False)
+    assert "; 1 tutorial session not counted (`warroom scores list --mode tutorial` lists it)." in r.stderr
+    assert "1 tutorial session not counted" in out.read_text(encoding="utf-8")

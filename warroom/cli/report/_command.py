@@ -117,7 +117,7 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
 
     from warroom.cli.report._page import render
     from warroom.cli.scores import compute_summary, counted_line, in_progress_line, unverified_sentence
-    from warroom.store.cohort import prepared, read_facts, unverified_sessions, window_problems
+    from warroom.store.cohort import prepared, read_facts, tutorial_sessions, unverified_sessions, window_problems
 
     # the first attempts are found among all the trainees' sessions, those not verified too; --since, --set and the
     # verification then keep theirs
@@ -133,6 +133,8 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
     if unverified.count:
         say(f"note:{unverified_sentence(unverified)}", err=True)
     summary = replace(compute_summary(facts, mode, query.within, unverified), in_progress=in_progress)
+    if mode in ("auto", "all"):  # (--mode practice or assessment: the tutorial is not asked for)
+        summary = replace(summary, tutorial=tutorial_sessions(store, query))
     scope = scope_sentence(query.set_id, query.since, query.trainees)
     page = render(summary, facts, scope=scope, generated_at=now, within=query.within)
     emit(page, output, what="report")

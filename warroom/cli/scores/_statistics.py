@@ -61,7 +61,8 @@ class Summary:
     all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode); the
     matching sessions that are not verified (``unverified``: a :class:`~warroom.store.cohort.Unverified`, None: not
     looked at), left out of the figures unless counted on request; ``in_progress``: sessions of the matching
-    trainee and drill being played now (a live journal), which no figure counts yet."""
+    trainee and drill being played now (a live journal), which no figure counts yet; ``tutorial``: matching sessions of
+    the guided tutorial, which no figure ever counts."""
 
     stats: CohortStats
     label: str
@@ -69,18 +70,19 @@ class Summary:
     left_out: int
     unverified: Any = None
     in_progress: int = 0
+    tutorial: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, chosen,
-        approximated, left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified,
-        whether the figures count them, the first 100 of their ids), ``in_progress`` (sessions being played now, not
-        counted yet) then the statistics' dict."""
+        approximated, left_out, tutorial}), ``unverified`` ({sessions, counted, ids}: the matching sessions not
+        verified, whether the figures count them, the first 100 of their ids), ``in_progress`` (sessions being played
+        now, not counted yet) then the statistics' dict."""
         s = self.stats
         counted = {
             "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
             "abandoned": s.abandoned, "abandoned_apart": s.abandoned_apart, "chosen": s.chosen,
             "approximated": s.approximated,
-            "left_out": self.left_out,
+            "left_out": self.left_out, "tutorial": self.tutorial,
         }  # fmt: skip
         out: dict[str, Any] = {"counted": counted}
         if self.unverified is not None:
@@ -173,6 +175,10 @@ def counted_line(summary: Summary) -> str:
     if summary.left_out:
         other = "practice" if summary.label == "assessment" else "assessment"
         line += f"; {plural(summary.left_out, other + ' session')} left out (--mode all counts them)"
+    if summary.tutorial:
+        them = plural(summary.tutorial, "it", "them", count=False)
+        line += (f"; {plural(summary.tutorial, 'tutorial session')} not counted (`warroom scores list --mode "
+                 f"tutorial` lists {them})")
     return line + "." + unverified_sentence(summary.unverified)
 
 

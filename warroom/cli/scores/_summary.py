@@ -92,7 +92,7 @@ def show_summary(
     :class:`~warroom.store.errors.CorruptSession` of every matching row left out (the caller reports them); raises
     :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
-    from warroom.store.cohort import FactsQuery, cohort_stats, unverified_sessions
+    from warroom.store.cohort import FactsQuery, cohort_stats, tutorial_sessions, unverified_sessions
 
     query = FactsQuery(filters.trainee, filters.drill, filters.since, filters.set_id,
                        include_unverified=include_unverified)  # fmt: skip
@@ -102,6 +102,8 @@ def show_summary(
         result = cohort_stats(store, query, filters.mode or "auto")
         unverified = unverified_sessions(store, query)
         summary, problems, matched = summary_of(result, unverified), result.problems, result.matched
+        if filters.mode in (None, "auto", "all"):  # (--mode practice or assessment: the tutorial is not asked for)
+            summary = replace(summary, tutorial=tutorial_sessions(store, query))
         if fmt != "table" and unverified.count:
             say(f"note:{unverified_sentence(unverified)}", err=True)
     summary = replace(summary, in_progress=in_progress)
