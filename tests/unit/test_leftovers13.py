@@ -118,3 +118,33 @@ def test_the_summary_says_how_many_tutorial_sessions_it_did_not_count(with_tutor
     r = CliRunner().invoke(main, ["report", "--data-dir", str(with_tutorial), "-o", str(out)], catch_exceptions=False)
     assert "; 1 tutorial session not counted (`warroom scores list --mode tutorial` lists it)." in r.stderr
     assert "1 tutorial session not counted" in out.read_text(encoding="utf-8")
+
+
+def _validate(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, ["validate", *args], catch_exceptions=False)
+    return r.exit_code, r.output
+
+
+def test_validate_checks_the_id_against_every_name_of_a_linked_file(tmp_path: Path) -> None:
+    """A folder holding a drill and a symbolic link to it under another name: the file was checked once, under its
+    first name, and the second name's mismatch with the id (which `warroom run other-name` plays) never said."""
+    from warroom.core.library import bundled_drills_dir
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    drill = folder / "duplicate-charge-refunds.yaml"
+    drill.write_bytes((bundled_drills_dir() / drill.name).read_bytes())
+    (folder / "other-name.yaml").symlink_to(drill.name)
+    (folder / "duplicate-charge-refunds.yml").symlink_to(drill.name)  # another name that matches the id
+    code, out = _validate(str(folder))
+    assert code == 1
+    assert out.splitlines() == [
+        f"{folder / 'other-name.yaml'}:3:5: drill id `duplicate-charge-refunds` does not match the file name "
+        "`other-name.yaml`: rename the file to duplicate-charge-refunds.yaml or change the id to `other-name` "
+        "(warroom run and the picker find a drill by its file name)",
+        "3 drills checked: 2 valid, 1 invalid (1 problem)",
+    ]
+    # one name spelled twice is one name; the file alone is valid
+    assert _validate(str(folder), str(folder / "other-name.yaml"))[1].endswith("3 drills checked: 2 valid, 1 invalid "
+                                                                               "(1 problem)\n")
+    assert _validate(str(drill)) == (0, "1 drill checked: 1 valid, 0 invalid\n")

@@ -99,7 +99,7 @@ class DrillParam(click.ParamType):
         return [CompletionItem(i) for i in ids] + [CompletionItem(incomplete, type="file")]
 
 
-def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
+def drill_files_of(paths: tuple[Path, ...], aliases: dict[Path, Path] | None = None) -> tuple[list[Path], int]:
     """The drill files under the ``warroom validate`` / ``warroom check`` arguments (drill files and folders, as
     :class:`~warroom.cli.common.DrillParam` resolved them), and how many folders under them could not be read.
 
@@ -107,12 +107,13 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
     denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the
     folders hold no drill file, or when one is too large or too deep to search (``FOLDER: more than 100,000 files
     and folders under it ...: name the folder that holds the drills``; :class:`~warroom.core.library.FolderTooLarge`).
+    ``aliases``: as :func:`~warroom.core.library.find_drill_files` fills it (other names of the files returned).
     """
     from warroom.core.library import FolderTooLarge, find_drill_files
 
     errors: list[OSError] = []
     try:
-        files = find_drill_files(paths, errors=errors)
+        files = find_drill_files(paths, errors=errors, aliases=aliases)
     except FolderTooLarge as exc:  # `warroom validate /`: refused after MAX_WALK_ENTRIES, never walked whole
         raise click.UsageError(str(exc)) from None
     for err in errors:
