@@ -148,3 +148,19 @@ def test_validate_checks_the_id_against_every_name_of_a_linked_file(tmp_path: Pa
     assert _validate(str(folder), str(folder / "other-name.yaml"))[1].endswith("3 drills checked: 2 valid, 1 invalid "
                                                                                "(1 problem)\n")
     assert _validate(str(drill)) == (0, "1 drill checked: 1 valid, 0 invalid\n")
+
+
+@pytest.mark.parametrize("command", [["validate"], ["check"], ["project", "--list"], ["annotate"], ["migrate"],
+                                     ["cost"]])  # fmt: skip
+def test_a_drill_file_named_with_a_trailing_slash_is_refused_alike_everywhere(tmp_path: Path, command) -> None:
+    """``validate demo.yaml/`` checked the file (pathlib drops the slash), ``annotate`` said it does not exist: a
+    name ending in / names a folder (``cat demo.yaml/``: not a directory). Every command says so, and what to do."""
+    from warroom.core.library import bundled_drills_dir
+
+    drill = tmp_path / "duplicate-charge-refunds.yaml"
+    drill.write_bytes((bundled_drills_dir() / drill.name).read_bytes())
+    r = CliRunner().invoke(main, [*command, f"{drill}/"], catch_exceptions=False)
+    assert r.exit_code == 2, r.output
+    assert (f"{drill}/: a name ending in / names a folder, and {drill} is not one: drop the trailing /"
+            in " ".join(r.output.split()))
+    assert CliRunner().invoke(main, [*command[:1], "--help"]).exit_code == 0

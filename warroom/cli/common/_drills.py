@@ -12,7 +12,7 @@ from typing import IO, Any
 import click
 from click.shell_completion import CompletionItem
 
-from warroom.cli.common._options import settings_of
+from warroom.cli.common._options import settings_of, slash_on_no_folder
 from warroom.core.library import DrillLibrary, LoadedDrill
 from warroom.core.text import clean, clean_name, shown_path
 from warroom.errors import WarroomError
@@ -71,6 +71,8 @@ class DrillParam(click.ParamType):
         if value == "":  # Path("") is the current folder, which nobody named (an unset shell variable)
             what = "drill file, folder or drill id" if self.folders else "drill file or drill id"
             self.fail(f"an empty name names no {what}: give one", param, ctx)
+        if (slash := slash_on_no_folder(str(value))) is not None:  # (Path drops the slash: the file was read)
+            self.fail(slash, param, ctx)
         library = library_of(ctx)
         try:
             if self.folders:
