@@ -164,3 +164,22 @@ def test_a_drill_file_named_with_a_trailing_slash_is_refused_alike_everywhere(tm
     assert (f"{drill}/: a name ending in / names a folder, and {drill} is not one: drop the trailing /"
             in " ".join(r.output.split()))
     assert CliRunner().invoke(main, [*command[:1], "--help"]).exit_code == 0
+
+
+@pytest.mark.parametrize("text", ["٢/١٠", "1_000/2", "５/25", "5/2_5", "0x10/2", "infinity/2"])
+def test_a_price_is_written_in_ascii_digits_not_any_python_number_form(text: str) -> None:
+    """``--price ٢/١٠`` (Arabic-Indic digits) and ``--price 1_000/2`` were read by ``float()``: docs/importing.md
+    says a price is USD per million tokens written as a number, ``5/25`` or ``0.15/0.6``."""
+    from warroom.importers.kit import Price
+
+    with pytest.raises(ValueError, match=r"is not IN/OUT with two numbers"):
+        Price.parse(text)
+
+
+@pytest.mark.parametrize(("text", "prices"), [("5/25", (5, 25)), ("0.15/.6", (0.15, 0.6)), (" 2.5 / 10 ", (2.5, 10)),
+                                              ("1e-6/1E3", (1e-6, 1000)), ("-0/0", (0, 0)), ("+3/4.", (3, 4))])
+def test_a_price_written_as_a_number_is_read(text: str, prices: tuple[float, float]) -> None:
+    from warroom.importers.kit import Price
+
+    price = Price.parse(text)
+    assert (price.input_usd_per_mtok, price.output_usd_per_mtok) == prices
