@@ -183,3 +183,21 @@ def test_a_price_written_as_a_number_is_read(text: str, prices: tuple[float, flo
 
     price = Price.parse(text)
     assert (price.input_usd_per_mtok, price.output_usd_per_mtok) == prices
+
+
+@pytest.mark.parametrize(("function", "said"), [
+    ('{"arguments": "{}"}', "[0].tool_calls[0].function.name is missing: give the name of the tool called"),
+    ('{"name": null}', "[0].tool_calls[0].function.name is null: give the name of the tool called"),
+    ('{"name": " "}', "[0].tool_calls[0].function.name is empty text: give the name of the tool called"),
+])  # fmt: skip
+def test_a_tool_calls_name_that_is_null_is_said_to_be_null_not_missing(tmp_path: Path, function: str, said: str):
+    from trace_import_support import converter
+
+    from warroom.importers import chat
+    from warroom.importers.kit import TraceError
+
+    p = tmp_path / "bad.json"
+    p.write_text(f'[{{"role": "assistant", "tool_calls": [{{"id": "a", "function": {function}}}]}}]', encoding="utf-8")
+    with pytest.raises(TraceError) as e:
+        converter(chat)(p)
+    assert said in str(e.value)
