@@ -294,7 +294,11 @@ def test_a_store_of_tutorial_sessions_only_says_why_nothing_is_counted(tmp_path:
     assert said.exit_code == 0
     assert said.stdout == ("No sessions to count yet: the statistics count practice and assessment sessions, never "
                            "the tutorial's (`warroom scores` lists every session).\n")
-    assert summary(tmp_path, "--trainee", "ana").stdout == "No sessions match.\n"  # a filter: nothing matches it
+    # a filter that matches only the tutorial's session: says so (`warroom scores --trainee ana` lists it)
+    assert summary(tmp_path, "--trainee", "ana").stdout == (
+        "No sessions to count: 1 tutorial session matches, which the statistics never count (`warroom scores list "
+        "--mode tutorial` lists it).\n")
+    assert summary(tmp_path, "--trainee", "bob").stdout == "No sessions match.\n"  # a filter nothing matches
 
 
 def test_the_legend_defines_the_drill_tables_wall_ttd_and_distractor_pulls(known: Path):

@@ -201,3 +201,16 @@ def test_a_tool_calls_name_that_is_null_is_said_to_be_null_not_missing(tmp_path:
     with pytest.raises(TraceError) as e:
         converter(chat)(p)
     assert said in str(e.value)
+
+
+def test_a_filter_that_matches_only_tutorial_sessions_says_so(with_tutorial: Path) -> None:
+    """`warroom scores --drill A --since ...` lists the tutorial session; the summary said "No sessions match." and
+    the report "no stored session matches"."""
+    said = _summary(with_tutorial, "--since", "2026-11-03")
+    assert said == ("No sessions to count: 1 tutorial session matches, which the statistics never count (`warroom "
+                    "scores list --mode tutorial` lists it).\n")
+    r = CliRunner().invoke(main, ["report", "--data-dir", str(with_tutorial), "--since", "2026-11-03", "-o",
+                                  str(with_tutorial / "r.html")])  # fmt: skip
+    assert r.exit_code == 1
+    assert r.stderr == ("Error: nothing to report: 1 tutorial session matches, which the statistics never count "
+                        "(`warroom scores list --mode tutorial` lists it).\n")

@@ -182,6 +182,15 @@ def counted_line(summary: Summary) -> str:
     return line + "." + unverified_sentence(summary.unverified)
 
 
+def tutorial_matches(n: int) -> str:
+    """``1 tutorial session matches, which the statistics never count (...)``: what the summary and the report say
+    when the only matching sessions are the guided tutorial's."""
+    match = plural(n, "matches", "match", count=False)
+    them = plural(n, "it", "them", count=False)
+    return (f"{plural(n, 'tutorial session')} {match}, which the statistics never count (`warroom scores list "
+            f"--mode tutorial` lists {them})")
+
+
 def unverified_sentence(unverified: Any) -> str:
     """What the figures did with the sessions that are not verified (a :class:`~warroom.store.cohort.Unverified`),
     as a sentence starting with a space ("" when there are none)."""

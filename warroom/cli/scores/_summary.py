@@ -24,7 +24,7 @@ from warroom.cli.scores._options import (
     output_option,
     subcommand_options,
 )
-from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, unverified_sentence
+from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, tutorial_matches, unverified_sentence
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name, plural
 
@@ -112,18 +112,21 @@ def show_summary(
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
     elif not matched:
-        say(_nothing_counted(store is not None, filters) + unverified_sentence(summary.unverified))
+        say(_nothing_counted(store is not None, filters, summary.tutorial) + unverified_sentence(summary.unverified))
         _say_in_progress(in_progress)
     else:
         print_tables(summary, filters.scope(), all_drills)
     return problems
 
 
-def _nothing_counted(stored: bool, filters: Filters) -> str:
-    """The line printed when no session is counted: none recorded, none matching the filters, or (no filter given)
-    only sessions the statistics never count, the tutorial's."""
+def _nothing_counted(stored: bool, filters: Filters, tutorial: int = 0) -> str:
+    """The line printed when no session is counted: none recorded, none matching the filters (or only ``tutorial``
+    sessions of the guided tutorial), or (no filter given) only sessions the statistics never count, the
+    tutorial's."""
     if not stored:
         return "No sessions recorded yet."
+    if filters.given() and tutorial:
+        return f"No sessions to count: {tutorial_matches(tutorial)}."
     if filters.given():
         return "No sessions match."
     return (
