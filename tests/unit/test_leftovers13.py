@@ -177,7 +177,8 @@ def test_a_price_is_written_in_ascii_digits_not_any_python_number_form(text: str
 
 
 @pytest.mark.parametrize(("text", "prices"), [("5/25", (5, 25)), ("0.15/.6", (0.15, 0.6)), (" 2.5 / 10 ", (2.5, 10)),
-                                              ("1e-6/1E3", (1e-6, 1000)), ("-0/0", (0, 0)), ("+3/4.", (3, 4))])
+                                              ("1e-6/1E3", (1e-6, 1000)), ("-0/0", (0, 0)), ("+3/4.", (3, 4)),
+                                              ("5/25\n", (5, 25))])
 def test_a_price_written_as_a_number_is_read(text: str, prices: tuple[float, float]) -> None:
     from warroom.importers.kit import Price
 

@@ -40,7 +40,7 @@ class Price:
         parts = str(text).split("/")
         if len(parts) != 2:
             raise ValueError(f"{cut_value(text)} is not IN/OUT (USD per million input/output tokens, e.g. 5/25)")
-        numbers = [p.strip(" \t") for p in parts]
+        numbers = [p.strip(" \t\r\n") for p in parts]
         if not all(_PRICE_NUMBER.fullmatch(n) for n in numbers):  # float() reads ٢, 1_000, infinity and nan too
             raise ValueError(f"{cut_value(text)} is not IN/OUT with two numbers (e.g. 5/25 or 0.15/0.6)")
         values = [float(n) for n in numbers]
