@@ -33,10 +33,10 @@ def _times(figures: object) -> tuple:
                                                 "median_wall_time_to_detect", "wall_time_to_detect_trials"))
 
 
-def test_each_median_time_to_detect_has_its_trials_on_both_statistics_paths(store_dir: Path) -> None:
+def test_each_median_time_to_detect_has_its_trials_on_both_statistics_paths(tmp_path: Path, backend_url) -> None:
     from warroom.store.cohort._count import facts_stats
 
-    with ResultsStore(store_dir) as store:
+    with ResultsStore(cohort(tmp_path)) as store:
         in_sql = cohort_stats(store, FactsQuery()).stats
         in_process = facts_stats(store, FactsQuery(), "auto").stats
     assert in_sql == in_process
