@@ -215,3 +215,15 @@ def test_a_filter_that_matches_only_tutorial_sessions_says_so(with_tutorial: Pat
     assert r.exit_code == 1
     assert r.stderr == ("Error: nothing to report: 1 tutorial session matches, which the statistics never count "
                         "(`warroom scores list --mode tutorial` lists it).\n")
+
+
+def test_the_consoles_counting_sentence_says_how_many_tutorial_sessions_are_never_counted() -> None:
+    """The console's sessions page lists the tutorial's sessions; its sentence said "The figures count every session
+    (2 practice sessions ...)" of a store of 3."""
+    from warroom.console import counting_sentence
+
+    assert counting_sentence(0, 2, 1).endswith(
+        "as warroom scores summary and warroom report do. 1 tutorial session (warroom tutorial) is listed but never "
+        "counted.")  # fmt: skip
+    assert counting_sentence(3, 0, 2).endswith("2 tutorial sessions (warroom tutorial) are listed but never counted.")
+    assert "tutorial" not in counting_sentence(3, 1)
