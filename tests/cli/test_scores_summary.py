@@ -45,7 +45,8 @@ def test_summary_json_figures(known: Path):
     r = run(known, "--summary", "--format", "json")
     data = json.loads(r.stdout)
     assert data["counted"] == {"mode": "all", "sessions": 7, "trials": 6, "replays": 1, "abandoned": 0,
-                               "abandoned_apart": 0, "chosen": 0, "approximated": 6, "left_out": 0}  # fmt: skip
+                               "abandoned_apart": 0, "chosen": 0, "approximated": 6, "left_out": 0,
+                               "tutorial": 0}  # fmt: skip
     ann, bob = data["trainees"]
     assert {k: ann[k] for k in ("trainee", "sessions", "replays", "trials", "signal_trials", "hits", "misses",
                                 "noise_trials", "false_alarms", "correct_rejections")} == {
@@ -84,7 +85,7 @@ def test_summary_table_and_csv(known: Path):
     cells = [c.strip() for c in ann.split("│")[1:-1]]
     assert cells[:7] == ["ann", "3", "1", "0", "1/2 50% [9–91]", "0/1 0% [0–79] !",
                          "too few trials (2 signal, 1 noise)"]  # fmt: skip
-    assert cells[9] == "4 s"
+    assert cells[9] == "4 s (n=1)"  # the median of 1 trial that detected the fault
     assert "! false-alarm rate resting on fewer than 5 noise trials or 3 distinct controls" in r.stdout
     bars = [ln for ln in r.stdout.splitlines() if ln.startswith("bob ")]
     assert bars and "██████████  " in bars[0] and " 50%" in bars[0] and bars[0].endswith("█" * 20 + "  100%")
@@ -142,7 +143,7 @@ def test_assessment_sessions_count_by_default_and_the_output_says_so(data: Path)
     j = summary(data, "--format", "json")
     assert json.loads(j.stdout)["counted"] == {"mode": "assessment", "sessions": 15, "trials": 15, "replays": 0,
                                                "abandoned": 1, "abandoned_apart": 0, "chosen": 0, "approximated": 15,
-                                               "left_out": 1}  # fmt: skip
+                                               "left_out": 1, "tutorial": 0}  # fmt: skip
     assert trainees(j)["ada"]["hit_rate"] == 1.0  # the practice miss is not counted
 
 
@@ -293,7 +294,11 @@ def test_a_store_of_tutorial_sessions_only_says_why_nothing_is_counted(tmp_path:
     assert said.exit_code == 0
     assert said.stdout == ("No sessions to count yet: the statistics count practice and assessment sessions, never "
                            "the tutorial's (`warroom scores` lists every session).\n")
-    assert summary(tmp_path, "--trainee", "ana").stdout == "No sessions match.\n"  # a filter: nothing matches it
+    # a filter that matches only the tutorial's session: says so (`warroom scores --trainee ana` lists it)
+    assert summary(tmp_path, "--trainee", "ana").stdout == (
+        "No sessions to count: 1 tutorial session matches, which the statistics never count (`warroom scores list "
+        "--mode tutorial` lists it).\n")
+    assert summary(tmp_path, "--trainee", "bob").stdout == "No sessions match.\n"  # a filter nothing matches
 
 
 def test_the_legend_defines_the_drill_tables_wall_ttd_and_distractor_pulls(known: Path):

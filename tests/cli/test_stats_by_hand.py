@@ -164,7 +164,8 @@ def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):
     data, _ = played
     got = _summary(data)
     assert got["counted"] == {"mode": "assessment", "sessions": 19, "trials": 19, "replays": 0, "abandoned": 1,
-                              "abandoned_apart": 0, "chosen": 0, "approximated": 0, "left_out": 1}  # fmt: skip
+                              "abandoned_apart": 0, "chosen": 0, "approximated": 0, "left_out": 1,
+                              "tutorial": 0}  # fmt: skip
     _assert_matches_paper(got, paper(_rows()))
     t = {x["trainee"]: x for x in got["trainees"]}
     # the responses, recorded by rules 4 (none approximated): ana hit A, B, C and held N; ben missed A,

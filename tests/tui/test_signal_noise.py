@@ -156,6 +156,29 @@ async def test_the_debrief_says_which_trial_it_was(tmp_path, trial):
         assert "MISSED" in text
 
 
+@pytest.mark.parametrize(("rate", "twin_told"), [("0", False), ("0.0004", False), ("0.25", True)])
+async def test_the_debrief_of_a_set_that_never_plays_the_twin_says_so(tmp_path, rate, twin_told):
+    """A drill set with ``noise_rate: 0`` (or one that rounds to 0 in 1000, as the draw does) never plays a drill's
+    healthy twin: its debrief said "Some sessions of this drill play its healthy twin instead" all the same."""
+    from warroom.tui.logic import load_active_set
+
+    file = _drill_file(tmp_path, example_path("full"))
+    week = tmp_path / "drills" / "week.set.yaml"
+    week.write_text(f"set: week\ntitle: Week\nnoise_rate: {rate}\ndrills:\n  - {file.name}\n", encoding="utf-8")
+    services = Services(trainee="ann", data_dir=tmp_path / "data", drill_set=load_active_set(week), played_as="signal")
+    app = make_app(services, file)
+    async with app.run_test(size=(110, 80)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 120, step=5)
+        assert isinstance(app.screen, DebriefScreen)
+        from textual.widgets import Static
+
+        text = " ".join(str(app.screen.query_one("#debrief-outcome", Static).content).split())
+    assert "This session was a signal trial: the drill's fault was in the trace." in text
+    assert ("Some sessions of this drill play its healthy twin instead" in text) is twin_told
+    assert ("In this drill set (noise_rate 0) every session of this drill plays its fault" in text) is not twin_told
+
+
 async def test_an_early_escalation_of_a_drill_with_a_twin_gets_the_same_answer_in_either_trial(tmp_path):
     file = _drill_file(tmp_path, example_path("full"))
     answers = []

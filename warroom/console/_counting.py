@@ -7,8 +7,16 @@ from __future__ import annotations
 from warroom.core.text import plural
 
 
-def counting_sentence(assessment: int, practice: int) -> str:
-    """The sentence for a store holding ``assessment`` and ``practice`` sessions (the tutorial's never count)."""
+def counting_sentence(assessment: int, practice: int, tutorial: int = 0) -> str:
+    """The sentence for a store holding ``assessment``, ``practice`` and ``tutorial`` sessions (the tutorial's never
+    count, and the sentence says how many there are: the sessions page lists them)."""
+    return _counted(assessment, practice) + (
+        f" {plural(tutorial, 'tutorial session')} (warroom tutorial) {plural(tutorial, 'is', 'are', count=False)} "
+        "listed but never counted." if tutorial else ""
+    )
+
+
+def _counted(assessment: int, practice: int) -> str:
     if assessment:
         left = f"; {plural(practice, 'practice session')} left out" if practice else ""
         return (

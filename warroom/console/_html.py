@@ -50,11 +50,12 @@ def environment() -> Any:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True, lstrip_blocks=True
     )
-    from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
+    from warroom.core.stats import d_prime_cell, estimate_cell, median_cell, rate_cell
 
     env.filters.update(
         clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when,
         rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell, trainee_page=trainee_page, outcome=outcome_of,
+        median=median_cell,
     )
     return env
 

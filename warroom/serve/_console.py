@@ -116,12 +116,12 @@ class Console:
             return self._counting[1]
         from warroom.console import counting_sentence
 
-        def counts(store: Any) -> tuple[int, int]:
-            return store.count(mode="assessment"), store.count(mode="practice")
+        def counts(store: Any) -> tuple[int, int, int]:
+            return store.count(mode="assessment"), store.count(mode="practice"), store.count(mode="tutorial")
 
         try:
-            assessment, practice = await self.in_store(counts)
-            self._counting = (loop.time(), counting_sentence(assessment, practice))
+            assessment, practice, tutorial = await self.in_store(counts)
+            self._counting = (loop.time(), counting_sentence(assessment, practice, tutorial))
         except Exception as exc:  # StoreError: shown on the page, not a traceback
             self._counting = (0.0, f"The results store cannot be read: {exc}")
         return self._counting[1]

@@ -28,12 +28,13 @@ def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> tuple[list[Any], 
 
 
 def _load_all(
-    files: list[Path], drill_dirs: tuple[Path, ...]
+    files: list[Path], drill_dirs: tuple[Path, ...], aliases: dict[Path, Path]
 ) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]], list[Path]]:
     """Load every file: its problems (with the rules across the files: an id that differs from its file name, an id
     two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path; and
     the drill set files among them, checked as sets (their drills found in ``drill_dirs``, then the bundled
-    library)."""
+    library). A file's other names (``aliases``: a symbolic link to it) are loaded once, with it; each is checked
+    against the drill's id (``warroom run OTHER`` plays the drill by that name)."""
     from warroom.core.library import cross_file_problems
     from warroom.core.load import is_drill_set_file
 
@@ -49,7 +50,19 @@ def _load_all(
             advance()
     for f, extra in cross_file_problems(loaded).items():
         problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
+    ids = dict(loaded)
+    for alias, f in aliases.items():
+        drill = ids.get(f)
+        problems_of[alias] = [] if drill is None else cross_file_problems([(alias, drill)]).get(alias, [])
     return problems_of, warnings_of, notes_of, sets
+
+
+def _with_aliases(files: list[Path], aliases: dict[Path, Path]) -> list[Path]:
+    """``files`` with each one's other names (``aliases``) after it, in the order they were found."""
+    after: dict[Path, list[Path]] = {}
+    for alias, f in aliases.items():
+        after.setdefault(f, []).append(alias)
+    return [name for f in files for name in (f, *after.get(f, ()))]
 
 
 def _load_one(
@@ -121,8 +134,9 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     trials") is checked twice: as written, and its twin built and checked as an all-clear drill, each problem of the
     twin reported at its line of the twin section.
 
-    Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
-    may share an id.
+    Across the files checked together: a drill's id must equal its file name (without .yaml), each of its names
+    (a symbolic link to it under another name is read once and checked by its name too), and no two drills may
+    share an id.
 
     A drill set file (a top-level `set` key, in any layout; docs/drill-sets.md) is checked as a set: its format,
     that every drill it names is found and loads, and that no two of its drills are of one healthy run (projections
@@ -135,9 +149,11 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     Exit status: 0 when every drill is valid, 1 when any is invalid or a folder could not be read, 2 on a usage
     error (no PATH_OR_ID, a name that is neither a file, a folder nor a drill id, or folders without any drill file).
     """
-    files, unreadable = drill_files_of(names)
+    aliases: dict[Path, Path] = {}
+    files, unreadable = drill_files_of(names, aliases)
     drill_dirs = settings_of(click.get_current_context()).drill_dirs
-    problems_of, warnings_of, notes_of, sets = _load_all(files, drill_dirs)
+    problems_of, warnings_of, notes_of, sets = _load_all(files, drill_dirs, aliases)
+    files = _with_aliases(files, aliases)
 
     invalid = 0
     total_problems = 0

@@ -12,7 +12,7 @@ from typing import IO, Any
 import click
 from click.shell_completion import CompletionItem
 
-from warroom.cli.common._options import settings_of
+from warroom.cli.common._options import settings_of, slash_on_no_folder
 from warroom.core.library import DrillLibrary, LoadedDrill
 from warroom.core.text import clean, clean_name, shown_path
 from warroom.errors import WarroomError
@@ -71,6 +71,8 @@ class DrillParam(click.ParamType):
         if value == "":  # Path("") is the current folder, which nobody named (an unset shell variable)
             what = "drill file, folder or drill id" if self.folders else "drill file or drill id"
             self.fail(f"an empty name names no {what}: give one", param, ctx)
+        if (slash := slash_on_no_folder(str(value))) is not None:  # (Path drops the slash: the file was read)
+            self.fail(slash, param, ctx)
         library = library_of(ctx)
         try:
             if self.folders:
@@ -99,7 +101,7 @@ class DrillParam(click.ParamType):
         return [CompletionItem(i) for i in ids] + [CompletionItem(incomplete, type="file")]
 
 
-def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
+def drill_files_of(paths: tuple[Path, ...], aliases: dict[Path, Path] | None = None) -> tuple[list[Path], int]:
     """The drill files under the ``warroom validate`` / ``warroom check`` arguments (drill files and folders, as
     :class:`~warroom.cli.common.DrillParam` resolved them), and how many folders under them could not be read.
 
@@ -107,12 +109,13 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
     denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the
     folders hold no drill file, or when one is too large or too deep to search (``FOLDER: more than 100,000 files
     and folders under it ...: name the folder that holds the drills``; :class:`~warroom.core.library.FolderTooLarge`).
+    ``aliases``: as :func:`~warroom.core.library.find_drill_files` fills it (other names of the files returned).
     """
     from warroom.core.library import FolderTooLarge, find_drill_files
 
     errors: list[OSError] = []
     try:
-        files = find_drill_files(paths, errors=errors)
+        files = find_drill_files(paths, errors=errors, aliases=aliases)
     except FolderTooLarge as exc:  # `warroom validate /`: refused after MAX_WALK_ENTRIES, never walked whole
         raise click.UsageError(str(exc)) from None
     for err in errors:

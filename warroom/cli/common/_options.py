@@ -35,6 +35,8 @@ class GivenPath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and value == "":
             self.fail(f"an empty name names no {self.names}: give one", param, ctx)
+        if isinstance(value, (str, os.PathLike)) and (slash := slash_on_no_folder(value)) is not None:
+            self.fail(slash, param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
             self._fail_on_broken_link(value, param, ctx)
             self._fail_on_unicode_twin(value, param, ctx)
@@ -69,6 +71,20 @@ class GivenPath(click.Path):
             why = broken_link(value, exc)
             if why is not None:
                 self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+
+
+def slash_on_no_folder(value: str | os.PathLike[str]) -> str | None:
+    """The refusal of a name ending in ``/`` whose name without it is there and is no folder (``demo.yaml/``: the
+    system says "not a directory", while :class:`~pathlib.Path` drops the slash and reads the file), None for any
+    other name."""
+    from warroom.core.text import clean_name
+
+    name = os.fsdecode(value)
+    bare = name.rstrip("/" + os.sep)
+    if bare == name or not bare or not os.path.lexists(bare) or os.path.isdir(bare):
+        return None
+    shown, file = clean_name(name), clean_name(bare)
+    return f"{shown}: a name ending in / names a folder, and {file} is not one: drop the trailing /"
 
 
 def _cut_path(value: Any, message: str) -> str:

@@ -116,8 +116,14 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
     from dataclasses import replace
 
     from warroom.cli.report._page import render
-    from warroom.cli.scores import compute_summary, counted_line, in_progress_line, unverified_sentence
-    from warroom.store.cohort import prepared, read_facts, unverified_sessions, window_problems
+    from warroom.cli.scores import (
+        compute_summary,
+        counted_line,
+        in_progress_line,
+        tutorial_matches,
+        unverified_sentence,
+    )
+    from warroom.store.cohort import prepared, read_facts, tutorial_sessions, unverified_sessions, window_problems
 
     # the first attempts are found among all the trainees' sessions, those not verified too; --since, --set and the
     # verification then keep theirs
@@ -128,11 +134,16 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
     unverified = unverified_sessions(store, query)
     for problem in problems:
         say(f"skipped: {problem}", err=True)
+    # (--mode practice or assessment: the tutorial is not asked for)
+    tutorial = tutorial_sessions(store, query) if mode in ("auto", "all") else 0
     if not any(query.within(f) for f in facts):
-        raise failure("no stored session matches: nothing to report." + unverified_sentence(unverified))
+        nothing = "no stored session matches: nothing to report."
+        why = f"nothing to report: {tutorial_matches(tutorial)}." if tutorial else nothing
+        raise failure(why + unverified_sentence(unverified))
     if unverified.count:
         say(f"note:{unverified_sentence(unverified)}", err=True)
-    summary = replace(compute_summary(facts, mode, query.within, unverified), in_progress=in_progress)
+    summary = replace(compute_summary(facts, mode, query.within, unverified), in_progress=in_progress,
+                      tutorial=tutorial)  # fmt: skip
     scope = scope_sentence(query.set_id, query.since, query.trainees)
     page = render(summary, facts, scope=scope, generated_at=now, within=query.within)
     emit(page, output, what="report")

@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from warroom import __version__
-from warroom.core.text import clean, number, seconds
+from warroom.core.text import clean, number
 
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
@@ -48,7 +48,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _trainee_table(summary: Any) -> str:
-    from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
+    from warroom.core.stats import d_prime_cell, estimate_cell, median_cell, rate_cell
 
     rows = [
         [
@@ -57,8 +57,10 @@ def _trainee_table(summary: Any) -> str:
             rate_cell(t.false_alarms + t.noise_abandoned, t.noise_trials, t.false_alarm_rate_low,
                       t.false_alarm_rate_high),
             _e(d_prime_cell(t)), estimate_cell(t.criterion_c, t.criterion_c_low, t.criterion_c_high),
-            estimate_cell(t.a_prime, t.a_prime_low, t.a_prime_high), seconds(t.median_time_to_detect),
-            seconds(t.median_wall_time_to_detect), number(t.mean_score, 1), number(t.d_prime_reliability, 2),
+            estimate_cell(t.a_prime, t.a_prime_low, t.a_prime_high),
+            median_cell(t.median_time_to_detect, t.time_to_detect_trials),
+            median_cell(t.median_wall_time_to_detect, t.wall_time_to_detect_trials), number(t.mean_score, 1),
+            number(t.d_prime_reliability, 2),
             "-" if t.more_trials_needed is None else str(t.more_trials_needed), _e("; ".join(t.warnings) or "-"),
         ]
         for t in summary.stats.trainees

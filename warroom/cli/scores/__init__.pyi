@@ -11,6 +11,7 @@ from ._statistics import (
     in_progress_line,
     reliability_line,
     score_reliability_line,
+    tutorial_matches,
     unverified_sentence,
 )
 from ._summary import include_unverified_option
@@ -29,5 +30,6 @@ __all__ = [
     "score_reliability_line",
     "scores",
     "set_filter_option",
+    "tutorial_matches",
     "unverified_sentence",
 ]

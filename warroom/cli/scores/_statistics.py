@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warroom.core.scoring import SCORING_VERSION
-from warroom.core.stats import d_prime_cell, drill_cells, estimate_cell, rate_cell
-from warroom.core.text import clean, number, percent, plural, seconds
+from warroom.core.stats import d_prime_cell, drill_cells, estimate_cell, median_cell, rate_cell
+from warroom.core.text import clean, number, percent, plural
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats, DrillStats, Reliability, TraineeStats
@@ -33,7 +33,8 @@ SUMMARY_CSV_COLUMNS = (
     "distractor_escalation_rate_high", "enough_trials",
     "d_prime", "d_prime_low", "d_prime_high", "criterion_c", "criterion_c_low", "criterion_c_high",
     "a_prime", "a_prime_low", "a_prime_high",
-    "median_time_to_detect", "median_wall_time_to_detect", "mean_score",
+    "median_time_to_detect", "time_to_detect_trials", "median_wall_time_to_detect", "wall_time_to_detect_trials",
+    "mean_score",
     "d_prime_reliability", "more_trials_needed", "score_reliability", "score_more_trials_needed", "warnings",
     "all_clear", "trainees", "correct", "difficulty", "difficulty_low", "difficulty_high", "discrimination",
     "distractor_pulls",
@@ -60,7 +61,8 @@ class Summary:
     all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode); the
     matching sessions that are not verified (``unverified``: a :class:`~warroom.store.cohort.Unverified`, None: not
     looked at), left out of the figures unless counted on request; ``in_progress``: sessions of the matching
-    trainee and drill being played now (a live journal), which no figure counts yet."""
+    trainee and drill being played now (a live journal), which no figure counts yet; ``tutorial``: matching sessions of
+    the guided tutorial, which no figure ever counts."""
 
     stats: CohortStats
     label: str
@@ -68,18 +70,19 @@ class Summary:
     left_out: int
     unverified: Any = None
     in_progress: int = 0
+    tutorial: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, chosen,
-        approximated, left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified,
-        whether the figures count them, the first 100 of their ids), ``in_progress`` (sessions being played now, not
-        counted yet) then the statistics' dict."""
+        approximated, left_out, tutorial}), ``unverified`` ({sessions, counted, ids}: the matching sessions not
+        verified, whether the figures count them, the first 100 of their ids), ``in_progress`` (sessions being played
+        now, not counted yet) then the statistics' dict."""
         s = self.stats
         counted = {
             "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
             "abandoned": s.abandoned, "abandoned_apart": s.abandoned_apart, "chosen": s.chosen,
             "approximated": s.approximated,
-            "left_out": self.left_out,
+            "left_out": self.left_out, "tutorial": self.tutorial,
         }  # fmt: skip
         out: dict[str, Any] = {"counted": counted}
         if self.unverified is not None:
@@ -172,7 +175,20 @@ def counted_line(summary: Summary) -> str:
     if summary.left_out:
         other = "practice" if summary.label == "assessment" else "assessment"
         line += f"; {plural(summary.left_out, other + ' session')} left out (--mode all counts them)"
+    if summary.tutorial:
+        them = plural(summary.tutorial, "it", "them", count=False)
+        line += (f"; {plural(summary.tutorial, 'tutorial session')} not counted (`warroom scores list --mode "
+                 f"tutorial` lists {them})")
     return line + "." + unverified_sentence(summary.unverified)
+
+
+def tutorial_matches(n: int) -> str:
+    """``1 tutorial session matches, which the statistics never count (...)``: what the summary and the report say
+    when the only matching sessions are the guided tutorial's."""
+    match = plural(n, "matches", "match", count=False)
+    them = plural(n, "it", "them", count=False)
+    return (f"{plural(n, 'tutorial session')} {match}, which the statistics never count (`warroom scores list "
+            f"--mode tutorial` lists {them})")
 
 
 def unverified_sentence(unverified: Any) -> str:
@@ -224,7 +240,7 @@ def _trainee_rows(trainees: list[TraineeStats]) -> list[list[str]]:
             d_prime_cell(t),
             estimate_cell(t.criterion_c, t.criterion_c_low, t.criterion_c_high),
             estimate_cell(t.a_prime, t.a_prime_low, t.a_prime_high),
-            seconds(t.median_time_to_detect),
+            median_cell(t.median_time_to_detect, t.time_to_detect_trials),
             number(t.mean_score, 1),
             number(t.d_prime_reliability, 2) + _more(t.more_trials_needed),
         ]
@@ -410,9 +426,10 @@ LEGEND = (
     "alarms + noise trials abandoned) / noise trials; k/n, the percentage and its 95% Wilson interval [low–high]. "
     "d′ and c (log-linear correction; delta-method 95% interval) and A′ (exact parametric bootstrap interval): shown "
     "from 10 signal and 5 noise trials. quit: first attempts abandoned. median ttd: drill seconds from the earliest "
-    "evidence to the containing escalation; wall ttd: median real seconds from the session's start to the "
-    "containing escalation (not comparable with median ttd). d′ reliability: at the trainee's trials (+ more trials "
-    "to reach 0.7). difficulty: share of trials correct (higher is easier); discrimination: correlation of a drill "
-    "with the trainee's other scores; distractor pulls: the distractor events that drew escalations, each with its "
-    'count (e05 ×2). docs/sessions.md, "Cohort statistics", has every formula.'
+    "evidence to the containing escalation, (n=…) the trials that detected the fault; wall ttd: median real seconds "
+    "from the session's start to the containing escalation, (n=…) the trials that recorded it (not comparable with "
+    "median ttd). d′ reliability: at the trainee's trials (+ more trials to reach 0.7). difficulty: share of trials "
+    "correct (higher is easier); discrimination: correlation of a drill with the trainee's other scores; distractor "
+    'pulls: the distractor events that drew escalations, each with its count (e05 ×2). docs/sessions.md, "Cohort '
+    'statistics", has every formula.'
 )

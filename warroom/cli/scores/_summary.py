@@ -24,7 +24,7 @@ from warroom.cli.scores._options import (
     output_option,
     subcommand_options,
 )
-from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, unverified_sentence
+from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, tutorial_matches, unverified_sentence
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name, plural
 
@@ -92,7 +92,7 @@ def show_summary(
     :class:`~warroom.store.errors.CorruptSession` of every matching row left out (the caller reports them); raises
     :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
-    from warroom.store.cohort import FactsQuery, cohort_stats, unverified_sessions
+    from warroom.store.cohort import FactsQuery, cohort_stats, tutorial_sessions, unverified_sessions
 
     query = FactsQuery(filters.trainee, filters.drill, filters.since, filters.set_id,
                        include_unverified=include_unverified)  # fmt: skip
@@ -102,6 +102,8 @@ def show_summary(
         result = cohort_stats(store, query, filters.mode or "auto")
         unverified = unverified_sessions(store, query)
         summary, problems, matched = summary_of(result, unverified), result.problems, result.matched
+        if filters.mode in (None, "auto", "all"):  # (--mode practice or assessment: the tutorial is not asked for)
+            summary = replace(summary, tutorial=tutorial_sessions(store, query))
         if fmt != "table" and unverified.count:
             say(f"note:{unverified_sentence(unverified)}", err=True)
     summary = replace(summary, in_progress=in_progress)
@@ -110,18 +112,21 @@ def show_summary(
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
     elif not matched:
-        say(_nothing_counted(store is not None, filters) + unverified_sentence(summary.unverified))
+        say(_nothing_counted(store is not None, filters, summary.tutorial) + unverified_sentence(summary.unverified))
         _say_in_progress(in_progress)
     else:
         print_tables(summary, filters.scope(), all_drills)
     return problems
 
 
-def _nothing_counted(stored: bool, filters: Filters) -> str:
-    """The line printed when no session is counted: none recorded, none matching the filters, or (no filter given)
-    only sessions the statistics never count, the tutorial's."""
+def _nothing_counted(stored: bool, filters: Filters, tutorial: int = 0) -> str:
+    """The line printed when no session is counted: none recorded, none matching the filters (or only ``tutorial``
+    sessions of the guided tutorial), or (no filter given) only sessions the statistics never count, the
+    tutorial's."""
     if not stored:
         return "No sessions recorded yet."
+    if filters.given() and tutorial:
+        return f"No sessions to count: {tutorial_matches(tutorial)}."
     if filters.given():
         return "No sessions match."
     return (

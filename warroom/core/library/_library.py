@@ -114,6 +114,7 @@ def find_drill_files(
     *,
     natural: bool = False,
     errors: list[OSError] | None = None,
+    aliases: dict[Path, Path] | None = None,
 ) -> list[Path]:
     """Files under ``paths``: files as given, folders searched recursively for files ending in one of ``suffixes``
     (drill files ``*.yaml`` / ``*.yml`` by default; the Who&When importer asks for ``.json``).
@@ -123,11 +124,14 @@ def find_drill_files(
     named ``x.yaml``) are returned too, for the loader to refuse by name. A folder that cannot be
     listed (permission denied) is appended to ``errors`` (an OSError whose ``filename`` is the folder) when a list
     is given; its files are left out either way. Raises :class:`FolderTooLarge` for a folder too large or too deep
-    to search (see :data:`MAX_WALK_ENTRIES`).
+    to search (see :data:`MAX_WALK_ENTRIES`). ``aliases`` (when a dict is given) gets each file left out as another
+    name of one returned (a symbolic link to it: ``other.yaml`` -> ``drill.yaml``), mapped to the name returned;
+    one spelled again (``./drill.yaml`` beside ``drill.yaml``) is no other name.
     """
     wanted = tuple(suffixes)
     out: list[Path] = []
-    seen: set[Path] = set()
+    seen: dict[Path, Path] = {}
+    spelled: set[str] = set()
     for p in paths:
         p = Path(p)
         if p.is_dir():
@@ -138,8 +142,11 @@ def find_drill_files(
         for f in found:
             key = real_path(f)
             if key not in seen:
-                seen.add(key)
+                seen[key] = f
                 out.append(f)
+            elif aliases is not None and os.path.abspath(f) not in spelled and f not in aliases:
+                aliases[f] = seen[key]
+            spelled.add(os.path.abspath(f))
     return out
 
 

@@ -83,6 +83,14 @@ TRIAL_SENTENCES: dict[PlayedAs, str] = {
 }
 
 
+#: What the debrief says of a signal trial of a drill with a twin played in a drill set that never plays a twin
+#: (its ``noise_rate`` rounds to 0 in 1000, as the draw does: docs/drill-sets.md).
+SIGNAL_ONLY_SENTENCE = (
+    "This session was a signal trial: the drill's fault was in the trace. (In this drill set (noise_rate 0) every "
+    "session of this drill plays its fault: its healthy twin is never played.)"
+)
+
+
 class Response(StrEnum):
     """The trial's response, read from the trainee's **first** escalation and nothing after it (scoring rules
     version 4; docs/scoring.md, "The trial and its response"):

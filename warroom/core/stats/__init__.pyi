@@ -1,7 +1,7 @@
 # The API of warroom.core.stats (its __init__.py loads each name on first use, from the module named here).
 # keep: MIN_DISTINCT_CONTROLS, MIN_NOISE_TRIALS, MIN_PROPHECY_R, MIN_RELIABILITY_TRAINEES, MIN_SIGNAL_TRIALS
 
-from ._cells import d_prime_cell, drill_cells, estimate_cell, interval_text, rate_cell, too_few
+from ._cells import d_prime_cell, drill_cells, estimate_cell, interval_text, median_cell, rate_cell, too_few
 from ._counts import FirstAttempt, count_first_attempts, stats_from_counts
 from ._facts import SessionFacts, attempt_order, uncountable
 from ._figures import CohortStats, DrillStats, Reliability, TraineeStats
@@ -37,6 +37,7 @@ __all__ = [
     "estimate_cell",
     "first_attempts",
     "interval_text",
+    "median_cell",
     "rate_cell",
     "stats_from_counts",
     "summarize",

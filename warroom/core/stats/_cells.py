@@ -41,6 +41,11 @@ def estimate_cell(value: float | None, low: float | None, high: float | None) ->
     return f"{two(value)} [{two(low)}, {two(high)}]"
 
 
+def median_cell(value: float | None, trials: int) -> str:
+    """A median time to detect with the trials it is the median of: ``14 s (n=12)`` (``-`` for none)."""
+    return "-" if value is None else f"{seconds(value)} (n={trials:,})"
+
+
 def too_few(t: TraineeStats) -> str:
     """The cell of d′ below its minimums: ``too few trials (7 signal, 2 noise)``."""
     return f"too few trials ({t.signal_trials} signal, {t.noise_trials} noise)"
@@ -57,6 +62,7 @@ def drill_cells(d: DrillStats) -> list[str]:
     return [
         d.drill_id + (" (all-clear)" if d.all_clear else ""), str(d.trials), str(d.replays), str(d.trainees),
         str(d.abandoned), rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
-        number(d.discrimination, 2), seconds(d.median_time_to_detect), seconds(d.median_wall_time_to_detect),
+        number(d.discrimination, 2), median_cell(d.median_time_to_detect, d.time_to_detect_trials),
+        median_cell(d.median_wall_time_to_detect, d.wall_time_to_detect_trials),
         ", ".join(f"{e} ×{n}" for e, n in d.distractor_pulls.items()) or "-",
     ]  # fmt: skip

@@ -126,6 +126,13 @@ class Half(NamedTuple):
     against: int
 
 
+class Median(NamedTuple):
+    """A median of times to detect (``seconds``) and the number of trials it is the median of (``trials``)."""
+
+    seconds: float | None = None
+    trials: int = 0
+
+
 class FirstAttempt(NamedTuple):
     """What a (trainee, drill) pair contributes: its first attempt in the counted modes (``first``), how many of the
     pair's sessions match the filters (``sessions``, the first included when it matches) and whether the first
@@ -140,12 +147,13 @@ class FirstAttempt(NamedTuple):
 class CohortCounts:
     """Everything :func:`stats_from_counts` needs: the :class:`PairCounts` per (trainee, drill), per drill the
     escalations each distractor event pulled, ``medians`` (``(scope, figure)``, scope ``trainee`` or ``drill``,
-    figure ``ttd`` or ``wall_ttd`` -> name -> median seconds), ``halves`` (trainee -> the odd and even
-    :class:`Half` of their trials in time order), ``skipped_by_mode`` (sessions of modes not counted)."""
+    figure ``ttd`` or ``wall_ttd`` -> name -> :class:`Median`: seconds and the trials it is the median of),
+    ``halves`` (trainee -> the odd and even :class:`Half` of their trials in time order), ``skipped_by_mode``
+    (sessions of modes not counted)."""
 
     pairs: dict[tuple[str, str], PairCounts] = field(default_factory=dict)
     pulls: dict[str, Counter[str]] = field(default_factory=dict)
-    medians: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)
+    medians: dict[tuple[str, str], dict[str, Median]] = field(default_factory=dict)
     halves: dict[str, tuple[Half, Half]] = field(default_factory=dict)
     skipped_by_mode: int = 0
 
@@ -225,8 +233,9 @@ def _half(trials: list[SessionFacts]) -> Half:
     return Half(len(trials), math.fsum(f.score for f in trials), signal, hits, noise, against)
 
 
-def _medians(trials: dict[str, list[SessionFacts]]) -> dict[tuple[str, str], dict[str, float]]:
-    """The medians of time to detect (drill and wall seconds) per trainee and per drill, over the trials."""
+def _medians(trials: dict[str, list[SessionFacts]]) -> dict[tuple[str, str], dict[str, Median]]:
+    """The medians of time to detect (drill and wall seconds) per trainee and per drill, over the trials, each with
+    the number of trials it is the median of."""
     values: dict[tuple[str, str], defaultdict[str, list[float]]] = {
         key: defaultdict(list)
         for key in (("trainee", "ttd"), ("trainee", "wall_ttd"), ("drill", "ttd"), ("drill", "wall_ttd"))
@@ -239,7 +248,7 @@ def _medians(trials: dict[str, list[SessionFacts]]) -> dict[tuple[str, str], dic
             if f.wall_time_to_detect_s is not None:
                 values["trainee", "wall_ttd"][trainee].append(f.wall_time_to_detect_s)
                 values["drill", "wall_ttd"][f.drill_id].append(f.wall_time_to_detect_s)
-    return {key: {name: median(v) for name, v in groups.items()} for key, groups in values.items()}
+    return {key: {name: Median(median(v), len(v)) for name, v in groups.items()} for key, groups in values.items()}
 
 
 def stats_from_counts(counts: CohortCounts, *, target: float = TARGET_RELIABILITY) -> CohortStats:
@@ -260,15 +269,21 @@ def stats_from_counts(counts: CohortCounts, *, target: float = TARGET_RELIABILIT
     for name in sorted(by_trainee):
         total = _sum(by_trainee[name].values())
         controls = sum(1 for c in by_trainee[name].values() if c.noise)
-        ttd = (med.get(("trainee", "ttd"), {}).get(name), med.get(("trainee", "wall_ttd"), {}).get(name))
+        ttd = _times(med, "trainee", name)
         trainees.append(_trainee_stats(name, total, controls, ttd, (d_rel, d_needed), (s_rel, s_needed)))
     drills = []
     for name in sorted(by_drill):
-        ttd = (med.get(("drill", "ttd"), {}).get(name), med.get(("drill", "wall_ttd"), {}).get(name))
+        ttd = _times(med, "drill", name)
         drills.append(
             _drill_stats(name, by_drill[name], responses.get(name, []), counts.pulls.get(name, Counter()), ttd)
         )
     return CohortStats(trainees, drills, d_rel, s_rel, counts.skipped_by_mode)
+
+
+def _times(medians: dict[tuple[str, str], dict[str, Median]], scope: str, name: str) -> tuple[Median, Median]:
+    """The medians of time to detect of ``name`` (a trainee or a drill): drill seconds, then wall seconds."""
+    drill, wall = (medians.get((scope, figure), {}).get(name, Median()) for figure in ("ttd", "wall_ttd"))
+    return drill, wall
 
 
 def ceil_sessions(x: float) -> int:
@@ -358,7 +373,7 @@ def _trainee_stats(
     name: str,
     c: PairCounts,
     controls: int,
-    ttd: tuple[float | None, float | None],
+    ttd: tuple[Median, Median],
     d_rel: tuple[Reliability, float | None],
     s_rel: tuple[Reliability, float | None],
 ) -> TraineeStats:
@@ -393,7 +408,8 @@ def _trainee_stats(
         criterion_c_high=None if bounds is None else bounds[1][1],
         a_prime=a, a_prime_low=None if a_bounds is None else a_bounds[0],
         a_prime_high=None if a_bounds is None else a_bounds[1],
-        median_time_to_detect=ttd[0], median_wall_time_to_detect=ttd[1],
+        median_time_to_detect=ttd[0].seconds, time_to_detect_trials=ttd[0].trials,
+        median_wall_time_to_detect=ttd[1].seconds, wall_time_to_detect_trials=ttd[1].trials,
         mean_score=c.score_sum / n if n else None,
         d_prime_reliability=d_rel_here, more_trials_needed=d_more,
         score_reliability=s_rel_here, score_more_trials_needed=s_more,
@@ -420,7 +436,7 @@ def _drill_stats(
     pairs: dict[str, PairCounts],
     responses: list[tuple[int, int, float]],
     pulls: Counter[str],
-    ttd: tuple[float | None, float | None],
+    ttd: tuple[Median, Median],
 ) -> DrillStats:
     total = _sum(pairs.values())
     low, high = _interval(wilson_interval(total.correct, total.trials))
@@ -439,7 +455,9 @@ def _drill_stats(
         difficulty_low=low,
         difficulty_high=high,
         discrimination=point_biserial(responses),
-        median_time_to_detect=ttd[0],
-        median_wall_time_to_detect=ttd[1],
+        median_time_to_detect=ttd[0].seconds,
+        time_to_detect_trials=ttd[0].trials,
+        median_wall_time_to_detect=ttd[1].seconds,
+        wall_time_to_detect_trials=ttd[1].trials,
         distractor_pulls=dict(sorted(pulls.items(), key=lambda kv: (-kv[1], kv[0]))),
     )

@@ -40,7 +40,10 @@ class TraineeStats:
     Spearman–Brown reliability of this trainee's d′ at their number of trials from the cohort's split-half
     correlation, ``more_trials_needed`` the further trials that reach the target (0 when reached; None when the
     cohort's reliability is not estimated); ``score_reliability`` and ``score_more_trials_needed`` the same for the
-    mean score (secondary). ``warnings``: sentences about what the false-alarm rate rests on.
+    mean score (secondary). ``median_time_to_detect`` (drill seconds) is the median over the ``time_to_detect_trials``
+    trials that detected the fault, ``median_wall_time_to_detect`` (real seconds) over the
+    ``wall_time_to_detect_trials`` trials that recorded one (None over 0). ``warnings``: sentences about what the
+    false-alarm rate rests on.
     """
 
     trainee: str
@@ -83,7 +86,9 @@ class TraineeStats:
     a_prime_low: float | None
     a_prime_high: float | None
     median_time_to_detect: float | None
+    time_to_detect_trials: int
     median_wall_time_to_detect: float | None
+    wall_time_to_detect_trials: int
     mean_score: float | None
     d_prime_reliability: float | None
     more_trials_needed: int | None
@@ -105,7 +110,8 @@ class DrillStats:
     trials, with its 95% Wilson interval (higher is easier). ``discrimination``: point-biserial correlation of a
     trial being correct with the trainee's rest score (mean score on their other trials); None when it cannot be
     computed (under 3 trials with a rest score, or all correct / all wrong). ``distractor_pulls``: escalations
-    pulled per distractor event id, most first. Times are seconds of drill time (and of real time).
+    pulled per distractor event id, most first. Times are seconds of drill time (and of real time), each median with
+    the trials it is the median of (``time_to_detect_trials``, ``wall_time_to_detect_trials``), as per trainee.
     """
 
     drill_id: str
@@ -123,7 +129,9 @@ class DrillStats:
     difficulty_high: float | None
     discrimination: float | None
     median_time_to_detect: float | None
+    time_to_detect_trials: int
     median_wall_time_to_detect: float | None
+    wall_time_to_detect_trials: int
     distractor_pulls: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

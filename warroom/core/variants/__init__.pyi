@@ -3,7 +3,7 @@
 
 from ._apply import VariantError, apply_variant, new_seed
 from ._ids import ids_by_position
-from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, played_drill, session_drill
+from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, never_noise, played_drill, session_drill
 
 __all__ = [
     "DEFAULT_NOISE_RATE",
@@ -12,6 +12,7 @@ __all__ = [
     "can_play_as",
     "draw_played_as",
     "ids_by_position",
+    "never_noise",
     "new_seed",
     "played_drill",
     "session_drill",

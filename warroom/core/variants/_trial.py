@@ -36,6 +36,12 @@ def can_play_as(drill: Drill) -> tuple[PlayedAs, ...]:
     return (PlayedAs.SIGNAL, PlayedAs.NOISE) if drill.twin is not None else (PlayedAs.SIGNAL,)
 
 
+def never_noise(noise_rate: float | None) -> bool:
+    """Whether sessions drawn with ``noise_rate`` (None: :data:`DEFAULT_NOISE_RATE`) are never noise trials: the
+    rate rounds to 0 in 1000, as :func:`draw_played_as` draws."""
+    return noise_rate is not None and round(noise_rate * 1000) == 0
+
+
 def draw_played_as(drill: Drill, seed: int | None, noise_rate: float | None = None) -> PlayedAs:
     """What a session of ``drill`` with ``seed`` plays as: for a drill with a twin, noise when
     ``draw(seed, "played_as", 1000) < round(noise_rate * 1000)``, else signal (the module docstring; ``noise_rate``

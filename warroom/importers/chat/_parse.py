@@ -219,7 +219,8 @@ def _tool_call(c: Any, where: str) -> ToolCall:
     if name is not None and not isinstance(name, str):
         raise TraceError(f"{where}.function.name is a JSON {json_kind(name)}, not a tool name")
     if not isinstance(name, str) or not name.strip():
-        raise TraceError(f"{where}.function.name is missing")
+        what = "missing" if "name" not in fn else "null" if name is None else "empty text"
+        raise TraceError(f"{where}.function.name is {what}: give the name of the tool called")
     raw = fn.get("arguments", {})
     if isinstance(raw, dict):
         args = raw

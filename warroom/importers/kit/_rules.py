@@ -6,6 +6,7 @@ there too."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,11 @@ from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
     from warroom.importers.kit._redact import Redactor
+
+#: A price as ``--price`` takes it: a decimal number in ASCII digits (``5``, ``0.15``, ``.6``, ``1e-6``), a sign
+#: allowed (a negative one is refused as such).
+_PRICE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
 
 @dataclass(frozen=True)
 class Price:
@@ -34,10 +40,10 @@ class Price:
         parts = str(text).split("/")
         if len(parts) != 2:
             raise ValueError(f"{cut_value(text)} is not IN/OUT (USD per million input/output tokens, e.g. 5/25)")
-        try:
-            values = [float(p.strip()) for p in parts]
-        except ValueError:
-            raise ValueError(f"{cut_value(text)} is not IN/OUT with two numbers (e.g. 5/25)") from None
+        numbers = [p.strip(" \t\r\n") for p in parts]
+        if not all(_PRICE_NUMBER.fullmatch(n) for n in numbers):  # float() reads ٢, 1_000, infinity and nan too
+            raise ValueError(f"{cut_value(text)} is not IN/OUT with two numbers (e.g. 5/25 or 0.15/0.6)")
+        values = [float(n) for n in numbers]
         if any(not math.isfinite(v) or v < 0 for v in values):
             raise ValueError(f"{cut_value(text)}: prices must be non-negative numbers")
         from warroom.core.model import MAX_USD_PER_MTOK, MIN_USD_PER_MTOK  # here: pydantic not loaded for --help

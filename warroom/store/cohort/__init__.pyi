@@ -2,7 +2,16 @@
 # keep: CohortResult, Unverified
 
 from ._count import CohortResult, cohort_stats
-from ._facts import FactsQuery, Unverified, counted_modes, prepared, read_facts, unverified_sessions, window_problems
+from ._facts import (
+    FactsQuery,
+    Unverified,
+    counted_modes,
+    prepared,
+    read_facts,
+    tutorial_sessions,
+    unverified_sessions,
+    window_problems,
+)
 
 __all__ = [
     "CohortResult",
@@ -12,6 +21,7 @@ __all__ = [
     "counted_modes",
     "prepared",
     "read_facts",
+    "tutorial_sessions",
     "unverified_sessions",
     "window_problems",
 ]

@@ -35,6 +35,7 @@ from warroom.store.results import (
     MODES,
     PULLED_KEY,
     SHOWN_KEY,
+    TUTORIAL,
     filter_sql,
     read_pulled,
     valid_facts_sql,
@@ -167,6 +168,18 @@ def unverified_sessions(store: ResultsStore, query: FactsQuery | None = None, li
     checks = store.checks(ids[:limit])
     named = tuple(replace(checks[i], session_id=session_id_text(i)) for i in ids[:limit] if i in checks)
     return Unverified(len(ids), query.include_unverified, named)
+
+
+def tutorial_sessions(store: ResultsStore, query: FactsQuery | None = None) -> int:
+    """How many sessions of the guided tutorial match ``query``'s filters: the statistics never count them, and say
+    so. Raises :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
+    q = query or FactsQuery()
+    clauses, params = filter_sql(trainee=q.trainee, drill=q.drill, set_id=q.set_id, trainees=q.trainees,
+                                 since=q.since, mode=TUTORIAL)  # fmt: skip
+    try:
+        return int(store.db.conn.execute(f"SELECT count(*) FROM sessions{where_sql(clauses)}", params).fetchone()[0])
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
 
 
 def read_facts(

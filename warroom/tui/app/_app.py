@@ -156,7 +156,9 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
     def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "") -> None:
         """Open the debrief of a finished drill (``notice`` on its first line)."""
         self.live = None
-        self._show(DebriefScreen(entry, replay, scorecard, notice))
+        played_in = self.services.drill_set
+        noise_rate = played_in.model.noise_rate if played_in is not None else None
+        self._show(DebriefScreen(entry, replay, scorecard, notice, noise_rate))
 
     def leave_drill(self) -> None:
         """After quitting a drill: back to the picker if the trainee came from it, else exit."""

@@ -24,6 +24,7 @@ from textual.widgets import Sparkline, Static
 
 from warroom.core.model import (
     EARLY_ESCALATION,
+    SIGNAL_ONLY_SENTENCE,
     TRIAL_SENTENCES,
     ActionKind,
     Drill,
@@ -42,6 +43,7 @@ from warroom.core.model import (
 from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.core.text import clock, damage, damage_amount, seconds, seconds_figure, usd
+from warroom.core.variants import never_noise
 from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.logic import is_tutorial
 from warroom.tui.render import prose, shown_line, summarize
@@ -174,13 +176,16 @@ def evidence_text(out: Text, drill: Drill, indent: str = "  ") -> None:
             out.append(f" ({shown_line(detail)})")
 
 
-def trial_sentence(written: Drill | None, played: Drill) -> str | None:
+def trial_sentence(written: Drill | None, played: Drill, noise_rate: float | None = None) -> str | None:
     """What the debrief says of the trial a session of the drill ``written`` (as loaded) was, having played
-    ``played`` (its variant, or its twin's): a sentence for a drill with a twin, None for any other (always the
-    same trial)."""
+    ``played`` (its variant, or its twin's) in a drill set of ``noise_rate`` (None: none, or the set's default): a
+    sentence for a drill with a twin, None for any other (always the same trial). A signal trial of a set that never
+    plays a twin says so, not that some sessions play it."""
     if written is None or written.twin is None:
         return None
-    return TRIAL_SENTENCES[PlayedAs.NOISE if played.is_all_clear else PlayedAs.SIGNAL]
+    if played.is_all_clear:
+        return TRIAL_SENTENCES[PlayedAs.NOISE]
+    return SIGNAL_ONLY_SENTENCE if never_noise(noise_rate) else TRIAL_SENTENCES[PlayedAs.SIGNAL]
 
 
 #: Characters of an event's summary the debrief shows (a distractor, the first evidence); a longer one says how
@@ -299,7 +304,9 @@ class DebriefScreen(Screen[None]):
     HELP_NOTES = "Your session is stored: warroom scores lists it."
     HELP_WIDGETS = (ScrollPane,)
 
-    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "") -> None:
+    def __init__(
+        self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "", noise_rate: float | None = None
+    ) -> None:
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
@@ -309,6 +316,8 @@ class DebriefScreen(Screen[None]):
         #: A notice shown on the debrief's first line (the tutorial's "Tutorial done: ..."), "" for none: a toast
         #: would cover the scorecard.
         self.notice = notice
+        #: The ``noise_rate`` of the drill set the session was played in (None: none, or the default).
+        self.noise_rate = noise_rate
 
     def moments(self) -> list[float]:
         """The session's moments the scorecard's texts may name (:func:`on_the_clock`): its events', its actions',
@@ -371,7 +380,7 @@ class DebriefScreen(Screen[None]):
         out.append("\n")
         out.append(prose(on_the_clock(card.outcome_text, self.moments())))
         # the tutorial always plays its fault: no sentence on which trial it was (there was no other to be)
-        trial = None if is_tutorial(self.entry) else trial_sentence(self.entry.drill, self.drill)
+        trial = None if is_tutorial(self.entry) else trial_sentence(self.entry.drill, self.drill, self.noise_rate)
         if trial is not None:  # a drill with a twin: which trial this session was, said here and nowhere before
             out.append("\n\n")
             out.append(prose(trial), style="bold")
