@@ -50,7 +50,7 @@ from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
 from warroom.serve._proxies import wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
-from warroom.serve._stall import written_while_read
+from warroom.serve._stall import unsent_bytes, written_while_read
 from warroom.serve._tab import (
     MAX_MESSAGE_BYTES,
     MAX_RESIZE_CELLS,
@@ -567,7 +567,7 @@ class WarroomServer(Server):
 
         def stalled() -> None:  # the browser read none of the tab's output for WRITE_STALL_SECONDS: drop it
             transport = request.transport
-            unsent = transport.get_write_buffer_size() if transport is not None else 0
+            unsent = unsent_bytes(transport) or 0
             log.warning("ended the session of %r: its browser read none of its screen for %g s (%s unsent): a tab "
                         "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent, "byte"))
             if transport is not None:
@@ -579,7 +579,7 @@ class WarroomServer(Server):
             write_str=websocket.send_str,
             write_stall=WRITE_STALL_SECONDS,
             on_stall=stalled,
-            unsent=lambda: request.transport.get_write_buffer_size() if request.transport is not None else 0,
+            unsent=lambda: unsent_bytes(request.transport) or 0,
             close=close,
             download_manager=self.download_manager,
             debug=self.debug,

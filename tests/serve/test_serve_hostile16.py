@@ -1,0 +1,72 @@
+"""Hostile and careless use of ``warroom serve`` (issue 30, campaign 16: the day's new code of the served room: the
+write stall of pages and of the console's live stream, the log filters): what it found and what now holds."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+# --- the write stall: a slow client that reads is never dropped -----------------------------------------------------
+
+
+async def test_a_write_whose_bytes_were_not_unsent_before_it_is_not_a_stall_while_its_client_reads():
+    """The unsent bytes were first counted before the write added its own (0 for a page: aiohttp's buffer was
+    empty), so the first look after the stall found more unsent than that and dropped the client, however fast it
+    read: a console page of 3 MB read at 120 KB/s was cut after the stall's seconds. Now each look is against the one
+    before it, and only a stall's seconds without any going down drop the client."""
+    from warroom.serve._stall import while_read
+
+    left = [0]
+
+    async def write() -> None:  # the write puts 60,000 bytes in the buffer, which its client reads 5,000 at a time
+        left[0] = 60_000
+        while left[0] > 0:
+            await asyncio.sleep(0.02)
+            left[0] -= 5_000
+
+    await asyncio.wait_for(while_read(write(), 0.1, lambda: left[0]), 5)
+    assert left[0] == 0
+
+
+async def test_a_client_that_reads_none_of_a_write_is_still_dropped_after_the_stall():
+    from warroom.serve._stall import while_read
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    try:
+        await asyncio.wait_for(while_read(asyncio.Event().wait(), 0.1, lambda: 70_000), 5)
+    except TimeoutError:
+        took = loop.time() - start
+    assert 0.1 <= took < 1
+
+
+async def test_the_unsent_bytes_count_those_the_system_holds_for_a_client_that_reads_slowly():
+    """aiohttp's buffer is empty once the system took the bytes (megabytes on loopback): it stayed the same while the
+    system's send queue drained to a slow client, for longer than the stall, and the client was dropped while
+    reading. The bytes in the socket's send queue are counted too (Linux's ``TIOCOUTQ``)."""
+    from warroom.serve._stall import unsent_bytes
+
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # its connection's window: small, it fills at once
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    try:
+        _reader, writer = await asyncio.open_connection(*server.getsockname())
+        peer, _ = server.accept()  # reads slowly
+        try:
+            writer.write(b"x" * 100_000)
+            async with asyncio.timeout(5):
+                await writer.drain()
+            held = writer.transport.get_write_buffer_size()
+            before = unsent_bytes(writer.transport)
+            assert before > held + 50_000  # most of it in the system's queue
+            async with asyncio.timeout(5):
+                while unsent_bytes(writer.transport) == before:
+                    peer.recv(4_096)
+            assert writer.transport.get_write_buffer_size() == held and unsent_bytes(writer.transport) < before
+            writer.close()
+            assert unsent_bytes(writer.transport) is None
+        finally:
+            peer.close()
+    finally:
+        server.close()
