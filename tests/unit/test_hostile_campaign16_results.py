@@ -1,0 +1,50 @@
+"""Hostile and careless use of the results (issue 30, campaign 16: the day's new code of the served room and the
+results): what it found and what now holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warroom.core.load import load_drill
+
+BUNDLED = Path(__file__).resolve().parents[2] / "drills"
+
+
+def _killed_while_storing(data: Path, trainee: str, played_as: str) -> str:
+    """A session of duplicate-charge-refunds played as ``played_as``, escalated before any evidence and played to its
+    end, whose process died while storing it: its journal holds the end line, not stored. Returns its id."""
+    from warroom.core.model import PlayedAs
+    from warroom.core.play import Replay
+    from warroom.core.scoring import score
+    from warroom.store.journal import SessionRecorder, Trial
+
+    path = BUNDLED / "duplicate-charge-refunds.yaml"
+    rec = SessionRecorder.start(data, trainee, path, load_drill(path), trial=Trial(PlayedAs(played_as)))
+    replay = Replay(rec.drill, on_action=rec.record)
+    replay.advance_to(1)
+    replay.escalate("s1", "too early", [])
+    replay.advance_to(100_000)
+    card = score(rec.drill, rec.actions)
+    assert card.outcome.value == "false_alarm"
+    rec._append({"type": "end", "ended_at": rec.info.started_at, "outcome": "false_alarm", "total": card.total,
+                 "scorecard": card.to_dict()})  # fmt: skip
+    rec.close()  # died before the store took it
+    return str(rec.session_id)
+
+
+@pytest.mark.parametrize(("played_as", "label"), [("signal", "early escalation"), ("noise", "false alarm")])
+def test_a_recovered_escalation_before_the_evidence_reads_as_the_scores_say_it(tmp_path: Path, played_as, label):
+    """Recovery (its stderr line) and the trainee's notice at their next start said "recorded as false alarm" of a
+    signal trial's escalation before the fault's evidence, which `warroom scores` lists as an early escalation
+    (a false alarm is an escalation on a noise trial only: docs/scoring.md, "The outcome")."""
+    from warroom.store.journal import recover_unfinished, take_notices
+    from warroom.store.review import default_drill_resolver
+
+    sid = _killed_while_storing(tmp_path, "ann", played_as)
+    (recovered,) = recover_unfinished(tmp_path, default_drill_resolver([BUNDLED]), shown_to="bob")
+    assert recovered.stored and f"recorded as {label} (" in str(recovered)
+    (notice,) = take_notices(tmp_path, "ann")
+    assert f"recovered session {sid} (duplicate-charge-refunds): its warroom stopped mid-drill; recorded as {label} (" \
+        in notice
