@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from pathlib import Path
 
 # --- the write stall: a slow client that reads is never dropped -----------------------------------------------------
 
@@ -70,3 +71,34 @@ async def test_the_unsent_bytes_count_those_the_system_holds_for_a_client_that_r
             peer.close()
     finally:
         server.close()
+
+
+# --- a host started again tells each trainee of their sessions killed with the last one --------------------------
+
+
+def test_a_host_started_again_keeps_the_notice_of_a_killed_session_of_its_own_trainee(tmp_path, monkeypatch):
+    """`warroom serve` records the sessions killed with the host before it (a power cut) at its start, as if shown to
+    its own trainee (the OS user, or --trainee): their notice was not kept, though only the server's log said it. That
+    trainee is every tab's without a roster (or a roster name that is the OS user's), so the trainee whose drill was
+    killed was never told in their next tab. Now each trainee's notice is kept for their next start."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.load import load_drill
+    from warroom.core.play import Replay
+    from warroom.serve import WarroomServer
+    from warroom.store.journal import SessionRecorder, take_notices
+    from warroom.store.results import ResultsStore
+
+    path = Path(__file__).resolve().parents[2] / "drills" / "duplicate-charge-refunds.yaml"
+    recorder = SessionRecorder.start(tmp_path, "ann", path, load_drill(path))
+    Replay(recorder.drill, on_action=recorder.record).advance_to(5)
+    recorder.close()  # killed with its host
+    monkeypatch.setattr(WarroomServer, "serve", lambda self, debug=False: None)  # it would listen here
+    monkeypatch.setattr("warroom.cli.serve._warm_picker_cache", lambda settings: None)
+    result = CliRunner().invoke(main, ["--trainee", "ann", "--data-dir", str(tmp_path), "serve", "--port", "0"])
+    assert result.exit_code == 0, result.output
+    with ResultsStore(tmp_path) as store:
+        assert store.get(recorder.session_id).outcome == "abandoned"
+    (notice,) = take_notices(tmp_path, "ann")
+    assert notice.startswith(f"recovered session {recorder.session_id} (duplicate-charge-refunds): its warroom stopped")
