@@ -48,3 +48,26 @@ def test_a_recovered_escalation_before_the_evidence_reads_as_the_scores_say_it(t
     (notice,) = take_notices(tmp_path, "ann")
     assert f"recovered session {sid} (duplicate-charge-refunds): its warroom stopped mid-drill; recorded as {label} (" \
         in notice
+
+
+def test_deleting_a_first_attempt_whose_row_cannot_be_read_still_warns_of_the_next_session(tmp_path: Path):
+    """A first attempt whose action log cannot be read (written over by SQL) is still counted as the trainee's trial
+    (the figures read its columns), and `scores delete` of it made their next session the counted trial, silently:
+    the warning looked only at the sessions it could read whole, and the listing named neither trainee nor drill."""
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from unit.test_forgeries import GOOD, play
+    from warroom.cli import main
+
+    first = play(tmp_path, "ann", [], mode="assessment").session_id
+    second = play(tmp_path, "ann", GOOD, mode="assessment").session_id
+    with sqlite3.connect(tmp_path / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET actions = '{not json' WHERE session_id = ?", (first,))
+    result = CliRunner().invoke(main, ["scores", "delete", first, "--yes", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"  {first}  ann  duplicate-charge-refunds  (a stored row that cannot be read)" in result.stdout
+    said = " ".join(result.stderr.split())
+    assert (f"warning: {first} is the first attempt of trainee 'ann' at drill 'duplicate-charge-refunds': once it is "
+            f"deleted, their next session of it, {second}, becomes the first attempt") in said

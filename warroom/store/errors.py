@@ -106,11 +106,13 @@ class RescoredMeanwhile(StoreError):
 class CorruptSession(StoreError):
     """A stored row that cannot be read back (its scorecard or action log is not valid JSON, or an action does not
     validate). ``session_id`` names it, as stored (text; or, written by SQL, a BLOB: :func:`session_id_text` names
-    that one); the row is never modified."""
+    that one); the row is never modified. ``trainee`` and ``drill_id``: the row's, when they read as text (None
+    otherwise): a row whose scorecard or action log cannot be read is still its trainee's attempt at its drill."""
 
-    def __init__(self, message: str, session_id: str) -> None:
+    def __init__(self, message: str, session_id: str, trainee: str | None = None, drill_id: str | None = None) -> None:
         super().__init__(message)
         self.session_id = session_id
+        self.trainee, self.drill_id = trainee, drill_id
 
 
 def session_id_text(value: object) -> str:
