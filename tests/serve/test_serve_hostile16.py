@@ -102,3 +102,22 @@ def test_a_host_started_again_keeps_the_notice_of_a_killed_session_of_its_own_tr
         assert store.get(recorder.session_id).outcome == "abandoned"
     (notice,) = take_notices(tmp_path, "ann")
     assert notice.startswith(f"recovered session {recorder.session_id} (duplicate-charge-refunds): its warroom stopped")
+
+
+# --- $WARROOM_SERVE_WRITE_STALL and $WARROOM_SERVE_STOP_GRACE: a number written in ASCII digits -------------------
+
+
+def test_a_seconds_setting_in_another_number_form_is_said_and_the_default_used():
+    """``1_0`` set 10 s, ``٣`` (an Arabic-Indic three) 3 s and ``５`` (full width) 5 s, Python's ``float`` reading
+    them, with nothing said: the docs' "a number of seconds" is written in ASCII digits. Now they are said, and the
+    default used, as ``5s`` is."""
+    from warroom.serve._server import MAX_WRITE_STALL, MIN_WRITE_STALL, seconds_setting, stop_grace
+
+    def read(text: str) -> tuple[float, str | None]:
+        return seconds_setting("WARROOM_SERVE_WRITE_STALL", text, 30.0, MAX_WRITE_STALL, MIN_WRITE_STALL)
+
+    for text in ("1_0", "٣", "５", "0x10", "1,5"):
+        stall, warning = read(text)
+        assert stall == 30.0 and warning is not None and warning.startswith(f"$WARROOM_SERVE_WRITE_STALL is '{text}'")
+    assert [read(text)[0] for text in (" 5 ", "2.5", "1e3", "+7", "30.", ".5e1")] == [5, 2.5, 1000, 7, 30, 5]
+    assert stop_grace("0") == (0.0, None) and stop_grace("1_5")[1] is not None

@@ -78,17 +78,20 @@ DEFAULT_STOP_GRACE = 15.0
 MAX_STOP_GRACE = 3600.0
 
 
+#: A number of seconds as a setting writes it: ASCII digits, a point, an exponent.
+_SECONDS = re.compile(r"\s*\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
+
+
 def seconds_setting(variable: str, text: str, default: float, most: float,
                     least: float = 0.0) -> tuple[float, str | None]:  # fmt: skip
     """The seconds the environment variable ``variable`` (its value ``text``) sets, and the warning to print when it
     sets none (a number from ``least`` to ``most`` or nothing: ``abc`` ended ``warroom serve`` in a ValueError
-    traceback, ``inf`` made a trainee's new tab wait for ever): ``default`` is used then."""
+    traceback, ``inf`` made a trainee's new tab wait for ever): ``default`` is used then. A number is written in
+    ASCII digits (``30``, ``2.5``, ``1e3``): Python's other number forms (``1_0``, Arabic-Indic or full-width
+    digits) set what the text does not read as."""
     if not text.strip():
         return default, None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = float(text) if _SECONDS.fullmatch(text) else math.nan
     if least <= value <= most:  # never NaN
         return value, None
     return default, (
