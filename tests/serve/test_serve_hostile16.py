@@ -7,6 +7,8 @@ import asyncio
 import socket
 from pathlib import Path
 
+import pytest
+
 # --- the write stall: a slow client that reads is never dropped -----------------------------------------------------
 
 
@@ -39,6 +41,25 @@ async def test_a_client_that_reads_none_of_a_write_is_still_dropped_after_the_st
     except TimeoutError:
         took = loop.time() - start
     assert 0.1 <= took < 1
+
+
+async def test_a_client_that_reads_half_then_stops_is_dropped_a_stall_after_its_last_read():
+    from warroom.serve._stall import while_read
+
+    left = [0]
+
+    async def write() -> None:  # read for 0.2 s, then never again
+        left[0] = 60_000
+        for _ in range(10):
+            await asyncio.sleep(0.02)
+            left[0] -= 3_000
+        await asyncio.Event().wait()
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(while_read(write(), 0.1, lambda: left[0]), 5)
+    assert left[0] == 30_000 and 0.3 <= loop.time() - start < 1.5
 
 
 async def test_the_unsent_bytes_count_those_the_system_holds_for_a_client_that_reads_slowly():
