@@ -142,3 +142,18 @@ def test_a_seconds_setting_in_another_number_form_is_said_and_the_default_used()
         assert stall == 30.0 and warning is not None and warning.startswith(f"$WARROOM_SERVE_WRITE_STALL is '{text}'")
     assert [read(text)[0] for text in (" 5 ", "2.5", "1e3", "+7", "30.", ".5e1")] == [5, 2.5, 1000, 7, 30, 5]
     assert stop_grace("0") == (0.0, None) and stop_grace("1_5")[1] is not None
+
+
+# --- serve roster remove/rotate: the did-you-mean of a name in other letter case ---------------------------------
+
+
+def test_a_roster_name_typed_in_other_letter_case_gets_its_did_you_mean():
+    """'Alan Turning' got `Alan Turing` as its did-you-mean, 'ALAN TURING' nothing (a slip-of-the-keyboard rule
+    counts every letter of another case as a slip), though it is the nearer of the two."""
+    from warroom.serve._roster import Roster
+
+    roster = Roster({"Alan Turing": "h1", "Ada": "h2"})
+    assert roster.not_on_it(["ALAN TURING", "alan turing", "Alan Turning", "Grace"]) == (
+        "not on the roster: 'ALAN TURING' (did you mean `Alan Turing`?), 'alan turing' (did you mean `Alan Turing`?), "
+        "'Alan Turning' (did you mean `Alan Turing`?), 'Grace'"
+    )
