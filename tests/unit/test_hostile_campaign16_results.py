@@ -71,3 +71,27 @@ def test_deleting_a_first_attempt_whose_row_cannot_be_read_still_warns_of_the_ne
     said = " ".join(result.stderr.split())
     assert (f"warning: {first} is the first attempt of trainee 'ann' at drill 'duplicate-charge-refunds': once it is "
             f"deleted, their next session of it, {second}, becomes the first attempt") in said
+
+
+def test_another_programs_sqlite_database_at_the_stores_name_is_refused_unchanged(tmp_path: Path):
+    """A ``results.sqlite3`` of another program in the data directory (``--data-dir .`` in a folder of a tool with
+    a file of that name) was taken for a new store: warroom's tables, indexes and triggers were written into it
+    and it was put in WAL mode, though the docs say such a file is never changed. Now it is refused, named."""
+    import hashlib
+    import sqlite3
+
+    from warroom.store.errors import StoreError
+    from warroom.store.results import ResultsStore
+
+    path = tmp_path / "results.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE runs (id INTEGER, score REAL)")
+        conn.execute("INSERT INTO runs VALUES (1, 0.5)")
+    conn.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(StoreError) as caught:
+        ResultsStore(tmp_path)
+    assert str(caught.value).startswith(f"the results store {path} is an SQLite database of another program (its "
+                                        "tables: runs; no warroom schema version): warroom did not use or change it")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite3"]

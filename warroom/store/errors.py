@@ -157,6 +157,20 @@ def not_a_store_message(path: Path, exc: BaseException) -> str:
     )
 
 
+def foreign_database_message(path: Path, tables: list[str]) -> str:
+    """What to say about a results file that is an SQLite database of another program (``tables``: some of its
+    tables; no warroom schema version): warroom makes its stores whole, so it never made this one."""
+    from warroom.core.text import clean_name
+
+    shown, name, _ = _shown(path)
+    named = ", ".join(clean_name(t) for t in tables[:3]) + (", ..." if len(tables) > 3 else "")
+    return (
+        f"the results store {shown} is an SQLite database of another program (its tables: {named}; no warroom "
+        f"schema version): warroom did not use or change it. Give warroom another data directory with --data-dir, "
+        f"or move the file aside (e.g. rename it to {name}.not-a-store) to let warroom start a new, empty store."
+    )
+
+
 def empty_message(path: Path) -> str:
     """What to say about a results database file that is empty (0 bytes): warroom makes a store whole (its tables
     in it before it is in place), so an empty one was cut short or made by another program, never a store to fill."""

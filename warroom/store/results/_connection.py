@@ -29,6 +29,7 @@ from warroom.store.errors import (
     StoreVersionError,
     damaged_message,
     empty_message,
+    foreign_database_message,
     full_disk_message,
     not_a_store_message,
 )
@@ -250,6 +251,12 @@ class StoreConnection:
             )
         if version < 0:
             raise self._changed_by_hand(f"has schema version {version}, which no warroom writes")
+        if version == 0:  # warroom makes a store whole (_create_sqlite): one with tables and no version is another
+            # program's database, which the migrations (and WAL mode) wrote into
+            tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name "
+                                                 "LIMIT 4")]  # fmt: skip
+            if tables:
+                raise StoreError(foreign_database_message(self.path, tables))
         self.retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
