@@ -95,3 +95,17 @@ def test_another_programs_sqlite_database_at_the_stores_name_is_refused_unchange
                                         "tables: runs; no warroom schema version): warroom did not use or change it")
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite3"]
+
+
+def test_a_store_file_that_is_a_link_into_a_folder_that_does_not_exist_says_so(tmp_path: Path):
+    """A data directory whose results file is a symbolic link into a folder that is gone (a disk not mounted) said
+    SQLite's "unable to open database file" alone, nothing of the link nor what to do."""
+    from warroom.store.errors import StoreError
+    from warroom.store.results import ResultsStore
+
+    (tmp_path / "results.sqlite3").symlink_to(tmp_path / "gone" / "results.sqlite3")
+    with pytest.raises(StoreError) as caught:
+        ResultsStore(tmp_path)
+    assert str(caught.value) == (f"cannot open the results store {tmp_path / 'results.sqlite3'}: a symbolic link to "
+                                 f"{tmp_path / 'gone' / 'results.sqlite3'}, which does not exist: point it at a file "
+                                 "or remove it")

@@ -81,6 +81,20 @@ def sqlite_text(value: bytes) -> str | bytes:
     except UnicodeDecodeError:
         return bytes(value)
 
+def _why_not_opened(path: Path, exc: sqlite3.Error) -> str:
+    """Why SQLite could not open the store file ``path`` (its error ``exc``): a symbolic link to a folder that does
+    not exist, or one that leads round in a loop, is said with what to do (SQLite says only "unable to open database
+    file"); anything else as SQLite says it."""
+    from warroom.core.files import broken_link
+
+    try:
+        os.stat(path)
+    except OSError as missing:
+        if os.path.islink(path):
+            return broken_link(path, missing) or str(exc)
+    return str(exc)
+
+
 class StoreConnection:
     """The open connection to one data directory's results database, created and migrated as needed.
 
@@ -134,7 +148,8 @@ class StoreConnection:
             self.conn.row_factory = sqlite3.Row
             self.conn.text_factory = sqlite_text
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the results store {self.location}: {exc}") from exc
+            why = _why_not_opened(self.path, exc)
+            raise StoreError(f"cannot open the results store {self.location}: {why}") from exc
         try:
             self._open()
         except sqlite3.DatabaseError as exc:
