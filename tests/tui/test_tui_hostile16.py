@@ -21,3 +21,21 @@ async def test_a_dialog_opened_plays_the_time_before_it_as_the_pause_key_does(se
         await pilot.pause()
         assert live.paused and live.replay.now == before + 8
         assert [(a.kind.value, a.t) for a in live.replay.actions][-1] == ("pause", before + 8)
+
+
+async def test_ctrl_q_in_a_browser_tab_says_it_does_not_quit_not_what_ctrl_c_does(services, monkeypatch):
+    """ctrl+q (Textual's own quit key) in a served tab showed ctrl+c's hint, "ctrl+c copies in a browser and does not
+    quit", to a trainee who had pressed ctrl+q. It says its own now, and still neither quits nor stores the drill."""
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.room import WarRoomScreen
+
+    monkeypatch.setattr(WarroomApp, "is_web", property(lambda self: True))  # as textual-serve's web driver says
+    app = make_app(services)
+    hints: list[str] = []
+    monkeypatch.setattr(app, "notify", lambda message, **kw: hints.append(message))
+    async with war_room(app, size=(80, 24), seconds=1) as (pilot, _live):
+        hints.clear()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, WarRoomScreen) and app.return_code is None and not app.leaving
+        assert hints == ["ctrl+q does not quit in a browser: press q to quit (it asks first in a drill)"]
