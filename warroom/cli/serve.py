@@ -142,8 +142,10 @@ def serve(
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
                    f"{settings.trainee!r} without signing in", err=True)
     check_store(settings, roster.trainees if roster is not None else None)  # the host stores every trainee's
-    recover_and_report(settings)  # sessions killed with a host that was (a power cut, the OOM killer): the console
-    # counted them only once their trainee opened a tab again, where `warroom scores summary` counted them at once
+    recover_and_report(settings, told=False)  # sessions killed with a host that was (a power cut, the OOM killer):
+    # the console counted them only once their trainee opened a tab again, where `warroom scores summary` counted them
+    # at once; each trainee is told in their next tab (the server's log is no trainee's: the settings' trainee, every
+    # tab's without a roster, was never told)
     _warm_picker_cache(settings)
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
     signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies)

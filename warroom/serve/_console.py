@@ -22,7 +22,7 @@ from aiohttp import web
 from warroom.core.text import plural
 from warroom.serve._live import LiveClass
 from warroom.serve._signin import SignIns
-from warroom.serve._stall import while_read
+from warroom.serve._stall import unsent_bytes, while_read
 from warroom.serve._tab import WRITE_STALL
 
 log = logging.getLogger("warroom.serve")
@@ -218,8 +218,7 @@ class Console:
 
 def _unsent(request: web.Request) -> int | None:
     """The bytes written to ``request``'s client that it has not read yet (None: its connection is gone)."""
-    transport = request.transport
-    return transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else None
+    return unsent_bytes(request.transport)
 
 
 def _drop(request: web.Request, stall: float) -> None:

@@ -177,8 +177,15 @@ class Roster:
     def not_on_it(self, missing: list[str]) -> str:
         """The problem of ``missing`` names, each with a did-you-mean when a name on the roster is one slip of the
         keyboard away (``'Alan Turning' (did you mean `Alan Turing`?)``)."""
-        named = (repr(n) + did_you_mean(n.strip(), self.entries) for n in missing)
+        named = (repr(n) + self._like(n) for n in missing)
         return f"not on the roster: {', '.join(named)}"
+
+    def _like(self, name: str) -> str:
+        """The did-you-mean of ``name``: the name on the roster that differs from it only in letter case or Unicode
+        form (``ALAN TURING``, which no slip-of-the-keyboard rule offered), else one a slip away."""
+        key = unicodedata.normalize("NFC", name.strip()).casefold()
+        same = [n for n in self.entries if unicodedata.normalize("NFC", n).casefold() == key]
+        return f" (did you mean `{same[0]}`?)" if len(same) == 1 else did_you_mean(name.strip(), self.entries)
 
     def without(self, names: list[str]) -> Roster:
         """A copy without ``names`` (each must be on the roster: SettingsError naming those that are not)."""

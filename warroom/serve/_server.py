@@ -50,7 +50,7 @@ from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
 from warroom.serve._proxies import wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
-from warroom.serve._stall import written_while_read
+from warroom.serve._stall import unsent_bytes, written_while_read
 from warroom.serve._tab import (
     MAX_MESSAGE_BYTES,
     MAX_RESIZE_CELLS,
@@ -78,17 +78,20 @@ DEFAULT_STOP_GRACE = 15.0
 MAX_STOP_GRACE = 3600.0
 
 
+#: A number of seconds as a setting writes it: ASCII digits, a point, an exponent.
+_SECONDS = re.compile(r"\s*\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
+
+
 def seconds_setting(variable: str, text: str, default: float, most: float,
                     least: float = 0.0) -> tuple[float, str | None]:  # fmt: skip
     """The seconds the environment variable ``variable`` (its value ``text``) sets, and the warning to print when it
     sets none (a number from ``least`` to ``most`` or nothing: ``abc`` ended ``warroom serve`` in a ValueError
-    traceback, ``inf`` made a trainee's new tab wait for ever): ``default`` is used then."""
+    traceback, ``inf`` made a trainee's new tab wait for ever): ``default`` is used then. A number is written in
+    ASCII digits (``30``, ``2.5``, ``1e3``): Python's other number forms (``1_0``, Arabic-Indic or full-width
+    digits) set what the text does not read as."""
     if not text.strip():
         return default, None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = float(text) if _SECONDS.fullmatch(text) else math.nan
     if least <= value <= most:  # never NaN
         return value, None
     return default, (
@@ -567,7 +570,7 @@ class WarroomServer(Server):
 
         def stalled() -> None:  # the browser read none of the tab's output for WRITE_STALL_SECONDS: drop it
             transport = request.transport
-            unsent = transport.get_write_buffer_size() if transport is not None else 0
+            unsent = unsent_bytes(transport) or 0
             log.warning("ended the session of %r: its browser read none of its screen for %g s (%s unsent): a tab "
                         "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent, "byte"))
             if transport is not None:
@@ -579,7 +582,7 @@ class WarroomServer(Server):
             write_str=websocket.send_str,
             write_stall=WRITE_STALL_SECONDS,
             on_stall=stalled,
-            unsent=lambda: request.transport.get_write_buffer_size() if request.transport is not None else 0,
+            unsent=lambda: unsent_bytes(request.transport) or 0,
             close=close,
             download_manager=self.download_manager,
             debug=self.debug,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,21 +23,54 @@ from warroom.core.text import cut_value, plural
 log = logging.getLogger("warroom.serve")
 
 
+#: How many times a write's unsent bytes are looked at during one write stall.
+LOOKS_PER_STALL = 5
+
+
 async def while_read(sending: Awaitable[Any], stall: float, unsent: Callable[[], int | None] | None) -> None:
     """Await ``sending`` (a write to a client) as long as its client reads: raises TimeoutError once it waited
     ``stall`` seconds without the bytes ``unsent()`` counts going down (a write that waited that long in all, the
-    client reading slowly all the while, dropped a trainee on a slow link). The write is cancelled then."""
+    client reading slowly all the while, dropped a trainee on a slow link). The write is cancelled then.
+
+    The unsent bytes are looked at :data:`LOOKS_PER_STALL` times a stall, each look against the one before: the
+    write itself adds its bytes after the first look (a page of 3 MB counted against the 0 bytes unsent before it
+    was written was a stall at the first look, its client reading all the while)."""
     task = asyncio.ensure_future(sending)
+    loop = asyncio.get_running_loop()
     try:
         before = unsent() if unsent is not None else None
-        while not (await asyncio.wait({task}, timeout=stall))[0]:
+        read_at = loop.time()
+        while not (await asyncio.wait({task}, timeout=stall / LOOKS_PER_STALL))[0]:
             now = unsent() if unsent is not None else None
-            if before is None or now is None or now >= before:
+            if now is None and unsent is not None:  # its connection is gone
+                raise TimeoutError
+            if now is not None and before is not None and now < before:
+                read_at = loop.time()
+            elif loop.time() - read_at >= stall:
                 raise TimeoutError
             before = now
         task.result()
     finally:
         task.cancel()
+
+
+def unsent_bytes(transport: asyncio.BaseTransport | None) -> int | None:
+    """The bytes written to ``transport`` that its client has not read yet (None: its connection is gone): those
+    aiohttp's transport holds and, where the system says (Linux's ``TIOCOUTQ``), those in the socket's send queue.
+    The transport's own count alone stays the same while the system's queue (megabytes on a fast link) drains to a
+    slow client, for longer than a stall."""
+    if not isinstance(transport, asyncio.WriteTransport) or transport.is_closing():
+        return None
+    held = transport.get_write_buffer_size()
+    sock = transport.get_extra_info("socket")
+    try:
+        import fcntl
+        import termios
+
+        queued = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0" * 4)
+    except (ImportError, AttributeError, OSError, ValueError):  # no such count here (Windows, macOS)
+        return held
+    return held + int.from_bytes(queued, sys.byteorder, signed=True)
 
 
 def written_while_read(stall: float) -> Any:
@@ -53,7 +87,7 @@ def written_while_read(stall: float) -> Any:
         transport = request.transport
 
         def unsent() -> int | None:
-            return transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else None
+            return unsent_bytes(transport)
 
         async def send() -> None:
             await response.prepare(request)

@@ -106,11 +106,13 @@ class RescoredMeanwhile(StoreError):
 class CorruptSession(StoreError):
     """A stored row that cannot be read back (its scorecard or action log is not valid JSON, or an action does not
     validate). ``session_id`` names it, as stored (text; or, written by SQL, a BLOB: :func:`session_id_text` names
-    that one); the row is never modified."""
+    that one); the row is never modified. ``trainee`` and ``drill_id``: the row's, when they read as text (None
+    otherwise): a row whose scorecard or action log cannot be read is still its trainee's attempt at its drill."""
 
-    def __init__(self, message: str, session_id: str) -> None:
+    def __init__(self, message: str, session_id: str, trainee: str | None = None, drill_id: str | None = None) -> None:
         super().__init__(message)
         self.session_id = session_id
+        self.trainee, self.drill_id = trainee, drill_id
 
 
 def session_id_text(value: object) -> str:
@@ -152,6 +154,20 @@ def not_a_store_message(path: Path, exc: BaseException) -> str:
         f"warroom did not use or change it. Move it aside (e.g. rename it to {name}.not-a-store) and put back a copy "
         "from a backup, or let warroom start a new, empty store; or give another data directory with --data-dir. "
         f"The journal of every session stored in it is kept in {done}."
+    )
+
+
+def foreign_database_message(path: Path, tables: list[str]) -> str:
+    """What to say about a results file that is an SQLite database of another program (``tables``: some of its
+    tables; no warroom schema version): warroom makes its stores whole, so it never made this one."""
+    from warroom.core.text import clean_name
+
+    shown, name, _ = _shown(path)
+    named = ", ".join(clean_name(t) for t in tables[:3]) + (", ..." if len(tables) > 3 else "")
+    return (
+        f"the results store {shown} is an SQLite database of another program (its tables: {named}; no warroom "
+        f"schema version): warroom did not use or change it. Give warroom another data directory with --data-dir, "
+        f"or move the file aside (e.g. rename it to {name}.not-a-store) to let warroom start a new, empty store."
     )
 
 

@@ -14,10 +14,12 @@ from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 
-def recover_and_report(settings: Settings) -> None:
+def recover_and_report(settings: Settings, *, told: bool = True) -> None:
     """Record sessions killed mid-drill as abandoned and deliver the sessions queued while a shared store was
     unreachable (see ``recover_unfinished``), telling stderr what was done. A shared store that cannot be reached
-    is a warning (the sessions stay queued); any other store problem raises click.ClickException."""
+    is a warning (the sessions stay queued); any other store problem raises click.ClickException. ``told``: stderr
+    is read by the settings' trainee, so their own sessions' notices are not kept for their next start (False: a
+    server's log, which no trainee reads: every trainee's notice is kept)."""
     from warroom.cli.common._output import failure, say
     from warroom.store.errors import StoreError, StoreUnreachable
     from warroom.store.journal import recover_unfinished
@@ -25,16 +27,16 @@ def recover_and_report(settings: Settings) -> None:
 
     try:
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs),
-                                       shown_to=settings.trainee)  # fmt: skip
+                                       shown_to=settings.trainee if told else None)  # fmt: skip
     except StoreUnreachable as exc:
         say(f"warning: {exc}; finished sessions stay queued in this data directory (`warroom store sync`)", err=True)
         return
     except StoreError as exc:
         raise failure(exc) from None
-    report_recovered(recovered, settings.trainee)
+    report_recovered(recovered, settings.trainee if told else None)
 
 
-def report_recovered(recovered: Sequence[Any], trainee: str) -> None:
+def report_recovered(recovered: Sequence[Any], trainee: str | None) -> None:
     """Say on stderr what recovery did: in full for ``trainee``'s own sessions and for journals that could not be
     recovered; another trainee's recovered sessions only counted (what they scored is theirs: they are told at their
     next start, and `warroom scores` lists them)."""

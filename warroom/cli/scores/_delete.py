@@ -55,8 +55,9 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
             r = store.get(sid)
             outcome = outcome_label(r.outcome, r.all_clear)
             what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome}  {r.total}"
-        except CorruptSession:
-            what = "(a stored row that cannot be read)"
+        except CorruptSession as exc:
+            of = f"{exc.trainee}  {exc.drill_id}  " if exc.trainee is not None and exc.drill_id is not None else ""
+            what = f"{of}(a stored row that cannot be read)"
         say(f"  {sid}  {what}")
     for note in _next_first_attempts(store, ids):
         say(f"warning: {note}", err=True)
@@ -86,7 +87,9 @@ def _next_first_attempts(store: Any, ids: list[str]) -> list[str]:
     for sid in ids:
         try:
             r = store.get(sid)
-        except CorruptSession:
+        except CorruptSession as exc:  # its scorecard or action log unreadable: still the trainee's attempt
+            if exc.trainee is not None and exc.drill_id is not None:
+                pairs[exc.trainee, exc.drill_id] = None
             continue
         pairs[r.trainee, r.drill_id] = None
     gone = set(ids)

@@ -227,7 +227,7 @@ def _session_notice(stored: Any) -> str | None:
     from warroom.core.scoring import MAX_TOTAL
     from warroom.store.journal._recovery import outcome_label
 
-    label, session = outcome_label(stored.outcome), stored.session_id
+    label, session = outcome_label(stored.outcome, stored.all_clear), stored.session_id  # as `scores` says it
     return (f"recovered session {session} ({stored.drill_id}): its warroom stopped mid-drill; recorded as {label} "
             f"({stored.total}/{MAX_TOTAL}); `warroom review {session}` shows it")  # fmt: skip
 

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.files import special_mode_kind
-from warroom.core.model import OUTCOME_LABELS, Outcome
+from warroom.core.model import Outcome
+from warroom.core.model import outcome_label as _label
 from warroom.core.text import plural, seconds, shown_path
 from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journals_dir
@@ -69,9 +70,11 @@ STALE_TMP_AGE_S = 60.0
 _OUTCOMES = frozenset(o.value for o in Outcome)
 
 
-def outcome_label(outcome: str | None) -> str:
-    """How a recovered session's stored ``outcome`` value reads (its label; a value no outcome has, as it is)."""
-    return OUTCOME_LABELS[Outcome(outcome)] if outcome in _OUTCOMES else str(outcome)
+def outcome_label(outcome: str | None, all_clear: bool | None = None) -> str:
+    """How a recovered session's stored ``outcome`` value reads (its label; a value no outcome has, as it is), as
+    `warroom scores` says it: ``false_alarm`` of a drill with a fault (``all_clear`` False) is an early escalation
+    (:func:`warroom.core.model.outcome_label`; recovery said "false alarm" where the scores said "early escalation")."""
+    return _label(outcome, all_clear) if outcome in _OUTCOMES and outcome is not None else str(outcome)
 
 
 class Unrecoverable(WarroomError):
@@ -101,12 +104,14 @@ class RecoveredSession:
     problems: list[str] = field(default_factory=list)
     error: str | None = None
     quarantined: bool = False
+    #: Whether the session played a healthy run (its stored ``all_clear``; None: not known), to say its outcome.
+    all_clear: bool | None = None
 
     def __str__(self) -> str:
         if self.stored:
             from warroom.core.scoring import MAX_TOTAL
 
-            label = outcome_label(self.outcome)
+            label = outcome_label(self.outcome, self.all_clear)
             most = self.max_total if self.max_total is not None else MAX_TOTAL
             head = (
                 f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): "
@@ -357,7 +362,7 @@ def _recover_one(
     scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
     check = _journal_check(info, contents, found, actions, scorecard, resolver, rec, cache)
     rec.actions = actions
-    rec.outcome = scorecard.outcome.value
+    rec.outcome, rec.all_clear = scorecard.outcome.value, info.all_clear
     rec.total = scorecard.total
     rec.max_total = scorecard.max_total
     times = [*contents.action_times, *([None] * (len(actions) - len(contents.action_times)))]  # an added quit

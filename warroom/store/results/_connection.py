@@ -29,6 +29,7 @@ from warroom.store.errors import (
     StoreVersionError,
     damaged_message,
     empty_message,
+    foreign_database_message,
     full_disk_message,
     not_a_store_message,
 )
@@ -79,6 +80,20 @@ def sqlite_text(value: bytes) -> str | bytes:
         return value.decode("utf-8")
     except UnicodeDecodeError:
         return bytes(value)
+
+def _why_not_opened(path: Path, exc: sqlite3.Error) -> str:
+    """Why SQLite could not open the store file ``path`` (its error ``exc``): a symbolic link to a folder that does
+    not exist, or one that leads round in a loop, is said with what to do (SQLite says only "unable to open database
+    file"); anything else as SQLite says it."""
+    from warroom.core.files import broken_link
+
+    try:
+        os.stat(path)
+    except OSError as missing:
+        if os.path.islink(path):
+            return broken_link(path, missing) or str(exc)
+    return str(exc)
+
 
 class StoreConnection:
     """The open connection to one data directory's results database, created and migrated as needed.
@@ -133,7 +148,8 @@ class StoreConnection:
             self.conn.row_factory = sqlite3.Row
             self.conn.text_factory = sqlite_text
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the results store {self.location}: {exc}") from exc
+            why = _why_not_opened(self.path, exc)
+            raise StoreError(f"cannot open the results store {self.location}: {why}") from exc
         try:
             self._open()
         except sqlite3.DatabaseError as exc:
@@ -250,6 +266,12 @@ class StoreConnection:
             )
         if version < 0:
             raise self._changed_by_hand(f"has schema version {version}, which no warroom writes")
+        if version == 0:  # warroom makes a store whole (_create_sqlite): one with tables and no version is another
+            # program's database, which the migrations (and WAL mode) wrote into
+            tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name "
+                                                 "LIMIT 4")]  # fmt: skip
+            if tables:
+                raise StoreError(foreign_database_message(self.path, tables))
         self.retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")

@@ -268,6 +268,7 @@ def _stored(r: Any) -> StoredSession:
     from warroom.core.model import Action
 
     sid = r["session_id"]
+    keys = tuple(v if isinstance(v, str) else None for v in (r["trainee"], r["drill_id"]))  # named in an error
     try:
         scorecard = strict_json(r["scorecard"])
         if not isinstance(scorecard, dict):
@@ -281,10 +282,11 @@ def _stored(r: Any) -> StoredSession:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "action"
         raise CorruptSession(
-            f"stored session {sid} cannot be read: an action in its log is invalid ({where}: {first['msg']})", sid
+            f"stored session {sid} cannot be read: an action in its log is invalid ({where}: {first['msg']})", sid,
+            *keys,
         ) from None
     except (ValueError, TypeError) as exc:
-        raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
+        raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid, *keys) from None
 
 def iter_sessions(db: StoreConnection, **filters: Unpack[Filters]) -> Iterator[StoredSession | CorruptSession]:
     """Every stored session matching the :class:`Filters`, with its scorecard and action log, oldest first (for

@@ -31,6 +31,8 @@ from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
 
 #: What ctrl+c says in a browser tab (``warroom serve``), where it is the copy key and does not quit.
 SERVED_CTRL_C_HINT = "ctrl+c copies in a browser and does not quit: press q to quit (it asks first in a drill)"
+#: What ctrl+q (Textual's own quit key) says in a browser tab, where it does not quit either (it named ctrl+c).
+SERVED_CTRL_Q_HINT = "ctrl+q does not quit in a browser: press q to quit (it asks first in a drill)"
 
 
 class WarroomApp(DialogAwareNotices, WarroomLook):
@@ -49,7 +51,9 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
 
     TITLE = "warroom"
     #: ctrl+c quits in a terminal; in a browser (served) it is the copy key, so it shows :data:`SERVED_CTRL_C_HINT`.
-    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+    #: ctrl+q, Textual's own quit key, quits as ctrl+c in a terminal, and in a browser shows :data:`SERVED_CTRL_Q_HINT`.
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+                Binding("ctrl+q", "quit_key", "Quit", show=False, priority=True)]
 
     def __init__(
         self,
@@ -214,6 +218,14 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
         if self.exit_guard is not None:
             self.exit_guard.settled()
         self.exit()
+
+    async def action_quit_key(self) -> None:
+        """ctrl+q: as ctrl+c in a terminal. Served in a browser it does not quit either, and says so of itself: it
+        showed ctrl+c's hint, "ctrl+c copies in a browser", to a trainee who had pressed ctrl+q."""
+        if self.is_web:
+            self.notify(SERVED_CTRL_Q_HINT, timeout=6)
+            return
+        await self.action_quit()
 
     async def action_quit(self) -> None:
         """ctrl+c: in a terminal, leave at once (a drill being played is stored as abandoned). Served in a browser

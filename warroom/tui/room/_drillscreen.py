@@ -133,6 +133,8 @@ class DrillScreen(Screen[None]):
         event and the dialog's answer reach the screen in no fixed order (the answer is run by the app's message
         pump), and an escalation must be journalled before the resume.
         """
+        if not self.paused:  # the real time since the last tick is played first, at the speed it ran at, as the
+            self.tick()  # pause key does (it was dropped: 0.25 s at 32x before a dialog, 8 drill seconds never played)
         if self.finished:  # the drill ended (stored; its debrief is on its way): a key typed in that instant (q, ?)
             return  # opened a dialog the debrief then replaced, which left this screen in the stack for good
         held = self._pause_for_dialog()
@@ -146,6 +148,10 @@ class DrillScreen(Screen[None]):
                     self._resume_after_dialog()
 
         self.app.push_screen(dialog, closed)
+
+    def tick(self) -> None:
+        """Advance the drill clock by the real time since the last tick times the playback speed (if it runs): the
+        war room's; this screen has no clock of its own."""
 
     def _pause_for_dialog(self) -> bool:
         """Pause the drill for a dialog (practice, with the drill clock running); True when a pause was recorded."""
