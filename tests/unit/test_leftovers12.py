@@ -232,8 +232,20 @@ def _played(data: Path, path: Path, **options) -> str:
     return str(rec.session_id)
 
 
-@pytest.mark.parametrize("options", [{"played_as": "signal"}, {"seed": 7}, {"played_as": "signal", "seed": 3}])
-def test_a_drill_of_one_trial_played_as_it_or_with_a_seed_is_a_drawn_trial(tmp_path: Path, options: dict) -> None:
+def test_a_seed_named_for_a_drill_of_one_trial_with_variants_chooses_its_variant(tmp_path: Path) -> None:
+    """A seed chooses the variant (names and amounts) of a drill with variants: a seed another trainee played gives
+    their session again, which they may have told about; such a session is chosen, even without a twin (campaign 16)."""
+    from warroom.store.results import ResultsStore
+
+    path = _without_twin(tmp_path / "drills")
+    for options in ({"seed": 7}, {"played_as": "signal", "seed": 3}):
+        sid = _played(tmp_path / "data", path, **options)
+        with ResultsStore(tmp_path / "data") as store:
+            assert store.get(sid).chosen is True, options
+
+
+@pytest.mark.parametrize("options", [{"played_as": "signal"}])
+def test_a_drill_of_one_trial_played_as_it_is_a_drawn_trial(tmp_path: Path, options: dict) -> None:
     import json
 
     from warroom.store.results import ResultsStore
@@ -267,7 +279,7 @@ def test_a_killed_session_of_a_drill_of_one_trial_played_as_it_is_recovered_draw
     from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
 
     path = _without_twin(tmp_path / "drills")
-    rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path), seed=11,
+    rec = SessionRecorder.start(tmp_path / "data", "ann", path, load_drill(path),
                                 trial=Trial(PlayedAs.SIGNAL, chosen=True))  # fmt: skip
     rec.close()  # killed: no end line
     (recovered,) = recover_unfinished(tmp_path / "data", default_drill_resolver([tmp_path / "drills"]))

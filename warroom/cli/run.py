@@ -57,7 +57,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     "signal or noise trial (see `warroom scores` for a session's seed). Default: each session draws a seed, so a "
     "replay shows another variant. Not in assessment mode, whose sessions draw their seed unseen. For a drill with "
     "a twin the session is kept as a chosen trial: never counted in the cohort figures (`scores summary`, "
-    "`report`); a drill without a twin has one trial, so the seed chooses only its variant and the trial is drawn.",
+    "`report`); so is a seed of a drill with variants (it chooses the variant), twin or not.",
 )
 @click.option(
     "--as",

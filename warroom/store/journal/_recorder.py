@@ -140,18 +140,22 @@ class Trial:
     #: session draw them: the start line and the stored row record it (``chosen``), and the cohort statistics never
     #: count such a session as a trial (docs/scoring.md, "What counts as a trial"). The caller says so: a forced
     #: trial of warroom's own (the tutorial's signal trial) is not the trainee's choice. A drill with one trial only
-    #: (no twin) is recorded as drawn whatever this says (:func:`_chosen`): there was nothing to choose.
+    #: (no twin) is recorded as drawn unless a seed chose its variant (:func:`_chosen`): there was nothing to choose.
     chosen: bool = False
 
 
-def _chosen(drill: Drill, trial: Trial) -> bool:
-    """Whether a session of ``drill`` decided by ``trial`` is recorded as chosen: the trainee chose its trial or seed,
-    and ``drill`` has two trials to choose from (a twin). A drill of one trial (no twin: signal; all clear: noise)
-    plays it whatever ``--as`` or ``--seed`` says (a seed picks only its variant, whose fault is the drill's), so
-    nothing was chosen: the session is drawn, a fair trial (and ``scores verify`` finds its seed drawing it)."""
+def _chosen(drill: Drill, trial: Trial, seed: int | None) -> bool:
+    """Whether a session of ``drill`` decided by ``trial`` (and ``seed``, when the trainee named one) is recorded as
+    chosen: the trainee chose its trial or seed, and there was something to choose: two trials (a twin), or, for a
+    seed, the variant (a drill with variants: a seed another trainee played gives their session's names and amounts,
+    which they may have told). A drill of one trial and no variants (no twin: signal; all clear: noise) plays the same
+    whatever ``--as`` or ``--seed`` says, so nothing was chosen: the session is drawn, a fair trial (and ``scores
+    verify`` finds its seed drawing it); so is ``--as`` naming the only trial of a drill with variants."""
     from warroom.core.variants import can_play_as
 
-    return trial.chosen and len(can_play_as(drill)) > 1
+    if not trial.chosen:
+        return False
+    return len(can_play_as(drill)) > 1 or (seed is not None and drill.variants is not None)
 
 
 #: The variable ``warroom serve`` sets for each app process it runs: the browser tab's id on that server.
@@ -254,7 +258,7 @@ class SessionRecorder:
             sha = file_sha256(drill_path)
         except OSError as exc:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
-        chosen = _chosen(drill, trial or Trial())
+        chosen = _chosen(drill, trial or Trial(), seed)
         try:
             with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
                 seed, played_as, drill = _session_variant(store, trainee, drill, seed, trial or Trial())
