@@ -154,10 +154,18 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     drill_dirs = settings_of(click.get_current_context()).drill_dirs
     problems_of, warnings_of, notes_of, sets = _load_all(files, drill_dirs, aliases)
     files = _with_aliases(files, aliases)
+    invalid, counts = _print_all(files, (problems_of, warnings_of, notes_of), fmt, all_warnings)
+    click.echo(_summary(len(files), len(sets), invalid, counts, unreadable), err=fmt == "json")
+    raise SystemExit(1 if invalid or unreadable else 0)
 
-    invalid = 0
-    total_problems = 0
-    total_warnings = 0
+
+def _print_all(
+    files: list[Path], found: tuple[Any, Any, Any], fmt: str, all_warnings: bool
+) -> tuple[int, tuple[int, int]]:
+    """Print each file's problems, warnings and notes (``found``: each of the three by file); return the number of
+    invalid files and the numbers of problems and warnings."""
+    problems_of, warnings_of, notes_of = found
+    invalid = total_problems = total_warnings = 0
     for f in files:
         problems = problems_of[f]
         if problems:
@@ -167,10 +175,7 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
         _print_file([*problems, *warnings_of.get(f, ())], fmt, all_warnings)
         for note in notes_of.get(f, ()):  # rules that wait for a problem above: not counted, on stderr for json
             click.echo(clean(note), err=fmt == "json")
-
-    summary = _summary(len(files), len(sets), invalid, (total_problems, total_warnings), unreadable)
-    click.echo(summary, err=fmt == "json")
-    raise SystemExit(1 if invalid or unreadable else 0)
+    return invalid, (total_problems, total_warnings)
 
 
 def _print_file(found: list[Any], fmt: str, all_warnings: bool) -> None:
