@@ -1,0 +1,43 @@
+"""A sixteenth hostile campaign, on the inputs changed in campaign 15 (issue 30): the projection's own spelling of a
+source's JSON, the near-match run fingerprint, the YAML reader's new messages. Each case it found, with the right
+behaviour."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warroom.core.projection._output import read_output
+
+
+@pytest.mark.parametrize("source", [
+    '{"count": 0, "delta": -0, "price": 1.50}',
+    '{"a": 0, "b": [0, -0], "c": "x/y", "d": "a\\/b"}',
+])
+def test_a_minus_zero_in_a_result_is_not_spelt_into_every_zero(source: str) -> None:
+    """A source that writes one `-0` (an integer JSON allows) kept that spelling for the number 0, so every other
+    0 of the result, unchanged, was written `-0` in the projected result: a zero is written 0 (JSON readers read
+    the integer -0 as 0)."""
+    value, form = read_output({"output": source})
+    assert form.dump(value) == source.replace("-0", "0")
+
+
+@pytest.mark.parametrize("source", ['{"n": 1e400, "p": 1.50}', '{"n": -1E999, "p": 2.50}'])
+def test_a_number_too_large_for_a_float_keeps_its_spelling_not_infinity(source: str) -> None:
+    """A number past a float's range (1e400) reads as infinity; json.dumps writes that `Infinity`, which is not
+    JSON, where the source wrote a number: the projected result keeps the source's number."""
+    value, form = read_output({"output": source})
+    written = form.dump(value)
+    assert written == source
+    json.loads(written, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+
+
+@pytest.mark.parametrize("source", ['{"a":1.0,"b":1.00,"c":[1.0]}', '{"p":2.50,"q":2.5,"s":"x\\/y"}'])
+def test_a_value_spelt_two_ways_keeps_the_sources_compact_separators(source: str) -> None:
+    """A value the source spells two ways (1.0 and 1.00) is written with its first spelling everywhere, which is
+    no longer the source text, so no form matched and the compact result was written spaced (`{"a": 1.00, ...`):
+    the separators are those of the source."""
+    value, form = read_output({"output": source})
+    assert form.separators == (",", ":")
+    assert ", " not in form.dump(value) and ": " not in form.dump(value)
