@@ -5,9 +5,11 @@ behaviour."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from warroom.core.load import load_drill_text
 from warroom.core.projection._output import read_output
 
 
@@ -58,3 +60,41 @@ def test_many_projections_of_one_run_are_grouped_without_comparing_every_pair(mo
     assert len(calls) <= 400
     two = [runs[0], frozenset({("other", 0)}), runs[1], frozenset({("other", 0), ("x", 0)})]
     assert run_groups(two) == [0, 1, 0, 1]
+
+
+def _full_objective(value: str) -> str:
+    """The full example with its first plan step's objective, in its flow mapping, written ``value``."""
+    from warroom.core.author._examples import example_path
+
+    text = example_path("full").read_text(encoding="utf-8")
+    old = "objective: Every open invoice of March fetched.}"
+    assert old in text
+    return text.replace(old, f"objective: {value}}}", 1)
+
+
+@pytest.mark.parametrize(("value", "quoted"), [
+    ("&Co replies", '"&Co replies"'), ("! urgent", '"! urgent"'), ("&Co  replies", '"&Co  replies"'),
+])
+def test_indicator_cut_in_a_flow_mapping_quotes_the_value_not_the_mapping_end(value: str, quoted: str,
+                                                                               tmp_path: Path) -> None:
+    """The warning's quoted text ran to the end of the line, so a value in a {...} mapping was quoted with the
+    mapping's `}` (`"&Co replies}"`): pasted, the objective read `&Co replies}` and the mapping closed after it.
+    The quoted text is the value alone, and pasting it reads the text as written."""
+    from warroom.core.load import load_drill_with_warnings
+
+    path = tmp_path / "fanout-retries.yaml"
+    path.write_text(_full_objective(value), encoding="utf-8")
+    _, warnings = load_drill_with_warnings(path)
+    cut = [w for w in warnings if w.rule == "indicator-cut"]
+    assert len(cut) == 1 and cut[0].message.endswith(f"put it all in quotes: {quoted}")
+    path.write_text(_full_objective(quoted), encoding="utf-8")
+    drill, again = load_drill_with_warnings(path)
+    assert drill.plan[0].objective == value and not [w for w in again if w.rule == "indicator-cut"]
+
+
+def test_an_unsupported_tag_in_a_flow_mapping_quotes_the_value_not_the_mapping_end() -> None:
+    from warroom.core.load import DrillLoadError
+
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(_full_objective("!foo bar"), "full.yaml")
+    assert str(caught.value).endswith('if it belongs to the text, put it all in quotes: "!foo bar"')
