@@ -98,3 +98,28 @@ def test_an_unsupported_tag_in_a_flow_mapping_quotes_the_value_not_the_mapping_e
     with pytest.raises(DrillLoadError) as caught:
         load_drill_text(_full_objective("!foo bar"), "full.yaml")
     assert str(caught.value).endswith('if it belongs to the text, put it all in quotes: "!foo bar"')
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("| pipe text", '`|` cannot start unquoted text inside a [...] list or {...} mapping: put the whole text in '
+                    'quotes, "| pipe text"'),
+    ("> 5 replies", '`>` cannot start unquoted text inside a [...] list or {...} mapping: put the whole text in '
+                    'quotes, "> 5 replies"'),
+    ("] bracket", '`]` cannot start unquoted text in YAML (it closes a [...] list): put the whole text in quotes, '
+                  '"] bracket"'),
+    ("&Cø replies", "`&` at the start of a value makes it an anchor (a name an alias `*` refers to), not text: put "
+                    'the whole text in quotes, "&Cø replies"'),
+])
+def test_a_reserved_start_inside_a_flow_mapping_says_what_to_write(value: str, message: str) -> None:
+    """The advice for a value starting with a character YAML reserves stopped at a flow collection: `|` or `>`
+    in a {...} mapping was 'found character that cannot start any token', `]` 'did not find expected node
+    content', an anchor of letters YAML 1.1 refuses (&Cø) 'expected alphabetic or numeric character'; each is
+    named with the quoted text to write (the value alone: a `]` first was quoted as "")."""
+    from warroom.core.load import DrillLoadError
+
+    text = _full_objective(value)
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    row = next(n for n, line in enumerate(text.splitlines(), start=1) if f"objective: {value}" in line)
+    column = text.splitlines()[row - 1].index(value) + 1
+    assert str(caught.value) == f"full.yaml:{row}:{column}: {message}"

@@ -204,7 +204,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
 _FLOW_PUNCTUATION = {",": "it separates the items of a [...] list or {...} mapping", "]": "it closes a [...] list",
                      "}": "it closes a {...} mapping"}
 #: Characters YAML reserves, which cannot start unquoted text, as a message names them.
-_RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`"}
+_RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`", "|": "`|`", ">": "`>`"}
 
 
 def _dash_without_space(text: str, mark: Any) -> str | None:
@@ -229,13 +229,18 @@ def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -
     if problem.startswith("found character that cannot start any token") and here in _RESERVED \
             and _is_value_at(text, index):
         what = f"{_RESERVED[here]} cannot start unquoted text in YAML (it is reserved)"
+        if here in "|>":  # a block of text's indicator, which a [...] list or {...} mapping cannot hold
+            what = f"{_RESERVED[here]} cannot start unquoted text inside a [...] list or {{...}} mapping"
         return (mark.line + 1, mark.column + 1, _quote_it(text, index, what))
     first = text[cm.index:cm.index + 1] if cm is not None and _is_value_at(text, cm.index) else ""
     if "scanning an alias" in context and first == "*":
         what = "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text"
+    elif "scanning an anchor" in context and first == "&":  # a name of letters YAML 1.1 refuses (&Cø, &a\tb)
+        what = "`&` at the start of a value makes it an anchor (a name an alias `*` refers to), not text"
     elif "scanning a block scalar" in context and first in ("|", ">"):
         what = f"`{first}` at the start of a value starts a block of text on the lines below it, not text on its line"
-    elif "parsing a block node" in context and first in (",", "]", "}") and "node content" in problem:
+    elif (("parsing a block node" in context and first in (",", "]", "}"))
+          or ("parsing a flow node" in context and first in ("]", "}"))) and "node content" in problem:
         what = f"`{first}` cannot start unquoted text in YAML ({_FLOW_PUNCTUATION[first]})"
     else:
         return None
@@ -256,7 +261,7 @@ def _quote_it(text: str, start: int, what: str) -> str:
     value = text[start:end if end >= 0 else len(text)].rstrip("\r").split(" #")[0]
     before = text[text.rfind("\n", 0, start) + 1:start]
     if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
-        value = re.split(r"[,}\]]", value)[0]
+        value = value[:1] + re.split(r"[,}\]]", value[1:])[0]  # its first character is the one it is about
     value = value.strip()
     return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
 
