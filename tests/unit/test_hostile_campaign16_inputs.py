@@ -123,3 +123,27 @@ def test_a_reserved_start_inside_a_flow_mapping_says_what_to_write(value: str, m
     row = next(n for n, line in enumerate(text.splitlines(), start=1) if f"objective: {value}" in line)
     column = text.splitlines()[row - 1].index(value) + 1
     assert str(caught.value) == f"full.yaml:{row}:{column}: {message}"
+
+
+@pytest.mark.parametrize("first", [b"BZh I pressed escalate\n", b"BZh91AY&SY: not JSON\n"])
+def test_a_text_log_whose_first_bytes_look_like_a_magic_number_is_not_called_compressed(tmp_path: Path,
+                                                                                       first: bytes) -> None:
+    """`warroom score` named a log compressed by its first bytes alone, before it looked whether they are text: a
+    UTF-8 line starting `BZh` (bzip2's magic) was 'compressed (bzip2) ... `bunzip2 -k FILE`', a command that can
+    only fail. As the drill loader and the importers do, a log is named compressed only when it is not text."""
+    import bz2
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author._examples import example_path
+
+    drill = tmp_path / "full.yaml"
+    drill.write_text(example_path("full").read_text(encoding="utf-8"), encoding="utf-8")
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(first)
+    result = CliRunner().invoke(main, ["score", str(drill), str(log)])
+    assert f"{log}:1:1: not a JSON line (Expecting value" in result.output and "compressed" not in result.output
+    log.write_bytes(bz2.compress(b'{"t": 12, "kind": "pause"}\n'))
+    result = CliRunner().invoke(main, ["score", str(drill), str(log)])
+    assert f"{log}:1:1: compressed (bzip2), not a log's JSON Lines" in result.output

@@ -116,7 +116,8 @@ def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) 
     complaint."""
     from warroom.core.files import compression_of
 
-    compressed = compression_of(line) if n == 1 else None
+    binary = isinstance(exc, UnicodeDecodeError) or b"\x00" in line  # text that starts `BZh` is not bzip2
+    compressed = compression_of(line) if n == 1 and binary else None
     if compressed is not None:
         return LogRefused(name, n, f"compressed ({compressed[0]}), not a log's JSON Lines: decompress it first "
                           f"(`{compressed[1]} FILE`) and score the file it holds")
