@@ -115,11 +115,12 @@ def _text_form(field: str, text: str, value: Any) -> OutputForm:
         if form.dump(value) == stripped:
             return form
     spellings, escapes = _own_spelling(stripped, ascii_)
-    respelt = OutputForm(field, True, ensure_ascii=ascii_, spellings=spellings, escapes=escapes).respelt(stripped)
-    for indent, seps in _TEXT_FORMS if spellings or escapes else ():  # the layout, whatever a value's spellings
-        form = OutputForm(field, True, seps, ascii_, indent, spellings, escapes)
-        if form.dump(value) == respelt:
-            return form
+    if spellings or escapes:  # the layout, whatever a value's spellings (1.0 and 1.00 are written one way)
+        respelt = OutputForm(field, True, ensure_ascii=ascii_, spellings=spellings, escapes=escapes).respelt(stripped)
+        for indent, seps in _TEXT_FORMS:
+            form = OutputForm(field, True, seps, ascii_, indent, spellings, escapes)
+            if form.dump(value) == respelt:
+                return form
     return OutputForm(field, True, (", ", ": ") if "\n" not in stripped else (",", ": "), ascii_,
                       2 if "\n" in stripped else None, spellings, escapes)
 
