@@ -147,3 +147,40 @@ def test_a_text_log_whose_first_bytes_look_like_a_magic_number_is_not_called_com
     log.write_bytes(bz2.compress(b'{"t": 12, "kind": "pause"}\n'))
     result = CliRunner().invoke(main, ["score", str(drill), str(log)])
     assert f"{log}:1:1: compressed (bzip2), not a log's JSON Lines" in result.output
+
+
+def _set_in_a_decomposed_folder(tmp_path: Path) -> str:
+    """A drill set in a folder named `café` as macOS writes it (NFD), and the path to it as typed (NFC)."""
+    import unicodedata
+
+    folder = tmp_path / unicodedata.normalize("NFD", "café")
+    folder.mkdir()
+    (folder / "week-1.yaml").write_text("set: week-1\ntitle: Week 1\ndrills:\n  - api-dns-cutover\n", encoding="utf-8")
+    return str(tmp_path / "café" / "week-1.yaml")
+
+
+def test_a_drill_set_file_in_another_unicode_form_is_named_so_by_the_set_loader(tmp_path: Path) -> None:
+    """`warroom --set café/week-1.yaml` said `no such file` of a set ls lists in a folder named in NFD (as macOS
+    writes names), where a drill in it is named as such since campaign 15: a set file is named so too."""
+    from warroom.core.load import DrillSetError, load_drill_set
+
+    typed = _set_in_a_decomposed_folder(tmp_path)
+    with pytest.raises(DrillSetError) as caught:
+        load_drill_set(typed)
+    assert str(caught.value.problems[0]).startswith(
+        f"{typed}:1:1: no file {typed!r} as typed, but 'café' is on disk with its name written in another Unicode "
+        "form, decomposed (NFD")
+
+
+@pytest.mark.parametrize("command", [["scores", "list"], ["report"]])
+def test_scores_set_in_another_unicode_form_is_named_so(tmp_path: Path, command: list[str]) -> None:
+    """`warroom scores --set café/week-1.yaml` and `report --set` said `no drill set file` of it."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    typed = _set_in_a_decomposed_folder(tmp_path)
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), *command, "--set", typed])
+    assert result.exit_code == 2
+    assert f"no file {typed!r} as typed, but 'café' is on disk with its name written in another Unicode form" \
+        in result.output
