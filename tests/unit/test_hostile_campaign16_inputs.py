@@ -184,3 +184,24 @@ def test_scores_set_in_another_unicode_form_is_named_so(tmp_path: Path, command:
     assert result.exit_code == 2
     assert f"no file {typed!r} as typed, but 'café' is on disk with its name written in another Unicode form" \
         in result.output
+
+
+def test_an_action_log_in_another_unicode_form_is_named_so(tmp_path: Path) -> None:
+    """`warroom score DRILL café/log.jsonl` said `cannot read it: No such file or directory` of a log ls lists in
+    a folder named in NFD (macOS), where the drill beside it is named as such: the log is too."""
+    import unicodedata
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author._examples import example_path
+
+    folder = tmp_path / unicodedata.normalize("NFD", "café")
+    folder.mkdir()
+    (folder / "log.jsonl").write_text('{"t": 12, "kind": "pause"}\n', encoding="utf-8")
+    drill = tmp_path / "full.yaml"
+    drill.write_text(example_path("full").read_text(encoding="utf-8"), encoding="utf-8")
+    typed = str(tmp_path / "café" / "log.jsonl")
+    result = CliRunner().invoke(main, ["score", str(drill), typed])
+    assert f"{typed}: no file {typed!r} as typed, but 'café' is on disk with its name written in another Unicode " \
+           "form" in result.output
