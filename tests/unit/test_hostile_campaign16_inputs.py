@@ -205,3 +205,20 @@ def test_an_action_log_in_another_unicode_form_is_named_so(tmp_path: Path) -> No
     result = CliRunner().invoke(main, ["score", str(drill), typed])
     assert f"{typed}: no file {typed!r} as typed, but 'café' is on disk with its name written in another Unicode " \
            "form" in result.output
+
+
+def test_migrate_names_a_drill_in_another_unicode_form(tmp_path: Path) -> None:
+    """`warroom migrate café/x.yaml` said `cannot read the file: No such file or directory` of a file ls lists in a
+    folder named in NFD, where validate, run and project name it so."""
+    import unicodedata
+
+    from warroom.core.author import migrate_file
+    from warroom.core.load import DrillLoadError
+
+    folder = tmp_path / unicodedata.normalize("NFD", "café")
+    folder.mkdir()
+    (folder / "x.yaml").write_text("id: x\n", encoding="utf-8")
+    typed = str(tmp_path / "café" / "x.yaml")
+    with pytest.raises(DrillLoadError) as caught:
+        migrate_file(typed)
+    assert str(caught.value).startswith(f"{typed}:1:1: no file {typed!r} as typed, but 'café' is on disk")
