@@ -222,3 +222,29 @@ def test_migrate_names_a_drill_in_another_unicode_form(tmp_path: Path) -> None:
     with pytest.raises(DrillLoadError) as caught:
         migrate_file(typed)
     assert str(caught.value).startswith(f"{typed}:1:1: no file {typed!r} as typed, but 'café' is on disk")
+
+
+def test_a_reused_tool_call_id_made_unique_never_takes_an_id_the_conversation_uses(tmp_path: Path) -> None:
+    """A reused id is made unique as `0#1`: a conversation whose own calls hold the id `0#1` as well was refused
+    as "messages[5]: tool call id '0#1' is used twice", an id messages[5] does not hold. The made id is one no call
+    of the conversation has, and each result answers its call."""
+    from warroom.core.load import load_yaml_text
+    from warroom.importers import chat
+
+    def call(call_id: str, name: str) -> dict[str, object]:
+        return {"role": "assistant", "content": None,
+                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}]}
+
+    messages = [{"role": "user", "content": "go"},
+                call("0", "lookup"), {"role": "tool", "tool_call_id": "0", "content": "A"},
+                call("0#1", "check"), {"role": "tool", "tool_call_id": "0#1", "content": "B"},
+                call("0", "refund"), {"role": "tool", "tool_call_id": "0", "content": "C"},
+                {"role": "assistant", "content": "done"}]
+    path = tmp_path / "ids.json"
+    path.write_text(json.dumps(messages))
+    report = chat.import_chats([path], tmp_path / "out")
+    assert not report.failed, [r.error for r in report.failed]
+    drill = load_yaml_text((tmp_path / "out" / "chat-ids.yaml").read_text())
+    tools = {e["id"]: e["tool"] for e in drill["trace"] if e["kind"] == "tool_call"}
+    answered = {tools[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
+    assert answered == {"lookup": "A", "check": "B", "refund": "C"}

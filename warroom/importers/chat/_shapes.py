@@ -172,6 +172,8 @@ def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     a call may have several results)."""
     calls: dict[str, list[str]] = {}
     answered: set[str] = set()
+    taken = {c["id"] for _, m in places if isinstance(m, dict) and isinstance(m.get("tool_calls"), list)
+             for c in m["tool_calls"] if isinstance(c, dict) and isinstance(c.get("id"), str)}
     out: list[tuple[str, Any]] = []
     for here, m in places:
         if isinstance(m, dict) and m.get("role") == "assistant" and isinstance(m.get("tool_calls"), list):
@@ -179,7 +181,7 @@ def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
             for c in m["tool_calls"]:
                 if isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"]:
                     ids = calls.setdefault(c["id"], [])
-                    ids.append(c["id"] if not ids else f"{c['id']}#{len(ids)}")
+                    ids.append(c["id"] if not ids else _unused(f"{c['id']}#{len(ids)}", taken))
                     c = {**c, "id": ids[-1]}
                 fixed.append(c)
             m = {**m, "tool_calls": fixed}
@@ -190,6 +192,15 @@ def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
             answered.add(m["tool_call_id"])
         out.append((here, m))
     return out
+
+
+def _unused(name: str, taken: set[str]) -> str:
+    """``name``, or ``name`` with ``'`` added until it is no id of the conversation (a call's own id may be
+    ``0#1``), then taken."""
+    while name in taken:
+        name += "'"
+    taken.add(name)
+    return name
 
 
 def system_prompt(value: Any) -> dict[str, Any] | None:
