@@ -248,3 +248,31 @@ def test_a_reused_tool_call_id_made_unique_never_takes_an_id_the_conversation_us
     tools = {e["id"]: e["tool"] for e in drill["trace"] if e["kind"] == "tool_call"}
     answered = {tools[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
     assert answered == {"lookup": "A", "check": "B", "refund": "C"}
+
+
+def test_ollama_results_naming_their_tool_only_answer_calls_that_have_ids(tmp_path: Path) -> None:
+    """Ollama's chat API gives tool calls an id in later versions, while its clients still append each result
+    with its `tool_name` only: such a conversation was refused ('a tool message needs the `tool_call_id`'), as the
+    results were matched only to calls without an id. A result naming its tool answers the earliest unanswered call
+    of that tool, one answered by its id is no longer open."""
+    from warroom.core.load import load_yaml_text
+    from warroom.importers import chat
+
+    def call(call_id: str, city: str) -> dict[str, object]:
+        return {"id": call_id, "function": {"index": 0, "name": "get_weather", "arguments": {"city": city}}}
+
+    messages = [{"role": "user", "content": "Paris, Rome and Lima?"},
+                {"role": "assistant", "content": "", "tool_calls": [call("call_a", "Paris"), call("call_b", "Rome")]},
+                {"role": "tool", "tool_call_id": "call_a", "content": "20 C"},
+                {"role": "tool", "tool_name": "get_weather", "content": "25 C"},
+                {"role": "assistant", "content": "", "tool_calls": [call("call_c", "Lima")]},
+                {"role": "tool", "tool_name": "get_weather", "content": "19 C"},
+                {"role": "assistant", "content": "20 C, 25 C, 19 C"}]
+    path = tmp_path / "ollama.json"
+    path.write_text(json.dumps({"model": "qwen3", "messages": messages}))
+    report = chat.import_chats([path], tmp_path / "out")
+    assert not report.failed, [r.error for r in report.failed]
+    drill = load_yaml_text((tmp_path / "out" / "chat-ollama.yaml").read_text())
+    calls = {e["id"]: e["arguments"]["city"] for e in drill["trace"] if e["kind"] == "tool_call"}
+    answered = {calls[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
+    assert answered == {"Paris": "20 C", "Rome": "25 C", "Lima": "19 C"}

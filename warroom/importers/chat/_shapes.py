@@ -14,8 +14,9 @@
   assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
   turns) are refused by name.
 - **Ollama's own chat API** (``/api/chat``): tool calls without an ``id`` (given ``tool_call-N-J``, N the message's
-  index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call of its ``tool_name`` not
-  yet answered (else the earliest call not yet answered), as Ollama's clients append results in their calls' order.
+  index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call (with an id or not) of
+  its ``tool_name`` not yet answered (else the earliest call not yet answered), as Ollama's clients append results
+  in their calls' order.
 - **A tool call id used again** (a server that gives every call the id ``0``): each use after the first is made
   unique (``0#1``), and a ``tool`` message naming that id answers the earliest call of it not yet answered.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
@@ -84,17 +85,25 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
 def _unnamed_calls(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
     """Ollama's own chat API: an assistant's tool calls without an ``id`` get one (``tool_call-N-J``), and a
     ``tool`` message without ``tool_call_id`` answers the earliest unanswered call of its ``tool_name`` (else of its
-    ``name``, else the earliest unanswered call) among them: Ollama's clients append results in their calls' order."""
+    ``name``, else the earliest unanswered call): Ollama's clients append results in their calls' order, naming the
+    tool only, even where the calls have ids (Ollama gives them since 0.12)."""
     calls = m.get("tool_calls")
     if m.get("role") == "assistant" and isinstance(calls, list):
         fixed = []
         for j, c in enumerate(calls):
-            if isinstance(c, dict) and isinstance(c.get("function"), dict) and c.get("id") in (None, ""):
-                c = {**c, "id": f"tool_call-{i}-{j}"}
+            if isinstance(c, dict) and isinstance(c.get("function"), dict):
+                if c.get("id") in (None, ""):
+                    c = {**c, "id": f"tool_call-{i}-{j}"}
                 open_calls.append((c["id"], str(c["function"].get("name"))))
             fixed.append(c)
         return {**m, "tool_calls": fixed}
-    if m.get("role") == "tool" and m.get("tool_call_id") in (None, "") and "id" not in m and open_calls:
+    answers = m.get("tool_call_id")
+    if m.get("role") == "tool" and answers not in (None, ""):  # a result naming its call: that call is answered
+        match = next((c for c in open_calls if c[0] == answers), None)
+        if match is not None:
+            open_calls.remove(match)
+        return m
+    if m.get("role") == "tool" and answers in (None, "") and "id" not in m and open_calls:
         named = m.get("tool_name") if isinstance(m.get("tool_name"), str) else m.get("name")
         match = next((c for c in open_calls if c[1] == named), None) or open_calls[0]
         open_calls.remove(match)
@@ -148,13 +157,14 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
     """``items`` (the messages of one conversation at ``where``) as chat-completions messages, each with the place
     it came from; anything that is not a message object is passed on unchanged for :mod:`._parse` to refuse."""
     out: list[tuple[str, Any]] = []
-    open_calls: list[tuple[str, str]] = []
+    open_calls: list[tuple[str, str]] = []  # legacy function calls not yet answered
+    unanswered: list[tuple[str, str]] = []  # tool calls not yet answered, for results that name their tool only
     for i, m in enumerate(items):
         here = f"{where}[{m.get(ITEM_INDEX, i) if isinstance(m, dict) else i}]"  # a Responses item's own index
         if not isinstance(m, dict):
             out.append((here, m))
             continue
-        m = _unnamed_calls(i, _flat_calls(_legacy_function(i, m, open_calls, here)), open_calls)
+        m = _unnamed_calls(i, _flat_calls(_legacy_function(i, m, open_calls, here)), unanswered)
         if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
             m = {**m, "tool_call_id": m["id"], ANSWERS_FIELD: "id"}
         if m.get("role") == "assistant":
