@@ -276,3 +276,7 @@ def test_ollama_results_naming_their_tool_only_answer_calls_that_have_ids(tmp_pa
     calls = {e["id"]: e["arguments"]["city"] for e in drill["trace"] if e["kind"] == "tool_call"}
     answered = {calls[e["call"]]: e["output"] for e in drill["trace"] if e["kind"] == "tool_result"}
     assert answered == {"Paris": "20 C", "Rome": "25 C", "Lima": "19 C"}
+    del messages[3]["tool_name"]  # neither tool_call_id nor Ollama's tool_name: still refused (docs/importing.md)
+    path.write_text(json.dumps({"model": "qwen3", "messages": messages}))
+    report = chat.import_chats([path], tmp_path / "out2")
+    assert "[3]: a tool message needs the `tool_call_id` of the call it answers" in report.failed[0].error

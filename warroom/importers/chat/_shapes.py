@@ -82,30 +82,31 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
     return {**m, "tool_calls": fixed}
 
 
-def _unnamed_calls(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
+def _unnamed_calls(i: int, m: dict[str, Any], open_calls: list[tuple[str, str, bool]]) -> dict[str, Any]:
     """Ollama's own chat API: an assistant's tool calls without an ``id`` get one (``tool_call-N-J``), and a
     ``tool`` message without ``tool_call_id`` answers the earliest unanswered call of its ``tool_name`` (else of its
     ``name``, else the earliest unanswered call): Ollama's clients append results in their calls' order, naming the
-    tool only, even where the calls have ids (Ollama gives them since 0.12)."""
+    tool only, also where the calls have ids (later Ollama versions give them): such a call is answered by a
+    message with Ollama's ``tool_name`` only, a message with neither being no Ollama message."""
     calls = m.get("tool_calls")
     if m.get("role") == "assistant" and isinstance(calls, list):
         fixed = []
         for j, c in enumerate(calls):
             if isinstance(c, dict) and isinstance(c.get("function"), dict):
-                if c.get("id") in (None, ""):
-                    c = {**c, "id": f"tool_call-{i}-{j}"}
-                open_calls.append((c["id"], str(c["function"].get("name"))))
+                given = c.get("id") not in (None, "")
+                c = c if given else {**c, "id": f"tool_call-{i}-{j}"}
+                open_calls.append((c["id"], str(c["function"].get("name")), given))
             fixed.append(c)
         return {**m, "tool_calls": fixed}
     answers = m.get("tool_call_id")
     if m.get("role") == "tool" and answers not in (None, ""):  # a result naming its call: that call is answered
-        match = next((c for c in open_calls if c[0] == answers), None)
-        if match is not None:
-            open_calls.remove(match)
+        open_calls[:] = [c for c in open_calls if c[0] != answers]
         return m
-    if m.get("role") == "tool" and answers in (None, "") and "id" not in m and open_calls:
-        named = m.get("tool_name") if isinstance(m.get("tool_name"), str) else m.get("name")
-        match = next((c for c in open_calls if c[1] == named), None) or open_calls[0]
+    ollama = isinstance(m.get("tool_name"), str)
+    candidates = [c for c in open_calls if ollama or not c[2]]
+    if m.get("role") == "tool" and answers in (None, "") and "id" not in m and candidates:
+        named = m.get("tool_name") if ollama else m.get("name")
+        match = next((c for c in candidates if c[1] == named), None) or candidates[0]
         open_calls.remove(match)
         return {**m, "tool_call_id": match[0]}
     return m
@@ -158,7 +159,7 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
     it came from; anything that is not a message object is passed on unchanged for :mod:`._parse` to refuse."""
     out: list[tuple[str, Any]] = []
     open_calls: list[tuple[str, str]] = []  # legacy function calls not yet answered
-    unanswered: list[tuple[str, str]] = []  # tool calls not yet answered, for results that name their tool only
+    unanswered: list[tuple[str, str, bool]] = []  # tool calls not yet answered (id, tool, whether the id is theirs)
     for i, m in enumerate(items):
         here = f"{where}[{m.get(ITEM_INDEX, i) if isinstance(m, dict) else i}]"  # a Responses item's own index
         if not isinstance(m, dict):
