@@ -280,3 +280,28 @@ def test_ollama_results_naming_their_tool_only_answer_calls_that_have_ids(tmp_pa
     path.write_text(json.dumps({"model": "qwen3", "messages": messages}))
     report = chat.import_chats([path], tmp_path / "out2")
     assert "[3]: a tool message needs the `tool_call_id` of the call it answers" in report.failed[0].error
+
+
+@pytest.mark.parametrize(("written", "message", "title"), [
+    ('"He said "hi" to me"', 'the `"` inside the quoted text ends it early, so the rest of the value is left over: a '
+                             '`"` inside double quotes is written `\\"`: "He said \\"hi\\" to me"',
+     'He said "hi" to me'),
+    ("'It's late'", "the `'` inside the quoted text ends it early, so the rest of the value is left over: a `'` "
+                    "inside single quotes is written twice, `''`: 'It''s late'", "It's late"),
+    ('"C:\\\\dir "x""', 'the `"` inside the quoted text ends it early, so the rest of the value is left over: a '
+                       '`"` inside double quotes is written `\\"`: "C:\\\\dir \\"x\\""', 'C:\\dir "x"'),
+])
+def test_a_quote_inside_quoted_text_gives_the_value_written_right(written: str, message: str, title: str) -> None:
+    """`title: "He said "hi" to me"` was told 'text after the closing quote ... put the whole value inside the
+    quotes', of a value that is inside them: the quote inside ends it. The message says so and gives the value
+    written right, which pasted reads as meant (other escapes kept as written)."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import DrillLoadError
+
+    text = example_path("full").read_text(encoding="utf-8")
+    old = "title: Vendor invoice reconciliation"
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text.replace(old, f"title: {written}", 1), "full.yaml")
+    assert str(caught.value).split(": ", 1)[1] == message
+    pasted = message.rsplit(": ", 1)[1]
+    assert load_drill_text(text.replace(old, f"title: {pasted}", 1), "full.yaml").title == title

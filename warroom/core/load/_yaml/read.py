@@ -287,7 +287,29 @@ def text_after_value(text: str, mark: Any) -> str | None:
         return None
     what, value, where = _CLOSERS[before[-1]]
     rest = cut(row[mark.column:].split(" #")[0].strip())
+    inner = _quote_inside(row, before[-1])
+    if inner is not None:
+        return inner
     return f"text after the closing {what}: {value} ends there, so `{rest}` is left over; put {where}"
+
+
+def _quote_inside(row: str, quote: str) -> str | None:
+    """The message for a value in quotes that holds its own quote character (``title: "He said "hi" to me"``,
+    ``title: 'It's late'``), which ends it early, with the value written right; None for another line."""
+    found = re.match(r"""(\s*(?:-\s+)?[^\s"'#][^:#]*:\s+|\s*-\s+)(["'])""", row)
+    written = row.split(" #")[0].rstrip()
+    if quote not in "\"'" or found is None or found[2] != quote or not written.endswith(quote) \
+            or len(written) - found.end() < 1:
+        return None
+    text = written[found.end():-1]
+    if quote == '"':  # each quote not escaped escaped, every other escape kept as written
+        right = '"' + re.sub(r'\\.|"', lambda m: '\\"' if m[0] == '"' else m[0], text) + '"'
+        how = 'a `"` inside double quotes is written `\\"`'
+    else:
+        right = "'" + text.replace("''", "'").replace("'", "''") + "'"
+        how = "a `'` inside single quotes is written twice, `''`"
+    return (f"the `{quote}` inside the quoted text ends it early, so the rest of the value is left over: {how}: "
+            f"{cut(right, 80)}")
 
 
 def _layout_problem(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
