@@ -305,3 +305,21 @@ def test_a_quote_inside_quoted_text_gives_the_value_written_right(written: str, 
     assert str(caught.value).split(": ", 1)[1] == message
     pasted = message.rsplit(": ", 1)[1]
     assert load_drill_text(text.replace(old, f"title: {pasted}", 1), "full.yaml").title == title
+
+
+def test_indicator_cut_of_a_value_over_several_lines_quotes_the_whole_value(tmp_path: Path) -> None:
+    """The quoted text of a plain value over two lines was its first line (`"&Co replies"`): pasted over the value,
+    the title lost `and more`; pasted over the first line only, the file no longer parsed. It is the value as YAML
+    folds it, and pasting it reads the text as written."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import load_drill_with_warnings
+
+    text = example_path("full").read_text(encoding="utf-8")
+    old = "title: Vendor invoice reconciliation"
+    path = tmp_path / "fanout-retries.yaml"
+    path.write_text(text.replace(old, "title: &Co replies\n  and more", 1), encoding="utf-8")
+    _, warnings = load_drill_with_warnings(path)
+    (cut,) = [w for w in warnings if w.rule == "indicator-cut"]
+    assert cut.message.endswith('put it all in quotes: "&Co replies and more"')
+    path.write_text(text.replace(old, 'title: "&Co replies and more"', 1), encoding="utf-8")
+    assert load_drill_with_warnings(path)[0].title == "&Co replies and more"

@@ -365,11 +365,12 @@ class Builder:
 
 
 def _written(text: str, node: ScalarNode) -> str:
-    """The unquoted value of ``node`` as written, with its anchor or tag, to its end or the end of its first line:
-    not the `,`, `}` or `]` of a flow collection after it, nor a comment."""
+    """The unquoted value of ``node`` as written, with its anchor or tag, to its end: not the `,`, `}` or `]` of a
+    flow collection after it, nor a comment; a value over several lines on one line, as YAML folds it (its lines
+    joined by a space), so that quoting it gives the whole value."""
     start = node.start_mark.index
-    end = min(node.end_mark.index, start + 400)
-    return re.split(r"[\r\n]", text[start:end], maxsplit=1)[0].rstrip()
+    end = min(node.end_mark.index, start + 2000)
+    return " ".join(line.strip() for line in re.split(r"\r\n|[\r\n]", text[start:end]) if line.strip())
 
 
 def _cut(text: str, limit: int = 60) -> str:
