@@ -323,3 +323,18 @@ def test_indicator_cut_of_a_value_over_several_lines_quotes_the_whole_value(tmp_
     assert cut.message.endswith('put it all in quotes: "&Co replies and more"')
     path.write_text(text.replace(old, 'title: "&Co replies and more"', 1), encoding="utf-8")
     assert load_drill_with_warnings(path)[0].title == "&Co replies and more"
+
+
+def test_a_reserved_start_of_a_value_over_several_lines_quotes_the_whole_value() -> None:
+    """`title: @oncall paged` over two lines was told to write `"@oncall paged"`: pasted over its first line, the
+    file no longer parsed (the second line was left under a quoted value). The quoted text is the whole value."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import DrillLoadError
+
+    text = example_path("full").read_text(encoding="utf-8")
+    old = "title: Vendor invoice reconciliation"
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text.replace(old, "title: @oncall paged\n  at night  # late", 1), "full.yaml")
+    assert str(caught.value).endswith('put the whole text in quotes, "@oncall paged at night"')
+    assert load_drill_text(text.replace(old, 'title: "@oncall paged at night"', 1), "full.yaml").title == \
+        "@oncall paged at night"

@@ -262,8 +262,22 @@ def _quote_it(text: str, start: int, what: str) -> str:
     before = text[text.rfind("\n", 0, start) + 1:start]
     if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
         value = value[:1] + re.split(r"[,}\]]", value[1:])[0]  # its first character is the one it is about
+    elif end >= 0:  # the lines below it indented further go on with the value, as YAML folds them
+        value = " ".join([value.strip(), *_continued(text, end + 1, len(before) - len(before.lstrip(" -")))])
     value = value.strip()
     return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
+
+
+def _continued(text: str, start: int, indent: int) -> list[str]:
+    """The lines from ``start`` that go on with a plain value of a line indented by ``indent``: each indented
+    further, up to a blank line, a comment or a line that is not (as YAML folds a value over several lines)."""
+    out = []
+    for row in text[start:start + 4000].split("\n"):
+        row = row.rstrip("\r")
+        if not row.strip() or row.lstrip().startswith("#") or len(row) - len(row.lstrip(" ")) <= indent:
+            break
+        out.append(row.split(" #")[0].strip())
+    return out
 
 
 #: What ends a value written whole on its line, and the words its message uses: the quoted text, a [...] list, a
