@@ -172,7 +172,8 @@ def run_groups(runs: Sequence[RunEvents]) -> list[int]:
 
 
 def _near_pairs(runs: Sequence[RunEvents]) -> Iterator[tuple[int, int]]:
-    """Each pair (i < j) of ``runs`` whose overlap is at least :data:`SAME_RUN_OVERLAP`, by a prefix filter: with
+    """Pairs (i < j) of ``runs`` whose overlap is at least :data:`SAME_RUN_OVERLAP`, enough of them to join every
+    run to each run a chain of such pairs leads to (not each such pair), by a prefix filter: with
     the events ordered rarest first, two runs of overlap t share at least ceil(t * n) of the n events of each, so
     they share one of the first n - ceil(t * n) + 1 of each; only those are indexed and looked up, and only the runs
     found so are compared (an event every run has is in no prefix but the runs that have nothing else), and never
