@@ -49,7 +49,7 @@ class ActionLog:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited
+    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited, unicode_twin, unicode_twin_message
 
     try:  # opened without waiting and checked open: a folder, a FIFO, a device is refused (a FIFO never waited on)
         return read_limited(path, MAX_LOG_BYTES)
@@ -58,7 +58,9 @@ def _read_bytes(path: str) -> bytes:
     except TooLarge:
         raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read") from None
     except OSError as exc:
-        raise LogRefused(path, 0, broken_link(path, exc) or f"cannot read it: {exc.strerror or exc}") from None
+        twin = unicode_twin(path) if isinstance(exc, FileNotFoundError) else None  # from macOS, or in capitals
+        raise LogRefused(path, 0, broken_link(path, exc) or (unicode_twin_message(path, twin) if twin else
+                                                             f"cannot read it: {exc.strerror or exc}")) from None
 
 
 def read_log(path: str) -> ActionLog:
@@ -116,7 +118,8 @@ def _not_json(name: str, n: int, line: bytes, exc: ValueError | RecursionError) 
     complaint."""
     from warroom.core.files import compression_of
 
-    compressed = compression_of(line) if n == 1 else None
+    binary = isinstance(exc, UnicodeDecodeError) or b"\x00" in line  # text that starts `BZh` is not bzip2
+    compressed = compression_of(line) if n == 1 and binary else None
     if compressed is not None:
         return LogRefused(name, n, f"compressed ({compressed[0]}), not a log's JSON Lines: decompress it first "
                           f"(`{compressed[1]} FILE`) and score the file it holds")

@@ -72,7 +72,7 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
 
 def _no_set_file(value: str, path: Path) -> str:
     """Why ``--set``'s ``value`` (at ``path``) names no set file: a symbolic link to nothing named as one."""
-    from warroom.core.files import broken_link
+    from warroom.core.files import broken_link, unicode_twin, unicode_twin_message
 
     try:
         os.stat(path)
@@ -80,6 +80,9 @@ def _no_set_file(value: str, path: Path) -> str:
         why = broken_link(path, exc)
         if why is not None:
             return f"{cut_value(value, limit=200)}: {why}"
+    twin = unicode_twin(path)  # on disk in another Unicode form or letter case than typed
+    if twin is not None:
+        return unicode_twin_message(value, twin)
     return f"no drill set file {cut_value(value, limit=200)}: give the set's id or its file"
 
 

@@ -52,6 +52,17 @@ class OutputForm:
         spelt = dict(self.spellings)
         return _TOKEN.sub(lambda m: spelt.get(m[0]) or self._escaped(m[0]), text)
 
+    def respelt(self, text: str) -> str:
+        """The JSON ``text`` with each text and number token as :meth:`dump` writes its value (a value the source
+        spells two ways, ``1.0`` and ``1.00``, has one spelling): what a form of the source's layout dumps."""
+        spelt = dict(self.spellings)
+
+        def token(found: re.Match[str]) -> str:
+            canonical = json.dumps(json.loads(found[0]), ensure_ascii=self.ensure_ascii)
+            return spelt.get(canonical) or self._escaped(canonical)
+
+        return _TOKEN.sub(token, text)
+
     def _escaped(self, token: str) -> str:
         """A token json.dumps wrote, with the source's escapes when it is a text."""
         if token.startswith('"'):
@@ -61,7 +72,7 @@ class OutputForm:
 
 
 #: A JSON text or number token (a text first, so that digits inside one are never read as a number).
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
 #: The escapes a JSON writer may use in every text that json.dumps does not: ``\/`` (PHP's json_encode), and Go's
 #: HTML-safe ``\u003c``, ``\u003e``, ``\u0026``.
 _WRITER_ESCAPES = (("/", "\\/"), ("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"))
@@ -79,8 +90,8 @@ def _own_spelling(text: str, ascii_: bool) -> tuple[tuple[tuple[str, str], ...],
             strings.append(token)
             if "\\" not in token and (not ascii_ or token.isascii()):
                 continue  # json.dumps spells it so
-        elif not any(c in token for c in ".eE") and token != "-0":
-            continue
+        elif not any(c in token for c in ".eE"):
+            continue  # an integer (-0 too, read as 0): json.dumps spells it so
         canonical = json.dumps(json.loads(token), ensure_ascii=ascii_)
         if canonical != token:
             spellings.setdefault(canonical, token)
@@ -104,10 +115,12 @@ def _text_form(field: str, text: str, value: Any) -> OutputForm:
         if form.dump(value) == stripped:
             return form
     spellings, escapes = _own_spelling(stripped, ascii_)
-    for indent, seps in _TEXT_FORMS if spellings or escapes else ():
-        form = OutputForm(field, True, seps, ascii_, indent, spellings, escapes)
-        if form.dump(value) == stripped:
-            return form
+    if spellings or escapes:  # the layout, whatever a value's spellings (1.0 and 1.00 are written one way)
+        respelt = OutputForm(field, True, ensure_ascii=ascii_, spellings=spellings, escapes=escapes).respelt(stripped)
+        for indent, seps in _TEXT_FORMS:
+            form = OutputForm(field, True, seps, ascii_, indent, spellings, escapes)
+            if form.dump(value) == respelt:
+                return form
     return OutputForm(field, True, (", ", ": ") if "\n" not in stripped else (",", ": "), ascii_,
                       2 if "\n" in stripped else None, spellings, escapes)
 

@@ -14,8 +14,9 @@
   assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
   turns) are refused by name.
 - **Ollama's own chat API** (``/api/chat``): tool calls without an ``id`` (given ``tool_call-N-J``, N the message's
-  index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call of its ``tool_name`` not
-  yet answered (else the earliest call not yet answered), as Ollama's clients append results in their calls' order.
+  index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call (with an id or not) of
+  its ``tool_name`` not yet answered (else the earliest call not yet answered), as Ollama's clients append results
+  in their calls' order.
 - **A tool call id used again** (a server that gives every call the id ``0``): each use after the first is made
   unique (``0#1``), and a ``tool`` message naming that id answers the earliest call of it not yet answered.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
@@ -81,22 +82,31 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
     return {**m, "tool_calls": fixed}
 
 
-def _unnamed_calls(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
+def _unnamed_calls(i: int, m: dict[str, Any], open_calls: list[tuple[str, str, bool]]) -> dict[str, Any]:
     """Ollama's own chat API: an assistant's tool calls without an ``id`` get one (``tool_call-N-J``), and a
     ``tool`` message without ``tool_call_id`` answers the earliest unanswered call of its ``tool_name`` (else of its
-    ``name``, else the earliest unanswered call) among them: Ollama's clients append results in their calls' order."""
+    ``name``, else the earliest unanswered call): Ollama's clients append results in their calls' order, naming the
+    tool only, also where the calls have ids (later Ollama versions give them): such a call is answered by a
+    message with Ollama's ``tool_name`` only, a message with neither being no Ollama message."""
     calls = m.get("tool_calls")
     if m.get("role") == "assistant" and isinstance(calls, list):
         fixed = []
         for j, c in enumerate(calls):
-            if isinstance(c, dict) and isinstance(c.get("function"), dict) and c.get("id") in (None, ""):
-                c = {**c, "id": f"tool_call-{i}-{j}"}
-                open_calls.append((c["id"], str(c["function"].get("name"))))
+            if isinstance(c, dict) and isinstance(c.get("function"), dict):
+                given = c.get("id") not in (None, "")
+                c = c if given else {**c, "id": f"tool_call-{i}-{j}"}
+                open_calls.append((c["id"], str(c["function"].get("name")), given))
             fixed.append(c)
         return {**m, "tool_calls": fixed}
-    if m.get("role") == "tool" and m.get("tool_call_id") in (None, "") and "id" not in m and open_calls:
-        named = m.get("tool_name") if isinstance(m.get("tool_name"), str) else m.get("name")
-        match = next((c for c in open_calls if c[1] == named), None) or open_calls[0]
+    answers = m.get("tool_call_id")
+    if m.get("role") == "tool" and answers not in (None, ""):  # a result naming its call: that call is answered
+        open_calls[:] = [c for c in open_calls if c[0] != answers]
+        return m
+    ollama = isinstance(m.get("tool_name"), str)
+    candidates = [c for c in open_calls if ollama or not c[2]]
+    if m.get("role") == "tool" and answers in (None, "") and "id" not in m and candidates:
+        named = m.get("tool_name") if ollama else m.get("name")
+        match = next((c for c in candidates if c[1] == named), None) or candidates[0]
         open_calls.remove(match)
         return {**m, "tool_call_id": match[0]}
     return m
@@ -148,13 +158,14 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
     """``items`` (the messages of one conversation at ``where``) as chat-completions messages, each with the place
     it came from; anything that is not a message object is passed on unchanged for :mod:`._parse` to refuse."""
     out: list[tuple[str, Any]] = []
-    open_calls: list[tuple[str, str]] = []
+    open_calls: list[tuple[str, str]] = []  # legacy function calls not yet answered
+    unanswered: list[tuple[str, str, bool]] = []  # tool calls not yet answered (id, tool, whether the id is theirs)
     for i, m in enumerate(items):
         here = f"{where}[{m.get(ITEM_INDEX, i) if isinstance(m, dict) else i}]"  # a Responses item's own index
         if not isinstance(m, dict):
             out.append((here, m))
             continue
-        m = _unnamed_calls(i, _flat_calls(_legacy_function(i, m, open_calls, here)), open_calls)
+        m = _unnamed_calls(i, _flat_calls(_legacy_function(i, m, open_calls, here)), unanswered)
         if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
             m = {**m, "tool_call_id": m["id"], ANSWERS_FIELD: "id"}
         if m.get("role") == "assistant":
@@ -172,6 +183,8 @@ def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     a call may have several results)."""
     calls: dict[str, list[str]] = {}
     answered: set[str] = set()
+    taken = {c["id"] for _, m in places if isinstance(m, dict) and isinstance(m.get("tool_calls"), list)
+             for c in m["tool_calls"] if isinstance(c, dict) and isinstance(c.get("id"), str)}
     out: list[tuple[str, Any]] = []
     for here, m in places:
         if isinstance(m, dict) and m.get("role") == "assistant" and isinstance(m.get("tool_calls"), list):
@@ -179,7 +192,7 @@ def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
             for c in m["tool_calls"]:
                 if isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"]:
                     ids = calls.setdefault(c["id"], [])
-                    ids.append(c["id"] if not ids else f"{c['id']}#{len(ids)}")
+                    ids.append(c["id"] if not ids else _unused(f"{c['id']}#{len(ids)}", taken))
                     c = {**c, "id": ids[-1]}
                 fixed.append(c)
             m = {**m, "tool_calls": fixed}
@@ -190,6 +203,15 @@ def _reused_ids(places: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
             answered.add(m["tool_call_id"])
         out.append((here, m))
     return out
+
+
+def _unused(name: str, taken: set[str]) -> str:
+    """``name``, or ``name`` with ``'`` added until it is no id of the conversation (a call's own id may be
+    ``0#1``), then taken."""
+    while name in taken:
+        name += "'"
+    taken.add(name)
+    return name
 
 
 def system_prompt(value: Any) -> dict[str, Any] | None:

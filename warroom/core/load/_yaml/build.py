@@ -336,7 +336,7 @@ class Builder:
         found = re.match(r"(&([^\s,\[\]{}]+)|!)[ \t]+", self.text[start:start + 200])
         if found is None:
             return
-        line = _written(self.text, start)
+        line = _written(self.text, node)
         name = found[2]
         if name is not None:
             if re.search(rf"\*{re.escape(name)}(?![^\s,\]}}])", self.text):
@@ -350,7 +350,7 @@ class Builder:
     def _unsupported_tag(self, node: Node) -> None:
         quote = ""
         if isinstance(node, ScalarNode) and node.style in _PLAIN_STYLES:
-            line = _written(self.text, node.start_mark.index)
+            line = _written(self.text, node)
             quoted = _cut(json.dumps(line, ensure_ascii=False), 80)
             quote = f", or, if it belongs to the text, put it all in quotes: {quoted}"
         self.error(
@@ -364,9 +364,13 @@ class Builder:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _written(text: str, start: int) -> str:
-    """The value written from ``start`` to the end of its line, without a comment."""
-    return re.split(r"[\r\n]", text[start:start + 400], maxsplit=1)[0].split(" #")[0].rstrip()
+def _written(text: str, node: ScalarNode) -> str:
+    """The unquoted value of ``node`` as written, with its anchor or tag, to its end: not the `,`, `}` or `]` of a
+    flow collection after it, nor a comment; a value over several lines on one line, as YAML folds it (its lines
+    joined by a space), so that quoting it gives the whole value."""
+    start = node.start_mark.index
+    end = min(node.end_mark.index, start + 2000)
+    return " ".join(line.strip() for line in re.split(r"\r\n|[\r\n]", text[start:end]) if line.strip())
 
 
 def _cut(text: str, limit: int = 60) -> str:

@@ -211,7 +211,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
 _FLOW_PUNCTUATION = {",": "it separates the items of a [...] list or {...} mapping", "]": "it closes a [...] list",
                      "}": "it closes a {...} mapping"}
 #: Characters YAML reserves, which cannot start unquoted text, as a message names them.
-_RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`"}
+_RESERVED = {"@": "`@`", "`": "`` ` ``", "%": "`%`", "|": "`|`", ">": "`>`"}
 
 
 def _dash_without_space(text: str, mark: Any) -> str | None:
@@ -236,13 +236,18 @@ def _reserved_start(text: str, problem: str, context: str, mark: Any, cm: Any) -
     if problem.startswith("found character that cannot start any token") and here in _RESERVED \
             and _is_value_at(text, index):
         what = f"{_RESERVED[here]} cannot start unquoted text in YAML (it is reserved)"
+        if here in "|>":  # a block of text's indicator, which a [...] list or {...} mapping cannot hold
+            what = f"{_RESERVED[here]} cannot start unquoted text inside a [...] list or {{...}} mapping"
         return (mark.line + 1, mark.column + 1, _quote_it(text, index, what))
     first = text[cm.index:cm.index + 1] if cm is not None and _is_value_at(text, cm.index) else ""
     if "scanning an alias" in context and first == "*":
         what = "`*` at the start of a value makes it an alias (a reference to an `&` anchor), not text"
+    elif "scanning an anchor" in context and first == "&":  # a name of letters YAML 1.1 refuses (&Cø, &a\tb)
+        what = "`&` at the start of a value makes it an anchor (a name an alias `*` refers to), not text"
     elif "scanning a block scalar" in context and first in ("|", ">"):
         what = f"`{first}` at the start of a value starts a block of text on the lines below it, not text on its line"
-    elif "parsing a block node" in context and first in (",", "]", "}") and "node content" in problem:
+    elif (("parsing a block node" in context and first in (",", "]", "}"))
+          or ("parsing a flow node" in context and first in ("]", "}"))) and "node content" in problem:
         what = f"`{first}` cannot start unquoted text in YAML ({_FLOW_PUNCTUATION[first]})"
     else:
         return None
@@ -263,9 +268,23 @@ def _quote_it(text: str, start: int, what: str) -> str:
     value = text[start:end if end >= 0 else len(text)].rstrip("\r").split(" #")[0]
     before = text[text.rfind("\n", 0, start) + 1:start]
     if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
-        value = re.split(r"[,}\]]", value)[0]
+        value = value[:1] + re.split(r"[,}\]]", value[1:])[0]  # its first character is the one it is about
+    elif end >= 0:  # the lines below it indented further go on with the value, as YAML folds them
+        value = " ".join([value.strip(), *_continued(text, end + 1, len(before) - len(before.lstrip(" -")))])
     value = value.strip()
     return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
+
+
+def _continued(text: str, start: int, indent: int) -> list[str]:
+    """The lines from ``start`` that go on with a plain value of a line indented by ``indent``: each indented
+    further, up to a blank line, a comment or a line that is not (as YAML folds a value over several lines)."""
+    out = []
+    for row in text[start:start + 4000].split("\n"):
+        row = row.rstrip("\r")
+        if not row.strip() or row.lstrip().startswith("#") or len(row) - len(row.lstrip(" ")) <= indent:
+            break
+        out.append(row.split(" #")[0].strip())
+    return out
 
 
 #: What ends a value written whole on its line, and the words its message uses: the quoted text, a [...] list, a
@@ -289,7 +308,29 @@ def text_after_value(text: str, mark: Any) -> str | None:
         return None
     what, value, where = _CLOSERS[before[-1]]
     rest = cut(row[mark.column:].split(" #")[0].strip())
+    inner = _quote_inside(row, before[-1])
+    if inner is not None:
+        return inner
     return f"text after the closing {what}: {value} ends there, so `{rest}` is left over; put {where}"
+
+
+def _quote_inside(row: str, quote: str) -> str | None:
+    """The message for a value in quotes that holds its own quote character (``title: "He said "hi" to me"``,
+    ``title: 'It's late'``), which ends it early, with the value written right; None for another line."""
+    found = re.match(r"""(\s*(?:-\s+)?[^\s"'#][^:#]*:\s+|\s*-\s+)(["'])""", row)
+    written = row.split(" #")[0].rstrip()
+    if quote not in "\"'" or found is None or found[2] != quote or not written.endswith(quote) \
+            or len(written) - found.end() < 1:
+        return None
+    text = written[found.end():-1]
+    if quote == '"':  # each quote not escaped escaped, every other escape kept as written
+        right = '"' + re.sub(r'\\.|"', lambda m: '\\"' if m[0] == '"' else m[0], text) + '"'
+        how = 'a `"` inside double quotes is written `\\"`'
+    else:
+        right = "'" + text.replace("''", "'").replace("'", "''") + "'"
+        how = "a `'` inside single quotes is written twice, `''`"
+    return (f"the `{quote}` inside the quoted text ends it early, so the rest of the value is left over: {how}: "
+            f"{cut(right, 80)}")
 
 
 def _layout_problem(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
