@@ -76,28 +76,35 @@ async def _never_reading(served: Served, request: str) -> tuple[asyncio.StreamRe
     return reader, writer
 
 
-async def test_a_console_page_asked_for_by_a_client_that_never_reads_is_dropped(served):
-    """The live page of a class of 8,000 (3 MB) asked for and never read: its write waited for ever (aiohttp's flow
-    control), holding the request, its page and its connection. Now the connection is closed once the client read
-    none of it for the write stall's seconds, with one log line; a client that reads gets it whole."""
-    said = "dropped the answer to GET '/console': its client read none of it for 2 s ("
-    reader, writer = await _never_reading(served, "GET /console HTTP/1.1")
+async def _read_until_dropped(served, request: str, said: str) -> bytes:
+    """What a client that asked with ``request`` and never read receives once the server's log ``said`` it dropped
+    it: what was sent before, then the end of the connection."""
+    reader, writer = await _never_reading(served, request)
     try:
         async with asyncio.timeout(60):
             while said not in served.log.read_text(errors="replace"):
                 await asyncio.sleep(0.2)
         writer.transport.resume_reading()
+        received = b""
         async with asyncio.timeout(30):
-            received = b""
-            while chunk := await reader.read(2**16):  # what was sent before it was dropped, then the end
+            while chunk := await reader.read(2**16):
                 received += chunk
     finally:
         writer.transport.abort()
-    size = int(re.search(rb"Content-Length: (\d+)", received).group(1))
-    assert size > 2_500_000 and len(received.split(b"\r\n\r\n", 1)[1]) < size  # cut short: the connection was closed
     log = served.log.read_text(errors="replace")
     assert re.search(re.escape(said) + r"\d[\d,]* bytes? unsent\): a client that stops reading is dropped", log)
     assert "Traceback" not in log
+    return received
+
+
+async def test_a_console_page_asked_for_by_a_client_that_never_reads_is_dropped(served):
+    """The live page of a class of 8,000 (3 MB) asked for and never read: its write waited for ever (aiohttp's flow
+    control), holding the request, its page and its connection. Now the connection is closed once the client read
+    none of it for the write stall's seconds, with one log line; a client that reads gets it whole."""
+    said = "dropped the answer to GET '/console': its client read none of it for 2 s ("
+    received = await _read_until_dropped(served, "GET /console HTTP/1.1", said)
+    size = int(re.search(rb"Content-Length: (\d+)", received).group(1))
+    assert size > 2_500_000 and len(received.split(b"\r\n\r\n", 1)[1]) < size  # cut short: the connection was closed
     async with await served.signed_in(FACILITATOR) as http, http.get("/console") as page:  # read: whole
         assert page.status == 200 and len(await page.read()) == size
 
@@ -107,20 +114,7 @@ async def test_a_live_stream_whose_client_never_reads_is_dropped(served):
     read, that send waited for ever, and the stream (its loop, the table, the connection) with it, its sign-in never
     checked again. Now it is dropped once its client read none of it for the write stall's seconds."""
     said = "dropped the live stream of 127.0.0.1: its client read none of it for 2 s ("
-    reader, writer = await _never_reading(served, "GET /console/live/events HTTP/1.1")
-    try:
-        async with asyncio.timeout(60):
-            while said not in served.log.read_text(errors="replace"):
-                await asyncio.sleep(0.2)
-        writer.transport.resume_reading()
-        async with asyncio.timeout(30):
-            while await reader.read(2**16):  # what was sent before it was dropped, then the end
-                pass
-    finally:
-        writer.transport.abort()
-    log = served.log.read_text(errors="replace")
-    assert re.search(re.escape(said) + r"\d[\d,]* bytes? unsent\): a client that stops reading is dropped", log)
-    assert "Traceback" not in log
+    await _read_until_dropped(served, "GET /console/live/events HTTP/1.1", said)
 
 
 async def test_a_huge_websocket_protocol_header_is_logged_cut(served):
