@@ -252,7 +252,22 @@ class OutputPath(GivenPath):
             return None
         if isinstance(value, str) and value == "":
             self.fail("an empty name names no file: give the file to write, or - for standard output", param, ctx)
+        if isinstance(value, (str, os.PathLike)):
+            self._fail_on_folder(os.fsdecode(value), param, ctx)
         return super().convert(value, param, ctx)
+
+    def _fail_on_folder(self, name: str, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """A name ending in ``/`` (pathlib drops the slash: ``-o out/`` wrote a file called ``out``) or naming a
+        folder (click said ``File 'reports' is a directory.`` alone) is refused with what to give."""
+        from warroom.core.text import clean_name
+
+        option = "--output" if param is None or not param.opts else max(param.opts, key=len)
+        if name.rstrip("/" + os.sep) != name:
+            self.fail(f"{clean_name(name)}: a name ending in / names a folder, and {option} writes a file: give the "
+                      "file's name without the trailing /", param, ctx)
+        if os.path.isdir(name):
+            self.fail(f"{clean_name(name)} is a folder, and {option} writes a file: give a file's name "
+                      f"({clean_name(name)}/NAME to write in it)", param, ctx)
 
 
 drills_option = click.option(

@@ -1,0 +1,41 @@
+"""A seventeenth hostile campaign, on the newest code (campaign 16's fixes): each case it found, with the right
+behaviour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.parametrize("typed", ["out/", "schema.json/", "sub/out/"])
+def test_an_output_file_named_with_a_trailing_slash_is_refused_not_written_without_it(tmp_path: Path,
+                                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                                     typed: str) -> None:
+    """`-o out/` (a name ending in / names a folder) wrote a file called `out`, since pathlib drops the slash: the
+    file --output writes is never a folder, so the name is refused, with what to give, and nothing is written."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    result = CliRunner().invoke(main, ["schema", "-o", typed])
+    assert result.exit_code == 2
+    assert (f"{typed}: a name ending in / names a folder, and --output writes a file: give the file's name "
+            "without the trailing /") in " ".join(result.output.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"] and not any((tmp_path / "sub").iterdir())
+
+
+def test_an_output_file_that_is_a_folder_says_what_to_give(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o reports` of a folder said click's "File 'reports' is a directory." and nothing of what to do."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").mkdir()
+    result = CliRunner().invoke(main, ["schema", "-o", "reports"])
+    assert result.exit_code == 2
+    assert ("reports is a folder, and --output writes a file: give a file's name (reports/NAME to write in it)"
+            in " ".join(result.output.split()))
