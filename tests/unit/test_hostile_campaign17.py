@@ -39,3 +39,14 @@ def test_an_output_file_that_is_a_folder_says_what_to_give(tmp_path: Path, monke
     assert result.exit_code == 2
     assert ("reports is a folder, and --output writes a file: give a file's name (reports/NAME to write in it)"
             in " ".join(result.output.split()))
+
+
+@pytest.mark.parametrize("typed", ["1e-400/1", "1/0.0000001e-330", "5/1E-324"])
+def test_a_price_too_small_for_a_float_is_refused_not_read_as_free(typed: str) -> None:
+    """`--price 1e-400/1` read the input price as 0 (float() rounds it to 0.0), a free model, where `1e-7/1` is refused
+    as below the least price: a price written with a digit other than 0 is no 0, refused alike."""
+    from warroom.importers.kit._rules import Price
+
+    with pytest.raises(ValueError, match=r"a price is 0 \(a free model\) or at least 0\.000001 USD"):
+        Price.parse(typed)
+    assert Price.parse("0e-400/0.000e5") == Price(0.0, 0.0)

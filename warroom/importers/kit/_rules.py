@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 _PRICE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
+def _nonzero(number: str) -> bool:
+    """Whether the price ``number`` (a :data:`_PRICE_NUMBER`) writes a digit other than 0 before its exponent."""
+    return any(c in "123456789" for c in number.lower().partition("e")[0])
+
+
 @dataclass(frozen=True)
 class Price:
     """A model's prices in USD per million input and output tokens."""
@@ -50,7 +55,8 @@ class Price:
 
         if any(v > MAX_USD_PER_MTOK for v in values):  # a drill's price is at most that (beyond, no drill is made)
             raise ValueError(f"{cut_value(text)}: prices are at most {MAX_USD_PER_MTOK:,} USD per million tokens")
-        if any(0 < v < MIN_USD_PER_MTOK for v in values):  # as a drill's: 0, or a real price
+        tiny = [0 < v < MIN_USD_PER_MTOK or (v == 0 and _nonzero(n)) for v, n in zip(values, numbers, strict=True)]
+        if any(tiny):  # as a drill's: 0, or a real price (1e-400 is no 0, though float() reads it as one)
             raise ValueError(f"{cut_value(text)}: a price is 0 (a free model) or at least 0.000001 USD per million "
                              "tokens")
         return cls(values[0] + 0.0, values[1] + 0.0)  # -0 is 0
