@@ -50,3 +50,30 @@ def test_a_price_too_small_for_a_float_is_refused_not_read_as_free(typed: str) -
     with pytest.raises(ValueError, match=r"a price is 0 \(a free model\) or at least 0\.000001 USD"):
         Price.parse(typed)
     assert Price.parse("0e-400/0.000e5") == Price(0.0, 0.0)
+
+
+@pytest.mark.parametrize("version", [5, 23])
+def test_another_programs_sqlite_database_with_a_user_version_is_refused_unchanged(tmp_path: Path,
+                                                                                   version: int) -> None:
+    """Campaign 16 refused another program's database at the store's name only at user version 0: one that sets
+    SQLite's user_version itself (many do: 5, or this warroom's own 23) was put in WAL mode, then refused as 'no such
+    table: sessions' with nothing of what to do, or 'the file was not changed' of a file that was."""
+    import hashlib
+    import sqlite3
+
+    from warroom.store.errors import StoreError
+    from warroom.store.results import ResultsStore
+
+    path = tmp_path / "results.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER, body TEXT)")
+        conn.execute(f"PRAGMA user_version = {version}")
+    conn.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(StoreError) as caught:
+        ResultsStore(tmp_path)
+    assert str(caught.value).startswith(
+        f"the results store {path} is an SQLite database of another program (its tables: notes; no sessions table, "
+        f"user version {version}): warroom did not use or change it. Give warroom another data directory")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite3"]

@@ -157,16 +157,18 @@ def not_a_store_message(path: Path, exc: BaseException) -> str:
     )
 
 
-def foreign_database_message(path: Path, tables: list[str]) -> str:
+def foreign_database_message(path: Path, tables: list[str], version: int = 0) -> str:
     """What to say about a results file that is an SQLite database of another program (``tables``: some of its
-    tables; no warroom schema version): warroom makes its stores whole, so it never made this one."""
+    tables; no warroom schema version, or the user ``version`` another program set and no table of warroom's):
+    warroom makes its stores whole, so it never made this one."""
     from warroom.core.text import clean_name
 
     shown, name, _ = _shown(path)
     named = ", ".join(clean_name(t) for t in tables[:3]) + (", ..." if len(tables) > 3 else "")
+    why = f"no sessions table, user version {version}" if version else "no warroom schema version"
     return (
-        f"the results store {shown} is an SQLite database of another program (its tables: {named}; no warroom "
-        f"schema version): warroom did not use or change it. Give warroom another data directory with --data-dir, "
+        f"the results store {shown} is an SQLite database of another program (its tables: {named}; {why}): "
+        "warroom did not use or change it. Give warroom another data directory with --data-dir, "
         f"or move the file aside (e.g. rename it to {name}.not-a-store) to let warroom start a new, empty store."
     )
 

@@ -38,6 +38,8 @@ from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
 SCHEMA_VERSION = 23
+#: The tables a warroom store holds (a database with none of them and a user version is another program's).
+_WARROOM_TABLES = frozenset({"sessions", "scorecard_history", "session_checks", "facilitator_notes", "live_sessions"})
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -266,12 +268,7 @@ class StoreConnection:
             )
         if version < 0:
             raise self._changed_by_hand(f"has schema version {version}, which no warroom writes")
-        if version == 0:  # warroom makes a store whole (_create_sqlite): one with tables and no version is another
-            # program's database, which the migrations (and WAL mode) wrote into
-            tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name "
-                                                 "LIMIT 4")]  # fmt: skip
-            if tables:
-                raise StoreError(foreign_database_message(self.path, tables))
+        self._refuse_foreign(version)
         self.retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -279,6 +276,19 @@ class StoreConnection:
             self._migrate()
         if version == 0 or version >= SCHEMA_VERSION or self._upgrade:
             self._check_columns()
+
+    def _refuse_foreign(self, version: int) -> None:
+        """Refuse, before anything is written (WAL mode, migrations), a file that is no warroom store: warroom makes
+        a store whole (_create_sqlite), so one with tables and no version, or a version (another program sets
+        SQLite's user_version too) and none of warroom's tables, is another program's database; a version with
+        tables of warroom's but no sessions table was changed by hand."""
+        tables = [r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        if version == 0 and tables:
+            raise StoreError(foreign_database_message(self.path, tables[:4]))
+        if version > 0 and "sessions" not in tables:
+            if tables and not _WARROOM_TABLES & set(tables):
+                raise StoreError(foreign_database_message(self.path, tables[:4], version))
+            raise self._changed_by_hand("has no sessions table")
 
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
