@@ -157,9 +157,10 @@ def not_a_store_message(path: Path, exc: BaseException) -> str:
     )
 
 
-def foreign_database_message(path: Path, tables: list[str], version: int = 0) -> str:
+def foreign_database_message(path: Path, tables: list[str], version: int = 0, kind: str = "table") -> str:
     """What to say about a results file that is an SQLite database of another program (``tables``: some of its
-    tables; no warroom schema version, or the user ``version`` another program set and no table of warroom's):
+    tables, or of its other schema objects of ``kind``, ``view``...; no warroom schema version, or the user
+    ``version`` another program set and no table of warroom's):
     warroom makes its stores whole, so it never made this one."""
     from warroom.core.text import clean_name
 
@@ -167,7 +168,7 @@ def foreign_database_message(path: Path, tables: list[str], version: int = 0) ->
     named = ", ".join(clean_name(t) for t in tables[:3]) + (", ..." if len(tables) > 3 else "")
     why = f"no sessions table, user version {version}" if version else "no warroom schema version"
     return (
-        f"the results store {shown} is an SQLite database of another program (its tables: {named}; {why}): "
+        f"the results store {shown} is an SQLite database of another program (its {kind}s: {named}; {why}): "
         "warroom did not use or change it. Give warroom another data directory with --data-dir, "
         f"or move the file aside (e.g. rename it to {name}.not-a-store) to let warroom start a new, empty store."
     )

@@ -279,12 +279,17 @@ class StoreConnection:
 
     def _refuse_foreign(self, version: int) -> None:
         """Refuse, before anything is written (WAL mode, migrations), a file that is no warroom store: warroom makes
-        a store whole (_create_sqlite), so one with tables and no version, or a version (another program sets
-        SQLite's user_version too) and none of warroom's tables, is another program's database; a version with
-        tables of warroom's but no sessions table was changed by hand."""
-        tables = [r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        if version == 0 and tables:
-            raise StoreError(foreign_database_message(self.path, tables[:4]))
+        a store whole (_create_sqlite), so one with tables (or views...) and no version, or a version (another
+        program sets SQLite's user_version too) and none of warroom's tables, is another program's database; a
+        version with tables of warroom's but no sessions table was changed by hand."""
+        objects = self.conn.execute("SELECT type, name FROM sqlite_master ORDER BY type <> 'table', type, name")
+        kinds: dict[str, list[str]] = {}
+        for kind, name in objects:
+            kinds.setdefault(kind, []).append(name)
+        tables = kinds.get("table", [])
+        if version == 0 and kinds:  # a view, index or trigger alone is another program's too
+            kind, names = next(iter(kinds.items()))
+            raise StoreError(foreign_database_message(self.path, names[:4], kind=kind))
         if version > 0 and "sessions" not in tables:
             if tables and not _WARROOM_TABLES & set(tables):
                 raise StoreError(foreign_database_message(self.path, tables[:4], version))
