@@ -98,3 +98,22 @@ def test_another_programs_sqlite_database_of_a_view_only_is_refused_unchanged(tm
     assert str(caught.value).startswith(f"the results store {path} is an SQLite database of another program (its "
                                         "views: constants; no warroom schema version): warroom did not use or change")
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize(("line", "right"), [
+    ('title: "Ticket "A" #5 late"', '"Ticket \\"A\\" #5 late"'),
+    ("title: 'It's #1 here'", "'It''s #1 here'"),
+    ('title: "a "b" c" # a comment', '"a \\"b\\" c"'),
+])
+def test_a_quote_inside_quoted_text_with_a_hash_in_it_gives_the_whole_value(line: str, right: str) -> None:
+    """A value ended early by its own quote and holding ` #` was cut at the ` #` as if a comment began there:
+    `"Ticket "A" #5 late"` was given as `"Ticket \\"A"` (pasted, the value lost ` #5 late`), and `'It's #1 here'`
+    got 'put the whole value inside the quotes' of a value inside them. A comment starts only after the last quote."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import load_drill_text
+    from warroom.errors import WarroomError
+
+    text = example_path("full").read_text(encoding="utf-8").replace("title: Vendor invoice reconciliation", line, 1)
+    with pytest.raises(WarroomError) as caught:
+        load_drill_text(text, "d.yaml")
+    assert str(caught.value).rstrip().endswith(right), str(caught.value)

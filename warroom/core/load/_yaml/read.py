@@ -318,7 +318,7 @@ def _quote_inside(row: str, quote: str) -> str | None:
     """The message for a value in quotes that holds its own quote character (``title: "He said "hi" to me"``,
     ``title: 'It's late'``), which ends it early, with the value written right; None for another line."""
     found = re.match(r"""(\s*(?:-\s+)?[^\s"'#][^:#]*:\s+|\s*-\s+)(["'])""", row)
-    written = row.split(" #")[0].rstrip()
+    written = _before_comment(row, quote)
     if quote not in "\"'" or found is None or found[2] != quote or not written.endswith(quote) \
             or len(written) - found.end() < 1:
         return None
@@ -331,6 +331,16 @@ def _quote_inside(row: str, quote: str) -> str | None:
         how = "a `'` inside single quotes is written twice, `''`"
     return (f"the `{quote}` inside the quoted text ends it early, so the rest of the value is left over: {how}: "
             f"{cut(right, 80)}")
+
+
+def _before_comment(row: str, quote: str) -> str:
+    """``row`` without the comment after its last ``quote`` (`` # note``): a `` #`` before it is text of the value
+    (``"Ticket "A" #5 late"``), which a cut at the first `` #`` lost."""
+    last = row.rfind(quote)
+    rest = row[last + 1:] if last >= 0 else ""
+    if last >= 0 and (not rest.strip() or re.match(r"\s+#", rest)):
+        return row[:last + 1]
+    return row.split(" #")[0].rstrip()
 
 
 def _layout_problem(text: str, problem: str, context: str, mark: Any, cm: Any) -> tuple[int, int, str] | None:
