@@ -117,3 +117,30 @@ def test_a_quote_inside_quoted_text_with_a_hash_in_it_gives_the_whole_value(line
     with pytest.raises(WarroomError) as caught:
         load_drill_text(text, "d.yaml")
     assert str(caught.value).rstrip().endswith(right), str(caught.value)
+
+
+def test_a_seed_named_for_a_drill_whose_variants_change_nothing_is_a_drawn_trial(tmp_path: Path) -> None:
+    """A drill of one trial (no twin) with `variants: {}` (every list empty: an author's skeleton) plays the same
+    session whatever the seed: a seed named chose nothing, yet the session was recorded as chosen (campaign 16's
+    `drill.variants is not None`) and the trainee's first attempt was never counted."""
+    import yaml
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.scoring import score
+    from warroom.importers.kit import dump_drill_yaml
+    from warroom.store.results import ResultsStore
+    from warroom.tui.logic import Services
+
+    data = yaml.safe_load((bundled_drills_dir() / "clickstream-backfill.yaml").read_text(encoding="utf-8"))
+    del data["twin"]
+    data["id"], data["variants"] = "backfill-fixed", {}
+    (tmp_path / "drills").mkdir()
+    path = tmp_path / "drills" / "backfill-fixed.yaml"
+    path.write_text(dump_drill_yaml(data), encoding="utf-8")
+    assert load_drill(path).variants is not None
+    rec = Services(trainee="ann", data_dir=tmp_path / "data", seed=7).start_session(path, load_drill(path)).inner
+    rec.finish(score(rec.drill, rec.actions))
+    sid = str(rec.session_id)
+    with ResultsStore(tmp_path / "data") as store:
+        assert store.get(sid).chosen is False

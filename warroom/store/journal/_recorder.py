@@ -155,7 +155,9 @@ def _chosen(drill: Drill, trial: Trial, seed: int | None) -> bool:
 
     if not trial.chosen:
         return False
-    return len(can_play_as(drill)) > 1 or (seed is not None and drill.variants is not None)
+    # a variants section of empty lists (``variants: {}``) plays the same session whatever the seed: nothing chosen
+    varies = drill.variants is not None and any(drill.variants.model_dump().values())
+    return len(can_play_as(drill)) > 1 or (seed is not None and varies)
 
 
 #: The variable ``warroom serve`` sets for each app process it runs: the browser tab's id on that server.
