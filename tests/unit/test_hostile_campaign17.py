@@ -144,3 +144,25 @@ def test_a_seed_named_for_a_drill_whose_variants_change_nothing_is_a_drawn_trial
     sid = str(rec.session_id)
     with ResultsStore(tmp_path / "data") as store:
         assert store.get(sid).chosen is False
+
+
+@pytest.mark.parametrize("looped", ["results.sqlite3", "journals", ""])
+def test_a_data_directory_or_results_file_that_is_a_link_in_a_loop_says_so_and_what_to_do(tmp_path: Path,
+                                                                                          looped: str) -> None:
+    """A results file (or journals folder, or the data directory) that is a symbolic link to itself said the
+    system's 'cannot use X: Too many levels of symbolic links; or choose another data directory', whose first
+    choice was missing: it is named a link in a loop, with what to do, as a drill file's is."""
+    from warroom.store.datadir import data_dir_problem
+
+    data = tmp_path / "data"
+    if looped:
+        data.mkdir()
+    link = data / looped if looped else data
+    link.symlink_to(link.name)
+    problem = data_dir_problem(data)
+    assert problem is not None
+    what = "a file" if looped == "results.sqlite3" else "a folder"
+    named = f"the data directory {link}" if not looped else str(link)
+    assert problem == (f"cannot use {named}: it is a symbolic link that leads round in a loop: point it at {what} "
+                       "or remove it, or choose another data directory (--data-dir, or the WARROOM_DATA_DIR "
+                       "environment variable)")

@@ -16,6 +16,7 @@ that belongs to another user, or a damaged database is one clear sentence naming
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -90,7 +91,7 @@ def data_dir_problem(data_dir: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"cannot use the data directory {shown_path(data_dir)}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
+        return f"cannot use the data directory {shown_path(data_dir)}: {_os_problem(exc, 'a folder')}"
     if not stat.S_ISDIR(st.st_mode):
         return (
             f"the data directory {shown_path(data_dir)} is a file, not a folder: move that file away (warroom then "
@@ -112,7 +113,7 @@ def data_dir_problem(data_dir: Path) -> str | None:
         except FileNotFoundError:
             continue
         except OSError as exc:
-            return f"cannot use {shown_path(path)}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
+            return f"cannot use {shown_path(path)}: {_os_problem(exc, 'a folder' if folder else 'a file')}"
         if folder != stat.S_ISDIR(st.st_mode) or not (folder or stat.S_ISREG(st.st_mode)):
             what = "a folder" if folder else "a regular file"
             return f"{shown_path(path)} is not {what}: move it away, {CHOOSE_ANOTHER}"
@@ -120,6 +121,15 @@ def data_dir_problem(data_dir: Path) -> str | None:
         if problem:
             return problem
     return None
+
+
+def _os_problem(exc: OSError, what: str) -> str:
+    """Why a path of the data directory that is ``what`` (``a file``, ``a folder``) could not be looked at
+    (``exc``), and what to do: a symbolic link in a loop is named so (the system's "Too many levels of symbolic
+    links" was said with nothing to do but choose another data directory)."""
+    if exc.errno == errno.ELOOP:
+        return f"it is a symbolic link that leads round in a loop: point it at {what} or remove it, {CHOOSE_ANOTHER}"
+    return f"{exc.strerror or exc}; {CHOOSE_ANOTHER}"
 
 
 #: Folder names inside the data directory.
