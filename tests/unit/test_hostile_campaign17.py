@@ -166,3 +166,17 @@ def test_a_data_directory_or_results_file_that_is_a_link_in_a_loop_says_so_and_w
     assert problem == (f"cannot use {named}: it is a symbolic link that leads round in a loop: point it at {what} "
                        "or remove it, or choose another data directory (--data-dir, or the WARROOM_DATA_DIR "
                        "environment variable)")
+
+
+@pytest.mark.parametrize("url", ["sqlite:///{dir}/results.sqlite3/", "sqlite:///{dir}/new.db/"])
+def test_a_store_url_of_a_file_named_with_a_trailing_slash_is_refused(tmp_path: Path, url: str) -> None:
+    """`--store sqlite:///x.db/` read x.db (pathlib drops the slash) and created it when missing, where every file
+    named with a trailing / is refused (docs/authoring.md): the store URL's file is refused alike."""
+    from warroom.store.backends import StoreURLError, store_target
+
+    given = url.format(dir=tmp_path)
+    with pytest.raises(StoreURLError) as caught:
+        store_target(tmp_path, given)
+    assert str(caught.value) == (f"store URL {given}: a name ending in / names a folder, and sqlite:///FILE names "
+                                 "the database file: drop the trailing /")
+    assert store_target(tmp_path, given.rstrip("/")).path == Path(given.rstrip("/")[len("sqlite:///"):])

@@ -173,6 +173,11 @@ def _store_target(data_dir: Path, url: str | None) -> StoreTarget | str:
             return StoreTarget("sqlite", path=Path(data_dir) / DB_NAME)
         if not rest.startswith("///"):
             return f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file"
+        if rest.endswith("/"):  # pathlib drops the slash: the file was read, or created (no password to redact)
+            from warroom.core.text import clean_name
+
+            return (f"store URL {clean_name(url)}: a name ending in / names a folder, and sqlite:///FILE names the "
+                    "database file: drop the trailing /")
         return StoreTarget("sqlite", path=expand_home(rest[3:]))
     if scheme in ("postgresql", "postgres"):  # libpq takes the scheme in lower case only
         if not url[len(scheme) + 1 :].startswith("//"):
