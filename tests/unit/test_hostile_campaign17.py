@@ -180,3 +180,19 @@ def test_a_store_url_of_a_file_named_with_a_trailing_slash_is_refused(tmp_path: 
     assert str(caught.value) == (f"store URL {given}: a name ending in / names a folder, and sqlite:///FILE names "
                                  "the database file: drop the trailing /")
     assert store_target(tmp_path, given.rstrip("/")).path == Path(given.rstrip("/")[len("sqlite:///"):])
+
+
+def test_a_roster_to_create_named_with_a_trailing_slash_is_refused_not_created_without_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`warroom serve roster add new.txt/ Alan` created `new.txt` (pathlib drops the slash) and printed a token, for
+    a name that names a folder: a file argument that may not exist yet (created when missing) is refused alike."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["serve", "roster", "add", "new.txt/", "Alan"])
+    assert result.exit_code == 2
+    assert ("new.txt/: a name ending in / names a folder, and ROSTER is a file: drop the trailing /"
+            in " ".join(result.output.split()))
+    assert list(tmp_path.iterdir()) == []

@@ -37,6 +37,13 @@ class GivenPath(click.Path):
             self.fail(f"an empty name names no {self.names}: give one", param, ctx)
         if isinstance(value, (str, os.PathLike)) and (slash := slash_on_no_folder(value)) is not None:
             self.fail(slash, param, ctx)
+        if not self.dir_okay and isinstance(value, (str, os.PathLike)) and _ends_in_slash(os.fsdecode(value)):
+            from warroom.core.text import clean_name  # a file to create: pathlib drops the slash and made the file
+
+            what = (max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
+                    ) if param is not None else "it"  # fmt: skip
+            self.fail(f"{clean_name(os.fsdecode(value))}: a name ending in / names a folder, and {what} is a file: "
+                      "drop the trailing /", param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
             self._fail_on_broken_link(value, param, ctx)
             self._fail_on_unicode_twin(value, param, ctx)
@@ -71,6 +78,11 @@ class GivenPath(click.Path):
             why = broken_link(value, exc)
             if why is not None:
                 self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+
+
+def _ends_in_slash(name: str) -> bool:
+    """Whether the path ``name`` ends in ``/`` (or the system's separator), and so names a folder."""
+    return name.rstrip("/" + os.sep) != name
 
 
 def slash_on_no_folder(value: str | os.PathLike[str]) -> str | None:
