@@ -196,3 +196,22 @@ def test_a_roster_to_create_named_with_a_trailing_slash_is_refused_not_created_w
     assert ("new.txt/: a name ending in / names a folder, and ROSTER is a file: drop the trailing /"
             in " ".join(result.output.split()))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("value", "folded"), [
+    ("`cmd` ran\n  twice, it's\n\n  fine", "`cmd` ran twice, it's\\nfine"),
+    ("@team one\n\n\n  two\n  three\n\n", "@team one\\n\\ntwo three"),
+])
+def test_a_reserved_start_over_lines_with_a_blank_line_is_quoted_whole(value: str, folded: str) -> None:
+    """A plain value starting with a reserved character whose lines go on after a blank line (YAML folds a blank
+    line into a line break, and the value goes on) was quoted up to the blank line: pasted, the value lost its
+    further lines and the file no longer parsed. The quoted text is the whole value, its blank lines as \\n."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import load_drill_text
+    from warroom.errors import WarroomError
+
+    text = example_path("full").read_text(encoding="utf-8").replace("title: Vendor invoice reconciliation",
+                                                                     f"title: {value}", 1)
+    with pytest.raises(WarroomError) as caught:
+        load_drill_text(text, "d.yaml")
+    assert str(caught.value).endswith(f'put the whole text in quotes, "{folded}"'), str(caught.value)

@@ -270,20 +270,25 @@ def _quote_it(text: str, start: int, what: str) -> str:
     if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
         value = value[:1] + re.split(r"[,}\]]", value[1:])[0]  # its first character is the one it is about
     elif end >= 0:  # the lines below it indented further go on with the value, as YAML folds them
-        value = " ".join([value.strip(), *_continued(text, end + 1, len(before) - len(before.lstrip(" -")))])
+        value = value.strip() + _continued(text, end + 1, len(before) - len(before.lstrip(" -")))
     value = value.strip()
     return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
 
 
-def _continued(text: str, start: int, indent: int) -> list[str]:
-    """The lines from ``start`` that go on with a plain value of a line indented by ``indent``: each indented
-    further, up to a blank line, a comment or a line that is not (as YAML folds a value over several lines)."""
-    out = []
+def _continued(text: str, start: int, indent: int) -> str:
+    """The rest of a plain value of a line indented by ``indent`` from ``start``, as YAML folds it: each line
+    indented further joined by a space, a blank line between two of them a line break (the value goes on past it),
+    up to a comment or a line that is not indented further."""
+    out, breaks = "", 0
     for row in text[start:start + 4000].split("\n"):
         row = row.rstrip("\r")
-        if not row.strip() or row.lstrip().startswith("#") or len(row) - len(row.lstrip(" ")) <= indent:
+        if not row.strip():
+            breaks += 1
+            continue
+        if row.lstrip().startswith("#") or len(row) - len(row.lstrip(" ")) <= indent:
             break
-        out.append(row.split(" #")[0].strip())
+        out += ("\n" * breaks or " ") + row.split(" #")[0].strip()
+        breaks = 0
     return out
 
 
