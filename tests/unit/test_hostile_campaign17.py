@@ -215,3 +215,17 @@ def test_a_reserved_start_over_lines_with_a_blank_line_is_quoted_whole(value: st
     with pytest.raises(WarroomError) as caught:
         load_drill_text(text, "d.yaml")
     assert str(caught.value).endswith(f'put the whole text in quotes, "{folded}"'), str(caught.value)
+
+
+def test_an_unsupported_tag_over_lines_with_a_blank_line_is_quoted_whole() -> None:
+    """The quoted text of a tagged plain value whose lines go on past a blank line joined them by a space (`!foo
+    bar baz`), where YAML folds the blank line into a line break: pasted, the value changed."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import load_drill_text
+    from warroom.errors import WarroomError
+
+    text = example_path("full").read_text(encoding="utf-8").replace("title: Vendor invoice reconciliation",
+                                                                     "title: !foo bar\n\n  baz\n  qux", 1)
+    with pytest.raises(WarroomError) as caught:
+        load_drill_text(text, "d.yaml")
+    assert str(caught.value).endswith('put it all in quotes: "!foo bar\\nbaz qux"'), str(caught.value)

@@ -367,10 +367,17 @@ class Builder:
 def _written(text: str, node: ScalarNode) -> str:
     """The unquoted value of ``node`` as written, with its anchor or tag, to its end: not the `,`, `}` or `]` of a
     flow collection after it, nor a comment; a value over several lines on one line, as YAML folds it (its lines
-    joined by a space), so that quoting it gives the whole value."""
+    joined by a space, a blank line between two of them a line break), so that quoting it gives the whole value."""
     start = node.start_mark.index
     end = min(node.end_mark.index, start + 2000)
-    return " ".join(line.strip() for line in re.split(r"\r\n|[\r\n]", text[start:end]) if line.strip())
+    out, breaks = "", 0
+    for line in re.split(r"\r\n|[\r\n]", text[start:end]):
+        if not line.strip():
+            breaks += 1
+            continue
+        out += ("\n" * breaks or " ") * bool(out) + line.strip()
+        breaks = 0
+    return out
 
 
 def _cut(text: str, limit: int = 60) -> str:
