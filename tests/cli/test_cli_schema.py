@@ -53,7 +53,9 @@ def test_output_to_an_unwritable_place_is_a_clear_error(tmp_path: Path):
     target = tmp_path / "no" / "such" / "dir" / "s.json"
     result = CliRunner().invoke(main, ["schema", "--output", str(target)])
     assert result.exit_code == 1  # as every command words a failure writing a file (click's form, FILE: message)
-    assert result.stderr == f"Error: {target}: cannot write the schema: No such file or directory\n"
+    assert result.stderr == (f"Error: {target}: cannot write the schema: the folder {target.parent} does not exist: "
+                             f"create it (mkdir -p {target.parent}) or name a file in a folder that exists; nothing "
+                             "was written\n")
 
 
 def test_schema_is_draft_07_with_definitions_only():

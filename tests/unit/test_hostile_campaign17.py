@@ -229,3 +229,27 @@ def test_an_unsupported_tag_over_lines_with_a_blank_line_is_quoted_whole() -> No
     with pytest.raises(WarroomError) as caught:
         load_drill_text(text, "d.yaml")
     assert str(caught.value).endswith('put it all in quotes: "!foo bar\\nbaz qux"'), str(caught.value)
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("nodir/x.json", "nodir/x.json: cannot write the schema: the folder nodir does not exist: create it (mkdir -p "
+                     "nodir) or name a file in a folder that exists; nothing was written"),
+    ("f.yaml/x.json", "f.yaml/x.json: cannot write the schema: f.yaml is not a folder: name a file in a folder; "
+                      "nothing was written"),
+    ("dangling", "dangling: cannot write the schema: it is a symbolic link to gone/z.json, whose folder does not "
+                 "exist: point it at a file in a folder that exists, or name another file; nothing was written"),
+])
+def test_an_output_file_in_a_folder_that_does_not_exist_says_what_to_do(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch,
+                                                                        typed: str, said: str) -> None:
+    """`-o nodir/x.json` said 'cannot write the schema: No such file or directory' and nothing of what to do."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "f.yaml").write_text("x", encoding="utf-8")
+    (tmp_path / "dangling").symlink_to("gone/z.json")
+    result = CliRunner().invoke(main, ["schema", "-o", typed])
+    assert result.exit_code == 1
+    assert said in " ".join(result.output.split())

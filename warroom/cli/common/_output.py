@@ -100,7 +100,34 @@ def _write_problem(exc: OSError, what: str, output: Path) -> str:
                 "nothing was written: write it again, or name another file")
     if exc.errno == errno.EISDIR:
         return "is a folder; nothing was written: name a file"
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return f"cannot write the {what}: {_no_folder(output) or exc.strerror or exc}"
     return f"cannot write the {what}: {exc.strerror or exc}"
+
+
+def _no_folder(output: Path) -> str | None:
+    """Why ``output`` could not be created when its folder is missing or no folder (ENOENT, ENOTDIR), with what to
+    do: the folder named (the system said only "No such file or directory"); None when that is not the cause."""
+    import os
+
+    from warroom.core.text import shown_path
+
+    if output.is_symlink():
+        target = Path(os.readlink(output))
+        if not (output.parent / target).parent.is_dir():
+            return (f"it is a symbolic link to {shown_path(target)}, whose folder does not exist: point it at a file "
+                    "in a folder that exists, or name another file; nothing was written")
+        return None
+    folder = output.parent
+    for above in (folder, *folder.parents):
+        if above.exists() or above.is_symlink():
+            if not above.is_dir():
+                return f"{shown_path(above)} is not a folder: name a file in a folder; nothing was written"
+            break
+    if not folder.is_dir():
+        return (f"the folder {shown_path(folder)} does not exist: create it (mkdir -p {shown_path(folder)}) or name a "
+                "file in a folder that exists; nothing was written")
+    return None
 
 
 def emit_json(value: Any, output: Path | None = None) -> None:
