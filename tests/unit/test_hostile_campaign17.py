@@ -253,3 +253,17 @@ def test_an_output_file_in_a_folder_that_does_not_exist_says_what_to_do(tmp_path
     result = CliRunner().invoke(main, ["schema", "-o", typed])
     assert result.exit_code == 1
     assert said in " ".join(result.output.split())
+
+
+def test_a_roster_to_create_in_a_folder_that_does_not_exist_says_what_to_do(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`warroom serve roster add nodir/r.txt Alan` said 'cannot write the roster: No such file or directory' alone."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["serve", "roster", "add", "nodir/r.txt", "Alan"])
+    assert result.exit_code == 1
+    assert ("nodir/r.txt: cannot write the roster: the folder nodir does not exist: create it (mkdir -p nodir) or "
+            "name a file in a folder that exists; nothing was written") in " ".join(result.output.split())

@@ -5,6 +5,7 @@ See docs/serve.md for the set-up of a class, the roster file and what the browse
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 from pathlib import Path
 from typing import Any
@@ -227,7 +228,10 @@ def _save_roster(roster: Any, roster_path: Path) -> None:
         roster.save(roster_path)
     except OSError as exc:
         shown = clean_name(roster_path)
-        raise click.ClickException(f"{shown}: cannot write the roster: {exc.strerror or exc}") from None
+        from warroom.cli.common import missing_folder
+
+        why = missing_folder(roster_path) if exc.errno in (errno.ENOENT, errno.ENOTDIR) else None
+        raise click.ClickException(f"{shown}: cannot write the roster: {why or exc.strerror or exc}") from None
 
 
 def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tuple[Any, list[tuple[str, str]]]:

@@ -22,7 +22,7 @@ from ._options import (
     trainee_option,
     trainee_setting,
 )
-from ._output import emit, emit_csv, emit_json, exit_on_lost_output, failure, say
+from ._output import emit, emit_csv, emit_json, exit_on_lost_output, failure, missing_folder, say
 from ._progress import file_progress
 from ._store import check_store, open_results, recover_and_report, report_recovered, store_errors
 from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, table_lines, text_table
@@ -51,6 +51,7 @@ __all__ = [
     "format_option",
     "load_set_option",
     "make_console",
+    "missing_folder",
     "mode_option",
     "output_option",
     "open_results",

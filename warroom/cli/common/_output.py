@@ -101,11 +101,11 @@ def _write_problem(exc: OSError, what: str, output: Path) -> str:
     if exc.errno == errno.EISDIR:
         return "is a folder; nothing was written: name a file"
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-        return f"cannot write the {what}: {_no_folder(output) or exc.strerror or exc}"
+        return f"cannot write the {what}: {missing_folder(output) or exc.strerror or exc}"
     return f"cannot write the {what}: {exc.strerror or exc}"
 
 
-def _no_folder(output: Path) -> str | None:
+def missing_folder(output: Path) -> str | None:
     """Why ``output`` could not be created when its folder is missing or no folder (ENOENT, ENOTDIR), with what to
     do: the folder named (the system said only "No such file or directory"); None when that is not the cause."""
     import os
