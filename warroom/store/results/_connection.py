@@ -39,7 +39,7 @@ from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
 SCHEMA_VERSION = 23
 #: The tables a warroom store holds (a database with none of them and a user version is another program's).
-_WARROOM_TABLES = frozenset({"sessions", "scorecard_history", "session_checks", "facilitator_notes", "live_sessions"})
+_STORE_TABLES = frozenset({"sessions", "scorecard_history", "session_checks", "facilitator_notes", "live_sessions"})
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -291,7 +291,7 @@ class StoreConnection:
             kind, names = next(iter(kinds.items()))
             raise StoreError(foreign_database_message(self.path, names[:4], kind=kind))
         if version > 0 and "sessions" not in tables:
-            if tables and not _WARROOM_TABLES & set(tables):
+            if tables and not _STORE_TABLES & set(tables):
                 raise StoreError(foreign_database_message(self.path, tables[:4], version))
             raise self._changed_by_hand("has no sessions table")
 
