@@ -263,8 +263,9 @@ async def test_a_tab_whose_app_process_cannot_start_is_told_so_not_only_that_the
     app.router.add_get("/ws", tab)
     async with TestClient(TestServer(app)) as client, client.ws_connect("/ws") as ws:
         async with asyncio.timeout(30):
-            while (message := await ws.receive()).type == aiohttp.WSMsgType.BINARY:
-                pass
+            message = await ws.receive()
+            while message.type == aiohttp.WSMsgType.BINARY:  # the screen's bytes, until the tab is closed
+                message = await ws.receive()
     assert message.type == aiohttp.WSMsgType.CLOSE
     assert message.extra == "the war room could not start here (the server's log says why): tell your facilitator"
     assert "the app process of the tab of 'Ada Lovelace' could not start" in caplog.text
