@@ -153,3 +153,27 @@ def notice_box(data_dir: Path, trainee: str) -> Path:
     from warroom.store.journal._notices import NOTICES, _box_name
 
     return journals_dir(data_dir) / NOTICES / _box_name(trainee)
+
+
+def refused_unchanged(data_dir: Path, *statements: str) -> str:
+    """What opening a results store says of another program's SQLite database at the store's name (made in
+    ``data_dir`` by ``statements``), after checking that it was refused (StoreError) and left byte for byte, with
+    no file written beside it."""
+    import hashlib
+    import sqlite3
+
+    import pytest
+
+    from warroom.store.errors import StoreError
+
+    path = data_dir / "results.sqlite3"
+    with sqlite3.connect(path) as conn:
+        for statement in statements:
+            conn.execute(statement)
+    conn.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(StoreError) as caught:
+        ResultsStore(data_dir)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in data_dir.iterdir()) == ["results.sqlite3"]
+    return str(caught.value)

@@ -77,24 +77,11 @@ def test_another_programs_sqlite_database_at_the_stores_name_is_refused_unchange
     """A ``results.sqlite3`` of another program in the data directory (``--data-dir .`` in a folder of a tool with
     a file of that name) was taken for a new store: warroom's tables, indexes and triggers were written into it
     and it was put in WAL mode, though the docs say such a file is never changed. Now it is refused, named."""
-    import hashlib
-    import sqlite3
+    from store_support import refused_unchanged
 
-    from warroom.store.errors import StoreError
-    from warroom.store.results import ResultsStore
-
-    path = tmp_path / "results.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE runs (id INTEGER, score REAL)")
-        conn.execute("INSERT INTO runs VALUES (1, 0.5)")
-    conn.close()
-    before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(StoreError) as caught:
-        ResultsStore(tmp_path)
-    assert str(caught.value).startswith(f"the results store {path} is an SQLite database of another program (its "
-                                        "tables: runs; no warroom schema version): warroom did not use or change it")
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite3"]
+    said = refused_unchanged(tmp_path, "CREATE TABLE runs (id INTEGER, score REAL)", "INSERT INTO runs VALUES (1, 0.5)")
+    assert said.startswith(f"the results store {tmp_path / 'results.sqlite3'} is an SQLite database of another program "
+                           "(its tables: runs; no warroom schema version): warroom did not use or change it")
 
 
 def test_a_store_file_that_is_a_link_into_a_folder_that_does_not_exist_says_so(tmp_path: Path):

@@ -58,46 +58,23 @@ def test_another_programs_sqlite_database_with_a_user_version_is_refused_unchang
     """Campaign 16 refused another program's database at the store's name only at user version 0: one that sets
     SQLite's user_version itself (many do: 5, or this warroom's own 23) was put in WAL mode, then refused as 'no such
     table: sessions' with nothing of what to do, or 'the file was not changed' of a file that was."""
-    import hashlib
-    import sqlite3
+    from store_support import refused_unchanged
 
-    from warroom.store.errors import StoreError
-    from warroom.store.results import ResultsStore
-
-    path = tmp_path / "results.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE notes (id INTEGER, body TEXT)")
-        conn.execute(f"PRAGMA user_version = {version}")
-    conn.close()
-    before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(StoreError) as caught:
-        ResultsStore(tmp_path)
-    assert str(caught.value).startswith(
-        f"the results store {path} is an SQLite database of another program (its tables: notes; no sessions table, "
-        f"user version {version}): warroom did not use or change it. Give warroom another data directory")
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite3"]
+    said = refused_unchanged(tmp_path, "CREATE TABLE notes (id INTEGER, body TEXT)", f"PRAGMA user_version = {version}")
+    assert said.startswith(
+        f"the results store {tmp_path / 'results.sqlite3'} is an SQLite database of another program (its tables: "
+        f"notes; no sessions table, user version {version}): warroom did not use or change it. Give warroom another "
+        "data directory")
 
 
 def test_another_programs_sqlite_database_of_a_view_only_is_refused_unchanged(tmp_path: Path) -> None:
     """A database of another program holding a view and no table (user version 0) was taken for a new store:
     warroom's tables written beside its view, WAL mode set. It is another program's database, refused unchanged."""
-    import hashlib
-    import sqlite3
+    from store_support import refused_unchanged
 
-    from warroom.store.errors import StoreError
-    from warroom.store.results import ResultsStore
-
-    path = tmp_path / "results.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE VIEW constants AS SELECT 1 AS one")
-    conn.close()
-    before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(StoreError) as caught:
-        ResultsStore(tmp_path)
-    assert str(caught.value).startswith(f"the results store {path} is an SQLite database of another program (its "
-                                        "views: constants; no warroom schema version): warroom did not use or change")
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    said = refused_unchanged(tmp_path, "CREATE VIEW constants AS SELECT 1 AS one")
+    assert said.startswith(f"the results store {tmp_path / 'results.sqlite3'} is an SQLite database of another program "
+                           "(its views: constants; no warroom schema version): warroom did not use or change")
 
 
 @pytest.mark.parametrize(("line", "right"), [
