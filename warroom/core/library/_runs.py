@@ -80,9 +80,10 @@ def _said(event: Any) -> dict[str, Any]:
     return said
 
 
-def _digest(data: Any) -> str:
+def _digest(data: Any, size: int = 8) -> str:
+    """``data`` (JSON values) as a digest of ``size`` bytes, in hexadecimal."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 
 def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
@@ -108,9 +109,7 @@ def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
 def run_fingerprint(drill: Drill) -> str:
     """The fingerprint of the healthy run ``drill`` was made from: :data:`DIGEST_CHARS` hexadecimal characters,
     the same for every drill of one run whatever their ids, titles and faults (see the module docstring)."""
-    text = json.dumps(_what_happened(healthy_trace(drill)), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False)
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=DIGEST_CHARS // 2).hexdigest()
+    return _digest(_what_happened(healthy_trace(drill)), DIGEST_CHARS // 2)
 
 
 def run_events(drill: Drill) -> RunEvents:
