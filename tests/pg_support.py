@@ -171,6 +171,19 @@ def as_role(url: str, role: str) -> str:
     return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
 
 
+def group_roles(store_url: str) -> tuple[str, str]:
+    """The store's two group roles that ``warroom store secure`` makes for the store at ``store_url``: a schema of
+    its own (``store_url``) gets roles of its own, ``warroom_trainee_SCHEMA`` and ``warroom_facilitator_SCHEMA``."""
+    from urllib.parse import unquote
+
+    from warroom.store.backends import roles_for
+
+    query = unquote(urlsplit(store_url).query)
+    schema = query.split("search_path=", 1)[1].split("&", 1)[0] if "search_path=" in query else None
+    trainee, facilitator = roles_for(schema)
+    return trainee, facilitator
+
+
 def secured_roles(server: PostgresServer, store_url: str, data_dir: Path) -> tuple[str, str]:
     """The store at ``store_url`` secured (``warroom store secure``) and two new login roles in it: a trainee
     ``ann_*`` and a facilitator ``fac_*``; their names."""
@@ -182,6 +195,7 @@ def secured_roles(server: PostgresServer, store_url: str, data_dir: Path) -> tup
     ann, fac = f"ann_{tag}", f"fac_{tag}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(data_dir)])
     assert secured.exit_code == 0, secured.output
-    server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE warroom_trainee")
-    server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE warroom_facilitator")
+    trainees, facilitators = group_roles(store_url)
+    server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE {trainees}")
+    server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE {facilitators}")
     return ann, fac

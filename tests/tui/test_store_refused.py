@@ -29,20 +29,24 @@ def trainee_url(tmp_path: Path, postgres_server: PostgresServer, store_url: str)
     role = f"ann_{uuid.uuid4().hex[:8]}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
-    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
+    from pg_support import group_roles
+
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group_roles(store_url)[0]}")
     return _as_role(store_url, role), role
 
 
 def test_the_command_line_refuses_a_trainee_the_login_role_may_not_store(
     tmp_path: Path, trainee_url: tuple[str, str]
 ) -> None:
+    from pg_support import group_roles
+
     url, role = trainee_url
     base = ["--store", url, "--data-dir", str(tmp_path / "data")]
     result = CliRunner().invoke(main, [*base, "--trainee", "bob", "run", str(STALE)])
     assert result.exit_code == 1
     assert result.output.strip() == (
         f"Error: cannot record the sessions of 'bob' in {url}: the store's login role {role!r} is a "
-        f"warroom_trainee and may store only the sessions of trainee {role!r}, not of 'bob'; play with --trainee "
+        f"{group_roles(url)[0]} and may store only the sessions of trainee {role!r}, not of 'bob'; play with --trainee "
         f"{role!r} (or $WARROOM_TRAINEE), or connect as a login role named like the trainee (docs/cohorts.md, "
         "\"Roles: who sees what\")"
     )

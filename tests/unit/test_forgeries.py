@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pg_support import PostgresServer, as_role, secured_roles
+from pg_support import PostgresServer, as_role, group_roles, secured_roles
 from store_support import DRILL_ID, add_session, bundled_drill_path, copy_drill, load
 
 from warroom.cli import main
@@ -156,7 +156,7 @@ def test_a_trainee_role_may_not_record_a_verdict(tmp_path: Path, class_store, mo
     result = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "verified 1 of 1 session: 0 disagree" in result.output
-    assert f"not recorded: the login role '{ann}' is a warroom_trainee" in result.output
+    assert f"not recorded: the login role '{ann}' is a {group_roles(ann_url)[0]} and may not" in result.output
     with ResultsStore(tmp_path) as store:
         assert store.checks()[next(iter(store.checks()))].state == "unverified"
 

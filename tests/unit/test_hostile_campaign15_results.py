@@ -28,33 +28,36 @@ def test_a_set_file_that_is_not_utf8_is_refused_at_the_bad_bytes_line_and_column
     assert f"{week}:3:13: the file is not UTF-8 text (byte 0xe9 here); save it as UTF-8" in err, err
 
 
-def test_store_secure_warns_that_its_roles_reach_every_cohorts_schema_on_the_server(postgres_server, tmp_path: Path):
+def test_store_secure_gives_each_cohorts_schema_roles_that_reach_no_other_cohort(postgres_server, tmp_path: Path):
     """docs/cohorts.md offers a schema per cohort (``?options=-csearch_path%3DNAME``), but the two group roles of
-    ``warroom store secure`` are the server's: a login role granted ``warroom_facilitator`` for cohort A read,
-    re-scored and deleted cohort B's sessions, and a trainee role of A stored sessions in B, and nothing said so.
-    Securing a store whose database holds another secured store says so, naming its schema."""
+    ``warroom store secure`` were the server's: a login role granted ``warroom_facilitator`` for cohort A read,
+    re-scored and deleted cohort B's sessions, and a trainee role of A stored sessions in B (campaign 15 made
+    ``store secure`` warn of it). Each schema's store now gets roles of its own: securing the second says nothing of
+    sharing, and a facilitator of the first reaches nothing of the second (tests/unit/test_store_cohort_roles.py)."""
     import uuid
 
     from pg_support import as_role
 
+    from warroom.store.backends import roles_for
+
     tag = uuid.uuid4().hex[:8]
     first, second = f"cohort_a_{tag}", f"cohort_b_{tag}"
-    db = f"cohorts_{tag}"  # a database of its own: other tests secure stores in schemas of the shared one
+    db = f"cohorts_{tag}"
     postgres_server.sql(f"CREATE DATABASE {db}")
     for schema in (first, second):
         postgres_server.sql(f"CREATE SCHEMA {schema}", database=db)
     data = ["--data-dir", str(tmp_path)]
-    alone = CliRunner().invoke(main, ["--store", postgres_server.url(db, schema=first), "store", "secure", *data])
-    assert alone.exit_code == 0 and "warning" not in alone.output, alone.output
-    shared = CliRunner().invoke(main, ["--store", postgres_server.url(db, schema=second), "store", "secure", *data])
-    assert shared.exit_code == 0, shared.output
-    assert (f"warning: warroom_trainee and warroom_facilitator are roles of the database server, not of this store: "
-            f"they also reach the store in schema `{first}` of this database, so a facilitator of one cohort reads, "
-            "re-scores and deletes the sessions of every cohort") in " ".join(shared.stderr.split()), shared.stderr
-    postgres_server.sql(f"CREATE ROLE fac_{tag} LOGIN IN ROLE warroom_facilitator")
+    for schema in (first, second):
+        secured = CliRunner().invoke(main, ["--store", postgres_server.url(db, schema=schema), "store", "secure",
+                                            *data])  # fmt: skip
+        assert secured.exit_code == 0 and secured.stderr == "", secured.output
+    postgres_server.sql(f"CREATE ROLE fac_{tag} LOGIN IN ROLE {roles_for(first).facilitator}")
     code, out, _ = _cli("--store", as_role(postgres_server.url(db, schema=first), f"fac_{tag}"), "scores", "list",
                         *data)
-    assert code == 0 and "No sessions" in out  # what the warning says: the role reaches the other cohort's store
+    assert code == 0 and "No sessions" in out  # its own cohort's store
+    code, out, err = _cli("--store", as_role(postgres_server.url(db, schema=second), f"fac_{tag}"), "scores",
+                          "list", *data)
+    assert code == 1 and f"GRANT {roles_for(second).trainee}, or {roles_for(second).facilitator}, TO it" in err, err
 
 
 def test_an_assessment_set_naming_the_guided_tutorial_is_refused_at_its_line(tmp_path: Path):

@@ -124,7 +124,7 @@ def test_the_upgrade_to_schema_18_narrows_the_history_policy_of_a_store_secured_
     tmp_path: Path, postgres_server, store_url: str, monkeypatch
 ):
     import psycopg
-    from pg_support import as_role, secured_roles
+    from pg_support import as_role, group_roles, secured_roles
 
     from warroom.store.results import SCHEMA_VERSION, ResultsStore
 
@@ -134,7 +134,8 @@ def test_the_upgrade_to_schema_18_narrows_the_history_policy_of_a_store_secured_
         store.db.conn.execute("UPDATE warroom_schema SET version = 17")
         store.db.conn.execute("DROP POLICY warroom_trainee_own ON scorecard_history")
         store.db.conn.execute(
-            "CREATE POLICY warroom_trainee_own ON scorecard_history TO warroom_trainee USING (EXISTS (SELECT 1 FROM "
+            f"CREATE POLICY warroom_trainee_own ON scorecard_history TO {group_roles(store_url)[0]} "
+            "USING (EXISTS (SELECT 1 FROM "
             "sessions s WHERE s.session_id = scorecard_history.session_id)) WITH CHECK (EXISTS (SELECT 1 FROM sessions "
             "s WHERE s.session_id = scorecard_history.session_id))"
         )

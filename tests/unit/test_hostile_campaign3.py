@@ -126,7 +126,7 @@ def test_a_trainee_role_cannot_bring_a_re_score_by_the_facilitator_with_a_sessio
     history a trainee role brings names the role itself (schema version 19; a store secured before is narrowed by
     its owner's upgrade); its own still comes in."""
     import psycopg
-    from pg_support import as_role, secured_roles
+    from pg_support import as_role, group_roles, secured_roles
 
     from warroom.store.results import ResultsStore
 
@@ -136,7 +136,8 @@ def test_a_trainee_role_cannot_bring_a_re_score_by_the_facilitator_with_a_sessio
             store.db.conn.execute("UPDATE warroom_schema SET version = 18")
             store.db.conn.execute("DROP POLICY warroom_trainee_own ON scorecard_history")
             store.db.conn.execute(
-                "CREATE POLICY warroom_trainee_own ON scorecard_history TO warroom_trainee USING (EXISTS (SELECT 1 "
+                f"CREATE POLICY warroom_trainee_own ON scorecard_history TO {group_roles(store_url)[0]} "
+                "USING (EXISTS (SELECT 1 "
                 "FROM sessions s WHERE s.session_id = scorecard_history.session_id)) WITH CHECK (EXISTS (SELECT 1 FROM "
                 "sessions s WHERE s.session_id = scorecard_history.session_id AND s.xmin = pg_current_xact_id()::xid))"
             )

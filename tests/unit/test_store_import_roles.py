@@ -8,7 +8,7 @@ import uuid
 from pathlib import Path
 
 from click.testing import CliRunner
-from pg_support import PostgresServer, as_role
+from pg_support import PostgresServer, as_role, group_roles
 from store_support import add_session
 
 from warroom.cli import main
@@ -23,7 +23,7 @@ def test_a_trainee_importing_anothers_session_gets_a_refused_line_not_an_abort(
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
     for role in (ann, bob):
-        postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
+        postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group_roles(store_url)[0]}")
     source = tmp_path / "src"
     with ResultsStore(source) as store:  # a SQLite store holding a session of each
         add_session(store, f"s-bob-{tag}", trainee=bob, total=40)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pg_support import PostgresServer, as_role, secured_roles
+from pg_support import PostgresServer, as_role, group_roles, secured_roles
 from store_support import add_session
 
 from warroom.cli import main
@@ -25,10 +25,12 @@ def test_trainees_see_their_own_sessions_and_facilitators_all(
     ann, bob, fac = f"ann_{tag}", f"bob_{tag}", f"fac_{tag}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
-    assert "warroom_trainee, warroom_facilitator" in secured.output
+    trainees, facilitators = group_roles(store_url)  # the store's own: it is in a schema of its own
+    assert (f"grant a login role one of the store's roles: {trainees} (a trainee: `GRANT {trainees} TO ann`) or "
+            f"{facilitators} (a facilitator)") in " ".join(secured.output.split()), secured.output
     again = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
-    assert again.exit_code == 0, again.output  # idempotent
-    for role, group in ((ann, "warroom_trainee"), (bob, "warroom_trainee"), (fac, "warroom_facilitator")):
+    assert again.exit_code == 0 and again.stderr == "", again.output  # idempotent
+    for role, group in ((ann, trainees), (bob, trainees), (fac, facilitators)):
         postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
 
     with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
@@ -64,9 +66,10 @@ def test_a_login_role_of_neither_group_is_told_which_grant_it_needs(
     url = as_role(store_url, role)
     result = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1
+    trainees, facilitators = group_roles(store_url)
     assert result.output.strip().endswith(
         "permission denied for table warroom_schema (the login role needs a group of `warroom store secure`: "
-        "GRANT warroom_trainee, or warroom_facilitator, TO it)"
+        f"GRANT {trainees}, or {facilitators}, TO it)"
     ), result.output
 
 
@@ -76,7 +79,7 @@ def test_secure_by_a_role_that_does_not_own_the_tables_says_who_may_run_it(
     role = f"fac_{uuid.uuid4().hex[:8]}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
-    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_facilitator")
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group_roles(store_url)[1]}")
     again = CliRunner().invoke(main, ["--store", as_role(store_url, role), "store", "secure", "--data-dir",
                                       str(tmp_path)])
     assert again.exit_code == 1
@@ -99,7 +102,7 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
     with ResultsStore(tmp_path, url=store_url) as store:
         add_session(store, "s-old", trainee=role, total=80)
         store.db.conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
-    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group_roles(store_url)[0]}")
     url = as_role(store_url, role)
     status = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])
     assert status.exit_code == 0, status.output  # shown as it is, not upgraded
@@ -132,15 +135,16 @@ def test_a_trainee_role_deleting_or_rescoring_is_told_which_role_may(
     role = f"ann_{uuid.uuid4().hex[:8]}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
-    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
+    trainees, facilitators = group_roles(store_url)
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {trainees}")
     url = as_role(store_url, role)
     with ResultsStore(tmp_path, url=url) as store:
         add_session(store, "s-own", trainee=role, total=80)
     result = CliRunner().invoke(main, ["--store", url, "scores", "delete", "s-own", "--yes", "--data-dir",
                                        str(tmp_path)])  # fmt: skip
     assert result.exit_code == 1, result.output
-    assert "permission denied for table sessions (a warroom_trainee role may store and read its own sessions " \
-        "only: re-scoring or deleting sessions takes a warroom_facilitator role or the owner of the tables)" \
+    assert f"permission denied for table sessions (a {trainees} role may store and read its own sessions " \
+        f"only: re-scoring or deleting sessions takes a {facilitators} role or the owner of the tables)" \
         in " ".join(result.output.split()), result.output
     assert "Traceback" not in result.output
     with ResultsStore(tmp_path, url=url) as store:
@@ -158,7 +162,8 @@ def test_the_scorecard_history_has_the_sessions_row_level_security(
     ann, bob, fac = f"ann_{tag}", f"bob_{tag}", f"fac_{tag}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
-    for role, group in ((ann, "warroom_trainee"), (bob, "warroom_trainee"), (fac, "warroom_facilitator")):
+    trainees, facilitators = group_roles(store_url)
+    for role, group in ((ann, trainees), (bob, trainees), (fac, facilitators)):
         postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
     with ResultsStore(tmp_path, url=store_url) as store:
         add_session(store, "s-ann", trainee=ann, total=80)
@@ -212,7 +217,7 @@ def test_the_upgrade_to_version_16_narrows_the_trainee_policy_on_check_records(
         own = "EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = session_checks.session_id)"
         store.db.conn.execute("DROP POLICY warroom_trainee_own ON session_checks")
         store.db.conn.execute(
-            f"CREATE POLICY warroom_trainee_own ON session_checks TO warroom_trainee USING ({own}) "
+            f"CREATE POLICY warroom_trainee_own ON session_checks TO {group_roles(store_url)[0]} USING ({own}) "
             f"WITH CHECK ({own} AND state = 'unverified' AND submitted_by IS NOT NULL)"
         )  # version 15's
         set_version(store, 15)

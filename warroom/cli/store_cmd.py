@@ -40,13 +40,28 @@ def store_group() -> None:
 def _status(store: Any) -> dict[str, Any]:
     from warroom.store.results import SCHEMA_VERSION
 
-    return {
+    status = {
         "backend": store.dialect.name,
         "location": store.location,
         "schema_version": store.schema_version,
         "current_schema_version": SCHEMA_VERSION,
         "sessions": store.count(),
     }
+    if store.dialect.name == "postgresql":
+        status.update(_roles_status(store))
+    return status
+
+
+def _roles_status(store: Any) -> dict[str, Any]:
+    """A PostgreSQL store's group roles (None when it is not secured) and the other stores of the server they reach
+    too (a store secured before each store had its own roles, or the default schema's of two databases)."""
+    from warroom.store.backends import shared_with, store_roles
+
+    if store_roles(store.db.conn) is None:
+        return {"roles": None, "shares_roles_with": []}
+    roles, others = shared_with(store)
+    roles = roles.shown()
+    return {"roles": {"trainee": roles.trainee, "facilitator": roles.facilitator}, "shares_roles_with": others}
 
 
 def _show(status: dict[str, Any], fmt: str) -> None:
@@ -59,6 +74,26 @@ def _show(status: dict[str, Any], fmt: str) -> None:
     older = f" (this warroom uses {current}: `warroom store migrate` upgrades it)" if version < current else ""
     say(f"schema version:  {version}{older}")
     say(f"sessions:        {status['sessions']}")
+    if "roles" not in status:
+        return
+    roles = status["roles"]
+    say(f"roles:           {'not secured (`warroom store secure`)' if roles is None else _roles_line(roles)}")
+    if status["shares_roles_with"]:
+        say(f"warning: {_shared_warning(roles, status['shares_roles_with'])}", err=True)
+
+
+def _roles_line(roles: dict[str, str]) -> str:
+    return f"{roles['trainee']} (trainees), {roles['facilitator']} (facilitators)"
+
+
+def _shared_warning(roles: dict[str, str], others: list[str]) -> str:
+    """What sharing the group roles with other stores means, and what to do."""
+    named = ", ".join(others[:10]) + (
+        f" and {len(others) - 10} more" if len(others) > 10 else "")  # fmt: skip
+    return (f"{roles['trainee']} and {roles['facilitator']} also reach the store in {named} of this server, so a "
+            "facilitator of one cohort reads, re-scores and deletes the sessions of the other, and a trainee of one "
+            "may store sessions under their own name in the other; run `warroom store secure --cohort NAME` on each "
+            "store but one, to give it roles of its own (docs/cohorts.md, \"Roles: who sees what\")")
 
 
 @store_group.command()
@@ -310,26 +345,32 @@ def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees
 @store_group.command()
 @store_setting
 @data_dir_option
+@click.option("--cohort", metavar="NAME", default=None,
+              help="Name the store's roles warroom_trainee_NAME and warroom_facilitator_NAME (default: the store's "
+                   "own, else its schema's name; the default schema keeps warroom_trainee and warroom_facilitator).")
 @click.pass_context
-def secure(ctx: click.Context, data_dir: Path | None) -> None:
-    """PostgreSQL only, run once by the owner of the tables: create the roles warroom_trainee (a trainee stores and
-    sees only the sessions under their own name, which must be their database role's name) and warroom_facilitator
-    (every session), with row-level security on the sessions table. Running it again changes nothing."""
-    from warroom.core.text import shown_id
+def secure(ctx: click.Context, data_dir: Path | None, cohort: str | None) -> None:
+    """PostgreSQL only, run once by the owner of the tables: create the store's two group roles, a trainee's (who
+    stores and sees only the sessions under their own name, which must be their database role's name) and a
+    facilitator's (every session), with row-level security on the sessions table. A store in the default schema
+    gets warroom_trainee and warroom_facilitator; a store in another schema roles of its own (warroom_trainee_SCHEMA,
+    warroom_facilitator_SCHEMA), so that cohorts on one server share none. Running it again changes nothing; on a
+    store secured before with the shared roles, it moves the store to its own."""
     from warroom.store.backends import secure as secure_store
     from warroom.store.backends import shared_with
     from warroom.store.results import ResultsStore
 
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir) as store:
-        roles = secure_store(store)
-        others = shared_with(store)
-    say(f"row-level security is on in {store.location}; grant a login role one of: {', '.join(roles)}")
-    if others:  # a schema per cohort: the two roles are the server's, so they reach every cohort's store
-        named = ", ".join(shown_id(name) for name in others[:10]) + (f" and {len(others) - 10} more" if
-                                                                     len(others) > 10 else "")
-        say(f"warning: {' and '.join(roles)} are roles of the database server, not of this store: they also reach "
-            f"the store in schema {named} of this database, so a facilitator of one cohort reads, re-scores and "
-            "deletes the sessions of every cohort secured on this server, and a trainee of one may store sessions "
-            "under their own name in another; to keep cohorts apart, give each its own PostgreSQL server "
-            "(docs/cohorts.md, \"Roles: who sees what\")", err=True)
+        roles, before = secure_store(store, cohort)
+        _, others = shared_with(store)
+    roles, before = roles.shown(), before and before.shown()
+    say(f"row-level security is on in {store.location}; grant a login role one of the store's roles: "
+        f"{roles.trainee} (a trainee: `GRANT {roles.trainee} TO ann`) or {roles.facilitator} (a facilitator)")
+    if before is not None:
+        say(f"the store's roles were {before.trainee} and {before.facilitator}, which no longer reach it: grant its "
+            f"login roles the new ones (`GRANT {roles.trainee} TO ann`, `GRANT {roles.facilitator} TO fac`)",
+            err=True)  # fmt: skip
+    if others:  # the default schema's pair, shared with another database's store
+        shown = {"trainee": roles.trainee, "facilitator": roles.facilitator}
+        say(f"warning: {_shared_warning(shown, others)}", err=True)

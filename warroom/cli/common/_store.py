@@ -108,9 +108,9 @@ def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
 def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> None:
     """Before the terminal UI opens (``warroom``, ``warroom run``): the data directory and its results store can be
     used (the whole database file is checked) and may store the sessions of ``trainees`` (default: the settings'
-    trainee; a PostgreSQL ``warroom_trainee`` login role stores only its own), else a clear message and exit status 1
-    (click.ClickException)."""
-    from warroom.store.backends import FACILITATOR_ROLE, own_sessions_only, trainee_refused
+    trainee; a PostgreSQL login role of the store's trainee group stores only its own), else a clear message and
+    exit status 1 (click.ClickException)."""
+    from warroom.store.backends import group_roles, own_sessions_only, trainee_refused
     from warroom.store.errors import StoreUnreachable
 
     try:
@@ -127,17 +127,18 @@ def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> No
     try:
         with store_errors():
             login_role = own_sessions_only(store)
+            roles = group_roles(store)
     finally:
         store.close()
     for trainee in trainees if trainees is not None else [settings.trainee]:
-        refused = trainee_refused(login_role, trainee)
+        refused = trainee_refused(login_role, trainee, roles)
         if refused is None:
             continue
         advice = (
             f"play with --trainee {login_role!r} (or $WARROOM_TRAINEE), or connect as a login role named like the "
             "trainee" if trainees is None else
-            f"a served class needs a login role that stores every trainee's sessions: a {FACILITATOR_ROLE} role or "
-            "the owner of the tables"
+            "a served class needs a login role that stores every trainee's sessions: a "
+            f"{roles.shown().facilitator} role or the owner of the tables"
         )
         raise click.ClickException(f"cannot record the sessions of {trainee!r} in {store.location}: {refused}; "
                                    f"{advice} (docs/cohorts.md, \"Roles: who sees what\")")

@@ -18,7 +18,7 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
     """Verify the matching stored sessions and print the verdicts: each session that disagrees or cannot be verified
     (a line each, or every session as JSON), then the counts (stderr for JSON). Exits 1 when any disagrees or cannot
     be verified."""
-    from warroom.store.backends import own_sessions_only
+    from warroom.store.backends import group_roles, own_sessions_only
     from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
 
     store = open_store(settings)
@@ -29,6 +29,7 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
         return
     with store, store_errors():
         login_role = own_sessions_only(store)  # a trainee role may not record verdicts (nor change any)
+        trainees = group_roles(store).shown().trainee
         resolver = default_drill_resolver(settings.drill_dirs)
         with file_progress(store.count(**filters.as_kwargs()), "verifying sessions") as done:
             results = verify_sessions(store, resolver, **filters.as_kwargs(), record=login_role is None, done=done)
@@ -44,7 +45,7 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
         f"{n_wrong[Verdict.DISAGREES]} disagree, {n_wrong[Verdict.UNVERIFIABLE]} cannot be verified"
     )
     if login_role is not None:
-        line += f" (not recorded: the login role {login_role!r} is a warroom_trainee and may not record verdicts)"
+        line += f" (not recorded: the login role {login_role!r} is a {trainees} and may not record verdicts)"
     elif wrong:
         line += "; the summary and the report leave those out until verified (--include-unverified counts them)"
     say(line, err=fmt == "json")

@@ -2,7 +2,8 @@
 through psycopg 3). The store URL (``--store`` / ``$WARROOM_STORE``) and where the SQL of the two differs
 (``_dialect``); connecting to PostgreSQL, its schema version table and migrations (``_postgres``); why a server
 refused a connection, read whatever the server's language (``_refusal``); the password kept out of every stack frame
-a crash report could print (``_secret``); roles and row-level security of a shared store (``_roles``).
+a crash report could print (``_secret``); roles and row-level security of a shared store (``_roles``), and which
+two roles are a store's own (``_role_names``).
 """
 
 import lazy_loader

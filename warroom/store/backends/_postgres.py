@@ -27,6 +27,7 @@ from typing import Any
 
 from warroom.store.backends._dialect import POSTGRESQL, StoreTarget, scrub
 from warroom.store.backends._refusal import connect_refusal
+from warroom.store.backends._role_names import Roles
 from warroom.store.backends._secret import connection_args
 from warroom.store.errors import StoreError, StoreUnreachable
 
@@ -343,24 +344,26 @@ def upgrade_refused(
     ))
 
 
-def privilege_hint(exc: BaseException) -> str:
+def privilege_hint(exc: BaseException, roles: Roles) -> str:
     """What to do, in parentheses after the server's message, when ``exc`` is a refusal for want of a privilege
     (SQLSTATE 42501) on warroom's tables; "" otherwise. A role of neither group of ``warroom store secure`` may read
-    nothing; a ``warroom_trainee`` role may store and read its own sessions but not change or delete any. A role
-    without ``USAGE`` on the schema the URL names (a schema per cohort) sees no schema at all, and the server says
-    only that none is selected to create in (SQLSTATE 3F000): the same grant is what it lacks."""
+    nothing; a role of its trainee group (``roles``: the store's own, :func:`._role_names.connection_roles`) may store
+    and read its own sessions but not change or delete any. A role without ``USAGE`` on the schema the URL names (a
+    schema per cohort) sees no schema at all, and the server says only that none is selected to create in (SQLSTATE
+    3F000): the same grant is what it lacks."""
+    roles = roles.shown()
     if getattr(exc, "sqlstate", None) == "3F000":
         return (" (the login role may use no schema on its search path: the URL's schema, "
                 "`?options=-csearch_path%3DNAME`, must exist, made by `warroom store migrate` as the owner of the "
-                "tables, and the role needs a group of `warroom store secure`: GRANT warroom_trainee, or "
-                "warroom_facilitator, TO it)")  # fmt: skip
+                f"tables, and the role needs a group of `warroom store secure`: GRANT {roles.trainee}, or "
+                f"{roles.facilitator}, TO it)")  # fmt: skip
     if getattr(exc, "sqlstate", None) != "42501":
         return ""
     text = str(exc)
     if "warroom_schema" in text:
-        return (" (the login role needs a group of `warroom store secure`: GRANT warroom_trainee, or "
-                "warroom_facilitator, TO it)")
+        return (f" (the login role needs a group of `warroom store secure`: GRANT {roles.trainee}, or "
+                f"{roles.facilitator}, TO it)")
     if "permission denied for table sessions" in text:
-        return (" (a warroom_trainee role may store and read its own sessions only: re-scoring or deleting sessions "
-                "takes a warroom_facilitator role or the owner of the tables)")
+        return (f" (a {roles.trainee} role may store and read its own sessions only: re-scoring or deleting "
+                f"sessions takes a {roles.facilitator} role or the owner of the tables)")
     return ""

@@ -1,7 +1,8 @@
 """Who sees which sessions in a shared PostgreSQL store: database roles with row-level security.
 
 :func:`secure` (``warroom store secure``, run once by the owner of the tables, after ``warroom store migrate``)
-creates two group roles and the policies of the ``sessions`` table:
+creates the store's two group roles (:mod:`._role_names`: ``warroom_trainee`` and ``warroom_facilitator`` in the
+default schema, names of the store's own elsewhere) and the policies of the ``sessions`` table:
 
 - ``warroom_trainee``: may store sessions and read them, only where ``trainee`` is the login role's own name
   (``current_user``): a trainee's database role is named like the trainee (``--trainee``, ``$WARROOM_TRAINEE``);
@@ -18,6 +19,16 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from warroom.store.backends._dialect import Dialect
+from warroom.store.backends._role_names import (
+    DEFAULT_ROLES,
+    DEFAULT_SCHEMA,
+    Roles,
+    connection_roles,
+    ident,
+    literal,
+    roles_for,
+    store_roles,
+)
 from warroom.store.errors import StoreError
 
 
@@ -41,35 +52,27 @@ class OpenStore(Protocol):
     @property
     def location(self) -> str: ...
 
-#: The group role of trainees (their own sessions only).
-TRAINEE_ROLE = "warroom_trainee"
-#: The group role of facilitators (every session).
-FACILITATOR_ROLE = "warroom_facilitator"
-
-_CREATE_ROLE = """DO $$ BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN CREATE ROLE {role} NOLOGIN; END IF;
-END $$"""
+#: The tables ``warroom store secure`` grants to the group roles.
+_TABLES = "warroom_schema, sessions, scorecard_history, session_checks, facilitator_notes, live_sessions"
 
 
-def _statements(schema: str) -> list[str]:
-    quoted = '"' + schema.replace('"', '""') + '"'
-    both = f"{TRAINEE_ROLE}, {FACILITATOR_ROLE}"
+def _statements(schema: str, roles: Roles) -> list[str]:
+    trainee, facilitator = roles.sql()
+    both = f"{trainee}, {facilitator}"
     return [
-        _CREATE_ROLE.format(role=TRAINEE_ROLE),
-        _CREATE_ROLE.format(role=FACILITATOR_ROLE),
-        f"GRANT USAGE ON SCHEMA {quoted} TO {both}",
+        f"GRANT USAGE ON SCHEMA {ident(schema)} TO {both}",
         f"GRANT SELECT ON warroom_schema TO {both}",
-        f"GRANT SELECT, INSERT ON sessions TO {TRAINEE_ROLE}",
-        f"GRANT SELECT, INSERT, UPDATE, DELETE ON sessions TO {FACILITATOR_ROLE}",
+        f"GRANT SELECT, INSERT ON sessions TO {trainee}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON sessions TO {facilitator}",
         "ALTER TABLE sessions ENABLE ROW LEVEL SECURITY",
         "DROP POLICY IF EXISTS warroom_trainee_own ON sessions",
-        f"CREATE POLICY warroom_trainee_own ON sessions TO {TRAINEE_ROLE} "
+        f"CREATE POLICY warroom_trainee_own ON sessions TO {trainee} "
         "USING (trainee = current_user) WITH CHECK (trainee = current_user)",
         "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
-        f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
-        *history_statements(),
-        *checks_statements(),
-        *console_statements(),
+        f"CREATE POLICY warroom_facilitator_all ON sessions TO {facilitator} USING (true) WITH CHECK (true)",
+        *history_statements(roles),
+        *checks_statements(roles),
+        *console_statements(roles),
     ]
 
 
@@ -96,7 +99,7 @@ def stored_now(table: str) -> str:
     return f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id AND {mine})"
 
 
-def history_statements() -> list[str]:
+def history_statements(roles: Roles) -> list[str]:
     """The rights and row-level security of the scorecard history (schema version 11; narrowed in 18): a trainee
     reads the history of the sessions they may read (their own) and adds history only as ``warroom store import``
     does, with the session, in the transaction that stores it (:func:`stored_now`): never to a session stored before,
@@ -106,22 +109,23 @@ def history_statements() -> list[str]:
     table = "scorecard_history"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
     check = f"{stored_now(table)} AND replaced_by = current_user"
+    trainee, facilitator = roles.sql()
     return [
-        f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}, {FACILITATOR_ROLE}",
+        f"GRANT SELECT, INSERT ON {table} TO {trainee}, {facilitator}",
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
         f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
-        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({check})",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {trainee} USING ({own}) WITH CHECK ({check})",
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
-        f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+        f"CREATE POLICY warroom_facilitator_all ON {table} TO {facilitator} USING (true) WITH CHECK (true)",
     ]
 
 
-#: The trigger function that records every session a ``warroom_trainee`` role stores as not verified: the role's
-#: client computed its results, which the store cannot trust (docs/cohorts.md, "What a trainee can and cannot do to
-#: their results"). It runs as the role that stores (so ``current_user`` is that role); the role may add only such
-#: rows (its policy on ``session_checks``) and neither change nor delete them.
+#: The trigger function that records every session a role of the store's trainee group stores as not verified:
+#: the role's client computed its results, which the store cannot trust (docs/cohorts.md, "What a trainee can and
+#: cannot do to their results"). It runs as the role that stores (so ``current_user`` is that role); the role may
+#: add only such rows (its policy on ``session_checks``) and neither change nor delete them.
 _MARK_SUBMITTED = """CREATE OR REPLACE FUNCTION warroom_mark_submitted() RETURNS trigger LANGUAGE plpgsql
-SET search_path FROM CURRENT AS $$
+SET search_path FROM CURRENT AS {tag}
 BEGIN
     -- Every relation named with its schema: a session's temporary schema is searched first for a name without one,
     -- so a trainee's TEMP TABLE session_checks (or pg_roles) took the record instead (schema version 17).
@@ -129,7 +133,7 @@ BEGIN
                    WHERE r.rolname = current_user AND (r.rolsuper OR r.rolbypassrls))
        AND NOT pg_catalog.pg_has_role(current_user,
                                       (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'MEMBER')
-       AND NOT pg_catalog.pg_has_role(current_user, '{facilitator}', 'MEMBER') THEN
+       AND NOT pg_catalog.pg_has_role(current_user, {facilitator}, 'MEMBER') THEN
         EXECUTE pg_catalog.format('INSERT INTO %I.session_checks (session_id, state, reason, checked_at, checked_by, '
                                   'submitted_by) VALUES ($1, ''unverified'', $2, $3, current_user, current_user) '
                                   'ON CONFLICT (session_id) DO NOTHING', TG_TABLE_SCHEMA)
@@ -138,28 +142,34 @@ BEGIN
               pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"');
     END IF;
     RETURN NULL;
-END $$"""
+END {tag}"""
 
 
-def mark_submitted_function() -> str:
-    """The statement that (re)creates the trigger function recording a trainee role's sessions as not verified."""
-    return _MARK_SUBMITTED.format(facilitator=FACILITATOR_ROLE)
+def mark_submitted_function(roles: Roles) -> str:
+    """The statement that (re)creates the trigger function recording a trainee role's sessions as not verified
+    (those of a member of the store's facilitator group are not: the name, a literal in the body, is quoted, and
+    the body's dollar quote is one the name does not hold)."""
+    tag = "$$"
+    while tag in roles.facilitator:
+        tag = f"${tag.strip('$')}w$"
+    return _MARK_SUBMITTED.format(facilitator=literal(roles.facilitator), tag=tag)
 
 
-def checks_statements() -> list[str]:
+def checks_statements(roles: Roles) -> list[str]:
     """The rights, row-level security and trigger of the sessions' verification records (``session_checks``,
     schema version 14): every session a trainee role stores is recorded as not verified by the database itself
     (the trigger); a trainee reads the records of their own sessions and may add only such records, never change or
     delete one; a facilitator reads and writes them all (``warroom scores verify``)."""
     table = "session_checks"
+    trainee, facilitator = roles.sql()
     return [
-        f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}",
-        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO {FACILITATOR_ROLE}",
+        f"GRANT SELECT, INSERT ON {table} TO {trainee}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO {facilitator}",
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
-        *trainee_checks_policy(),
+        *trainee_checks_policy(roles),
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
-        f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
-        mark_submitted_function(),
+        f"CREATE POLICY warroom_facilitator_all ON {table} TO {facilitator} USING (true) WITH CHECK (true)",
+        mark_submitted_function(roles),
         "DROP TRIGGER IF EXISTS sessions_mark_submitted ON sessions",
         "CREATE TRIGGER sessions_mark_submitted AFTER INSERT ON sessions FOR EACH ROW "
         "EXECUTE FUNCTION warroom_mark_submitted()",
@@ -170,7 +180,7 @@ def checks_statements() -> list[str]:
 IMPORT_SUBMITTER = "warroom store import"
 
 
-def trainee_checks_policy() -> list[str]:
+def trainee_checks_policy(roles: Roles) -> list[str]:
     """The trainee's policy on ``session_checks`` (schema version 16; 20 accepts a savepoint): a trainee role reads
     the records of its own sessions, and may add a record only as its own client does, in the transaction that
     stores the session (the trigger's, and ``warroom store import``'s, which the trigger's leaves as it is): for a
@@ -183,40 +193,74 @@ def trainee_checks_policy() -> list[str]:
              f"AND submitted_by IN (current_user, '{IMPORT_SUBMITTER}')")  # fmt: skip
     return [
         f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
-        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({check})",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {ident(roles.trainee)} USING ({own}) WITH CHECK ({check})",
     ]
 
 
-def console_statements() -> list[str]:
+def console_statements(roles: Roles) -> list[str]:
     """The rights and row-level security of the facilitator's console (schema version 15): a trainee reads the
     facilitator's notes on the sessions they may read (their own); a facilitator reads and writes every note and
     the table of who is live in a served class (which a trainee never reads)."""
     notes = "facilitator_notes"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {notes}.session_id)"
+    trainee, facilitator = roles.sql()
     return [
-        f"GRANT SELECT ON {notes} TO {TRAINEE_ROLE}",
-        f"GRANT SELECT, INSERT, DELETE ON {notes} TO {FACILITATOR_ROLE}",
+        f"GRANT SELECT ON {notes} TO {trainee}",
+        f"GRANT SELECT, INSERT, DELETE ON {notes} TO {facilitator}",
         f"ALTER TABLE {notes} ENABLE ROW LEVEL SECURITY",
         f"DROP POLICY IF EXISTS warroom_trainee_own ON {notes}",
-        f"CREATE POLICY warroom_trainee_own ON {notes} FOR SELECT TO {TRAINEE_ROLE} USING ({own})",
+        f"CREATE POLICY warroom_trainee_own ON {notes} FOR SELECT TO {trainee} USING ({own})",
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {notes}",
-        f"CREATE POLICY warroom_facilitator_all ON {notes} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
-        f"GRANT SELECT, INSERT, UPDATE, DELETE ON live_sessions TO {FACILITATOR_ROLE}",
+        f"CREATE POLICY warroom_facilitator_all ON {notes} TO {facilitator} USING (true) WITH CHECK (true)",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON live_sessions TO {facilitator}",
     ]
 
 
-def secure(store: OpenStore) -> list[str]:
-    """Create the roles, grants and row-level security policies (idempotent: running it again changes nothing),
-    in one transaction. Returns the names of the two group roles. Raises :class:`StoreError` for a SQLite store,
-    or when the connected role may not do it (it must own the tables and may create roles)."""
+def _create_role(conn: Any, name: str) -> None:
+    if conn.execute("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = ?", (name,)).fetchone() is None:
+        conn.execute(f"CREATE ROLE {ident(name)} NOLOGIN")
+
+
+def _chosen_roles(conn: Any, schema: str, cohort: str | None) -> tuple[Roles, Roles | None]:
+    """The roles ``warroom store secure`` gives the store, and those it had (None: not secured): ``--cohort``'s;
+    else the store's own, kept (the documented pair only in the default schema: elsewhere it is the pair every
+    schema shared before each store had its own, and the store moves to its schema's); else its schema's."""
+    current = store_roles(conn)
+    if cohort is not None:
+        return roles_for(cohort), current
+    if current is not None and (current != DEFAULT_ROLES or schema == DEFAULT_SCHEMA):
+        return current, current
+    return roles_for(schema), current
+
+
+def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | None]:
+    """Create the store's roles (:func:`_chosen_roles`), grants and row-level security policies (idempotent:
+    running it again changes nothing), in one transaction; a store that had other roles is moved to its own (the
+    old ones lose every right on it). Returns the two group roles and the pair it had when that differs (else
+    None). Raises :class:`StoreError` for a SQLite store, for roles that already secure another store of the
+    server (but the documented pair in the default schema: one cohort per database, as before), or when the
+    connected role may not do it (it must own the tables and may create roles)."""
     if store.dialect.name != "postgresql":
         raise StoreError(f"{store.location} is a SQLite store: it has no roles (it is as private as its file)")
     conn = store.db.conn
     try:
         schema = str(conn.execute("SELECT current_schema()").fetchone()[0])
+        roles, before = _chosen_roles(conn, schema, cohort)
+        taken = _reached(conn, roles.facilitator) + _reached(conn, roles.trainee)
+        if taken and (roles != DEFAULT_ROLES or schema != DEFAULT_SCHEMA):
+            shown = roles.shown()
+            raise StoreError(f"the roles {shown.trainee} and {shown.facilitator} already secure the store in "
+                             f"{taken[0]} of this server: give this store a cohort name of its own, `warroom store "
+                             "secure --cohort NAME` (nothing was changed)")  # fmt: skip
         conn.execute("BEGIN")
         try:
-            for statement in _statements(schema):
+            _create_role(conn, roles.trainee)
+            _create_role(conn, roles.facilitator)
+            if before is not None and before != roles:
+                old = ", ".join(before.sql())
+                conn.execute(f"REVOKE ALL ON SCHEMA {ident(schema)} FROM {old}")
+                conn.execute(f"REVOKE ALL ON {_TABLES} FROM {old}")
+            for statement in _statements(schema, roles):
                 conn.execute(statement)
             conn.execute("COMMIT")
         except BaseException:
@@ -228,30 +272,54 @@ def secure(store: OpenStore) -> list[str]:
             error = type(error)(f"{error} (`warroom store secure` must be run as the owner of the tables, the role "
                                 "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
         raise error from exc
-    return [TRAINEE_ROLE, FACILITATOR_ROLE]
+    return roles, before if before != roles else None
 
 
-#: The other schemas of this database holding a store whose tables ``warroom store secure`` granted to the group
-#: roles (the roles are the server's, not a store's: docs/cohorts.md, "Roles: who sees what").
-_SHARED_WITH = f"""SELECT n.nspname FROM pg_catalog.pg_namespace n
-WHERE n.nspname <> current_schema()
+#: The other stores a group role reaches: the schemas of this database holding a store (``warroom_schema``) on
+#: which it has ``USAGE``, and the other databases of the server in which it holds a right or is named by a policy
+#: (``pg_shdepend``: a role's grants and policies in every database of the server).
+_REACHED = """SELECT 'schema', n.nspname FROM pg_catalog.pg_namespace n, pg_catalog.pg_roles r
+WHERE r.rolname = ? AND n.nspname <> pg_catalog.current_schema()
   AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'warroom_schema')
-  AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname = '{FACILITATOR_ROLE}'
-              AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE'))
-ORDER BY 1"""
+  AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE')
+UNION ALL
+SELECT DISTINCT 'database', d.datname FROM pg_catalog.pg_shdepend s
+JOIN pg_catalog.pg_database d ON d.oid = s.dbid
+JOIN pg_catalog.pg_roles r ON r.oid = s.refobjid AND s.refclassid = 'pg_catalog.pg_authid'::regclass
+WHERE r.rolname = ? AND s.deptype IN ('a', 'r') AND d.datname <> pg_catalog.current_database()
+ORDER BY 1, 2"""
 
 
-def shared_with(store: OpenStore) -> list[str]:
-    """The other schemas of the store's PostgreSQL database whose store the group roles reach too (each secured by
-    ``warroom store secure``: a schema per cohort shares the two roles, so a facilitator of one cohort is one of
-    every such cohort, and a trainee of one may store sessions under their name in another); [] for a SQLite store.
-    Raises :class:`StoreError` when the catalogs cannot be read."""
+def _reached(conn: Any, role: str) -> list[str]:
+    """The other stores ``role`` reaches (:data:`_REACHED`), as ``schema `NAME``` or ``database `NAME```."""
+    from warroom.core.text import shown_id
+
+    return [f"{kind} {shown_id(name)}" for kind, name in conn.execute(_REACHED, (role, role)).fetchall()]
+
+
+def shared_with(store: OpenStore) -> tuple[Roles, list[str]]:
+    """The store's group roles and the other stores of the server they reach too (``schema `NAME``` of this
+    database, ``database `NAME```): a store that shares its roles (secured before each store had its own, or in
+    the default schema of two databases) is one cohort with those, to a facilitator and a trainee of either;
+    [] for a SQLite store or an unsecured one. Raises :class:`StoreError` when the catalogs cannot be read."""
     if store.dialect.name != "postgresql":
-        return []
+        return DEFAULT_ROLES, []
     try:
-        return [str(row[0]) for row in store.db.conn.execute(_SHARED_WITH).fetchall()]
+        roles = store_roles(store.db.conn)
+        if roles is None:
+            return group_roles(store), []
+        reached = _reached(store.db.conn, roles.facilitator) + _reached(store.db.conn, roles.trainee)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
+    return roles, sorted(set(reached))
+
+
+def group_roles(store: OpenStore) -> Roles:
+    """The group roles a login role of the store needs (:func:`._role_names.connection_roles`); the documented pair
+    for a SQLite store."""
+    if store.dialect.name != "postgresql":
+        return DEFAULT_ROLES
+    return connection_roles(store.db.conn, store.db.errors)
 
 
 _OWN_ONLY = """SELECT current_user,
@@ -264,13 +332,17 @@ WHERE c.oid = to_regclass('sessions') AND r.rolname = current_user"""
 
 def own_sessions_only(store: OpenStore) -> str | None:
     """The login role's name when the row-level security of ``warroom store secure`` limits it to its own
-    sessions (a ``warroom_trainee`` role: it may store and read only sessions whose trainee is that name); None
-    when it may store any trainee's sessions (a SQLite store, no row-level security, a facilitator, the owner of
-    the tables or a superuser). Raises :class:`StoreError` when the store cannot be read."""
+    sessions (a role of the store's trainee group: it may store and read only sessions whose trainee is that
+    name); None when it may store any trainee's sessions (a SQLite store, no row-level security, a member of the
+    store's facilitator group, the owner of the tables or a superuser). Raises :class:`StoreError` when the store
+    cannot be read."""
     if store.dialect.name != "postgresql":
         return None
     try:
-        row = store.db.conn.execute(_OWN_ONLY, (FACILITATOR_ROLE,)).fetchone()
+        roles = store_roles(store.db.conn)
+        if roles is None:
+            return None
+        row = store.db.conn.execute(_OWN_ONLY, (roles.facilitator,)).fetchone()
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
     if row is None:
@@ -279,10 +351,10 @@ def own_sessions_only(store: OpenStore) -> str | None:
     return str(user) if secured and not bypasses and not facilitator else None
 
 
-def trainee_refused(login_role: str | None, trainee: str) -> str | None:
+def trainee_refused(login_role: str | None, trainee: str, roles: Roles = DEFAULT_ROLES) -> str | None:
     """Why sessions of ``trainee`` cannot be stored by a role limited to its own sessions (``login_role``, from
-    :func:`own_sessions_only`), as a clause; None when they can."""
+    :func:`own_sessions_only`, a member of ``roles.trainee``), as a clause; None when they can."""
     if login_role is None or login_role == trainee:
         return None
-    return (f"the store's login role {login_role!r} is a {TRAINEE_ROLE} and may store only the sessions of trainee "
-            f"{login_role!r}, not of {trainee!r}")
+    return (f"the store's login role {login_role!r} is a {roles.shown().trainee} and may store only the sessions of "
+            f"trainee {login_role!r}, not of {trainee!r}")

@@ -114,6 +114,9 @@ class StoreConnection:
     dialect: Dialect = SQLITE
     #: The open connection (``sqlite3.Connection``, or :class:`~warroom.store.backends.PgConnection`).
     conn: Any
+    #: A PostgreSQL store's group roles (:class:`~warroom.store.backends.Roles`), read once it is open, for the
+    #: messages naming what to GRANT.
+    _roles: Any = None
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
         from warroom.store.datadir import data_dir_problem
@@ -201,19 +204,21 @@ class StoreConnection:
     def _open_postgres(self, create: bool) -> None:
         """Connect to the PostgreSQL store, create or migrate its schema (``create`` False: a database without the
         schema raises :class:`StoreError`) and check its columns."""
-        from warroom.store.backends import POSTGRESQL, connect, driver_errors, read_version
+        from warroom.store.backends import POSTGRESQL, connect, connection_roles, driver_errors, read_version
 
         assert self.target.url is not None
         self.dialect = POSTGRESQL
         self.errors = driver_errors()
         self.conn = connect(self.target)
+        self._roles = connection_roles(self.conn, self.errors)  # read first: a failed transaction cannot read them
         try:
             version = read_version(self.conn)
             if version is None and not create:
                 if self.conn.execute("SELECT current_schema() IS NULL").fetchone()[0]:  # no schema it may use
+                    roles = connection_roles(self.conn, self.errors).shown()
                     raise StoreError(f"no results store at {self.location} that the login role can see: it may use "
                                      "no schema on its search path (the store's tables may be there all the same: "
-                                     "GRANT warroom_trainee, or warroom_facilitator, TO it)")  # fmt: skip
+                                     f"GRANT {roles.trainee}, or {roles.facilitator}, TO it)")  # fmt: skip
                 raise StoreError(f"no results store at {self.location} (no session has been recorded there; "
                                  "`warroom store migrate` creates it)")
             if (version or 0) > SCHEMA_VERSION:
@@ -323,12 +328,13 @@ class StoreConnection:
         the URL without its password)."""
         text = str(exc)
         if self.dialect.name != "sqlite":
-            from warroom.store.backends import is_unreachable, privilege_hint
+            from warroom.store.backends import connection_roles, is_unreachable, privilege_hint
             from warroom.store.errors import StoreUnreachable
 
             assert self.target.url is not None
             kind = StoreUnreachable if is_unreachable(exc) else StoreError
-            text += privilege_hint(exc)
+            if getattr(exc, "sqlstate", None) in ("42501", "3F000"):
+                text += privilege_hint(exc, self._roles or connection_roles(self.conn, self.errors))
             return kind(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")

@@ -304,20 +304,24 @@ def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
         conn.execute(statement)
 
 
-def _secured(conn: Any, dialect: Dialect) -> bool:
-    """Whether the store is a PostgreSQL store secured by ``warroom store secure`` (row-level security on
-    ``sessions``): the migrations of its rights and policies run only there."""
+def _secured(conn: Any, dialect: Dialect) -> backends.Roles | None:
+    """The group roles of a PostgreSQL store secured by ``warroom store secure`` (row-level security on
+    ``sessions``; the roles its policies name, the store's own, else the documented pair), None for any other
+    store: the migrations of its rights and policies run only there, for its own roles."""
     sql = "SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')"
-    return dialect.name != "sqlite" and bool(conn.execute(sql).fetchone()[0])
+    if dialect.name == "sqlite" or not conn.execute(sql).fetchone()[0]:
+        return None
+    return backends.store_roles(conn) or backends.DEFAULT_ROLES
 
 
-def _on_secured(statements: Callable[[], Iterable[str]]) -> Callable[[Any, Dialect], None]:
-    """A migration that runs ``statements()`` on a secured PostgreSQL store (:func:`_secured`), and nothing
+def _on_secured(statements: Callable[[backends.Roles], Iterable[str]]) -> Callable[[Any, Dialect], None]:
+    """A migration that runs ``statements(roles)`` on a secured PostgreSQL store (:func:`_secured`), and nothing
     elsewhere."""
 
     def migrate(conn: Any, dialect: Dialect) -> None:
-        if _secured(conn, dialect):
-            for statement in statements():
+        roles = _secured(conn, dialect)
+        if roles is not None:
+            for statement in statements(roles):
                 conn.execute(statement)
 
     return migrate
@@ -335,8 +339,9 @@ def _played_as_13(conn: Any, dialect: Dialect) -> None:
 def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
     """Migration 14 on a secured PostgreSQL store: the verification records' rights, policies and trigger, and every
     session stored before recorded as not verified (a trainee role may have stored it, with any values)."""
-    if _secured(conn, dialect):
-        for statement in backends.checks_statements():
+    roles = _secured(conn, dialect)
+    if roles is not None:
+        for statement in backends.checks_statements(roles):
             conn.execute(statement)
         conn.execute(
             "INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by) SELECT "
@@ -381,8 +386,9 @@ def _stored_seq_20(conn: Any, dialect: Dialect) -> None:
     conn.execute("DROP TRIGGER IF EXISTS sessions_stored_seq ON sessions")
     conn.execute("CREATE TRIGGER sessions_stored_seq BEFORE INSERT ON sessions FOR EACH ROW "
                  "EXECUTE FUNCTION warroom_stored_seq()")  # fmt: skip
-    if _secured(conn, dialect):
-        for statement in [*backends.trainee_checks_policy(), *backends.history_statements()]:
+    roles = _secured(conn, dialect)
+    if roles is not None:
+        for statement in [*backends.trainee_checks_policy(roles), *backends.history_statements(roles)]:
             conn.execute(statement)
 
 
@@ -465,11 +471,14 @@ def _chosen_23(conn: Any, dialect: Dialect) -> None:
 #: sessions (20) and the indexes reading first attempts in that order (21); on PostgreSQL, the check that a session
 #: ends no earlier than it starts (22); whether a session's trial was chosen (23).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _on_secured(lambda: backends.history_statements()),
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10,
+    11: _on_secured(lambda roles: backends.history_statements(roles)),
     12: _responses_12, 13: _played_as_13, 14: _secure_checks_14,
-    15: _on_secured(lambda: backends.console_statements()), 16: _on_secured(lambda: backends.trainee_checks_policy()),
-    17: _on_secured(lambda: [backends.mark_submitted_function()]),
-    18: _on_secured(lambda: backends.history_statements()), 19: _on_secured(lambda: backends.history_statements()),
+    15: _on_secured(lambda roles: backends.console_statements(roles)),
+    16: _on_secured(lambda roles: backends.trainee_checks_policy(roles)),
+    17: _on_secured(lambda roles: [backends.mark_submitted_function(roles)]),
+    18: _on_secured(lambda roles: backends.history_statements(roles)),
+    19: _on_secured(lambda roles: backends.history_statements(roles)),
     20: _stored_seq_20, 21: _stored_order_21, 22: _ends_after_start_22, 23: _chosen_23,
 }  # fmt: skip
 

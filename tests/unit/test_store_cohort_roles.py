@@ -1,0 +1,210 @@
+"""Cohorts on one PostgreSQL server share no roles (issue 30, privacy): ``warroom store secure`` gives a store in a
+schema of its own two group roles of its own, and every check and message names the store's own roles (real roles
+on a real server; docs/cohorts.md, "Roles: who sees what")."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from click.testing import CliRunner, Result
+from pg_support import PostgresServer, as_role
+from store_support import add_session
+
+from warroom.cli import main
+from warroom.store.backends import DEFAULT_ROLES, roles_for
+from warroom.store.errors import StoreError
+from warroom.store.results import ResultsStore
+
+
+def _cli(url: str, data: Path, *args: str) -> Result:
+    result = CliRunner().invoke(main, ["--store", url, *args, "--data-dir", str(data)])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def _cohort(server: PostgresServer, data: Path, tag: str, name: str) -> tuple[str, str, str]:
+    """A store in a schema of its own, secured, with a trainee and a facilitator login role in its groups: (its
+    URL, the trainee's name, the facilitator's name)."""
+    schema = f"{name}_{tag}"
+    server.sql(f"CREATE SCHEMA {schema}")
+    url = server.url(schema=schema)
+    secured = _cli(url, data, "store", "secure")
+    assert secured.exit_code == 0 and secured.stderr == "", secured.output
+    trainees, facilitators = roles_for(schema)
+    assert (trainees, facilitators) == (f"warroom_trainee_{schema}", f"warroom_facilitator_{schema}")
+    ann, fac = f"ann_{name}_{tag}", f"fac_{name}_{tag}"
+    server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE {trainees}")
+    server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE {facilitators}")
+    return url, ann, fac
+
+
+def _as(url: str, role: str) -> psycopg.Connection:
+    """A plain connection to the database of ``url`` as the login role ``role``."""
+    return psycopg.connect(as_role(url, role), autocommit=True)
+
+
+def test_a_facilitator_or_trainee_of_one_cohort_reaches_nothing_of_another_on_the_same_server(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """Two cohorts in two schemas of one server, each secured: the two group roles were the server's, so a
+    facilitator of cohort A read, re-scored and deleted cohort B's sessions, and a trainee of A stored sessions into
+    B. Each store now has its own roles: A's facilitator can neither read, re-score nor delete B's sessions, A's
+    trainee cannot store into B, and each store's own trainee and facilitator work as before."""
+    tag = uuid.uuid4().hex[:8]
+    a_url, a_ann, a_fac = _cohort(postgres_server, tmp_path, tag, "a")
+    b_url, b_ann, b_fac = _cohort(postgres_server, tmp_path, tag, "b")
+    with ResultsStore(tmp_path, url=as_role(b_url, b_ann)) as store:
+        add_session(store, "s-b", trainee=b_ann, total=40)  # B's trainee stores into B, as before
+    with ResultsStore(tmp_path, url=as_role(a_url, a_ann)) as store:
+        add_session(store, "s-a", trainee=a_ann, total=80)  # A's trainee stores into A, as before
+    b_schema = f"b_{tag}"
+    with _as(a_url, a_fac) as conn:  # A's facilitator, straight at B's tables
+        for statement in (f"SELECT count(*) FROM {b_schema}.sessions",
+                          f"UPDATE {b_schema}.sessions SET total = 100",
+                          f"DELETE FROM {b_schema}.sessions"):  # fmt: skip
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)  # type: ignore[arg-type]
+    for role in (a_fac, a_ann):  # and through warroom, with B's URL
+        listed = _cli(as_role(b_url, role), tmp_path, "scores", "list")
+        assert listed.exit_code == 1 and "s-b" not in listed.output, listed.output
+        assert (f"GRANT {roles_for(b_schema).trainee}, or {roles_for(b_schema).facilitator}, TO it"
+                in listed.output), listed.output  # the grant B's owner would give: B's own roles
+    with pytest.raises(StoreError), ResultsStore(tmp_path, url=as_role(b_url, a_ann)) as store:
+        add_session(store, "s-forged", trainee=a_ann, total=100)  # A's trainee cannot store into B
+    deleted = _cli(as_role(b_url, a_fac), tmp_path, "scores", "delete", "s-b", "--yes")
+    assert deleted.exit_code == 1, deleted.output
+    with ResultsStore(tmp_path, url=as_role(b_url, b_fac)) as store:  # B's facilitator: all of B, as before
+        assert [(r.session_id, r.total) for r in store.query()] == [("s-b", 40)]
+    with ResultsStore(tmp_path, url=as_role(a_url, a_fac)) as store:
+        assert [r.session_id for r in store.query()] == ["s-a"]
+        add_session(store, "s-a2", trainee="zed", total=10)  # a facilitator stores any trainee's session
+    with ResultsStore(tmp_path, url=as_role(a_url, a_ann)) as store:
+        assert [r.session_id for r in store.query()] == ["s-a"]  # A's trainee sees their own only
+    status = _cli(a_url, tmp_path, "store", "status")
+    assert status.exit_code == 0 and status.stderr == "", status.output
+    assert (f"roles:           warroom_trainee_a_{tag} (trainees), warroom_facilitator_a_{tag} (facilitators)"
+            in status.output), status.output
+
+
+def test_a_trainee_role_of_its_own_store_is_refused_another_trainees_name_naming_its_own_group(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """The checks before a war room opens and ``scores verify``'s "may not record verdicts" read the store's own
+    trainee group: a member of ``warroom_trainee_SCHEMA`` is limited to its own sessions as a ``warroom_trainee``
+    was."""
+    tag = uuid.uuid4().hex[:8]
+    url, ann, _ = _cohort(postgres_server, tmp_path, tag, "c")
+    ann_url = as_role(url, ann)
+    from warroom.store.backends import own_sessions_only
+
+    with ResultsStore(tmp_path, url=ann_url) as store:
+        assert own_sessions_only(store) == ann
+    verified = _cli(ann_url, tmp_path, "scores", "verify")
+    assert verified.exit_code == 0, verified.output
+    assert (f"(not recorded: the login role '{ann}' is a warroom_trainee_c_{tag} and may not record verdicts)"
+            in verified.output), verified.output
+
+
+def test_a_store_secured_with_the_shared_roles_moves_to_its_own_and_status_says_it_shares_until_then(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """A store in a second schema secured by an older warroom is granted to ``warroom_trainee`` and
+    ``warroom_facilitator``, which also reach the first: ``store status`` says so, and ``store secure`` run again
+    moves it to roles of its own (the shared ones lose every right on it) and says what to grant."""
+    from warroom.store.backends._roles import _statements
+
+    tag = uuid.uuid4().hex[:8]
+    first, second = f"old_a_{tag}", f"old_b_{tag}"
+    db = f"old_{tag}"  # a database of its own: the shared pair also secures other databases' default schemas
+    postgres_server.sql(f"CREATE DATABASE {db}")
+    for schema in (first, second):
+        postgres_server.sql(f"CREATE SCHEMA {schema}", database=db)
+        with ResultsStore(tmp_path, url=postgres_server.url(db, schema=schema)) as store:
+            store.db.conn.execute(
+                "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'warroom_trainee') THEN "
+                "CREATE ROLE warroom_trainee NOLOGIN; END IF; IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = "
+                "'warroom_facilitator') THEN CREATE ROLE warroom_facilitator NOLOGIN; END IF; END $$"
+            )
+            for statement in _statements(schema, DEFAULT_ROLES):  # as `store secure` of an older warroom did
+                store.db.conn.execute(statement)
+            add_session(store, f"s-{schema}", trainee="ann", total=80)
+    url = postgres_server.url(db, schema=second)
+    status = _cli(url, tmp_path, "store", "status")
+    assert status.exit_code == 0, status.output
+    assert "roles:           warroom_trainee (trainees), warroom_facilitator (facilitators)" in status.output
+    assert (f"warning: warroom_trainee and warroom_facilitator also reach the store in schema `{first}` of this "
+            "server, so a facilitator of one cohort reads, re-scores and deletes the sessions of the other"
+            ) in " ".join(status.stderr.split()), status.stderr
+    shared_fac = f"shared_fac_{tag}"
+    postgres_server.sql(f"CREATE ROLE {shared_fac} LOGIN IN ROLE warroom_facilitator")
+    moved = _cli(url, tmp_path, "store", "secure")
+    assert moved.exit_code == 0, moved.output
+    own = roles_for(second)
+    said = " ".join(moved.stderr.split())
+    assert (f"the store's roles were warroom_trainee and warroom_facilitator, which no longer reach it: grant its "
+            f"login roles the new ones (`GRANT {own.trainee} TO ann`, `GRANT {own.facilitator} TO fac`)") in said
+    with _as(url, shared_fac) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(f"SELECT count(*) FROM {second}.sessions")  # type: ignore[arg-type]
+    again = _cli(url, tmp_path, "store", "status")
+    assert again.stderr == "" and f"roles:           {own.trainee} (trainees)" in again.output, again.output
+    postgres_server.sql(f"GRANT {own.facilitator} TO {shared_fac}")
+    with ResultsStore(tmp_path, url=as_role(url, shared_fac)) as store:
+        assert [r.session_id for r in store.query()] == [f"s-{second}"]
+    resecured = _cli(url, tmp_path, "store", "secure")  # idempotent: the store keeps its own
+    assert resecured.exit_code == 0 and resecured.stderr == "", resecured.output
+
+
+def test_a_cohort_name_making_a_role_name_past_63_bytes_or_already_taken_is_refused(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    """PostgreSQL cuts a name at 63 bytes: two cohorts whose names differ only past that would share roles. Such a
+    name is refused, as is a cohort name whose roles already secure another store of the server; nothing is
+    changed either way."""
+    long = "c" * 44  # warroom_facilitator_ + 44 bytes = 64
+    refused = _cli(store_url, tmp_path, "store", "secure", "--cohort", long)
+    assert refused.exit_code == 1, refused.output
+    assert (f"the cohort name '{long}' makes the role name 'warroom_facilitator_{long}' 64 bytes long, and "
+            "PostgreSQL cuts names at 63 bytes (two cohorts would share roles): give `warroom store secure --cohort "
+            "NAME` a name of at most 43 bytes (nothing was changed)") in " ".join(refused.output.split())
+    assert _cli(store_url, tmp_path, "store", "secure", "--cohort", "c" * 43).exit_code == 0
+    tag = uuid.uuid4().hex[:8]
+    other = f"other_{tag}"
+    postgres_server.sql(f"CREATE SCHEMA {other}")
+    taken = _cli(postgres_server.url(schema=other), tmp_path, "store", "secure", "--cohort", "c" * 43)
+    assert taken.exit_code == 1, taken.output
+    schema = store_url.split("search_path%3D")[1]
+    assert (f"the roles warroom_trainee_{'c' * 43} and warroom_facilitator_{'c' * 43} already secure the store in "
+            f"schema `{schema}` of this server: give this store a cohort name of its own, `warroom store secure "
+            "--cohort NAME` (nothing was changed)") in " ".join(taken.output.split()), taken.output
+    status = _cli(postgres_server.url(schema=other), tmp_path, "store", "status")
+    assert "roles:           not secured (`warroom store secure`)" in status.output, status.output
+
+
+def test_a_schema_whose_name_needs_quotes_gets_roles_that_work_and_messages_quote_them(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """A schema named with capitals, a dash and a double quote: its roles are created, granted and named in the
+    policies and the trigger quoted, and a message tells the GRANT with the name quoted as SQL needs it."""
+    tag = uuid.uuid4().hex[:6]
+    schema = f'Cohort-{tag}"x'
+    quoted = '"' + schema.replace('"', '""') + '"'
+    postgres_server.sql(f"CREATE SCHEMA {quoted}")
+    url = postgres_server.url(schema=quoted)
+    secured = _cli(url, tmp_path, "store", "secure")
+    assert secured.exit_code == 0 and secured.stderr == "", secured.output
+    trainees, facilitators = roles_for(schema)
+    shown = '"' + trainees.replace('"', '""') + '"'
+    assert f"`GRANT {shown} TO ann`" in " ".join(secured.output.split()), secured.output
+    ann, fac = f"ann_q_{tag}", f"fac_q_{tag}"
+    postgres_server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE {shown}")
+    postgres_server.sql(f'CREATE ROLE {fac} LOGIN IN ROLE "{facilitators.replace(chr(34), chr(34) * 2)}"')
+    with ResultsStore(tmp_path, url=as_role(url, ann)) as store:
+        add_session(store, "s-q", trainee=ann, total=80)
+        assert store.checks()["s-q"].state == "unverified"  # the trigger, naming the quoted facilitator group
+    with ResultsStore(tmp_path, url=as_role(url, fac)) as store:
+        add_session(store, "s-f", trainee="zed", total=10)
+        assert "s-f" not in store.checks()  # a facilitator's session is not marked: the trigger knows its group
+        assert sorted(r.session_id for r in store.query()) == ["s-f", "s-q"]
