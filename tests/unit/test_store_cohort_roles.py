@@ -4,6 +4,7 @@ on a real server; docs/cohorts.md, "Roles: who sees what")."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 
@@ -208,3 +209,9 @@ def test_a_schema_whose_name_needs_quotes_gets_roles_that_work_and_messages_quot
         add_session(store, "s-f", trainee="zed", total=10)
         assert "s-f" not in store.checks()  # a facilitator's session is not marked: the trigger knows its group
         assert sorted(r.session_id for r in store.query()) == ["s-f", "s-q"]
+    status = _cli(as_role(url, ann), tmp_path, "store", "status")  # a trainee's role reads them too
+    assert f'roles:           {shown} (trainees)' in status.output, status.output
+    as_json = json.loads(_cli(url, tmp_path, "store", "status", "--format", "json").stdout)
+    assert as_json["roles"] == {"trainee": trainees, "facilitator": facilitators}  # for programs: the names
+    escaped = _cli(url, tmp_path, "store", "secure", "--cohort", f"e{tag}\x1b[31m")  # no terminal escape shown
+    assert escaped.exit_code == 0 and "\x1b" not in escaped.output and "\\x1b[31m" in escaped.output, escaped.output

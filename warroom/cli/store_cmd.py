@@ -60,7 +60,6 @@ def _roles_status(store: Any) -> dict[str, Any]:
     if store_roles(store.db.conn) is None:
         return {"roles": None, "shares_roles_with": []}
     roles, others = shared_with(store)
-    roles = roles.shown()
     return {"roles": {"trainee": roles.trainee, "facilitator": roles.facilitator}, "shares_roles_with": others}
 
 
@@ -76,14 +75,21 @@ def _show(status: dict[str, Any], fmt: str) -> None:
     say(f"sessions:        {status['sessions']}")
     if "roles" not in status:
         return
-    roles = status["roles"]
-    say(f"roles:           {'not secured (`warroom store secure`)' if roles is None else _roles_line(roles)}")
+    if status["roles"] is None:
+        say("roles:           not secured (`warroom store secure`)")
+        return
+    roles = _shown_roles(status["roles"])
+    say(f"roles:           {roles['trainee']} (trainees), {roles['facilitator']} (facilitators)")
     if status["shares_roles_with"]:
         say(f"warning: {_shared_warning(roles, status['shares_roles_with'])}", err=True)
 
 
-def _roles_line(roles: dict[str, str]) -> str:
-    return f"{roles['trainee']} (trainees), {roles['facilitator']} (facilitators)"
+def _shown_roles(roles: dict[str, str]) -> dict[str, str]:
+    """The store's role names as a message shows them (quoted as SQL needs, control characters escaped)."""
+    from warroom.store.backends import Roles
+
+    shown = Roles(roles["trainee"], roles["facilitator"]).shown()
+    return {"trainee": shown.trainee, "facilitator": shown.facilitator}
 
 
 def _shared_warning(roles: dict[str, str], others: list[str]) -> str:
