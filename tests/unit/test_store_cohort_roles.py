@@ -215,3 +215,21 @@ def test_a_schema_whose_name_needs_quotes_gets_roles_that_work_and_messages_quot
     assert as_json["roles"] == {"trainee": trainees, "facilitator": facilitators}  # for programs: the names
     escaped = _cli(url, tmp_path, "store", "secure", "--cohort", f"e{tag}\x1b[31m")  # no terminal escape shown
     assert escaped.exit_code == 0 and "\x1b" not in escaped.output and "\\x1b[31m" in escaped.output, escaped.output
+
+
+def test_serve_refuses_a_trainee_role_of_a_cohorts_store_naming_that_stores_facilitator_group(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """``warroom serve``'s check of its login role reads the store's own groups: a role of the cohort's trainee
+    group cannot store the roster's sessions, and the message names the cohort's facilitator group to use."""
+    tag = uuid.uuid4().hex[:8]
+    url, ann, _ = _cohort(postgres_server, tmp_path, tag, "s")
+    roster = tmp_path / "class.yaml"
+    added = CliRunner().invoke(main, ["serve", "roster", "add", str(roster), "bob"])
+    assert added.exit_code == 0, added.output
+    served = _cli(as_role(url, ann), tmp_path, "serve", "--roster", str(roster))
+    assert served.exit_code == 1, served.output
+    assert (f"the store's login role '{ann}' is a warroom_trainee_s_{tag} and may store only the sessions of "
+            f"trainee '{ann}', not of 'bob'; a served class needs a login role that stores every trainee's "
+            f"sessions: a warroom_facilitator_s_{tag} role or the owner of the tables") in " ".join(
+        served.output.split()), served.output
