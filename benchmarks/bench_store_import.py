@@ -12,9 +12,9 @@ history), exported with ``warroom store export``'s writer, then imported into a 
 - as a whole process: ``warroom --data-dir D store import --all-trainees FILE`` (``--no-process`` skips it);
 - with ``--postgresql``, the same in-process import into a fresh schema of a PostgreSQL store (URL, or a throwaway
   server as ``bench_pg_store.py`` starts one), batched as into SQLite (500 lines a transaction, a savepoint a line:
-  schema version 20), once as the owner of the tables and once as a ``warroom_trainee`` role of a store secured by
-  ``warroom store secure`` importing its own sessions (the lines of every other trainee refused, each alone, by
-  row-level security).
+  schema version 20), once as the owner of the tables and once as a trainee role (of the schema's own
+  ``warroom_trainee_SCHEMA`` group) of a store secured by ``warroom store secure`` importing its own sessions (the
+  lines of every other trainee refused, each alone, by row-level security).
 
 Every import is checked: N sessions stored, none refused, each recorded as not verified, the histories stored.
 ``--profile`` runs one in-process import under cProfile and prints the 25 costliest functions. Figures only:
@@ -95,10 +95,10 @@ def postgresql_runs(export: Path, folder: Path, url: str | None, repeat: int) ->
             out["pg_owner"].append(import_once(export, folder / f"pg-{i}", fresh_schema(base, f"bench_import_{i}"))[0])
             schema_url = fresh_schema(base, f"bench_import_t{i}")
             with ResultsStore(folder / f"pgt-{i}", url=schema_url) as store:
-                secure(store)  # (as the owner: roles and row-level security)
+                roles, _ = secure(store)  # (as the owner: the schema's own roles and row-level security)
             with psycopg.connect(schema_url, autocommit=True) as conn:
                 conn.execute(f'DROP ROLE IF EXISTS "{trainee}"')  # type: ignore[arg-type]
-                conn.execute(f'CREATE ROLE "{trainee}" LOGIN IN ROLE warroom_trainee')  # type: ignore[arg-type]
+                conn.execute(f'CREATE ROLE "{trainee}" LOGIN IN ROLE {roles.sql().trainee}')  # type: ignore[arg-type]
             try:
                 wall, _ = import_once(export, folder / f"pgt-{i}", as_role(schema_url, trainee), own)
                 out["pg_trainee"].append(wall)
