@@ -55,11 +55,12 @@ def _status(store: Any) -> dict[str, Any]:
 def _roles_status(store: Any) -> dict[str, Any]:
     """A PostgreSQL store's group roles (None when it is not secured) and the other stores of the server they reach
     too (a store secured before each store had its own roles, or the default schema's of two databases)."""
-    from warroom.store.backends import shared_with, store_roles
+    from warroom.store.backends import shared_with
 
-    if store_roles(store.db.conn) is None:
+    shared = shared_with(store)
+    if shared is None:
         return {"roles": None, "shares_roles_with": []}
-    roles, others = shared_with(store)
+    roles, others = shared
     return {"roles": {"trainee": roles.trainee, "facilitator": roles.facilitator}, "shares_roles_with": others}
 
 
@@ -369,7 +370,7 @@ def secure(ctx: click.Context, data_dir: Path | None, cohort: str | None) -> Non
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir) as store:
         roles, before = secure_store(store, cohort)
-        _, others = shared_with(store)
+        _, others = shared_with(store) or (roles, [])
     roles, before = roles.shown(), before and before.shown()
     say(f"row-level security is on in {store.location}; grant a login role one of the store's roles: "
         f"{roles.trainee} (a trainee: `GRANT {roles.trainee} TO ann`) or {roles.facilitator} (a facilitator)")

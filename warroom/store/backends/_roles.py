@@ -297,17 +297,17 @@ def _reached(conn: Any, role: str) -> list[str]:
     return [f"{kind} {shown_id(name)}" for kind, name in conn.execute(_REACHED, (role, role)).fetchall()]
 
 
-def shared_with(store: OpenStore) -> tuple[Roles, list[str]]:
+def shared_with(store: OpenStore) -> tuple[Roles, list[str]] | None:
     """The store's group roles and the other stores of the server they reach too (``schema `NAME``` of this
     database, ``database `NAME```): a store that shares its roles (secured before each store had its own, or in
     the default schema of two databases) is one cohort with those, to a facilitator and a trainee of either;
-    [] for a SQLite store or an unsecured one. Raises :class:`StoreError` when the catalogs cannot be read."""
+    None for a SQLite store or an unsecured one. Raises :class:`StoreError` when the catalogs cannot be read."""
     if store.dialect.name != "postgresql":
-        return DEFAULT_ROLES, []
+        return None
     try:
         roles = store_roles(store.db.conn)
         if roles is None:
-            return group_roles(store), []
+            return None
         reached = _reached(store.db.conn, roles.facilitator) + _reached(store.db.conn, roles.trainee)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
@@ -351,7 +351,7 @@ def own_sessions_only(store: OpenStore) -> str | None:
     return str(user) if secured and not bypasses and not facilitator else None
 
 
-def trainee_refused(login_role: str | None, trainee: str, roles: Roles = DEFAULT_ROLES) -> str | None:
+def trainee_refused(login_role: str | None, trainee: str, roles: Roles) -> str | None:
     """Why sessions of ``trainee`` cannot be stored by a role limited to its own sessions (``login_role``, from
     :func:`own_sessions_only`, a member of ``roles.trainee``), as a clause; None when they can."""
     if login_role is None or login_role == trainee:
