@@ -172,6 +172,10 @@ def test_a_cohort_name_making_a_role_name_past_63_bytes_or_already_taken_is_refu
             "NAME` a name of at most 43 bytes (nothing was changed)") in " ".join(refused.output.split())
     assert _cli(store_url, tmp_path, "store", "secure", "--cohort", "c" * 43).exit_code == 0
     tag = uuid.uuid4().hex[:8]
+    postgres_server.sql(f"CREATE ROLE nobody_{tag} LOGIN")  # in no group: told the grant, of --cohort's roles
+    listed = _cli(as_role(store_url, f"nobody_{tag}"), tmp_path, "scores", "list")
+    assert listed.exit_code == 1, listed.output
+    assert f"GRANT warroom_trainee_{'c' * 43}, or warroom_facilitator_{'c' * 43}, TO it" in listed.output, listed.output
     other = f"other_{tag}"
     postgres_server.sql(f"CREATE SCHEMA {other}")
     taken = _cli(postgres_server.url(schema=other), tmp_path, "store", "secure", "--cohort", "c" * 43)

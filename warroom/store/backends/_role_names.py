@@ -85,14 +85,15 @@ _POLICY_ROLES = """SELECT p.polname, r.rolname FROM pg_catalog.pg_policy p
 JOIN pg_catalog.pg_class c ON c.oid = p.polrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_catalog.pg_roles r ON r.oid = ANY (p.polroles)
-WHERE n.nspname = pg_catalog.current_schema() AND c.relname = 'sessions'
+WHERE n.nspname = coalesce(?::text, pg_catalog.current_schema()) AND c.relname = 'sessions'
   AND p.polname IN ('warroom_trainee_own', 'warroom_facilitator_all')"""
 
 
-def store_roles(conn: Any) -> Roles | None:
-    """The group roles the store's policies name (``conn``: an open PostgreSQL connection on the store's schema);
-    None when it is not secured. Raises the driver's error when the catalogs cannot be read."""
-    found = {str(name): str(role) for name, role in conn.execute(_POLICY_ROLES).fetchall()}
+def store_roles(conn: Any, schema: str | None = None) -> Roles | None:
+    """The group roles the store's policies name (``conn``: an open PostgreSQL connection on the store's schema,
+    or ``schema``'s: the catalogs tell them to a login role that may not use the schema too); None when it is not
+    secured. Raises the driver's error when the catalogs cannot be read."""
+    found = {str(name): str(role) for name, role in conn.execute(_POLICY_ROLES, (schema,)).fetchall()}
     if "warroom_trainee_own" not in found or "warroom_facilitator_all" not in found:
         return None
     return Roles(found["warroom_trainee_own"], found["warroom_facilitator_all"])
@@ -119,7 +120,8 @@ def connection_roles(conn: Any, errors: tuple[type[BaseException], ...]) -> Role
     (:func:`store_roles`), else those ``warroom store secure`` would make for its schema; the documented names
     when the connection cannot say (a transaction already failed, a connection lost)."""
     try:
-        return store_roles(conn) or roles_for(url_schema(conn))
+        schema = url_schema(conn)
+        return store_roles(conn, schema) or roles_for(schema)
     except errors:
         return DEFAULT_ROLES
     except StoreError:  # a schema whose name is too long to name roles after: the documented pair, as before
