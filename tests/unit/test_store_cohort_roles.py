@@ -237,3 +237,31 @@ def test_serve_refuses_a_trainee_role_of_a_cohorts_store_naming_that_stores_faci
             f"trainee '{ann}', not of 'bob'; a served class needs a login role that stores every trainee's "
             f"sessions: a warroom_facilitator_s_{tag} role or the owner of the tables") in " ".join(
         served.output.split()), served.output
+
+
+def test_the_default_schemas_of_two_databases_keep_the_documented_pair_with_a_warning_until_one_has_a_cohort(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """A store in the default schema keeps ``warroom_trainee`` and ``warroom_facilitator`` (no single-cohort class
+    changes); two such stores in two databases of one server share them, which ``store secure`` and ``store status``
+    say (the other database is seen through the server's record of the roles' rights), until ``--cohort NAME``."""
+    tag = uuid.uuid4().hex[:8]
+    first, second = f"d1_{tag}", f"d2_{tag}"
+    for db in (first, second):
+        postgres_server.sql(f"CREATE DATABASE {db}")
+    alone = _cli(postgres_server.url(first), tmp_path, "store", "secure")
+    assert alone.exit_code == 0, alone.output
+    assert "one of the store's roles: warroom_trainee (a trainee: `GRANT warroom_trainee TO ann`)" in " ".join(
+        alone.output.split())
+    shared = _cli(postgres_server.url(second), tmp_path, "store", "secure")
+    assert shared.exit_code == 0, shared.output
+    said = " ".join(shared.stderr.split())
+    assert said.startswith("warning: warroom_trainee and warroom_facilitator also reach the store in ") and (
+        f"database `{first}`" in said), said
+    status = _cli(postgres_server.url(second), tmp_path, "store", "status", "--format", "json")
+    assert f"database `{first}`" in json.loads(status.stdout)["shares_roles_with"]
+    own = _cli(postgres_server.url(second), tmp_path, "store", "secure", "--cohort", f"c_{tag}")
+    assert own.exit_code == 0 and "warning" not in own.stderr, own.output
+    status = json.loads(_cli(postgres_server.url(second), tmp_path, "store", "status", "--format", "json").stdout)
+    assert (status["roles"], status["shares_roles_with"]) == (
+        {"trainee": f"warroom_trainee_c_{tag}", "facilitator": f"warroom_facilitator_c_{tag}"}, [])
