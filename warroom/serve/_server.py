@@ -178,11 +178,32 @@ def app_command(trainee: str, options: AppOptions, python: str = sys.executable,
     return "exec " + " ".join(shlex.quote(a) for a in args)
 
 
-def own_links_only(page: str, origin: str) -> str:
-    """``page`` without the ``<link>`` elements that point at another site than ``origin`` (``http://host:port``): a
-    class's browsers then ask this server alone (an offline classroom network, no trainee's address sent to a font
-    service); the terminal's font falls back to the browser's own monospace font."""
-    return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
+def own_links_only(page: str) -> str:
+    """``page`` without the ``<link>`` elements that point at another site (those whose ``href`` is not a path of
+    this server, ``/static/...``): a class's browsers then ask this server alone (an offline classroom network, no
+    trainee's address sent to a font service); the terminal's font falls back to the browser's own monospace font."""
+    return _LINK.sub(lambda m: m.group(0) if _OWN_HREF.search(m.group(0)) else "", page)
+
+
+#: The ``href`` of a link to a path of this server (``/static/...``; not ``//host/...``, another site's).
+_OWN_HREF = re.compile(r'\bhref="/(?!/)')
+#: The terminal page's websocket URL made from the page's own address (:func:`with_notices`): the server writes the
+#: path alone (``/ws/TICKET``), and the page prefixes ``wss://`` or ``ws://`` and its host as the browser reached it.
+#: Behind a reverse proxy that terminates TLS the server sees ``http`` requests for an ``https`` page: the page's
+#: URLs were ``http://`` and ``ws://``, which a browser blocks in an ``https`` page (mixed content), so the war room
+#: never started there. textual-serve's script reads the URL when the window has loaded, after this has run.
+WEBSOCKET_URL_SCRIPT = """<script>
+document.addEventListener("DOMContentLoaded", function () {
+  "use strict";
+  var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+  document.querySelectorAll("[data-session-websocket-url]").forEach(function (terminal) {
+    var path = terminal.dataset.sessionWebsocketUrl;
+    if (path.charAt(0) === "/" && path.charAt(1) !== "/") {
+      terminal.dataset.sessionWebsocketUrl = scheme + window.location.host + path;
+    }
+  });
+});
+</script>"""
 
 
 #: What the terminal page says where scripts do not run: its Start button (a script) did nothing, said nothing.
@@ -217,7 +238,7 @@ CLOSE_REASON_SCRIPT = """<script>
 def with_notices(page: str) -> str:
     """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run, and
     why a session ended where the server said why (:data:`CLOSE_REASON_SCRIPT`, first in its ``<head>``)."""
-    page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT, 1)
+    page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT + WEBSOCKET_URL_SCRIPT, 1)
     return _BODY.sub(lambda m: m.group(0) + NOSCRIPT_NOTICE, page, count=1)
 
 
@@ -486,18 +507,16 @@ class WarroomServer(Server):
         if self.full():
             return self.full_page()
         router = request.app.router
-        origin = f"{request.scheme}://{request.host}"
-        ws_scheme = "wss" if request.scheme == "https" else "ws"
         ticket = self.take_seat(holder) if self.max_sessions is not None else "tab"
-        context = {
+        context = {  # paths only: the browser reads them against the page's address (its scheme behind a TLS proxy)
             "font_size": _number(request.query.get("fontsize", "16"), 16, _MAX_FONT_SIZE),
-            "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket-seat'].url_for(ticket=ticket)}",
-            "config": {"static": {"url": f"{origin}{router['static'].url_for(filename='/')}".rstrip("/") + "/"}},
+            "app_websocket_url": str(router["websocket-seat"].url_for(ticket=ticket)),  # WEBSOCKET_URL_SCRIPT
+            "config": {"static": {"url": str(router["static"].url_for(filename="/")).rstrip("/") + "/"}},
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
-        response.text = with_notices(with_paste_guard(own_links_only(response.text or "", origin)))
+        response.text = with_notices(with_paste_guard(own_links_only(response.text or "")))
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
