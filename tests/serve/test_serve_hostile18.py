@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import aiohttp
 import pytest
 from browser_support import async_playwright, chromium_executable
 from serve_support import Served, shared_serving
@@ -68,3 +69,25 @@ async def test_the_terminal_page_names_no_scheme_or_host_of_its_own(served: Serv
     assert 'src="/static/js/textual.js"' in page and 'href="/static/css/xterm.css"' in page
     assert re.search(r'data-session-websocket-url="/ws/[^"/]+"', page)
     assert "http://" not in page.replace("http://www.w3.org/", "") and "ws://" not in page.replace('"ws://"', "")
+
+
+async def test_a_sign_in_behind_a_proxy_that_does_not_pass_the_host_is_refused_and_the_log_says_what_to_change(
+    served: Served,
+):
+    """nginx passes its upstream's address on as ``Host`` unless told otherwise: the browser's ``Origin`` (the
+    proxy's public name) is then not the request's host, so every sign-in of the class was refused as a form of
+    another site's page, the log holding nothing but each request's line. The refusal stands (such a form is
+    indistinguishable from another site's); the log now names the page and says what to change, once per page, and
+    the page says to tell the facilitator."""
+    origin = f"https://{PROXY_NAME}"
+    form = {"name": "Ada Lovelace", "token": "whatever"}
+    async with aiohttp.ClientSession(base_url=served.url) as browser:
+        for _ in range(2):
+            async with browser.post("/signin", data=form, headers={"Origin": origin}, allow_redirects=False) as r:
+                text = await r.text()
+                assert r.status == 403 and "tell your facilitator" in text, text
+    log = served.log.read_text(errors="replace")
+    said = [line for line in log.splitlines() if "HTTP 403: another site's page" in line]
+    assert len(said) == 1, said
+    assert f"refused a form from '{origin}' for the host '127.0.0.1:{served.port}'" in said[0]
+    assert "proxy_set_header Host $host" in said[0] and "--allowed-host" in said[0]

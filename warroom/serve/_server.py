@@ -526,7 +526,7 @@ class WarroomServer(Server):
         if trainee is None:  # the sign-in middleware lets no such request through; kept as a second lock
             raise web.HTTPUnauthorized()
         if from_another_site(request):
-            return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
+            return self.signins.another_site_page(request, "websocket")
         if not web.WebSocketResponse().can_prepare(request).ok:  # before a seat or a live line is taken: each plain
             # GET made a "disconnected" line of the console's live class, kept 30 minutes (a flood at a trainee's will)
             return page("War Room: not a websocket", '<p>This address is the war room\'s connection: open '

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("warroom.serve")
+#: The most other sites' pages the log names, each once (a page of a new origin each time cannot write the log full).
+MAX_FOREIGN_PAGES_LOGGED = 20
 
 #: Name of the cookie holding a sign-in id, before the port it is set for (:func:`cookie_name`).
 COOKIE = "warroom_signin"
@@ -253,6 +255,27 @@ class SignIns:
     proxies: tuple[Network, ...] = ()
     _roster_stamp: tuple[int, int] | None = None
     _roster_looked: float = 0.0
+    #: The other sites' pages (their ``Origin``) whose forms or websockets were refused and said in the log, each
+    #: once, at most :data:`MAX_FOREIGN_PAGES_LOGGED` (:meth:`another_site_page`).
+    _foreign_logged: set[str] = field(default_factory=set)
+
+    def another_site_page(self, request: web.Request, what: str) -> web.Response:
+        """The HTTP 403 page for ``what`` (a form, a websocket) sent from another site's page
+        (:func:`from_another_site`), said once per page's origin in the log with what to do: a reverse proxy that does
+        not pass the public name it is reached by on as ``Host`` (nginx's default) makes the war room's own pages
+        another site's here, and every sign-in of the class was refused, the log saying nothing but the request's
+        line."""
+        origin = clean_line(request.headers.get("Origin", "").strip())[:200] or "a page of another site"
+        if origin not in self._foreign_logged and len(self._foreign_logged) < MAX_FOREIGN_PAGES_LOGGED:
+            self._foreign_logged.add(origin)
+            more = "; no other page will be logged" if len(self._foreign_logged) == MAX_FOREIGN_PAGES_LOGGED else ""
+            log.warning("refused a %s from %r for the host %r (HTTP 403: another site's page): if that page is this "
+                        "server's own behind a reverse proxy, have the proxy pass the name it is reached by on as "
+                        "Host (nginx: proxy_set_header Host $host) and start the server with --allowed-host and that "
+                        "name%s", what, origin, clean_line(request.host)[:200], more)  # fmt: skip
+        return page("War Room: refused", f"<p>This {what} was sent from another site's page.</p><p>If you opened the "
+                    "war room at its usual address, tell your facilitator: the server's log says what to change.</p>",
+                    403)  # fmt: skip
 
     def reload_roster(self) -> None:
         """Read the roster file again when it changed since it was last read, and end the sign-ins whose name
@@ -406,7 +429,7 @@ class SignIns:
         if request.method not in ("GET", "HEAD", "OPTIONS") and from_another_site(request):
             # a form posted by another site's page: a sign-in there (login CSRF) made the trainee's browser play, and
             # store its sessions, as the roster name of whoever wrote that page
-            return page("War Room: refused", "<p>This form was sent from another site's page.</p>", 403)
+            return self.another_site_page(request, "form")
         if path in ("/signin", "/signout"):
             return await handler(request)
         console = path == CONSOLE_PREFIX or path.startswith(CONSOLE_PREFIX + "/")
