@@ -4,10 +4,12 @@ holds."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import aiohttp
 import pytest
+import yarl
 from browser_support import async_playwright, chromium_executable
 from serve_support import Served, shared_serving
 
@@ -91,3 +93,51 @@ async def test_a_sign_in_behind_a_proxy_that_does_not_pass_the_host_is_refused_a
     assert len(said) == 1, said
     assert f"refused a form from '{origin}' for the host '127.0.0.1:{served.port}'" in said[0]
     assert "proxy_set_header Host $host" in said[0] and "--allowed-host" in said[0]
+
+
+async def _log_holding(served: Served, text: str) -> str:
+    """The server's log once it holds ``text`` (aiohttp writes a request's access line after its answer is sent)."""
+    for _ in range(100):
+        if text in (log := served.log.read_text(errors="replace")):
+            return log
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{text!r} is not in the log:\n{log[-3000:]}")
+
+
+# --- the log holds no token -----------------------------------------------------------------------------------------
+
+
+async def test_a_token_typed_in_the_name_box_or_pasted_with_the_name_is_not_in_the_log(served: Served):
+    """A refused sign-in is logged with the name as typed: a trainee who typed their token in the name box, or pasted
+    ``roster add``'s whole line (``NAME<TAB>TOKEN``) there, had their token written into the log the facilitator
+    reads and keeps (docs/serve.md: the log never holds a token)."""
+    import secrets
+
+    tokens = [secrets.token_urlsafe(16) for _ in range(2)]
+    async with aiohttp.ClientSession(base_url=served.url) as browser:
+        for name in (tokens[0], f"Grace Hopper\t{tokens[1]}"):
+            async with browser.post("/signin", data={"name": name, "token": "grace"}, allow_redirects=False) as r:
+                assert r.status == 401
+    log = await _log_holding(served, "sign-in refused: 'Grace Hopper [a token? not shown]' from 127.0.0.1")
+    assert all(token not in log for token in tokens)
+    assert "sign-in refused: '[a token? not shown]' from 127.0.0.1" in log
+
+
+async def test_a_token_in_a_query_is_not_in_the_access_log(served: Served):
+    """aiohttp's access log line holds the request line and the ``Referer``: a sign-in link a facilitator wrote
+    (``/signin?name=Ada&token=...``) put the token into the log twice, in its request and the next one's
+    ``Referer``."""
+    import secrets
+
+    token, other = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+    link = f"{served.url}/signin?name=Ada+Lovelace&TOKEN={token}#x"
+    async with aiohttp.ClientSession() as browser:
+        async with browser.get(link) as r:
+            assert r.status == 200
+        raw = yarl.URL(f"{served.url}/signin?x=1;%74oken%3D{other}", encoded=True)  # sent as written
+        async with browser.get(raw, headers={"Referer": link}) as r:
+            assert r.status == 200
+    log = await _log_holding(served, '"GET /signin?x=1;%74oken%3D… HTTP/1.1" 200')
+    assert token not in log and other not in log
+    assert '"GET /signin?name=Ada+Lovelace&TOKEN=… HTTP/1.1" 200' in log
+    assert f'"{served.url}/signin?name=Ada+Lovelace&TOKEN=…#x"' in log  # the Referer

@@ -661,7 +661,8 @@ class WarroomServer(Server):
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
         and a malformed request in one line (:class:`ClientErrorsOnOneLine`), control characters a client sent (its
-        ``User-Agent``) escaped (:class:`ControlsEscaped`); no more open files for a connection is
+        ``User-Agent``) escaped (:class:`ControlsEscaped`), a token in a query hidden (:class:`TokensHidden`); no more
+        open files for a connection is
         one line a minute (:class:`OutOfFilesOnceAMinute`); the sub-protocols a websocket asked for, cut
         (:class:`WebsocketProtocolsCut`)."""
         handler = logging.StreamHandler(sys.stdout)
@@ -670,6 +671,7 @@ class WarroomServer(Server):
         handler.addFilter(WebsocketProtocolsCut())
         handler.addFilter(OutOfFilesOnceAMinute())
         handler.addFilter(ControlsEscaped())
+        handler.addFilter(TokensHidden())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
@@ -791,6 +793,28 @@ class ControlsEscaped(logging.Filter):
             record.msg, record.args = cleaned, None
         return True
 
+
+class TokensHidden(logging.Filter):
+    """A log filter: the value of a ``token`` field in a request's query, in the request line or the ``Referer`` of
+    aiohttp's access log line, is not shown (``token=…``). A sign-in link a facilitator wrote (``/signin?name=Ada&
+    token=...``), or a form sent as a query, put the trainee's token into the log twice, the link's request and the
+    next one's ``Referer``: the log, which the facilitator reads and keeps, is to hold no token (docs/serve.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "aiohttp.access":
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not fit its message: the handler says so, as without this
+            return True
+        hidden = _QUERY_TOKEN.sub(r"\1…", message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+#: A ``token`` field of a query (its name in any letter case, written plainly or percent-encoded) and its value.
+_QUERY_TOKEN = re.compile(r"([?&;](?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)(?:=|%3d))[^&;#\s\"]*", re.I)
 
 #: Seconds between two log lines saying the server has no more open files for a new connection.
 OUT_OF_FILES_EVERY = 60.0

@@ -19,6 +19,7 @@ import asyncio
 import html
 import logging
 import os
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -227,9 +228,16 @@ class SignIn:
     since: float
 
 
+#: A word of a refused name shaped as a token (``roster add``'s: 22 characters of URL-safe base64): a trainee who typed
+#: their token as the name, or pasted ``roster add``'s whole line, ``NAME<TAB>TOKEN``, into the name box.
+_TOKEN_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])")
+
+
 def _quoted_name(name: str) -> str:
-    """A name typed at sign-in, for the log: its control characters escaped, cut to 80 characters, quoted."""
-    shown = clean_line(name)
+    """A name typed at a refused sign-in, for the log: its control characters escaped, a word shaped as a token
+    (:data:`_TOKEN_WORD`) not shown, cut to 80 characters, quoted. The name as typed was logged whole, so a trainee's
+    token typed in the name box, or pasted there with the name, was in the log the facilitator reads and keeps."""
+    shown = _TOKEN_WORD.sub("[a token? not shown]", clean_line(name))
     return repr(shown[:80] + ("…" if len(shown) > 80 else ""))
 
 
