@@ -141,3 +141,29 @@ async def test_a_token_in_a_query_is_not_in_the_access_log(served: Served):
     assert token not in log and other not in log
     assert '"GET /signin?name=Ada+Lovelace&TOKEN=… HTTP/1.1" 200' in log
     assert f'"{served.url}/signin?name=Ada+Lovelace&TOKEN=…#x"' in log  # the Referer
+
+
+# --- paths of no page -------------------------------------------------------------------------------------------------
+
+
+async def test_a_path_of_no_page_says_where_the_pages_are_and_a_trailing_slash_is_dropped(served: Served):
+    """aiohttp answered a path of no page with the text ``404: Not Found`` alone, the console's own address written
+    with a trailing slash (``/console/``, as an address bar may complete it) among them."""
+    fran = await served.signed_in("Fran Allen")
+    async with fran:
+        async with fran.get("/console/?x=1", allow_redirects=False) as r:
+            assert (r.status, r.headers.get("Location")) == (302, "/console?x=1")
+        async with fran.get("/console/trainees/") as r:
+            assert r.status == 200 and str(r.url).endswith("/console/trainees")
+        async with fran.get("/console/nowhere<b>") as r:
+            text = await r.text()
+        assert r.status == 404 and "no page at <code>/console/nowhere&lt;b&gt;</code>" in text, text
+        assert 'href="/console"' in text
+        async with fran.get("/console/sessions/no-such-session") as r:  # a page's own 404 stays its own
+            assert r.status == 404 and "no-such-session" in await r.text()
+    grace = await served.signed_in("Grace Hopper")
+    async with grace:
+        for path in ("//evil.example/", "/\\evil.example/", "/%5Cevil.example/", "/%09/evil.example/"):  # never a
+            # redirect to another site
+            async with grace.get(yarl.URL(served.url + path, encoded=True), allow_redirects=False) as r:
+                assert r.status == 404 and "Location" not in r.headers, path

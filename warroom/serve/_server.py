@@ -874,6 +874,28 @@ async def refuse_nul(request: web.Request, handler: Any) -> web.StreamResponse:
     return await handler(request)
 
 
+@web.middleware
+async def no_such_page(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A path of no page: a page saying where the war room and the console are (HTTP 404), and a path ending in ``/``
+    sent to the same path without it (``/console/``, which a browser's address bar may complete, is ``/console``).
+    aiohttp answered such paths with the text ``404: Not Found`` alone. A page's own 404 (a session not stored) is
+    left as it is."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound:
+        if request.match_info.http_exception is None:  # a page's own answer
+            raise
+        trimmed = request.path.rstrip("/")
+        if trimmed and trimmed != request.path and request.method in ("GET", "HEAD"):
+            target = request.rel_url.with_path(trimmed).with_query(request.rel_url.query)
+            found = await request.app.router.resolve(request.clone(rel_url=target))
+            if found.http_exception is None:  # a page's path (never ``//evil.example``: a link to another site)
+                raise web.HTTPFound(target) from None
+        body = (f"<p>There is no page at <code>{html.escape(clean_line(request.path)[:200])}</code>.</p><p>The war "
+                'room is at <a href="/">/</a>, the facilitator\'s console at <a href="/console">/console</a>.</p>')
+        return page("War Room: no such page", body, status=404)
+
+
 #: Headers of every response: no page of the server is shown in another site's frame (a hostile page framed the war
 #: room, which without a roster needs no sign-in, or the console, under its own buttons: clickjacking), and no
 #: response is read as another type than it says.
@@ -893,8 +915,9 @@ async def never_framed(request: web.Request, response: web.StreamResponse) -> No
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
     """The aiohttp application of ``server``: the host name checked (DNS rebinding), then sign-in, in front of
     textual-serve's routes (terminal page, websocket, downloads, static files) and of the facilitator's console."""
+    # the first writes every answer the others give, bounded by how long its client reads
     checks = [written_while_read(WRITE_STALL_SECONDS), server.host_names.middleware, server.signins.middleware,
-              refuse_nul]  # the first writes every answer the others give, bounded by how long its client reads
+              refuse_nul, no_such_page]  # fmt: skip
     app = web.Application(middlewares=[*checks, *middlewares])
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
     app.add_routes(
