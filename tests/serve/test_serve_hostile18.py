@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 import yarl
 from browser_support import async_playwright, chromium_executable
-from serve_support import Served, shared_serving
+from serve_support import TOKENS, Served, shared_serving
 
 #: The public name of the class's reverse proxy, which terminates TLS and passes the name on as ``Host``.
 PROXY_NAME = "warroom.school.example"
@@ -167,3 +167,20 @@ async def test_a_path_of_no_page_says_where_the_pages_are_and_a_trailing_slash_i
             # redirect to another site
             async with grace.get(yarl.URL(served.url + path, encoded=True), allow_redirects=False) as r:
                 assert r.status == 404 and "Location" not in r.headers, path
+
+
+async def test_the_sign_in_cookie_of_a_page_served_over_https_by_a_tls_proxy_is_secure(served: Served):
+    """Behind a proxy that terminates TLS the server sees ``http`` requests, and set the sign-in cookie without
+    ``Secure``: a browser then sent it over plain HTTP too (the address typed without ``https://``, to the proxy's
+    port 80), to be read by the network HTTPS is served against. The sign-in form's ``Origin`` says the page was
+    ``https``; a page over plain HTTP keeps a cookie it can use (not ``Secure``)."""
+    form = {"name": "Ada Lovelace", "token": TOKENS["Ada Lovelace"]}
+    cookies = {}
+    for origin in (f"https://{PROXY_NAME}", f"http://{PROXY_NAME}"):
+        async with aiohttp.ClientSession(base_url=served.url) as browser:
+            headers = {"Origin": origin, "Host": PROXY_NAME}
+            async with browser.post("/signin", data=form, headers=headers, allow_redirects=False) as r:
+                assert r.status == 303
+                cookies[origin.split(":")[0]] = r.cookies[served.cookie]
+    assert cookies["https"]["secure"] and cookies["https"]["httponly"]
+    assert not cookies["http"]["secure"]

@@ -112,6 +112,16 @@ def from_another_site(request: web.Request) -> bool:
     return request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site")
 
 
+def over_https(request: web.Request) -> bool:
+    """True when the browser sent ``request`` over HTTPS: to this server's TLS, or to a reverse proxy terminating TLS in
+    front of it, whose page's form says so in its ``Origin`` (``https://...``; the proxy's request to this server is
+    ``http``). The sign-in cookie is then ``Secure``: a browser never sends it over plain HTTP, where the network
+    (the risk HTTPS is served against) would read it, e.g. to the proxy's port 80 as the trainee types the address
+    without ``https://``."""
+    origin = request.headers.get("Origin", "").strip().lower()
+    return request.scheme == "https" or origin.startswith("https://")
+
+
 def cookie_name(request: web.Request) -> str:
     """The name of the sign-in cookie of the server ``request`` reached: ``warroom_signin_PORT``, PORT the port that
     server listens on. A browser keeps one cookie per name and host name, whatever the port, so two servers on one
@@ -413,7 +423,8 @@ class SignIns:
         if self.on_change is not None:
             self.on_change(signin_id, record)
         response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")
-        response.set_cookie(cookie, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
+        response.set_cookie(cookie, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/",
+                            secure=over_https(request) or None)  # fmt: skip
         raise response  # an HTTPException is raised (aiohttp deprecates returning one), its cookie with it
 
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
