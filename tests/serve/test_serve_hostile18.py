@@ -184,3 +184,29 @@ async def test_the_sign_in_cookie_of_a_page_served_over_https_by_a_tls_proxy_is_
                 cookies[origin.split(":")[0]] = r.cookies[served.cookie]
     assert cookies["https"]["secure"] and cookies["https"]["httponly"]
     assert not cookies["http"]["secure"]
+
+
+# --- two trainees compared ------------------------------------------------------------------------------------------
+
+
+async def test_compare_shows_each_trainee_s_first_attempt_as_the_gradebook_finds_it_not_the_earliest_start(
+    served: Served,
+):
+    """``/console/compare`` compares "each one's first session" of a drill: it took the earliest start, which a
+    trainee's clock sets, where the gradebook, the grid and the figures take the session the store stored first. A
+    trainee who quit, read the review and replayed with the clock set back a year had the informed replay compared
+    as their first attempt."""
+    import sqlite3
+
+    from handcohort_support import DRILL, Play, play
+
+    first = play(served.data_dir, Play("cass", "A", (("quit", 5),)))
+    replay = play(served.data_dir, Play("cass", "A", (("esc", 12, "s1", ("e04",)),)))
+    with sqlite3.connect(served.data_dir / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET started_at = '2025-11-29T10:00:00.000000Z' WHERE session_id = ?", (replay,))
+    fran = await served.signed_in("Fran Allen")
+    async with fran, fran.get("/console/compare", params={"drill": DRILL["A"], "a": "cass"}) as r:
+        page = await r.text()
+    assert r.status == 200, page
+    compared = re.search(r'<td>A</td>.*?<a href="/console/sessions/([^"]+)">', page, re.S)
+    assert compared is not None and compared.group(1) == first, page[-3000:]
