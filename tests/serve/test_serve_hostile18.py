@@ -19,8 +19,10 @@ PROXY_NAME = "warroom.school.example"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):  # type: ignore[no-untyped-def]
-    """One `warroom serve` for this module's cases (each its own trainee or page), reached also by its proxy's name."""
-    with shared_serving(tmp_path_factory.mktemp("hostile18"), "--allowed-host", PROXY_NAME) as server:
+    """One `warroom serve` for this module's cases (each its own trainee or page), reached also by its proxy's name,
+    behind which (on this host) it trusts ``X-Forwarded-For``."""
+    folder = tmp_path_factory.mktemp("hostile18")
+    with shared_serving(folder, "--allowed-host", PROXY_NAME, "--forwarded-allow-ips", "127.0.0.1") as server:
         yield server
 
 
@@ -210,3 +212,21 @@ async def test_compare_shows_each_trainee_s_first_attempt_as_the_gradebook_finds
     assert r.status == 200, page
     compared = re.search(r'<td>A</td>.*?<a href="/console/sessions/([^"]+)">', page, re.S)
     assert compared is not None and compared.group(1) == first, page[-3000:]
+
+
+# --- behind a named reverse proxy, the log names each client ----------------------------------------------------------
+
+
+async def test_each_request_s_line_names_the_client_a_named_proxy_saw_as_the_sign_in_lines_do(served: Served):
+    """With ``--forwarded-allow-ips`` the sign-in lines named the client the proxy saw, but every request's line of
+    aiohttp's access log named the proxy itself: behind a proxy on the same host, ``127.0.0.1`` for the whole class,
+    so the log could not tell one client's requests (a flood's) from the others'."""
+    async with aiohttp.ClientSession(base_url=served.url) as browser:
+        async with browser.get("/signin?who=forwarded", headers={"X-Forwarded-For": "203.0.113.9"}) as r:
+            assert r.status == 200
+        async with browser.get("/signin?who=direct") as r:  # no header: the address that connected
+            assert r.status == 200
+    log = await _log_holding(served, '"GET /signin?who=direct HTTP/1.1" 200')
+    assert ' INFO 203.0.113.9 [' in next(line for line in log.splitlines() if "who=forwarded" in line)
+    assert ' INFO 127.0.0.1 [' in next(line for line in log.splitlines() if "who=direct" in line)
+

@@ -48,7 +48,7 @@ from warroom.core.text import clean, clean_line, cut_value, plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
-from warroom.serve._proxies import wide_proxies_warning
+from warroom.serve._proxies import client_access_logger, wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
 from warroom.serve._stall import unsent_bytes, written_while_read
 from warroom.serve._tab import (
@@ -735,6 +735,7 @@ class WarroomServer(Server):
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
                         keepalive_timeout=REQUEST_HEAD_TIMEOUT,
+                        access_log_class=client_access_logger(self.signins.proxies),
                         print=self._listening)  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
