@@ -213,7 +213,7 @@ async def test_a_trainee_plays_in_one_tab_at_a_time_and_may_take_over_from_anoth
             async with ada.get("/") as r:
                 page = await r.text()
             assert r.status == 200, page  # the seat of the tab taken over, once its process ended
-            url = re.search(r'data-session-websocket-url="ws://[^/]+(/ws/[^"]+)"', page)
+            url = re.search(r'data-session-websocket-url="(/ws/[^"]+)"', page)
             assert url is not None
             second = await ada.ws_connect(url.group(1) + "?width=140&height=45")  # as the page's terminal does
             await read_until(second, PICKER_TEXT, 90)

@@ -2,7 +2,7 @@
 
 from ._counting import counting_sentence
 from ._figures import FALSE_ALARM, HIT, NEUTRAL, detect_plot, figure, kinds_plot, sensitivity_plot, svg
-from ._gradebook import Graded, gradebook_csv, graded_sessions
+from ._gradebook import Graded, first_attempt_first, gradebook_csv, graded_sessions
 from ._grid import completion_grid
 from ._html import render
 from ._live import live_counts, live_delta, live_lines, live_rows, parse_utc
@@ -19,6 +19,7 @@ __all__ = [
     "counting_sentence",
     "detect_plot",
     "figure",
+    "first_attempt_first",
     "gradebook_csv",
     "graded_sessions",
     "kinds_plot",

@@ -46,6 +46,13 @@ def by_stored_order(stored: Mapping[str, int] | None = None) -> Callable[[Any], 
     return lambda s: (s.session_id in stored, stored.get(s.session_id, 0), s.started_at, s.session_id)
 
 
+def first_attempt_first(store: Any, sessions: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
+    """The sort key putting each trainee's first attempt first among ``sessions`` of ``store``, in the order the store
+    stored them (:func:`by_stored_order`), as the gradebook and the figures find it."""
+    order = store.stored_order([s.session_id for s in sessions])
+    return by_stored_order({sid: seq for sid, (numbered, seq) in order.items() if numbered})
+
+
 def _first_ever(attempts: Sequence[Any], first: Any | None) -> Any | None:
     """``first`` (the trainee's first session of the drill, in or out of the scope, in the order ``attempts`` are in)
     when it is not the first of ``attempts`` (the sessions in scope): the first attempt was made outside the scope."""

@@ -341,7 +341,7 @@ class _Pages:
     async def compare(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/compare?drill=ID&a=TRAINEE&b=TRAINEE``: two trainees' sessions of one drill side by side
         (each one's first session of it unless ``sa`` / ``sb`` name a session)."""
-        from warroom.console import compare_lines
+        from warroom.console import compare_lines, first_attempt_first
 
         q = request.query
         drill, names = q.get("drill", ""), (q.get("a", ""), q.get("b", ""))
@@ -350,9 +350,11 @@ class _Pages:
         def read(store: Any) -> Any:
             rows, problems = store.query_readable(drill=drill, limit=0, sort="when") if drill else ([], [])
             trainees = sorted({r.trainee for r in rows})
+            order = first_attempt_first(store, rows)  # the gradebook's first attempt, not the earliest start: a
+            # replay stamped earlier by a clock set back was compared as the trainee's first session
             picked = []
             for name, key in zip(names, ("sa", "sb"), strict=True):
-                mine = sorted((r for r in rows if r.trainee == name), key=lambda r: (r.started_at, r.session_id))
+                mine = sorted((r for r in rows if r.trainee == name), key=order)
                 chosen = next((r for r in mine if r.session_id == q.get(key)), mine[0] if mine else None)
                 picked.append((mine, chosen))
             return rows, trainees, picked, problems

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from aiohttp import web
-
+from aiohttp import web
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: The most hops of ``X-Forwarded-For`` looked at (a longer chain is a made-up one: the client is the proxy's peer).
@@ -120,3 +118,21 @@ def limit_key(client: str) -> str:
             return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return client if address is None else str(address)
+
+
+def client_access_logger(proxies: Sequence[Network]) -> type:
+    """aiohttp's access logger with each request's line naming its client (:func:`client_of`): behind a reverse proxy
+    named with ``--forwarded-allow-ips``, the address that proxy saw, as the sign-in lines do. Every request's line
+    named the proxy's own address (``127.0.0.1`` for a class behind a proxy on the same host), so the log could not
+    tell one trainee's requests, or a flood's, from the class's."""
+    from aiohttp.web_log import AccessLogger
+
+    class ClientAccessLogger(AccessLogger):
+        def _format_line(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> list[Any]:
+            line = list(super()._format_line(request, response, time))
+            if proxies and isinstance(request, web.Request):
+                client = client_of(request, proxies)
+                line = [(key, client if key == "remote_address" else value) for key, value in line]
+            return line
+
+    return ClientAccessLogger

@@ -48,7 +48,7 @@ from warroom.core.text import clean, clean_line, cut_value, plural
 from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
-from warroom.serve._proxies import wide_proxies_warning
+from warroom.serve._proxies import client_access_logger, wide_proxies_warning
 from warroom.serve._signin import SignIns, from_another_site, page
 from warroom.serve._stall import unsent_bytes, written_while_read
 from warroom.serve._tab import (
@@ -178,11 +178,32 @@ def app_command(trainee: str, options: AppOptions, python: str = sys.executable,
     return "exec " + " ".join(shlex.quote(a) for a in args)
 
 
-def own_links_only(page: str, origin: str) -> str:
-    """``page`` without the ``<link>`` elements that point at another site than ``origin`` (``http://host:port``): a
-    class's browsers then ask this server alone (an offline classroom network, no trainee's address sent to a font
-    service); the terminal's font falls back to the browser's own monospace font."""
-    return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
+def own_links_only(page: str) -> str:
+    """``page`` without the ``<link>`` elements that point at another site (those whose ``href`` is not a path of
+    this server, ``/static/...``): a class's browsers then ask this server alone (an offline classroom network, no
+    trainee's address sent to a font service); the terminal's font falls back to the browser's own monospace font."""
+    return _LINK.sub(lambda m: m.group(0) if _OWN_HREF.search(m.group(0)) else "", page)
+
+
+#: The ``href`` of a link to a path of this server (``/static/...``; not ``//host/...``, another site's).
+_OWN_HREF = re.compile(r'\bhref="/(?!/)')
+#: The terminal page's websocket URL made from the page's own address (:func:`with_notices`): the server writes the
+#: path alone (``/ws/TICKET``), and the page prefixes ``wss://`` or ``ws://`` and its host as the browser reached it.
+#: Behind a reverse proxy that terminates TLS the server sees ``http`` requests for an ``https`` page: the page's
+#: URLs were ``http://`` and ``ws://``, which a browser blocks in an ``https`` page (mixed content), so the war room
+#: never started there. textual-serve's script reads the URL when the window has loaded, after this has run.
+WEBSOCKET_URL_SCRIPT = """<script>
+document.addEventListener("DOMContentLoaded", function () {
+  "use strict";
+  var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+  document.querySelectorAll("[data-session-websocket-url]").forEach(function (terminal) {
+    var path = terminal.dataset.sessionWebsocketUrl;
+    if (path.charAt(0) === "/" && path.charAt(1) !== "/") {
+      terminal.dataset.sessionWebsocketUrl = scheme + window.location.host + path;
+    }
+  });
+});
+</script>"""
 
 
 #: What the terminal page says where scripts do not run: its Start button (a script) did nothing, said nothing.
@@ -217,7 +238,7 @@ CLOSE_REASON_SCRIPT = """<script>
 def with_notices(page: str) -> str:
     """The terminal page ``page`` saying, first in its ``<body>``, that it needs scripts where they do not run, and
     why a session ended where the server said why (:data:`CLOSE_REASON_SCRIPT`, first in its ``<head>``)."""
-    page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT, 1)
+    page = page.replace("<head>", "<head>" + CLOSE_REASON_SCRIPT + WEBSOCKET_URL_SCRIPT, 1)
     return _BODY.sub(lambda m: m.group(0) + NOSCRIPT_NOTICE, page, count=1)
 
 
@@ -486,18 +507,16 @@ class WarroomServer(Server):
         if self.full():
             return self.full_page()
         router = request.app.router
-        origin = f"{request.scheme}://{request.host}"
-        ws_scheme = "wss" if request.scheme == "https" else "ws"
         ticket = self.take_seat(holder) if self.max_sessions is not None else "tab"
-        context = {
+        context = {  # paths only: the browser reads them against the page's address (its scheme behind a TLS proxy)
             "font_size": _number(request.query.get("fontsize", "16"), 16, _MAX_FONT_SIZE),
-            "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket-seat'].url_for(ticket=ticket)}",
-            "config": {"static": {"url": f"{origin}{router['static'].url_for(filename='/')}".rstrip("/") + "/"}},
+            "app_websocket_url": str(router["websocket-seat"].url_for(ticket=ticket)),  # WEBSOCKET_URL_SCRIPT
+            "config": {"static": {"url": str(router["static"].url_for(filename="/")).rstrip("/") + "/"}},
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
-        response.text = with_notices(with_paste_guard(own_links_only(response.text or "", origin)))
+        response.text = with_notices(with_paste_guard(own_links_only(response.text or "")))
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
@@ -507,7 +526,7 @@ class WarroomServer(Server):
         if trainee is None:  # the sign-in middleware lets no such request through; kept as a second lock
             raise web.HTTPUnauthorized()
         if from_another_site(request):
-            return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
+            return self.signins.another_site_page(request, "websocket")
         if not web.WebSocketResponse().can_prepare(request).ok:  # before a seat or a live line is taken: each plain
             # GET made a "disconnected" line of the console's live class, kept 30 minutes (a flood at a trainee's will)
             return page("War Room: not a websocket", '<p>This address is the war room\'s connection: open '
@@ -642,7 +661,8 @@ class WarroomServer(Server):
         INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
         the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
         and a malformed request in one line (:class:`ClientErrorsOnOneLine`), control characters a client sent (its
-        ``User-Agent``) escaped (:class:`ControlsEscaped`); no more open files for a connection is
+        ``User-Agent``) escaped (:class:`ControlsEscaped`), a token in a query hidden (:class:`TokensHidden`); no more
+        open files for a connection is
         one line a minute (:class:`OutOfFilesOnceAMinute`); the sub-protocols a websocket asked for, cut
         (:class:`WebsocketProtocolsCut`)."""
         handler = logging.StreamHandler(sys.stdout)
@@ -651,6 +671,7 @@ class WarroomServer(Server):
         handler.addFilter(WebsocketProtocolsCut())
         handler.addFilter(OutOfFilesOnceAMinute())
         handler.addFilter(ControlsEscaped())
+        handler.addFilter(TokensHidden())
         logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
@@ -714,6 +735,7 @@ class WarroomServer(Server):
         try:
             web.run_app(build_application(self), host=self.host, port=self.port,
                         keepalive_timeout=REQUEST_HEAD_TIMEOUT,
+                        access_log_class=client_access_logger(self.signins.proxies),
                         print=self._listening)  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
@@ -773,6 +795,28 @@ class ControlsEscaped(logging.Filter):
         return True
 
 
+class TokensHidden(logging.Filter):
+    """A log filter: the value of a ``token`` field in a request's query, in the request line or the ``Referer`` of
+    aiohttp's access log line, is not shown (``token=…``). A sign-in link a facilitator wrote (``/signin?name=Ada&
+    token=...``), or a form sent as a query, put the trainee's token into the log twice, the link's request and the
+    next one's ``Referer``: the log, which the facilitator reads and keeps, is to hold no token (docs/serve.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "aiohttp.access":
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not fit its message: the handler says so, as without this
+            return True
+        hidden = _QUERY_TOKEN.sub(r"\1…", message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+#: A ``token`` field of a query (its name in any letter case, written plainly or percent-encoded) and its value.
+_QUERY_TOKEN = re.compile(r"([?&;](?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)(?:=|%3d))[^&;#\s\"]*", re.I)
+
 #: Seconds between two log lines saying the server has no more open files for a new connection.
 OUT_OF_FILES_EVERY = 60.0
 
@@ -831,6 +875,28 @@ async def refuse_nul(request: web.Request, handler: Any) -> web.StreamResponse:
     return await handler(request)
 
 
+@web.middleware
+async def no_such_page(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A path of no page: a page saying where the war room and the console are (HTTP 404), and a path ending in ``/``
+    sent to the same path without it (``/console/``, which a browser's address bar may complete, is ``/console``).
+    aiohttp answered such paths with the text ``404: Not Found`` alone. A page's own 404 (a session not stored) is
+    left as it is."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound:
+        if request.match_info.http_exception is None:  # a page's own answer
+            raise
+        trimmed = request.path.rstrip("/")
+        if trimmed and trimmed != request.path and request.method in ("GET", "HEAD"):
+            target = request.rel_url.with_path(trimmed).with_query(request.rel_url.query)
+            found = await request.app.router.resolve(request.clone(rel_url=target))
+            if found.http_exception is None:  # a page's path (never ``//evil.example``: a link to another site)
+                raise web.HTTPFound(target) from None
+        body = (f"<p>There is no page at <code>{html.escape(clean_line(request.path)[:200])}</code>.</p><p>The war "
+                'room is at <a href="/">/</a>, the facilitator\'s console at <a href="/console">/console</a>.</p>')
+        return page("War Room: no such page", body, status=404)
+
+
 #: Headers of every response: no page of the server is shown in another site's frame (a hostile page framed the war
 #: room, which without a roster needs no sign-in, or the console, under its own buttons: clickjacking), and no
 #: response is read as another type than it says.
@@ -850,8 +916,9 @@ async def never_framed(request: web.Request, response: web.StreamResponse) -> No
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
     """The aiohttp application of ``server``: the host name checked (DNS rebinding), then sign-in, in front of
     textual-serve's routes (terminal page, websocket, downloads, static files) and of the facilitator's console."""
+    # the first writes every answer the others give, bounded by how long its client reads
     checks = [written_while_read(WRITE_STALL_SECONDS), server.host_names.middleware, server.signins.middleware,
-              refuse_nul]  # the first writes every answer the others give, bounded by how long its client reads
+              refuse_nul, no_such_page]  # fmt: skip
     app = web.Application(middlewares=[*checks, *middlewares])
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
     app.add_routes(

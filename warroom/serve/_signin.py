@@ -19,6 +19,7 @@ import asyncio
 import html
 import logging
 import os
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("warroom.serve")
+#: The most other sites' pages the log names, each once (a page of a new origin each time cannot write the log full).
+MAX_FOREIGN_PAGES_LOGGED = 20
 
 #: Name of the cookie holding a sign-in id, before the port it is set for (:func:`cookie_name`).
 COOKIE = "warroom_signin"
@@ -107,6 +110,16 @@ def from_another_site(request: web.Request) -> bool:
         scheme, _, host = origin.strip().partition("://")
         return scheme.lower() not in ("http", "https") or host.lower() != request.host.lower()
     return request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site")
+
+
+def over_https(request: web.Request) -> bool:
+    """True when the browser sent ``request`` over HTTPS: to this server's TLS, or to a reverse proxy terminating TLS in
+    front of it, whose page's form says so in its ``Origin`` (``https://...``; the proxy's request to this server is
+    ``http``). The sign-in cookie is then ``Secure``: a browser never sends it over plain HTTP, where the network
+    (the risk HTTPS is served against) would read it, e.g. to the proxy's port 80 as the trainee types the address
+    without ``https://``."""
+    origin = request.headers.get("Origin", "").strip().lower()
+    return request.scheme == "https" or origin.startswith("https://")
 
 
 def cookie_name(request: web.Request) -> str:
@@ -225,9 +238,16 @@ class SignIn:
     since: float
 
 
+#: A word of a refused name shaped as a token (``roster add``'s: 22 characters of URL-safe base64): a trainee who typed
+#: their token as the name, or pasted ``roster add``'s whole line, ``NAME<TAB>TOKEN``, into the name box.
+_TOKEN_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])")
+
+
 def _quoted_name(name: str) -> str:
-    """A name typed at sign-in, for the log: its control characters escaped, cut to 80 characters, quoted."""
-    shown = clean_line(name)
+    """A name typed at a refused sign-in, for the log: its control characters escaped, a word shaped as a token
+    (:data:`_TOKEN_WORD`) not shown, cut to 80 characters, quoted. The name as typed was logged whole, so a trainee's
+    token typed in the name box, or pasted there with the name, was in the log the facilitator reads and keeps."""
+    shown = _TOKEN_WORD.sub("[a token? not shown]", clean_line(name))
     return repr(shown[:80] + ("…" if len(shown) > 80 else ""))
 
 
@@ -253,6 +273,27 @@ class SignIns:
     proxies: tuple[Network, ...] = ()
     _roster_stamp: tuple[int, int] | None = None
     _roster_looked: float = 0.0
+    #: The other sites' pages (their ``Origin``) whose forms or websockets were refused and said in the log, each
+    #: once, at most :data:`MAX_FOREIGN_PAGES_LOGGED` (:meth:`another_site_page`).
+    _foreign_logged: set[str] = field(default_factory=set)
+
+    def another_site_page(self, request: web.Request, what: str) -> web.Response:
+        """The HTTP 403 page for ``what`` (a form, a websocket) sent from another site's page
+        (:func:`from_another_site`), said once per page's origin in the log with what to do: a reverse proxy that does
+        not pass the public name it is reached by on as ``Host`` (nginx's default) makes the war room's own pages
+        another site's here, and every sign-in of the class was refused, the log saying nothing but the request's
+        line."""
+        origin = clean_line(request.headers.get("Origin", "").strip())[:200] or "a page of another site"
+        if origin not in self._foreign_logged and len(self._foreign_logged) < MAX_FOREIGN_PAGES_LOGGED:
+            self._foreign_logged.add(origin)
+            more = "; no other page will be logged" if len(self._foreign_logged) == MAX_FOREIGN_PAGES_LOGGED else ""
+            log.warning("refused a %s from %r for the host %r (HTTP 403: another site's page): if that page is this "
+                        "server's own behind a reverse proxy, have the proxy pass the name it is reached by on as "
+                        "Host (nginx: proxy_set_header Host $host) and start the server with --allowed-host and that "
+                        "name%s", what, origin, clean_line(request.host)[:200], more)  # fmt: skip
+        return page("War Room: refused", f"<p>This {what} was sent from another site's page.</p><p>If you opened the "
+                    "war room at its usual address, tell your facilitator: the server's log says what to change.</p>",
+                    403)  # fmt: skip
 
     def reload_roster(self) -> None:
         """Read the roster file again when it changed since it was last read, and end the sign-ins whose name
@@ -382,7 +423,8 @@ class SignIns:
         if self.on_change is not None:
             self.on_change(signin_id, record)
         response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")
-        response.set_cookie(cookie, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
+        response.set_cookie(cookie, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/",
+                            secure=over_https(request) or None)  # fmt: skip
         raise response  # an HTTPException is raised (aiohttp deprecates returning one), its cookie with it
 
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
@@ -406,7 +448,7 @@ class SignIns:
         if request.method not in ("GET", "HEAD", "OPTIONS") and from_another_site(request):
             # a form posted by another site's page: a sign-in there (login CSRF) made the trainee's browser play, and
             # store its sessions, as the roster name of whoever wrote that page
-            return page("War Room: refused", "<p>This form was sent from another site's page.</p>", 403)
+            return self.another_site_page(request, "form")
         if path in ("/signin", "/signout"):
             return await handler(request)
         console = path == CONSOLE_PREFIX or path.startswith(CONSOLE_PREFIX + "/")
