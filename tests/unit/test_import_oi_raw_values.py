@@ -110,8 +110,8 @@ def test_an_anthropic_message_and_a_legacy_function_call_are_flattened() -> None
     anthropic = {"type": "message", "role": "assistant", "content": [
         {"type": "text", "text": "Looking."}, {"type": "tool_use", "id": "t1", "name": "lookup", "input": {"q": "é"}}]}
     assert value_messages(json.dumps(anthropic), None) == [{
-        "role": "assistant", "contents.0.message_content.type": "text", "contents.0.message_content.text": "Looking.",
-        "tool_calls.0.tool_call.id": "t1", "tool_calls.0.tool_call.function.name": "lookup",
+        "role": "assistant", "content": "Looking.", "tool_calls.0.tool_call.id": "t1",
+        "tool_calls.0.tool_call.function.name": "lookup",
         "tool_calls.0.tool_call.function.arguments": '{"q": "é"}'}]
     legacy = {"choices": [{"message": {"role": "assistant", "content": None,
                                        "function_call": {"name": "f", "arguments": "{}"}}}]}

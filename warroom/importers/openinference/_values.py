@@ -6,9 +6,10 @@ An instrumentation that records only the raw response and request leaves JSON th
 message (``{"type": "message", "content": [blocks]}``), one message (``{"role", "content"}``), a list of messages,
 or a request holding them (``{"messages": [...]}``, Anthropic's or OpenAI's; ``{"input": ...}``, the Responses
 API's). :func:`value_messages` reads each as the flattened messages :mod:`._classify` reads from
-``llm.*_messages.N.message.*``: a mapping with ``role``, ``content`` (text) or ``contents.K.message_content.*``
-(text parts), and ``tool_calls.M.tool_call.{id,function.name,function.arguments}``; anything else is None, and the
-value is then kept as text.
+``llm.*_messages.N.message.*``: a mapping with ``role``, ``content`` (its text, thinking included, as
+:func:`~warroom.importers.exports.message` reads any chat message), and
+``tool_calls.M.tool_call.{id,function.name,function.arguments}``; anything else is None, and the value is then kept
+as text.
 """
 
 from __future__ import annotations
@@ -16,13 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.files import record_json
-from warroom.importers.exports import responses_messages
-from warroom.importers.spans import as_text
-
-#: Part types whose ``text`` is message text (OpenAI chat and Responses API, Anthropic).
-_TEXT_PARTS = ("text", "output_text", "input_text")
-#: Part / item types that are a tool call: Anthropic's ``tool_use``, the Responses API's ``function_call``.
-_CALL_PARTS = frozenset({"tool_use", "function_call"})
+from warroom.importers.exports import message, responses_messages
 
 
 def json_value(value: Any, mime_type: Any) -> Any:
@@ -88,49 +83,19 @@ def _messages_of(doc: Any) -> list[dict[str, Any]] | None:
 
 
 def _message(item: Any) -> dict[str, Any] | None:
-    """One message (``{"role", "content", "tool_calls"?}``) flattened, or None for anything else."""
-    if not isinstance(item, dict) or not isinstance(item.get("role"), str):
+    """One message (``{"role", "content", "tool_calls"?}``), read by :func:`~warroom.importers.exports.message` (the
+    one reader of a chat message: its text parts, thinking, tool calls) and flattened, or None for anything else."""
+    content = item.get("content") if isinstance(item, dict) else None
+    read = message(item) if isinstance(item, dict) and isinstance(item.get("role"), str) else None
+    if read is None or (content is not None and not isinstance(content, (str, list))):
         return None
-    content = item.get("content")
-    if content is not None and not isinstance(content, (str, list)):
-        return None
-    flat: dict[str, Any] = {"role": item["role"]}
-    calls: list[tuple[Any, Any, Any]] = []
-    if isinstance(content, str):
-        flat["content"] = content
-    elif isinstance(content, list):
-        texts = [p["text"] for p in content if isinstance(p, dict) and _kind(p) in _TEXT_PARTS
-                 and isinstance(p.get("text"), str)]
-        for k, text in enumerate(texts):
-            flat[f"contents.{k}.message_content.type"] = "text"
-            flat[f"contents.{k}.message_content.text"] = text
-        calls += [_part_call(p) for p in content if isinstance(p, dict) and _kind(p) in _CALL_PARTS]
-    listed = item.get("tool_calls")
-    for call in listed if isinstance(listed, list) else []:  # OpenAI chat: {"id", "function": {"name", ...}}
-        if isinstance(call, dict) and isinstance(call.get("function"), dict):
-            calls.append((call.get("id"), call["function"].get("name"), call["function"].get("arguments")))
-    legacy = item.get("function_call")
-    if not calls and isinstance(legacy, dict):
-        calls.append((None, legacy.get("name"), legacy.get("arguments")))
-    for m, (call_id, name, arguments) in enumerate(calls):
+    flat: dict[str, Any] = {"role": read.role}
+    if read.text or isinstance(content, str):
+        flat["content"] = read.text
+    for m, (call_id, name, arguments) in enumerate(read.calls):
         head = f"tool_calls.{m}.tool_call."
-        flat[head + "id"] = call_id if isinstance(call_id, str) else ""
-        flat[head + "function.name"] = name if isinstance(name, str) else ""
-        flat[head + "function.arguments"] = as_text(arguments)
+        flat |= {head + "id": call_id, head + "function.name": name, head + "function.arguments": arguments}
     return flat
-
-
-def _kind(part: dict[str, Any]) -> str | None:
-    """A part's or item's ``type`` when it is text, else None (a list or an object there is no type read here)."""
-    kind = part.get("type")
-    return kind if isinstance(kind, str) else None
-
-
-def _part_call(part: dict[str, Any]) -> tuple[Any, Any, Any]:
-    """``(id, name, arguments)`` of Anthropic's ``tool_use`` part or the Responses API's ``function_call`` item."""
-    if part.get("type") == "function_call":
-        return part.get("call_id") or part.get("id"), part.get("name"), part.get("arguments")
-    return part.get("id"), part.get("name"), part.get("input")
 
 
 def _response_items(items: list[Any]) -> list[dict[str, Any]] | None:

@@ -1,0 +1,49 @@
+"""One chat message, read the same by every importer that meets it (``exports.message``, the one reader of a chat
+message): the chat importer, the exports' readers (LangSmith, Langfuse) and OpenInference's raw values give the
+same text for it. OpenInference dropped an Anthropic ``thinking`` block that the others show as ``[thinking] ...``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from trace_import_support import converter
+
+from warroom.importers import chat, openinference
+from warroom.importers.exports import message
+
+#: An Anthropic assistant message that thinks, says something, and calls a tool.
+ANTHROPIC = {"type": "message", "role": "assistant", "content": [
+    {"type": "thinking", "thinking": "The order is 42; refund it.", "signature": "EqQBCgIYAh"},
+    {"type": "text", "text": "Refunding order 42."},
+    {"type": "tool_use", "id": "toolu_1", "name": "refund", "input": {"order": 42}}]}
+SHOWN = '[thinking] The order is 42; refund it.\nRefunding order 42.\n[tool call refund {"order": 42}]'
+
+
+def _openinference(tmp_path: Path, value: dict[str, Any]) -> list[dict[str, Any]]:
+    span = {"traceId": "cd" * 16, "spanId": "01", "parentSpanId": "", "name": "llm",
+            "startTimeUnixNano": "1000000000", "endTimeUnixNano": "1000000005",
+            "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in {
+                "openinference.span.kind": "LLM", "output.value": json.dumps(value)}.items()]}
+    path = tmp_path / "oi.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    return [e for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+
+
+def test_openinference_keeps_an_anthropic_thinking_block_as_the_others_do(tmp_path: Path) -> None:
+    # was 'Refunding order 42.\n[tool call refund {"order": 42}]': the model's thinking was not in the drill
+    [call] = _openinference(tmp_path, ANTHROPIC)
+    assert call["content"] == SHOWN
+    read = message(ANTHROPIC)
+    assert read is not None and read.shown() == SHOWN  # LangSmith's and Langfuse's reading
+
+
+def test_the_chat_importer_shows_the_same_text_and_call(tmp_path: Path) -> None:
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, ANTHROPIC]), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    said, call = data["trace"][1:3]
+    assert said["content"] == "[thinking] The order is 42; refund it.\nRefunding order 42."
+    assert (call["kind"], call["tool"], call["arguments"]) == ("tool_call", "refund", {"order": 42})
