@@ -47,3 +47,31 @@ def test_the_chat_importer_shows_the_same_text_and_call(tmp_path: Path) -> None:
     said, call = data["trace"][1:3]
     assert said["content"] == "[thinking] The order is 42; refund it.\nRefunding order 42."
     assert (call["kind"], call["tool"], call["arguments"]) == ("tool_call", "refund", {"order": 42})
+
+
+def test_openinference_and_the_exports_show_an_openai_refusal_as_chat_does(tmp_path: Path) -> None:
+    # was the raw JSON of the message (OpenInference) and an empty message (LangSmith, Langfuse): only the chat
+    # importer read a refusal given instead of content
+    refused = {"role": "assistant", "content": None, "refusal": "I cannot refund that."}
+    [call] = _openinference(tmp_path, refused)
+    assert call["content"] == "I cannot refund that."
+    read = message(refused)
+    assert read is not None and read.text == "I cannot refund that."
+
+
+def test_the_exports_name_an_image_part_as_chat_does() -> None:
+    # was dropped by the exports' reader (LangSmith, Langfuse): a question about an image read as if none was sent
+    asked = {"role": "user", "content": [{"type": "text", "text": "What is on this receipt?"},
+                                         {"type": "image_url", "image_url": {"url": "https://x.example/r.png"}}]}
+    read = message(asked)
+    assert read is not None and read.text == "What is on this receipt?\n[image_url part https://x.example/r.png]"
+
+
+def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(tmp_path: Path) -> None:
+    # was `[reasoning part]`: the chat importer named the block and dropped its text, which the exports show
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, {"role": "assistant", "content": [
+        {"type": "reasoning", "reasoning": "Order 42 is paid."}, {"type": "text", "text": "Refunding."}]}]),
+        encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert data["trace"][1]["content"] == "[reasoning] Order 42 is paid.\nRefunding."

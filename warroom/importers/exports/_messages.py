@@ -13,6 +13,7 @@ API output items (``message``, ``function_call``, ``function_call_output``, ``re
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +24,9 @@ from warroom.importers.spans import Step, as_text
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
-_TEXT_PARTS = ("text", "output_text", "input_text")
 _THOUGHT_PARTS = ("thinking", "reasoning")
+#: Content parts that are a tool call or its result, read as the message's calls and as tool messages.
+_CALL_PARTS = ("tool_use", "tool_result")
 #: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
 _RESPONSES_ITEMS = ("function_call", "function_call_output", "reasoning")
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
@@ -54,23 +56,54 @@ class Message:
         return "\n".join(t for t in [self.text, *shown] if t)
 
 
-def _text(content: Any) -> str:
-    """A message's content as text: text verbatim, the text parts of a list joined by newlines (an Anthropic
-    ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as ``[reasoning] TEXT``, as
-    the other importers show them; other parts, such as images and tool-use blocks, are not text)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    out = []
-    for p in content:
-        if isinstance(p, str):
-            out.append(p)
-        elif isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS and isinstance(p.get("text"), str):
-            out.append(p["text"])
-        elif isinstance(p, dict) and p.get("type") in _THOUGHT_PARTS and isinstance(p.get(p["type"]), str):
-            out.append(f"[{p['type']}] {p[p['type']]}")
-    return "\n".join(out)
+def message_text(body: dict[str, Any]) -> str:
+    """A message's text: its ``content`` verbatim, or the parts of a list joined by newlines (:func:`part_text`);
+    else its ``refusal`` (OpenAI's, instead of content)."""
+    content, refusal = body.get("content"), body.get("refusal")
+    text = "\n".join(t for t in map(part_text, content) if t is not None) if isinstance(content, list) else content
+    return text if isinstance(text, str) and text else refusal if isinstance(refusal, str) else ""
+
+
+def part_text(part: Any) -> str | None:
+    """One content part as a drill shows it, as every importer reads it: a text part's (or a bare string's) text
+    verbatim, an Anthropic ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as
+    ``[reasoning] TEXT``, OpenAI's ``refusal`` part its refusal, any other part named (:func:`other_part`); None
+    for a tool call or tool result part (read as calls and tool messages) and for what is no part (an object
+    without a text ``type``)."""
+    if isinstance(part, str):
+        return part
+    kind = part.get("type", "text") if isinstance(part, dict) else None
+    if not isinstance(kind, str):
+        return None
+    if kind in _THOUGHT_PARTS and isinstance(part.get(kind), str):
+        return f"[{kind}] {part[kind]}"
+    for key in ("text", "refusal"):  # OpenAI's refusal part: its text under `refusal`
+        if isinstance(part.get(key), str) and key in ("text", kind):
+            return str(part[key])
+    return other_part(part) if kind == part.get("type") and kind not in _CALL_PARTS else None
+
+
+def other_part(part: dict[str, Any]) -> str:
+    """A content part with no text, by its type and what it names, never its bytes: ``[image_url part
+    https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query": ...}]`` and result
+    (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
+    named: list[str] = []
+    for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
+        where = part.get(key)
+        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
+        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
+            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
+    if isinstance(part.get("name"), str):
+        named.append(part["name"])
+        if "input" in part:
+            named.append(json.dumps(part["input"], ensure_ascii=False))
+    found = part.get("content")
+    if isinstance(found, dict) and isinstance(found.get("error_code"), str):
+        named.append(f"error {found['error_code']}")
+    results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
+               if isinstance(r, dict) and isinstance(r.get("url"), str)]
+    text = " ".join([f"{part['type']} part", *named])
+    return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
 
 
 def _call(raw: Any) -> tuple[str, str, str] | None:
@@ -111,7 +144,7 @@ def _pair(item: Any) -> bool:
 def message(item: Any) -> Message | None:
     """One message of any shape the module reads, or None when ``item`` is not a message."""
     if _pair(item):
-        return Message(_PAIR_ROLES[item[0].strip().lower()], _text(item[1]))
+        return Message(_PAIR_ROLES[item[0].strip().lower()], message_text({"content": item[1]}))
     if not isinstance(item, dict):
         return None
     if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
@@ -126,7 +159,7 @@ def message(item: Any) -> Message | None:
     if not isinstance(role, str) or not role:
         return None
     status, call_id = body.get("status"), body.get("tool_call_id")
-    return Message(role, _text(body.get("content")), _calls(body), call_id if isinstance(call_id, str) else "",
+    return Message(role, message_text(body), _calls(body), call_id if isinstance(call_id, str) else "",
                    status if isinstance(status, str) else "")
 
 
