@@ -75,3 +75,28 @@ def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(t
         encoding="utf-8")
     [(data, _)] = converter(chat)(path)
     assert data["trace"][1]["content"] == "[reasoning] Order 42 is paid.\nRefunding."
+
+
+def test_thinking_in_a_field_of_its_own_is_shown_by_every_reader(tmp_path: Path) -> None:
+    # Ollama's `thinking` and DeepSeek's `reasoning_content` were dropped by every importer
+    for field, mark in (("thinking", "[thinking]"), ("reasoning_content", "[reasoning]")):
+        said = {"role": "assistant", "content": "Refunding.", field: "Order 42 is paid."}
+        read = message(said)
+        assert read is not None and read.text == f"{mark} Order 42 is paid.\nRefunding."
+        assert _openinference(tmp_path, said)[0]["content"] == f"{mark} Order 42 is paid.\nRefunding."
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, said]), encoding="utf-8")
+        [(data, _)] = converter(chat)(path)
+        assert data["trace"][1]["content"] == f"{mark} Order 42 is paid.\nRefunding."
+
+
+def test_a_gemini_message_and_a_flat_tool_call() -> None:
+    # a Gemini turn (`model`, `parts`: a thought, text, a functionCall) was an empty `model` message; a flat call's
+    # `arguments` (tau2-bench's shape) were not shown
+    gemini = {"role": "model", "parts": [{"text": "Order 42 is paid.", "thought": True}, {"text": "Refunding."},
+                                         {"functionCall": {"id": "c1", "name": "refund", "args": {"order": 42}}}]}
+    read = message(gemini)
+    assert read is not None and (read.role, read.calls) == ("assistant", [("c1", "refund", '{"order": 42}')])
+    assert read.text == "[thinking] Order 42 is paid.\nRefunding."
+    flat = message({"role": "assistant", "tool_calls": [{"id": "c2", "name": "refund", "arguments": {"order": 7}}]})
+    assert flat is not None and flat.calls == [("c2", "refund", '{"order": 7}')]

@@ -25,6 +25,8 @@ _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
 _THOUGHT_PARTS = ("thinking", "reasoning")
+#: A message's own fields holding its thinking, and their mark: Ollama's, and DeepSeek's and vLLM's.
+_THOUGHT_FIELDS = {"thinking": "thinking", "reasoning_content": "reasoning"}
 #: Content parts that are a tool call or its result, read as the message's calls and as tool messages.
 _CALL_PARTS = ("tool_use", "tool_result")
 #: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
@@ -57,11 +59,15 @@ class Message:
 
 
 def message_text(body: dict[str, Any]) -> str:
-    """A message's text: its ``content`` verbatim, or the parts of a list joined by newlines (:func:`part_text`);
-    else its ``refusal`` (OpenAI's, instead of content)."""
-    content, refusal = body.get("content"), body.get("refusal")
+    """A message's text: its thinking when the message holds it in a field of its own (Ollama's ``thinking`` as
+    ``[thinking] TEXT``, DeepSeek's and vLLM's ``reasoning_content`` as ``[reasoning] TEXT``), then its ``content``
+    verbatim, or the parts of a list (Gemini's ``parts``) joined by newlines (:func:`part_text`); else its
+    ``refusal`` (OpenAI's, instead of content)."""
+    content, refusal = body.get("content", body.get("parts")), body.get("refusal")
     text = "\n".join(t for t in map(part_text, content) if t is not None) if isinstance(content, list) else content
-    return text if isinstance(text, str) and text else refusal if isinstance(refusal, str) else ""
+    text = text if isinstance(text, str) and text else refusal if isinstance(refusal, str) else ""
+    thought = [f"[{mark}] {body[key]}" for key, mark in _THOUGHT_FIELDS.items() if isinstance(body.get(key), str)]
+    return "\n".join(t for t in [*thought, text] if t)
 
 
 def part_text(part: Any) -> str | None:
@@ -77,6 +83,8 @@ def part_text(part: Any) -> str | None:
         return None
     if kind in _THOUGHT_PARTS and isinstance(part.get(kind), str):
         return f"[{kind}] {part[kind]}"
+    if part.get("thought") is True and isinstance(part.get("text"), str):  # Gemini's thought summary
+        return f"[thinking] {part['text']}"
     for key in ("text", "refusal"):  # OpenAI's refusal part: its text under `refusal`
         if isinstance(part.get(key), str) and key in ("text", kind):
             return str(part[key])
@@ -107,12 +115,13 @@ def other_part(part: dict[str, Any]) -> str:
 
 
 def _call(raw: Any) -> tuple[str, str, str] | None:
-    """One tool call, LangChain's, OpenAI's or Anthropic's ``tool_use`` part; None when it is none of them."""
+    """One tool call, LangChain's, OpenAI's, Anthropic's ``tool_use`` part, Gemini's ``functionCall`` or a flat
+    ``{id, name, arguments}`` (tau2-bench); None when it is none of them."""
     if not isinstance(raw, dict):
         return None
     fn = raw.get("function")
     name, args = (fn.get("name"), fn.get("arguments")) if isinstance(fn, dict) else (
-        raw.get("name"), raw.get("args", raw.get("input")))
+        raw.get("name"), next((raw[k] for k in ("args", "input", "arguments") if k in raw), None))
     if not isinstance(name, str) or not name:
         return None
     call_id = raw.get("id")
@@ -128,6 +137,9 @@ def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     raw = list(listed) if isinstance(listed, list) else []
     if not raw and isinstance(content, list):
         raw = [p for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
+    parts = body.get("parts")  # Gemini's: {"functionCall": {"id"?, "name", "args"}}
+    if not raw and isinstance(parts, list):
+        raw = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
     calls = [c for c in map(_call, raw) if c is not None]
     legacy = body.get("function_call") or (extra.get("function_call") if isinstance(extra, dict) else None)
     if not calls and isinstance(legacy, dict) and (c := _call({"function": legacy})) is not None:
@@ -158,6 +170,7 @@ def message(item: Any) -> Message | None:
         role = _ROLES.get(item["type"])
     if not isinstance(role, str) or not role:
         return None
+    role = "assistant" if role == "model" else role  # Gemini's name for the model's turns
     status, call_id = body.get("status"), body.get("tool_call_id")
     return Message(role, message_text(body), _calls(body), call_id if isinstance(call_id, str) else "",
                    status if isinstance(status, str) else "")
