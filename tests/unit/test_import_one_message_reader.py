@@ -100,3 +100,33 @@ def test_a_gemini_message_and_a_flat_tool_call() -> None:
     assert read.text == "[thinking] Order 42 is paid.\nRefunding."
     flat = message({"role": "assistant", "tool_calls": [{"id": "c2", "name": "refund", "arguments": {"order": 7}}]})
     assert flat is not None and flat.calls == [("c2", "refund", '{"order": 7}')]
+
+
+GEMINI = {"contents": [
+    {"role": "user", "parts": [{"text": "Refund order 42."}]},
+    {"role": "model", "parts": [{"text": "Order 42 is paid.", "thought": True}, {"text": "Refunding."},
+                                {"functionCall": {"name": "refund", "args": {"order": 42}}}]},
+    {"role": "user", "parts": [{"functionResponse": {"name": "refund", "response": {"refunded": True}}}]},
+    {"role": "model", "parts": [{"text": "Done."}]}]}
+
+
+def test_the_chat_importer_reads_gemini_contents_as_the_exports_read_its_messages(tmp_path: Path) -> None:
+    # was refused ("Gemini API `contents` (`parts`) are not read")
+    path = tmp_path / "gemini.json"
+    path.write_text(json.dumps(GEMINI), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert [(e["kind"], e.get("content", e.get("tool", e.get("output")))) for e in data["trace"]] == [
+        ("human_message", "Refund order 42."), ("executor_message", "[thinking] Order 42 is paid.\nRefunding."),
+        ("tool_call", "refund"), ("tool_result", '{"refunded": true}'), ("executor_message", "Done.")]
+    assert data["trace"][2]["arguments"] == {"order": 42} and data["trace"][3]["call"] == data["trace"][2]["id"]
+    read = message(GEMINI["contents"][1])
+    assert read is not None and read.text == data["trace"][1]["content"]
+
+
+def test_a_gemini_image_part_is_named_never_its_bytes() -> None:
+    asked = {"role": "user", "parts": [{"text": "What is on this receipt?"},
+                                       {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo" * 10}},
+                                       {"fileData": {"mimeType": "image/png", "fileUri": "gs://b/r.png"}}]}
+    read = message(asked)
+    assert read is not None and read.text == ("What is on this receipt?\n[inlineData part image/png, 110 characters]\n"
+                                              "[fileData part image/png gs://b/r.png]")

@@ -104,10 +104,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     record_id = None
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
-        key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
-        if key is None and "contents" in item:
-            raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
-                             "import chat` reads chat-completions and Anthropic messages")
+        key = next((k for k in ("messages", "traj", "conversations", "contents") if k in item), None)
         if key is None and "trajectory_id" in item and "failures" in item:
             raise TraceError(f"{where or 'the top level'}: this is a ground-truth record (`trajectory_id`, "
                              "`failures`), not a run: give its file with `--ground-truth FILE`, and the runs it "

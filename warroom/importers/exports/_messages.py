@@ -1,14 +1,16 @@
-"""Chat messages as LangSmith runs and Langfuse observations record them, read as :class:`Message` objects.
+"""Chat messages as LangSmith runs and Langfuse observations record them, read as :class:`Message` objects: the one
+reader of a chat message, whose text (:func:`message_text`, :func:`part_text`) ``chat`` and OpenInference read too.
 
 Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
 "kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
 chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
-lists (``["user", "hi"]``). Tool calls come from ``tool_calls`` (LangChain's
-``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
-``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, the legacy ``function_call``, and OpenAI Responses
-API output items (``message``, ``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
+lists (``["user", "hi"]``), and Gemini's ``{"role": "model", "parts": [...]}``. Tool calls come from ``tool_calls``
+(LangChain's ``{"name", "args", "id"}``, OpenAI's ``{"id", "function": {"name", "arguments"}}``, a flat ``{"id",
+"name", "arguments"}``), ``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, Gemini's
+``functionCall`` parts, the legacy ``function_call``, and OpenAI Responses API output items (``message``,
+``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
 """
 
 from __future__ import annotations
@@ -85,6 +87,11 @@ def part_text(part: Any) -> str | None:
         return f"[{kind}] {part[kind]}"
     if part.get("thought") is True and isinstance(part.get("text"), str):  # Gemini's thought summary
         return f"[thinking] {part['text']}"
+    media = next((part[k] | {"kind": k} for k in ("inlineData", "fileData") if isinstance(part.get(k), dict)), None)
+    if media is not None:  # Gemini's: its media type and URI, or its bytes' size only
+        named = " ".join(n for n in (media["kind"] + " part", media.get("mimeType"), media.get("fileUri"))
+                         if isinstance(n, str) and n)
+        return f"[{named}, {len(media['data']):,} characters]" if isinstance(media.get("data"), str) else f"[{named}]"
     for key in ("text", "refusal"):  # OpenAI's refusal part: its text under `refusal`
         if isinstance(part.get(key), str) and key in ("text", kind):
             return str(part[key])
