@@ -191,7 +191,6 @@ def test_sharegpt_conversations_are_read() -> None:
 @pytest.mark.parametrize(("doc", "message"), [
     ({"conversations": [{"from": "human", "value": "x"}, {"from": "observation", "value": "{}"}]},
      "conversations[1].from is 'observation'; ShareGPT turns are read from human, user, gpt"),
-    ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "Gemini API `contents` (`parts`) are not read"),
 ])
 def test_unread_dataset_shapes_are_named(tmp_path: Path, doc: object, message: str) -> None:
     assert_refused(converter(chat), tmp_path / "t.json", doc, message)

@@ -13,7 +13,7 @@ from locations import TESTS
 from warroom.core.author import run_checks
 from warroom.core.load import load_drill
 from warroom.importers.chat import import_chats
-from warroom.importers.kit import TraceOptions
+from warroom.importers.kit import Price, TraceOptions
 
 AGENTRX = TESTS / "fixtures" / "agentrx"
 #: The shared AgentRx corpus (a copy of the public benchmark's subset), when this machine has it.
@@ -170,3 +170,15 @@ def test_an_annotation_at_any_step_is_keyed_and_checked_or_refused_with_a_reason
                 assert drill.answer_key is not None and run_checks(drill).passed, (path, step)
                 keyed += 1
     assert keyed > 0 and refused > 0
+
+
+def test_a_keyed_drill_s_damage_notes_give_the_cost_as_every_amount_is_shown(tmp_path: Path) -> None:
+    # was `est. USD 0.0000` at a cheap model's price (four decimals, a second format of money beside core.text.usd,
+    # which Who&When's notes use): an estimated cost shown as nothing
+    report = import_chats([AGENTRX / "tau-retail" / "failed"], tmp_path, TraceOptions(
+        ground_truth=AGENTRX / "tau-retail" / "ground_truth.json", price=Price(0.02, 0.05)))
+    drill = load_drill(report.imported[0].output)
+    [entry] = drill.answer_key.damage.entries
+    usage = drill.event(entry.event).usage  # 145 in, 25 out: 145 x 0.02 + 25 x 0.05 = 4.15 millionths of a dollar
+    assert (usage.input_tokens, usage.output_tokens) == (145, 25)
+    assert entry.note == "assistant's turn after the fault (model call, est. $0.00000415)"

@@ -14,6 +14,7 @@ import pytest
 from trace_import_support import FIXTURES, converter
 
 from warroom.importers import openinference
+from warroom.importers.exports import Message
 from warroom.importers.openinference import value_messages
 
 THIRD = FIXTURES / "thirdparty"
@@ -106,18 +107,14 @@ def test_other_values_stay_as_they_are(tmp_path: Path, value: str) -> None:
     assert call["content"] == value
 
 
-def test_an_anthropic_message_and_a_legacy_function_call_are_flattened() -> None:
+def test_an_anthropic_message_and_a_legacy_function_call_are_read() -> None:
     anthropic = {"type": "message", "role": "assistant", "content": [
         {"type": "text", "text": "Looking."}, {"type": "tool_use", "id": "t1", "name": "lookup", "input": {"q": "é"}}]}
-    assert value_messages(json.dumps(anthropic), None) == [{
-        "role": "assistant", "contents.0.message_content.type": "text", "contents.0.message_content.text": "Looking.",
-        "tool_calls.0.tool_call.id": "t1", "tool_calls.0.tool_call.function.name": "lookup",
-        "tool_calls.0.tool_call.function.arguments": '{"q": "é"}'}]
+    assert value_messages(json.dumps(anthropic), None) == [
+        Message("assistant", "Looking.", [("t1", "lookup", '{"q": "é"}')])]
     legacy = {"choices": [{"message": {"role": "assistant", "content": None,
                                        "function_call": {"name": "f", "arguments": "{}"}}}]}
-    assert value_messages(json.dumps(legacy), "application/json") == [{
-        "role": "assistant", "tool_calls.0.tool_call.id": "", "tool_calls.0.tool_call.function.name": "f",
-        "tool_calls.0.tool_call.function.arguments": "{}"}]
+    assert value_messages(json.dumps(legacy), "application/json") == [Message("assistant", "", [("", "f", "{}")])]
 
 
 @pytest.mark.parametrize("value", [
@@ -136,7 +133,6 @@ def test_odd_fields_of_a_message_shape_are_passed_over_not_a_traceback(tmp_path:
 
 @pytest.mark.parametrize("value", [
     '{"role": "assistant"}',  # a message with nothing in it
-    '{"role": "assistant", "content": null, "refusal": "I cannot refund that."}',
     '{"role": "assistant", "content": [{"type": ["text"], "text": "hi"}]}',  # no part read
     '[{"role": "tool", "content": "refunded", "tool_call_id": "c1"}]',  # no message of the model's
 ])
@@ -153,7 +149,7 @@ def test_a_value_whose_text_holds_an_unpaired_surrogate_stays_as_written(tmp_pat
     value = '{"role": "assistant", "content": "half \\ud800 a pair"}'
     assert value_messages(value, "application/json") is None
     assert value_messages('{"role": "assistant", "content": "\\u00e9 \\ud83d\\ude00"}', None) == [
-        {"role": "assistant", "content": "é 😀"}]  # a paired one is a character
+        Message("assistant", "é 😀")]  # a paired one is a character
     data = _import(tmp_path, _llm_span("01", {"output.value": value}))
     [call] = _model_events(data)
     assert call["content"] == value

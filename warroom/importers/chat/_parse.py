@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from warroom.importers.chat._shapes import normalize, sharegpt, system_prompt
-from warroom.importers.exports import ANSWERS_FIELD, is_responses_items, responses_messages
+from warroom.importers.exports import ANSWERS_FIELD, is_responses_items, message_text, part_text, responses_messages
 from warroom.importers.kit import MAX_CHAT_BYTES, TraceError, json_kind, json_lines, parse_json, read_text
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -105,10 +104,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     record_id = None
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
-        key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
-        if key is None and "contents" in item:
-            raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
-                             "import chat` reads chat-completions and Anthropic messages")
+        key = next((k for k in ("messages", "traj", "conversations", "contents") if k in item), None)
         if key is None and "trajectory_id" in item and "failures" in item:
             raise TraceError(f"{where or 'the top level'}: this is a ground-truth record (`trajectory_id`, "
                              "`failures`), not a run: give its file with `--ground-truth FILE`, and the runs it "
@@ -138,54 +134,16 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     return Conversation(where, index, messages, model, notes, record_id=record_id)
 
 
-#: Content parts whose text is under another key than ``text``: OpenAI's refusal, Anthropic's thinking.
-_PART_TEXT = {"refusal": "refusal", "thinking": "thinking"}
-
-
-def _other_part(part: dict[str, Any]) -> str:
-    """A content part the importer has no text for, by its type and what it names, never its bytes:
-    ``[image_url part https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query":
-    ...}]`` and result (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
-    named: list[str] = []
-    for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
-        where = part.get(key)
-        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
-        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
-            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
-    if isinstance(part.get("name"), str):
-        named.append(part["name"])
-        if "input" in part:
-            named.append(json.dumps(part["input"], ensure_ascii=False))
-    found = part.get("content")
-    if isinstance(found, dict) and isinstance(found.get("error_code"), str):
-        named.append(f"error {found['error_code']}")
-    results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
-               if isinstance(r, dict) and isinstance(r.get("url"), str)]
-    text = " ".join([f"{part['type']} part", *named])
-    return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
-
-
-def _text(content: Any, where: str) -> str:
-    """A message's ``content`` as text: a string as is, text parts joined by newlines (a refusal part's refusal, a
-    thinking part's thinking as ``[thinking] ...``), other parts named (``[image_url part]``)."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
+def _check_content(content: Any, where: str) -> None:
+    """Refuse a message ``content`` that is not text, null or a list of parts (objects with a text ``type``, or
+    ``text``); what it shows is read by :func:`~warroom.importers.exports.message_text`, as every importer reads
+    it."""
     if isinstance(content, list):
-        parts = []
         for part in content:
-            key = _PART_TEXT.get(str(part.get("type"))) if isinstance(part, dict) else None
-            if isinstance(part, dict) and isinstance(part.get("text"), str):
-                parts.append(part["text"])
-            elif key is not None and isinstance(part.get(key), str):
-                parts.append(f"[thinking] {part[key]}" if key == "thinking" else part[key])
-            elif isinstance(part, dict) and isinstance(part.get("type"), str):
-                parts.append(_other_part(part))
-            else:
+            if not isinstance(part, dict) or (part_text(part) is None and not isinstance(part.get("type"), str)):
                 raise TraceError(f"{where}.content: a content part is an object with `type` (and `text`)")
-        return "\n".join(parts)
-    raise TraceError(f"{where}.content is a JSON {json_kind(content)}; it must be text or a list of parts")
+    elif content is not None and not isinstance(content, str):
+        raise TraceError(f"{where}.content is a JSON {json_kind(content)}; it must be text or a list of parts")
 
 
 def _message(m: Any, where: str) -> Message:
@@ -194,9 +152,7 @@ def _message(m: Any, where: str) -> Message:
     role = m.get("role")
     if role not in ROLES:
         raise TraceError(f"{where}.role is {role!r}; expected one of {', '.join(ROLES)}")
-    text = _text(m.get("content"), where)
-    if not text and isinstance(m.get("refusal"), str):  # OpenAI: a refusal instead of content
-        text = m["refusal"]
+    _check_content(m.get("content"), where)
     listed = m.get("tool_calls")
     if listed is not None and not isinstance(listed, list):
         raise TraceError(f"{where}.tool_calls is a JSON {json_kind(listed)}, not a list of tool calls")
@@ -207,8 +163,8 @@ def _message(m: Any, where: str) -> Message:
     if role == "tool" and not (isinstance(answers, str) and answers):
         raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
     name = m.get("name") if isinstance(m.get("name"), str) else None
-    return Message(role, text, calls, answers if role == "tool" else None, name, error=m.get("is_error") is True,
-                   answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")))
+    return Message(role, message_text(m), calls, answers if role == "tool" else None, name,
+                   error=m.get("is_error") is True, answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")))
 
 
 def _tool_call(c: Any, where: str) -> ToolCall:

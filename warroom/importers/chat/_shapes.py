@@ -17,6 +17,10 @@
   index), and ``tool`` messages without ``tool_call_id``, each answering the earliest call (with an id or not) of
   its ``tool_name`` not yet answered (else the earliest call not yet answered), as Ollama's clients append results
   in their calls' order.
+- **Gemini API** ``contents`` (``{role: user | model, parts: [...]}``): ``model`` turns are the assistant's, their
+  ``functionCall`` parts its tool calls (without an ``id``, given one as Ollama's are) and their other parts its
+  content (text, a ``thought`` part as ``[thinking] TEXT``: :func:`warroom.importers.exports.part_text`); each
+  ``functionResponse`` part a ``tool`` message answering its call, by ``id`` else by its ``name`` as Ollama's.
 - **A tool call id used again** (a server that gives every call the id ``0``): each use after the first is made
   unique (``0#1``), and a ``tool`` message naming that id answers the earliest call of it not yet answered.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
@@ -31,6 +35,7 @@ from typing import Any
 
 from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS
 from warroom.importers.kit import TraceError
+from warroom.importers.spans import as_text
 
 
 def _listed(value: Any) -> list[Any]:
@@ -70,6 +75,26 @@ def _anthropic_user(m: dict[str, Any], where: str) -> list[tuple[str, dict[str, 
     if rest:
         out.append((where, {**m, "content": rest}))
     return out
+
+
+def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
+    """A Gemini API turn (``parts``, no ``content``) as chat messages: its function responses as ``tool`` messages,
+    then the turn (``model``: the assistant's) with its function calls as ``tool_calls``; any other message as it
+    is."""
+    parts = m.get("parts")
+    if "content" in m or not isinstance(parts, list):
+        return [m]
+    asked = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
+    told = [p["functionResponse"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)]
+    out = [{"role": "tool", "tool_call_id": r.get("id"), "tool_name": r.get("name"), "content":
+            as_text(r.get("response"))} for r in told]
+    rest = [p for p in parts if not (isinstance(p, dict) and ({"functionCall", "functionResponse"} & set(p)))]
+    turn = {k: v for k, v in m.items() if k != "parts"} | {"role": "assistant" if m.get("role") == "model"
+                                                            else m.get("role"), "content": rest}
+    if asked:
+        turn["tool_calls"] = [{"id": c.get("id"), "function": {"name": c.get("name"), "arguments": c.get("args", {})}}
+                              for c in asked]
+    return out + ([turn] if rest or asked or not told else [])
 
 
 def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
@@ -160,7 +185,7 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     open_calls: list[tuple[str, str]] = []  # legacy function calls not yet answered
     unanswered: list[tuple[str, str, bool]] = []  # tool calls not yet answered (id, tool, whether the id is theirs)
-    for i, m in enumerate(items):
+    for i, m in ((i, m) for i, item in enumerate(items) for m in (_gemini(item) if isinstance(item, dict) else [item])):
         here = f"{where}[{m.get(ITEM_INDEX, i) if isinstance(m, dict) else i}]"  # a Responses item's own index
         if not isinstance(m, dict):
             out.append((here, m))
@@ -225,7 +250,8 @@ def system_prompt(value: Any) -> dict[str, Any] | None:
 
 def is_chat(value: Any) -> bool:
     """Whether ``value`` (a file's first JSON value) has the shape of a chat transcript: a message (an object with
-    a ``role``), a conversation (an object with ``messages``, ``traj`` or ``conversations``), Responses API items,
+    a ``role``), a conversation (an object with ``messages``, ``traj``, ``conversations`` or Gemini's ``contents``),
+    Responses API items,
     or an array of these (or of arrays of them)."""
     item = value
     for _ in range(2):  # an array of conversations, each an array of messages
@@ -233,5 +259,5 @@ def is_chat(value: Any) -> bool:
             item = item[0]
     if not isinstance(item, dict):
         return False
-    return (any(isinstance(item.get(k), list) for k in ("messages", "traj", "conversations"))
+    return (any(isinstance(item.get(k), list) for k in ("messages", "traj", "conversations", "contents"))
             or isinstance(item.get("role"), str) or str(item.get("type")) in RESPONSES_ITEMS)

@@ -1,7 +1,17 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
 from ._convert import Recorded, convert_export
-from ._messages import Message, generation_info, message, messages, model_messages, model_said, tool_answer
+from ._messages import (
+    Message,
+    generation_info,
+    message,
+    message_text,
+    messages,
+    model_messages,
+    model_said,
+    part_text,
+    tool_answer,
+)
 from ._responses import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, is_responses_items, responses_messages
 from ._tree import ancestors, attach_tools, root_ids
 from ._values import (
@@ -33,9 +43,11 @@ __all__ = [
     "generation_info",
     "is_responses_items",
     "message",
+    "message_text",
     "messages",
     "model_messages",
     "model_said",
+    "part_text",
     "python_literal",
     "read_values",
     "recorded_prices",

@@ -1,18 +1,21 @@
-"""Chat messages as LangSmith runs and Langfuse observations record them, read as :class:`Message` objects.
+"""Chat messages as LangSmith runs and Langfuse observations record them, read as :class:`Message` objects: the one
+reader of a chat message, whose text (:func:`message_text`, :func:`part_text`) ``chat`` and OpenInference read too.
 
 Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
 "kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
 chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
-lists (``["user", "hi"]``). Tool calls come from ``tool_calls`` (LangChain's
-``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
-``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, the legacy ``function_call``, and OpenAI Responses
-API output items (``message``, ``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
+lists (``["user", "hi"]``), and Gemini's ``{"role": "model", "parts": [...]}``. Tool calls come from ``tool_calls``
+(LangChain's ``{"name", "args", "id"}``, OpenAI's ``{"id", "function": {"name", "arguments"}}``, a flat ``{"id",
+"name", "arguments"}``), ``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, Gemini's
+``functionCall`` parts, the legacy ``function_call``, and OpenAI Responses API output items (``message``,
+``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +26,11 @@ from warroom.importers.spans import Step, as_text
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
-_TEXT_PARTS = ("text", "output_text", "input_text")
 _THOUGHT_PARTS = ("thinking", "reasoning")
+#: A message's own fields holding its thinking, and their mark: Ollama's, and DeepSeek's and vLLM's.
+_THOUGHT_FIELDS = {"thinking": "thinking", "reasoning_content": "reasoning"}
+#: Content parts that are a tool call or its result, read as the message's calls and as tool messages.
+_CALL_PARTS = ("tool_use", "tool_result")
 #: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
 _RESPONSES_ITEMS = ("function_call", "function_call_output", "reasoning")
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
@@ -54,32 +60,75 @@ class Message:
         return "\n".join(t for t in [self.text, *shown] if t)
 
 
-def _text(content: Any) -> str:
-    """A message's content as text: text verbatim, the text parts of a list joined by newlines (an Anthropic
-    ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as ``[reasoning] TEXT``, as
-    the other importers show them; other parts, such as images and tool-use blocks, are not text)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    out = []
-    for p in content:
-        if isinstance(p, str):
-            out.append(p)
-        elif isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS and isinstance(p.get("text"), str):
-            out.append(p["text"])
-        elif isinstance(p, dict) and p.get("type") in _THOUGHT_PARTS and isinstance(p.get(p["type"]), str):
-            out.append(f"[{p['type']}] {p[p['type']]}")
-    return "\n".join(out)
+def message_text(body: dict[str, Any]) -> str:
+    """A message's text: its thinking when the message holds it in a field of its own (Ollama's ``thinking`` as
+    ``[thinking] TEXT``, DeepSeek's and vLLM's ``reasoning_content`` as ``[reasoning] TEXT``), then its ``content``
+    verbatim, or the parts of a list (Gemini's ``parts``) joined by newlines (:func:`part_text`); else its
+    ``refusal`` (OpenAI's, instead of content)."""
+    content, refusal = body.get("content", body.get("parts")), body.get("refusal")
+    text = "\n".join(t for t in map(part_text, content) if t is not None) if isinstance(content, list) else content
+    text = text if isinstance(text, str) and text else refusal if isinstance(refusal, str) else ""
+    thought = [f"[{mark}] {body[key]}" for key, mark in _THOUGHT_FIELDS.items() if isinstance(body.get(key), str)]
+    return "\n".join(t for t in [*thought, text] if t)
+
+
+def part_text(part: Any) -> str | None:
+    """One content part as a drill shows it, as every importer reads it: a text part's (or a bare string's) text
+    verbatim, an Anthropic ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as
+    ``[reasoning] TEXT``, OpenAI's ``refusal`` part its refusal, any other part named (:func:`other_part`); None
+    for a tool call or tool result part (read as calls and tool messages) and for what is no part (an object
+    without a text ``type``)."""
+    if isinstance(part, str):
+        return part
+    kind = part.get("type", "text") if isinstance(part, dict) else None
+    if not isinstance(kind, str):
+        return None
+    if kind in _THOUGHT_PARTS and isinstance(part.get(kind), str):
+        return f"[{kind}] {part[kind]}"
+    if part.get("thought") is True and isinstance(part.get("text"), str):  # Gemini's thought summary
+        return f"[thinking] {part['text']}"
+    media = next((part[k] | {"kind": k} for k in ("inlineData", "fileData") if isinstance(part.get(k), dict)), None)
+    if media is not None:  # Gemini's: its media type and URI, or its bytes' size only
+        named = " ".join(n for n in (media["kind"] + " part", media.get("mimeType"), media.get("fileUri"))
+                         if isinstance(n, str) and n)
+        return f"[{named}, {len(media['data']):,} characters]" if isinstance(media.get("data"), str) else f"[{named}]"
+    for key in ("text", "refusal"):  # OpenAI's refusal part: its text under `refusal`
+        if isinstance(part.get(key), str) and key in ("text", kind):
+            return str(part[key])
+    return other_part(part) if kind == part.get("type") and kind not in _CALL_PARTS else None
+
+
+def other_part(part: dict[str, Any]) -> str:
+    """A content part with no text, by its type and what it names, never its bytes: ``[image_url part
+    https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query": ...}]`` and result
+    (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
+    named: list[str] = []
+    for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
+        where = part.get(key)
+        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
+        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
+            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
+    if isinstance(part.get("name"), str):
+        named.append(part["name"])
+        if "input" in part:
+            named.append(json.dumps(part["input"], ensure_ascii=False))
+    found = part.get("content")
+    if isinstance(found, dict) and isinstance(found.get("error_code"), str):
+        named.append(f"error {found['error_code']}")
+    results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
+               if isinstance(r, dict) and isinstance(r.get("url"), str)]
+    text = " ".join([f"{part['type']} part", *named])
+    return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
 
 
 def _call(raw: Any) -> tuple[str, str, str] | None:
-    """One tool call, LangChain's, OpenAI's or Anthropic's ``tool_use`` part; None when it is none of them."""
+    """One tool call, LangChain's, OpenAI's, Anthropic's ``tool_use`` part, Gemini's ``functionCall`` or a flat
+    ``{id, name, arguments}`` (tau2-bench); None when it is none of them."""
     if not isinstance(raw, dict):
         return None
     fn = raw.get("function")
     name, args = (fn.get("name"), fn.get("arguments")) if isinstance(fn, dict) else (
-        raw.get("name"), raw.get("args", raw.get("input")))
+        raw.get("name"), next((raw[k] for k in ("args", "input", "arguments") if k in raw), None))
     if not isinstance(name, str) or not name:
         return None
     call_id = raw.get("id")
@@ -95,6 +144,9 @@ def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     raw = list(listed) if isinstance(listed, list) else []
     if not raw and isinstance(content, list):
         raw = [p for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
+    parts = body.get("parts")  # Gemini's: {"functionCall": {"id"?, "name", "args"}}
+    if not raw and isinstance(parts, list):
+        raw = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
     calls = [c for c in map(_call, raw) if c is not None]
     legacy = body.get("function_call") or (extra.get("function_call") if isinstance(extra, dict) else None)
     if not calls and isinstance(legacy, dict) and (c := _call({"function": legacy})) is not None:
@@ -111,7 +163,7 @@ def _pair(item: Any) -> bool:
 def message(item: Any) -> Message | None:
     """One message of any shape the module reads, or None when ``item`` is not a message."""
     if _pair(item):
-        return Message(_PAIR_ROLES[item[0].strip().lower()], _text(item[1]))
+        return Message(_PAIR_ROLES[item[0].strip().lower()], message_text({"content": item[1]}))
     if not isinstance(item, dict):
         return None
     if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
@@ -125,8 +177,9 @@ def message(item: Any) -> Message | None:
         role = _ROLES.get(item["type"])
     if not isinstance(role, str) or not role:
         return None
+    role = "assistant" if role == "model" else role  # Gemini's name for the model's turns
     status, call_id = body.get("status"), body.get("tool_call_id")
-    return Message(role, _text(body.get("content")), _calls(body), call_id if isinstance(call_id, str) else "",
+    return Message(role, message_text(body), _calls(body), call_id if isinstance(call_id, str) else "",
                    status if isinstance(status, str) else "")
 
 

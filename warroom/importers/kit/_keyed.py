@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.author import retimed_note, stretch_after
+from warroom.core.text import usd
 from warroom.importers.kit._rules import TraceError
 
 #: The events that are a model's turn (one wasted agent turn each when they come after the fault).
@@ -60,8 +61,8 @@ def _damage(events: list[dict[str, Any]], after: int, prices: dict[str, Any]) ->
         note = f"{ev.get('agent', 'the agent')}'s turn after the fault"
         if usage:
             model = prices["planner" if ev.get("kind") == "planner_call" else "executor"]
-            usd = model_cost(usage, Price(model["input_usd_per_mtok"], model["output_usd_per_mtok"]))
-            note += f" (model call, est. USD {usd:.4f})"
+            cost = model_cost(usage, Price(model["input_usd_per_mtok"], model["output_usd_per_mtok"]))
+            note += f" (model call, est. {usd(cost)})"  # as Who&When's notes and every amount shown (core.text)
         out.append({"event": ev["id"], "amount": 1, "note": note})
     return out
 

@@ -21,6 +21,7 @@ from openinference.semconv.trace import (
 )
 
 from warroom.core.files import record_json
+from warroom.importers.exports import Message
 from warroom.importers.openinference._values import json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
@@ -108,9 +109,9 @@ def _media_part(part: dict[str, Any]) -> str:
     return f"[{kind} part {url}]".replace(" ]", "]")
 
 
-def _message_text(message: dict[str, Any]) -> str:
-    """One flattened message as text: its ``content`` verbatim, else the text parts of its ``contents`` joined by
-    newlines; then each tool call it asks for as ``[tool call NAME ARGS]`` (as ``otel`` shows them)."""
+def _message(message: dict[str, Any]) -> Message:
+    """One flattened message as the exports' :class:`~warroom.importers.exports.Message` (shown as they show it):
+    its ``content`` verbatim, else the text parts of its ``contents`` joined by newlines; its tool calls."""
     text_key, type_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT, MessageContentAttributes.MESSAGE_CONTENT_TYPE
     content = as_text(message.get("content"))
     if not content:
@@ -118,25 +119,25 @@ def _message_text(message: dict[str, Any]) -> str:
                             for p in _numbered(message, "contents")
                             if (p.get(text_key) is not None and p.get(type_key, "text") == "text")
                             or p.get(type_key) in _MEDIA)
-    shown = [f"[tool call {name} {args}]".replace(" ]", "]") for _, name, args in _calls(message)]
-    return "\n".join(t for t in [content, *shown] if t)
+    return Message(as_text(message.get("role")), content, _calls(message))
 
 
 #: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
 _NOT_OUTPUT_ROLES = ("user", "system", "developer", "tool", "function")
 
 
-def _span_messages(attrs: dict[str, Any], prefix: str, raw: str, mime: str) -> list[dict[str, Any]] | None:
-    """The span's flattened messages under ``prefix``; when it records none, those of its raw JSON value ``raw``
+def _span_messages(attrs: dict[str, Any], prefix: str, raw: str, mime: str) -> list[Message] | None:
+    """The span's messages under ``prefix``; when it records none, those of its raw JSON value ``raw``
     (``output.value`` / ``input.value``, with its mime type attribute ``mime``: :func:`.values.value_messages`);
     None when it has neither (the caller then keeps the raw value as text)."""
-    messages = list(_flat_messages(attrs, prefix).values())
+    messages = [_message(m) for m in _flat_messages(attrs, prefix).values()]
     return messages or value_messages(attrs.get(raw), attrs.get(mime))
 
 
-def _text(messages: list[dict[str, Any]], keep: Callable[[Any], bool]) -> str:
-    """The text of the ``messages`` whose role ``keep`` accepts, joined by newlines."""
-    return "\n".join(t for m in messages if keep(m.get("role")) and (t := _message_text(m)))
+def _text(messages: list[Message], keep: Callable[[str], bool]) -> str:
+    """The text of the ``messages`` whose role ``keep`` accepts, each shown with its tool calls as ``[tool call
+    NAME ARGS]`` (as ``otel`` and the exports show them), joined by newlines."""
+    return "\n".join(t for m in messages if keep(m.role) and (t := m.shown()))
 
 
 def _model(span: Span, step: Step) -> None:
@@ -155,14 +156,14 @@ def _model(span: Span, step: Step) -> None:
         step.content = _text(out, lambda role: True)
     else:  # a raw value may hold the request's messages too (a whole conversation): the model's are the output
         step.content = _text(out, lambda role: role not in _NOT_OUTPUT_ROLES)
-        out = [m for m in out if m.get("role") not in _NOT_OUTPUT_ROLES]
+        out = [m for m in out if m.role not in _NOT_OUTPUT_ROLES]
         if not step.content:  # no text and no tool call of the model's read from it: the value as written
             step.content = as_text(a.get(SpanAttributes.OUTPUT_VALUE))
     ins = _span_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, SpanAttributes.INPUT_VALUE,
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
-    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m) if i]
-    step.asked_arguments = {i: args for m in out or [] for i, _, args in _calls(m) if i}
+    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls if i]
+    step.asked_arguments = {i: args for m in out or [] for i, _, args in m.calls if i}
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 

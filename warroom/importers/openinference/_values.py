@@ -5,10 +5,9 @@ An instrumentation that records only the raw response and request leaves JSON th
 (``{"choices": [{"message": ...}]}``), an OpenAI Responses API response (``{"output": [...]}``), an Anthropic
 message (``{"type": "message", "content": [blocks]}``), one message (``{"role", "content"}``), a list of messages,
 or a request holding them (``{"messages": [...]}``, Anthropic's or OpenAI's; ``{"input": ...}``, the Responses
-API's). :func:`value_messages` reads each as the flattened messages :mod:`._classify` reads from
-``llm.*_messages.N.message.*``: a mapping with ``role``, ``content`` (text) or ``contents.K.message_content.*``
-(text parts), and ``tool_calls.M.tool_call.{id,function.name,function.arguments}``; anything else is None, and the
-value is then kept as text.
+API's). :func:`value_messages` reads each as :func:`~warroom.importers.exports.message` reads any chat message
+(its text, thinking included, and tool calls), as :mod:`._classify` reads ``llm.*_messages.N.message.*``;
+anything else is None, and the value is then kept as text.
 """
 
 from __future__ import annotations
@@ -16,13 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.files import record_json
-from warroom.importers.exports import responses_messages
-from warroom.importers.spans import as_text
-
-#: Part types whose ``text`` is message text (OpenAI chat and Responses API, Anthropic).
-_TEXT_PARTS = ("text", "output_text", "input_text")
-#: Part / item types that are a tool call: Anthropic's ``tool_use``, the Responses API's ``function_call``.
-_CALL_PARTS = frozenset({"tool_use", "function_call"})
+from warroom.importers.exports import Message, message, responses_messages
 
 
 def json_value(value: Any, mime_type: Any) -> Any:
@@ -60,13 +53,13 @@ def _holds_unpaired_surrogate(doc: Any) -> bool:
     return False
 
 
-def value_messages(value: Any, mime_type: Any) -> list[dict[str, Any]] | None:
-    """The flattened messages of an LLM span's raw ``value`` (see the module's docstring), in order; None when the
+def value_messages(value: Any, mime_type: Any) -> list[Message] | None:
+    """The messages of an LLM span's raw ``value`` (see the module's docstring), in order; None when the
     value is not JSON of a shape read here (then it stays as it is)."""
     return _messages_of(json_value(value, mime_type))
 
 
-def _messages_of(doc: Any) -> list[dict[str, Any]] | None:
+def _messages_of(doc: Any) -> list[Message] | None:
     if isinstance(doc, list):
         messages = [m for m in (_message(item) for item in doc) if m is not None]
         return messages if messages and len(messages) == len(doc) else _response_items(doc)
@@ -82,62 +75,24 @@ def _messages_of(doc: Any) -> list[dict[str, Any]] | None:
     if isinstance(doc.get("input"), list):  # a Responses API request
         return _messages_of(doc["input"])
     if isinstance(doc.get("input"), str) and ("model" in doc or "instructions" in doc):
-        return [{"role": "user", "content": doc["input"]}]
+        return [Message("user", doc["input"])]
     message = _message(doc)  # one message (an Anthropic message is one too)
     return [message] if message is not None else None
 
 
-def _message(item: Any) -> dict[str, Any] | None:
-    """One message (``{"role", "content", "tool_calls"?}``) flattened, or None for anything else."""
+def _message(item: Any) -> Message | None:
+    """One message (``{"role", "content", "tool_calls"?}``) as :func:`~warroom.importers.exports.message` reads it
+    (the one reader of a chat message: its text parts, thinking, tool calls), or None for anything else."""
     if not isinstance(item, dict) or not isinstance(item.get("role"), str):
         return None
-    content = item.get("content")
-    if content is not None and not isinstance(content, (str, list)):
-        return None
-    flat: dict[str, Any] = {"role": item["role"]}
-    calls: list[tuple[Any, Any, Any]] = []
-    if isinstance(content, str):
-        flat["content"] = content
-    elif isinstance(content, list):
-        texts = [p["text"] for p in content if isinstance(p, dict) and _kind(p) in _TEXT_PARTS
-                 and isinstance(p.get("text"), str)]
-        for k, text in enumerate(texts):
-            flat[f"contents.{k}.message_content.type"] = "text"
-            flat[f"contents.{k}.message_content.text"] = text
-        calls += [_part_call(p) for p in content if isinstance(p, dict) and _kind(p) in _CALL_PARTS]
-    listed = item.get("tool_calls")
-    for call in listed if isinstance(listed, list) else []:  # OpenAI chat: {"id", "function": {"name", ...}}
-        if isinstance(call, dict) and isinstance(call.get("function"), dict):
-            calls.append((call.get("id"), call["function"].get("name"), call["function"].get("arguments")))
-    legacy = item.get("function_call")
-    if not calls and isinstance(legacy, dict):
-        calls.append((None, legacy.get("name"), legacy.get("arguments")))
-    for m, (call_id, name, arguments) in enumerate(calls):
-        head = f"tool_calls.{m}.tool_call."
-        flat[head + "id"] = call_id if isinstance(call_id, str) else ""
-        flat[head + "function.name"] = name if isinstance(name, str) else ""
-        flat[head + "function.arguments"] = as_text(arguments)
-    return flat
+    return message(item) if isinstance(item.get("content"), str | list | None) else None
 
 
-def _kind(part: dict[str, Any]) -> str | None:
-    """A part's or item's ``type`` when it is text, else None (a list or an object there is no type read here)."""
-    kind = part.get("type")
-    return kind if isinstance(kind, str) else None
-
-
-def _part_call(part: dict[str, Any]) -> tuple[Any, Any, Any]:
-    """``(id, name, arguments)`` of Anthropic's ``tool_use`` part or the Responses API's ``function_call`` item."""
-    if part.get("type") == "function_call":
-        return part.get("call_id") or part.get("id"), part.get("name"), part.get("arguments")
-    return part.get("id"), part.get("name"), part.get("input")
-
-
-def _response_items(items: list[Any]) -> list[dict[str, Any]] | None:
+def _response_items(items: list[Any]) -> list[Message] | None:
     """The Responses API's output (or input) items as messages, read by
     :func:`~warroom.importers.exports.responses_messages` (each ``message`` item one message, and each
     ``function_call`` item a tool call of the assistant message it follows, a message of its own if none) and then
-    flattened; other items are not read here."""
+    as any message (:func:`_message`); other items are not read here."""
     if not all(isinstance(item, dict) for item in items):
         return None
     read = [item for item in items if item.get("type") == "function_call"

@@ -1,0 +1,132 @@
+"""One chat message, read the same by every importer that meets it (``exports.message``, the one reader of a chat
+message): the chat importer, the exports' readers (LangSmith, Langfuse) and OpenInference's raw values give the
+same text for it. OpenInference dropped an Anthropic ``thinking`` block that the others show as ``[thinking] ...``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from trace_import_support import converter
+
+from warroom.importers import chat, openinference
+from warroom.importers.exports import message
+
+#: An Anthropic assistant message that thinks, says something, and calls a tool.
+ANTHROPIC = {"type": "message", "role": "assistant", "content": [
+    {"type": "thinking", "thinking": "The order is 42; refund it.", "signature": "EqQBCgIYAh"},
+    {"type": "text", "text": "Refunding order 42."},
+    {"type": "tool_use", "id": "toolu_1", "name": "refund", "input": {"order": 42}}]}
+SHOWN = '[thinking] The order is 42; refund it.\nRefunding order 42.\n[tool call refund {"order": 42}]'
+
+
+def _openinference(tmp_path: Path, value: dict[str, Any]) -> list[dict[str, Any]]:
+    span = {"traceId": "cd" * 16, "spanId": "01", "parentSpanId": "", "name": "llm",
+            "startTimeUnixNano": "1000000000", "endTimeUnixNano": "1000000005",
+            "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in {
+                "openinference.span.kind": "LLM", "output.value": json.dumps(value)}.items()]}
+    path = tmp_path / "oi.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    return [e for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+
+
+def test_openinference_keeps_an_anthropic_thinking_block_as_the_others_do(tmp_path: Path) -> None:
+    # was 'Refunding order 42.\n[tool call refund {"order": 42}]': the model's thinking was not in the drill
+    [call] = _openinference(tmp_path, ANTHROPIC)
+    assert call["content"] == SHOWN
+    read = message(ANTHROPIC)
+    assert read is not None and read.shown() == SHOWN  # LangSmith's and Langfuse's reading
+
+
+def test_the_chat_importer_shows_the_same_text_and_call(tmp_path: Path) -> None:
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, ANTHROPIC]), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    said, call = data["trace"][1:3]
+    assert said["content"] == "[thinking] The order is 42; refund it.\nRefunding order 42."
+    assert (call["kind"], call["tool"], call["arguments"]) == ("tool_call", "refund", {"order": 42})
+
+
+def test_openinference_and_the_exports_show_an_openai_refusal_as_chat_does(tmp_path: Path) -> None:
+    # was the raw JSON of the message (OpenInference) and an empty message (LangSmith, Langfuse): only the chat
+    # importer read a refusal given instead of content
+    refused = {"role": "assistant", "content": None, "refusal": "I cannot refund that."}
+    [call] = _openinference(tmp_path, refused)
+    assert call["content"] == "I cannot refund that."
+    read = message(refused)
+    assert read is not None and read.text == "I cannot refund that."
+
+
+def test_the_exports_name_an_image_part_as_chat_does() -> None:
+    # was dropped by the exports' reader (LangSmith, Langfuse): a question about an image read as if none was sent
+    asked = {"role": "user", "content": [{"type": "text", "text": "What is on this receipt?"},
+                                         {"type": "image_url", "image_url": {"url": "https://x.example/r.png"}}]}
+    read = message(asked)
+    assert read is not None and read.text == "What is on this receipt?\n[image_url part https://x.example/r.png]"
+
+
+def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(tmp_path: Path) -> None:
+    # was `[reasoning part]`: the chat importer named the block and dropped its text, which the exports show
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, {"role": "assistant", "content": [
+        {"type": "reasoning", "reasoning": "Order 42 is paid."}, {"type": "text", "text": "Refunding."}]}]),
+        encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert data["trace"][1]["content"] == "[reasoning] Order 42 is paid.\nRefunding."
+
+
+def test_thinking_in_a_field_of_its_own_is_shown_by_every_reader(tmp_path: Path) -> None:
+    # Ollama's `thinking` and DeepSeek's `reasoning_content` were dropped by every importer
+    for field, mark in (("thinking", "[thinking]"), ("reasoning_content", "[reasoning]")):
+        said = {"role": "assistant", "content": "Refunding.", field: "Order 42 is paid."}
+        read = message(said)
+        assert read is not None and read.text == f"{mark} Order 42 is paid.\nRefunding."
+        assert _openinference(tmp_path, said)[0]["content"] == f"{mark} Order 42 is paid.\nRefunding."
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, said]), encoding="utf-8")
+        [(data, _)] = converter(chat)(path)
+        assert data["trace"][1]["content"] == f"{mark} Order 42 is paid.\nRefunding."
+
+
+def test_a_gemini_message_and_a_flat_tool_call() -> None:
+    # a Gemini turn (`model`, `parts`: a thought, text, a functionCall) was an empty `model` message; a flat call's
+    # `arguments` (tau2-bench's shape) were not shown
+    gemini = {"role": "model", "parts": [{"text": "Order 42 is paid.", "thought": True}, {"text": "Refunding."},
+                                         {"functionCall": {"id": "c1", "name": "refund", "args": {"order": 42}}}]}
+    read = message(gemini)
+    assert read is not None and (read.role, read.calls) == ("assistant", [("c1", "refund", '{"order": 42}')])
+    assert read.text == "[thinking] Order 42 is paid.\nRefunding."
+    flat = message({"role": "assistant", "tool_calls": [{"id": "c2", "name": "refund", "arguments": {"order": 7}}]})
+    assert flat is not None and flat.calls == [("c2", "refund", '{"order": 7}')]
+
+
+GEMINI = {"contents": [
+    {"role": "user", "parts": [{"text": "Refund order 42."}]},
+    {"role": "model", "parts": [{"text": "Order 42 is paid.", "thought": True}, {"text": "Refunding."},
+                                {"functionCall": {"name": "refund", "args": {"order": 42}}}]},
+    {"role": "user", "parts": [{"functionResponse": {"name": "refund", "response": {"refunded": True}}}]},
+    {"role": "model", "parts": [{"text": "Done."}]}]}
+
+
+def test_the_chat_importer_reads_gemini_contents_as_the_exports_read_its_messages(tmp_path: Path) -> None:
+    # was refused ("Gemini API `contents` (`parts`) are not read")
+    path = tmp_path / "gemini.json"
+    path.write_text(json.dumps(GEMINI), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert [(e["kind"], e.get("content", e.get("tool", e.get("output")))) for e in data["trace"]] == [
+        ("human_message", "Refund order 42."), ("executor_message", "[thinking] Order 42 is paid.\nRefunding."),
+        ("tool_call", "refund"), ("tool_result", '{"refunded": true}'), ("executor_message", "Done.")]
+    assert data["trace"][2]["arguments"] == {"order": 42} and data["trace"][3]["call"] == data["trace"][2]["id"]
+    read = message(GEMINI["contents"][1])
+    assert read is not None and read.text == data["trace"][1]["content"]
+
+
+def test_a_gemini_image_part_is_named_never_its_bytes() -> None:
+    asked = {"role": "user", "parts": [{"text": "What is on this receipt?"},
+                                       {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo" * 10}},
+                                       {"fileData": {"mimeType": "image/png", "fileUri": "gs://b/r.png"}}]}
+    read = message(asked)
+    assert read is not None and read.text == ("What is on this receipt?\n[inlineData part image/png, 110 characters]\n"
+                                              "[fileData part image/png gs://b/r.png]")
