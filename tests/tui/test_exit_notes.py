@@ -40,11 +40,14 @@ def _play_with_the_store_gone(data_dir: Path, leave: str, store: list[str] | Non
     made = subprocess.run([WARROOM, "--data-dir", str(data_dir), *store, "scores"], capture_output=True)
     assert made.returncode == 0, made.stderr
     with on_pty(["--data-dir", str(data_dir), *store, "run", "duplicate-charge-refunds"]) as run:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 20
+        while "Start the drill" not in run.text():  # the briefing's footer: one enter then starts the drill
+            assert run.proc.poll() is None and time.monotonic() < deadline, "the briefing did not open"
+            time.sleep(0.1)
+        run.write(b"\r")  # once: a second enter on a loaded machine would reach the war room as an action
         while not _journals(data_dir):
             assert run.proc.poll() is None and time.monotonic() < deadline, "the war room did not open"
-            run.write(b"\r")
-            time.sleep(0.3)
+            time.sleep(0.1)
         time.sleep(0.8)
         run.write(b" ")  # pause: one action in the journal
         time.sleep(0.5)
