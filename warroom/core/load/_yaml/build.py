@@ -231,7 +231,7 @@ class Builder:
             if plain and shape in (TEXT, DATA):
                 self._check_comment(node)
                 self._check_readings(node, node.value, shape)
-            if shape in (TEXT, DATA) and node.style in _PLAIN_STYLES:
+            if shape in (TEXT, DATA) and node.style in (*_PLAIN_STYLES, '"', "'"):
                 self._check_indicator(node)
             return node.value
         if tag == yc.TIMESTAMP:  # an explicit !!timestamp: dates and times stay as written (drills are JSON-like)
@@ -331,12 +331,13 @@ class Builder:
 
     def _check_indicator(self, node: ScalarNode) -> None:
         """Warn when unquoted text starts with an anchor nothing refers to (``title: &Co replies`` is "replies") or
-        YAML's bare ``!`` tag (``title: ! urgent`` is "urgent"): the text lost its first word without a word said."""
+        YAML's bare ``!`` tag (``title: ! urgent`` is "urgent"): the text lost its first word without a word said.
+        Before quoted text too (``title: &Co "replies"`` is "replies"): the text to write joins them in quotes."""
         start = node.start_mark.index
         found = re.match(r"(&([^\s,\[\]{}]+)|!)[ \t]+", self.text[start:start + 200])
         if found is None:
             return
-        line = _written(self.text, node)
+        line = _written(self.text, node) if node.style in _PLAIN_STYLES else f"{found[1]} {node.value}"
         name = found[2]
         if name is not None:
             if re.search(rf"\*{re.escape(name)}(?![^\s,\]}}])", self.text):
