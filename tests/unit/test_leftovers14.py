@@ -36,3 +36,52 @@ def test_an_anchor_or_tag_before_quoted_text_is_warned_with_the_text_to_write(va
     path.write_text(_full_title(quoted), encoding="utf-8")
     drill, again = load_drill_with_warnings(path)
     assert drill.title == quoted[1:-1] and not [w for w in again if w.rule == "indicator-cut"]
+
+
+def _utf8_zip() -> bytes:
+    """A zip archive (stored, not deflated) of one chat transcript whose every byte is valid UTF-8 (its checksum's
+    bytes happen to be ASCII, its file attributes zero): nothing but its first bytes says it is a zip."""
+    import io
+    import zipfile
+
+    for pad in range(2000):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
+            info = zipfile.ZipInfo("run.json", date_time=(2020, 1, 1, 0, 0, 0))
+            info.create_system = 0
+            archive.writestr(info, '{"messages": [{"role": "user", "content": "hi"}]}' + " " * pad + "\n")
+        raw = bytearray(out.getvalue())
+        central = raw.index(b"PK\x01\x02")
+        raw[central + 38:central + 42] = bytes(4)  # the external attributes (a Unix mode's bytes are not UTF-8)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        return bytes(raw)
+    raise AssertionError("no zip archive of valid UTF-8 found")
+
+
+def test_a_zip_archive_of_valid_utf8_is_named_a_zip_archive_by_the_importers(tmp_path: Path) -> None:
+    """It was `not JSON: Expecting value` (and a warning of NUL bytes at its end)."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    path = tmp_path / "runs.zip"
+    path.write_bytes(_utf8_zip())
+    result = CliRunner().invoke(main, ["import", "chat", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert f"{path}:1:1: compressed (a zip archive), not UTF-8 JSON text: decompress it first (`unzip FILE`)" in (
+        result.output)
+    assert "not JSON" not in result.output and "NUL" not in result.output
+
+
+def test_a_zip_archive_of_valid_utf8_given_as_a_drill_is_named_a_zip_archive(tmp_path: Path) -> None:
+    from warroom.core.load import DrillLoadError, load_drill
+
+    path = tmp_path / "drill.yaml"
+    path.write_bytes(_utf8_zip())
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill(path)
+    assert str(caught.value) == (f"{path}:1:1: compressed (a zip archive), not a drill's YAML text: decompress it "
+                                 "first (`unzip FILE`) and give the file it holds")
