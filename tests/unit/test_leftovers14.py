@@ -85,3 +85,18 @@ def test_a_zip_archive_of_valid_utf8_given_as_a_drill_is_named_a_zip_archive(tmp
         load_drill(path)
     assert str(caught.value) == (f"{path}:1:1: compressed (a zip archive), not a drill's YAML text: decompress it "
                                  "first (`unzip FILE`) and give the file it holds")
+
+
+@pytest.mark.parametrize("source", ["MISSING", "empty.yaml"])
+def test_project_all_that_writes_nothing_creates_no_out_folder(source: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`warroom project --all MISSING --out o` failed but left an empty folder `o` behind."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.yaml").write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["project", "--all", source, "--out", "o/deeper"])
+    assert result.exit_code == 1, result.output
+    assert not (tmp_path / "o").exists()
