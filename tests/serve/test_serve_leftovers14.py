@@ -1,4 +1,9 @@
-"""What the fourteenth stop left in the served room (issue 30): the serve host died of a SIGBUS when its data folder
+"""What the fourteenth stop left in the served room (issue 30).
+
+A failed app process's error output, which textual-serve writes into the serve log as it is: its control characters
+escaped, as every other line of the log, and bounded.
+
+The serve host died of a SIGBUS when its data folder
 became immutable under it (``chattr -R +i``): SQLite memory-maps the WAL index (``results.sqlite3-shm``) of the
 live table's connection, which the host kept open, and closing it after a failed write wrote into that map.
 
@@ -19,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from warroom.serve import LiveClass
+from warroom.serve._tab import STDERR_KEPT, TabService
 
 
 def _live(tmp_path: Path) -> LiveClass:
@@ -65,3 +71,36 @@ def test_a_data_folder_made_immutable_under_the_host_leaves_it_serving(tmp_path:
     finally:
         _chattr("-R", "-i", str(data))
         live._forget()
+
+
+async def _nothing(*_: object) -> None:
+    return None
+
+
+def _service(command: str) -> TabService:
+    """A tab's service running ``command`` as its app, which ends without the prelude of a Textual app (a failed
+    start); its output stays open a moment (textual-serve cancels its reader of stderr before it ran, otherwise)."""
+    command = f"{command}; sleep 0.1; exit 1"
+    return TabService(command, write_bytes=_nothing, write_str=_nothing, close=_nothing, download_manager=None)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_apps_error_output_reaches_the_log_with_its_controls_escaped(capsys) -> None:
+    """A drill title or a traceback holding ESC [2J (clear the screen) or U+202E reached the facilitator's terminal."""
+    service = _service(r"printf 'Traceback: \033[2J title \342\200\256gnp.exe\r\n' >&2")
+    await service._open_app_process()
+    await service.run()
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "\r" not in out
+    assert "Traceback: \\x1b[2J title \\u202egnp.exe\\x0d\n" in out
+
+
+@pytest.mark.asyncio
+async def test_a_failed_apps_error_output_is_kept_up_to_a_bound(capsys) -> None:
+    service = _service(f"head -c {STDERR_KEPT * 4} /dev/zero | tr '\\0' x >&2")
+    await service._open_app_process()
+    await service.run()
+    out = capsys.readouterr().out
+    note = f"\n(the rest of the app's error output left out: more than {STDERR_KEPT:,} bytes)\n"
+    assert out.count(note) in (1, 2)  # textual-serve writes it once more when the app failed to start
+    assert out == ("x" * STDERR_KEPT + note) * out.count(note)
