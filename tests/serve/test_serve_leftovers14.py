@@ -84,12 +84,19 @@ def _service(command: str) -> TabService:
     return TabService(command, write_bytes=_nothing, write_str=_nothing, close=_nothing, download_manager=None)
 
 
+async def _ran(service: TabService) -> None:
+    """Run ``service``'s app process to its end, its pipes closed (not left to the garbage collector)."""
+    process = await service._open_app_process()
+    await service.run()
+    service.stdin.close()
+    await process.wait()
+
+
 @pytest.mark.asyncio
 async def test_a_failed_apps_error_output_reaches_the_log_with_its_controls_escaped(capsys) -> None:
     """A drill title or a traceback holding ESC [2J (clear the screen) or U+202E reached the facilitator's terminal."""
     service = _service(r"printf 'Traceback: \033[2J title \342\200\256gnp.exe\r\n' >&2")
-    await service._open_app_process()
-    await service.run()
+    await _ran(service)
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\u202e" not in out and "\r" not in out
     assert "Traceback: \\x1b[2J title \\u202egnp.exe\\x0d\n" in out
@@ -98,9 +105,52 @@ async def test_a_failed_apps_error_output_reaches_the_log_with_its_controls_esca
 @pytest.mark.asyncio
 async def test_a_failed_apps_error_output_is_kept_up_to_a_bound(capsys) -> None:
     service = _service(f"head -c {STDERR_KEPT * 4} /dev/zero | tr '\\0' x >&2")
-    await service._open_app_process()
-    await service.run()
+    await _ran(service)
     out = capsys.readouterr().out
     note = f"\n(the rest of the app's error output left out: more than {STDERR_KEPT:,} bytes)\n"
     assert out.count(note) in (1, 2)  # textual-serve writes it once more when the app failed to start
     assert out == ("x" * STDERR_KEPT + note) * out.count(note)
+
+
+@pytest.mark.asyncio
+async def test_a_static_file_asked_for_by_a_client_that_never_reads_is_dropped(tmp_path: Path, caplog) -> None:
+    """Static files (textual-serve's scripts and fonts, sent by sendfile) were not under the write stall: a client
+    that asked for a big one and never read held its request and connection for as long as it stayed connected."""
+    import asyncio
+    import logging
+    import socket
+
+    from aiohttp import web
+
+    from warroom.serve._stall import written_while_read
+
+    size = 8 * 1024 * 1024
+    (tmp_path / "big.js").write_bytes(b"x" * size)
+    app = web.Application(middlewares=[written_while_read(0.5)])
+    app.add_routes([web.static("/static", tmp_path)])
+    runner = web.AppRunner(app, shutdown_timeout=1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # a small window: it fills at once
+    sock.setblocking(False)
+    try:
+        with caplog.at_level(logging.WARNING, "warroom.serve"):
+            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+            reader, writer = await asyncio.open_connection(sock=sock, limit=2**16)
+            writer.transport.pause_reading()  # never reads
+            writer.write(f"GET /static/big.js HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            async with asyncio.timeout(10):
+                while "dropped the answer to GET '/static/big.js'" not in caplog.text:
+                    await asyncio.sleep(0.1)
+            writer.transport.resume_reading()
+            received = b""
+            async with asyncio.timeout(10):
+                while chunk := await reader.read(2**16):
+                    received += chunk
+        assert 0 < len(received) < size  # cut short: the connection was closed
+    finally:
+        sock.close()
+        await runner.cleanup()
