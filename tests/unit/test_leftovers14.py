@@ -100,3 +100,32 @@ def test_project_all_that_writes_nothing_creates_no_out_folder(source: str, tmp_
     result = CliRunner().invoke(main, ["project", "--all", source, "--out", "o/deeper"])
     assert result.exit_code == 1, result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_drill_sets_drill_is_stamped_when_the_set_reads_it_not_when_the_app_starts(tmp_path: Path) -> None:
+    """A drill edited after its set read it but before the app started was taken as read as it is now: the session
+    would start on the drill as the set read it and record the edited file's SHA-256 (its review replaying another
+    drill). The stamp is now the file's as the set read it, so the picker reads the drill again first."""
+    import os
+    import shutil
+
+    from warroom.core.author._examples import example_path
+    from warroom.tui.logic import Services
+    from warroom.tui.logic._drillsets import load_active_set
+
+    drill = tmp_path / "fanout-retries.yaml"
+    shutil.copy(example_path("full"), drill)
+    (tmp_path / "week.yaml").write_text("set: week-1\ntitle: Week 1\ndrills: [fanout-retries.yaml]\n",
+                                        encoding="utf-8")
+    active = load_active_set(tmp_path / "week.yaml")
+    (entry,) = [d for d in active.drills]
+    text = drill.read_text(encoding="utf-8")
+    drill.write_text(text.replace("title: ", "title: Edited ", 1), encoding="utf-8")  # after the set read it
+    st = drill.stat()
+    os.utime(drill, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    services = Services("ann", tmp_path / "data", drill_set=active)
+    (listed,) = services.set_catalog()
+    assert listed.drill is entry.drill
+    assert not services.is_current(listed)
+    assert services.cannot_start(listed) == (
+        "its file changed since it was opened: go back and open it again to play it as it is now")
