@@ -129,3 +129,28 @@ def test_a_drill_sets_drill_is_stamped_when_the_set_reads_it_not_when_the_app_st
     assert not services.is_current(listed)
     assert services.cannot_start(listed) == (
         "its file changed since it was opened: go back and open it again to play it as it is now")
+
+
+@pytest.mark.parametrize(("written", "why"), [
+    ("1e-400", "a price is 0 (a free model) or at least 0.000001 USD per million tokens"),
+    ("0.00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+     "a price is 0 (a free model) or at least 0.000001 USD per million tokens"),
+    ("-1e-400", "must be at least 0, got `-1e-400`"),
+])
+def test_a_price_too_small_for_a_float_is_refused_not_read_as_0(written: str, why: str) -> None:
+    """`1e-400` underflows to 0.0 when read: the drill's model became free without a word. It is refused at its
+    place, as `--price 1e-400/1` is."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    text = example_path("full").read_text(encoding="utf-8")
+    old = "planner: {name: big, input_usd_per_mtok: 5,"
+    assert old in text
+    line = text[: text.index(old)].count("\n") + 1
+    column = len("  planner: {name: big, input_usd_per_mtok: ") + 1
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text.replace(old, f"planner: {{name: big, input_usd_per_mtok: {written},"), "full.yaml")
+    assert str(caught.value).startswith(f"full.yaml:{line}:{column}: ")
+    assert why in str(caught.value)

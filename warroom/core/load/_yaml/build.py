@@ -277,6 +277,8 @@ class Builder:
                 f"{value:,}; write {value} without the leading zero",
             )
             return text
+        if isinstance(value, float) and value == 0 and underflows(text):
+            return math.copysign(math.ulp(0.0), value)  # never a silent 0: a price's check then refuses it
         return value
 
     def _check_readings(self, node: ScalarNode, value: Any, shape: Shape, core: Any = _SAME) -> None:
@@ -363,6 +365,14 @@ class Builder:
 # ---------------------------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------------------------
+
+
+def underflows(text: str) -> bool:
+    """Whether the number written ``text`` is not 0 but too small for a float (``1e-400``, reads as 0.0): it is
+    read as the smallest float of its sign (5e-324) where a number is expected, so that a price's check refuses it
+    (docs/authoring.md) instead of a model becoming free without a word."""
+    mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
+    return re.search(r"[1-9]", mantissa) is not None and float(text) == 0
 
 
 def _written(text: str, node: ScalarNode) -> str:
