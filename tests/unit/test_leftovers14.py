@@ -154,3 +154,20 @@ def test_a_price_too_small_for_a_float_is_refused_not_read_as_0(written: str, wh
         load_drill_text(text.replace(old, f"planner: {{name: big, input_usd_per_mtok: {written},"), "full.yaml")
     assert str(caught.value).startswith(f"full.yaml:{line}:{column}: ")
     assert why in str(caught.value)
+
+
+@pytest.mark.parametrize(("rate", "shown"), [(0.0004, "noise_rate 0.0004"), (0.0, "noise_rate 0)"),
+                                             (1e-9, "noise_rate 1e-09")])
+def test_the_debrief_of_a_set_that_never_plays_a_twin_shows_its_noise_rate_as_written(rate: float, shown: str) -> None:
+    """`noise_rate: 0.0004` rounds to no noise trial in 1,000 draws, and the debrief said `(noise_rate 0)`: a rate
+    the set does not have."""
+    from warroom.core.author._examples import example_path
+    from warroom.core.load import load_drill
+    from warroom.tui.screens._debrief import trial_sentence
+
+    drill = load_drill(example_path("full"))
+    assert drill.twin is not None
+    sentence = trial_sentence(drill, drill, rate)
+    assert sentence is not None and shown in sentence and "never played" in sentence
+    if rate:
+        assert "noise_rate 0)" not in sentence and "rounds to 0" in sentence
