@@ -171,3 +171,16 @@ def test_the_debrief_of_a_set_that_never_plays_a_twin_shows_its_noise_rate_as_wr
     assert sentence is not None and shown in sentence and "never played" in sentence
     if rate:
         assert "noise_rate 0)" not in sentence and "rounds to 0" in sentence
+
+
+def test_an_abandoned_sessions_seed_is_hidden_with_its_trial() -> None:
+    """`warroom scores --format json|csv` hid the trial (`played_as`, `response`) of a session that never reached its
+    debrief, but showed its seed, which draws that trial (`warroom run --seed N` replays it): the seed is hidden too.
+    A session that reached its debrief keeps it."""
+    from warroom.core.model import hidden_session_fields, pre_debrief_session
+
+    row = {"outcome": "abandoned", "seed": 7, "played_as": "noise", "response": "abandoned", "scorecard": {}}
+    hidden = pre_debrief_session(row)
+    assert hidden["seed"] is None and hidden["played_as"] is None and hidden["response"] is None
+    assert "seed" in hidden_session_fields("abandoned") and not hidden_session_fields("missed")
+    assert pre_debrief_session({**row, "outcome": "missed"})["seed"] == 7
