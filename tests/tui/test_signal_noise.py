@@ -176,7 +176,8 @@ async def test_the_debrief_of_a_set_that_never_plays_the_twin_says_so(tmp_path, 
         text = " ".join(str(app.screen.query_one("#debrief-outcome", Static).content).split())
     assert "This session was a signal trial: the drill's fault was in the trace." in text
     assert ("Some sessions of this drill play its healthy twin instead" in text) is twin_told
-    assert ("In this drill set (noise_rate 0) every session of this drill plays its fault" in text) is not twin_told
+    assert (f"In this drill set (noise_rate {rate}" in text) is not twin_told  # the rate as the set has it
+    assert ("every session of this drill plays its fault" in text) is not twin_told
 
 
 async def test_an_early_escalation_of_a_drill_with_a_twin_gets_the_same_answer_in_either_trial(tmp_path):

@@ -32,6 +32,7 @@ from typing import Any
 
 from warroom.console import parse_utc
 from warroom.core.files import record_json
+from warroom.serve._livestore import LiveStore
 from warroom.store.live import (
     DISCONNECTED,
     FINISHED,
@@ -115,7 +116,8 @@ class LiveClass:
     _published: dict[str, LiveTab] = field(default_factory=dict)
     _beat_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _store: Any = None
+    _store: LiveStore | None = None
+    _opened: bool = False
     _executor: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "warroom-live"))
     _task: asyncio.Task[None] | None = None
     changed: asyncio.Event | None = None
@@ -191,14 +193,12 @@ class LiveClass:
         return await loop.run_in_executor(self._executor, self._claim, tab, trainee, signin, limit)
 
     def _claim(self, tab: str, trainee: str, signin: str | None, limit: int) -> bool:
-        from warroom.store.live import claim_tab
-
         now = datetime.now(UTC)
         row = LiveTab(self.host, tab, trainee, PICKER, utc(now), utc(now))
         with self._lock:
             own = sum(1 for r in self.rows.values() if r.trainee == trainee and r.state in OPEN_STATES)
         try:
-            claimed = claim_tab(self._open(), row, limit, utc(now - timedelta(seconds=OTHER_HOST_FRESH)), own)
+            claimed = self._open().call("claim_tab", row, limit, utc(now - timedelta(seconds=OTHER_HOST_FRESH)), own)
         except Exception as exc:  # StoreError, or the driver's own: this host's count, and the table last read
             self._close()
             log.warning("the live table cannot be written (the tab limit counts the tabs last read): %s", exc)
@@ -215,13 +215,11 @@ class LiveClass:
         return await loop.run_in_executor(self._executor, self._take_over, trainee)
 
     def _take_over(self, trainee: str) -> int:
-        from warroom.store.live import read_live, take_over_tabs
-
         fresh = utc(datetime.now(UTC) - timedelta(seconds=OTHER_HOST_FRESH))
         try:
             store = self._open()
-            marked = take_over_tabs(store, trainee, self.host, fresh)
-            self.snapshot = read_live(store)
+            marked = store.call("take_over_tabs", trainee, self.host, fresh)
+            self.snapshot = store.call("read_live")
         except Exception as exc:
             self._close()
             log.warning("the tabs of %r on other hosts could not be taken over: %s", trainee, exc)
@@ -293,9 +291,7 @@ class LiveClass:
         try:
             store = self._open()
             self._publish(store, now)
-            from warroom.store.live import read_live
-
-            self.snapshot, self.problem = read_live(store), None
+            self.snapshot, self.problem = store.call("read_live"), None
         except Exception as exc:  # StoreError, or the driver's own: the console says so and shows this host
             self._close()
             if self.problem is None:
@@ -308,46 +304,43 @@ class LiveClass:
             return True
         return False
 
-    def _open(self) -> Any:
+    def _open(self) -> LiveStore:
+        """The live table's store, held by a child process (:class:`~warroom.serve._livestore.LiveStore`: a fault of
+        SQLite's shared memory ends the child, not this host); this host's earlier rows are deleted at each opening
+        (a killed run of this host, or the rows before the store failed: they are written again)."""
         if self._store is None:
-            from warroom.store.live import forget_host
-            from warroom.store.results import ResultsStore
-
-            self._store = ResultsStore(self.data_dir, url=self.store_url)
+            self._store = LiveStore(self.data_dir, self.store_url)
+        if not self._opened:
             long_ago = utc(datetime.now(UTC) - timedelta(seconds=FORGET_HOSTS))
-            forget_host(self._store, self.host, before=long_ago, earlier_runs=True)  # a killed run of this host
+            self._store.call("forget_host", self.host, before=long_ago, earlier_runs=True)
+            self._opened = True
             self._published = {}
         return self._store
 
     def _close(self) -> None:
-        if self._store is not None:
-            try:
-                self._store.close()
-            except Exception:  # already broken
-                pass
-            self._store = None
+        """The store failed: it is opened again at the next call (the child, when it ended, started again)."""
+        self._opened = False
 
-    def _publish(self, store: Any, now: datetime) -> None:
-        from warroom.store.live import publish_live
-
+    def _publish(self, store: LiveStore, now: datetime) -> None:
         with self._lock:
             current = {tab: replace(row, heartbeat_at=utc(now)) for tab, row in self.rows.items()}
         changed = [row for tab, row in current.items() if _content(self._published.get(tab)) != _content(row)]
         gone = [tab for tab in self._published if tab not in current]
         beat = now.timestamp() - self._beat_at >= HEARTBEAT
         if changed or gone or beat:
-            publish_live(store, self.host, changed, gone, utc(now))
+            store.call("publish_live", self.host, changed, gone, utc(now))
             self._published = current
             self._beat_at = now.timestamp()
 
     def _forget(self) -> None:
         try:
-            from warroom.store.live import forget_host
-
-            forget_host(self._open(), self.host)
+            self._open().call("forget_host", self.host)
         except Exception as exc:  # the store is gone: its rows age out (FORGET_HOSTS)
             log.warning("this host's rows could not be deleted from the live table: %s", exc)
-        self._close()
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+        self._opened = False
 
     def _drop_gone(self, now: datetime) -> None:
         """Forget the tabs disconnected more than :data:`KEEP_GONE` seconds ago."""

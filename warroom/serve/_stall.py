@@ -75,14 +75,16 @@ def unsent_bytes(transport: asyncio.BaseTransport | None) -> int | None:
 
 def written_while_read(stall: float) -> Any:
     """A middleware writing each answer held in memory (a page, a CSV, a plot: a :class:`web.Response` the handler
-    returned unsent) within :func:`while_read`: a client that asked for it and reads none of it for ``stall`` seconds
-    has its connection closed, with one log line, instead of holding its request (its handler's task, the answer's
-    bytes, a connection) for as long as it stays connected. Files, websockets and event streams send themselves."""
+    returned unsent) and each static file (a :class:`web.FileResponse`: textual-serve's scripts and fonts, sent by
+    ``sendfile``; a big one asked for and never read held its request too) within :func:`while_read`: a client that
+    asked for it and reads none of it for ``stall`` seconds has its connection closed, with one log line, instead of
+    holding its request (its handler's task, the answer's bytes, a connection) for as long as it stays connected.
+    Websockets and event streams send themselves, each bounded the same way."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
         response = await handler(request)
-        if not isinstance(response, web.Response) or response.prepared:
+        if not isinstance(response, (web.Response, web.FileResponse)) or response.prepared:
             return response
         transport = request.transport
 

@@ -379,6 +379,8 @@ class TabService(AppService):
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         self.process = await super()._open_app_process(width, height)
+        if self.process.stderr is not None:  # textual-serve writes it to the server's output when the app fails
+            self.process.stderr = EscapedErrors(self.process.stderr)  # type: ignore[assignment]
         try:
             self.pidfd = os.pidfd_open(self.process.pid)
         except (AttributeError, OSError):  # not Linux 5.3+, or already gone (its exit is then reported anyway)
@@ -421,6 +423,45 @@ class TabService(AppService):
             os.close(self.pidfd)
             self.pidfd = None
         return code
+
+
+#: Most bytes of an app process's error output kept for the server's log (textual-serve kept all of it in memory).
+STDERR_KEPT = 64 * 1024
+
+
+class EscapedErrors:
+    """An app process's standard error as textual-serve reads it (``read(n)``), which it then writes as it is to the
+    server's output when the app failed to start or ended: its text with control characters and bidirectional
+    controls escaped (:func:`~warroom.core.text.clean`, line breaks kept), as every line of the log is (a drill's
+    title in a traceback wrote ``ESC [2J`` or ``U+202E`` to the facilitator's terminal), and at most
+    :data:`STDERR_KEPT` bytes of it, the rest read and left out with a line saying so."""
+
+    def __init__(self, stream: asyncio.StreamReader, kept: int = STDERR_KEPT) -> None:
+        import codecs
+
+        self._stream, self._left = stream, kept
+        self._kept = kept
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._ended = False
+
+    async def read(self, n: int = -1) -> bytes:
+        from warroom.core.text import clean
+
+        while not self._ended:
+            data = await self._stream.read(n)
+            if not data:
+                self._ended = True
+                return clean(self._decoder.decode(b"", final=True)).encode()
+            if self._left <= 0:
+                continue  # read and left out
+            data, self._left = data[: self._left], self._left - len(data)
+            text = clean(self._decoder.decode(data))
+            if self._left <= 0:
+                text += (f"{self._decoder.decode(b'', final=True)}\n(the rest of the app's error output left out: "
+                         f"more than {self._kept:,} bytes)\n")
+            if text:
+                return text.encode()
+        return b""
 
 
 def terminal_size(width: int, height: int) -> tuple[int, int]:

@@ -183,7 +183,9 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
     from warroom.core.projection import ProjectionError, project_files
 
     files, unreadable = drill_files_of((folder,))
-    out = _out_folder(out)
+    if out.exists() and not out.is_dir():
+        raise click.ClickException(f"{shown_path(out)}: not a folder")
+    made = False  # the folder is created with the first drill written: a refusal leaves nothing behind
     tally = _Tally(sources=len(files))
     with file_progress(len(files), "projecting") as advance:
         for file, outcome in project_files([str(f) for f in files], rules, options, templates or None, jobs):
@@ -193,6 +195,8 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
                 continue
             tally.add(file, outcome)
             for projection in outcome.projections:
+                if not made:
+                    made = bool(_out_folder(out))
                 path = _write(projection, out, force)
                 if path is None:
                     tally.skipped += 1

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.files import unicode_twin, unicode_twin_message
+from warroom.core.library._cache import Stamp, file_stamp
 from warroom.core.load import (
     Adaptive,
     DrillLoadError,
@@ -51,12 +52,15 @@ def drill_set_problems(path: str | os.PathLike[str], extra_dirs: Iterable[Path] 
 @dataclass(frozen=True)
 class SetDrill:
     """One drill of a set: the ``name`` written in the set (an id or a path), the drill ``path`` it names, the
-    loaded ``drill`` (None when it did not load) and its ``problems`` (``path:line:col: message`` lines)."""
+    loaded ``drill`` (None when it did not load) and its ``problems`` (``path:line:col: message`` lines); ``stamp``:
+    the file's :data:`~warroom.core.library._cache.Stamp` just before the set read it (None: it could not be
+    stat'ed): a file whose stamp differs now changed since (the app refuses to start it until it is read again)."""
 
     name: str
     path: Path | None
     drill: Any = None
     problems: tuple[str, ...] = ()
+    stamp: Stamp | None = None
 
 
 def _is_path(name: str) -> bool:
@@ -96,7 +100,7 @@ def resolve_set_drills(
             out.append(SetDrill(name, None, None, (str(problems[-1]),)))
             continue
         try:
-            drill = _load_once(path, loaded_files)
+            stamp, drill = _load_once(path, loaded_files)
         except DrillLoadError as exc:
             first = str(exc).splitlines()[0] if str(exc) else os.fspath(path)
             message = f"the drill {name!r} does not load: {first}"
@@ -110,7 +114,7 @@ def resolve_set_drills(
                 at(("drills", i), f"the drill {drill.id!r} is already item {seen[drill.id] + 1} of `drills`")
             )
         seen.setdefault(drill.id, i)
-        out.append(SetDrill(name, path, drill))
+        out.append(SetDrill(name, path, drill, stamp=stamp))
     if assessment or drill_set.mode == "assessment":  # one run twice in what counts: refused (docs/drill-sets.md)
         problems += same_run_problems(out, at, "assessment")
         problems += [at(("drills", i), TUTORIAL_IN_ASSESSMENT) for i, d in enumerate(out) if _is_tutorial(d.path)]
@@ -203,10 +207,12 @@ def _once(done: dict[str, Any], key: str, work: Callable[[str], Any]) -> Any:
     return result
 
 
-def _load_once(path: Path, loaded: dict[str, Any]) -> Any:
-    """The drill at ``path``, loaded once per file (by its real path: the same file named by id and by path loads
-    once); its DrillLoadError raised again for each naming."""
-    return _once(loaded, os.path.realpath(path), lambda _real: load_drill(path))
+def _load_once(path: Path, loaded: dict[str, Any]) -> tuple[Stamp | None, Any]:
+    """The file's stamp and the drill at ``path``, loaded once per file (by its real path: the same file named by id
+    and by path loads once); its DrillLoadError raised again for each naming. The stamp is taken before the file is
+    read: an edit made while it is read changes it."""
+    stamp, drill = _once(loaded, os.path.realpath(path), lambda _real: (file_stamp(path), load_drill(path)))
+    return stamp, drill
 
 
 def _pool_problems(adaptive: Adaptive, pool: Sequence[Any]) -> list[str]:

@@ -124,21 +124,26 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
 
 def decode_drill_bytes(data: bytes, path: str = "<string>") -> str:
     """The text of a drill file's bytes (UTF-8, a byte order mark dropped). Raises :class:`DrillLoadError` at the
-    line and column of the first byte that is not UTF-8, naming it (``path`` names the file)."""
+    line and column of the first byte that is not UTF-8, naming it (``path`` names the file), or at 1:1 for a
+    compressed file (by its first bytes: a stored zip archive's may all be valid UTF-8, but its header holds NULs)."""
+    compressed = compression_of(data)
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        compressed = compression_of(data)
-        if compressed is not None:
-            message = (f"compressed ({compressed[0]}), not a drill's YAML text: decompress it first (`{compressed[1]} "
-                       "FILE`) and give the file it holds")
-            raise DrillLoadError(path, [Problem(path, 1, 1, message)]) from None
-        before = data[: e.start]
-        line, _ = yc.line_col(before.decode("latin-1"), len(before))
-        last = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
-        column = len(before[last:].decode("utf-8", errors="replace")) + 1
-        message = f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8"
-        raise DrillLoadError(path, [Problem(path, line, column, message)]) from None
+        if compressed is None:
+            before = data[: e.start]
+            line, _ = yc.line_col(before.decode("latin-1"), len(before))
+            last = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
+            column = len(before[last:].decode("utf-8", errors="replace")) + 1
+            message = f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8"
+            raise DrillLoadError(path, [Problem(path, line, column, message)]) from None
+    else:
+        if compressed is None or b"\x00" not in data[:64]:
+            return text
+    assert compressed is not None
+    message = (f"compressed ({compressed[0]}), not a drill's YAML text: decompress it first (`{compressed[1]} "
+               "FILE`) and give the file it holds")
+    raise DrillLoadError(path, [Problem(path, 1, 1, message)])
 
 
 def load_drill_text(text: str, path: str = "<string>") -> Drill:

@@ -40,8 +40,8 @@ _PRE_DEBRIEF_OUTCOMES = frozenset({"abandoned"})
 
 #: Stored session fields that come from the answer key: shown only for a session that reached its debrief. The
 #: trial's ``response`` too: ``miss`` (a signal trial quit) or ``abandoned`` (a noise trial quit) said which trial a
-#: session hiding ``played_as`` was.
-ANSWER_SESSION_FIELDS = ("damage_unit", "full_damage", "all_clear", "played_as", "response")
+#: session hiding ``played_as`` was; and its ``seed``, which draws that trial (``warroom run --seed N`` replays it).
+ANSWER_SESSION_FIELDS = ("damage_unit", "full_damage", "all_clear", "played_as", "response", "seed")
 
 #: Keys of a stored scorecard that come from the answer key or explain it (the debrief's lines).
 ANSWER_SCORECARD_KEYS = ("outcome_text", "components", "full_damage", "damage_unit", "lines", "first_evidence_at",

@@ -83,12 +83,13 @@ TRIAL_SENTENCES: dict[PlayedAs, str] = {
 }
 
 
-#: What the debrief says of a signal trial of a drill with a twin played in a drill set that never plays a twin
-#: (its ``noise_rate`` rounds to 0 in 1000, as the draw does: docs/drill-sets.md).
-SIGNAL_ONLY_SENTENCE = (
-    "This session was a signal trial: the drill's fault was in the trace. (In this drill set (noise_rate 0) every "
-    "session of this drill plays its fault: its healthy twin is never played.)"
-)
+def signal_only_sentence(noise_rate: float) -> str:
+    """What the debrief says of a signal trial of a drill with a twin played in a drill set that never plays a twin
+    (its ``noise_rate`` rounds to 0 in 1000, as the draw does: docs/drill-sets.md), the rate shown as the set has it
+    (``0.0004``, never a rounded ``0`` that contradicts the set)."""
+    rate = "0" if noise_rate == 0 else f"{noise_rate:.15g}, which rounds to 0 in the 1,000 draws"
+    return (f"This session was a signal trial: the drill's fault was in the trace. (In this drill set (noise_rate "
+            f"{rate}) every session of this drill plays its fault: its healthy twin is never played.)")
 
 
 class Response(StrEnum):

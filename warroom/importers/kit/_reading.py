@@ -97,7 +97,10 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
 def _decode(raw: bytes, error: type[ValueError]) -> str:
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
-        return raw[bom:].decode("utf-8")
+        text = raw[bom:].decode("utf-8")
+        if b"\x00" in raw[:64]:  # a compressed file that is valid UTF-8 all the same (a stored zip's bytes can be)
+            _refuse_compressed(raw, error)
+        return text
     except UnicodeDecodeError as e:
         if e.reason == "unexpected end of data":  # the file stops inside a character of several bytes
             head = raw[bom:bom + e.start].decode("utf-8")
@@ -107,10 +110,7 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
             raise error("compressed (gzip) and cut off: the gzip stream ends part-way (a write stopped?); "
                         "`gunzip` refuses it, but `gzip -dc FILE > OUT.jsonl` writes the text it holds (a last line "
                         "cut off is then skipped with a warning): import that") from None
-        compressed = compression_of(raw)
-        if compressed is not None:
-            raise error(f"compressed ({compressed[0]}), not UTF-8 JSON text: decompress it first (`{compressed[1]} "
-                        "FILE`) and import the JSON it holds") from None
+        _refuse_compressed(raw, error)
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order marks (PowerShell's `>` writes it)
             raise error("UTF-16 text (its byte-order mark), not UTF-8: convert it first (`iconv -f UTF-16 -t UTF-8 "
                         "FILE > OUT.json`) and import that") from None
@@ -119,6 +119,15 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
         column = len(raw[raw.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
         raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line}, column {column})"
                     ) from None
+
+
+def _refuse_compressed(raw: bytes, error: type[ValueError]) -> None:
+    """Raise ``error`` naming the compressed file ``raw`` is (by its first bytes), with the command that decompresses
+    it; nothing when it is not one."""
+    compressed = compression_of(raw)
+    if compressed is not None:
+        raise error(f"compressed ({compressed[0]}), not UTF-8 JSON text: decompress it first (`{compressed[1]} "
+                    "FILE`) and import the JSON it holds") from None
 
 
 def _ends_inside_a_string(text: str) -> bool:

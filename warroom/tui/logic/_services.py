@@ -104,10 +104,10 @@ class Services:
     _cached: dict[str, dict[str, CachedFile]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.drill_set is not None:  # its drills were read as it was opened: refused once their file changes
+        if self.drill_set is not None:  # its drills, as the set read them: refused once their file changes
             for d in self.drill_set.drills:
-                if d.path is not None and d.drill is not None:
-                    self.remember(DrillEntry(d.path, d.drill))
+                if d.path is not None and d.drill is not None and d.stamp is not None:
+                    self._loaded.setdefault(d.path, (d.stamp, DrillEntry(d.path, d.drill)))
 
     def _folder_entries(self, folder: Path, paths: list[Path]) -> list[DrillEntry]:
         """The entries of ``paths`` (the drill files found in ``folder``, in order): each from this process's

@@ -24,7 +24,6 @@ from textual.widgets import Sparkline, Static
 
 from warroom.core.model import (
     EARLY_ESCALATION,
-    SIGNAL_ONLY_SENTENCE,
     TRIAL_SENTENCES,
     ActionKind,
     Drill,
@@ -38,6 +37,7 @@ from warroom.core.model import (
     field_cite,
     origin_event_of,
     refs,
+    signal_only_sentence,
     target_label,
 )
 from warroom.core.play import Replay, describe_citations, misplaced_evidence
@@ -185,7 +185,9 @@ def trial_sentence(written: Drill | None, played: Drill, noise_rate: float | Non
         return None
     if played.is_all_clear:
         return TRIAL_SENTENCES[PlayedAs.NOISE]
-    return SIGNAL_ONLY_SENTENCE if never_noise(noise_rate) else TRIAL_SENTENCES[PlayedAs.SIGNAL]
+    if noise_rate is not None and never_noise(noise_rate):
+        return signal_only_sentence(noise_rate)
+    return TRIAL_SENTENCES[PlayedAs.SIGNAL]
 
 
 #: Characters of an event's summary the debrief shows (a distractor, the first evidence); a longer one says how

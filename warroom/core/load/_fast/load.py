@@ -44,6 +44,7 @@ from warroom.core.load._fast import yamlrs
 from warroom.core.load._fast.comments import comments_harmless, hashes_after_text
 from warroom.core.load._fast.text import unusual
 from warroom.core.load._yaml import core as yc
+from warroom.core.load._yaml.build import underflows
 from warroom.core.load._yaml.shape import DATA, drill_shape, field_shape
 
 #: Tokens every reader reads alike, with nothing to warn about: decimal numbers shown as written, true/false/null.
@@ -200,6 +201,8 @@ def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
             continue
         reading = _reading(token)
         if reading is _UNREADABLE or reading != reading:  # NaN equals nothing: it could not be looked for
+            return None
+        if reading == 0 and isinstance(reading, float) and underflows(token):  # 1e-400: never read as 0 here
             return None
         if reading is not _TEXT_EVERYWHERE:
             (in_data if _typed_number(token, reading) else anywhere).add(reading)

@@ -231,7 +231,7 @@ class Builder:
             if plain and shape in (TEXT, DATA):
                 self._check_comment(node)
                 self._check_readings(node, node.value, shape)
-            if shape in (TEXT, DATA) and node.style in _PLAIN_STYLES:
+            if shape in (TEXT, DATA) and node.style in (*_PLAIN_STYLES, '"', "'"):
                 self._check_indicator(node)
             return node.value
         if tag == yc.TIMESTAMP:  # an explicit !!timestamp: dates and times stay as written (drills are JSON-like)
@@ -277,6 +277,8 @@ class Builder:
                 f"{value:,}; write {value} without the leading zero",
             )
             return text
+        if isinstance(value, float) and value == 0 and underflows(text):
+            return math.copysign(math.ulp(0.0), value)  # never a silent 0: a price's check then refuses it
         return value
 
     def _check_readings(self, node: ScalarNode, value: Any, shape: Shape, core: Any = _SAME) -> None:
@@ -331,12 +333,13 @@ class Builder:
 
     def _check_indicator(self, node: ScalarNode) -> None:
         """Warn when unquoted text starts with an anchor nothing refers to (``title: &Co replies`` is "replies") or
-        YAML's bare ``!`` tag (``title: ! urgent`` is "urgent"): the text lost its first word without a word said."""
+        YAML's bare ``!`` tag (``title: ! urgent`` is "urgent"): the text lost its first word without a word said.
+        Before quoted text too (``title: &Co "replies"`` is "replies"): the text to write joins them in quotes."""
         start = node.start_mark.index
         found = re.match(r"(&([^\s,\[\]{}]+)|!)[ \t]+", self.text[start:start + 200])
         if found is None:
             return
-        line = _written(self.text, node)
+        line = _written(self.text, node) if node.style in _PLAIN_STYLES else f"{found[1]} {node.value}"
         name = found[2]
         if name is not None:
             if re.search(rf"\*{re.escape(name)}(?![^\s,\]}}])", self.text):
@@ -362,6 +365,14 @@ class Builder:
 # ---------------------------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------------------------
+
+
+def underflows(text: str) -> bool:
+    """Whether the number written ``text`` is not 0 but too small for a float (``1e-400``, reads as 0.0): it is
+    read as the smallest float of its sign (5e-324) where a number is expected, so that a price's check refuses it
+    (docs/authoring.md) instead of a model becoming free without a word."""
+    mantissa = re.split(r"[eE]", text, maxsplit=1)[0]
+    return re.search(r"[1-9]", mantissa) is not None and float(text) == 0
 
 
 def _written(text: str, node: ScalarNode) -> str:

@@ -1,0 +1,143 @@
+"""The live table's connection, held in a child process (:class:`LiveStore`).
+
+SQLite memory-maps a WAL database's index (its ``-shm`` file) into each process that opens it, and a write into that
+map faults once the file cannot be written under it (the data folder made immutable, ``chattr -R +i``): the kernel
+ends the process with SIGBUS, which no Python code can catch. A served room's host keeps the live table's connection
+open for as long as it serves, and it read or wrote the table every half second, so the whole host died, every tab
+with it. The other ways round cost the other readers of the store: ``locking_mode=EXCLUSIVE`` (the index in the
+process's own memory) locks every trainee's app process out of the store while the host runs, the ``unix-none``
+VFS drops the locks that keep concurrent writers apart, and a journal mode other than WAL is the whole database's,
+not one table's. So the connection lives in a child process that does nothing else: a fault ends the child, and the
+host raises :class:`~warroom.store.errors.StoreError` saying so (the console then shows the live table unavailable
+and this host's own tabs), serves on, and starts a new child at the next call.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+#: Seconds the host waits for a child that was asked to stop before killing it.
+STOP_WAIT_S = 5.0
+
+
+#: The child's program: a fresh interpreter (no fork of the host's threads, no import of its ``__main__``), given
+#: the descriptor of its end of a socket pair; the store's location comes over it (a URL's password never on a
+#: command line).
+_CHILD = "import sys; from warroom.serve._livestore import serve_calls; serve_calls(int(sys.argv[1]))"
+
+
+def serve_calls(fd: int) -> None:
+    """The child: read the store's ``(data_dir, url)``, then run each ``(name, args, kwargs)`` received, a function
+    of :mod:`warroom.store.live` called with the store first, and send back ``(True, value)`` or ``(False, why)``;
+    a store that failed is closed and opened again at the next call. Ends when the host closes its end (or ends)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C in the terminal is the host's to handle
+    from warroom.store import live
+    from warroom.store.results import ResultsStore
+
+    conn = Connection(fd)
+    try:
+        data_dir, url = conn.recv()
+    except (EOFError, OSError):
+        return
+    store: Any = None
+    while True:
+        try:
+            name, args, kwargs = conn.recv()
+        except (EOFError, OSError):
+            break
+        try:
+            if store is None:
+                store = ResultsStore(data_dir, url=url)
+            reply: tuple[bool, Any] = (True, getattr(live, name)(store, *args, **kwargs))
+        except Exception as exc:  # StoreError, or the driver's own: the host says why
+            _closed(store)
+            store = None
+            reply = (False, str(exc) or type(exc).__name__)
+        conn.send(reply)
+    _closed(store)
+
+
+def _closed(store: Any) -> None:
+    if store is not None:
+        try:
+            store.close()
+        except Exception:  # already broken
+            pass
+
+
+class LiveStore:
+    """Calls of :mod:`warroom.store.live`'s functions on the store of ``data_dir`` (or ``url``), run in a child
+    process that holds the connection (see the module docstring). Used from one thread at a time."""
+
+    def __init__(self, data_dir: Path, url: str | None = None) -> None:
+        self.data_dir = data_dir
+        self.url = url
+        self._process: Any = None
+        self._conn: Connection | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id (None: no child runs now)."""
+        return None if self._process is None else self._process.pid
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """``warroom.store.live.NAME(store, *args, **kwargs)`` in the child. Raises
+        :class:`~warroom.store.errors.StoreError` when it failed, or when the child ended (a fault)."""
+        from warroom.store.errors import StoreError
+
+        if self._conn is None:
+            self._start()
+        assert self._conn is not None
+        try:
+            self._conn.send((name, args, kwargs))
+            ok, value = self._conn.recv()
+        except (EOFError, OSError):
+            raise StoreError(self._ended()) from None
+        if not ok:
+            raise StoreError(value)
+        return value
+
+    def _start(self) -> None:
+        here, child = socket.socketpair()
+        with child:
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD, str(child.fileno())], pass_fds=(child.fileno(),),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            )  # fmt: skip
+        self._conn = Connection(here.detach())
+        self._conn.send((self.data_dir, self.url))
+
+    def _ended(self) -> str:
+        """Why the child ended (it is reaped and forgotten: the next call starts another)."""
+        process = self._process
+        self.close()
+        code = process.returncode if process is not None else None
+        how = f"exit status {code}"
+        if code is not None and code < 0:
+            how = f"killed by {signal.Signals(-code).name}"
+        return (
+            f"the live table's connection ended ({how}): the store's files may have become read-only or "
+            f"immutable under the server (a SIGBUS is SQLite's shared memory of a file that can no longer be "
+            f"written); the live table is unavailable and the console shows this host's tabs; sessions are still "
+            f"journalled wherever the data folder can be written. Make {self.data_dir} writable again: the server "
+            "tries again every half second"
+        )
+
+    def close(self) -> None:
+        """End the child (its connection closed), waiting at most :data:`STOP_WAIT_S` before killing it."""
+        conn, process = self._conn, self._process
+        self._conn = self._process = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            try:
+                process.wait(STOP_WAIT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
