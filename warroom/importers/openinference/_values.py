@@ -5,7 +5,8 @@ An instrumentation that records only the raw response and request leaves JSON th
 (``{"choices": [{"message": ...}]}``), an OpenAI Responses API response (``{"output": [...]}``), an Anthropic
 message (``{"type": "message", "content": [blocks]}``), one message (``{"role", "content"}``), a list of messages,
 or a request holding them (``{"messages": [...]}``, Anthropic's or OpenAI's; ``{"input": ...}``, the Responses
-API's). :func:`value_messages` reads each as the flattened messages :mod:`._classify` reads from
+API's), or a list of Responses API responses (the OpenAI Agents SDK's streamed Chat Completions call).
+:func:`value_messages` reads each as the flattened messages :mod:`._classify` reads from
 ``llm.*_messages.N.message.*``: a mapping with ``role``, ``content`` (text) or ``contents.K.message_content.*``
 (text parts), and ``tool_calls.M.tool_call.{id,function.name,function.arguments}``; anything else is None, and the
 value is then kept as text.
@@ -67,6 +68,9 @@ def value_messages(value: Any, mime_type: Any) -> list[dict[str, Any]] | None:
 
 
 def _messages_of(doc: Any) -> list[dict[str, Any]] | None:
+    if _responses(doc):  # the Agents SDK's streamed Chat Completions call: the Response it assembled, in a list
+        assembled = [m for r in doc for m in _response_items(r["output"]) or []]
+        return assembled or None
     if isinstance(doc, list):
         messages = [m for m in (_message(item) for item in doc) if m is not None]
         return messages if messages and len(messages) == len(doc) else _response_items(doc)
@@ -85,6 +89,13 @@ def _messages_of(doc: Any) -> list[dict[str, Any]] | None:
         return [{"role": "user", "content": doc["input"]}]
     message = _message(doc)  # one message (an Anthropic message is one too)
     return [message] if message is not None else None
+
+
+def _responses(doc: Any) -> bool:
+    """Whether ``doc`` is a list of OpenAI Responses API responses (``{"object": "response", "output": [...]}``),
+    as the OpenAI Agents SDK's Chat Completions model records a streamed call's output."""
+    return isinstance(doc, list) and bool(doc) and all(
+        isinstance(r, dict) and r.get("object") == "response" and isinstance(r.get("output"), list) for r in doc)
 
 
 def _message(item: Any) -> dict[str, Any] | None:
