@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trace_import_support import framework_drill
+from trace_import_support import FIXTURES, framework_drill
+
+from warroom.importers.kit import convert, recognise
 
 
 def _by_tool(data: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
@@ -30,3 +32,20 @@ def test_agents_sdk_streamed_over_openinference_reads_the_assembled_response() -
         "list_charges": "call_lc", "get_order": "call_go", "crm_lookup_tool": "call_crm", "close_ticket": "call_close"}
     assert {tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup_tool")} == {models[1]["id"]}
     assert tools["list_charges"][1]["output"] == '{"status": "ok", "duplicates": []}'
+
+
+def test_autogen_runtime_traces_beside_the_agents_are_left_out_not_the_whole_file_refused() -> None:
+    # AutoGen opens a trace for each message its runtime publishes: 26 traces, of which only the invoke_agent ones
+    # hold an agent's work; the file was refused for its first trace (a create_agent span alone)
+    path = FIXTURES / "frameworks" / "autogen-swarm.jsonl"
+    importer = recognise(path)
+    assert importer is not None and importer.name == "otel"
+    drills = [data for data, _ in convert(importer, path, None)]
+    tools = [[e["tool"] for e in d["trace"] if e["kind"] == "tool_call"] for d in drills]
+    assert tools == [["transfer_to_executor"], ["list_charges", "get_order", "crm_lookup"], ["close_ticket"]]
+    assert [d["agents"][0]["name"] for d in drills] == ["planner", "executor", "executor"]
+    crm = [e for e in drills[1]["trace"] if e["kind"] == "tool_result"][2]
+    assert crm["status"] == "error" and "503 Service Unavailable" in crm["output"]
+    assert all("Traces of the file not imported, none of their spans an agent, model call or tool call: " in d["source"]
+               and "and 18 more." in d["source"] for d in drills)
+

@@ -1,7 +1,7 @@
 # The API of warroom.importers.spans (its __init__.py loads each name on first use, from the module named here).
 
 from ._build import agent_id, nearest_agent, trace_to_drill
-from ._drill import pick_trace, span_drill
+from ._drill import idle_noted, pick_trace, span_drill
 from ._span import Span, SpanEvent, group_traces, span_id_hex
 from ._step import (
     AGENT,
@@ -38,6 +38,7 @@ __all__ = [
     "begin_step",
     "count_unknown",
     "group_traces",
+    "idle_noted",
     "mark_agent",
     "mark_tool",
     "nearest_agent",
