@@ -49,3 +49,12 @@ def test_autogen_runtime_traces_beside_the_agents_are_left_out_not_the_whole_fil
     assert all("Traces of the file not imported, none of their spans an agent, model call or tool call: " in d["source"]
                and "and 18 more." in d["source"] for d in drills)
 
+
+
+def test_a_langchain_tool_error_is_said_once_without_the_traceback_of_the_recording_machine() -> None:
+    # LangGraph's ToolNode over OpenInference: the span's exception event, and a status message that is the same
+    # exception's repr glued to its traceback (file paths of the machine that ran the agent)
+    data = framework_drill("langgraph-openinference.jsonl")
+    crm = _by_tool(data)["crm_lookup"][1]
+    assert crm["status"] == "error"
+    assert crm["output"] == "RuntimeError: 503 Service Unavailable: crm is down for maintenance"

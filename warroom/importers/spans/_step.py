@@ -108,15 +108,25 @@ def as_tokens(value: Any) -> int | None:
     return value if isinstance(value, int) and value >= 0 else None
 
 
+#: How a Python traceback starts.
+_TRACEBACK = "Traceback (most recent call last)"
+
+
 def exception_text(span: Span) -> str:
     """The span's exceptions (``exception`` events: ``type: message``), or its error status message."""
     from opentelemetry.semconv.attributes.exception_attributes import EXCEPTION_MESSAGE, EXCEPTION_TYPE
 
+    raised = [e for e in span.events if e.name == "exception"]
     parts = [": ".join(str(x) for x in (e.attributes.get(EXCEPTION_TYPE), e.attributes.get(EXCEPTION_MESSAGE)) if x)
-             for e in span.events if e.name == "exception"]
+             for e in raised]
     parts = list(dict.fromkeys(p for p in parts if p))  # one exception recorded twice (smolagents) is said once
-    if span.error and span.status_message and not any(span.status_message in p for p in parts):
-        parts.append(span.status_message)
+    status = span.status_message
+    # LangChain's tracer (OpenInference's too) sets the status to the exception's repr glued to its traceback: the
+    # same exception as the event's, said once
+    said = [str(m) for m in (e.attributes.get(EXCEPTION_MESSAGE) for e in raised) if m]
+    if span.error and status and not any(status in p for p in parts) \
+            and not (_TRACEBACK in status and any(m in status for m in said)):
+        parts.append(status)
     if span.error and not parts:
         parts.append("error (no message)")
     return "; ".join(parts)
