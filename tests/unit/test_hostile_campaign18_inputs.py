@@ -58,3 +58,46 @@ def test_a_langchain_tool_error_is_said_once_without_the_traceback_of_the_record
     crm = _by_tool(data)["crm_lookup"][1]
     assert crm["status"] == "error"
     assert crm["output"] == "RuntimeError: 503 Service Unavailable: crm is down for maintenance"
+
+
+def _chat(name: str) -> dict[str, Any]:
+    path = FIXTURES / "thirdparty" / name
+    importer = recognise(path)
+    assert importer is not None and importer.name == "chat"
+    [data] = [data for data, _ in convert(importer, path, None)]
+    return data
+
+
+def test_a_langchain_message_history_imports_as_a_chat() -> None:
+    # messages_to_dict of a LangGraph run's state ({"type": "human" | "ai" | "tool", "data": {...}}): it was refused
+    # as "an object without `messages` (or `traj`) is not a conversation"
+    data = _chat("chat-langchain-history.json")
+    assert data["briefing"]["goal"].startswith("Customer says order 4417 was charged twice")
+    tools = _by_tool(data)
+    assert {t: (c["id"], c["arguments"]) for t, (c, _) in tools.items()} == {
+        "list_charges": ("call_lc", {"order_id": "4417"}), "get_order": ("call_go", {"order_id": "4417"}),
+        "crm_lookup": ("call_crm", {"order_id": "4417"}),
+        "close_ticket": ("call_close", {"ticket": "4417", "resolution": "no duplicate charge"})}
+    assert len({tools[t][0]["batch"] for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][1]["output"] == '{"status": "ok", "duplicates": []}'
+    assert "status" not in tools["list_charges"][1]
+    # the ToolNode's handled error is a ToolMessage with status "error"
+    assert tools["crm_lookup"][1]["status"] == "error" and "503 Service Unavailable" in tools["crm_lookup"][1]["output"]
+    said = [e["content"] for e in data["trace"] if e["kind"] == "executor_message"]
+    assert said == ["No duplicate charge on order 4417: list_charges found none. Ticket closed."]
+
+
+def test_a_pydantic_ai_message_history_imports_as_a_chat() -> None:
+    # result.all_messages_json(): request / response messages of parts; the retried call's tool-return (outcome
+    # "retried") is a failed result, the instructions the system prompt, the response's model_name the model
+    data = _chat("chat-pydantic-ai-history.json")
+    assert data["models"]["executor"]["name"].startswith("function:scripted")
+    assert [e["content"] for e in data["trace"] if e["kind"] == "log"] == ["Resolve refund tickets with the tools."]
+    calls = [e for e in data["trace"] if e["kind"] == "tool_call"]
+    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
+    assert [(c["id"], c["tool"], c["arguments"]) for c in calls] == [
+        ("call_lc", "list_charges", {"order_id": "4417"}), ("call_go", "get_order", {"order_id": "4417"}),
+        ("call_lc2", "list_charges", {"order_id": "ORD-4417"}),
+        ("call_close", "close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"})]
+    assert (results["call_lc"]["status"], results["call_lc"]["output"]) == ("error", "order ids look like ORD-4417")
+    assert "status" not in results["call_lc2"] and results["call_lc2"]["output"] == '{"status":"ok","duplicates":[]}'
