@@ -101,3 +101,23 @@ def test_a_pydantic_ai_message_history_imports_as_a_chat() -> None:
         ("call_close", "close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"})]
     assert (results["call_lc"]["status"], results["call_lc"]["output"]) == ("error", "order ids look like ORD-4417")
     assert "status" not in results["call_lc2"] and results["call_lc2"]["output"] == '{"status":"ok","duplicates":[]}'
+
+
+def test_an_autogen_team_message_log_imports_as_a_chat_of_its_agents() -> None:
+    # a Swarm's TaskResult.messages, each model_dump(): AutoGen's traces hold no content, this log is its record;
+    # it was refused as "an object without `messages` (or `traj`) is not a conversation"
+    data = _chat("chat-autogen-messages.json")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "executor"), ("executor", "sub-agent"), ("tools", "tool-host")]
+    tools = _by_tool(data)
+    assert {t: c["agent"] for t, (c, _) in tools.items()} == {
+        "transfer_to_executor": "planner", "list_charges": "executor", "get_order": "executor",
+        "crm_lookup": "executor", "close_ticket": "executor"}
+    assert len({tools[t][0]["batch"] for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][1]["output"] == "{'status': 'ok', 'duplicates': []}"
+    assert tools["crm_lookup"][1]["status"] == "error" and "503 Service Unavailable" in tools["crm_lookup"][1]["output"]
+    # the HandoffMessage and ToolCallSummaryMessages repeat the results: read once
+    assert len([e for e in data["trace"] if e["kind"] == "tool_result"]) == 5
+    said = [(e["agent"], e["content"]) for e in data["trace"] if e["kind"] == "executor_message"]
+    assert said == [
+        ("executor", "No duplicate charge on order 4417: list_charges found none. Ticket closed. TERMINATE")]

@@ -14,6 +14,11 @@
   retry the model was sent (a tool message, failed, when it answers a call; else a user message); a response's
   ``text`` and ``thinking`` parts are the assistant's text (``[thinking] TEXT``), its ``tool-call`` parts its tool
   calls, and its ``model_name`` the model.
+- **AutoGen AgentChat** (a team's ``TaskResult.messages``, each ``model_dump()``): messages with a ``type`` and the
+  ``source`` agent; a ``TextMessage`` from ``user`` is a user message, from an agent that agent's (``name``), a
+  ``ToolCallRequestEvent`` its tool calls (``{"id", "name", "arguments"}``), a ``ToolCallExecutionEvent`` a tool
+  message for each result (``call_id``, ``is_error``), a ``ThoughtEvent`` its ``[thinking] TEXT``; a
+  ``HandoffMessage`` and a ``ToolCallSummaryMessage`` repeat the results before them and are not read again.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from warroom.importers.exports import ITEM_INDEX, message
 #: LangChain's ``messages_to_dict`` types and the message classes ``dumpd`` names.
 _LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "AIMessageChunk"})
 _PYDANTIC_KINDS = frozenset({"request", "response"})
+#: AutoGen AgentChat's message types that repeat what the messages before them hold.
+_AUTOGEN_REPEATS = frozenset({"HandoffMessage", "ToolCallSummaryMessage"})
 
 
 def _langchain(item: Any) -> Any:
@@ -44,19 +51,30 @@ def _langchain(item: Any) -> Any:
     return None
 
 
+def _pydantic(item: Any) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("kind"), str) and item["kind"] in _PYDANTIC_KINDS \
+        and isinstance(item.get("parts"), list)
+
+
+def _autogen(item: Any) -> bool:
+    return isinstance(item, dict) and "role" not in item and isinstance(item.get("source"), str) \
+        and isinstance(item.get("type"), str) and (item["type"].endswith(("Message", "Event")))
+
+
 def is_framework_history(items: Any) -> bool:
-    """Whether ``items`` is a non-empty list of LangChain messages or of Pydantic AI model messages."""
+    """Whether ``items`` is a non-empty list of LangChain messages, Pydantic AI model messages or AutoGen
+    AgentChat messages."""
     if not isinstance(items, list) or not items:
         return False
-    return all(_langchain(m) is not None for m in items) or all(
-        isinstance(m, dict) and isinstance(m.get("kind"), str) and m["kind"] in _PYDANTIC_KINDS
-        and isinstance(m.get("parts"), list) for m in items)
+    return any(all(read(m) for m in items) for read in (_langchain, _pydantic, _autogen))
 
 
 def framework_history(items: list[Any]) -> tuple[list[dict[str, Any]], str | None]:
     """The history ``items`` (:func:`is_framework_history`) as chat-completions messages, and the model named."""
     if all(_langchain(m) is not None for m in items):
         return [_langchain_message(_langchain(m)) for m in items], None
+    if all(_autogen(m) for m in items):
+        return [m for i, item in enumerate(items) for m in _autogen_messages(i, item)], None
     out: list[dict[str, Any]] = []
     model = None
     instructions = None
@@ -140,3 +158,26 @@ def _said(parts: list[Any]) -> dict[str, Any]:
     if calls:
         out["tool_calls"] = calls
     return out
+
+
+def _autogen_messages(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
+    """One AutoGen AgentChat message as chat-completions messages (none for one that repeats others), each with
+    its place in the file."""
+    kind, source, content = item["type"], item["source"], item.get("content")
+    if kind in _AUTOGEN_REPEATS:
+        return []
+    if kind == "ToolCallRequestEvent" and isinstance(content, list):
+        calls = [{"id": c.get("id"), "type": "function", "function": {"name": c.get("name"), "arguments": c.get(
+            "arguments")}} if isinstance(c, dict) else c for c in content]
+        return [{"role": "assistant", "name": source, "content": "", "tool_calls": calls, ITEM_INDEX: i}]
+    if kind == "ToolCallExecutionEvent" and isinstance(content, list):
+        return [{"role": "tool", "tool_call_id": r.get("call_id"), "content": _text(r.get("content")),
+                 "is_error": r.get("is_error") is True, ITEM_INDEX: f"{i}].content[{j}"} if isinstance(r, dict)
+                else {"role": "tool", "content": r, ITEM_INDEX: f"{i}].content[{j}"} for j, r in enumerate(content)]
+    if kind == "ThoughtEvent":
+        return [{"role": "assistant", "name": source, "content": f"[thinking] {_text(content)}", ITEM_INDEX: i}]
+    if source == "user":
+        return [{"role": "user", "content": content if isinstance(content, (str, list)) else _text(content),
+                 ITEM_INDEX: i}]
+    return [{"role": "assistant", "name": source, "content": content if isinstance(content, str) else _text(content),
+             ITEM_INDEX: i}]
