@@ -121,3 +121,22 @@ def test_an_autogen_team_message_log_imports_as_a_chat_of_its_agents() -> None:
     said = [(e["agent"], e["content"]) for e in data["trace"] if e["kind"] == "executor_message"]
     assert said == [
         ("executor", "No duplicate charge on order 4417: list_charges found none. Ticket closed. TERMINATE")]
+
+
+def test_a_server_tool_call_part_shows_its_tool_and_query_and_its_response() -> None:
+    # opentelemetry-util-genai 1.3b0: the planner's output holds a web search the provider ran; it was shown as
+    # "[server_tool_call part]", the tool, its query and its results lost
+    path = FIXTURES / "thirdparty" / "genai-util-server-tools.jsonl"
+    importer = recognise(path)
+    assert importer is not None and importer.name == "otel"
+    [data] = [data for data, _ in convert(importer, path, None)]
+    [plan] = [e["content"] for e in data["trace"] if e["kind"] == "planner_call"]
+    assert plan.splitlines() == [
+        "[reasoning] The refund policy first, then the executor.",
+        '[server tool call web_search {"type": "web_search", "query": "duplicate charge refund policy"}]',
+        '[server tool call response ws_1 {"results": [{"title": "Refunds", "snippet": "Refund a duplicate once."}]}]',
+        "Handing ticket 4417 to the executor.",
+        '[tool call transfer_to_executor {"ticket": "4417"}]']
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == '{"status":"ok","duplicates":[]}'
+    assert tools["crm_lookup"][1]["status"] == "error"
