@@ -140,3 +140,23 @@ def test_a_server_tool_call_part_shows_its_tool_and_query_and_its_response() -> 
     tools = _by_tool(data)
     assert tools["list_charges"][1]["output"] == '{"status":"ok","duplicates":[]}'
     assert tools["crm_lookup"][1]["status"] == "error"
+
+
+def test_langgraph_subgraph_agents_handing_off_by_command_are_named_and_handed_off() -> None:
+    # LangGraph's multi-agent pattern: each agent a create_react_agent subgraph (its AGENT span named `agent`), the
+    # handoff a tool returning Command(goto=..., graph=Command.PARENT), which LangGraph raises as ParentCommand
+    # (an exception event on spans whose status is OK). They imported as one agent `agent`, three error logs
+    # "... failed: langgraph.errors.ParentCommand", the Command's JSON as the result and the state's JSON as goal
+    data = framework_drill("langgraph-handoff-openinference.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("planner", "planner"), ("tools", "tool-host"), ("executor", "executor")]
+    assert data["briefing"]["goal"] == "Customer says order 4417 was charged twice. Refund the duplicate charge, once."
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    assert [e for e in data["trace"] if e["kind"] == "log"] == []
+    tools = _by_tool(data)
+    assert tools["transfer_to_executor"][0]["agent"] == "planner"
+    assert tools["transfer_to_executor"][1]["output"] == "Ticket 4417 handed to the executor."
+    assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {"executor"}
+    assert tools["crm_lookup"][1]["status"] == "error"
+    assert tools["list_charges"][1]["output"] == '{"status": "ok", "duplicates": []}'

@@ -6,6 +6,7 @@ in OTLP (``llm.output_messages.0.message.content``), and are read back by index.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -183,15 +184,42 @@ _PHANTOM_LLM = ("_prepare_chat_with_tools",)
 GRAPH_NODE_ID, GRAPH_NODE_PARENT_ID = "graph.node.id", "graph.node.parent_id"
 
 
-def _langgraph_node(span: Span) -> bool:
-    """Whether ``span`` is a LangGraph node: its ``metadata`` (JSON) names it as ``langgraph_node``."""
+def _langgraph_meta(span: Span) -> dict[str, Any]:
+    """The LangGraph ``metadata`` (JSON) of ``span`` when it names a node (``langgraph_node``), else empty."""
     meta = span.attributes.get(SpanAttributes.METADATA)
     if isinstance(meta, str) and '"langgraph_node"' in meta:
         try:
             meta = record_json(meta)
         except (ValueError, RecursionError):
-            return False
-    return isinstance(meta, dict) and meta.get("langgraph_node") == span.name
+            return {}
+    return meta if isinstance(meta, dict) and "langgraph_node" in meta else {}
+
+
+def _langgraph_node(span: Span) -> bool:
+    """Whether ``span`` is a LangGraph node: its ``metadata`` (JSON) names it as ``langgraph_node``."""
+    return _langgraph_meta(span).get("langgraph_node") == span.name
+
+
+def _subgraph(span: Span) -> str | None:
+    """The node of the parent graph that a LangGraph node of a subgraph runs in (``langgraph_checkpoint_ns``
+    ``planner:<id>|agent:<id>``: ``planner``), as each agent of a multi-agent graph is a `create_react_agent`
+    subgraph whose model node is ``agent``; None for a node of the top graph."""
+    meta = _langgraph_meta(span)
+    ns = meta.get("langgraph_checkpoint_ns")
+    if meta.get("langgraph_node") != span.name or not isinstance(ns, str) or "|" not in ns:
+        return None
+    return ns.split("|")[-2].split(":")[0] or None
+
+
+def _agent_input(a: dict[str, Any]) -> str:
+    """An AGENT span's input: its text, or the user's messages in it when it is JSON (LangGraph's state,
+    ``{"messages": [...]}``); empty when the JSON holds none."""
+    value = as_text(a.get(SpanAttributes.INPUT_VALUE))
+    if a.get(SpanAttributes.INPUT_MIME_TYPE) != "application/json" and value.lstrip()[:1] not in ("{", "["):
+        return value
+    held = value_messages(value, "application/json")
+    return value if held is None and json_value(value, "application/json") is None else _text(
+        held or [], lambda role: role == "user")
 
 
 def _smolagents_run(span: Span) -> tuple[str, str] | None:
@@ -230,10 +258,27 @@ def _handoff_tool(step: Step) -> None:
         step.hands_to = (args["to_agent"], as_text(args.get("reason")))
 
 
+def _command_handoff(step: Step) -> None:
+    """A LangGraph tool that returns ``Command(goto=AGENT, graph=Command.PARENT, update={"messages": [...]})`` (the
+    handoff tools of LangGraph's multi-agent graphs): the call hands the run to that agent (:attr:`Step.hands_to`),
+    and its result is the tool message the update adds (``Transferred to executor``)."""
+    command = json_value(step.result, "application/json")
+    if not isinstance(command, dict) or command.get("graph") != "__parent__" or not isinstance(
+            command.get("goto"), str) or not command["goto"]:
+        return
+    step.hands_to = (command["goto"], "")
+    update = command.get("update")
+    said = value_messages(json.dumps(update), "application/json") if isinstance(update, dict) else None
+    answers = [m for m in said or [] if m.get("role") == "tool" and _message_text(m)]
+    if answers:
+        step.result = _message_text(answers[0])
+
+
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
     ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
-    given to run()); the instrumentor's ``Agent workflow`` root, which names no agent and records nothing, is other."""
+    given to run()), else the LangGraph subgraph it runs in (:func:`_subgraph`); the instrumentor's ``Agent
+    workflow`` root, which names no agent and records nothing, is other."""
     a = span.attributes
     node = as_text(a.get(GRAPH_NODE_ID))
     if not node and not as_text(a.get(SpanAttributes.AGENT_NAME)) and span.name == "Agent workflow" \
@@ -244,7 +289,7 @@ def _agent(span: Span, step: Step) -> None:
     if smolagents is not None:
         mark_agent(step, span, smolagents[0], smolagents[1])
         return
-    mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME) or node, as_text(a.get(SpanAttributes.INPUT_VALUE)))
+    mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME) or node or _subgraph(span), _agent_input(a))
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
     step.graph_parent = parent if parent and parent != step.name else None
 
@@ -278,6 +323,7 @@ def classify(span: Span) -> Step:
         step.not_recorded = (value is None and raw is None and step.result is None and not step.error
                              and not span.error)
         _handoff_tool(step)
+        _command_handoff(step)
     elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:
         mark_agent(step, span, agent, "")
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):

@@ -98,8 +98,16 @@ def _responses(doc: Any) -> bool:
         isinstance(r, dict) and r.get("object") == "response" and isinstance(r.get("output"), list) for r in doc)
 
 
+#: LangChain's message types (``messages_to_dict``: ``{"type", "data"}``, as LangGraph's state is recorded) as roles.
+_LANGCHAIN_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+
+
 def _message(item: Any) -> dict[str, Any] | None:
-    """One message (``{"role", "content", "tool_calls"?}``) flattened, or None for anything else."""
+    """One message (``{"role", "content", "tool_calls"?}``, or LangChain's ``{"type", "data"}``) flattened, or None
+    for anything else."""
+    if isinstance(item, dict) and "role" not in item and isinstance(item.get("data"), dict) \
+            and isinstance(item.get("type"), str) and item["type"] in _LANGCHAIN_ROLES:
+        item = {**item["data"], "role": _LANGCHAIN_ROLES[item["type"]]}
     if not isinstance(item, dict) or not isinstance(item.get("role"), str):
         return None
     content = item.get("content")

@@ -113,10 +113,11 @@ _TRACEBACK = "Traceback (most recent call last)"
 
 
 def exception_text(span: Span) -> str:
-    """The span's exceptions (``exception`` events: ``type: message``), or its error status message."""
+    """The span's exceptions (``exception`` events: ``type: message``; none on a span whose status is OK: they were
+    handled), or its error status message."""
     from opentelemetry.semconv.attributes.exception_attributes import EXCEPTION_MESSAGE, EXCEPTION_TYPE
 
-    raised = [e for e in span.events if e.name == "exception"]
+    raised = [] if span.ok else [e for e in span.events if e.name == "exception"]  # OK: the exception was handled
     parts = [": ".join(str(x) for x in (e.attributes.get(EXCEPTION_TYPE), e.attributes.get(EXCEPTION_MESSAGE)) if x)
              for e in raised]
     parts = list(dict.fromkeys(p for p in parts if p))  # one exception recorded twice (smolagents) is said once
