@@ -160,3 +160,16 @@ def test_langgraph_subgraph_agents_handing_off_by_command_are_named_and_handed_o
     assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {"executor"}
     assert tools["crm_lookup"][1]["status"] == "error"
     assert tools["list_charges"][1]["output"] == '{"status": "ok", "duplicates": []}'
+
+
+def test_langgraph_handoff_by_command_traced_by_langsmith_is_a_handoff_not_three_errors() -> None:
+    # LangChain's tracer records LangGraph's ParentCommand as the error of the tools node and of the planner's runs
+    data = framework_drill("langsmith-handoff-batch.jsonl")
+    assert [e for e in data["trace"] if e["kind"] == "log"] == []
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert tools["transfer_to_executor"][1]["output"] == "Ticket 4417 handed to the executor."
+    assert "status" not in tools["transfer_to_executor"][1] or tools["transfer_to_executor"][1]["status"] == "ok"
+    assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {"executor"}
+    assert tools["crm_lookup"][1]["status"] == "error"

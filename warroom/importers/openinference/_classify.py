@@ -6,7 +6,6 @@ in OTLP (``llm.output_messages.0.message.content``), and are read back by index.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +31,7 @@ from warroom.importers.spans import (
     as_text,
     as_tokens,
     begin_step,
+    command_handoff,
     mark_agent,
     mark_tool,
     unwrap_arguments,
@@ -258,22 +258,6 @@ def _handoff_tool(step: Step) -> None:
         step.hands_to = (args["to_agent"], as_text(args.get("reason")))
 
 
-def _command_handoff(step: Step) -> None:
-    """A LangGraph tool that returns ``Command(goto=AGENT, graph=Command.PARENT, update={"messages": [...]})`` (the
-    handoff tools of LangGraph's multi-agent graphs): the call hands the run to that agent (:attr:`Step.hands_to`),
-    and its result is the tool message the update adds (``Transferred to executor``)."""
-    command = json_value(step.result, "application/json")
-    if not isinstance(command, dict) or command.get("graph") != "__parent__" or not isinstance(
-            command.get("goto"), str) or not command["goto"]:
-        return
-    step.hands_to = (command["goto"], "")
-    update = command.get("update")
-    said = value_messages(json.dumps(update), "application/json") if isinstance(update, dict) else None
-    answers = [m for m in said or [] if m.get("role") == "tool" and _message_text(m)]
-    if answers:
-        step.result = _message_text(answers[0])
-
-
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
     ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
@@ -323,7 +307,7 @@ def classify(span: Span) -> Step:
         step.not_recorded = (value is None and raw is None and step.result is None and not step.error
                              and not span.error)
         _handoff_tool(step)
-        _command_handoff(step)
+        command_handoff(step, step.result)
     elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:
         mark_agent(step, span, agent, "")
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):

@@ -199,3 +199,23 @@ def mark_tool(step: Step, span: Span, tool: Any, call_id: Any) -> None:
     step.kind = TOOL
     step.tool = as_text(tool) or span.name
     step.call_id = as_text(call_id) or None
+
+
+def command_handoff(step: Step, value: Any) -> None:
+    """When a tool's result ``value`` (a mapping, or JSON text of one) is the ``Command(goto=AGENT,
+    graph=Command.PARENT, update={"messages": [...]})`` that the handoff tools of LangGraph's multi-agent graphs
+    return: the call hands the run to AGENT (:attr:`Step.hands_to`), and its result is the tool message the update
+    adds (``Transferred to executor``; a LangChain message dict, or ``messages_to_dict``'s ``{"type", "data"}``)."""
+    command = parsed_json(value)
+    if not isinstance(command, dict) or command.get("graph") != "__parent__" or not isinstance(
+            command.get("goto"), str) or not command["goto"]:
+        return
+    step.hands_to = (command["goto"], "")
+    update = command.get("update")
+    said = update.get("messages") if isinstance(update, dict) else None
+    for m in said if isinstance(said, list) else []:
+        body = m.get("data", m) if isinstance(m, dict) else None
+        if isinstance(body, dict) and "tool" in (m.get("type"), body.get("type")) \
+                and isinstance(body.get("content"), str) and body["content"]:
+            step.result = body["content"]
+            return
