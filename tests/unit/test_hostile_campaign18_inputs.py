@@ -173,3 +173,18 @@ def test_langgraph_handoff_by_command_traced_by_langsmith_is_a_handoff_not_three
     assert "status" not in tools["transfer_to_executor"][1] or tools["transfer_to_executor"][1]["status"] == "ok"
     assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {"executor"}
     assert tools["crm_lookup"][1]["status"] == "error"
+
+
+def test_langgraph_subgraph_agents_traced_by_langfuse_are_two_agents_not_one_named_agent() -> None:
+    # Langfuse's CallbackHandler types each create_react_agent's model node `agent` as an AGENT observation named
+    # `agent`: the planner's and the executor's work was one agent's, and the Command was the handoff's result
+    data = framework_drill("langfuse-handoff-otel.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "planner"), ("tools", "tool-host"), ("executor", "executor")]
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert tools["transfer_to_executor"][1]["output"] == "Ticket 4417 handed to the executor."
+    assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {"executor"}
+    said = [(e["agent"], e["content"]) for e in data["trace"] if e["kind"] == "executor_message"]
+    assert said[-1] == ("executor", "No duplicate charge on order 4417: list_charges found none. Ticket closed.")

@@ -32,6 +32,7 @@ from warroom.importers.spans import (
     as_tokens,
     begin_step,
     command_handoff,
+    langgraph_subgraph,
     mark_agent,
     mark_tool,
     unwrap_arguments,
@@ -200,17 +201,6 @@ def _langgraph_node(span: Span) -> bool:
     return _langgraph_meta(span).get("langgraph_node") == span.name
 
 
-def _subgraph(span: Span) -> str | None:
-    """The node of the parent graph that a LangGraph node of a subgraph runs in (``langgraph_checkpoint_ns``
-    ``planner:<id>|agent:<id>``: ``planner``), as each agent of a multi-agent graph is a `create_react_agent`
-    subgraph whose model node is ``agent``; None for a node of the top graph."""
-    meta = _langgraph_meta(span)
-    ns = meta.get("langgraph_checkpoint_ns")
-    if meta.get("langgraph_node") != span.name or not isinstance(ns, str) or "|" not in ns:
-        return None
-    return ns.split("|")[-2].split(":")[0] or None
-
-
 def _agent_input(a: dict[str, Any]) -> str:
     """An AGENT span's input: its text, or the user's messages in it when it is JSON (LangGraph's state,
     ``{"messages": [...]}``); empty when the JSON holds none."""
@@ -261,8 +251,8 @@ def _handoff_tool(step: Step) -> None:
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
     ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
-    given to run()), else the LangGraph subgraph it runs in (:func:`_subgraph`); the instrumentor's ``Agent
-    workflow`` root, which names no agent and records nothing, is other."""
+    given to run()), else the LangGraph subgraph it runs in (:func:`~warroom.importers.spans.langgraph_subgraph`);
+    the instrumentor's ``Agent workflow`` root, which names no agent and records nothing, is other."""
     a = span.attributes
     node = as_text(a.get(GRAPH_NODE_ID))
     if not node and not as_text(a.get(SpanAttributes.AGENT_NAME)) and span.name == "Agent workflow" \
@@ -273,7 +263,8 @@ def _agent(span: Span, step: Step) -> None:
     if smolagents is not None:
         mark_agent(step, span, smolagents[0], smolagents[1])
         return
-    mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME) or node or _subgraph(span), _agent_input(a))
+    name = a.get(SpanAttributes.AGENT_NAME) or node or langgraph_subgraph(_langgraph_meta(span), span.name)
+    mark_agent(step, span, name, _agent_input(a))
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
     step.graph_parent = parent if parent and parent != step.name else None
 

@@ -219,3 +219,14 @@ def command_handoff(step: Step, value: Any) -> None:
                 and isinstance(body.get("content"), str) and body["content"]:
             step.result = body["content"]
             return
+
+
+def langgraph_subgraph(meta: Any, name: str) -> str | None:
+    r"""The node of the parent graph that the LangGraph node ``name`` of a subgraph runs in, by the run's LangGraph
+    ``meta``\ data (``langgraph_node`` ``name``, ``langgraph_checkpoint_ns`` ``planner:<id>|agent:<id>``:
+    ``planner``), as each agent of LangGraph's multi-agent graphs is a `create_react_agent` subgraph whose model
+    node is ``agent``; None for a node of the top graph, or no LangGraph node."""
+    ns = meta.get("langgraph_checkpoint_ns") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or meta.get("langgraph_node") != name or not isinstance(ns, str) or "|" not in ns:
+        return None
+    return ns.split("|")[-2].split(":")[0] or None
