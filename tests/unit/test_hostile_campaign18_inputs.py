@@ -188,3 +188,18 @@ def test_langgraph_subgraph_agents_traced_by_langfuse_are_two_agents_not_one_nam
     assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {"executor"}
     said = [(e["agent"], e["content"]) for e in data["trace"] if e["kind"] == "executor_message"]
     assert said[-1] == ("executor", "No duplicate charge on order 4417: list_charges found none. Ticket closed.")
+
+
+def test_agents_sdk_function_spans_without_sensitive_data_are_not_recorded_not_empty_results() -> None:
+    # RunConfig(trace_include_sensitive_data=False): function spans export `input: null, output: null`; each result
+    # was an empty text with status ok, the very shape of a silent failure
+    path = FIXTURES / "thirdparty" / "openai-agents-sdk-redacted.jsonl"
+    importer = recognise(path)
+    assert importer is not None and importer.name == "openai-agents"
+    [(data, _)] = convert(importer, path, None)
+    results = {c["tool"]: r for c, r in _by_tool(data).values()}
+    for tool in ("list_charges", "get_order", "close_ticket"):
+        assert results[tool]["output"].startswith("(not recorded: "), results[tool]
+    assert results["crm_lookup"]["status"] == "error"
+    assert "Error details are redacted" in results["crm_lookup"]["output"]
+    assert "Not recorded: the arguments and result of 3 tool call(s)" in data["source"]

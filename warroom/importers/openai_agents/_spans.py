@@ -168,6 +168,10 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: b
         step.result = tool_output(data.get("output"))
         if not ended and step.result is None and not step.error:
             step.result = UNFINISHED
+        elif data.get("input") is None and data.get("output") is None and not step.error:
+            # `trace_include_sensitive_data=False`: no arguments (always JSON text, `{}` at least, when recorded)
+            # and no result; not an empty result
+            step.not_recorded = True
     elif kind == "guardrail" and data.get("triggered") is True:
         step.error = step.error or "tripwire triggered"
         tally["guardrail triggered"] += 1
