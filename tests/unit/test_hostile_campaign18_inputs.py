@@ -203,3 +203,19 @@ def test_agents_sdk_function_spans_without_sensitive_data_are_not_recorded_not_e
     assert results["crm_lookup"]["status"] == "error"
     assert "Error details are redacted" in results["crm_lookup"]["output"]
     assert "Not recorded: the arguments and result of 3 tool call(s)" in data["source"]
+
+
+def test_openinference_masked_values_are_not_recorded_not_the_text_redacted() -> None:
+    # OPENINFERENCE_HIDE_INPUTS / _OUTPUTS: every value written as `__REDACTED__`. It was the goal, three user
+    # messages, every model output and every tool result (status ok), and the ToolNode's calls went to a second
+    # executor `agent`
+    data = framework_drill("langgraph-openinference-hidden.jsonl")
+    assert "__REDACTED__" not in str(data)
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert [e for e in data["trace"] if e["kind"] == "human_message"] == []
+    tools = _by_tool(data)
+    assert {c["agent"] for c, _ in tools.values()} == {"executor"}
+    for tool in ("list_charges", "get_order", "close_ticket"):
+        assert tools[tool][1]["output"].startswith("(not recorded: "), tools[tool]
+    assert tools["crm_lookup"][1]["status"] == "error" and "503" in tools["crm_lookup"][1]["output"]

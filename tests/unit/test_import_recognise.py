@@ -27,7 +27,8 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "volume-langsmith-batch.jsonl": "langsmith", "volume-openai-v2-content.jsonl": "otel",
               "volume-langfuse-otel.jsonl": "langfuse", "openai-agents-openinference-streamed.jsonl": "openinference",
               "autogen-swarm.jsonl": "otel", "langgraph-handoff-openinference.jsonl": "openinference",
-              "langsmith-handoff-batch.jsonl": "langsmith", "langfuse-handoff-otel.jsonl": "langfuse"}
+              "langsmith-handoff-batch.jsonl": "langsmith", "langfuse-handoff-otel.jsonl": "langfuse",
+              "langgraph-openinference-hidden.jsonl": "openinference"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

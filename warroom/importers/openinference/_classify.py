@@ -269,11 +269,18 @@ def _agent(span: Span, step: Step) -> None:
     step.graph_parent = parent if parent and parent != step.name else None
 
 
+#: What OpenInference's instrumentations write in place of a value their ``TraceConfig`` hides
+#: (``OPENINFERENCE_HIDE_INPUTS`` / ``OPENINFERENCE_HIDE_OUTPUTS`` and the like): the value is not recorded.
+REDACTED = "__REDACTED__"
+
+
 def classify(span: Span) -> Step:
     """The :class:`Step` of one span by its ``openinference.span.kind``: AGENT an agent, LLM a model call, TOOL and
     RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
     the goal; a LangGraph node or a LlamaIndex AgentWorkflow step is an agent). What each reads is in
     docs/importing.md."""
+    if REDACTED in span.attributes.values():  # masked by the instrumentation's TraceConfig: not recorded
+        span.attributes = {k: v for k, v in span.attributes.items() if v != REDACTED}
     a = span.attributes
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
     step = begin_step(span, KNOWN, _KNOWN_PREFIXES)

@@ -81,6 +81,13 @@ class _Trace:
         latest = next(asked, None)
         return self.agent_of(latest) if latest is not None else None
 
+    def latest_caller(self, step: Step) -> str | None:
+        """The agent of the latest model call ending before tool ``step`` starts, for a tool that no agent span
+        holds and no model call asked for by id or name (its model calls recorded without their output: a
+        LangGraph ToolNode's tool under content masking); None when there is none."""
+        before = [m for m in self.steps if m.kind == MODEL and m.span.end_ns <= step.span.start_ns]
+        return self.agent_of(before[-1]) if before else None
+
     def t(self, ns: int) -> float:
         t = round((ns - self.t0) / 1e9, 3)
         if t > MAX_DRILL_TIME:
@@ -160,7 +167,7 @@ def _arguments(tr: _Trace, step: Step) -> dict[str, Any]:
 
 
 def _tool_events(tr: _Trace, step: Step, planner: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    call = {"kind": "tool_call", "agent": tr.agent_of(step) or tr.asker_of(step) or EXECUTOR,
+    call = {"kind": "tool_call", "agent": tr.agent_of(step) or tr.asker_of(step) or tr.latest_caller(step) or EXECUTOR,
             "tool": step.tool or step.span.name, "arguments": _arguments(tr, step)}
     output, failed = unwrap_result(step.result)
     if step.not_recorded:
