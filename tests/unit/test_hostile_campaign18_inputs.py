@@ -219,3 +219,14 @@ def test_openinference_masked_values_are_not_recorded_not_the_text_redacted() ->
     for tool in ("list_charges", "get_order", "close_ticket"):
         assert tools[tool][1]["output"].startswith("(not recorded: "), tools[tool]
     assert tools["crm_lookup"][1]["status"] == "error" and "503" in tools["crm_lookup"][1]["output"]
+
+
+def test_langsmith_runs_sent_with_hidden_inputs_and_outputs_are_not_recorded_not_empty_results() -> None:
+    # LANGSMITH_HIDE_INPUTS / LANGSMITH_HIDE_OUTPUTS: the SDK sends every run's inputs and outputs as {}; each tool
+    # result was `{}` with status ok
+    data = framework_drill("langsmith-hidden-batch.jsonl")
+    tools = _by_tool(data)
+    for tool in ("list_charges", "get_order", "close_ticket"):
+        assert tools[tool][1]["output"].startswith("(not recorded: "), tools[tool]
+    assert tools["crm_lookup"][1]["status"] == "error" and "503" in tools["crm_lookup"][1]["output"]
+    assert "Not recorded: the arguments and result of 3 tool call(s)" in data["source"]
