@@ -230,3 +230,13 @@ def test_langsmith_runs_sent_with_hidden_inputs_and_outputs_are_not_recorded_not
         assert tools[tool][1]["output"].startswith("(not recorded: "), tools[tool]
     assert tools["crm_lookup"][1]["status"] == "error" and "503" in tools["crm_lookup"][1]["output"]
     assert "Not recorded: the arguments and result of 3 tool call(s)" in data["source"]
+
+
+def test_tool_results_a_user_message_carries_are_not_the_users_words() -> None:
+    # Pydantic AI with include_content=False: its user messages hold only the tool_call_response parts (ids) it
+    # sends tool results in; the goal and the handoff's message were "[tool call response call_lc]..."
+    data = framework_drill("pydantic-ai-no-content.jsonl")
+    assert data["briefing"]["goal"].startswith("(the trace records no user request")
+    assert "tool call response" not in str([e for e in data["trace"] if e["kind"] in ("human_message", "handoff")])
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"].startswith("(not recorded: ")

@@ -28,7 +28,8 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "volume-langfuse-otel.jsonl": "langfuse", "openai-agents-openinference-streamed.jsonl": "openinference",
               "autogen-swarm.jsonl": "otel", "langgraph-handoff-openinference.jsonl": "openinference",
               "langsmith-handoff-batch.jsonl": "langsmith", "langfuse-handoff-otel.jsonl": "langfuse",
-              "langgraph-openinference-hidden.jsonl": "openinference", "langsmith-hidden-batch.jsonl": "langsmith"}
+              "langgraph-openinference-hidden.jsonl": "openinference", "langsmith-hidden-batch.jsonl": "langsmith",
+              "pydantic-ai-no-content.jsonl": "otel"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

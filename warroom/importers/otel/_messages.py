@@ -12,7 +12,9 @@ from warroom.importers.spans import as_text
 
 def messages_text(value: Any, role: str | None = None) -> str:
     """Text of a GenAI messages value (a JSON string or a list of ``{role, parts: [{type, content}]}`` or
-    ``{role, content}``), only the messages of ``role`` when given; text parts verbatim, joined by newlines."""
+    ``{role, content}``), only the messages of ``role`` when given (of ``user`` messages, not their
+    ``tool_call_response`` parts: tool results, which Pydantic AI sends in user messages); text parts verbatim,
+    joined by newlines."""
     if isinstance(value, str):
         try:
             value = record_json(value)
@@ -24,8 +26,11 @@ def messages_text(value: Any, role: str | None = None) -> str:
             continue
         if isinstance(m.get("content"), str):
             texts.append(m["content"])
-        parts = m.get("parts")
-        texts.extend(t for t in map(_part_text, parts if isinstance(parts, list) else []) if t is not None)
+        listed = m.get("parts")
+        parts: list[Any] = listed if isinstance(listed, list) else []
+        if role == "user":  # the user's words: not the tool results that some (Pydantic AI) send in a user message
+            parts = [p for p in parts if not (isinstance(p, dict) and p.get("type") == "tool_call_response")]
+        texts.extend(t for t in map(_part_text, parts) if t is not None)
     return "\n".join(texts)
 
 
