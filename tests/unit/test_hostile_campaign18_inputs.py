@@ -107,6 +107,9 @@ def test_an_autogen_team_message_log_imports_as_a_chat_of_its_agents() -> None:
     # a Swarm's TaskResult.messages, each model_dump(): AutoGen's traces hold no content, this log is its record;
     # it was refused as "an object without `messages` (or `traj`) is not a conversation"
     data = _chat("chat-autogen-messages.json")
+    # the task is a MultiModalMessage: the customer's words and a screenshot, named, never its base64 bytes
+    assert data["briefing"]["goal"] == (
+        "Customer says order 4417 was charged twice. Refund the duplicate charge, once.\n[image]")
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "executor"), ("executor", "sub-agent"), ("tools", "tool-host")]
     tools = _by_tool(data)

@@ -17,7 +17,8 @@
 - **AutoGen AgentChat** (a team's ``TaskResult.messages``, each ``model_dump()``): messages with a ``type`` and the
   ``source`` agent; a ``TextMessage`` from ``user`` is a user message, from an agent that agent's (``name``), a
   ``ToolCallRequestEvent`` its tool calls (``{"id", "name", "arguments"}``), a ``ToolCallExecutionEvent`` a tool
-  message for each result (``call_id``, ``is_error``), a ``ThoughtEvent`` its ``[thinking] TEXT``; a
+  message for each result (``call_id``, ``is_error``), a ``ThoughtEvent`` its ``[thinking] TEXT``, a
+  ``MultiModalMessage`` its text with each image as ``[image]``; a
   ``HandoffMessage`` and a ``ToolCallSummaryMessage`` repeat the results before them and are not read again.
 """
 
@@ -176,8 +177,8 @@ def _autogen_messages(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
                 else {"role": "tool", "content": r, ITEM_INDEX: f"{i}].content[{j}"} for j, r in enumerate(content)]
     if kind == "ThoughtEvent":
         return [{"role": "assistant", "name": source, "content": f"[thinking] {_text(content)}", ITEM_INDEX: i}]
+    if isinstance(content, list):  # a MultiModalMessage: text, and images (`{"data": base64}`) named, not their bytes
+        content = "\n".join(c if isinstance(c, str) else "[image]" for c in content)
     if source == "user":
-        return [{"role": "user", "content": content if isinstance(content, (str, list)) else _text(content),
-                 ITEM_INDEX: i}]
-    return [{"role": "assistant", "name": source, "content": content if isinstance(content, str) else _text(content),
-             ITEM_INDEX: i}]
+        return [{"role": "user", "content": _text(content), ITEM_INDEX: i}]
+    return [{"role": "assistant", "name": source, "content": _text(content), ITEM_INDEX: i}]
