@@ -243,3 +243,16 @@ def test_tool_results_a_user_message_carries_are_not_the_users_words() -> None:
     assert "tool call response" not in str([e for e in data["trace"] if e["kind"] in ("human_message", "handoff")])
     tools = _by_tool(data)
     assert tools["list_charges"][1]["output"].startswith("(not recorded: ")
+
+
+def test_gemini_calls_asked_without_ids_keep_their_batch() -> None:
+    # openinference-instrumentation-google-genai: Gemini's function calls have no ids, nor have the TOOL spans the
+    # agent's code makes for them; the two calls of one model turn were not one batch
+    path = FIXTURES / "thirdparty" / "oi-gemini.jsonl"
+    importer = recognise(path)
+    assert importer is not None and importer.name == "openinference"
+    [data] = [data for data, _ in convert(importer, path, None)]
+    [model, _] = [e for e in data["trace"] if e["kind"] == "planner_call"]
+    tools = _by_tool(data)
+    assert [tools[t][0].get("batch") for t in ("get_invoices", "get_credits")] == [model["id"], model["id"]]
+    assert tools["get_invoices"][0]["arguments"] == {"month": "2026-03"}

@@ -163,7 +163,7 @@ def _model(span: Span, step: Step) -> None:
     ins = _span_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, SpanAttributes.INPUT_VALUE,
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
-    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m) if i]
+    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m)]  # Gemini's have no ids
     step.asked_arguments = {i: args for m in out or [] for i, _, args in _calls(m) if i}
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
