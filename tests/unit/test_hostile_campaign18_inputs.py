@@ -256,3 +256,17 @@ def test_gemini_calls_asked_without_ids_keep_their_batch() -> None:
     tools = _by_tool(data)
     assert [tools[t][0].get("batch") for t in ("get_invoices", "get_credits")] == [model["id"], model["id"]]
     assert tools["get_invoices"][0]["arguments"] == {"month": "2026-03"}
+
+
+def test_agents_sdk_calls_of_a_turn_whose_output_is_not_in_the_trace_are_one_batch() -> None:
+    # a model span without its output (the Responses model's `response` spans always; here generation spans
+    # recorded without sensitive data) names no call: the three function calls the SDK ran for that turn, in
+    # parallel, were three unbatched calls
+    path = FIXTURES / "thirdparty" / "openai-agents-sdk-redacted.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    [(data, _)] = convert(importer, path, None)
+    turns = [e["id"] for e in data["trace"] if e["kind"] == "executor_message"]
+    tools = _by_tool(data)
+    assert {tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")} == {turns[0]}
+    assert tools["close_ticket"][0].get("batch") is None
