@@ -25,7 +25,11 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "volume-pydantic-ai.jsonl": "otel", "volume-openai-agents.jsonl": "openinference",
               "volume-smolagents.jsonl": "openinference", "volume-llama-index.jsonl": "openinference",
               "volume-langsmith-batch.jsonl": "langsmith", "volume-openai-v2-content.jsonl": "otel",
-              "volume-langfuse-otel.jsonl": "langfuse"}
+              "volume-langfuse-otel.jsonl": "langfuse", "openai-agents-openinference-streamed.jsonl": "openinference",
+              "autogen-swarm.jsonl": "otel", "langgraph-handoff-openinference.jsonl": "openinference",
+              "langsmith-handoff-batch.jsonl": "langsmith", "langfuse-handoff-otel.jsonl": "langfuse",
+              "langgraph-openinference-hidden.jsonl": "openinference", "langsmith-hidden-batch.jsonl": "langsmith",
+              "pydantic-ai-no-content.jsonl": "otel"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

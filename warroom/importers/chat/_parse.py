@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from warroom.importers.chat._frameworks import framework_history, is_framework_history
 from warroom.importers.chat._shapes import normalize, sharegpt, system_prompt
 from warroom.importers.exports import ANSWERS_FIELD, is_responses_items, message_text, part_text, responses_messages
 from warroom.importers.kit import MAX_CHAT_BYTES, TraceError, json_kind, json_lines, parse_json, read_text
@@ -84,10 +85,10 @@ def _is_messages(value: Any) -> bool:
 
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
-    ``traj``), or an array of either; messages in the shapes :mod:`._shapes` reads too. Raises TraceError naming
-    where the shape is wrong (:func:`warroom.importers.kit.refusal` adds the importer that reads a file of another
-    format)."""
-    if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):
+    ``traj``), or an array of either; messages in the shapes :mod:`._shapes` and :mod:`._frameworks` read too.
+    Raises TraceError naming where the shape is wrong (:func:`warroom.importers.kit.refusal` adds the importer
+    that reads a file of another format)."""
+    if _is_messages(data) or is_responses_items(data) or is_framework_history(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:
         return [_conversation(item, f"[{i}]", i) for i, item in enumerate(data)]
@@ -128,6 +129,9 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         return Conversation(where, index, team_messages(item, where), model, notes, team=True, record_id=record_id)
     if is_responses_items(item):
         item = responses_messages(item, where)
+    elif is_framework_history(item):  # LangChain's or Pydantic AI's own message history
+        item, said_by = framework_history(item)
+        model = model or said_by
     places = ([system] if system else []) + normalize(sharegpt(item, where), where)
     messages = [_message(m, here) for here, m in places]
     _check_answers(messages, [here for here, _ in places])

@@ -251,13 +251,15 @@ def system_prompt(value: Any) -> dict[str, Any] | None:
 def is_chat(value: Any) -> bool:
     """Whether ``value`` (a file's first JSON value) has the shape of a chat transcript: a message (an object with
     a ``role``), a conversation (an object with ``messages``, ``traj``, ``conversations`` or Gemini's ``contents``),
-    Responses API items,
-    or an array of these (or of arrays of them)."""
+    Responses API items, a LangChain or Pydantic AI message, or an array of these (or of arrays of them)."""
     item = value
     for _ in range(2):  # an array of conversations, each an array of messages
         if isinstance(item, list) and item:
             item = item[0]
     if not isinstance(item, dict):
         return False
+    from warroom.importers.chat._frameworks import is_framework_history
+
     return (any(isinstance(item.get(k), list) for k in ("messages", "traj", "conversations", "contents"))
-            or isinstance(item.get("role"), str) or str(item.get("type")) in RESPONSES_ITEMS)
+            or isinstance(item.get("role"), str) or str(item.get("type")) in RESPONSES_ITEMS
+            or is_framework_history([item]))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.kit import TraceError, TraceOptions
-from warroom.importers.spans import Span, Step, group_traces, pick_trace, span_drill, trace_to_drill
+from warroom.importers.spans import Span, Step, group_traces, idle_noted, pick_trace, span_drill, trace_to_drill
 
 
 @dataclass
@@ -67,21 +67,7 @@ def convert_export(path: Path, read: Reader, prefix: str, convention: str, optio
         data, header = span_drill(parts, path, trace_id, i if several else None, prefix, convention, options)
         _described(data, recorded, trace_id)
         out.append(_priced(data, header, recorded.prices.get(trace_id, {}), convention))
-    return _idle_noted(out, idle, unit)
-
-
-def _idle_noted(out: list[tuple[dict[str, Any], str]], idle: list[str], unit: str
-                ) -> list[tuple[dict[str, Any], str]]:
-    """``out`` with each drill's ``source`` naming the file's ``idle`` traces (none of whose records is an agent,
-    model call or tool call: not imported); raises TraceError when no trace made a drill."""
-    if not out:
-        raise TraceError(f"no {unit} of the file's {len(idle)} traces is an agent, model call or tool call")
-    if idle:
-        names = ", ".join(idle[:5]) + (f" and {len(idle) - 5} more" if len(idle) > 5 else "")
-        for data, _ in out:
-            data["source"] += (f" Traces of the file not imported, none of their {unit}s an agent, model call or "
-                               f"tool call: {names}.")
-    return out
+    return idle_noted(out, idle, unit)
 
 
 def _described(data: dict[str, Any], recorded: Recorded, trace_id: str) -> None:

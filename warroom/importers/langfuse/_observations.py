@@ -25,7 +25,17 @@ from warroom.importers.exports import (
 )
 from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.langfuse._values import field, model_step, prices, tool_step, user_text
-from warroom.importers.spans import AGENT, OTHER, Span, Step, as_text, mark_agent, mark_tool
+from warroom.importers.spans import (
+    AGENT,
+    OTHER,
+    Span,
+    Step,
+    as_text,
+    command_handoff,
+    langgraph_subgraph,
+    mark_agent,
+    mark_tool,
+)
 
 MODEL_TYPES = ("GENERATION",)
 TOOL_TYPES = frozenset({"TOOL", "RETRIEVER"})
@@ -161,13 +171,15 @@ def classify(obs: dict[str, Any], span: Span, has_children: bool, seen_inputs: s
                  and not span.name.startswith(NOT_TOOLS) and not span.name.endswith("OutputParser"))
     if kind == "AGENT":
         text = user_text(inputs)
-        mark_agent(step, span, span.name, "" if text in seen_inputs else text)
+        named = langgraph_subgraph(field(obs, "metadata"), span.name)  # LangGraph's subgraph agents' `agent` nodes
+        mark_agent(step, span, named or span.name, "" if text in seen_inputs else text)
         seen_inputs.add(text)
     elif kind in MODEL_TYPES:
         model_step(step, obs)
     elif kind in TOOL_TYPES or leaf_tool:
         mark_tool(step, span, span.name, None)
         tool_step(step, obs, kind)
+        command_handoff(step, step.result)
         if field(obs, "endTime") in (None, "") and step.result is None and not step.error:
             step.result = UNFINISHED
     else:

@@ -27,7 +27,7 @@ from warroom.importers.exports import (
     tool_answer,
     tool_arguments,
 )
-from warroom.importers.spans import MODEL, Step, as_text
+from warroom.importers.spans import MODEL, Step, as_text, command_handoff
 
 
 def _get(value: Any, *keys: str) -> Any:
@@ -128,3 +128,7 @@ def tool_step(step: Step, run: dict[str, Any], run_type: str) -> None:
     if not step.call_id and isinstance(call_id, str) and call_id:
         step.call_id = call_id
     step.result = None if result in (None, {}, "") and step.error else result  # a failed run's outputs: {} or none
+    command_handoff(step, step.result)
+    if inputs in (None, {}) and outputs in (None, {}) and not step.error and run.get("end_time") not in (None, ""):
+        # LANGSMITH_HIDE_INPUTS / LANGSMITH_HIDE_OUTPUTS send both as {}: not recorded, not an empty result
+        step.not_recorded = True

@@ -69,6 +69,11 @@ def _flatten(value: Any, where: str) -> list[dict[str, Any]]:
     return out
 
 
+#: How LangGraph's control-flow exception is recorded as a run's error: ``ParentCommand(Command(graph=...,
+#: goto=...))``, raised by a handoff tool's ``Command(graph=Command.PARENT)`` through the subgraph to its parent.
+_CONTROL_FLOW = "ParentCommand(Command("
+
+
 def _span(run: dict[str, Any], label: str, roots: dict[str, str]) -> Span:
     run_id = as_text(run.get("id")).strip().lower()
     if not run_id:
@@ -79,6 +84,8 @@ def _span(run: dict[str, Any], label: str, roots: dict[str, str]) -> Span:
     start = time_ns(run.get("start_time"), f"{label}.start_time")
     end = time_ns(run["end_time"], f"{label}.end_time") if run.get("end_time") not in (None, "") else start
     error = error_text(run.get("error")) or ("error status (no message)" if run.get("status") == "error" else "")
+    if error.startswith(_CONTROL_FLOW):  # LangGraph hands off by raising its Command: not an error of the run
+        error = ""
     return Span(trace or run_id, run_id, parent, as_text(run.get("name")) or as_text(run.get("run_type")), start,
                 max(start, end), {}, error=bool(error), status_message=error, ended_before_start=end < start)
 

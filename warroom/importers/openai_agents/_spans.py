@@ -25,7 +25,18 @@ from warroom.importers.exports import (
 )
 from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.openai_agents._values import generation_step, response_step, span_error, tool_output, user_texts
-from warroom.importers.spans import AGENT, MODEL, Span, Step, agent_id, as_text, mark_agent, mark_tool, nearest_agent
+from warroom.importers.spans import (
+    AGENT,
+    MODEL,
+    TOOL,
+    Span,
+    Step,
+    agent_id,
+    as_text,
+    mark_agent,
+    mark_tool,
+    nearest_agent,
+)
 
 #: A model call's content when its span had not ended when the trace was exported (no output recorded yet).
 UNFINISHED_CALL = "(no output: the model call had not ended when the trace was exported)"
@@ -139,6 +150,7 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
         handoffs = _handoffs(group, data, counts[trace_id])
         _agent_inputs(group, data, handoffs)
         attach_tools(group)
+        _turn_calls(group)
         recorded.descriptions[trace_id] = _descriptions(group, data)
         recorded.notes.setdefault(trace_id, []).extend(_notes(counts[trace_id]))
     return steps, recorded
@@ -168,6 +180,10 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: b
         step.result = tool_output(data.get("output"))
         if not ended and step.result is None and not step.error:
             step.result = UNFINISHED
+        elif data.get("input") is None and data.get("output") is None and not step.error:
+            # `trace_include_sensitive_data=False`: no arguments (always JSON text, `{}` at least, when recorded)
+            # and no result; not an empty result
+            step.not_recorded = True
     elif kind == "guardrail" and data.get("triggered") is True:
         step.error = step.error or "tripwire triggered"
         tally["guardrail triggered"] += 1
@@ -178,6 +194,24 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: b
     if not ended and step.kind == MODEL and not step.content and not step.tool_calls_asked and not step.error:
         step.content = UNFINISHED_CALL
     return step
+
+
+def _turn_calls(steps: list[Step]) -> None:
+    """A model call whose output the trace does not hold (a ``response`` span as ``span.export()`` writes it) asked
+    for the function calls its agent ran after it and before its next model call (the SDK runs one turn's calls,
+    then calls the model again): several are one batch. They are named by tool, without ids (function spans hold
+    none)."""
+    by_id = {s.span.span_id: s for s in steps}
+    unread: dict[str, Step] = {}  # agent span id -> its latest model call, when the trace holds no output of it
+    for step in steps:
+        agent = nearest_agent(step, by_id)
+        key = agent.span.span_id if agent is not None else ""
+        if step.kind == MODEL:
+            unread.pop(key, None)
+            if not step.content and not step.tool_calls_asked:
+                unread[key] = step
+        elif step.kind == TOOL and key in unread and step.span.start_ns >= unread[key].span.end_ns:
+            unread[key].tool_calls_asked.append(("", step.tool or step.span.name))
 
 
 def _agent_above(step: Step, by_id: dict[str, Step]) -> Step | None:

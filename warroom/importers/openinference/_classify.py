@@ -32,6 +32,8 @@ from warroom.importers.spans import (
     as_text,
     as_tokens,
     begin_step,
+    command_handoff,
+    langgraph_subgraph,
     mark_agent,
     mark_tool,
     unwrap_arguments,
@@ -162,7 +164,7 @@ def _model(span: Span, step: Step) -> None:
     ins = _span_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, SpanAttributes.INPUT_VALUE,
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
-    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls if i]
+    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls]  # Gemini's have no ids
     step.asked_arguments = {i: args for m in out or [] for i, _, args in m.calls if i}
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
@@ -184,15 +186,31 @@ _PHANTOM_LLM = ("_prepare_chat_with_tools",)
 GRAPH_NODE_ID, GRAPH_NODE_PARENT_ID = "graph.node.id", "graph.node.parent_id"
 
 
-def _langgraph_node(span: Span) -> bool:
-    """Whether ``span`` is a LangGraph node: its ``metadata`` (JSON) names it as ``langgraph_node``."""
+def _langgraph_meta(span: Span) -> dict[str, Any]:
+    """The LangGraph ``metadata`` (JSON) of ``span`` when it names a node (``langgraph_node``), else empty."""
     meta = span.attributes.get(SpanAttributes.METADATA)
     if isinstance(meta, str) and '"langgraph_node"' in meta:
         try:
             meta = record_json(meta)
         except (ValueError, RecursionError):
-            return False
-    return isinstance(meta, dict) and meta.get("langgraph_node") == span.name
+            return {}
+    return meta if isinstance(meta, dict) and "langgraph_node" in meta else {}
+
+
+def _langgraph_node(span: Span) -> bool:
+    """Whether ``span`` is a LangGraph node: its ``metadata`` (JSON) names it as ``langgraph_node``."""
+    return _langgraph_meta(span).get("langgraph_node") == span.name
+
+
+def _agent_input(a: dict[str, Any]) -> str:
+    """An AGENT span's input: its text, or the user's messages in it when it is JSON (LangGraph's state,
+    ``{"messages": [...]}``); empty when the JSON holds none."""
+    value = as_text(a.get(SpanAttributes.INPUT_VALUE))
+    if a.get(SpanAttributes.INPUT_MIME_TYPE) != "application/json" and value.lstrip()[:1] not in ("{", "["):
+        return value
+    held = value_messages(value, "application/json")
+    return value if held is None and json_value(value, "application/json") is None else _text(
+        held or [], lambda role: role == "user")
 
 
 def _smolagents_run(span: Span) -> tuple[str, str] | None:
@@ -234,7 +252,8 @@ def _handoff_tool(step: Step) -> None:
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
     ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
-    given to run()); the instrumentor's ``Agent workflow`` root, which names no agent and records nothing, is other."""
+    given to run()), else the LangGraph subgraph it runs in (:func:`~warroom.importers.spans.langgraph_subgraph`);
+    the instrumentor's ``Agent workflow`` root, which names no agent and records nothing, is other."""
     a = span.attributes
     node = as_text(a.get(GRAPH_NODE_ID))
     if not node and not as_text(a.get(SpanAttributes.AGENT_NAME)) and span.name == "Agent workflow" \
@@ -245,9 +264,15 @@ def _agent(span: Span, step: Step) -> None:
     if smolagents is not None:
         mark_agent(step, span, smolagents[0], smolagents[1])
         return
-    mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME) or node, as_text(a.get(SpanAttributes.INPUT_VALUE)))
+    name = a.get(SpanAttributes.AGENT_NAME) or node or langgraph_subgraph(_langgraph_meta(span), span.name)
+    mark_agent(step, span, name, _agent_input(a))
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
     step.graph_parent = parent if parent and parent != step.name else None
+
+
+#: What OpenInference's instrumentations write in place of a value their ``TraceConfig`` hides
+#: (``OPENINFERENCE_HIDE_INPUTS`` / ``OPENINFERENCE_HIDE_OUTPUTS`` and the like): the value is not recorded.
+REDACTED = "__REDACTED__"
 
 
 def classify(span: Span) -> Step:
@@ -255,6 +280,8 @@ def classify(span: Span) -> Step:
     RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
     the goal; a LangGraph node or a LlamaIndex AgentWorkflow step is an agent). What each reads is in
     docs/importing.md."""
+    if REDACTED in span.attributes.values():  # masked by the instrumentation's TraceConfig: not recorded
+        span.attributes = {k: v for k, v in span.attributes.items() if v != REDACTED}
     a = span.attributes
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
     step = begin_step(span, KNOWN, _KNOWN_PREFIXES)
@@ -279,6 +306,7 @@ def classify(span: Span) -> Step:
         step.not_recorded = (value is None and raw is None and step.result is None and not step.error
                              and not span.error)
         _handoff_tool(step)
+        command_handoff(step, step.result)
     elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:
         mark_agent(step, span, agent, "")
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):

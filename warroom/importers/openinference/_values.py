@@ -5,9 +5,10 @@ An instrumentation that records only the raw response and request leaves JSON th
 (``{"choices": [{"message": ...}]}``), an OpenAI Responses API response (``{"output": [...]}``), an Anthropic
 message (``{"type": "message", "content": [blocks]}``), one message (``{"role", "content"}``), a list of messages,
 or a request holding them (``{"messages": [...]}``, Anthropic's or OpenAI's; ``{"input": ...}``, the Responses
-API's). :func:`value_messages` reads each as :func:`~warroom.importers.exports.message` reads any chat message
-(its text, thinking included, and tool calls), as :mod:`._classify` reads ``llm.*_messages.N.message.*``;
-anything else is None, and the value is then kept as text.
+API's), or a list of Responses API responses (the OpenAI Agents SDK's streamed Chat Completions call).
+:func:`value_messages` reads each as :func:`~warroom.importers.exports.message` reads any chat message
+(its text, thinking included, and tool calls; LangChain's ``{"type", "data"}`` messages too), as :mod:`._classify`
+reads ``llm.*_messages.N.message.*``; anything else is None, and the value is then kept as text.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def value_messages(value: Any, mime_type: Any) -> list[Message] | None:
 
 
 def _messages_of(doc: Any) -> list[Message] | None:
+    if _responses(doc):  # the Agents SDK's streamed Chat Completions call: the Response it assembled, in a list
+        assembled = [m for r in doc for m in _response_items(r["output"]) or []]
+        return assembled or None
     if isinstance(doc, list):
         messages = [m for m in (_message(item) for item in doc) if m is not None]
         return messages if messages and len(messages) == len(doc) else _response_items(doc)
@@ -80,9 +84,24 @@ def _messages_of(doc: Any) -> list[Message] | None:
     return [message] if message is not None else None
 
 
+def _responses(doc: Any) -> bool:
+    """Whether ``doc`` is a list of OpenAI Responses API responses (``{"object": "response", "output": [...]}``),
+    as the OpenAI Agents SDK's Chat Completions model records a streamed call's output."""
+    return isinstance(doc, list) and bool(doc) and all(
+        isinstance(r, dict) and r.get("object") == "response" and isinstance(r.get("output"), list) for r in doc)
+
+
+#: LangChain's message types (``messages_to_dict``: ``{"type", "data"}``, as LangGraph's state is recorded) as roles.
+_LANGCHAIN_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+
+
 def _message(item: Any) -> Message | None:
-    """One message (``{"role", "content", "tool_calls"?}``) as :func:`~warroom.importers.exports.message` reads it
-    (the one reader of a chat message: its text parts, thinking, tool calls), or None for anything else."""
+    """One message (``{"role", "content", "tool_calls"?}``, or LangChain's ``{"type", "data"}``) as
+    :func:`~warroom.importers.exports.message` reads it (the one reader of a chat message: its text parts, thinking,
+    tool calls), or None for anything else."""
+    if isinstance(item, dict) and "role" not in item and isinstance(item.get("data"), dict) \
+            and isinstance(item.get("type"), str) and item["type"] in _LANGCHAIN_ROLES:
+        item = {**item["data"], "role": _LANGCHAIN_ROLES[item["type"]]}
     if not isinstance(item, dict) or not isinstance(item.get("role"), str):
         return None
     return message(item) if isinstance(item.get("content"), str | list | None) else None

@@ -12,6 +12,7 @@ from warroom.importers.otlp._document import read_spans
 from warroom.importers.spans import (
     Classifier,
     group_traces,
+    idle_noted,
     pick_trace,
     read_trail,
     span_drill,
@@ -19,20 +20,33 @@ from warroom.importers.spans import (
     trail_annotation,
 )
 
+#: How the builder's refusal of a trace with nothing to play starts.
+_IDLE = "no span of this trace is an agent, model call or tool call"
+
 
 def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention: str,
                       options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
     """Every trace in the OTLP/JSON file at ``path`` as ``(drill data, header)``, ``classify`` saying what each
     span is; ``prefix`` starts the drill ids (``otel``), ``convention`` names the attribute set in the text; only
-    the trace ``options.trace_id`` when given. Raises TraceError (one line)."""
+    the trace ``options.trace_id`` when given; of a file of several traces, those with nothing to play are left out
+    (each drill's ``source`` names them). Raises TraceError (one line)."""
     options = options or TraceOptions()
     path = Path(path)
     traces = pick_trace(group_traces(read_spans(path)), options.trace_id)
     several = len(traces) > 1
     out: list[Any] = []
     errors = read_trail(options.ground_truth) if options.ground_truth is not None else None
+    idle: list[str] = []
+    first: TraceError | None = None
     for i, (trace_id, spans) in enumerate(traces.items()):
-        parts = trace_to_drill(spans, classify, options=options)
+        try:
+            parts = trace_to_drill(spans, classify, options=options)
+        except TraceError as e:
+            if not several or not str(e).startswith(_IDLE):
+                raise
+            idle.append(trace_id)  # a trace of runtime spans beside the agents' (AutoGen's, each message its own)
+            first = first or e
+            continue
         drill = span_drill(parts, path, trace_id, i if several else None, prefix, convention, options)
         if errors is None:
             out.append(drill)
@@ -42,7 +56,9 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
                               options))
         except TraceError as e:
             out.append(Refused(f"trace {trace_id}", str(e)))
-    return out
+    if first is not None and not out:  # no trace has work: the builder's refusal, which names the importers
+        raise first
+    return idle_noted(out, idle, "span")
 
 
 def _keyed(drill: tuple[dict[str, Any], str], parts: dict[str, Any], errors: list[dict[str, Any]] | None,

@@ -18,6 +18,8 @@ from warroom.importers.spans import Span, SpanEvent, span_id_hex
 
 #: ``Status.code`` of an error (``STATUS_CODE_ERROR``), as a number or its enum name in OTLP/JSON.
 STATUS_ERROR = (2, "STATUS_CODE_ERROR")
+#: ``Status.code`` OK (``STATUS_CODE_OK``): set by the application, the span completed successfully.
+STATUS_OK = (1, "STATUS_CODE_OK")
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -93,6 +95,7 @@ def _span(raw: Any, where: str, service: str) -> Span:
     span = Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
+    span.ok = status.get("code") in STATUS_OK
     if isinstance(dropped, (int, str)) and str(dropped).isdigit() and str(dropped).isascii() and len(str(dropped)) < 10:
         span.dropped_attributes = int(dropped)
     return span

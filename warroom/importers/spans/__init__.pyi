@@ -1,7 +1,7 @@
 # The API of warroom.importers.spans (its __init__.py loads each name on first use, from the module named here).
 
 from ._build import agent_id, nearest_agent, trace_to_drill
-from ._drill import pick_trace, span_drill
+from ._drill import idle_noted, pick_trace, span_drill
 from ._span import Span, SpanEvent, group_traces, span_id_hex
 from ._step import (
     AGENT,
@@ -14,7 +14,9 @@ from ._step import (
     as_text,
     as_tokens,
     begin_step,
+    command_handoff,
     count_unknown,
+    langgraph_subgraph,
     mark_agent,
     mark_tool,
     parsed_json,
@@ -36,8 +38,11 @@ __all__ = [
     "as_text",
     "as_tokens",
     "begin_step",
+    "command_handoff",
     "count_unknown",
     "group_traces",
+    "langgraph_subgraph",
+    "idle_noted",
     "mark_agent",
     "mark_tool",
     "nearest_agent",

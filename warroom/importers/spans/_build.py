@@ -81,6 +81,13 @@ class _Trace:
         latest = next(asked, None)
         return self.agent_of(latest) if latest is not None else None
 
+    def latest_caller(self, step: Step) -> str | None:
+        """The agent of the latest model call ending before tool ``step`` starts, for a tool that no agent span
+        holds and no model call asked for by id or name (its model calls recorded without their output: a
+        LangGraph ToolNode's tool under content masking); None when there is none."""
+        before = [m for m in self.steps if m.kind == MODEL and m.span.end_ns <= step.span.start_ns]
+        return self.agent_of(before[-1]) if before else None
+
     def t(self, ns: int) -> float:
         t = round((ns - self.t0) / 1e9, 3)
         if t > MAX_DRILL_TIME:
@@ -160,7 +167,7 @@ def _arguments(tr: _Trace, step: Step) -> dict[str, Any]:
 
 
 def _tool_events(tr: _Trace, step: Step, planner: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    call = {"kind": "tool_call", "agent": tr.agent_of(step) or tr.asker_of(step) or EXECUTOR,
+    call = {"kind": "tool_call", "agent": tr.agent_of(step) or tr.asker_of(step) or tr.latest_caller(step) or EXECUTOR,
             "tool": step.tool or step.span.name, "arguments": _arguments(tr, step)}
     output, failed = unwrap_result(step.result)
     if step.not_recorded:
@@ -228,12 +235,14 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
     plan: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
+    unnamed: tuple[str | None, list[str]] = (None, [])  # its batch, and the tools it asked for without an id
     # No planner call in the trace (the planner is not found): each model turn of an agent is a plan step.
     turns = not any(r[3]["kind"] == "planner_call" for r in raw)
     for n, (ns, _, step, ev) in enumerate(raw, 1):
         eid = f"e{n:04d}"
         if ev["kind"] in ("planner_call", "executor_message"):
             asked = list(step.tool_calls_asked)
+            unnamed = (eid, [t for i, t in asked if not i]) if len(asked) > 1 else (None, [])
         elif ev["kind"] == "tool_call" and not step.call_id:  # a tool span without its id: the call asked by name
             match = next((c for c in asked if c[1] == step.tool), None)
             if match is not None:
@@ -248,11 +257,14 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
                 f"What the planner decides in {eid} is carried out correctly." if ev["kind"] == "planner_call" else
                 f"What {ev['agent']} asks for in {eid} is done right, and what it says is what the results say.")})
         if ev["kind"] in ("planner_call", "executor_message") and len(step.tool_call_ids) > 1:
-            batch_of.update((c, eid) for c in step.tool_call_ids)
+            batch_of.update((c, eid) for c in step.tool_call_ids if c)
         if ev["kind"] == "tool_call":
             call_event[step.span.span_id] = eid
             if step.call_id in batch_of:
                 ev["batch"] = batch_of[step.call_id]
+            elif step.tool in unnamed[1]:  # one of the calls the model asked for without ids (Gemini's): by name
+                unnamed[1].remove(step.tool)
+                ev["batch"] = unnamed[0]
         elif ev["kind"] == "tool_result":
             ev["call"] = call_event[step.span.span_id]
         tr.span_events.setdefault(step.span.span_id, []).append(eid)

@@ -91,3 +91,19 @@ def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str,
 def _cut(text: str) -> str:
     """A trace id as a refusal names it: at most 80 characters (a --trace-id of 5,000 is not echoed whole)."""
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def idle_noted(out: list[Any], idle: list[str], unit: str) -> list[Any]:
+    """``out`` with each drill's ``source`` naming the file's ``idle`` traces (none of whose records is an agent,
+    model call or tool call: not imported); raises TraceError when no trace made a drill. ``out`` may hold a
+    :class:`~warroom.importers.kit.Refused` trace too (keyed from a ground-truth file that annotates no error of
+    it), left as it is."""
+    if not out:
+        raise TraceError(f"no {unit} of the file's {len(idle)} traces is an agent, model call or tool call")
+    if idle:
+        names = ", ".join(idle[:5]) + (f" and {len(idle) - 5} more" if len(idle) > 5 else "")
+        for drill in out:
+            if isinstance(drill, tuple):
+                drill[0]["source"] += (f" Traces of the file not imported, none of their {unit}s an agent, model "
+                                       f"call or tool call: {names}.")
+    return out

@@ -42,6 +42,9 @@ class Span:
     ended_before_start: bool = False
     #: Attributes OpenTelemetry's attribute limit dropped from the span (OTLP's ``droppedAttributesCount``).
     dropped_attributes: int = 0
+    #: Its status is OK, which only the application sets (OpenTelemetry's Status): an ``exception`` event on it was
+    #: handled, not an error (LangGraph's handoff ``Command``s travel as ``ParentCommand`` exceptions).
+    ok: bool = False
 
 
 _HEX = re.compile(r"^[0-9a-fA-F]*$")

@@ -108,15 +108,26 @@ def as_tokens(value: Any) -> int | None:
     return value if isinstance(value, int) and value >= 0 else None
 
 
+#: How a Python traceback starts.
+_TRACEBACK = "Traceback (most recent call last)"
+
+
 def exception_text(span: Span) -> str:
-    """The span's exceptions (``exception`` events: ``type: message``), or its error status message."""
+    """The span's exceptions (``exception`` events: ``type: message``; none on a span whose status is OK: they were
+    handled), or its error status message."""
     from opentelemetry.semconv.attributes.exception_attributes import EXCEPTION_MESSAGE, EXCEPTION_TYPE
 
+    raised = [] if span.ok else [e for e in span.events if e.name == "exception"]  # OK: the exception was handled
     parts = [": ".join(str(x) for x in (e.attributes.get(EXCEPTION_TYPE), e.attributes.get(EXCEPTION_MESSAGE)) if x)
-             for e in span.events if e.name == "exception"]
+             for e in raised]
     parts = list(dict.fromkeys(p for p in parts if p))  # one exception recorded twice (smolagents) is said once
-    if span.error and span.status_message and not any(span.status_message in p for p in parts):
-        parts.append(span.status_message)
+    status = span.status_message
+    # LangChain's tracer (OpenInference's too) sets the status to the exception's repr glued to its traceback: the
+    # same exception as the event's, said once
+    said = [str(m) for m in (e.attributes.get(EXCEPTION_MESSAGE) for e in raised) if m]
+    if span.error and status and not any(status in p for p in parts) \
+            and not (_TRACEBACK in status and any(m in status for m in said)):
+        parts.append(status)
     if span.error and not parts:
         parts.append("error (no message)")
     return "; ".join(parts)
@@ -188,3 +199,34 @@ def mark_tool(step: Step, span: Span, tool: Any, call_id: Any) -> None:
     step.kind = TOOL
     step.tool = as_text(tool) or span.name
     step.call_id = as_text(call_id) or None
+
+
+def command_handoff(step: Step, value: Any) -> None:
+    """When a tool's result ``value`` (a mapping, or JSON text of one) is the ``Command(goto=AGENT,
+    graph=Command.PARENT, update={"messages": [...]})`` that the handoff tools of LangGraph's multi-agent graphs
+    return: the call hands the run to AGENT (:attr:`Step.hands_to`), and its result is the tool message the update
+    adds (``Transferred to executor``; a LangChain message dict, or ``messages_to_dict``'s ``{"type", "data"}``)."""
+    command = parsed_json(value)
+    if not isinstance(command, dict) or command.get("graph") != "__parent__" or not isinstance(
+            command.get("goto"), str) or not command["goto"]:
+        return
+    step.hands_to = (command["goto"], "")
+    update = command.get("update")
+    said = update.get("messages") if isinstance(update, dict) else None
+    for m in said if isinstance(said, list) else []:
+        body = m.get("data", m) if isinstance(m, dict) else None
+        if isinstance(body, dict) and "tool" in (m.get("type"), body.get("type")) \
+                and isinstance(body.get("content"), str) and body["content"]:
+            step.result = body["content"]
+            return
+
+
+def langgraph_subgraph(meta: Any, name: str) -> str | None:
+    r"""The node of the parent graph that the LangGraph node ``name`` of a subgraph runs in, by the run's LangGraph
+    ``meta``\ data (``langgraph_node`` ``name``, ``langgraph_checkpoint_ns`` ``planner:<id>|agent:<id>``:
+    ``planner``), as each agent of LangGraph's multi-agent graphs is a `create_react_agent` subgraph whose model
+    node is ``agent``; None for a node of the top graph, or no LangGraph node."""
+    ns = meta.get("langgraph_checkpoint_ns") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or meta.get("langgraph_node") != name or not isinstance(ns, str) or "|" not in ns:
+        return None
+    return ns.split("|")[-2].split(":")[0] or None
