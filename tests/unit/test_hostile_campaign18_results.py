@@ -1,0 +1,58 @@
+"""Campaign 18 (issue 30), results and scores: regression tests for the breaks it found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from projection_support import imported
+
+from warroom.core.projection import TEMPLATES, Options, damage_rules, project, read_source, survey
+
+
+@pytest.fixture(scope="module")
+def tau(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return imported(tmp_path_factory.mktemp("tau"), "tau")
+
+
+def _keys(value: Any, prefix: str = "") -> set[str]:
+    """Every key path of ``value`` (list items by the shape of their records, not their place)."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return set()
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out |= {f"{prefix}{k}"} | _keys(v, f"{prefix}{k}.")
+    elif isinstance(value, list):
+        for v in value:
+            out |= _keys(v, f"{prefix}[].")
+    return out
+
+
+@pytest.mark.parametrize("template", list(TEMPLATES))
+def test_a_projected_faults_twin_shows_the_same_fields_with_sound_values(tau: Path, template: str):
+    """A trainee who learnt the projection templates' field names from practice debriefs (`total_count`,
+    `next_cursor`, `currency`, `cache_age_s`, `partial`, `errors`, `warnings`, `_timed_out`, `_error`,
+    `write_errors` ...) and escalated on the first result holding one, reading none of their values, hit 1,039 of
+    1,178 signal trials of a bank projected from 31 healthy tau-bench runs and false-alarmed on none of its 382
+    noise trials (d′ +4.2; on the ten bundled `retail-*` drills 60/70 hits, 0/30 false alarms): the fault added
+    the field, and the twin, the source's result as it was, never had it. As threat image projection's clean bag
+    must look like the bag with the threat, the twin's result holds the same fields, saying the result is sound
+    (the whole list and its total, no cursor; the run's currency; a live read; no error, warning or timeout; every
+    record written): the value is the tell, never the field."""
+    source = read_source(tau)
+    projection = project(survey(source, damage_rules([])[0]), template, None, Options(distractors=0))
+    event = projection.site.event
+    healthy = next(e for e in source.data["trace"] if e["id"] == event)["output"]
+    fault = next(e for e in projection.data["trace"] if e["id"] == event)["output"]
+    twin = projection.twin["replace"][event]["output"]
+    added = _keys(fault) - _keys(healthy)  # the fields the fault added (not what is inside them: their values)
+    added = {k for k in added if not any(k.startswith(f"{a}.") for a in added)}
+    assert twin != fault and added <= _keys(twin), (template, added, twin)
+    if template != "wrong-record":  # the one template that changes a value, adding no field
+        assert added
