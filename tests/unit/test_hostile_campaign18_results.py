@@ -77,3 +77,53 @@ def test_every_bundled_projected_drills_twin_shows_the_fields_its_fault_added():
                 fault, twin = getattr(event, "output", None), getattr(healthy[event.id], "output", None)
                 missing = _keys(fault) - _keys(twin)  # but what is inside a field the twin has (an error record)
                 assert all(any(k.startswith(f"{p}.") for p in _keys(twin)) for k in missing), (drill.id, missing)
+
+
+def _scored_by_a_newer_warroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A session a warroom of scoring rules 7 stored (as its recorder stores one) in this warroom's store: its id."""
+    import sqlite3
+
+    from unit.test_forgeries import GOOD, play
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    session_id = play(tmp_path, "ann", GOOD, mode="assessment").session_id
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        (card,) = db.execute("SELECT scorecard FROM sessions").fetchone()
+        db.execute("UPDATE sessions SET scoring_version = '7', scorecard = ?",
+                   (json.dumps({**json.loads(card), "scoring_version": "7"}),))  # fmt: skip
+    db.close()
+    return session_id
+
+
+def test_a_session_scored_by_newer_rules_is_unverifiable_here_not_a_disagreement(tmp_path, monkeypatch):
+    """Two warroom versions write into one class store: the newer one scores by rules 7, which this one does not
+    know. `scores verify` recomputed such a session by rules 6 and recorded it as disagreeing (`scoring_version "7"
+    is stored, "6" recomputed`), the verdict of a forged row, for a session its recorder stored rightly. It cannot
+    be checked here: unverifiable, saying which rules scored it and to verify it with a warroom that applies them."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    session_id = _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    result = CliRunner().invoke(main, ["scores", "verify", "--format", "json", "--data-dir", str(tmp_path)])
+    (verdict,) = json.loads(result.stdout)
+    assert (verdict["session_id"], verdict["verdict"]) == (session_id, "unverifiable"), verdict
+    assert "scoring rules 7" in verdict["problems"][0] and "newer warroom" in verdict["problems"][0]
+
+
+def test_rescoring_by_each_sessions_own_rules_leaves_a_newer_warrooms_session_as_it_is(tmp_path, monkeypatch):
+    """`warroom scores rescore` re-scores each session by the rules it was scored with (docs/scoring.md); a session
+    of rules 7, which this warroom does not apply, was re-scored by rules 6 and rewritten without a question (`scoring
+    rules version 7 -> 6`). It is skipped, saying why and how to re-score it here (--rules N asks first)."""
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    session_id = _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    result = CliRunner().invoke(main, ["scores", "rescore", "--data-dir", str(tmp_path)])
+    assert f"skipped: {session_id}" in result.output and "scoring rules 7" in result.output, result.output
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        assert db.execute("SELECT scoring_version FROM sessions").fetchall() == [("7",)]
+    db.close()
