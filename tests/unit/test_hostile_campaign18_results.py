@@ -127,3 +127,18 @@ def test_rescoring_by_each_sessions_own_rules_leaves_a_newer_warrooms_session_as
     with sqlite3.connect(tmp_path / "results.sqlite3") as db:
         assert db.execute("SELECT scoring_version FROM sessions").fetchall() == [("7",)]
     db.close()
+
+
+def test_a_newer_warrooms_session_counts_its_recorded_response_not_an_approximation(tmp_path, monkeypatch):
+    """The statistics read each session's recorded trial response, and approximate it from the outcome only for
+    rules before it was recorded (1 to 3), saying how many (`approximated`). A session of rules 7 (a newer warroom,
+    which records it as every version from 4 on) was counted as approximated."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    result = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(tmp_path)])
+    summary = json.loads(result.stdout)
+    assert (summary["trials"], summary["approximated"]) == (1, 0), summary
+    assert summary["trainees"][0]["hits"] == 1
