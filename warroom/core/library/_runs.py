@@ -10,7 +10,9 @@ drill's healthy run (its twin, built as :func:`~warroom.core.model.twin_of` buil
 trace; a fault drill without a twin: its trace, the only run it has), as the sequence of what its events say, with
 what a projection adds around the run left out: ``log`` events (a distractor's deprecation warning, a tool SDK's
 request log), the earlier attempts of a retried call and their results (a distractor's retried 429), and the
-fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``). A
+fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``), and
+the fields a projection's twin adds to its changed result to say it is sound (a JSON result is read by its value:
+:func:`_unsounded`). A
 field naming another event (the call a result answers, the request an approval answers, a call's batch) is kept as
 the place of that event in the run, never its id: which call a result answers counts, how events are named does
 not. The drill clock stretched for the reading window changes only times, so two projections of one run have one
