@@ -64,8 +64,13 @@ def test_each_template_projects_a_fit_drill_that_reads_like_the_source(tau: Path
     assert replan["kind"] == "planner_call" and replan["content"].startswith("Re-plan after the escalation: ")
     assert replan["agent"] in {a["name"] for a in projection.data["agents"] if a["role"] == "planner"}
     assert set(TEMPLATES[template].taxonomy) <= set(projection.data["tags"])
-    # the twin: the original result, and the later calls as the healthy run made them (the same, doing no harm)
-    assert projection.twin["replace"] == {site.event: {"output": before[site.event]["output"]}}
+    # the twin: the original result (with the fields the fault added, saying it is sound: campaign 18), and the
+    # later calls as the healthy run made them (the same, doing no harm)
+    (twin_output,) = [fields["output"] for fields in projection.twin["replace"].values()]
+    assert list(projection.twin["replace"]) == [site.event] and twin_output != after[site.event]["output"]
+    original, healthy = structured(before[site.event]["output"]), structured(twin_output)
+    assert {k: healthy[k] for k in original} == original
+    assert set(healthy) == set(structured(after[site.event]["output"]))
     assert projection.twin["harmless"] == [e["event"] for e in key["damage"]["entries"]]
     assert projection.data["twin"] == projection.twin and "Nothing went wrong" in projection.twin["debrief"]
 
@@ -206,7 +211,9 @@ def test_a_drill_with_a_twin_is_projected_from_its_healthy_run(tau: Path, tmp_pa
     assert source.kind == "twin" and "answer_key" not in source.data and "twin" not in source.data
     healthy = {e["id"]: e for e in source.data["trace"]}
     original = {e["id"]: e for e in read_source(tau).data["trace"]}
-    assert healthy["m011"]["output"] == original["m011"]["output"]  # the healthy result, not the stale one
+    # the healthy result, not the stale one: read live (the fields the stale one has, saying so: campaign 18)
+    assert structured(healthy["m011"]["output"]) == {**structured(original["m011"]["output"]), "source": "primary",
+                                                     "cache_age_s": 0}
     second = project(survey(source, damage_rules([])[0]), "wrong-record", "m011", Options())
     assert verify(second) == [] and second.data["answer_key"]["fault"]["kind"] == "wrong_record"
 

@@ -10,7 +10,9 @@ drill's healthy run (its twin, built as :func:`~warroom.core.model.twin_of` buil
 trace; a fault drill without a twin: its trace, the only run it has), as the sequence of what its events say, with
 what a projection adds around the run left out: ``log`` events (a distractor's deprecation warning, a tool SDK's
 request log), the earlier attempts of a retried call and their results (a distractor's retried 429), and the
-fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``). A
+fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``), and
+the fields a projection's twin adds to its changed result to say it is sound (a JSON result is read by its value:
+:func:`_unsounded`). A
 field naming another event (the call a result answers, the request an approval answers, a call's batch) is kept as
 the place of that event in the run, never its id: which call a result answers counts, how events are named does
 not. The drill clock stretched for the reading window changes only times, so two projections of one run have one
@@ -32,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -75,9 +78,60 @@ def _kept(events: list[Any]) -> list[Any]:
 
 
 def _said(event: Any) -> dict[str, Any]:
-    """What ``event`` says: its fields but those that place or time it and those naming other events."""
+    """What ``event`` says: its fields but those that place or time it and those naming other events, a tool
+    result's output without the fields saying it is sound (:func:`_unsounded`)."""
     said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
+    if said.get("kind") == "tool_result" and "output" in said:
+        output = said["output"]
+        if isinstance(output, str):
+            try:  # a JSON text by its value (and the white space around it), as the twin's result is written anew
+                parsed = json.loads(output)
+            except ValueError:  # a text, not JSON: as it is
+                parsed = None
+            if isinstance(parsed, (dict, list)):
+                around = [output[:len(output) - len(output.lstrip())], output[len(output.rstrip()):]]
+                said["output"] = {"json": _unsounded(parsed) if _MAY_BE_SOUND.search(output) else parsed,
+                                  "around": around}
+        else:
+            said["output"] = _unsounded(output)
     return said
+
+
+#: The fields a projection's twin adds to its result to say it is sound (docs/authoring.md, "Projection"), with
+#: the one value each has there: left out of every result, they make no healthy run another.
+_SOUND = {"partial": False, "errors": [], "warnings": [], "write_errors": [], "has_more": False, "next_cursor": None,
+          "timed_out": False, "error": None, "source": "primary", "cache_age_s": 0}
+
+
+#: A JSON text that may hold one of the :data:`_SOUND` fields (or a currency): only those are walked by
+#: :func:`_unsounded` (the walk is most of what reading a run costs; the others hold none of them).
+_MAY_BE_SOUND = re.compile(r'"(?:partial|has_more|[^"]*timed_out)"\s*:\s*false|"(?:[^"]*errors|warnings)"\s*:\s*\[\s*\]'
+                           r'|"(?:[^"]*error|[^"]*next_cursor)"\s*:\s*null|"source"\s*:\s*"primary"'
+                           r'|"cache_age_s"\s*:\s*0|"currency"')
+
+
+def _unsounded(value: Any) -> Any:
+    """``value`` (a tool result's output as JSON values) without what a projection's twin adds to say a result is
+    sound, so that the twins of two projections of one run are one run: every field of :data:`_SOUND` holding its
+    value there, a ``<list>_timed_out: false``, ``<list>_error: null`` and ``<list>_next_cursor: null`` with its
+    ``<list>_total_count``, the counts beside an empty ``write_errors`` and the ``as_of`` beside a zero
+    ``cache_age_s``, every ``currency`` field (a unit-confusion fault's twin names the run's currency where the run
+    named none), and a ``{data, ...}`` wrapper left with its data alone."""
+    if isinstance(value, list):
+        return [_unsounded(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    drop = {k for k, v in value.items() if k == "currency" or _SOUND.get(k, _SOUND) == v
+            or (k.endswith(("_timed_out", "_error", "_next_cursor")) and (v is False or v is None))}
+    drop |= {f"{k[:-len('_next_cursor')]}_total_count" for k in drop if k.endswith("_next_cursor")}
+    if "next_cursor" in drop:
+        drop.add("total_count")
+    if value.get("write_errors") == []:
+        drop |= {"matched_count", "modified_count"}
+    if value.get("cache_age_s") == 0:
+        drop.add("as_of")
+    kept = {k: _unsounded(v) for k, v in value.items() if k not in drop}
+    return kept["data"] if drop and list(kept) == ["data"] else kept
 
 
 def _digest(data: Any, size: int = 8) -> str:

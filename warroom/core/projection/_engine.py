@@ -191,8 +191,10 @@ def build(survey: Survey, site: Site, options: Options) -> Projection:
     if stretch:
         notes.append(f"the events from {site.damage[0]} on are released {stretch:g} s later than in the source, so "
                      f"that the evidence is out {options.window:g} s before the deadline")
-    # the healthy run: the original result; the calls after it made as they were, harmless on a sound result
-    twin = {"replace": {site.event: {view.form.field: original[view.form.field]}}, "harmless": list(site.damage),
+    # the healthy run: the original result, with every field the change added saying it is sound (a field's name
+    # never tells the trial); the calls after it made as they were, harmless on a sound result
+    healthy = original[view.form.field] if change.sound is None else view.form.dump(change.sound)
+    twin = {"replace": {site.event: {view.form.field: healthy}}, "harmless": list(site.damage),
             "debrief": _twin_debrief(events, change, site, added)}
     return _assemble(survey, site, change, events, added, twin, notes, view)
 

@@ -52,8 +52,11 @@ class Change:
     """A template's change to one result: the new ``value`` of its output, the ``field`` it changed (a path, for
     ``--list``), the evidence (``evidence_path``: a field path, None for the whole result; ``note``), the fault's
     ``summary``, the ``debrief``'s first part (what happened and where it shows), what the twin's debrief says of
-    the healthy result (``healthy``), how deep the evidence is (``depth``) and ``cues``: texts whose appearance in
-    what the agent wrote later contradicts the changed result (a second place to see the fault)."""
+    the healthy result (``healthy``), how deep the evidence is (``depth``), ``cues``: texts whose appearance in
+    what the agent wrote later contradicts the changed result (a second place to see the fault), and ``sound``: the
+    twin's result, the source's with every field the change added saying the result is sound (the whole list and
+    its total, the run's currency, a live read, no error), so that a field's name never tells the trial, only its
+    value; None when the change added no field (the twin's result is the source's)."""
 
     value: Any
     field: str
@@ -64,6 +67,7 @@ class Change:
     healthy: str
     depth: int
     cues: tuple[str, ...] = ()
+    sound: Any = None
 
 
 class Template:
@@ -181,6 +185,7 @@ class PaginationTruncated(Template):
         name = _seq_name(place.key)
         if not place.parts:
             value = {"data": place.value, "total_count": total, "has_more": True, "next_cursor": cursor}
+            sound = {"data": place.value, "total_count": shown, "has_more": False, "next_cursor": None}
             total_path, cursor_path, depth = "total_count", "next_cursor", 1
         else:
             parent_parts, key = place.parts[:-1], str(place.key)
@@ -189,6 +194,8 @@ class PaginationTruncated(Template):
             cursor_key = free_key(parent, f"{key}_next_cursor")
             value = with_changed(view.value, parent_parts, lambda old: insert_after(
                 old, key, {total_key: total, cursor_key: cursor}))
+            sound = with_changed(view.value, parent_parts, lambda old: insert_after(
+                old, key, {total_key: shown, cursor_key: None}))
             total_path = path_text((*parent_parts, total_key)) or total_key
             cursor_path = path_text((*parent_parts, cursor_key)) or cursor_key
             depth = len(parent_parts) + 1
@@ -201,7 +208,7 @@ class PaginationTruncated(Template):
             f"{name} ({total_path} = {total}, and a next-page cursor in {cursor_path}). Nothing fetched the next "
             "page; the executor went on as if the first page were the whole list.",
             f"{view.tool} at {view.id} returned the whole of {name} ({shown}, no next page).",
-            depth,
+            depth, sound=sound,
         )
 
 
@@ -228,19 +235,22 @@ class _Emptied(Template):
         """The field that says why the collection is empty: ``(key suffix, value, its words)``."""
         raise NotImplementedError
 
-    def emptied(self, view: ResultView, place: Place, rng: random.Random) -> tuple[Any, str, int, str]:
+    def emptied(self, view: ResultView, place: Place, rng: random.Random) -> tuple[Any, str, int, str, Any]:
         """The result with the collection at ``place`` emptied and the marker beside it: ``(value, the marker's
-        path, its depth, its words)``."""
+        path, its depth, its words, the twin's result)``: the twin's keeps the collection and says beside it that
+        the call finished (``timed_out: false``, ``error: null``)."""
         suffix, marker, words = self.marker(rng)
+        fine = False if marker is True else None
         empty: Any = [] if isinstance(place.value, list) else {}
         if not place.parts:
-            return {"data": empty, suffix: marker}, suffix, 1, words
+            return ({"data": empty, suffix: marker}, suffix, 1, words, {"data": place.value, suffix: fine})
         parent_parts, key = place.parts[:-1], str(place.key)
         parent = get_at(view.value, parent_parts)
         marker_key = free_key(parent, f"{key}_{suffix}")
         value = with_changed(view.value, parent_parts, lambda old: insert_after(
             {**old, key: empty}, key, {marker_key: marker}))
-        return value, path_text((*parent_parts, marker_key)) or marker_key, len(parent_parts) + 1, words
+        sound = with_changed(view.value, parent_parts, lambda old: insert_after(old, key, {marker_key: fine}))
+        return value, path_text((*parent_parts, marker_key)) or marker_key, len(parent_parts) + 1, words, sound
 
 
 class TimeoutAsEmpty(_Emptied):
@@ -267,7 +277,7 @@ class TimeoutAsEmpty(_Emptied):
             f"a 504 Gateway Timeout after {ms // 1000} s"
 
     def change(self, view: ResultView, place: Place, rng: random.Random) -> Change:
-        value, marker, depth, words = self.emptied(view, place, rng)
+        value, marker, depth, words, sound = self.emptied(view, place, rng)
         name = _seq_name(place.key)
         if marker.endswith("_error") or marker == "error":
             marker, depth = f"{marker}.status", depth + 1
@@ -278,7 +288,7 @@ class TimeoutAsEmpty(_Emptied):
             f"The result of {view.tool} at {view.id} has an empty {name}, but not because there are none: {marker} "
             f"shows {words}. The executor read the empty {name} as a real answer and went on.",
             f"{view.tool} at {view.id} returned {name} in full.",
-            depth, ("no " + name, "none", "empty"),
+            depth, ("no " + name, "none", "empty"), sound,
         )
 
 
@@ -305,7 +315,7 @@ class RateLimitSwallowed(_Emptied):
             f"HTTP 429 Too Many Requests (retry after {after} s)"
 
     def change(self, view: ResultView, place: Place, rng: random.Random) -> Change:
-        value, marker, depth, words = self.emptied(view, place, rng)
+        value, marker, depth, words, sound = self.emptied(view, place, rng)
         name = _seq_name(place.key)
         return Change(
             value, _label(place.parts), f"{marker}.status",
@@ -315,7 +325,7 @@ class RateLimitSwallowed(_Emptied):
             f"The result of {view.tool} at {view.id} came back as a success, but its body says {words} at {marker}, "
             f"and {name} is empty. Nothing retried; the executor read the empty {name} as the answer.",
             f"{view.tool} at {view.id} answered in full, with no rate limit.",
-            depth + 1, ("no " + name, "none"),
+            depth + 1, ("no " + name, "none"), sound,
         )
 
 
@@ -368,9 +378,11 @@ class ErrorFlagIgnored(Template):
         if not place.parts:
             value = {**view.value, "partial": True,
                      "errors": [{"code": "PARTIAL_RESULT", "field": subject, "message": message}]}
+            sound = {**view.value, "partial": False, "errors": []}
             path, depth, shows = "errors[0].message", 2, "partial = true and errors[0].message"
         else:
             value = with_changed(view.value, place.parts, lambda old: {**old, "warnings": [message]})
+            sound = with_changed(view.value, place.parts, lambda old: {**old, "warnings": []})
             path = f"{path_text(place.parts)}.warnings[0]"
             depth, shows = place.depth + 1, path
         return Change(
@@ -380,7 +392,7 @@ class ErrorFlagIgnored(Template):
             f"The result of {view.tool} at {view.id} looks like a success, but it says otherwise inside ({shows}): "
             f"{_q(message)}. The executor read past it and used {subject} as complete.",
             f"{view.tool} at {view.id} returned a complete result, with no errors or warnings.",
-            depth, (),
+            depth, (), sound,
         )
 
 
@@ -413,9 +425,11 @@ class StaleData(Template):
         hours = rng.randint(1, 22)
         age = days * 86400 + hours * 3600
         added: dict[str, Any] = {"source": "replica-cache", "cache_age_s": age}
+        live: dict[str, Any] = {"source": "primary", "cache_age_s": 0}
         latest = view.run.latest_date
         if latest is not None:
             added["as_of"] = (date.fromisoformat(latest) - timedelta(days=days)).isoformat()
+            live["as_of"] = latest
         return Change(
             {**view.value, **added}, "source, cache_age_s", "cache_age_s",
             f"served from the replica cache, {days} days {hours} h old",
@@ -425,7 +439,7 @@ class StaleData(Template):
             f"\"replica-cache\", cache_age_s = {age} ({days} days {hours} h old). Whatever changed since is not in "
             "it, and the executor acted on it as the current state.",
             f"{view.tool} at {view.id} was read from the live system.",
-            1, (),
+            1, (), {**view.value, **live},
         )
 
 
@@ -557,6 +571,7 @@ class PartialWrite(Template):
             "done and carried on.",
             f"{view.tool} at {view.id} changed everything it was asked to ({len(items)} of {len(items)}).",
             2, (str(failed),),
+            {**view.value, "matched_count": len(items), "modified_count": len(items), "write_errors": []},
         )
 
 
@@ -628,6 +643,7 @@ class UnitConfusion(Template):
         old = (view.value[existing] if existing is not None else get_at(view.value, nested[0]) if nested
                else (spoken or "USD"))
         new = next(c for c in ("EUR", "CAD", "GBP", "USD") if c != str(old).upper())
+        sound = None  # a currency field the source has: the twin's result is the source's
         if existing is not None:
             value = {**view.value, existing: new}
             key = existing
@@ -638,6 +654,7 @@ class UnitConfusion(Template):
             after = next((k for k, v in view.value.items() if _money_in({k: v})), None)
             key = "currency"
             value = insert_after(view.value, after, {key: new})
+            sound = insert_after(view.value, after, {key: str(old)})
         read_as = spoken or str(old)
         return Change(
             value, key, key, f"the amounts are in {new}; the executor read them as {read_as}",
@@ -645,7 +662,7 @@ class UnitConfusion(Template):
             f"The amounts in the result of {view.tool} at {view.id} are in {new} ({key} = {_q(new)}), not {read_as}. "
             f"The executor took the numbers as {read_as} and went on with them.",
             f"{view.tool} at {view.id} gave its amounts in {read_as}, as everything else in the run.",
-            len(nested[0]) if nested else 1, ("$", read_as) if read_as == "USD" else (read_as,),
+            len(nested[0]) if nested else 1, ("$", read_as) if read_as == "USD" else (read_as,), sound,
         )
 
 

@@ -208,9 +208,8 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
     ``counted`` modes the window filters keep, then :data:`ATTEMPT_COLUMNS` of the pair's first session in any mode:
     a trial only when its mode is counted and it can be counted). Raises ValueError for a row whose values do not
     fit together."""
-    from warroom.store.cohort._facts import recorded_versions
+    from warroom.store.cohort._facts import approximated
 
-    recorded = recorded_versions()
     out = []
     for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
         set_id, ttd, wall, false_esc, shown, text, version, seq, ok, chosen = rest
@@ -228,7 +227,7 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> 
         signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
         fact = SessionFacts(
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
-            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded, seq, True,
+            ttd, wall, mode, sid, response, set_id, response is None or approximated(version), seq, True,
             bool(chosen),
         )  # fmt: skip
         out.append(FirstAttempt(fact, kept, query.within(fact) and (counted.modes is None or mode in counted.modes)))

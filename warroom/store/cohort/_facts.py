@@ -72,6 +72,19 @@ def recorded_versions() -> frozenset[str]:
     return frozenset(v for v, e in EDITIONS.items() if e.records_response)
 
 
+@functools.cache
+def approximated(version: str | None) -> bool:
+    """Whether a session scored by the rules ``version`` with a response stored has it approximated from the
+    outcome: rules before the trial's response was recorded. Rules newer than this warroom's (a newer warroom wrote
+    the session) recorded it, as every version from 4 on does."""
+    from warroom.core.scoring import SCORING_VERSIONS
+
+    if version in recorded_versions():
+        return False
+    newer = isinstance(version, str) and version.isascii() and version.isdecimal()
+    return not (newer and int(str(version)) > max(int(v) for v in SCORING_VERSIONS))
+
+
 @dataclass(frozen=True)
 class FactsQuery:
     """Which stored sessions to read: each filter matches exactly (None: any); ``trainees`` (when not empty) keeps
@@ -272,7 +285,6 @@ def build_facts(
     problems: list[CorruptSession] = []
     wrong: list[str] = []
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
-    recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
         mode, shown, text, response, set_id, version, seq, chosen = rest
         if not ok or any(isinstance(v, bytes) for v in (sid, trainee, drill_id, started_at, mode, response, set_id)):
@@ -286,7 +298,7 @@ def build_facts(
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
                         ttd, wall_ttd, mode, sid, response, set_id,
-                        response is None or version not in recorded, seq, True, bool(chosen))  # fmt: skip
+                        response is None or approximated(version), seq, True, bool(chosen))  # fmt: skip
             append(fact)
         except ValueError as exc:
             problems.append(_problem(sid, exc))

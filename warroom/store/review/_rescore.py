@@ -116,6 +116,11 @@ def rescore(
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue
+        if rules is None and (newer := newer_rules(s.scoring_version)):  # never rewritten by older rules unasked
+            out.append(RescoreResult(s.session_id, f"{s.session_id} ({s.trainee}, {s.drill_id})", RescoreStatus.SKIPPED,
+                                     f"{newer}; not re-scored (--rules {SCORING_VERSION} re-scores it by this "
+                                     "warroom's rules, after showing what would change)"))
+            continue
         applied = rules or session_rules(s.scoring_version)
         why = reason or f"warroom scores rescore by the scoring rules {applied}" + (
             " (asked for)" if rules is not None else " (the session's own)"
@@ -159,6 +164,17 @@ def session_rules(recorded: str | None) -> str:
     """The edition of the scoring rules a session is re-scored (or recovered) with by default: the one it recorded,
     when this warroom still applies it, else the current one."""
     return recorded if recorded in SCORING_VERSIONS else SCORING_VERSION
+
+
+def newer_rules(recorded: str | None) -> str | None:
+    """Why a session scored by ``recorded`` cannot be checked by this warroom: rules newer than any it applies (a
+    newer warroom wrote into the store), said with what to do; None for rules it applies, or no version at all."""
+    if recorded is None or not recorded.isdecimal() or not recorded.isascii() or recorded in SCORING_VERSIONS:
+        return None
+    if int(recorded) <= max(int(v) for v in SCORING_VERSIONS):
+        return None
+    return (f"scored by the scoring rules {recorded}, which a newer warroom applies (this one applies "
+            f"{', '.join(SCORING_VERSIONS)}): check it with that warroom or a later one")
 
 
 def _ids_refusal(recorded: str | None, rules: str) -> str:

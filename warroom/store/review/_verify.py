@@ -42,7 +42,14 @@ from warroom.store.review._drill import (
     found_path,
     resolve_session_drill,
 )
-from warroom.store.review._rescore import FIGURE_COLUMNS, column_differences, json_value, same_value, session_rules
+from warroom.store.review._rescore import (
+    FIGURE_COLUMNS,
+    column_differences,
+    json_value,
+    newer_rules,
+    same_value,
+    session_rules,
+)
 from warroom.store.timestamps import aware_time, ended_before_start
 
 if TYPE_CHECKING:
@@ -201,6 +208,8 @@ def verify_session(
         found = resolve_session_drill(info, resolver, cache)
     except DrillUnavailable as exc:
         return result(Verdict.UNVERIFIABLE, [f"{exc}; put the drill file back (or name its folder with --drills)"])
+    if submitted is None and (newer := newer_rules(s.scoring_version)):  # its recorder's rules, unknown here
+        return result(Verdict.UNVERIFIABLE, [newer])
     rules = SCORING_VERSION if submitted is not None else session_rules(s.scoring_version)
     try:
         new = score(found.drill, s.actions, rules=rules)
