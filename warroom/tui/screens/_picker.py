@@ -76,11 +76,16 @@ class PickerScreen(Screen[None]):
         Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
         Binding("tab", "app.focus_next", "Preview", show=False,
                 tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
-        Binding("slash", "filter", "Filter", key_display="/",
+        # `/`, escape and enter in the box move the focus: priority keys, run as the app reads each key, so that the
+        # keys typed right behind them go to the box (or back to the list), never where the focus was (see
+        # action_filter)
+        Binding("slash", "filter", "Filter", key_display="/", priority=True,
                 tooltip="filter the drills by words of a title, domain or tag"),
+        Binding("enter", "keep_filter", "Keep the filter", show=False, priority=True,
+                tooltip="in the filter box: back to the list, the filter kept"),
         Binding("s", "sort", "Sort",
                 tooltip="order the drills by domain, by level or by best score"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, tooltip="clear the filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, priority=True, tooltip="clear the filter"),
     ]
 
     #: The list has the focus from the start. Textual's default (the first focusable widget) was the filter box,
@@ -483,18 +488,21 @@ class PickerScreen(Screen[None]):
         takes the list's keys, even holding the focus (Textual gives an app's focus back, on its first key after a
         blur, to the widget focused when it was blurred): enter on a drill then always opens its briefing."""
         box = self.query_one("#picker-filter", Input)
-        return box.has_focus and box.display
+        return self.focused is box and box.display  # the focus now (``has_focus`` follows once its event is handled)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While the filter box has the focus, the list's priority keys (enter, g, G, home, end) are the box's: a
-        ``g`` typed there is a letter of the filter."""
-        return not (action in ("start", "first", "last") and self._filtering())
+        ``g`` typed there is a letter of the filter, and so is a ``/``; enter there keeps the filter."""
+        if action == "keep_filter":
+            return self._filtering()
+        return not (action in ("start", "first", "last", "filter") and self._filtering())
 
     def action_filter(self) -> None:
-        """Show the filter box and move into it."""
+        """Show the filter box and move into it at once: Widget.focus waits for the next idle moment, and the keys
+        typed right behind ``/`` went to the list meanwhile (lost: ``/dup`` typed fast filtered nothing)."""
         box = self.query_one("#picker-filter", Input)
         box.display = True
-        box.focus()
+        self.set_focus(box)
         self.fit_heights()
 
     @on(Input.Changed, "#picker-filter")
@@ -509,9 +517,10 @@ class PickerScreen(Screen[None]):
             self.show_rows()
 
     @on(Input.Submitted, "#picker-filter")
-    def filter_kept(self) -> None:
-        """Enter in the filter box: back to the list, the filter kept (and shown in the box and the title)."""
-        self.query_one("#picker-table", DataTable).focus()
+    def action_keep_filter(self) -> None:
+        """Enter in the filter box: back to the list at once (the keys typed behind enter move in it), the filter
+        kept (and shown in the box and the title)."""
+        self.set_focus(self.query_one("#picker-table", DataTable))
         if not self.filter_text:
             self.query_one("#picker-filter", Input).display = False
             self.fit_heights()
@@ -522,7 +531,7 @@ class PickerScreen(Screen[None]):
         had = bool(self.filter_text) or box.display
         box.value = ""
         box.display = False
-        self.query_one("#picker-table", DataTable).focus()
+        self.set_focus(self.query_one("#picker-table", DataTable))  # at once: the keys typed behind go to the list
         if had and self.filter_text:
             self.filter_text = ""
             self.show_rows()

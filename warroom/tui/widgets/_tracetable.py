@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar, NamedTuple
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 
 from warroom.core.model import TraceEvent
 from warroom.core.text import clean_line, clock
@@ -85,6 +86,13 @@ class TraceTable(LineTable):
     (:attr:`chosen`). Row keys are event ids; notes that are not trace events (e.g. a re-plan answering a false
     escalation) get keys starting with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
     """
+
+    #: ``enter`` is a priority key here: it runs as the app reads it, so a screen that moves the focus on it
+    #: (:attr:`~warroom.tui.widgets.LineTable.on_select`: the war room, into the inspector) has moved it before the
+    #: next key is read; ``down`` typed right behind ``enter`` scrolls the inspector, never moves the trace's cursor.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Select", show=False, priority=True, tooltip="inspect the selected event"),
+    ]
 
     #: What the table's keys do in the war room (the help's wording, by action; see
     #: :mod:`warroom.tui.widgets._keyhelp`).
