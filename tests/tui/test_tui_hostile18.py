@@ -42,6 +42,10 @@ async def test_keys_typed_right_after_slash_in_the_picker_go_into_the_filter(ser
         assert picker.filter_text == "" and not picker.query_one("#picker-filter", Input).display
         await type_text(pilot, "/a/b")  # a slash typed in the box is a character of the filter
         assert picker.filter_text == "a/b"
+        await _keys(pilot, "escape", "home")
+        first = picker.selected()
+        await _keys(pilot, "tab", "j")  # into the preview: j scrolls it, the list stays
+        assert picker.selected() is first and app.focused is picker.query_one("#picker-detail")
 
 
 async def test_keys_typed_right_after_enter_in_the_war_room_scroll_the_inspector_not_the_trace(services):

@@ -74,7 +74,7 @@ class PickerScreen(Screen[None]):
         Binding("pagedown", "page(1)", "Page down", show=False, tooltip="a page up / down the list"),
         Binding("home,g", "first", "First", show=False, priority=True, tooltip="first / last drill"),
         Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
-        Binding("tab", "app.focus_next", "Preview", show=False,
+        Binding("tab", "app.focus_next", "Preview", show=False, priority=True,  # at once, as `/` below
                 tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
         # `/`, escape and enter in the box move the focus: priority keys, run as the app reads each key, so that the
         # keys typed right behind them go to the box (or back to the list), never where the focus was (see
