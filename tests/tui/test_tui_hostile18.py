@@ -3,8 +3,11 @@ move of the focus, drill sets end to end; what it found and what now holds."""
 
 from __future__ import annotations
 
+from rich.color import ColorSystem
+from textual.color import Color
 from textual.events import Key
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input
 
 from warroom.tui.widgets import Inspector, TraceTable
@@ -65,3 +68,53 @@ async def test_keys_typed_right_after_enter_in_the_war_room_scroll_the_inspector
         assert app.focused is live.query_one(Inspector)
         await _keys(pilot, "tab", "down")
         assert app.focused is table
+
+
+def _drawn(color: Color, widget: Widget, mono: bool) -> Color:
+    """``color`` as a terminal shows it over ``widget``'s background: in monochrome (NO_COLOR: Textual's grey of
+    it, then one of the 16 standard colours, as TEXTUAL_COLOR_SYSTEM=standard draws it) or as it is."""
+    blended = widget.background_colors[1] + color
+    if not mono:
+        return blended
+    return Color.from_rich_color(blended.monochrome.rich_color.downgrade(ColorSystem.STANDARD))
+
+
+def _title_colour(widget: Widget) -> Color:
+    """The colour a widget's border title is drawn in: its own, else (alpha 0: unset) its border's."""
+    own = widget.styles.border_title_color
+    return own if own.a > 0 else widget.styles.border_top[1]
+
+
+async def test_no_color_draws_every_panels_border_and_title_and_the_evidence_lists_citing(services, monkeypatch):
+    """Under NO_COLOR (monochrome, 16 colours) a border blended toward the background, as a blurred panel's is, came
+    out black on a black background: the plan's and the inspector's borders and titles were never on the screen,
+    nor, in the escalation dialog, the titles of the lists the keys were not in (the evidence list's bottom border,
+    ``citing: e04``, says what the escalation cites)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
+        for panel in (live.query_one("#plan"), live.query_one(Inspector), live.query_one(TraceTable)):
+            border = panel.styles.border_top[1]
+            assert _drawn(border, panel, True) != _drawn(Color(0, 0, 0, 0), panel, True), panel
+        await pilot.press("e", "tab", "tab")  # the keys in the evidence list: the steps and the reason blurred
+        for field in app.screen.query("#escalate-steps, #escalate-reason"):
+            assert _drawn(_title_colour(field), field, True) != _drawn(Color(0, 0, 0, 0), field, True), field
+
+
+async def test_the_escalation_dialogs_blurred_lists_name_themselves_and_what_is_cited_legibly(services):
+    """The evidence list's title and its bottom border (``citing: e04``: what the escalation cites) were drawn in
+    its blurred border's colour, rgb 25,25,25 on a background of 30,30,30, whenever the keys were in the steps or
+    the reason box: the trainee choosing the step could not read what they cited. So the step list's title while
+    the keys were in the evidence list, and the reason box's."""
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, _live):
+        await pilot.press("e")
+        cites = app.screen.query_one("#escalate-cites")
+        for field in (cites, app.screen.query_one("#escalate-reason")):
+            title = _drawn(_title_colour(field), field, False)
+            assert abs(title.brightness - _drawn(Color(0, 0, 0, 0), field, False).brightness) > 0.3, field
+        assert cites.styles.border_subtitle_color == cites.styles.border_title_color  # the subtitle: "citing: …"
+        await pilot.press("tab", "tab")
+        steps = app.screen.query_one("#escalate-steps")
+        title = _drawn(_title_colour(steps), steps, False)
+        assert abs(title.brightness - _drawn(Color(0, 0, 0, 0), steps, False).brightness) > 0.3
