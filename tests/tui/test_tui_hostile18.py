@@ -118,3 +118,25 @@ async def test_the_escalation_dialogs_blurred_lists_name_themselves_and_what_is_
         steps = app.screen.query_one("#escalate-steps")
         title = _drawn(_title_colour(steps), steps, False)
         assert abs(title.brightness - _drawn(Color(0, 0, 0, 0), steps, False).brightness) > 0.3
+
+
+async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the_next_field(tmp_path):
+    """``warroom annotate``'s dialogs move to the next field on enter, but at the app's next idle moment: ``12⏎USD⏎``
+    typed fast in the damage dialog made an amount of ``12USD``, the unit and the note untouched (and the kind of a
+    fault ``stale_datathe summary``)."""
+    import shutil
+
+    from warroom.tui.author import DamageDialog
+
+    from .conftest import STALE, author_mode
+
+    drill = tmp_path / STALE.name
+    shutil.copy(STALE, drill)
+    async with author_mode(drill, size=(100, 30), whole_trace=True) as (app, pilot, screen):
+        table = screen.query_one(TraceTable)
+        table.move_cursor(table.row_index("e04"))
+        await pilot.press("d")
+        assert isinstance(app.screen, DamageDialog)
+        await _keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
+        fields = {field.id: field.value for field in app.screen.query(Input)}
+        assert fields == {"damage-amount": "12", "damage-unit": "USD", "damage-note": "n"}
