@@ -140,3 +140,37 @@ async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the
         await _keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
         fields = {field.id: field.value for field in app.screen.query(Input)}
         assert fields == {"damage-amount": "12", "damage-unit": "USD", "damage-note": "n"}
+
+
+async def test_a_move_typed_right_before_a_key_that_acts_on_the_selected_event_is_made_first(services):
+    """The war room's keys (f, e, v, enter ...) run as the app reads each key, but the trace's moves ran later, when
+    the table handled them: ``↑ f`` typed fast flagged the event the cursor left, not the one moved to (``↑ enter``
+    inspected it, ``↑ e`` opened the escalation on it)."""
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
+        await pilot.press("up")
+        assert live.query_one(TraceTable).selected_key == "e03"
+        await _keys(pilot, "up", "enter")
+        assert [(a.kind.value, a.event) for a in live.replay.actions][-1] == ("inspect", "e02")
+        await _keys(pilot, "escape", "k", "f", "enter")
+        assert [(a.kind.value, a.event) for a in live.replay.actions if a.kind.value == "flag"] == [("flag", "e01")]
+
+
+async def test_moves_typed_right_before_enter_in_the_picker_open_the_drill_moved_to(services):
+    """The picker's enter runs as the app reads it; its moves (j k ↑ ↓) ran later: ``j j enter`` typed fast opened
+    the drill the cursor had left (the tutorial, first in the list) rather than the third. And ``/ref enter`` typed
+    at once left the box hidden under a filter."""
+    from warroom.tui.screens import BriefingScreen
+
+    from .conftest import until
+
+    app = make_app(services, None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await picker_ready(pilot)
+        await _keys(pilot, "slash", "r", "e", "f", "enter")
+        assert picker.filter_text == "ref" and picker.query_one("#picker-filter", Input).display
+        await _keys(pilot, "escape", "home", "j", "j")
+        third = picker.selected()
+        await _keys(pilot, "home", "j", "j", "enter")
+        await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
+        assert app.screen.entry.path == third.path

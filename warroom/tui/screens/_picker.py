@@ -67,11 +67,19 @@ class PickerScreen(Screen[None]):
         Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
         Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
-        Binding("up,k", "up", "Up", show=False, tooltip="move in the list of drills (in the preview: scroll it)"),
-        Binding("down,j", "down", "Down", show=False,
+        # The moves are priority keys, as enter is: each runs as the app reads it, in the order typed (``j j enter``
+        # typed fast opened the drill the cursor left: enter ran before the list had moved). k and j are letters of
+        # the filter in its box (check_action), ↑ ↓ move the list from there too.
+        Binding("up", "up", "Up", show=False, priority=True,
                 tooltip="move in the list of drills (in the preview: scroll it)"),
-        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="a page up / down the list"),
-        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="a page up / down the list"),
+        Binding("k", "up('k')", "Up", show=False, priority=True,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("down", "down", "Down", show=False, priority=True,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("j", "down('j')", "Down", show=False, priority=True,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True, tooltip="a page up / down the list"),
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True, tooltip="a page up / down the list"),
         Binding("home,g", "first", "First", show=False, priority=True, tooltip="first / last drill"),
         Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
         Binding("tab", "app.focus_next", "Preview", show=False, priority=True,  # at once, as `/` below
@@ -436,16 +444,16 @@ class PickerScreen(Screen[None]):
     def _preview(self) -> VerticalScroll | None:
         """The preview when it has the focus (keys then scroll it), else None."""
         detail = self.query_one("#picker-detail", VerticalScroll)
-        return detail if detail.has_focus else None
+        return detail if self.focused is detail else None  # the focus now (has_focus follows once its event is handled)
 
-    def action_down(self) -> None:
+    def action_down(self, _letter: str = "") -> None:
         preview = self._preview()
         if preview is not None:
             preview.scroll_down(animate=False)
         else:
             self.query_one("#picker-table", DataTable).action_cursor_down()
 
-    def action_up(self) -> None:
+    def action_up(self, _letter: str = "") -> None:
         preview = self._preview()
         if preview is not None:
             preview.scroll_up(animate=False)
@@ -495,6 +503,8 @@ class PickerScreen(Screen[None]):
         ``g`` typed there is a letter of the filter, and so is a ``/``; enter there keeps the filter."""
         if action == "keep_filter":
             return self._filtering()
+        if action in ("up", "down") and parameters:  # k, j: a letter in the filter box
+            return not self._filtering()
         return not (action in ("start", "first", "last", "filter") and self._filtering())
 
     def action_filter(self) -> None:
@@ -507,6 +517,10 @@ class PickerScreen(Screen[None]):
 
     @on(Input.Changed, "#picker-filter")
     def filter_changed(self, event: Input.Changed) -> None:
+        box = self.query_one("#picker-filter", Input)
+        if event.value and not box.display:  # typed before an enter that left the box, handled after it: shown
+            box.display = True
+            self.fit_heights()
         if event.value != self.filter_text:
             kept = filter_entries(self._catalog, event.value)
             self.filter_text = event.value

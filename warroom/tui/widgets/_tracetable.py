@@ -87,11 +87,19 @@ class TraceTable(LineTable):
     escalation) get keys starting with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
     """
 
-    #: ``enter`` is a priority key here: it runs as the app reads it, so a screen that moves the focus on it
-    #: (:attr:`~warroom.tui.widgets.LineTable.on_select`: the war room, into the inspector) has moved it before the
-    #: next key is read; ``down`` typed right behind ``enter`` scrolls the inspector, never moves the trace's cursor.
+    #: The table's keys are priority keys here, as the war room's are (f, e, v, ...): each runs as the app reads
+    #: it, in the order typed. Moves handled by the table after the app had read the keys behind them let ``↑ f``
+    #: typed fast flag the event the cursor left (``f`` ran first), ``↑ enter`` inspect it; and ``enter`` moves the
+    #: focus into the inspector (:attr:`~warroom.tui.widgets.LineTable.on_select`) before the next key is read, so
+    #: ``↓`` typed right behind it scrolls the inspector, never moves the trace's cursor.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select", "Select", show=False, priority=True, tooltip="inspect the selected event"),
+        Binding("up,k", "cursor_up", "Up", show=False, priority=True),
+        Binding("down,j", "cursor_down", "Down", show=False, priority=True),
+        Binding("pageup", "page_up", "Page up", show=False, priority=True),
+        Binding("pagedown", "page_down", "Page down", show=False, priority=True),
+        Binding("home,g,ctrl+home", "first", "First", show=False, priority=True),
+        Binding("end,G,ctrl+end", "last", "Last", show=False, priority=True),
+        Binding("enter", "select", "Select", show=False, priority=True),
     ]
 
     #: What the table's keys do in the war room (the help's wording, by action; see
