@@ -27,11 +27,17 @@ async def _keys(pilot: Pilot, *names: str) -> None:
     await pilot.pause()
 
 
-async def test_keys_typed_right_after_slash_in_the_picker_go_into_the_filter(services):
+async def test_keys_typed_fast_in_the_picker_go_where_the_keys_before_them_left_the_focus_and_the_cursor(services):
     """``/`` shows the filter box and moves the focus there, but Textual moves the focus at its next idle moment: the
     keys typed right behind ``/`` (``/dup`` typed fast, or pasted) went to the list and were lost, the filter empty;
-    and the keys typed right behind ``enter`` (the filter kept, back to the list) or ``escape`` went into the box:
-    ``j j`` to move down the kept list became a filter ``…jj`` that hid every drill."""
+    the keys typed right behind ``enter`` (the filter kept, back to the list) or ``escape`` went into the box (``j j``
+    to move down the kept list became a filter ``…jj`` that hid every drill), and those behind ``tab`` to the list,
+    not the preview. And enter runs as the app reads it while the moves ran later: ``j j enter`` typed fast opened
+    the drill the cursor had left (the tutorial, first in the list)."""
+    from warroom.tui.screens import BriefingScreen
+
+    from .conftest import until
+
     app = make_app(services, None)
     async with app.run_test(size=(100, 30)) as pilot:
         picker = await picker_ready(pilot)
@@ -45,29 +51,38 @@ async def test_keys_typed_right_after_slash_in_the_picker_go_into_the_filter(ser
         assert picker.filter_text == "" and not picker.query_one("#picker-filter", Input).display
         await type_text(pilot, "/a/b")  # a slash typed in the box is a character of the filter
         assert picker.filter_text == "a/b"
-        await _keys(pilot, "escape", "home")
-        first = picker.selected()
-        await _keys(pilot, "tab", "j")  # into the preview: j scrolls it, the list stays
-        assert picker.selected() is first and app.focused is picker.query_one("#picker-detail")
+        await _keys(pilot, "escape", "slash", "r", "e", "f", "enter")  # all at once: the box stays shown
+        assert picker.filter_text == "ref" and picker.query_one("#picker-filter", Input).display
+        await _keys(pilot, "escape", "home", "j", "j")
+        third = picker.selected()
+        await _keys(pilot, "home", "tab", "j")  # into the preview: j scrolls it, the list stays
+        assert picker.selected() is not third and app.focused is picker.query_one("#picker-detail")
+        await _keys(pilot, "tab", "home", "j", "j", "enter")
+        await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
+        assert app.screen.entry.path == third.path
 
 
-async def test_keys_typed_right_after_enter_in_the_war_room_scroll_the_inspector_not_the_trace(services):
+async def test_keys_typed_fast_in_the_war_room_run_in_order_and_go_where_the_focus_moved(services):
     """``enter`` inspects the selected event and moves into the inspector to scroll it; ``down`` typed right behind
     it (before the app was idle) went to the trace instead and moved its cursor, so the inspector showed another
-    event than the one inspected, and ``f`` then flagged that other event. Likewise ``escape`` or ``tab`` back."""
+    event than the one inspected, and ``f`` then flagged that other event. Likewise ``escape`` or ``tab`` back. And
+    the war room's keys (f, e, v, enter ...) run as the app reads each key while the trace's moves ran later: ``↑ f``
+    typed fast flagged the event the cursor left, ``↑ enter`` inspected it."""
     app = make_app(services)
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
-        await pilot.press("up", "up")
-        chosen = table.selected_key
-        await _keys(pilot, "enter", "down", "down")
-        assert table.selected_key == chosen and app.focused is live.query_one(Inspector)
-        await _keys(pilot, "escape", "up")
-        assert app.focused is table and table.selected_key != chosen
-        await _keys(pilot, "tab", "down")
-        assert app.focused is live.query_one(Inspector)
-        await _keys(pilot, "tab", "down")
+        await pilot.press("up")
+        assert table.selected_key == "e03"
+        await _keys(pilot, "up", "enter", "down", "down")
+        assert [(a.kind.value, a.event) for a in live.replay.actions][-1] == ("inspect", "e02")
+        assert table.selected_key == "e02" and app.focused is live.query_one(Inspector)
+        await _keys(pilot, "escape", "k", "f", "enter")
+        assert [(a.kind.value, a.event) for a in live.replay.actions if a.kind.value == "flag"] == [("flag", "e01")]
         assert app.focused is table
+        await _keys(pilot, "tab", "down")
+        assert app.focused is live.query_one(Inspector) and table.selected_key == "e01"
+        await _keys(pilot, "tab", "down")
+        assert app.focused is table and table.selected_key == "e02"
 
 
 def _drawn(color: Color, widget: Widget, mono: bool) -> Color:
@@ -85,39 +100,32 @@ def _title_colour(widget: Widget) -> Color:
     return own if own.a > 0 else widget.styles.border_top[1]
 
 
-async def test_no_color_draws_every_panels_border_and_title_and_the_evidence_lists_citing(services, monkeypatch):
+async def test_every_panels_border_and_title_and_the_evidence_lists_citing_can_be_read(services, monkeypatch):
     """Under NO_COLOR (monochrome, 16 colours) a border blended toward the background, as a blurred panel's is, came
-    out black on a black background: the plan's and the inspector's borders and titles were never on the screen,
-    nor, in the escalation dialog, the titles of the lists the keys were not in (the evidence list's bottom border,
-    ``citing: e04``, says what the escalation cites)."""
+    out black on a black background: the plan's and the inspector's borders and titles were never on the screen.
+    And in every terminal the escalation dialog's blurred lists drew their titles in their border's colour, rgb
+    25,25,25 on 30,30,30: while the keys were in the steps, the evidence list's bottom border (``citing: e04``, what
+    the escalation cites) could not be read; nor the step list's title while they were in the evidence list."""
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(services)
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         for panel in (live.query_one("#plan"), live.query_one(Inspector), live.query_one(TraceTable)):
             border = panel.styles.border_top[1]
             assert _drawn(border, panel, True) != _drawn(Color(0, 0, 0, 0), panel, True), panel
-        await pilot.press("e", "tab", "tab")  # the keys in the evidence list: the steps and the reason blurred
-        for field in app.screen.query("#escalate-steps, #escalate-reason"):
-            assert _drawn(_title_colour(field), field, True) != _drawn(Color(0, 0, 0, 0), field, True), field
-
-
-async def test_the_escalation_dialogs_blurred_lists_name_themselves_and_what_is_cited_legibly(services):
-    """The evidence list's title and its bottom border (``citing: e04``: what the escalation cites) were drawn in
-    its blurred border's colour, rgb 25,25,25 on a background of 30,30,30, whenever the keys were in the steps or
-    the reason box: the trainee choosing the step could not read what they cited. So the step list's title while
-    the keys were in the evidence list, and the reason box's."""
-    app = make_app(services)
-    async with war_room(app, size=(100, 30), seconds=13) as (pilot, _live):
-        await pilot.press("e")
+        await pilot.press("e")  # the keys in the steps: the reason box and the evidence list blurred
         cites = app.screen.query_one("#escalate-cites")
-        for field in (cites, app.screen.query_one("#escalate-reason")):
-            title = _drawn(_title_colour(field), field, False)
-            assert abs(title.brightness - _drawn(Color(0, 0, 0, 0), field, False).brightness) > 0.3, field
         assert cites.styles.border_subtitle_color == cites.styles.border_title_color  # the subtitle: "citing: …"
-        await pilot.press("tab", "tab")
-        steps = app.screen.query_one("#escalate-steps")
-        title = _drawn(_title_colour(steps), steps, False)
-        assert abs(title.brightness - _drawn(Color(0, 0, 0, 0), steps, False).brightness) > 0.3
+        _legible_title(cites)
+        _legible_title(app.screen.query_one("#escalate-reason"))
+        await pilot.press("tab", "tab")  # the keys in the evidence list: the steps blurred
+        _legible_title(app.screen.query_one("#escalate-steps"))
+
+
+def _legible_title(field: Widget) -> None:
+    """``field``'s border title stands out from its background, in colour and in monochrome."""
+    title, background = _title_colour(field), Color(0, 0, 0, 0)
+    assert abs(_drawn(title, field, False).brightness - _drawn(background, field, False).brightness) > 0.3, field
+    assert _drawn(title, field, True) != _drawn(background, field, True), field
 
 
 async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the_next_field(tmp_path):
@@ -140,37 +148,3 @@ async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the
         await _keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
         fields = {field.id: field.value for field in app.screen.query(Input)}
         assert fields == {"damage-amount": "12", "damage-unit": "USD", "damage-note": "n"}
-
-
-async def test_a_move_typed_right_before_a_key_that_acts_on_the_selected_event_is_made_first(services):
-    """The war room's keys (f, e, v, enter ...) run as the app reads each key, but the trace's moves ran later, when
-    the table handled them: ``↑ f`` typed fast flagged the event the cursor left, not the one moved to (``↑ enter``
-    inspected it, ``↑ e`` opened the escalation on it)."""
-    app = make_app(services)
-    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
-        await pilot.press("up")
-        assert live.query_one(TraceTable).selected_key == "e03"
-        await _keys(pilot, "up", "enter")
-        assert [(a.kind.value, a.event) for a in live.replay.actions][-1] == ("inspect", "e02")
-        await _keys(pilot, "escape", "k", "f", "enter")
-        assert [(a.kind.value, a.event) for a in live.replay.actions if a.kind.value == "flag"] == [("flag", "e01")]
-
-
-async def test_moves_typed_right_before_enter_in_the_picker_open_the_drill_moved_to(services):
-    """The picker's enter runs as the app reads it; its moves (j k ↑ ↓) ran later: ``j j enter`` typed fast opened
-    the drill the cursor had left (the tutorial, first in the list) rather than the third. And ``/ref enter`` typed
-    at once left the box hidden under a filter."""
-    from warroom.tui.screens import BriefingScreen
-
-    from .conftest import until
-
-    app = make_app(services, None)
-    async with app.run_test(size=(100, 30)) as pilot:
-        picker = await picker_ready(pilot)
-        await _keys(pilot, "slash", "r", "e", "f", "enter")
-        assert picker.filter_text == "ref" and picker.query_one("#picker-filter", Input).display
-        await _keys(pilot, "escape", "home", "j", "j")
-        third = picker.selected()
-        await _keys(pilot, "home", "j", "j", "enter")
-        await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
-        assert app.screen.entry.path == third.path
