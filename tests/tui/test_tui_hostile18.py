@@ -3,6 +3,7 @@ move of the focus, drill sets end to end; what it found and what now holds."""
 
 from __future__ import annotations
 
+from rich.color import Color as RichColor
 from rich.color import ColorSystem
 from textual.color import Color
 from textual.events import Key
@@ -27,7 +28,9 @@ async def _keys(pilot: Pilot, *names: str) -> None:
     await pilot.pause()
 
 
-async def test_keys_typed_fast_in_the_picker_go_where_the_keys_before_them_left_the_focus_and_the_cursor(services):
+async def test_keys_typed_fast_in_the_picker_go_where_the_keys_before_them_left_the_focus_and_the_cursor(
+    services, monkeypatch
+):
     """``/`` shows the filter box and moves the focus there, but Textual moves the focus at its next idle moment: the
     keys typed right behind ``/`` (``/dup`` typed fast, or pasted) went to the list and were lost, the filter empty;
     the keys typed right behind ``enter`` (the filter kept, back to the list) or ``escape`` went into the box (``j j``
@@ -38,9 +41,13 @@ async def test_keys_typed_fast_in_the_picker_go_where_the_keys_before_them_left_
 
     from .conftest import until
 
+    monkeypatch.setenv("NO_COLOR", "1")  # and the banner's " WAR ROOM " (reverse red) on its panel: see below
     app = make_app(services, None)
     async with app.run_test(size=(100, 30)) as pilot:
         picker = await picker_ready(pilot)
+        # under NO_COLOR the label's red is drawn bright black (8), and so was the banner's panel: grey on grey
+        banner = picker.query_one("#picker-banner")
+        assert _drawn(Color(0, 0, 0, 0), banner, True) != Color.from_rich_color(RichColor.from_ansi(8)), banner
         await type_text(pilot, "/refund")
         assert picker.filter_text == "refund"
         kept = picker.selected()
@@ -112,6 +119,8 @@ async def test_every_panels_border_and_title_and_the_evidence_lists_citing_can_b
         for panel in (live.query_one("#plan"), live.query_one(Inspector), live.query_one(TraceTable)):
             border = panel.styles.border_top[1]
             assert _drawn(border, panel, True) != _drawn(Color(0, 0, 0, 0), panel, True), panel
+            # a scrollbar's thumb (drawn reversed: its colour is the cell's background) was black on black too
+            assert _drawn(panel.styles.scrollbar_color, panel, True) != _drawn(Color(0, 0, 0, 0), panel, True)
         await pilot.press("e")  # the keys in the steps: the reason box and the evidence list blurred
         cites = app.screen.query_one("#escalate-cites")
         assert cites.styles.border_subtitle_color == cites.styles.border_title_color  # the subtitle: "citing: …"
