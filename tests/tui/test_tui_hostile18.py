@@ -140,7 +140,8 @@ def _legible_title(field: Widget) -> None:
 async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the_next_field(tmp_path):
     """``warroom annotate``'s dialogs move to the next field on enter, but at the app's next idle moment: ``12⏎USD⏎``
     typed fast in the damage dialog made an amount of ``12USD``, the unit and the note untouched (and the kind of a
-    fault ``stale_datathe summary``)."""
+    fault ``stale_datathe summary``). And in its trace, as in the war room's, ``enter ↓`` scrolls the inspector and
+    ``tab ↓`` moves in the trace."""
     import shutil
 
     from warroom.tui.author import DamageDialog
@@ -157,3 +158,8 @@ async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the
         await _keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
         fields = {field.id: field.value for field in app.screen.query(Input)}
         assert fields == {"damage-amount": "12", "damage-unit": "USD", "damage-note": "n"}
+        await pilot.press("escape")
+        await _keys(pilot, "enter", "down", "down")  # the trace's keys run as read, the focus moved at once
+        assert app.focused is screen.query_one(Inspector) and table.selected_key == "e04"
+        await _keys(pilot, "tab", "down")
+        assert app.focused is table and table.selected_key == "e05"
