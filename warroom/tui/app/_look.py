@@ -17,6 +17,12 @@ class WarroomLook(App[None]):
     CSS_PATH = "../warroom.tcss"
     ENABLE_COMMAND_PALETTE = False
 
+    def on_mount(self) -> None:
+        """Under ``NO_COLOR`` (Textual's monochrome), the stylesheet's ``-no-color`` rules: borders that keep their
+        brightness (a blue one blended toward the background is drawn black there, on black)."""
+        if self.no_color:
+            self.add_class("-no-color")
+
     def get_key_display(self, binding: Binding) -> str:
         """A key as the footer shows it: :func:`~warroom.tui.widgets.footer_label`."""
         return footer_label(super().get_key_display(binding), binding.key)

@@ -9,7 +9,8 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import pairwise
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -69,7 +70,13 @@ def labelled(field: Input, label: str) -> Input:
 class _Dialog(ModalScreen["object | None"]):
     """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    # enter in a field that has a next one moves there as the app reads it (priority; see check_action): the keys
+    # typed right behind enter go into the next field (Widget.focus waits for the app's next idle moment, and
+    # ``12⏎USD`` typed fast made an amount of ``12USD``)
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("enter", "next_field", "Next field", show=False, priority=True)]
+    #: Each field's next field, by id: enter moves there (the last field's enter is the dialog's own).
+    NEXT_FIELD: ClassVar[dict[str, str]] = {}
     #: The error line wraps within the dialog: a long one (a field path's did-you-mean and the keys there) is read
     #: in full, not cut at the dialog's edge.
     DEFAULT_CSS = """
@@ -100,6 +107,16 @@ class _Dialog(ModalScreen["object | None"]):
             return False
         return True
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter is the dialog's ``next_field`` only in a field with a next one; elsewhere the field's own."""
+        if action == "next_field":
+            return getattr(self.focused, "id", None) in self.NEXT_FIELD
+        return True
+
+    def action_next_field(self) -> None:
+        """Enter in a field: the focus moves to the next field at once (:data:`NEXT_FIELD`)."""
+        self.set_focus(self.query_one(f"#{self.NEXT_FIELD[str(getattr(self.focused, 'id', ''))]}", Input))
+
     def action_cancel(self) -> None:
         self.dismiss(None)
 
@@ -121,6 +138,7 @@ class FaultDialog(_Dialog):
     with two or more, ctrl+o goes to the next."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+o", "next_origin", "Other origin")]
+    NEXT_FIELD: ClassVar[dict[str, str]] = {"fault-kind": "fault-summary"}
 
     def __init__(self, origins: Sequence[tuple[str, str]], kind: str = "", summary: str = "") -> None:
         if not origins:
@@ -164,10 +182,6 @@ class FaultDialog(_Dialog):
         self.query_one("#fault-quote", Label).update(literal_line(quote, limit=300))
         if len(self.origins) > 1:
             self.query_one("#fault-other", Label).update(self._others())
-
-    @on(Input.Submitted, "#fault-kind")
-    def next_field(self) -> None:
-        self.query_one("#fault-summary", Input).focus()
 
     @on(Input.Submitted, "#fault-summary")
     def submit(self) -> None:
@@ -252,6 +266,8 @@ class DamageChoice:
 class DamageDialog(_Dialog):
     """The damage an event does: amount, the drill's damage unit (shared by every entry) and an optional note."""
 
+    NEXT_FIELD: ClassVar[dict[str, str]] = {"damage-amount": "damage-unit", "damage-unit": "damage-note"}
+
     def __init__(self, event_id: str, summary: str, unit: str = "", amount: str = "", note: str = "") -> None:
         super().__init__(f"Damage done by {clean_line(event_id)}", summary)
         self.unit, self.amount, self.note = unit, amount, note
@@ -266,14 +282,6 @@ class DamageDialog(_Dialog):
                            "note (optional)")
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
-
-    @on(Input.Submitted, "#damage-amount")
-    def to_unit(self) -> None:
-        self.query_one("#damage-unit", Input).focus()
-
-    @on(Input.Submitted, "#damage-unit")
-    def to_note(self) -> None:
-        self.query_one("#damage-note", Input).focus()
 
     @on(Input.Submitted, "#damage-note")
     def submit(self) -> None:
@@ -356,6 +364,7 @@ class DrillInfoDialog(_Dialog):
     watching, an optional context). Enter goes to the next field; enter on the last one is done."""
 
     FIELDS = ("info-title", "info-difficulty", "info-goal", "info-watching", "info-context")
+    NEXT_FIELD: ClassVar[dict[str, str]] = dict(pairwise(FIELDS))
 
     def __init__(self, info: DrillInfo) -> None:
         super().__init__("The drill: title, difficulty and briefing (what the trainee reads first)",
@@ -382,13 +391,9 @@ class DrillInfoDialog(_Dialog):
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
-    @on(Input.Submitted)
-    def next_field(self, event: Input.Submitted) -> None:
-        ident = event.input.id or ""
-        if ident in self.FIELDS[:-1]:
-            self.query_one(f"#{self.FIELDS[self.FIELDS.index(ident) + 1]}", Input).focus()
-        else:
-            self.submit()
+    @on(Input.Submitted, "#info-context")
+    def last_field(self) -> None:
+        self.submit()
 
     def submit(self) -> None:
         values = {ident: self.query_one(f"#{ident}", Input).value.strip() for ident in self.FIELDS}

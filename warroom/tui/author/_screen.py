@@ -141,7 +141,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 tooltip="save the answer key into the file, then run validate and check"),
         Binding("q", "quit_annotate", "Quit", priority=True, tooltip="leave (asks first when there are unsaved marks)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
-        Binding("tab", "app.focus_next", "Next pane", show=False, tooltip="move between the trace and the inspector"),
+        # at once, as the app reads it (priority), as the trace's keys are: the keys typed behind go to the new pane
+        Binding("tab", "app.focus_next", "Next pane", show=False, priority=True,
+                tooltip="move between the trace and the inspector"),
     ]
     HELP_TITLE = "Author mode keys"
     HELP_NOTES = ANNOTATE_NOTES
@@ -182,6 +184,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.apply(self.replay.advance(0))
         self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
         self.query_one(TraceTable).focus()
+        self.query_one(TraceTable).on_select = self.inspect  # at once: the focus moves before the next key is read
         self.refresh_panel()
 
     # -- the drill clock ------------------------------------------------------------------------------------------
@@ -255,8 +258,8 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     @on(TraceTable.RowSelected, "#trace-table")
     def inspect(self, event: TraceTable.RowSelected) -> None:
         """Enter on an event: move into the inspector to scroll it, as in the war room (tab goes back)."""
-        if event.key in self.query_one(TraceTable).events:
-            self.query_one(Inspector).focus()
+        if event.key in self.query_one(TraceTable).events:  # at once: ``↓`` typed right behind scrolls the inspector
+            self.set_focus(self.query_one(Inspector))
 
     # -- marking up: see _marks.MarkActions; the dialogs they open ---------------------------------------------
 

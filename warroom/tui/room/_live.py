@@ -120,12 +120,14 @@ class WarRoomScreen(DrillScreen):
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
-        Binding("tab", "app.focus_next", "Next pane", show=False,
+        # These move the focus, as the app reads them (priority), so the keys typed right behind them go to the pane
+        # the focus moved to (``tab down`` scrolls the inspector), never to the one it left.
+        Binding("tab", "app.focus_next", "Next pane", show=False, priority=True,
                 tooltip="move between the trace and the inspector (to scroll it)"),
-        # Reached only from the inspector (the trace takes G and the end key itself): back to the trace.
-        Binding("escape", "to_trace", "Back to trace", key_display="esc", show=False,
+        # From the inspector only (check_action; the trace takes G and the end key itself): back to the trace.
+        Binding("escape", "to_trace", "Back to trace", key_display="esc", show=False, priority=True,
                 tooltip="from the inspector: back to the trace"),
-        Binding("G", "to_newest", "Newest event", show=False,
+        Binding("G", "to_newest", "Newest event", show=False, priority=True,
                 tooltip="from the inspector: back to the trace, at its newest event (following it)"),
     ]
 
@@ -159,6 +161,7 @@ class WarRoomScreen(DrillScreen):
 
     def on_mount(self) -> None:
         self.query_one(TraceTable).on_highlight = self.preview  # the inspector in the cursor's frame
+        self.query_one(TraceTable).on_select = self.inspect  # at once: the focus moves before the next key is read
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
         self._phase = random.uniform(0.0, TICK_INTERVAL)
@@ -307,16 +310,16 @@ class WarRoomScreen(DrillScreen):
             return
         self.query_one(TraceTable).stop_following()
         self.update_hint()
-        self.query_one(Inspector).focus()
+        self.set_focus(self.query_one(Inspector))  # at once (Widget.focus waits): keys typed behind enter scroll it
 
     def action_to_trace(self) -> None:
-        """Escape in the inspector: the keys go to the trace again."""
-        self.query_one(TraceTable).focus()
+        """Escape in the inspector: the keys go to the trace again (from the next key read on)."""
+        self.set_focus(self.query_one(TraceTable))
 
     def action_to_newest(self) -> None:
         """G in the inspector: back to the trace, at its newest event, as G there does."""
         timeline = self.query_one(TraceTable)
-        timeline.focus()
+        self.set_focus(timeline)
         timeline.action_last()
 
     # -- actions ------------------------------------------------------------------------------------------------
@@ -327,6 +330,8 @@ class WarRoomScreen(DrillScreen):
         drill with verification probes; neither it nor ``escalate`` once the incident is contained (``d`` instead)."""
         if action == "refused":
             return self.assessment
+        if action in ("to_trace", "to_newest"):  # from the inspector only: elsewhere the key is the trace's own
+            return isinstance(self.focused, Inspector)
         if action == "to_debrief":  # only while a containment's re-plan plays
             return self.replay.contained and not self.replay.ended
         if action in ("escalate", "probe") and self.replay.contained:

@@ -67,20 +67,33 @@ class PickerScreen(Screen[None]):
         Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
         Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
-        Binding("up,k", "up", "Up", show=False, tooltip="move in the list of drills (in the preview: scroll it)"),
-        Binding("down,j", "down", "Down", show=False,
+        # The moves are priority keys, as enter is: each runs as the app reads it, in the order typed (``j j enter``
+        # typed fast opened the drill the cursor left: enter ran before the list had moved). k and j are letters of
+        # the filter in its box (check_action), ↑ ↓ move the list from there too.
+        Binding("up", "up", "Up", show=False, priority=True,
                 tooltip="move in the list of drills (in the preview: scroll it)"),
-        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="a page up / down the list"),
-        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="a page up / down the list"),
+        Binding("k", "up('k')", "Up", show=False, priority=True,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("down", "down", "Down", show=False, priority=True,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("j", "down('j')", "Down", show=False, priority=True,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True, tooltip="a page up / down the list"),
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True, tooltip="a page up / down the list"),
         Binding("home,g", "first", "First", show=False, priority=True, tooltip="first / last drill"),
         Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
-        Binding("tab", "app.focus_next", "Preview", show=False,
+        Binding("tab", "app.focus_next", "Preview", show=False, priority=True,  # at once, as `/` below
                 tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
-        Binding("slash", "filter", "Filter", key_display="/",
+        # `/`, escape and enter in the box move the focus: priority keys, run as the app reads each key, so that the
+        # keys typed right behind them go to the box (or back to the list), never where the focus was (see
+        # action_filter)
+        Binding("slash", "filter", "Filter", key_display="/", priority=True,
                 tooltip="filter the drills by words of a title, domain or tag"),
+        Binding("enter", "keep_filter", "Keep the filter", show=False, priority=True,
+                tooltip="in the filter box: back to the list, the filter kept"),
         Binding("s", "sort", "Sort",
                 tooltip="order the drills by domain, by level or by best score"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, tooltip="clear the filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, priority=True, tooltip="clear the filter"),
     ]
 
     #: The list has the focus from the start. Textual's default (the first focusable widget) was the filter box,
@@ -431,16 +444,16 @@ class PickerScreen(Screen[None]):
     def _preview(self) -> VerticalScroll | None:
         """The preview when it has the focus (keys then scroll it), else None."""
         detail = self.query_one("#picker-detail", VerticalScroll)
-        return detail if detail.has_focus else None
+        return detail if self.focused is detail else None  # the focus now (has_focus follows once its event is handled)
 
-    def action_down(self) -> None:
+    def action_down(self, _letter: str = "") -> None:
         preview = self._preview()
         if preview is not None:
             preview.scroll_down(animate=False)
         else:
             self.query_one("#picker-table", DataTable).action_cursor_down()
 
-    def action_up(self) -> None:
+    def action_up(self, _letter: str = "") -> None:
         preview = self._preview()
         if preview is not None:
             preview.scroll_up(animate=False)
@@ -483,22 +496,31 @@ class PickerScreen(Screen[None]):
         takes the list's keys, even holding the focus (Textual gives an app's focus back, on its first key after a
         blur, to the widget focused when it was blurred): enter on a drill then always opens its briefing."""
         box = self.query_one("#picker-filter", Input)
-        return box.has_focus and box.display
+        return self.focused is box and box.display  # the focus now (``has_focus`` follows once its event is handled)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While the filter box has the focus, the list's priority keys (enter, g, G, home, end) are the box's: a
-        ``g`` typed there is a letter of the filter."""
-        return not (action in ("start", "first", "last") and self._filtering())
+        ``g`` typed there is a letter of the filter, and so is a ``/``; enter there keeps the filter."""
+        if action == "keep_filter":
+            return self._filtering()
+        if action in ("up", "down") and parameters:  # k, j: a letter in the filter box
+            return not self._filtering()
+        return not (action in ("start", "first", "last", "filter") and self._filtering())
 
     def action_filter(self) -> None:
-        """Show the filter box and move into it."""
+        """Show the filter box and move into it at once: Widget.focus waits for the next idle moment, and the keys
+        typed right behind ``/`` went to the list meanwhile (lost: ``/dup`` typed fast filtered nothing)."""
         box = self.query_one("#picker-filter", Input)
         box.display = True
-        box.focus()
+        self.set_focus(box)
         self.fit_heights()
 
     @on(Input.Changed, "#picker-filter")
     def filter_changed(self, event: Input.Changed) -> None:
+        box = self.query_one("#picker-filter", Input)
+        if event.value and not box.display:  # typed before an enter that left the box, handled after it: shown
+            box.display = True
+            self.fit_heights()
         if event.value != self.filter_text:
             kept = filter_entries(self._catalog, event.value)
             self.filter_text = event.value
@@ -509,9 +531,10 @@ class PickerScreen(Screen[None]):
             self.show_rows()
 
     @on(Input.Submitted, "#picker-filter")
-    def filter_kept(self) -> None:
-        """Enter in the filter box: back to the list, the filter kept (and shown in the box and the title)."""
-        self.query_one("#picker-table", DataTable).focus()
+    def action_keep_filter(self) -> None:
+        """Enter in the filter box: back to the list at once (the keys typed behind enter move in it), the filter
+        kept (and shown in the box and the title)."""
+        self.set_focus(self.query_one("#picker-table", DataTable))
         if not self.filter_text:
             self.query_one("#picker-filter", Input).display = False
             self.fit_heights()
@@ -522,7 +545,7 @@ class PickerScreen(Screen[None]):
         had = bool(self.filter_text) or box.display
         box.value = ""
         box.display = False
-        self.query_one("#picker-table", DataTable).focus()
+        self.set_focus(self.query_one("#picker-table", DataTable))  # at once: the keys typed behind go to the list
         if had and self.filter_text:
             self.filter_text = ""
             self.show_rows()

@@ -154,6 +154,10 @@ class LineTable(ScrollView, can_focus=True):
         #: posted message reaches the screen after the cursor's frame was drawn, and Textual draws the next frame one
         #: or two frame periods later). None: the message is posted.
         self.on_highlight: Callable[[LineTable.RowHighlighted], None] | None = None
+        #: Called with the :class:`RowSelected` of ``enter`` (or a click on the cursor's row), at once and instead of
+        #: posting it, when set: a screen that moves the focus on it moves it before the app reads the next key
+        #: (keys typed right behind ``enter`` then go where the focus went). None: the message is posted.
+        self.on_select: Callable[[LineTable.RowSelected], None] | None = None
 
     # -- rows -----------------------------------------------------------------------------------------------------
 
@@ -285,7 +289,11 @@ class LineTable(ScrollView, can_focus=True):
     def action_select(self) -> None:
         """Post :class:`RowSelected` for the row under the cursor."""
         if self._keys:
-            self.post_message(self.RowSelected(self, self._cursor, self._keys[self._cursor]))
+            message = self.RowSelected(self, self._cursor, self._keys[self._cursor])
+            if self.on_select is not None:
+                self.on_select(message)
+            else:
+                self.post_message(message)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar, NamedTuple
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 
 from warroom.core.model import TraceEvent
 from warroom.core.text import clean_line, clock
@@ -85,6 +86,21 @@ class TraceTable(LineTable):
     (:attr:`chosen`). Row keys are event ids; notes that are not trace events (e.g. a re-plan answering a false
     escalation) get keys starting with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
     """
+
+    #: The table's keys are priority keys here, as the war room's are (f, e, v, ...): each runs as the app reads
+    #: it, in the order typed. Moves handled by the table after the app had read the keys behind them let ``↑ f``
+    #: typed fast flag the event the cursor left (``f`` ran first), ``↑ enter`` inspect it; and ``enter`` moves the
+    #: focus into the inspector (:attr:`~warroom.tui.widgets.LineTable.on_select`) before the next key is read, so
+    #: ``↓`` typed right behind it scrolls the inspector, never moves the trace's cursor.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False, priority=True),
+        Binding("down,j", "cursor_down", "Down", show=False, priority=True),
+        Binding("pageup", "page_up", "Page up", show=False, priority=True),
+        Binding("pagedown", "page_down", "Page down", show=False, priority=True),
+        Binding("home,g,ctrl+home", "first", "First", show=False, priority=True),
+        Binding("end,G,ctrl+end", "last", "Last", show=False, priority=True),
+        Binding("enter", "select", "Select", show=False, priority=True),
+    ]
 
     #: What the table's keys do in the war room (the help's wording, by action; see
     #: :mod:`warroom.tui.widgets._keyhelp`).
