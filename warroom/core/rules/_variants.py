@@ -76,8 +76,9 @@ def _place_issues(loc: tuple[str | int, ...], what: str, text: str, pattern: str
     issues = []
     if not found:
         issues.append(Issue((*loc, "text"), (
-            f"the {what} {text!r} appears nowhere a variant rewrites (trace event text and tool data, the fault "
-            "summary, the debrief, damage notes, why_harmless): write it as it appears there")))
+            f"the {what} {text!r} appears nowhere a variant rewrites (trace event text and tool data, probe "
+            "answers, the fault summary, the debrief, evidence notes, damage notes, why_harmless): write it as it "
+            "appears there")))
     if early is not None:
         issues.append(Issue((*loc, "text"), (
             f"the {what} {text!r} appears in {early}, which the trainee reads before the session draws its "
