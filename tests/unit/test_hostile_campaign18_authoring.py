@@ -45,3 +45,18 @@ def test_a_variants_name_is_replaced_in_what_the_model_was_shown_the_probes_and_
     assert absent == ["no call for the page after next_cursor c7 before s1's report"]
     accepted = [item.note for item in variant.answer_key.accepted_evidence if not isinstance(item, str)]
     assert accepted == [f"20 paid where {n} invoices were open."]
+
+
+def test_check_help_states_the_distractor_rule_it_enforces() -> None:
+    """`warroom check --help` said a drill fails when a distractor has the kind and plan step of an evidence event,
+    the rule issue 34 dropped (docs/authoring.md, rule 5): a drill with such a distractor passes, so the help told
+    an author to move a realistic distractor for nothing; it states the rule check keeps."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    result = CliRunner().invoke(main, ["check", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "has the kind and plan step of an evidence event" not in text
+    assert "citing a distractor alone does not contain" in text
