@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 
 def _full_drill_with(tmp_path: Path, extra: str):
     from warroom.core.author import example_text
@@ -60,3 +62,38 @@ def test_check_help_states_the_distractor_rule_it_enforces() -> None:
     text = " ".join(result.output.split())
     assert "has the kind and plan step of an evidence event" not in text
     assert "citing a distractor alone does not contain" in text
+
+
+def test_a_drill_whose_variants_shuffle_its_distractors_opens_for_marking_up(tmp_path: Path) -> None:
+    """`warroom annotate` of a drill whose variants shuffle its distractors (the bundled q1-access-review) was
+    refused: the drill was checked without its answer key and distractors but with its variants, so each shuffle
+    group's events were "not a distractor: list it in distractors" though they are listed there. The variants
+    section is checked with the key once saved, as the twin is."""
+    from locations import REPO
+
+    from warroom.core.author import findings, open_for_annotation, write_draft
+
+    path = tmp_path / "q1-access-review.yaml"
+    path.write_bytes((REPO / "drills" / "q1-access-review.yaml").read_bytes())
+    opened = open_for_annotation(path)
+    assert {"e06", "e07"} <= set(opened.draft.distractors)
+    before = path.read_bytes()
+    write_draft(path, opened.draft, opened.event_order, opened.sha256)
+    assert path.read_bytes() == before
+    assert findings(path).problems == []
+
+
+def test_a_drill_with_variants_and_a_problem_outside_its_key_names_only_that_problem(tmp_path: Path) -> None:
+    """Refused for a real problem (a plan step named nowhere), the drill's shuffle groups were listed too, as
+    though their events were no distractors."""
+    from locations import REPO
+
+    from warroom.core.author import AnnotateError, open_for_annotation
+
+    text = (REPO / "drills" / "q1-access-review.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "q1-access-review.yaml"
+    path.write_text(text + "\nunknown_key: 1\n", encoding="utf-8")
+    with pytest.raises(AnnotateError) as caught:
+        open_for_annotation(path)
+    assert "is not a distractor" not in str(caught.value)
+    assert "unknown_key" in str(caught.value)
