@@ -97,3 +97,22 @@ def test_a_drill_with_variants_and_a_problem_outside_its_key_names_only_that_pro
         open_for_annotation(path)
     assert "is not a distractor" not in str(caught.value)
     assert "unknown_key" in str(caught.value)
+
+
+def test_reading_time_comes_after_a_comparison_is_whole_not_after_its_first_member(tmp_path: Path) -> None:
+    """`warroom annotate --reading-time S` moved the events after the first member of a comparison (`all_of: [e01,
+    e05]`: the plan at 0 s) rather than after the event that makes it visible (the handoff e05 at 7 s, when both
+    are out): the reading time went between the plan and the first step, and the handoff was still followed a
+    second later."""
+    from warroom.core.author import example_text, open_for_annotation, write_draft
+    from warroom.core.load import load_drill
+
+    path = tmp_path / "loop.yaml"
+    path.write_text(example_text("loop", "loop", "drill.schema.json"), encoding="utf-8")
+    before = {e.id: e.t for e in load_drill(path).trace}
+    opened = open_for_annotation(path)
+    write_draft(path, opened.draft, opened.event_order, opened.sha256, reading_time=10)
+    after = {e.id: e.t for e in load_drill(path).trace}
+    assert [after[e] for e in ("e01", "e02", "e05")] == [before[e] for e in ("e01", "e02", "e05")]
+    assert after["e06"] == after["e05"] + 10
+    assert "the events after e05 moved 9 s later" in path.read_text(encoding="utf-8")
