@@ -116,3 +116,22 @@ def test_reading_time_comes_after_a_comparison_is_whole_not_after_its_first_memb
     assert [after[e] for e in ("e01", "e02", "e05")] == [before[e] for e in ("e01", "e02", "e05")]
     assert after["e06"] == after["e05"] + 10
     assert "the events after e05 moved 9 s later" in path.read_text(encoding="utf-8")
+
+
+def test_a_twin_that_removes_a_distractor_it_keeps_says_so(tmp_path: Path) -> None:
+    """A twin removing an event that is one of the fault drill's distractors (which the twin keeps) was reported as
+    "distractor event `e09` is not a trace event", though e09 is one in the file, naming neither the removal nor
+    what to do: the message says both and the line of the `remove`."""
+    from warroom.core.author import example_text
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    text = example_text("full", "full", "drill.schema.json").replace("  remove: [e16]", "  remove: [e16, e09]")
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    [problem] = caught.value.problems
+    remove_line = next(i for i, line in enumerate(text.splitlines(), 1) if line == "  remove: [e16, e09]")
+    assert problem.message == (
+        "in the twin (the healthy run): distractor event `e09` is not a trace event: the twin removes it, and keeps "
+        "the fault drill's distractors (it has no `distractors` of its own), so the healthy run must still have it: "
+        "drop it from `twin.remove` (or `replace` it), or give the twin its own `distractors` "
+        f"(see line {remove_line})")
