@@ -135,3 +135,29 @@ def test_a_twin_that_removes_a_distractor_it_keeps_says_so(tmp_path: Path) -> No
         "the fault drill's distractors (it has no `distractors` of its own), so the healthy run must still have it: "
         "drop it from `twin.remove` (or `replace` it), or give the twin its own `distractors` "
         f"(see line {remove_line})")
+
+
+def test_reading_time_moves_the_twins_events_and_a_probes_answer_by_time_with_the_trace(tmp_path: Path) -> None:
+    """`warroom annotate --reading-time 30` moved the trace's events after the evidence but not the times of the
+    twin's added and replaced events nor a probe's earlier answer `until` (seconds): the healthy run's "23 payments
+    queued" log (47 s) then came before the payments it reports (moved to 69 s), and the probe answered that the
+    matcher had finished before it first ran."""
+    from warroom.core.author import example_text, open_for_annotation, write_draft
+    from warroom.core.load import load_drill
+    from warroom.core.model import twin_of
+
+    text = example_text("full", "full", "drill.schema.json")
+    text = text.replace("{until_event: e10, reveals:", "{until: 12, reveals:")
+    text = text.replace("    e14: {arguments: {count: 23}}", "    e14: {t: 42, arguments: {count: 23}}")
+    path = tmp_path / "full.yaml"
+    path.write_text(text, encoding="utf-8")
+    opened = open_for_annotation(path)
+    write_draft(path, opened.draft, opened.event_order, opened.sha256, reading_time=30)
+    drill = load_drill(path)
+    by = drill.event("e07").t - 8
+    assert by == 28
+    twin = twin_of(drill)
+    assert twin.event("h1").t == 47 + by and twin.event("e14").t == 42 + by
+    assert [e.id for e in twin.trace][-3:] == ["e14", "e15", "h1"]
+    probe = next(p for p in drill.probes if p.id == "p2")
+    assert probe.answers[0].until == 12 + by
