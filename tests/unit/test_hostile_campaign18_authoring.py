@@ -161,3 +161,39 @@ def test_reading_time_moves_the_twins_events_and_a_probes_answer_by_time_with_th
     assert [e.id for e in twin.trace][-3:] == ["e14", "e15", "h1"]
     probe = next(p for p in drill.probes if p.id == "p2")
     assert probe.answers[0].until == 12 + by
+
+
+def test_a_projection_moves_a_probes_answer_by_time_with_the_events_it_stretches(tmp_path: Path) -> None:
+    """`warroom project` released the events from the first damage call on later (the reading window) but copied a
+    probe's earlier answer `until` (seconds) as written: an answer meant for before the payment ended 9 s before
+    the payment was released."""
+    import yaml
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author import example_text
+    from warroom.core.load import load_drill
+
+    data = yaml.safe_load(example_text("full", "healthy", "drill.schema.json"))
+    times = {"e07": 6.2, "e08": 6.3, "e09": 6.4, "e10": 6.5, "e11": 6.7, "e12": 6.8, "e13": 6.9, "e14": 7,
+             "e15": 7.1, "e16": 7.2}
+    for event in data["trace"]:
+        event["t"] = times.get(event["id"], event["t"])
+        event.pop("repeat", None)
+    data["probes"][1]["answers"] = [{"until": 7.05, "reveals": "The payment is being sent."}]
+    for key in ("twin", "answer_key"):
+        del data[key]
+    data["all_clear"] = {"debrief": "Nothing was wrong."}
+    data["distractors"] = [d for d in data["distractors"] if d["event"] != "e09"]
+    source = tmp_path / "healthy.yaml"
+    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["project", str(source), "--template", "stale-data", "--at", "e05",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    [written] = out.glob("*.yaml")
+    drill = load_drill(written)
+    by = drill.event("e15").t - 7.1
+    assert by > 0 and drill.event("e14").t - 7 == pytest.approx(by)
+    [answer] = next(p for p in drill.probes if p.id == "p2").answers
+    assert answer.until == pytest.approx(7.05 + by)
