@@ -197,3 +197,25 @@ def test_a_projection_moves_a_probes_answer_by_time_with_the_events_it_stretches
     assert by > 0 and drill.event("e14").t - 7 == pytest.approx(by)
     [answer] = next(p for p in drill.probes if p.id == "p2").answers
     assert answer.until == pytest.approx(7.05 + by)
+
+
+def test_a_phrasing_without_the_evidences_field_is_refused_by_validate(tmp_path: Path) -> None:
+    """A phrasing of the evidence event whose output lacks the field the answer key points at (`next_cursor`)
+    validated, and the variants drawing it were no drill (`warroom check --variants` failed them, a session of
+    such a seed could not start): validate refuses it at the choice."""
+    from warroom.core.author import example_text
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    text = example_text("full", "full", "drill.schema.json") + (
+        "variants:\n"
+        "  phrasings:\n"
+        "    - event: e06\n"
+        "      choices:\n"
+        "        - output: {invoices: 40, returned: 20}\n")
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    [problem] = caught.value.problems
+    assert text.splitlines()[problem.line - 1] == "        - output: {invoices: 40, returned: 20}"
+    assert problem.message.startswith(
+        "with this phrasing of e06 the drill breaks a rule: the field path `next_cursor` leads nowhere in the output "
+        "of `e06`")

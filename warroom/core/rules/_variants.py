@@ -211,12 +211,29 @@ def phrasing_issues(drill: Drill, base_valid: bool) -> list[Issue]:
             if bad or not choice or not base_valid:
                 continue
             try:
-                adapter.validate_python({**event.model_dump(mode="json"), **choice})
+                phrased = adapter.validate_python({**event.model_dump(mode="json"), **choice})
             except ValidationError as exc:
                 err = exc.errors(include_url=False)[0]
                 where = (*loc, "choices", j, *[k for k in err["loc"][1:] if not isinstance(k, str) or k in choice])
                 issues.append(Issue(where, f"this phrasing does not make a valid {event.kind}: {err['msg']}"))
+                continue
+            issues += _phrased_drill_issues(drill, phrased, (*loc, "choices", j))
     return issues
+
+
+def _phrased_drill_issues(drill: Drill, phrased: Any, loc: tuple[str | int, ...]) -> list[Issue]:
+    """The first rule the drill breaks with event ``phrased`` in place of its own (a phrasing of the evidence
+    without the field the answer key points at made a variant that could not be played, though the drill
+    validated), at the phrasing's choice ``loc``."""
+    from warroom.core.rules._validate import validate_drill
+
+    trace = [phrased if e.id == phrased.id else e for e in drill.trace]
+    found = validate_drill(drill.model_copy(update={"trace": trace, "variants": None}))
+    if not found:
+        return []
+    return [Issue(loc, (
+        f"with this phrasing of {phrased.id} the drill breaks a rule: {found[0].message}; a phrasing must keep "
+        "what the answer key, the distractors and the twin point at"))]
 
 
 def shuffle_issues(drill: Drill, base_valid: bool) -> list[Issue]:
