@@ -219,3 +219,24 @@ def test_a_phrasing_without_the_evidences_field_is_refused_by_validate(tmp_path:
     assert problem.message.startswith(
         "with this phrasing of e06 the drill breaks a rule: the field path `next_cursor` leads nowhere in the output "
         "of `e06`")
+
+
+def test_a_name_whose_choice_breaks_the_drill_is_refused_by_validate(tmp_path: Path) -> None:
+    """A name found as a key inside a result written as JSON text (`next_cursor` in '{"next_cursor": "c2"}', the
+    field the answer key points at) validated, and each variant drawing its choice was no drill: validate plays
+    each choice and refuses one that breaks a rule, at the choice."""
+    from warroom.core.author import example_text
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    text = example_text("full", "full", "drill.schema.json")
+    written = "    output: {invoices: 40, returned: 20, next_cursor: c2}\n    shown: {invoices: 40, returned: 20}\n"
+    assert written in text
+    text = text.replace(written, "    output: '{\"invoices\": 40, \"returned\": 20, \"next_cursor\": \"c2\"}'\n")
+    text += "variants:\n  names:\n    - text: next_cursor\n      choices: [cursor_next]\n"
+    with pytest.raises(DrillLoadError) as caught:
+        load_drill_text(text, "full.yaml")
+    [problem] = caught.value.problems
+    assert text.splitlines()[problem.line - 1] == "      choices: [cursor_next]"
+    assert problem.message.startswith(
+        "with the name `next_cursor` written `cursor_next` the drill breaks a rule: the field path `next_cursor` "
+        "leads nowhere in the output of `e06`")

@@ -33,6 +33,7 @@ from warroom.core.model import (
     orders,
     rewritten,
     rewritten_count,
+    variable_texts,
 )
 from warroom.core.rules._issues import Issue
 
@@ -151,6 +152,46 @@ def name_issues(drill: Drill) -> list[Issue]:
                     f"drill (each place a name is found, times how much longer its longest choice is), here: "
                     "give shorter choices, or vary a text found in fewer places")))
     return issues
+
+
+def _named_drill_issues(drill: Drill) -> list[Issue]:
+    """For each name's choice, the first rule the drill breaks with the name written so wherever a variant rewrites
+    (a name found inside a result written as JSON text renames a key there, which the answer key's field path may
+    name: the variants drawing it were no drill, though the drill validated), at the choice."""
+    from pydantic import ValidationError
+
+    from warroom.core.rules._validate import validate_drill
+
+    assert drill.variants is not None
+    issues: list[Issue] = []
+    for i, n in enumerate(drill.variants.names):
+        regex = re.compile(name_pattern(n.text))
+        for j, choice in enumerate(n.choices):
+            data = drill.model_dump(mode="json")
+            data["variants"] = None
+            for _, container, field in list(variable_texts(data)):
+                container[field] = _renamed(container[field], regex, choice)
+            try:
+                found = [x.message for x in validate_drill(Drill.model_validate(data))]
+            except ValidationError as exc:
+                found = [str(exc.errors(include_url=False)[0]["msg"])]
+            if found:
+                issues.append(Issue(("variants", "names", i, "choices", j), (
+                    f"with the name `{n.text}` written `{choice}` the drill breaks a rule: {found[0]}; vary a name "
+                    "that no key, id or field path holds")))
+                break
+    return issues
+
+
+def _renamed(value: Any, regex: re.Pattern[str], choice: str) -> Any:
+    """``value`` (plain data) with every match of ``regex`` in its texts written ``choice``, values only."""
+    if isinstance(value, str):
+        return regex.sub(lambda _: choice, value)
+    if isinstance(value, list):
+        return [_renamed(v, regex, choice) for v in value]
+    if isinstance(value, dict):
+        return {k: _renamed(v, regex, choice) for k, v in value.items()}
+    return value
 
 
 def amount_issues(drill: Drill) -> list[Issue]:
@@ -317,6 +358,8 @@ def variant_issues(drill: Drill, base_valid: bool = True) -> list[Issue]:
     if drill.variants is None:
         return []
     issues = name_issues(drill) + amount_issues(drill) + phrasing_issues(drill, base_valid)
+    if base_valid and not issues:
+        issues += _named_drill_issues(drill)
     issues += shuffle_issues(drill, base_valid)
     if base_valid:
         issues += jitter_issues(drill)
