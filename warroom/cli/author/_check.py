@@ -237,8 +237,9 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     keeps the fairness rules (docs/authoring.md, "What makes a drill fair"): no trainee of the battery, nor
     trigger-happy, is a hit (the trial's response, read from the first escalation); every damage event comes
     strictly after the deadline (an escalation at the deadline is on time but comes after the events released
-    then); the deadline comes before the last damage event; the cascade does not name the origin step; no
-    distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
+    then); the deadline comes before the last damage event; the cascade does not name the origin step; citing a
+    distractor alone does not contain (a distractor may share an evidence event's kind and plan step: telling them
+    apart by content is the skill); no distractor is a damage event. An all-clear
     drill passes when never holds the all clear and every escalation scores less. A drill with a twin (its
     healthy run, played as a noise trial) passes only when its twin passes as an all-clear drill too (its
     problems start "twin:").

@@ -104,8 +104,9 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     if "all_clear" in data:
         raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
                              "all_clear first to give it an answer key"])
-    # the twin (format 2) is the healthy run of the key being marked up: checked with it once saved, not before
-    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors", "twin")}
+    # the twin (format 2) is the healthy run of the key being marked up, and the variants shuffle its distractors
+    # and jitter within its deadline: both are checked with it once saved, not before
+    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors", *_CHECKED_WITH_THE_KEY)}
     drill: Drill | None = None
     try:
         drill = Drill.model_validate(bare)
@@ -148,19 +149,48 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
         raise AnnotateError([str(p) for p in exc.problems]) from None
 
 
+#: Top-level sections that refer to the answer key and distractors, so checked with them once saved (a variants
+#: section's shuffle group lists distractors: checked without them, each of its events was "not a distractor").
+_CHECKED_WITH_THE_KEY = ("twin", "variants")
+
+
 def _problems_besides_the_key(text: str, shown: str) -> list[str]:
-    """The ``path:line:col`` problems of the drill without its answer key and distractors."""
+    """The ``path:line:col`` problems of the drill without its answer key and distractors (and none of the sections
+    checked with them: :data:`_CHECKED_WITH_THE_KEY`)."""
     from warroom.core.author._keywrite import KeyWriteError, apply_draft
     from warroom.core.load import load_drill_text
     from warroom.core.rules import MISSING_ANSWER_KEY
 
     try:
-        load_drill_text(apply_draft(text, KeyDraft(), {}, shown), shown)
+        bare = apply_draft(text, KeyDraft(), {}, shown)
+        load_drill_text(bare, shown)
     except DrillLoadError as exc:
-        return [str(p) for p in exc.problems if MISSING_ANSWER_KEY not in p.message]
+        skipped = _lines_of(bare, shown, _CHECKED_WITH_THE_KEY)
+        return [str(p) for p in exc.problems if MISSING_ANSWER_KEY not in p.message and p.line not in skipped]
     except KeyWriteError as exc:
         return [str(exc)]
     return [f"{shown}: the drill does not validate without its answer key"]
+
+
+def _lines_of(text: str, shown: str, keys: tuple[str, ...]) -> set[int]:
+    """The 1-based lines of drill text ``text`` that the top-level sections ``keys`` span (none when it does not
+    compose: its problems are then YAML's, on no such section)."""
+    from yaml.nodes import MappingNode, ScalarNode
+
+    from warroom.core.load import compose_text
+
+    try:
+        root, _ = compose_text(text.removeprefix("\ufeff"), shown)
+    except DrillLoadError:
+        return set()
+    if not isinstance(root, MappingNode):
+        return set()
+    lines: set[int] = set()
+    for key, value in root.value:
+        if isinstance(key, ScalarNode) and key.value in keys:
+            end = value.end_mark  # a block section ends at the start of the next key's line: not its own
+            lines.update(range(key.start_mark.line + 1, end.line + (2 if end.column else 1)))
+    return lines
 
 
 def findings(path: str | os.PathLike[str]) -> Findings:

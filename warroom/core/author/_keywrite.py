@@ -494,6 +494,20 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
             )
 
 
+def _detections(draft: KeyDraft, event_order: dict[str, int]) -> list[str]:
+    """Per evidence item of ``draft``, the trace event whose release makes it visible: its event, or the member of a
+    comparison released last (as :func:`warroom.core.model.detection_events` reads a drill); a comparison is not
+    seen at its first member, so the reading time comes after its last."""
+    from warroom.core.author._annotation import item_events
+
+    out = []
+    for item in draft.evidence:
+        events = item_events(item)
+        if events and all(e in event_order for e in events):
+            out.append(max(events, key=event_order.__getitem__))
+    return out
+
+
 def write_draft(
     path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int], expected_sha256: str | None = None,
     reading_time: float | None = None,
@@ -527,11 +541,11 @@ def write_draft(
         )
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom):]
-    evidence = sorted((e for e in draft.evidence_events() if e in event_order), key=event_order.__getitem__)
+    evidence = _detections(draft, event_order)
     if reading_time and evidence:
         from warroom.core.author._retime import retime_text
 
-        body, _ = retime_text(body, evidence[0], reading_time)
+        body, _ = retime_text(body, min(evidence, key=event_order.__getitem__), reading_time)
     result = bom + apply_draft(body, draft, event_order, str(path))
     if result == text:
         return hashlib.sha256(raw).hexdigest()

@@ -155,12 +155,14 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
     if by <= 0:
         return text, 0.0
     lines = _lines(hidden)
-    for ev in reversed(trace[start:]):
-        line, col = _time_at(ev, lines)
+    moved = [(ev, "t") for ev in reversed(trace[start:])] + _later_times(doc, float(trace[start - 1]["t"]))
+    edits = [(*_time_at(item, lines, key), item, key) for item, key in moved]  # the trace's last refused first
+    for line, col, item, key in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):  # a line's last first
         token = _NUMBER.match(lines[line], col)
         if token is None:
             return text, 0.0
-        lines[line] = f"{lines[line][:col]}{exact_figure(round(float(ev['t']) + by, 3))}{lines[line][token.end():]}"
+        shifted = exact_figure(round(float(item[key]) + by, 3))
+        lines[line] = f"{lines[line][:col]}{shifted}{lines[line][token.end():]}"
     trace_line = doc.lc.key("trace")[0]
     lines.insert(trace_line, NOTE.format(s=exact_figure(seconds), event=event_id, by=exact_figure(by)) + "\n")
     result = "".join(lines)
@@ -169,25 +171,48 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
     return result, by
 
 
-def _time_at(ev: Any, lines: list[str]) -> tuple[int, int]:
-    """The line and column (0-based) where the number of event ``ev``'s own ``t`` is written, after any anchor or
-    tag. Raises KeyWriteError when its ``t`` is not a number of its own (a merge key or an alias gives it, or an
-    alias uses its anchor: moved in place, the value it shares would move too)."""
+def _later_times(doc: Any, cut: float) -> list[tuple[Any, str]]:
+    """The drill times outside the trace that name a moment of it after ``cut`` (the last event not moved), as
+    ``(mapping, key)``: the twin's added events' and replaced events' ``t``, and a probe's earlier answers' ``until``
+    (seconds). Left as written, the healthy run's added log came before the calls it follows, and a probe answered
+    as though the step's work were done before it started."""
+    from ruamel.yaml.comments import CommentedMap
+
+    def later(item: Any, key: str) -> bool:
+        value = item.get(key) if isinstance(item, CommentedMap) else None
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and value > cut
+
+    twin = doc.get("twin")
+    twin = twin if isinstance(twin, CommentedMap) else CommentedMap()
+    add: list[Any] = twin["add"] if isinstance(twin.get("add"), list) else []
+    replace: list[Any] = list(twin["replace"].values()) if isinstance(twin.get("replace"), CommentedMap) else []
+    probes: list[Any] = doc["probes"] if isinstance(doc.get("probes"), list) else []
+    answers = [a for p in probes if isinstance(p, CommentedMap) and isinstance(p.get("answers"), list)
+               for a in p["answers"]]
+    return ([(ev, "t") for ev in [*add, *replace] if later(ev, "t")]
+            + [(a, "until") for a in answers if later(a, "until")])
+
+
+def _time_at(ev: Any, lines: list[str], key: str = "t") -> tuple[int, int]:
+    """The line and column (0-based) where the number of event ``ev``'s own ``key`` (its ``t``) is written, after
+    any anchor or tag. Raises KeyWriteError when it is not a number of its own (a merge key or an alias gives it,
+    or an alias uses its anchor: moved in place, the value it shares would move too)."""
     from warroom.core.author._keywrite import KeyWriteError
 
     why, line, col = None, 0, 0
-    if "t" not in ev.lc.data:
+    if key not in ev.lc.data:
         why = "a merge key (<<) gives it"
     else:
-        line, col = ev.lc.value("t")
-        anchor = getattr(getattr(ev["t"], "anchor", None), "value", None)
+        line, col = ev.lc.value(key)
+        anchor = getattr(getattr(ev[key], "anchor", None), "value", None)
         if anchor and line < ev.lc.line:  # an alias: ruamel.yaml places it at its anchor
             why = f"an alias (*{anchor}) gives it"
         elif anchor and re.search(rf"\*{re.escape(anchor)}(?![^\s,\[\]{{}}])", "".join(lines)):
             why = f"its anchor &{anchor} is used by an alias"
         col += len(_PROPERTIES.match(lines[line], col).group())  # type: ignore[union-attr]  # it matches ""
     if why is not None:
-        raise KeyWriteError(f"cannot re-time for reading: the `t` of event {ev.get('id')} (line {ev.lc.line + 1}) "
-                            f"is not a number of its own ({why}): write it as a number, then save again; nothing "
-                            "was written")  # fmt: skip
+        what = f"event {ev.get('id')}" if ev.get("id") else "a probe's answer" if key == "until" else "a twin's event"
+        raise KeyWriteError(f"cannot re-time for reading: the `{key}` of {what} (line {ev.lc.line + 1}) is not a "
+                            f"number of its own ({why}): write it as a number, then save again; nothing was "
+                            "written")  # fmt: skip
     return line, col

@@ -128,18 +128,22 @@ def amount_pattern(text: str) -> str:
     return r"(?<![\w.,])" + re.escape(text) + r"(?![\w]|[.,]\d)"
 
 
-#: Free-text fields of trace and re-plan events that a variant rewrites (ids, tools and sources never change).
-_EVENT_TEXT = ("content",)
+#: Free-text fields of trace and re-plan events that a variant rewrites (ids, tools and sources never change): a
+#: text event's content, a command's stdout and stderr.
+_EVENT_TEXT = ("content", "stdout", "stderr")
 
 
 #: The fields of a trace event whose data (not only text) a variant rewrites.
-EVENT_DATA_FIELDS = ("output", "arguments")
+EVENT_DATA_FIELDS = ("output", "shown", "arguments")
 
 
 def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...], dict[str, Any], str]]:
     """Every place of a drill's data (as dumped) that a variant may rewrite: ``(loc, container, key)``. The trace
-    and re-plan events' ``content``, ``output`` and ``arguments``; the fault summary, the debrief, the habit, the
-    damage notes, the all-clear debrief and each distractor's ``why_harmless``."""
+    and re-plan events' ``content``, ``stdout``, ``stderr``, ``output``, ``shown`` and ``arguments``; each probe's
+    ``ask`` and answers; the fault summary, the debrief, the habit, the evidence's and accepted evidence's notes and
+    absences, the damage notes, the all-clear debrief and each distractor's ``why_harmless``. (A text left as
+    written beside a rewritten one read as two runs: `next_cursor: c7` in a result, `next_cursor c2` in the probe
+    answering for it.)"""
     key = data.get("answer_key") or {}
     for where, events in (("trace", data.get("trace") or []), ("replan", key.get("replan") or [])):
         for i, event in enumerate(events):
@@ -147,11 +151,13 @@ def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...]
             for field in (*_EVENT_TEXT, *EVENT_DATA_FIELDS):
                 if field in event:
                     yield (*loc, field), event, field
+    yield from _probe_texts(data)
     if key:
         yield ("answer_key", "fault", "summary"), key["fault"], "summary"
         yield ("answer_key", "debrief"), key, "debrief"
         if key.get("habit") is not None:
             yield ("answer_key", "habit"), key, "habit"
+        yield from _evidence_texts(key)
         for i, entry in enumerate(key["damage"]["entries"]):
             if entry.get("note") is not None:
                 yield ("answer_key", "damage", "entries", i, "note"), entry, "note"
@@ -159,6 +165,26 @@ def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...]
         yield ("all_clear", "debrief"), data["all_clear"], "debrief"
     for i, d in enumerate(data.get("distractors") or []):
         yield ("distractors", i, "why_harmless"), d, "why_harmless"
+
+
+def _probe_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...], dict[str, Any], str]]:
+    """Each probe's question and what it reveals (now and by time), as :func:`variable_texts` yields them."""
+    for i, probe in enumerate(data.get("probes") or []):
+        for field in ("ask", "reveals"):
+            if isinstance(probe.get(field), str):
+                yield ("probes", i, field), probe, field
+        for j, answer in enumerate(probe.get("answers") or []):
+            yield ("probes", i, "answers", j, "reveals"), answer, "reveals"
+
+
+def _evidence_texts(key: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...], dict[str, Any], str]]:
+    """The notes and absences of the evidence and accepted evidence items, as :func:`variable_texts` yields them."""
+    for where in ("evidence", "accepted_evidence"):
+        for i, item in enumerate(key.get(where) or []):
+            if isinstance(item, dict):
+                for field in ("note", "absent"):
+                    if isinstance(item.get(field), str):
+                        yield ("answer_key", where, i, field), item, field
 
 
 def _leaves(value: Any) -> list[Any]:

@@ -221,7 +221,7 @@ def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str,
         notes.append(f"the source's distractor {site.event} is left out (its result is the one changed)")
     distractors += [{"event": a.event, "why_harmless": a.why_harmless} for a in added]
     if survey.source.data.get("probes"):
-        data["probes"] = survey.source.data["probes"]
+        data["probes"] = _probes_retimed(survey.source.data["probes"], survey.events, events)
     if distractors:
         data["distractors"] = distractors
     data["answer_key"] = _answer_key(survey, events, site, change)
@@ -229,6 +229,29 @@ def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str,
     header = (f"Projected by `warroom project` from {survey.source.path}: template {site.template} at {site.event} "
               f"({site.tool}). The answer key is generated: refine it with `warroom annotate`.")
     return Projection(pid, site, data, twin, header, difficulty, notes)
+
+
+def _probes_retimed(probes: list[dict[str, Any]], source: list[dict[str, Any]],
+                    events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``probes`` with each earlier answer's ``until`` (seconds) moved as the event released next after it in the
+    source was moved by the stretched clock (the same, never-stretched probes shared): left as written, an answer
+    meant for before a moved event ended long before it, and the probe answered for work not yet done."""
+    now = {str(e["id"]): float(e["t"]) for e in events}
+    out = []
+    for probe in probes:
+        answers = probe.get("answers") or []
+        moved = [_answer_retimed(a, source, now) for a in answers]
+        out.append(probe if moved == answers else {**probe, "answers": moved})
+    return out
+
+
+def _answer_retimed(answer: dict[str, Any], source: list[dict[str, Any]], now: dict[str, float]) -> dict[str, Any]:
+    until = answer.get("until")
+    if not isinstance(until, int | float) or isinstance(until, bool):
+        return answer
+    nxt = next((e for e in source if float(e["t"]) > until and str(e["id"]) in now), None)
+    by = now[str(nxt["id"])] - float(nxt["t"]) if nxt is not None else 0.0
+    return {**answer, "until": round(until + by, 3)} if by > 0 else answer
 
 
 def _pick(sites: list[Site], template: str, at_event: str | None, path: str, survey: Survey) -> Site:

@@ -282,7 +282,27 @@ def _built_issues(drill: Drill) -> list[Issue]:
         built = Drill.model_validate(build.data)
     except ValidationError as exc:
         return [_type_issue(drill, build, err) for err in exc.errors(include_url=False)]
-    return [Issue(_place(drill, build, i.loc), IN_TWIN + i.message) for i in validate_drill(built)]
+    issues = [_removed_distractor(drill, build, i) or Issue(_place(drill, build, i.loc), IN_TWIN + i.message)
+              for i in validate_drill(built)]
+    return list(dict.fromkeys(issues))  # a removed distractor's problems are one
+
+
+def _removed_distractor(drill: Drill, build: TwinBuild, issue: Issue) -> Issue | None:
+    """The built twin's problem of a kept distractor whose event the twin removes, saying so and what to do, with
+    the twin's ``remove`` entry related: "distractor event `e09` is not a trace event" alone, though e09 is one in
+    the file, said nothing of the removal. None for any other problem."""
+    twin = drill.twin
+    assert twin is not None
+    loc = issue.loc
+    if twin.distractors is not None or loc[:1] != ("distractors",) or len(loc) < 2 or not isinstance(loc[1], int):
+        return None
+    event_id = drill.distractors[loc[1]].event if loc[1] < len(drill.distractors) else None
+    if event_id not in twin.remove:
+        return None
+    return Issue(_place(drill, build, loc), (
+        f"{IN_TWIN}{issue.message}: the twin removes it, and keeps the fault drill's distractors (it has no "
+        "`distractors` of its own), so the healthy run must still have it: drop it from `twin.remove` (or "
+        "`replace` it), or give the twin its own `distractors`"), ("twin", "remove", twin.remove.index(event_id)))
 
 
 def _type_issue(drill: Drill, build: TwinBuild, err: Any) -> Issue:

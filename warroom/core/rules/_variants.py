@@ -33,6 +33,7 @@ from warroom.core.model import (
     orders,
     rewritten,
     rewritten_count,
+    variable_texts,
 )
 from warroom.core.rules._issues import Issue
 
@@ -76,8 +77,9 @@ def _place_issues(loc: tuple[str | int, ...], what: str, text: str, pattern: str
     issues = []
     if not found:
         issues.append(Issue((*loc, "text"), (
-            f"the {what} {text!r} appears nowhere a variant rewrites (trace event text and tool data, the fault "
-            "summary, the debrief, damage notes, why_harmless): write it as it appears there")))
+            f"the {what} {text!r} appears nowhere a variant rewrites (trace event text and tool data, probe "
+            "answers, the fault summary, the debrief, evidence notes, damage notes, why_harmless): write it as it "
+            "appears there")))
     if early is not None:
         issues.append(Issue((*loc, "text"), (
             f"the {what} {text!r} appears in {early}, which the trainee reads before the session draws its "
@@ -152,6 +154,46 @@ def name_issues(drill: Drill) -> list[Issue]:
     return issues
 
 
+def _named_drill_issues(drill: Drill) -> list[Issue]:
+    """For each name's choice, the first rule the drill breaks with the name written so wherever a variant rewrites
+    (a name found inside a result written as JSON text renames a key there, which the answer key's field path may
+    name: the variants drawing it were no drill, though the drill validated), at the choice."""
+    from pydantic import ValidationError
+
+    from warroom.core.rules._validate import validate_drill
+
+    assert drill.variants is not None
+    issues: list[Issue] = []
+    for i, n in enumerate(drill.variants.names):
+        regex = re.compile(name_pattern(n.text))
+        for j, choice in enumerate(n.choices):
+            data = drill.model_dump(mode="json")
+            data["variants"] = None
+            for _, container, field in list(variable_texts(data)):
+                container[field] = _renamed(container[field], regex, choice)
+            try:
+                found = [x.message for x in validate_drill(Drill.model_validate(data))]
+            except ValidationError as exc:
+                found = [str(exc.errors(include_url=False)[0]["msg"])]
+            if found:
+                issues.append(Issue(("variants", "names", i, "choices", j), (
+                    f"with the name `{n.text}` written `{choice}` the drill breaks a rule: {found[0]}; vary a name "
+                    "that no key, id or field path holds")))
+                break
+    return issues
+
+
+def _renamed(value: Any, regex: re.Pattern[str], choice: str) -> Any:
+    """``value`` (plain data) with every match of ``regex`` in its texts written ``choice``, values only."""
+    if isinstance(value, str):
+        return regex.sub(lambda _: choice, value)
+    if isinstance(value, list):
+        return [_renamed(v, regex, choice) for v in value]
+    if isinstance(value, dict):
+        return {k: _renamed(v, regex, choice) for k, v in value.items()}
+    return value
+
+
 def amount_issues(drill: Drill) -> list[Issue]:
     """Problems of ``variants.amounts``."""
     assert drill.variants is not None
@@ -210,12 +252,29 @@ def phrasing_issues(drill: Drill, base_valid: bool) -> list[Issue]:
             if bad or not choice or not base_valid:
                 continue
             try:
-                adapter.validate_python({**event.model_dump(mode="json"), **choice})
+                phrased = adapter.validate_python({**event.model_dump(mode="json"), **choice})
             except ValidationError as exc:
                 err = exc.errors(include_url=False)[0]
                 where = (*loc, "choices", j, *[k for k in err["loc"][1:] if not isinstance(k, str) or k in choice])
                 issues.append(Issue(where, f"this phrasing does not make a valid {event.kind}: {err['msg']}"))
+                continue
+            issues += _phrased_drill_issues(drill, phrased, (*loc, "choices", j))
     return issues
+
+
+def _phrased_drill_issues(drill: Drill, phrased: Any, loc: tuple[str | int, ...]) -> list[Issue]:
+    """The first rule the drill breaks with event ``phrased`` in place of its own (a phrasing of the evidence
+    without the field the answer key points at made a variant that could not be played, though the drill
+    validated), at the phrasing's choice ``loc``."""
+    from warroom.core.rules._validate import validate_drill
+
+    trace = [phrased if e.id == phrased.id else e for e in drill.trace]
+    found = validate_drill(drill.model_copy(update={"trace": trace, "variants": None}))
+    if not found:
+        return []
+    return [Issue(loc, (
+        f"with this phrasing of {phrased.id} the drill breaks a rule: {found[0].message}; a phrasing must keep "
+        "what the answer key, the distractors and the twin point at"))]
 
 
 def shuffle_issues(drill: Drill, base_valid: bool) -> list[Issue]:
@@ -299,6 +358,8 @@ def variant_issues(drill: Drill, base_valid: bool = True) -> list[Issue]:
     if drill.variants is None:
         return []
     issues = name_issues(drill) + amount_issues(drill) + phrasing_issues(drill, base_valid)
+    if base_valid and not issues:
+        issues += _named_drill_issues(drill)
     issues += shuffle_issues(drill, base_valid)
     if base_valid:
         issues += jitter_issues(drill)
