@@ -39,3 +39,33 @@ def test_a_cohort_store_beside_a_store_in_public_is_secured_again_without_a_fals
     assert _cli(public, tmp_path, "store", "secure").stderr == ""
     status = json.loads(_cli(cohort, tmp_path, "store", "status", "--format", "json").stdout)
     assert (status["roles"]["trainee"], status["shares_roles_with"]) == (f"warroom_trainee_{schema}", [])
+
+
+def test_a_hung_live_table_child_is_given_up_within_a_bound_and_a_new_one_serves(tmp_path: Path, monkeypatch) -> None:
+    """The live table's child stopped (SIGSTOP, a deadlock, a debugger): the host waited on its answer for ever, so
+    the worker thread hung, every tab's claim behind it never opened and ``warroom serve`` never ended on Ctrl-C
+    (its last call deletes this host's rows). A call now waits at most :data:`CALL_WAIT_S`; the child is killed,
+    the live table is said unavailable, and the next call starts another."""
+    import os
+    import signal
+    import time
+
+    from warroom.serve import LiveClass, _livestore
+
+    monkeypatch.setattr(_livestore, "CALL_WAIT_S", 0.5)
+    live = LiveClass("lab:8000#abc123", tmp_path)
+    live.tab_opened("tab-1", "ann", None)
+    try:
+        live.tick()
+        assert live.problem is None and live._store is not None and live._store.pid is not None
+        hung = live._store.pid
+        os.kill(hung, signal.SIGSTOP)
+        started = time.monotonic()
+        live.tick()
+        assert time.monotonic() - started < 5
+        assert live.problem is not None and "did not answer within 0.5 s" in live.problem, live.problem
+        assert [r.tab for r in live.snapshot] == ["tab-1"]  # this host's own tabs
+        live.tick()
+        assert live.problem is None and live._store.pid not in (None, hung)
+    finally:
+        live._forget()

@@ -24,6 +24,9 @@ from typing import Any
 
 #: Seconds the host waits for a child that was asked to stop before killing it.
 STOP_WAIT_S = 5.0
+#: Seconds the host waits for the answer to one call before it kills the child as hung (stopped, deadlocked): more
+#: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most).
+CALL_WAIT_S = 60.0
 
 
 #: The child's program: a fresh interpreter (no fork of the host's threads, no import of its ``__main__``), given
@@ -96,6 +99,8 @@ class LiveStore:
         assert self._conn is not None
         try:
             self._conn.send((name, args, kwargs))
+            if not self._conn.poll(CALL_WAIT_S):
+                raise StoreError(self._hung())
             ok, value = self._conn.recv()
         except (EOFError, OSError):
             raise StoreError(self._ended()) from None
@@ -127,6 +132,18 @@ class LiveStore:
             f"written); the live table is unavailable and the console shows this host's tabs; sessions are still "
             f"journalled wherever the data folder can be written. Make {self.data_dir} writable again: the server "
             "tries again every half second"
+        )
+
+    def _hung(self) -> str:
+        """The child did not answer in time: it is killed and forgotten (the next call starts another)."""
+        if self._process is not None:
+            self._process.kill()
+        self.close()
+        return (
+            f"the live table's connection did not answer within {CALL_WAIT_S:g} s (its process was stopped or hung, "
+            "and was ended); the live table is unavailable and the console shows this host's tabs. The server "
+            "starts a new connection every half second: if this repeats, see whether the store's server or disk "
+            "answers"
         )
 
     def close(self) -> None:
