@@ -44,8 +44,8 @@ def test_a_cohort_store_beside_a_store_in_public_is_secured_again_without_a_fals
 def test_a_hung_live_table_child_is_given_up_within_a_bound_and_a_new_one_serves(tmp_path: Path, monkeypatch) -> None:
     """The live table's child stopped (SIGSTOP, a deadlock, a debugger): the host waited on its answer for ever, so
     the worker thread hung, every tab's claim behind it never opened and ``warroom serve`` never ended on Ctrl-C
-    (its last call deletes this host's rows). A call now waits at most :data:`CALL_WAIT_S`; the child is killed,
-    the live table is said unavailable, and the next call starts another."""
+    (its last call deletes this host's rows). A call of a child that answered before now waits at most
+    :data:`CALL_WAIT_S`; the child is killed, the live table is said unavailable, and the next call starts another."""
     import os
     import signal
     import time

@@ -25,7 +25,8 @@ from typing import Any
 #: Seconds the host waits for a child that was asked to stop before killing it.
 STOP_WAIT_S = 5.0
 #: Seconds the host waits for the answer to one call before it kills the child as hung (stopped, deadlocked): more
-#: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most).
+#: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most). A new
+#: child's first call is not bounded: it starts an interpreter and opens the store, which may migrate it (minutes).
 CALL_WAIT_S = 60.0
 
 
@@ -83,6 +84,8 @@ class LiveStore:
         self.url = url
         self._process: Any = None
         self._conn: Connection | None = None
+        #: True once the child answered a call (it runs, and opened the store once).
+        self._answered = False
 
     @property
     def pid(self) -> int | None:
@@ -99,11 +102,12 @@ class LiveStore:
         assert self._conn is not None
         try:
             self._conn.send((name, args, kwargs))
-            if not self._conn.poll(CALL_WAIT_S):
+            if self._answered and not self._conn.poll(CALL_WAIT_S):
                 raise StoreError(self._hung())
             ok, value = self._conn.recv()
         except (EOFError, OSError):
             raise StoreError(self._ended()) from None
+        self._answered = True
         if not ok:
             raise StoreError(value)
         return value
@@ -150,6 +154,7 @@ class LiveStore:
         """End the child (its connection closed), waiting at most :data:`STOP_WAIT_S` before killing it."""
         conn, process = self._conn, self._process
         self._conn = self._process = None
+        self._answered = False
         if conn is not None:
             conn.close()
         if process is not None:
