@@ -69,3 +69,51 @@ def test_a_hung_live_table_child_is_given_up_within_a_bound_and_a_new_one_serves
         assert live.problem is None and live._store.pid not in (None, hung)
     finally:
         live._forget()
+
+
+def test_the_live_table_child_imports_the_hosts_warroom_not_a_file_of_the_servers_working_folder(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """``warroom serve`` run in a folder holding a ``warroom.py`` (or ``sqlite3.py``, ...): the child, a ``python -c``,
+    put the working folder first on its path and ran that file instead (code of whoever could write the folder,
+    run as the facilitator), so the live table never worked and a new child ran it again every half second, the
+    console saying the store's files had become read-only. The child now imports the host's own warroom."""
+    from warroom.serve._livestore import LiveStore
+
+    (tmp_path / "warroom.py").write_text("raise SystemExit('a file of the working folder ran')\n")
+    (tmp_path / "sqlite3.py").write_text("raise SystemExit('a file of the working folder ran')\n")
+    monkeypatch.chdir(tmp_path)
+    store = LiveStore(tmp_path / "data")
+    try:
+        assert store.call("read_live") == []
+    finally:
+        store.close()
+
+
+def test_a_live_table_child_that_ends_without_a_sigbus_is_not_said_to_be_a_fault_of_shared_memory(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A child that ends with an exit status (an error at its start, its traceback in the server's output), or a
+    PostgreSQL store's child killed (the OOM killer's SIGKILL), was said to be SQLite's shared memory of a folder
+    made read-only (SIGBUS), with the advice to make the data folder writable."""
+    import pytest
+
+    from warroom.serve import _livestore
+    from warroom.serve._livestore import LiveStore
+    from warroom.store.errors import StoreError
+
+    dead = LiveStore(tmp_path / "data", url="postgresql://fac:secret@db.example/warroom")
+    dead._start()
+    dead._process.kill()
+    dead._process.wait(10)
+    with pytest.raises(StoreError) as ended:
+        dead.call("read_live")
+    said = str(ended.value)
+    assert "killed by SIGKILL" in said and "SIGBUS" not in said and "writable" not in said, said
+    assert "secret" not in said
+    monkeypatch.setattr(_livestore, "_CHILD", "import sys; sys.exit(3)")
+    failed = LiveStore(tmp_path / "data")
+    with pytest.raises(StoreError) as ended:
+        failed.call("read_live")
+    said = str(ended.value)
+    assert "exit status 3" in said and "SIGBUS" not in said and "server's output" in said, said

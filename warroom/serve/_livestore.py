@@ -31,9 +31,12 @@ CALL_WAIT_S = 60.0
 
 
 #: The child's program: a fresh interpreter (no fork of the host's threads, no import of its ``__main__``), given
-#: the descriptor of its end of a socket pair; the store's location comes over it (a URL's password never on a
-#: command line).
-_CHILD = "import sys; from warroom.serve._livestore import serve_calls; serve_calls(int(sys.argv[1]))"
+#: the descriptor of its end of a socket pair and the folder the host's own warroom was imported from, last on its
+#: path (a source checkout run with ``python -m``); ``-P``: never the working folder, where a ``warroom.py`` or
+#: ``sqlite3.py`` would be imported instead. The store's location comes over the socket (a URL's password never on
+#: a command line).
+_CHILD = ("import sys; sys.path.append(sys.argv[2]); from warroom.serve._livestore import serve_calls; "
+          "serve_calls(int(sys.argv[1]))")  # fmt: skip
 
 
 def serve_calls(fd: int) -> None:
@@ -73,6 +76,20 @@ def _closed(store: Any) -> None:
             store.close()
         except Exception:  # already broken
             pass
+
+
+def _package_root() -> str:
+    """The folder holding the host's ``warroom`` package."""
+    import warroom
+
+    return str(Path(warroom.__file__).resolve().parents[1])
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # a real-time signal
+        return f"signal {number}"
 
 
 class LiveStore:
@@ -116,7 +133,7 @@ class LiveStore:
         here, child = socket.socketpair()
         with child:
             self._process = subprocess.Popen(
-                [sys.executable, "-c", _CHILD, str(child.fileno())], pass_fds=(child.fileno(),),
+                [sys.executable, "-P", "-c", _CHILD, str(child.fileno()), _package_root()], pass_fds=(child.fileno(),),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             )  # fmt: skip
         self._conn = Connection(here.detach())
@@ -127,15 +144,18 @@ class LiveStore:
         process = self._process
         self.close()
         code = process.returncode if process is not None else None
-        how = f"exit status {code}"
-        if code is not None and code < 0:
-            how = f"killed by {signal.Signals(-code).name}"
+        unavailable = "the live table is unavailable and the console shows this host's tabs"
+        if code is None or code >= 0:
+            return (f"the live table's connection ended (exit status {code}; why is in the server's output before "
+                    f"this line): {unavailable}; the server tries again every half second")  # fmt: skip
+        how = f"killed by {_signal_name(-code)}"
+        if -code != signal.SIGBUS or self.url is not None:
+            return f"the live table's connection ended ({how}): {unavailable}; the server tries again every half second"
         return (
             f"the live table's connection ended ({how}): the store's files may have become read-only or "
             f"immutable under the server (a SIGBUS is SQLite's shared memory of a file that can no longer be "
-            f"written); the live table is unavailable and the console shows this host's tabs; sessions are still "
-            f"journalled wherever the data folder can be written. Make {self.data_dir} writable again: the server "
-            "tries again every half second"
+            f"written); {unavailable}; sessions are still journalled wherever the data folder can be written. Make "
+            f"{self.data_dir} writable again: the server tries again every half second"
         )
 
     def _hung(self) -> str:
