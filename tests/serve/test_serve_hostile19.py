@@ -1,0 +1,54 @@
+"""Hostile input to ``warroom serve`` (issue 30, campaign 19: the served room's changes of campaign 18 attacked at
+their edges): what it found and what now holds."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from serve_support import Served, shared_serving
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One `warroom serve` for this module's cases, behind a reverse proxy on this host (it trusts
+    ``X-Forwarded-For`` from 127.0.0.1)."""
+    folder = tmp_path_factory.mktemp("hostile19")
+    with shared_serving(folder, "--forwarded-allow-ips", "127.0.0.1") as server:
+        yield server
+
+
+async def _raw(served: Served, request: bytes) -> bytes:
+    """``request`` written as it is to the server; its whole answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+    writer.write(request)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    return answer
+
+
+async def _logged(served: Served, marker: str) -> str:
+    """The server's log once it holds ``marker`` (each request's line is written after its answer)."""
+    for _ in range(100):
+        text = served.log.read_text(errors="replace")
+        if marker in text:
+            return text
+        await asyncio.sleep(0.05)
+    return served.log.read_text(errors="replace")
+
+
+async def test_a_malformed_request_behind_a_trusted_proxy_gets_its_line_in_the_log_not_a_traceback(served: Served):
+    """Behind ``--forwarded-allow-ips``, each request's line names the client the proxy saw; a request aiohttp
+    cannot parse (a header with a control character, which a proxy passes on) has its headers as a plain dict,
+    whose missing ``getall`` wrote ``Error in logging`` and a traceback into the facilitator's log for every such
+    request, and the request's own line was lost."""
+    answer = await _raw(served, b"GET /signin?campaign19-bad HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                b"X-Forwarded-For: 10.9.8.7\r\nX-Bad: a\x01b\r\nConnection: close\r\n\r\n")  # fmt: skip
+    assert b" 400 " in answer.split(b"\r\n", 1)[0], answer[:200]
+    ok = await _raw(served, b"GET /signin?campaign19-after HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                            b"X-Forwarded-For: 10.9.8.7\r\nConnection: close\r\n\r\n")  # fmt: skip
+    assert ok.startswith(b"HTTP/1.1 200"), ok[:200]
+    log = await _logged(served, "campaign19-after")
+    assert "Error in logging" not in log and "Traceback" not in log and "getall" not in log, log[-3000:]
+    assert "10.9.8.7" in next(line for line in log.splitlines() if "campaign19-after" in line)
