@@ -117,3 +117,34 @@ def test_a_live_table_child_that_ends_without_a_sigbus_is_not_said_to_be_a_fault
         failed.call("read_live")
     said = str(ended.value)
     assert "exit status 3" in said and "SIGBUS" not in said and "server's output" in said, said
+
+
+def test_a_session_of_rules_numbered_past_what_int_converts_is_a_newer_warrooms_not_a_traceback(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Rules newer than this warroom's were told by converting the stored version to a number: a version of 5,000
+    digits (a row a trainee role's client wrote, or SQL) is past Python's 4,300-digit limit of ``int``, so
+    ``scores verify`` and ``scores rescore`` stopped with a ValueError traceback, and ``scores summary`` left the
+    session out naming that limit. It is a newer warroom's version, as ``7`` is, and said cut."""
+    import sqlite3
+
+    from unit.test_forgeries import GOOD, play
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    session_id = play(tmp_path, "ann", GOOD, mode="assessment").session_id
+    version = "9" * 5000
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        (card,) = db.execute("SELECT scorecard FROM sessions").fetchone()
+        db.execute("UPDATE sessions SET scoring_version = ?, scorecard = ?",
+                   (version, json.dumps({**json.loads(card), "scoring_version": version})))  # fmt: skip
+    db.close()
+    data = ["--data-dir", str(tmp_path)]
+    summary = json.loads(CliRunner().invoke(main, ["scores", "summary", "--format", "json", *data]).stdout)
+    assert (summary["counted"]["trials"], summary["counted"]["approximated"]) == (1, 0), summary["counted"]
+    verified = CliRunner().invoke(main, ["scores", "verify", "--format", "json", *data])
+    assert verified.exception is None or isinstance(verified.exception, SystemExit), repr(verified.exception)
+    (verdict,) = json.loads(verified.stdout)
+    assert verdict["verdict"] == "unverifiable" and "999999999999… (5,000 digits)" in verdict["problems"][0], verdict
+    rescored = CliRunner().invoke(main, ["scores", "rescore", "--yes", *data])
+    assert rescored.exception is None or isinstance(rescored.exception, SystemExit), repr(rescored.exception)
+    assert f"skipped: {session_id}" in rescored.output and "newer warroom" in rescored.output, rescored.output
