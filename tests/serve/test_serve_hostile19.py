@@ -52,3 +52,25 @@ async def test_a_malformed_request_behind_a_trusted_proxy_gets_its_line_in_the_l
     log = await _logged(served, "campaign19-after")
     assert "Error in logging" not in log and "Traceback" not in log and "getall" not in log, log[-3000:]
     assert "10.9.8.7" in next(line for line in log.splitlines() if "campaign19-after" in line)
+
+
+async def test_a_static_file_revalidated_or_asked_for_in_part_is_answered_once_without_a_traceback(served: Served):
+    """Static files are written under the write stall since campaign 18, by the middleware's own ``prepare``; aiohttp
+    then prepared the file's answer again, which for a 304 (a browser's reload revalidating its cached script with
+    ``If-None-Match``), a 206 (``Range``) or a 416 set its status after its headers were sent: an ``Unhandled
+    exception`` traceback in the log for each, and the connection dropped with the requests behind it."""
+    ada = await served.signed_in("Ada Lovelace")
+    async with ada:
+        async with ada.get("/static/js/textual.js") as whole:
+            assert whole.status == 200
+            etag, size = whole.headers["ETag"], len(await whole.read())
+        async with ada.get("/static/js/textual.js", headers={"If-None-Match": etag}) as cached:
+            assert cached.status == 304 and await cached.read() == b""
+        async with ada.get("/static/js/textual.js", headers={"Range": "bytes=0-9"}) as part:
+            assert (part.status, len(await part.read())) == (206, 10)
+        async with ada.get("/static/js/textual.js", headers={"Range": f"bytes={size + 10}-"}) as beyond:
+            assert beyond.status == 416
+        async with ada.get("/signin?campaign19-static-after") as after:  # the same connection, answered
+            assert after.status in (200, 303)
+    log = await _logged(served, "campaign19-static-after")
+    assert "Unhandled exception" not in log and "Cannot change the response status" not in log, log[-3000:]
