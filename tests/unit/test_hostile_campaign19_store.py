@@ -148,3 +148,34 @@ def test_a_session_of_rules_numbered_past_what_int_converts_is_a_newer_warrooms_
     rescored = CliRunner().invoke(main, ["scores", "rescore", "--yes", *data])
     assert rescored.exception is None or isinstance(rescored.exception, SystemExit), repr(rescored.exception)
     assert f"skipped: {session_id}" in rescored.output and "newer warroom" in rescored.output, rescored.output
+
+
+def test_a_sigterm_to_the_servers_process_group_leaves_the_live_child_to_delete_the_hosts_rows(
+    tmp_path: Path, caplog
+) -> None:
+    """``systemctl stop`` (SIGTERM to every process of the service), ``timeout`` or ``kill -- -PGID`` signal the live
+    table's child with the host: the child died first, so the host's last call, deleting its rows from the live
+    table as it stops, failed (`killed by SIGTERM`) and every console showed its tabs live until they aged out.
+    The child runs in a process group of its own and leaves SIGTERM (and SIGHUP) to the host, as it does Ctrl-C: it
+    ends when the host closes its end."""
+    import os
+    import signal
+
+    from warroom.serve import LiveClass
+    from warroom.serve._livestore import LiveStore
+
+    live = LiveClass("lab:8000#abc123", tmp_path)
+    live.tab_opened("tab-1", "ann", None)
+    live.tick()
+    assert live.problem is None and live._store is not None and live._store.pid is not None
+    child = live._store.pid
+    assert os.getpgid(child) != os.getpgid(0)  # nor does a signal to the group reach it while it starts
+    for sent in (signal.SIGTERM, signal.SIGHUP):
+        os.kill(child, sent)
+    live._forget()
+    assert "could not be deleted" not in caplog.text, caplog.text
+    reader = LiveStore(tmp_path)
+    try:
+        assert reader.call("read_live") == []
+    finally:
+        reader.close()

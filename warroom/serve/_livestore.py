@@ -43,7 +43,11 @@ def serve_calls(fd: int) -> None:
     """The child: read the store's ``(data_dir, url)``, then run each ``(name, args, kwargs)`` received, a function
     of :mod:`warroom.store.live` called with the store first, and send back ``(True, value)`` or ``(False, why)``;
     a store that failed is closed and opened again at the next call. Ends when the host closes its end (or ends)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C in the terminal is the host's to handle
+    # A Ctrl-C in the terminal, and a SIGTERM or SIGHUP to the server's whole process group (systemctl stop, timeout,
+    # a terminal closed), are the host's to handle: its last call deletes its rows from the live table, then it closes
+    # its end, which ends this child (as the host's death does)
+    for sent in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sent, signal.SIG_IGN)
     from warroom.store import live
     from warroom.store.results import ResultsStore
 
@@ -134,8 +138,8 @@ class LiveStore:
         with child:
             self._process = subprocess.Popen(
                 [sys.executable, "-P", "-c", _CHILD, str(child.fileno()), _package_root()], pass_fds=(child.fileno(),),
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            )  # fmt: skip
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, process_group=0,
+            )  # fmt: skip: a process group of its own, so a Ctrl-C or a group's SIGTERM never reaches it as it starts
         self._conn = Connection(here.detach())
         self._conn.send((self.data_dir, self.url))
 
