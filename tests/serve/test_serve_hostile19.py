@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import yarl
 from serve_support import Served, shared_serving
 
 
@@ -74,3 +75,20 @@ async def test_a_static_file_revalidated_or_asked_for_in_part_is_answered_once_w
             assert after.status in (200, 303)
     log = await _logged(served, "campaign19-static-after")
     assert "Unhandled exception" not in log and "Cannot change the response status" not in log, log[-3000:]
+
+
+async def test_a_trailing_slash_after_a_name_holding_a_slash_goes_to_its_page(served: Served):
+    """A page's path with a trailing slash is sent to the path without it when that is a page (docs/serve.md): the
+    path was read decoded, so ``/console/trainees/Ann%2FB/`` (a trainee named ``Ann/B``, whose page is
+    ``/console/trainees/Ann%2FB``) was tried as ``/console/trainees/Ann/B``, no page: a 404. And no such redirect
+    leads to another site."""
+    from serve_support import FACILITATOR
+
+    fran = await served.signed_in(FACILITATOR)
+    async with fran:
+        url = yarl.URL(f"{served.url}/console/trainees/Ann%2FB/", encoded=True)
+        async with fran.get(url, allow_redirects=False) as r:
+            assert (r.status, r.headers.get("Location")) == (302, "/console/trainees/Ann%2FB"), await r.text()
+        for path in ("//evil.example/", "/%2F%2Fevil.example/", "/%5Cevil.example/", "///evil.example//"):
+            async with fran.get(yarl.URL(served.url + path, encoded=True), allow_redirects=False) as r:
+                assert r.status in (403, 404) and "Location" not in r.headers, (path, r.status, r.headers)
