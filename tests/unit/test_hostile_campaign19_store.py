@@ -179,3 +179,26 @@ def test_a_sigterm_to_the_servers_process_group_leaves_the_live_child_to_delete_
         assert reader.call("read_live") == []
     finally:
         reader.close()
+
+
+def test_a_refused_login_role_is_told_the_grant_of_a_schema_whose_quoted_name_holds_a_comma(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """A login role that may use no schema is told the grant of the roles of the store its URL names, read from its
+    search path (``?options=-csearch_path%3D"a,b"``): the path was split at every comma, quoted names too, so a
+    schema ``a,b`` was read as ``"a`` and the role told ``GRANT "warroom_trainee_""a", or ...``, roles that do not
+    exist."""
+    from urllib.parse import quote
+
+    from pg_support import as_role
+
+    tag = uuid.uuid4().hex[:8]
+    schema, login = f"k{tag},b", f"nobody_{tag}"
+    postgres_server.sql(f'CREATE SCHEMA "{schema}"')
+    postgres_server.sql(f"CREATE ROLE {login} LOGIN")
+    url = postgres_server.url() + "&options=" + quote(f'-c search_path="{schema}"', safe="")
+    assert _cli(url, tmp_path, "store", "secure").exit_code == 0
+    refused = _cli(as_role(url, login), tmp_path, "scores", "list")
+    assert refused.exit_code == 1
+    said = " ".join(refused.output.split())
+    assert f'GRANT "warroom_trainee_{schema}", or "warroom_facilitator_{schema}", TO it' in said, said
