@@ -202,3 +202,32 @@ def test_a_refused_login_role_is_told_the_grant_of_a_schema_whose_quoted_name_ho
     assert refused.exit_code == 1
     said = " ".join(refused.output.split())
     assert f'GRANT "warroom_trainee_{schema}", or "warroom_facilitator_{schema}", TO it' in said, said
+
+
+def test_a_live_table_child_that_keeps_ending_is_started_again_less_and_less_often(tmp_path: Path, monkeypatch) -> None:
+    """A fault that stays (a data folder left immutable: each new child faults at its first write) started a new
+    interpreter, which imported the store and faulted, at every call, every half second: most of a core for as long
+    as the fault stayed. The first new child starts at the next call (a passing fault costs nothing); each next one
+    after twice as long, at most :data:`RESTART_MAX_S`; meanwhile a call says why, without a child."""
+    import time
+
+    import pytest
+
+    from warroom.serve import _livestore
+    from warroom.serve._livestore import LiveStore
+    from warroom.store.errors import StoreError
+
+    monkeypatch.setattr(_livestore, "_CHILD", "import sys; sys.exit(3)")  # ends at once, every time
+    store = LiveStore(tmp_path / "data")
+    started = []
+    real_start = store._start
+    monkeypatch.setattr(store, "_start", lambda: (started.append(1), real_start())[1])
+    for _ in range(6):
+        with pytest.raises(StoreError) as failed:
+            store.call("read_live")
+    assert len(started) == 2, started  # the first child, then one more at once; the next waits a second
+    assert "exit status 3" in str(failed.value) and "the next try in" in str(failed.value), failed.value
+    store._retry_at = 0.0  # a second later
+    with pytest.raises(StoreError):
+        store.call("read_live")
+    assert len(started) == 3 and store._retry_at - time.monotonic() > 1.5  # then two seconds

@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,10 @@ STOP_WAIT_S = 5.0
 #: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most). A new
 #: child's first call is not bounded: it starts an interpreter and opens the store, which may migrate it (minutes).
 CALL_WAIT_S = 60.0
+#: Most seconds between two children while each ends or hangs in turn: the first new child starts at the next call,
+#: each next one after twice as long (1, 2, 4, ... s). A fault that stays (a data folder left immutable) started an
+#: interpreter, which imported the store and faulted, every half second: most of a core for as long as it stayed.
+RESTART_MAX_S = 30.0
 
 
 #: The child's program: a fresh interpreter (no fork of the host's threads, no import of its ``__main__``), given
@@ -96,6 +101,10 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+#: When a new child starts, as the messages say it.
+_AGAIN = f"the server tries again at once, then less and less often while it fails (at least every {RESTART_MAX_S:g} s)"
+
+
 class LiveStore:
     """Calls of :mod:`warroom.store.live`'s functions on the store of ``data_dir`` (or ``url``), run in a child
     process that holds the connection (see the module docstring). Used from one thread at a time."""
@@ -107,6 +116,9 @@ class LiveStore:
         self._conn: Connection | None = None
         #: True once the child answered a call (it runs, and opened the store once).
         self._answered = False
+        #: How many children ended or hung in a row, when the next may start (``time.monotonic``) and why the last
+        #: one ended.
+        self._ends, self._retry_at, self._why = 0, 0.0, ""
 
     @property
     def pid(self) -> int | None:
@@ -119,16 +131,18 @@ class LiveStore:
         from warroom.store.errors import StoreError
 
         if self._conn is None:
+            if (wait := self._retry_at - time.monotonic()) > 0:
+                raise StoreError(f"{self._why} (the next try in {wait:.0f} s)")
             self._start()
         assert self._conn is not None
         try:
             self._conn.send((name, args, kwargs))
             if self._answered and not self._conn.poll(CALL_WAIT_S):
-                raise StoreError(self._hung())
+                raise StoreError(self._gave_up(self._hung()))
             ok, value = self._conn.recv()
         except (EOFError, OSError):
-            raise StoreError(self._ended()) from None
-        self._answered = True
+            raise StoreError(self._gave_up(self._ended())) from None
+        self._answered, self._ends = True, 0
         if not ok:
             raise StoreError(value)
         return value
@@ -143,6 +157,13 @@ class LiveStore:
         self._conn = Connection(here.detach())
         self._conn.send((self.data_dir, self.url))
 
+    def _gave_up(self, why: str) -> str:
+        """``why`` the child ended or hung, kept to say until the next may start (:data:`RESTART_MAX_S`)."""
+        self._ends += 1
+        delay = 0.0 if self._ends == 1 else min(RESTART_MAX_S, 2.0 ** (self._ends - 2))
+        self._retry_at, self._why = time.monotonic() + delay, why
+        return why
+
     def _ended(self) -> str:
         """Why the child ended (it is reaped and forgotten: the next call starts another)."""
         process = self._process
@@ -151,15 +172,15 @@ class LiveStore:
         unavailable = "the live table is unavailable and the console shows this host's tabs"
         if code is None or code >= 0:
             return (f"the live table's connection ended (exit status {code}; why is in the server's output before "
-                    f"this line): {unavailable}; the server tries again every half second")  # fmt: skip
+                    f"this line): {unavailable}; {_AGAIN}")  # fmt: skip
         how = f"killed by {_signal_name(-code)}"
         if -code != signal.SIGBUS or self.url is not None:
-            return f"the live table's connection ended ({how}): {unavailable}; the server tries again every half second"
+            return f"the live table's connection ended ({how}): {unavailable}; {_AGAIN}"
         return (
             f"the live table's connection ended ({how}): the store's files may have become read-only or "
             f"immutable under the server (a SIGBUS is SQLite's shared memory of a file that can no longer be "
             f"written); {unavailable}; sessions are still journalled wherever the data folder can be written. Make "
-            f"{self.data_dir} writable again: the server tries again every half second"
+            f"{self.data_dir} writable again: {_AGAIN}"
         )
 
     def _hung(self) -> str:
@@ -169,9 +190,8 @@ class LiveStore:
         self.close()
         return (
             f"the live table's connection did not answer within {CALL_WAIT_S:g} s (its process was stopped or hung, "
-            "and was ended); the live table is unavailable and the console shows this host's tabs. The server "
-            "starts a new connection every half second: if this repeats, see whether the store's server or disk "
-            "answers"
+            f"and was ended); the live table is unavailable and the console shows this host's tabs; {_AGAIN}: if this "
+            "repeats, see whether the store's server or disk answers"
         )
 
     def close(self) -> None:
