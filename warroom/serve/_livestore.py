@@ -18,25 +18,41 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 #: Seconds the host waits for a child that was asked to stop before killing it.
 STOP_WAIT_S = 5.0
+#: Seconds the host waits for the answer to one call before it kills the child as hung (stopped, deadlocked): more
+#: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most). A new
+#: child's first call is not bounded: it starts an interpreter and opens the store, which may migrate it (minutes).
+CALL_WAIT_S = 60.0
+#: Most seconds between two children while each ends or hangs in turn: the first new child starts at the next call,
+#: each next one after twice as long (1, 2, 4, ... s). A fault that stays (a data folder left immutable) started an
+#: interpreter, which imported the store and faulted, every half second: most of a core for as long as it stayed.
+RESTART_MAX_S = 30.0
 
 
 #: The child's program: a fresh interpreter (no fork of the host's threads, no import of its ``__main__``), given
-#: the descriptor of its end of a socket pair; the store's location comes over it (a URL's password never on a
-#: command line).
-_CHILD = "import sys; from warroom.serve._livestore import serve_calls; serve_calls(int(sys.argv[1]))"
+#: the descriptor of its end of a socket pair and the folder the host's own warroom was imported from, last on its
+#: path (a source checkout run with ``python -m``); ``-P``: never the working folder, where a ``warroom.py`` or
+#: ``sqlite3.py`` would be imported instead. The store's location comes over the socket (a URL's password never on
+#: a command line).
+_CHILD = ("import sys; sys.path.append(sys.argv[2]); from warroom.serve._livestore import serve_calls; "
+          "serve_calls(int(sys.argv[1]))")  # fmt: skip
 
 
 def serve_calls(fd: int) -> None:
     """The child: read the store's ``(data_dir, url)``, then run each ``(name, args, kwargs)`` received, a function
     of :mod:`warroom.store.live` called with the store first, and send back ``(True, value)`` or ``(False, why)``;
     a store that failed is closed and opened again at the next call. Ends when the host closes its end (or ends)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C in the terminal is the host's to handle
+    # A Ctrl-C in the terminal, and a SIGTERM or SIGHUP to the server's whole process group (systemctl stop, timeout,
+    # a terminal closed), are the host's to handle: its last call deletes its rows from the live table, then it closes
+    # its end, which ends this child (as the host's death does)
+    for sent in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sent, signal.SIG_IGN)
     from warroom.store import live
     from warroom.store.results import ResultsStore
 
@@ -71,6 +87,24 @@ def _closed(store: Any) -> None:
             pass
 
 
+def _package_root() -> str:
+    """The folder holding the host's ``warroom`` package."""
+    import warroom
+
+    return str(Path(warroom.__file__).resolve().parents[1])
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # a real-time signal
+        return f"signal {number}"
+
+
+#: When a new child starts, as the messages say it.
+_AGAIN = f"the server tries again at once, then less and less often while it fails (at least every {RESTART_MAX_S:g} s)"
+
+
 class LiveStore:
     """Calls of :mod:`warroom.store.live`'s functions on the store of ``data_dir`` (or ``url``), run in a child
     process that holds the connection (see the module docstring). Used from one thread at a time."""
@@ -80,6 +114,11 @@ class LiveStore:
         self.url = url
         self._process: Any = None
         self._conn: Connection | None = None
+        #: True once the child answered a call (it runs, and opened the store once).
+        self._answered = False
+        #: How many children ended or hung in a row, when the next may start (``time.monotonic``) and why the last
+        #: one ended.
+        self._ends, self._retry_at, self._why = 0, 0.0, ""
 
     @property
     def pid(self) -> int | None:
@@ -92,13 +131,18 @@ class LiveStore:
         from warroom.store.errors import StoreError
 
         if self._conn is None:
+            if (wait := self._retry_at - time.monotonic()) > 0:
+                raise StoreError(f"{self._why} (the next try in {wait:.0f} s)")
             self._start()
         assert self._conn is not None
         try:
             self._conn.send((name, args, kwargs))
+            if self._answered and not self._conn.poll(CALL_WAIT_S):
+                raise StoreError(self._gave_up(self._hung()))
             ok, value = self._conn.recv()
         except (EOFError, OSError):
-            raise StoreError(self._ended()) from None
+            raise StoreError(self._gave_up(self._ended())) from None
+        self._answered, self._ends = True, 0
         if not ok:
             raise StoreError(value)
         return value
@@ -107,32 +151,54 @@ class LiveStore:
         here, child = socket.socketpair()
         with child:
             self._process = subprocess.Popen(
-                [sys.executable, "-c", _CHILD, str(child.fileno())], pass_fds=(child.fileno(),),
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            )  # fmt: skip
+                [sys.executable, "-P", "-c", _CHILD, str(child.fileno()), _package_root()], pass_fds=(child.fileno(),),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, process_group=0,
+            )  # fmt: skip: a process group of its own, so a Ctrl-C or a group's SIGTERM never reaches it as it starts
         self._conn = Connection(here.detach())
         self._conn.send((self.data_dir, self.url))
+
+    def _gave_up(self, why: str) -> str:
+        """``why`` the child ended or hung, kept to say until the next may start (:data:`RESTART_MAX_S`)."""
+        self._ends += 1
+        delay = 0.0 if self._ends == 1 else min(RESTART_MAX_S, 2.0 ** (self._ends - 2))
+        self._retry_at, self._why = time.monotonic() + delay, why
+        return why
 
     def _ended(self) -> str:
         """Why the child ended (it is reaped and forgotten: the next call starts another)."""
         process = self._process
         self.close()
         code = process.returncode if process is not None else None
-        how = f"exit status {code}"
-        if code is not None and code < 0:
-            how = f"killed by {signal.Signals(-code).name}"
+        unavailable = "the live table is unavailable and the console shows this host's tabs"
+        if code is None or code >= 0:
+            return (f"the live table's connection ended (exit status {code}; why is in the server's output before "
+                    f"this line): {unavailable}; {_AGAIN}")  # fmt: skip
+        how = f"killed by {_signal_name(-code)}"
+        if -code != signal.SIGBUS or self.url is not None:
+            return f"the live table's connection ended ({how}): {unavailable}; {_AGAIN}"
         return (
             f"the live table's connection ended ({how}): the store's files may have become read-only or "
             f"immutable under the server (a SIGBUS is SQLite's shared memory of a file that can no longer be "
-            f"written); the live table is unavailable and the console shows this host's tabs; sessions are still "
-            f"journalled wherever the data folder can be written. Make {self.data_dir} writable again: the server "
-            "tries again every half second"
+            f"written); {unavailable}; sessions are still journalled wherever the data folder can be written. Make "
+            f"{self.data_dir} writable again: {_AGAIN}"
+        )
+
+    def _hung(self) -> str:
+        """The child did not answer in time: it is killed and forgotten (the next call starts another)."""
+        if self._process is not None:
+            self._process.kill()
+        self.close()
+        return (
+            f"the live table's connection did not answer within {CALL_WAIT_S:g} s (its process was stopped or hung, "
+            f"and was ended); the live table is unavailable and the console shows this host's tabs; {_AGAIN}: if this "
+            "repeats, see whether the store's server or disk answers"
         )
 
     def close(self) -> None:
         """End the child (its connection closed), waiting at most :data:`STOP_WAIT_S` before killing it."""
         conn, process = self._conn, self._process
         self._conn = self._process = None
+        self._answered = False
         if conn is not None:
             conn.close()
         if process is not None:

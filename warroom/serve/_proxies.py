@@ -91,12 +91,16 @@ def client_of(request: web.Request, proxies: Sequence[Network] = ()) -> str:
     """The client ``request`` comes from: the address that connected; when that address is one of ``proxies``, the
     last address of ``X-Forwarded-For`` (every such header, in order) that is not itself one of ``proxies``: the
     address the nearest trusted proxy saw. A hop that is not an address (the header is written by whoever sent
-    it) stops the walk at the proxy's own word: the last trusted hop's address."""
+    it) stops the walk at the proxy's own word: the last trusted hop's address. A request aiohttp could not parse
+    (its answer a 400) has its headers in a plain ``dict``, without ``getall``: its one header of the name is read."""
     remote = request.remote or "?"
     client = _address(remote)
     if not _trusted(client, proxies):
         return remote
-    hops = [hop for header in request.headers.getall("X-Forwarded-For", []) for hop in header.split(",")]
+    headers: Any = request.headers
+    found = headers.getall("X-Forwarded-For", []) if hasattr(headers, "getall") else [
+        value for name, value in headers.items() if str(name).lower() == "x-forwarded-for"]  # fmt: skip
+    hops = [hop for header in found for hop in str(header).split(",")]
     for hop in reversed(hops[-_MAX_HOPS:]):
         address = _address(hop)
         if address is None:

@@ -886,9 +886,10 @@ async def no_such_page(request: web.Request, handler: Any) -> web.StreamResponse
     except web.HTTPNotFound:
         if request.match_info.http_exception is None:  # a page's own answer
             raise
-        trimmed = request.path.rstrip("/")
-        if trimmed and trimmed != request.path and request.method in ("GET", "HEAD"):
-            target = request.rel_url.with_path(trimmed).with_query(request.rel_url.query)
+        raw = request.rel_url.raw_path  # as sent: a name's %2F stays part of the name (/console/trainees/Ann%2FB/)
+        trimmed = raw.rstrip("/")
+        if trimmed and trimmed != raw and not trimmed.startswith("//") and request.method in ("GET", "HEAD"):
+            target = request.rel_url.with_path(trimmed, encoded=True).with_query(request.rel_url.query)
             found = await request.app.router.resolve(request.clone(rel_url=target))
             if found.http_exception is None:  # a page's path (never ``//evil.example``: a link to another site)
                 raise web.HTTPFound(target) from None

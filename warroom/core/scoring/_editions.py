@@ -162,6 +162,17 @@ def check_rules(rules: str) -> str:
     return edition_of(rules).version
 
 
+def newer_rules(recorded: str | None) -> bool:
+    """Whether ``recorded`` names scoring rules newer than every version this code applies: a whole number (in ASCII
+    digits, leading zeros allowed) past the newest of :data:`SCORING_VERSIONS`, a newer warroom's. Compared as digits,
+    never converted: a number of thousands of digits (a forged row) is past the newest too, and Python refuses to
+    convert it (``int`` stops at 4,300 digits)."""
+    if recorded is None or not (recorded.isascii() and recorded.isdecimal()):
+        return False
+    digits, newest = recorded.lstrip("0"), max(SCORING_VERSIONS, key=lambda v: (len(v), v))
+    return (len(digits), digits) > (len(newest), newest)
+
+
 def ids_by_position(recorded: str | None) -> bool:
     """Whether a session that recorded the scoring rules version ``recorded`` played a drill with a twin with its
     trace events renamed by position (:attr:`Edition.ids_by_position`): its edition's switch; False for a session

@@ -106,13 +106,15 @@ def url_schema(conn: Any) -> str | None:
                                 ).fetchone()  # fmt: skip
     if schema is not None:
         return str(schema)
-    for part in str(path).split(","):
-        name = part.strip()
-        if name.startswith('"') and name.endswith('"') and len(name) > 1:
-            name = name[1:-1].replace('""', '"')
+    for quoted, plain in _PATH_NAME.findall(str(path)):  # a quoted name may hold a comma: never split inside one
+        name = str(quoted[1:-1].replace('""', '"') if quoted else plain.strip())
         if name and name not in ("$user", "pg_temp", "pg_catalog"):
             return name
     return None
+
+
+#: A name of a ``search_path`` setting as PostgreSQL shows it: quoted (``"a,b"``, a ``"`` doubled) or plain.
+_PATH_NAME = re.compile(r'\s*(?:("(?:[^"]|"")*")|([^,]*))\s*(?:,|$)')
 
 
 def connection_roles(conn: Any, errors: tuple[type[BaseException], ...]) -> Roles:

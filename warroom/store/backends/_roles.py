@@ -275,13 +275,16 @@ def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | 
     return roles, before if before != roles else None
 
 
-#: The other stores a group role reaches: the schemas of this database holding a store (``warroom_schema``) on
-#: which it has ``USAGE``, and the other databases of the server in which it holds a right or is named by a policy
-#: (``pg_shdepend``: a role's grants and policies in every database of the server).
+#: The other stores a group role reaches: the schemas of this database holding a store whose ``sessions`` it may
+#: use (``USAGE`` on the schema, which ``public`` grants every role, and a right on the table), and the other
+#: databases of the server in which it holds a right or is named by a policy (``pg_shdepend``: a role's grants and
+#: policies in every database of the server).
 _REACHED = """SELECT 'schema', n.nspname FROM pg_catalog.pg_namespace n, pg_catalog.pg_roles r
 WHERE r.rolname = ? AND n.nspname <> pg_catalog.current_schema()
   AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'warroom_schema')
   AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE')
+  AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'sessions'
+              AND pg_catalog.has_table_privilege(r.oid, c.oid, 'SELECT, INSERT, UPDATE, DELETE'))
 UNION ALL
 SELECT DISTINCT 'database', d.datname FROM pg_catalog.pg_shdepend s
 JOIN pg_catalog.pg_database d ON d.oid = s.dbid

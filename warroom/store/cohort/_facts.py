@@ -77,12 +77,9 @@ def approximated(version: str | None) -> bool:
     """Whether a session scored by the rules ``version`` with a response stored has it approximated from the
     outcome: rules before the trial's response was recorded. Rules newer than this warroom's (a newer warroom wrote
     the session) recorded it, as every version from 4 on does."""
-    from warroom.core.scoring import SCORING_VERSIONS
+    from warroom.core.scoring import newer_rules
 
-    if version in recorded_versions():
-        return False
-    newer = isinstance(version, str) and version.isascii() and version.isdecimal()
-    return not (newer and int(str(version)) > max(int(v) for v in SCORING_VERSIONS))
+    return version not in recorded_versions() and not newer_rules(version)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,9 @@ from warroom.core.scoring import (
     ids_by_position,
     score,
 )
+from warroom.core.scoring import (
+    newer_rules as newer_version,
+)
 from warroom.store.errors import CorruptSession
 from warroom.store.results import Filters, ResultsStore, StoredSession
 from warroom.store.review._drill import (
@@ -169,11 +172,10 @@ def session_rules(recorded: str | None) -> str:
 def newer_rules(recorded: str | None) -> str | None:
     """Why a session scored by ``recorded`` cannot be checked by this warroom: rules newer than any it applies (a
     newer warroom wrote into the store), said with what to do; None for rules it applies, or no version at all."""
-    if recorded is None or not recorded.isdecimal() or not recorded.isascii() or recorded in SCORING_VERSIONS:
+    if recorded is None or not newer_version(recorded):
         return None
-    if int(recorded) <= max(int(v) for v in SCORING_VERSIONS):
-        return None
-    return (f"scored by the scoring rules {recorded}, which a newer warroom applies (this one applies "
+    shown = recorded if len(recorded) <= 12 else f"{recorded[:12]}… ({len(recorded):,} digits)"
+    return (f"scored by the scoring rules {shown}, which a newer warroom applies (this one applies "
             f"{', '.join(SCORING_VERSIONS)}): check it with that warroom or a later one")
 
 
