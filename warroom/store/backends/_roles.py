@@ -276,12 +276,15 @@ def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | 
 
 
 #: The other stores a group role reaches: the schemas of this database holding a store (``warroom_schema``) on
-#: which it has ``USAGE``, and the other databases of the server in which it holds a right or is named by a policy
-#: (``pg_shdepend``: a role's grants and policies in every database of the server).
+#: which it has ``USAGE`` and a right on its ``sessions`` table (every role has ``USAGE`` on ``public``, granted to
+#: ``PUBLIC`` by default: that alone reaches no store), and the other databases of the server in which it holds a
+#: right or is named by a policy (``pg_shdepend``: a role's grants and policies in every database of the server).
 _REACHED = """SELECT 'schema', n.nspname FROM pg_catalog.pg_namespace n, pg_catalog.pg_roles r
 WHERE r.rolname = ? AND n.nspname <> pg_catalog.current_schema()
   AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'warroom_schema')
   AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'USAGE')
+  AND EXISTS (SELECT 1 FROM pg_catalog.pg_class t WHERE t.relnamespace = n.oid AND t.relname = 'sessions'
+              AND pg_catalog.has_table_privilege(r.oid, t.oid, 'SELECT, INSERT'))
 UNION ALL
 SELECT DISTINCT 'database', d.datname FROM pg_catalog.pg_shdepend s
 JOIN pg_catalog.pg_database d ON d.oid = s.dbid
