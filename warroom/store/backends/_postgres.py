@@ -332,7 +332,7 @@ def first_schema(search_path: str) -> str | None:
     """The first schema named by the setting ``search_path`` (``cohort_2026``, ``"Cohort 2026", public``), its
     quotes undone; None when it names only ``$user`` or system schemas."""
     for part in re.findall(r'\s*("(?:[^"]|"")*"|[^,]+)\s*(?:,|$)', search_path):
-        name = part.strip()
+        name = str(part).strip()
         if name.startswith('"') and name.endswith('"') and len(name) >= 2:
             name = name[1:-1].replace('""', '"')
         else:
