@@ -73,6 +73,11 @@ def unsent_bytes(transport: asyncio.BaseTransport | None) -> int | None:
     return held + int.from_bytes(queued, sys.byteorder, signed=True)
 
 
+async def _sent(request: web.BaseRequest) -> None:
+    """The ``prepare`` of a static file this middleware sent already: nothing more to send."""
+    return None
+
+
 def written_while_read(stall: float) -> Any:
     """A middleware writing each answer held in memory (a page, a CSV, a plot: a :class:`web.Response` the handler
     returned unsent) and each static file (a :class:`web.FileResponse`: textual-serve's scripts and fonts, sent by
@@ -106,6 +111,12 @@ def written_while_read(stall: float) -> Any:
                         plural(left, "byte"))
             if transport is not None:
                 transport.abort()  # close() would wait for the unsent bytes to be read: for ever
+        finally:
+            if isinstance(response, web.FileResponse):
+                # aiohttp prepares the returned response once more: a Response sent is left alone then, but a
+                # FileResponse opens its file again and fails (`assert writer is not None`), logged as an unhandled
+                # exception with a traceback for every script and font of every page, and its connection closed
+                setattr(response, "prepare", _sent)  # noqa: B010 (an instance's own, not the class's)
         return response  # sent (aiohttp's own write_eof is then nothing), or its connection gone (aiohttp says nothing)
 
     return middleware
