@@ -94,7 +94,29 @@ async def test_a_sign_in_behind_a_proxy_that_does_not_pass_the_host_is_refused_a
     said = [line for line in log.splitlines() if "HTTP 403: another site's page" in line]
     assert len(said) == 1, said
     assert f"refused a form from '{origin}' for the host '127.0.0.1:{served.port}'" in said[0]
-    assert "proxy_set_header Host $host" in said[0] and "--allowed-host" in said[0]
+    assert "proxy_set_header Host $http_host" in said[0] and "--allowed-host" in said[0]
+
+
+async def test_a_sign_in_behind_a_proxy_on_another_port_passing_nginxs_host_is_told_its_port_was_dropped(
+    served: Served,
+):
+    """docs/serve.md said `proxy_set_header Host $host`, and so did the log: nginx's `$host` is the name without the
+    port, so a class served at `https://warroom.school.example:8443/` (a TLS proxy on a port other than 443) had every
+    sign-in refused as another site's page, and the advice was the setting already made (campaign nu2, with nginx).
+    The log now says `$http_host` (the name and port the browser sent) and that the page's port is not the Host's."""
+    origin = f"https://{PROXY_NAME}:8443"
+    form = {"name": "Grace Hopper", "token": "whatever"}
+    async with aiohttp.ClientSession(base_url=served.url) as browser:
+        headers = {"Origin": origin, "Host": PROXY_NAME, "X-Forwarded-Proto": "https"}
+        async with browser.post("/signin", data=form, headers=headers, allow_redirects=False) as r:
+            assert r.status == 403
+    log = await _log_holding(served, f"refused a form from '{origin}'")
+    said = [line for line in log.splitlines() if f"refused a form from '{origin}'" in line]
+    assert len(said) == 1, said
+    assert f"for the host '{PROXY_NAME}'" in said[0]
+    assert "nginx: proxy_set_header Host $http_host; nginx's $host drops the port" in said[0]
+    assert ("(the page's port, 8443, is not the Host's, none: the default: the proxy changed the port the browser "
+            "sent)") in said[0]
 
 
 async def _log_holding(served: Served, text: str) -> str:

@@ -154,3 +154,43 @@ async def test_a_static_file_asked_for_by_a_client_that_never_reads_is_dropped(t
     finally:
         sock.close()
         await runner.cleanup()
+
+
+@pytest.mark.asyncio
+async def test_a_static_file_read_at_once_is_sent_whole_with_no_traceback_and_the_connection_kept(
+    tmp_path: Path, caplog
+) -> None:
+    """Under the write stall, every static file a browser read at once (textual-serve's scripts and fonts, each page)
+    was logged by aiohttp as `ERROR Unhandled exception` with a traceback (`assert writer is not None`: aiohttp
+    prepared the FileResponse the middleware had sent once more), and its keep-alive connection closed (found
+    serving a class, campaign nu2). Now the file comes whole, nothing is logged, and the connection serves the next
+    request."""
+    import logging
+
+    import aiohttp
+    from aiohttp import web
+
+    from warroom.serve._stall import written_while_read
+
+    body = b"console.log('textual');\n" * 4000
+    (tmp_path / "textual.js").write_bytes(body)
+    app = web.Application(middlewares=[written_while_read(5)])
+    app.add_routes([web.static("/static", tmp_path)])
+    runner = web.AppRunner(app, shutdown_timeout=1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        with caplog.at_level(logging.DEBUG):
+            connector = aiohttp.TCPConnector(limit=1)
+            async with aiohttp.ClientSession(connector=connector) as session:
+                for _ in range(2):
+                    async with session.get(f"http://127.0.0.1:{port}/static/textual.js") as answer:
+                        assert answer.status == 200
+                        assert await answer.read() == body
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert errors == [], [r.getMessage() for r in errors]
+        assert "Traceback" not in caplog.text and "Unhandled exception" not in caplog.text
+    finally:
+        await runner.cleanup()

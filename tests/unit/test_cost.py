@@ -345,3 +345,27 @@ def test_a_cut_that_rounds_to_zero_from_below_is_0_percent():
     assert (_pct(-0.3), _pct(0.3), _pct(-0.6)) == ("0%", "0%", "-1%")
     assert no_negative_zero({"a": [-0.0, {"b": -0.0}], "c": -1.5}) == {"a": [0.0, {"b": 0.0}], "c": -1.5}
     assert math.copysign(1, no_negative_zero([-0.0])[0]) == 1
+
+
+def test_cost_says_which_token_counts_are_estimated(tmp_path):
+    """An imported trace's token counts are estimated from text length (`usage.estimated: true`): `warroom cost`
+    printed its tables and totals with nothing saying so (new-user campaign nu2). It now says how many calls'
+    counts are estimates, in text and as `estimated_calls` in JSON; a drill of recorded counts says nothing."""
+    import yaml
+    from core_support import drill_dict
+
+    drill = drill_dict()
+    with_usage = [ev for ev in drill["trace"] if ev.get("usage")]
+    assert len(with_usage) >= 2
+    with_usage[0]["usage"]["estimated"] = True
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(drill, sort_keys=False))
+    text = CliRunner().invoke(main, ["cost", str(path)])
+    assert text.exit_code == 0, text.output
+    total = sum(1 for _ in with_usage)
+    assert (f"  estimated: the token counts of 1 of the {total} calls (`usage.estimated`: an imported trace's, from "
+            "the text's length), so every figure here is an estimate") in text.output
+    data = json.loads(CliRunner().invoke(main, ["cost", str(path), "--format", "json"]).output)
+    assert data["estimated_calls"] == 1
+    recorded = CliRunner().invoke(main, ["cost", "duplicate-charge-refunds"])
+    assert "estimated" not in recorded.output

@@ -265,3 +265,50 @@ def test_the_default_schemas_of_two_databases_keep_the_documented_pair_with_a_wa
     status = json.loads(_cli(postgres_server.url(second), tmp_path, "store", "status", "--format", "json").stdout)
     assert (status["roles"], status["shares_roles_with"]) == (
         {"trainee": f"warroom_trainee_c_{tag}", "facilitator": f"warroom_facilitator_c_{tag}"}, [])
+
+
+def test_store_migrate_as_the_owner_creates_the_cohorts_schema_and_its_roles_reach_no_public_store(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """docs/cohorts.md as written: a database owned by `wrowner` (no superuser), its default schema's store secured,
+    then a cohort's store `?options=-csearch_path%3DNAME` made by `warroom store migrate` as `wrowner`. The schema
+    was never made (the server said only `no schema has been selected to create in`, and warroom's advice was to run
+    that same `store migrate`); and once secured, `store status` warned that the cohort's own roles "also reach the
+    store in schema `public`", because every role has USAGE on `public` (granted to PUBLIC), though no right on its
+    tables."""
+    tag = uuid.uuid4().hex[:8]
+    owner, db, cohort = f"wrowner_{tag}", f"cohort_{tag}", f"cohort_2026_{tag}"
+    postgres_server.sql(f"CREATE ROLE {owner} LOGIN CREATEROLE")
+    postgres_server.sql(f"CREATE DATABASE {db} OWNER {owner}")
+    public_url = as_role(postgres_server.url(db), owner)
+    for args in (("store", "migrate"), ("store", "secure")):
+        done = _cli(public_url, tmp_path, *args)
+        assert done.exit_code == 0, done.output
+    url = as_role(postgres_server.url(db), owner) + "&options=-csearch_path%3D" + cohort
+    migrated = _cli(url, tmp_path, "store", "migrate")
+    assert migrated.exit_code == 0, migrated.output
+    assert "schema version:  " in migrated.output
+    with _as(url, owner) as conn:
+        row = conn.execute(
+            "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = %s", (cohort,)
+        ).fetchone()
+    assert row == (owner,)
+    secured = _cli(url, tmp_path, "store", "secure")
+    assert secured.exit_code == 0 and secured.stderr == "", secured.output
+    status = _cli(url, tmp_path, "store", "status", "--format", "json")
+    assert status.exit_code == 0 and status.stderr == "", status.output
+    shown = json.loads(status.stdout)
+    assert shown["roles"] == {"trainee": f"warroom_trainee_{cohort}", "facilitator": f"warroom_facilitator_{cohort}"}
+    assert shown["shares_roles_with"] == []
+
+
+def test_first_schema_of_a_search_path_is_the_cohorts_own_quotes_undone():
+    """The schema `store migrate` creates is the first the search path names that is not `$user` or a system
+    schema, as PostgreSQL reads the setting (unquoted names in lower case)."""
+    from warroom.store.backends._postgres import first_schema
+
+    assert first_schema("cohort_2026") == "cohort_2026"
+    assert first_schema('"$user", public') is None
+    assert first_schema('"Cohort 2026", public') == "Cohort 2026"
+    assert first_schema("Cohort_B, public") == "cohort_b"
+    assert first_schema('"a""b"') == 'a"b'

@@ -171,6 +171,22 @@ FAILURE_WINDOW = 60.0
 _MAX_CLIENTS = 10_000
 
 
+def port_dropped(origin: str, host: str) -> str:
+    """``" (...)"`` saying that the page's ``origin`` (``https://warroom.school.example:8443``) is the request's
+    ``host`` but for the port, which a proxy passing nginx's ``$host`` drops; "" otherwise."""
+    from urllib.parse import urlsplit
+
+    try:
+        page, asked = urlsplit(origin), urlsplit("//" + host)
+        same = bool(page.hostname) and page.hostname == asked.hostname and page.port != asked.port
+    except ValueError:  # not a URL, or a port that is no number
+        return ""
+    if not same:
+        return ""
+    return (f" (the page's port, {page.port or 'none: the default'}, is not the Host's, "
+            f"{asked.port or 'none: the default'}: the proxy changed the port the browser sent)")
+
+
 @dataclass
 class _Client:
     waiting: int = 0
@@ -288,9 +304,10 @@ class SignIns:
             self._foreign_logged.add(origin)
             more = "; no other page will be logged" if len(self._foreign_logged) == MAX_FOREIGN_PAGES_LOGGED else ""
             log.warning("refused a %s from %r for the host %r (HTTP 403: another site's page): if that page is this "
-                        "server's own behind a reverse proxy, have the proxy pass the name it is reached by on as "
-                        "Host (nginx: proxy_set_header Host $host) and start the server with --allowed-host and that "
-                        "name%s", what, origin, clean_line(request.host)[:200], more)  # fmt: skip
+                        "server's own behind a reverse proxy, have the proxy pass the name and port it is reached by "
+                        "on as Host (nginx: proxy_set_header Host $http_host; nginx's $host drops the port) and start "
+                        "the server with --allowed-host and that name%s%s", what, origin,
+                        clean_line(request.host)[:200], port_dropped(origin, request.host), more)  # fmt: skip
         return page("War Room: refused", f"<p>This {what} was sent from another site's page.</p><p>If you opened the "
                     "war room at its usual address, tell your facilitator: the server's log says what to change.</p>",
                     403)  # fmt: skip

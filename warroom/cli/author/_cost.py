@@ -144,6 +144,10 @@ def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
             out += _table("by agent", list(tc.by_agent)) + [""]
         out += _table("by plan step", list(tc.by_step)) + [""]
     out.append(f"  total: {_calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {usd(tc.total.usd)}")
+    if tc.estimated_calls:
+        out.append(f"  estimated: the token counts of {tc.estimated_calls:,} of the {_calls(tc.total.calls)} "
+                   "(`usage.estimated`: an imported trace's, from the text's length), so every figure here is an "
+                   "estimate")
     out.append("")
     flat = tc.flat_loop
     flat_model = clean_line(tc.flat_loop_model or tc.planner_model)

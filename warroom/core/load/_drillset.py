@@ -279,6 +279,10 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
         raise DrillSetError([node_problem])
     keys = mapping_keys(root)
+    if keys & DRILL_KEYS == {"id"} and "drills" in keys and "set" not in keys:  # `id:` written for `set:`
+        message = ("this drill set has no `set` key: a drill set names itself with `set: ID`, not `id: ID` "
+                   "(docs/drill-sets.md)")
+        raise DrillSetError([_at(shown, root, message)])
     if "set" not in keys and keys & DRILL_KEYS:  # a drill given where a set is expected: say so, once
         message = (f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run "
                    f"{clean_name(shown)}`")  # on the problem's line: a name holding a newline forges no line

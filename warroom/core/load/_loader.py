@@ -188,6 +188,10 @@ def _neither(path: str, root: MappingNode, warnings: list[Problem]) -> None:
     from warroom.core.text import shown_path
 
     keys = mapping_keys(root)  # a merge key's too (``<<: {set: w1}``)
+    if keys & DRILL_KEYS == {"id"} and "drills" in keys and "set" not in keys:
+        message = ("this file looks like a drill set (a `drills` list) without its `set` key: a drill set names "
+                   "itself with `set: ID`, not `id: ID` (docs/drill-sets.md)")  # an `id:` made it read as a drill
+        raise DrillLoadError(path, [problem_at(path, root, message)], warnings)
     if keys & DRILL_KEYS:
         return
     if "set" in keys:

@@ -87,6 +87,8 @@ class TraceCost:
       runaway loop wastes (its cost is the drill's damage); ``spend_after_deadline``: the part of it made after the
       deadline, which an escalation on time saves.
     - ``all_clear``: True for an all-clear drill (no fault: ``cascade`` and ``replan`` are empty and not reported).
+    - ``estimated_calls``: the calls of ``total`` whose token counts are estimates (``usage.estimated``: an imported
+      trace's, from text length), so every figure holding them is an estimate too.
     """
 
     drill_id: str
@@ -112,6 +114,7 @@ class TraceCost:
     flat_loop_model: str = ""
     planning: tuple[CostLine, ...] = ()
     work: tuple[CostLine, ...] = ()
+    estimated_calls: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
@@ -124,6 +127,7 @@ class TraceCost:
             "planner_usd_per_mtok": {"input": self.planner_prices[0], "output": self.planner_prices[1]},
             "executor_usd_per_mtok": {"input": self.executor_prices[0], "output": self.executor_prices[1]},
             "total": self.total.to_dict(),
+            "estimated_calls": self.estimated_calls,
             "by_role": [c.to_dict() for c in self.by_role],
             "by_model": [c.to_dict() for c in self.by_model],
             "by_agent": [c.to_dict() for c in self.by_agent],
@@ -154,11 +158,13 @@ def trace_cost(drill: Drill) -> TraceCost:
     by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
+    estimated = 0
     for ev in drill.trace:
         call = cast.call(ev)
         if call is None:
             continue
         usage, n = call.usage, call.count
+        estimated += n if usage.estimated else 0
         usd = call.spec.cost(usage)
         total = total.plus(usage, usd, n)
         roles[call.role] = roles.get(call.role, CostLine(call.role.value)).plus(usage, usd, n)
@@ -198,6 +204,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         all_clear=drill.answer_key is None,
         spend=spend,
         spend_after_deadline=spend_late,
+        estimated_calls=estimated,
         flat_loop_model=flat_spec.name,
         planning=planning,
         work=work,

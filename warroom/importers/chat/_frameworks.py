@@ -6,7 +6,8 @@
   ``FileChatMessageHistory`` stores), as ``dumpd`` / ``dumps`` serialise them (``{"lc": 1, "type":
   "constructor", "id": [..., "AIMessage"], "kwargs": {...}}``) or as ``model_dump()`` gives them (``{"type": "ai",
   "content": ...}``): ``human`` is a user message, ``ai`` the assistant's (its ``tool_calls``
-  ``{"id", "name", "args"}``), ``tool`` a tool message answering ``tool_call_id``, ``system`` the system prompt.
+  ``{"id", "name", "args"}``; the last one's ``response_metadata.model_name``, else ``model``, the model), ``tool`` a
+  tool message answering ``tool_call_id``, ``system`` the system prompt.
 - **Pydantic AI** (``result.all_messages_json()``, ``ModelMessagesTypeAdapter``): ``{"kind": "request" |
   "response", "parts": [...]}`` messages; a request's ``system-prompt`` part (and its ``instructions``, once) is
   the system prompt, ``user-prompt`` a user message, ``tool-return`` a tool message answering ``tool_call_id``,
@@ -73,7 +74,8 @@ def is_framework_history(items: Any) -> bool:
 def framework_history(items: list[Any]) -> tuple[list[dict[str, Any]], str | None]:
     """The history ``items`` (:func:`is_framework_history`) as chat-completions messages, and the model named."""
     if all(_langchain(m) is not None for m in items):
-        return [_langchain_message(_langchain(m)) for m in items], None
+        read = [_langchain(m) for m in items]
+        return [_langchain_message(m) for m in read], _langchain_model(read)
     if all(_autogen(m) for m in items):
         return [m for i, item in enumerate(items) for m in _autogen_messages(i, item)], None
     out: list[dict[str, Any]] = []
@@ -105,6 +107,21 @@ def _langchain_message(item: Any) -> dict[str, Any]:
         out["tool_call_id"] = read.call_id
         out["is_error"] = read.status == "error"  # a ToolMessage's status: a failed result
     return out
+
+
+def _langchain_model(messages: list[Any]) -> str | None:
+    """The model the last ``ai`` message names in its ``response_metadata`` (``model_name``, as OpenAI's and
+    Gemini's chat models write it, else ``model``, as Anthropic's and Ollama's do), or None."""
+    model = None
+    for m in messages:
+        fields = m.get("kwargs") if isinstance(m.get("kwargs"), dict) else m  # dumpd: the message's own fields
+        kind = m.get("type") if "kwargs" not in m else (m.get("id") or [""])[-1]
+        meta = fields.get("response_metadata")
+        if kind not in ("ai", "AIMessage", "AIMessageChunk") or not isinstance(meta, dict):
+            continue
+        name = meta.get("model_name") or meta.get("model")
+        model = name if isinstance(name, str) and name.strip() else model
+    return model
 
 
 def _text(content: Any) -> Any:

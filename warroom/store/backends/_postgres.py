@@ -18,6 +18,7 @@ alone run without a statement timeout (a migration of a million sessions takes m
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 import weakref
@@ -295,6 +296,7 @@ def _migrate(
 ) -> None:
     version = read_version(conn)
     if version is None:
+        _create_url_schema(conn)
         conn.execute("CREATE TABLE warroom_schema (version BIGINT NOT NULL)")
         conn.execute("INSERT INTO warroom_schema (version) VALUES (0)")
         version = 0
@@ -310,12 +312,42 @@ def _migrate(
         conn.execute("UPDATE warroom_schema SET version = ?", (v,))
 
 
+def _create_url_schema(conn: PgConnection) -> None:
+    """Create the schema the URL names (``?options=-csearch_path%3DNAME``, a schema per cohort) when no schema of the
+    search path exists yet: the first new store of a cohort is made by ``warroom store migrate`` as the owner of the
+    tables, who then owns the schema too. A schema that exists but the role may not use, or a role without ``CREATE``
+    on the database, is left to the server's refusal (told what to do by :func:`privilege_hint`)."""
+    if conn.execute("SELECT current_schema()").fetchone()[0] is not None:
+        return
+    name = first_schema(conn.execute("SELECT current_setting('search_path')").fetchone()[0])
+    if name is None or conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?) "
+        "OR NOT has_database_privilege(current_database(), 'CREATE')", (name,)
+    ).fetchone()[0]:
+        return  # a schema the role may not use, or a role that may not create one: the server's refusal says so
+    conn.execute("CREATE SCHEMA " + '"' + name.replace('"', '""') + '"')
+
+
+def first_schema(search_path: str) -> str | None:
+    """The first schema named by the setting ``search_path`` (``cohort_2026``, ``"Cohort 2026", public``), its
+    quotes undone; None when it names only ``$user`` or system schemas."""
+    for part in re.findall(r'\s*("(?:[^"]|"")*"|[^,]+)\s*(?:,|$)', search_path):
+        name = str(part).strip()
+        if name.startswith('"') and name.endswith('"') and len(name) >= 2:
+            name = name[1:-1].replace('""', '"')
+        else:
+            name = name.lower()
+        if name and name not in ("$user", "pg_catalog", "pg_temp", "public"):
+            return name
+    return None
+
+
 def _rollback(conn: PgConnection) -> None:
     """Roll back the open transaction, if the connection still works (the first error is the one to report)."""
     try:
         conn.execute("ROLLBACK")
     except Exception:
-        pass
+        _create_url_schema(conn)
 
 
 def sessions_columns(conn: PgConnection) -> set[str]:
