@@ -1,0 +1,55 @@
+"""The leftovers of campaign 18 on the terminal UI (issue 30): keys typed fast through the flag, search and go-to-field
+dialogs."""
+
+from __future__ import annotations
+
+from textual.events import Key
+from textual.pilot import Pilot
+
+from warroom.tui.widgets import Inspector, TraceTable
+
+from .conftest import make_app, war_room
+
+
+async def _keys(pilot: Pilot, *names: str) -> None:
+    """Send the keys ``names`` to the app one after another without waiting between them (a fast typist, a paste),
+    then let every widget handle them."""
+    app = pilot.app
+    for name in names:
+        key = Key(name, name if len(name) == 1 else None)
+        key.set_sender(app)
+        app.post_message(key)
+    for _ in range(4):
+        await pilot.pause()
+
+
+async def test_keys_typed_fast_through_the_flag_dialog_keep_the_note_and_the_move_behind_enter(services):
+    """``f x enter ↑`` typed fast: the flag is made with the note ``x`` and the ↑ moves the trace's cursor (it was
+    lost while the dialog closed; making enter act at once lost the note typed just before it)."""
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
+        table = live.query_one(TraceTable)
+        await pilot.press("up")
+        assert table.selected_key == "e03"
+        await _keys(pilot, "f", "x", "y", "enter", "up")
+        flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
+        assert flags == [("e03", "xy")]
+        assert app.screen is live and table.selected_key == "e02"
+
+
+async def test_keys_typed_fast_through_the_search_and_field_dialogs_and_escape_go_where_they_were_typed(services):
+    """``/ q enter ↑``, ``: z enter ↑`` and ``f x escape ↑`` typed fast: the search is for ``q``, the field asked for is
+    ``z`` (not a field of the event: said), no flag, and each ↑ moves the trace's cursor; and ``f a enter ↑ f b
+    enter`` flags two events, each with its own note."""
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
+        table = live.query_one(TraceTable)
+        await _keys(pilot, "slash", "q", "enter", "up")
+        assert live.query_one(Inspector).query_text == "q" and table.selected_key == "e03"
+        await _keys(pilot, "colon", "z", "enter", "up")
+        assert table.selected_key == "e02" and app.screen is live
+        await _keys(pilot, "f", "x", "escape", "up")
+        assert table.selected_key == "e01" and not live.replay.flagged
+        await _keys(pilot, "down", "f", "a", "enter", "up", "f", "b", "enter", "down", "down")
+        flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
+        assert flags == [("e02", "a"), ("e01", "b")] and table.selected_key == "e03"
