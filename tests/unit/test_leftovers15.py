@@ -1,0 +1,40 @@
+"""The leftovers of campaign 18 (issue 30): what it left unfixed, each with its regression test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+
+def _scored_by_a_newer_warroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A session a warroom of scoring rules 7 stored in this warroom's store (its recorder's row): its id."""
+    import sqlite3
+
+    from unit.test_forgeries import GOOD, play
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    session_id = play(tmp_path, "ann", GOOD, mode="assessment").session_id
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        (card,) = db.execute("SELECT scorecard FROM sessions").fetchone()
+        db.execute("UPDATE sessions SET scoring_version = '7', scorecard = ?",
+                   (json.dumps({**json.loads(card), "scoring_version": "7"}),))  # fmt: skip
+    db.close()
+    return session_id
+
+
+def test_review_of_a_session_scored_by_newer_rules_says_this_warroom_cannot_check_it(tmp_path, monkeypatch):
+    """`warroom review` of a session a newer warroom scored by rules 7 said "The stored results cannot be verified
+    what its action log scores" (a sentence that does not parse, as if its results were in doubt): it says the
+    session was scored by newer rules that this warroom cannot check, and what to do."""
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+
+    session_id = _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    with ResultsStore(tmp_path) as store:
+        (session,) = [s for s in store.iter_sessions() if s.session_id == session_id]
+        (line,) = load_review(session, store=store).verification_lines()
+    assert line.startswith("This session was scored by the scoring rules 7, which a newer warroom applies"), line
+    assert "this warroom cannot check its results" in line and "check it with that warroom or a later one" in line
+    assert "Recomputed now" not in line and "disagree" not in line
