@@ -38,3 +38,13 @@ def test_review_of_a_session_scored_by_newer_rules_says_this_warroom_cannot_chec
     assert line.startswith("This session was scored by the scoring rules 7, which a newer warroom applies"), line
     assert "this warroom cannot check its results" in line and "check it with that warroom or a later one" in line
     assert "Recomputed now" not in line and "disagree" not in line
+
+
+def test_an_autogen_message_log_reads_each_model_calls_recorded_usage_not_an_estimate() -> None:
+    """`import chat` of an AutoGen message log estimated each turn's tokens from its text, though each message of a
+    model call records its ``models_usage`` (``prompt_tokens``, ``completion_tokens``): they are read."""
+    from unit.test_hostile_campaign18_inputs import _chat
+
+    data = _chat("chat-autogen-messages.json")
+    usages = [e["usage"] for e in data["trace"] if "usage" in e]
+    assert usages == [{"input_tokens": 420, "output_tokens": 60}] * 4, usages  # no "estimated": true
