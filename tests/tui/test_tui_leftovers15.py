@@ -53,3 +53,28 @@ async def test_keys_typed_fast_through_the_search_and_field_dialogs_and_escape_g
         await _keys(pilot, "down", "f", "a", "enter", "up", "f", "b", "enter", "down", "down")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
         assert flags == [("e02", "a"), ("e01", "b")] and table.selected_key == "e03"
+
+
+def test_the_reviews_answer_key_reflows_the_authors_paragraphs_as_the_debrief_does():
+    """`warroom review` showed the answer key's debrief, habit and fault summary with the author's hard line breaks
+    kept and then wrapped too (ragged lines); it reflows them as the debrief screen does: a paragraph's lines joined,
+    blank-line paragraphs and list items kept."""
+    from types import SimpleNamespace
+
+    from store_support import bundled_drill_path, load
+
+    from warroom.tui.screens._reviewpanels import answer_panel
+
+    drill = load(bundled_drill_path())
+    assert drill.answer_key is not None
+    key = drill.answer_key.model_copy(update={
+        "debrief": "The cache served a stale\nsnapshot before the write.\n\nWhat to check:\n- the snapshot's\n  time\n"
+                   "- the write's",
+        "habit": "Compare the read's time\nwith the write's.",
+        "fault": drill.answer_key.fault.model_copy(update={"summary": "Stale\nsnapshot."}),
+    })
+    shown = answer_panel(SimpleNamespace(drill=drill.model_copy(update={"answer_key": key}), twin=False)).plain
+    reflowed = ("The cache served a stale snapshot before the write.\n\nWhat to check:\n- the snapshot's time\n"
+                "- the write's")
+    assert reflowed in shown, shown
+    assert "Compare the read's time with the write's." in shown and "Stale snapshot." in shown, shown
