@@ -48,3 +48,36 @@ def test_an_autogen_message_log_reads_each_model_calls_recorded_usage_not_an_est
     data = _chat("chat-autogen-messages.json")
     usages = [e["usage"] for e in data["trace"] if "usage" in e]
     assert usages == [{"input_tokens": 420, "output_tokens": 60}] * 4, usages  # no "estimated": true
+
+
+def test_an_autogen_runs_traces_joined_by_its_runtimes_span_links_import_as_one_drill() -> None:
+    """AutoGen's agent runtime opens a trace for each message it publishes, linked (an OTLP span link) to the span
+    that created the message in the trace before: the run imported as one drill per invoke_agent trace (three
+    fragments). The traces its runtime's links join are one run, one drill, its agents' work in order."""
+    from unit.test_hostile_campaign18_inputs import FIXTURES, convert, recognise
+
+    path = FIXTURES / "frameworks" / "autogen-swarm.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    drills = [data for data, _ in convert(importer, path, None)]
+    assert len(drills) == 1, [d["source"] for d in drills]
+    tools = [e["tool"] for e in drills[0]["trace"] if e["kind"] == "tool_call"]
+    assert tools == ["transfer_to_executor", "list_charges", "get_order", "crm_lookup", "close_ticket"]
+    assert {a["name"] for a in drills[0]["agents"]} >= {"planner", "executor"}
+    assert "The run's 24 traces, which AutoGen's runtime joins by span links" in drills[0]["source"]
+
+
+def test_span_links_of_other_producers_never_join_traces() -> None:
+    """OTLP span links are general (a batch job links the requests it serves): only the links AutoGen's runtime
+    writes (an ``autogen`` messaging span linking to one) join traces into one run."""
+    from warroom.importers.spans import Span, join_linked_runs
+
+    def span(trace: str, sid: str, name: str, links: tuple[tuple[str, str], ...] = (), **attrs: str) -> Span:
+        return Span(trace, sid, "", name, 1, 2, dict(attrs), links=links)
+
+    traces = {"t1": [span("t1", "a", "autogen create x", **{"messaging.operation": "create"})],
+              "t2": [span("t2", "b", "autogen publish x", (("t1", "a"),), **{"messaging.operation": "publish"})],
+              "t3": [span("t3", "c", "batch", (("t1", "a"),))],  # another producer's link: not followed
+              "t4": [span("t4", "d", "autogen publish y", (("t9", "z"),), **{"messaging.operation": "publish"})]}
+    joined = join_linked_runs(traces)
+    assert {k: [s.span_id for s in v] for k, v in joined.items()} == {"t1": ["a", "b"], "t3": ["c"], "t4": ["d"]}
