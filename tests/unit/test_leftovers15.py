@@ -81,3 +81,17 @@ def test_span_links_of_other_producers_never_join_traces() -> None:
               "t4": [span("t4", "d", "autogen publish y", (("t9", "z"),), **{"messaging.operation": "publish"})]}
     joined = join_linked_runs(traces)
     assert {k: [s.span_id for s in v] for k, v in joined.items()} == {"t1": ["a", "b"], "t3": ["c"], "t4": ["d"]}
+
+
+def test_trace_id_of_one_of_an_autogen_runs_traces_imports_the_run() -> None:
+    """``--trace-id`` naming one of the traces of the run (the executor's, as a fragment was imported before) picks
+    the run they are read as, not "no trace … in this file"."""
+    from unit.test_hostile_campaign18_inputs import FIXTURES, convert, recognise
+    from warroom.importers.kit import TraceOptions
+
+    path = FIXTURES / "frameworks" / "autogen-swarm.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    options = TraceOptions(trace_id="1e55dfc3b62fd5dc0b6683a8d7dc9da1")
+    drills = [data for data, _ in convert(importer, path, options)]
+    assert [len([e for e in d["trace"] if e["kind"] == "tool_call"]) for d in drills] == [5]
