@@ -78,3 +78,18 @@ def test_the_reviews_answer_key_reflows_the_authors_paragraphs_as_the_debrief_do
                 "- the write's")
     assert reflowed in shown, shown
     assert "Compare the read's time with the write's." in shown and "Stale snapshot." in shown, shown
+
+
+async def test_keys_typed_behind_a_dialogs_enter_act_after_its_answer_as_when_typed_slowly(services):
+    """The dialog's answer (the flag, and the resume of the drill clock the dialog stopped) runs before the keys typed
+    right behind its enter: ``f a enter / q enter ↑ f b enter space`` typed at once opened the find dialog while the
+    drill was still paused by the flag's, so that dialog's time was journalled as no pause; it journals what the
+    same keys typed slowly do."""
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
+        await _keys(pilot, "f", "a", "enter", "slash", "q", "enter", "up", "f", "b", "enter", "space")
+        flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
+        assert flags == [("e04", "a"), ("e03", "b")] and live.query_one(Inspector).query_text == "q"
+        assert [a.kind.value for a in live.replay.actions] == [
+            "pause", "flag", "resume", "pause", "resume", "pause", "flag", "resume", "pause"]
+        assert live.paused

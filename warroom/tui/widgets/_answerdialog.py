@@ -6,7 +6,8 @@ characters typed into the field before enter are in the field's queue when the a
 act where the field handles them (:class:`AnswerField`), after the characters before them (a priority binding, run as
 the app reads enter, lost the note typed just before it). The keys typed right behind enter or escape were forwarded
 to the field too, before the dialog closed: the field hands each back to the app (as a key read now, in the order they
-came), so it goes where keys go once the dialog is closed (``f x enter ↑`` typed fast flags with the note ``x`` and
+came, once the dialog's answer has run: the flag made, the drill clock resumed), so it goes where keys go once the
+dialog is closed (``f x enter ↑`` typed fast flags with the note ``x`` and
 moves the trace's cursor up; the ↑ was lost). The escalation dialog routes its keys the same way
 (:mod:`warroom.tui.room._escalate`).
 """
@@ -45,7 +46,8 @@ class AnswerField(TextInput):
         if not dialog.is_current:  # typed right behind the enter (or escape) that closed the dialog
             event.stop()
             event.prevent_default()
-            self.app.post_message(events.Key(event.key, event.character))
+            # after the dialog's answer (a flag, the drill resumed), which the app runs next: the key acts on its result
+            self.app.call_next(self.app.post_message, events.Key(event.key, event.character))
             return
         if event.key in ("enter", "escape"):
             event.stop()
