@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ from aiohttp import web
 
 from warroom.core.text import plural
 from warroom.serve._live import LiveClass
+from warroom.serve._proxies import Network, client_of
 from warroom.serve._signin import SignIns
 from warroom.serve._stall import unsent_bytes, while_read
 from warroom.serve._tab import WRITE_STALL
@@ -202,7 +203,7 @@ class Console:
                     except ConnectionResetError:  # the tab closed between the check and the send: no traceback
                         break
                     except TimeoutError:  # its browser read none of it (asleep, or a client that never reads)
-                        _drop(request, self.write_stall)
+                        _drop(request, self.write_stall, self.signins.proxies)
                         break
                     sent = (head, rows, read)
                 changed = self.live.changed
@@ -221,11 +222,12 @@ def _unsent(request: web.Request) -> int | None:
     return unsent_bytes(request.transport)
 
 
-def _drop(request: web.Request, stall: float) -> None:
-    """Close the connection of a live stream whose client read none of it for ``stall`` seconds, with one log line:
-    its loop waited on that write for ever, holding the stream (and a class's whole table) while nobody read it."""
+def _drop(request: web.Request, stall: float, proxies: Sequence[Network]) -> None:
+    """Close the connection of a live stream whose client read none of it for ``stall`` seconds, with one log line
+    naming its client (behind one of the reverse ``proxies``, the address that proxy saw): its loop waited on that
+    write for ever, holding the stream (and a class's whole table) while nobody read it."""
     log.warning("dropped the live stream of %s: its client read none of it for %g s (%s unsent): a client that "
-                "stops reading is dropped", request.remote, stall, plural(_unsent(request) or 0, "byte"))
+                "stops reading is dropped", client_of(request, proxies), stall, plural(_unsent(request) or 0, "byte"))
     if request.transport is not None:
         request.transport.abort()  # close() would wait for the unsent bytes to be read: for ever
 

@@ -319,7 +319,7 @@ class _Pages:
         from warroom.serve._live import utc
         from warroom.serve._signin import read_form
 
-        form = await read_form(request)
+        form = await read_form(request, self.c.signins.proxies)
         text = str(form.get("text", ""))[:10_000]
         author = self.c.signins.facilitator_of(request) or "facilitator"
         from warroom.store.errors import StoreError

@@ -22,7 +22,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,7 +71,7 @@ button { margin-top: 1.5em; padding: .6em 2em; font: inherit; background: #5e0ba
 """
 
 
-async def read_form(request: web.Request) -> Any:
+async def read_form(request: web.Request, proxies: Sequence[Network] = ()) -> Any:
     """The fields of a posted form; HTTP 400 for a body that is not a form of UTF-8 text (aiohttp raised a
     UnicodeDecodeError: a 500 and a traceback in the log, at any client's will), names a charset Python does not know
     (``charset=bogus``: a LookupError), or cannot be read as the form it says it is (a multipart form without its
@@ -79,13 +79,14 @@ async def read_form(request: web.Request) -> Any:
     ``Content-Encoding`` does not decode, ``gzip`` over bytes that are no gzip: aiohttp's RequestPayloadError, a 500
     and a traceback); HTTP 408 for a body that has not all arrived within :data:`REQUEST_BODY_TIMEOUT` seconds
     (aiohttp has no such limit: a client sending its body a byte a minute held the request, and its connection, for
-    ever). A client that closes its connection before its body has all arrived is answered nothing and logged
-    nothing (it was a traceback, ``ConnectionResetError: Connection lost``)."""
+    ever; the log names the client, behind one of the reverse ``proxies`` the address it saw). A client that closes its
+    connection before its body has all arrived is answered nothing and logged nothing (it was a traceback,
+    ``ConnectionResetError: Connection lost``)."""
     try:
         async with asyncio.timeout(REQUEST_BODY_TIMEOUT):
             return await request.post()
     except TimeoutError:
-        log.warning("a posted form from %s did not arrive within %g s: refused (HTTP 408)", request.remote,
+        log.warning("a posted form from %s did not arrive within %g s: refused (HTTP 408)", client_of(request, proxies),
                     REQUEST_BODY_TIMEOUT)  # fmt: skip
         raise web.HTTPRequestTimeout(
             text=f"the form did not arrive within {REQUEST_BODY_TIMEOUT:g} s: post it again"
@@ -407,7 +408,7 @@ class SignIns:
         if self.roster is None:
             raise web.HTTPSeeOther("/")
         self.reload_roster()
-        form = await read_form(request)
+        form = await read_form(request, self.proxies)
         name, token = str(form.get("name", ""))[:_MAX_FIELD], str(form.get("token", ""))[: _MAX_FIELD + 1]
         roster = self.roster
         trainee = None

@@ -178,9 +178,27 @@ def _said(parts: list[Any]) -> dict[str, Any]:
     return out
 
 
+#: The key of a message made from an AutoGen message whose model call recorded its ``models_usage``: that usage, as a
+#: drill's (``input_tokens``, ``output_tokens``), read instead of an estimate.
+RECORDED_USAGE = "_recorded_usage"
+
+
 def _autogen_messages(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
     """One AutoGen AgentChat message as chat-completions messages (none for one that repeats others), each with
-    its place in the file."""
+    its place in the file; the assistant's, with the ``models_usage`` its model call recorded."""
+    out = _autogen_said(i, item)
+    usage = item.get("models_usage")
+    if isinstance(usage, dict):
+        tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        if all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in tokens):
+            for m in out[:1]:
+                if m["role"] == "assistant":
+                    m[RECORDED_USAGE] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
+    return out
+
+
+def _autogen_said(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
+    """What :func:`_autogen_messages` makes of ``item``, without its usage."""
     kind, source, content = item["type"], item["source"], item.get("content")
     if kind in _AUTOGEN_REPEATS:
         return []

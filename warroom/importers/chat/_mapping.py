@@ -76,9 +76,9 @@ def assistant_names(conv: Conversation) -> dict[str | None, str]:
 def _assistant(i: int, m: Message, step: str | None, clock: _Clock, ids: dict[str, str], agent: str = ASSISTANT
                ) -> list[dict[str, Any]]:
     """An assistant message (by ``agent``): its text as an executor_message, then its tool calls (one batch when
-    several); the turn's estimated usage on the first event."""
+    several); the turn's usage on the first event (as the file recorded it, else estimated)."""
     written = m.text + "".join(c.name + str(c.arguments) for c in m.tool_calls)
-    usage = model_usage(clock.context_chars, written)
+    usage: dict[str, Any] = dict(m.usage) if m.usage is not None else model_usage(clock.context_chars, written)
     events: list[dict[str, Any]] = []
     if m.text.strip() or not m.tool_calls:
         ev = {"id": f"m{i:03d}", "t": 0, "step": step, "agent": agent, "kind": "executor_message",

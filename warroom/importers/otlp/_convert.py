@@ -13,6 +13,7 @@ from warroom.importers.spans import (
     Classifier,
     group_traces,
     idle_noted,
+    join_linked_runs,
     pick_trace,
     read_trail,
     span_drill,
@@ -32,7 +33,7 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
     (each drill's ``source`` names them). Raises TraceError (one line)."""
     options = options or TraceOptions()
     path = Path(path)
-    traces = pick_trace(group_traces(read_spans(path)), options.trace_id)
+    traces = pick_trace(join_linked_runs(group_traces(read_spans(path))), options.trace_id)
     several = len(traces) > 1
     out: list[Any] = []
     errors = read_trail(options.ground_truth) if options.ground_truth is not None else None
@@ -48,6 +49,9 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
             first = first or e
             continue
         drill = span_drill(parts, path, trace_id, i if several else None, prefix, convention, options)
+        if (joined := len({s.trace_id for s in spans})) > 1:  # AutoGen's: a trace per message published
+            drill[0]["source"] += (f" The run's {joined} traces, which AutoGen's runtime joins by span links (a trace "
+                                   "for each message it publishes), are read as one.")
         if errors is None:
             out.append(drill)
             continue

@@ -71,6 +71,16 @@ def _nanos(value: Any, where: str) -> int:
     return n
 
 
+def _links(raw: Any) -> tuple[tuple[str, str], ...]:
+    """A span's ``links`` as (trace id, span id) pairs; a link without both ids is left out."""
+    out = []
+    for link in raw if isinstance(raw, list) else []:
+        trace_raw, span_raw = (link.get("traceId"), link.get("spanId")) if isinstance(link, dict) else (None, None)
+        if isinstance(trace_raw, str) and isinstance(span_raw, str):
+            out.append((span_id_hex(trace_raw, 16), span_id_hex(span_raw, 8)))
+    return tuple(out)
+
+
 def _span(raw: Any, where: str, service: str) -> Span:
     if not isinstance(raw, dict):
         raise TraceError(f"{where} is a JSON {json_kind(raw)}, not a span")
@@ -96,6 +106,7 @@ def _span(raw: Any, where: str, service: str) -> Span:
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
     span.ok = status.get("code") in STATUS_OK
+    span.links = _links(raw.get("links"))
     if isinstance(dropped, (int, str)) and str(dropped).isdigit() and str(dropped).isascii() and len(str(dropped)) < 10:
         span.dropped_attributes = int(dropped)
     return span

@@ -2,6 +2,7 @@
 
 from ._build import agent_id, nearest_agent, trace_to_drill
 from ._drill import idle_noted, pick_trace, span_drill
+from ._runs import join_linked_runs
 from ._span import Span, SpanEvent, group_traces, span_id_hex
 from ._step import (
     AGENT,
@@ -43,6 +44,7 @@ __all__ = [
     "group_traces",
     "langgraph_subgraph",
     "idle_noted",
+    "join_linked_runs",
     "mark_agent",
     "mark_tool",
     "nearest_agent",

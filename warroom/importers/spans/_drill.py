@@ -76,13 +76,16 @@ def _working(agents: list[dict[str, Any]]) -> str:
 
 def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str, list[Span]]:
     """``traces`` (by trace id), or only the one ``trace_id`` names (hex in any case, or base64 as protobuf's JSON
-    mapping writes it; surrounding spaces ignored) when it is given. Raises TraceError naming the trace ids found
-    when it is not among them."""
+    mapping writes it; surrounding spaces ignored) when it is given, or the run read as one that trace is part of.
+    Raises TraceError naming the trace ids found when it is not among them."""
     if trace_id is None:
         return traces
     wanted = span_id_hex(trace_id, 16)
     if wanted in traces:
         return {wanted: traces[wanted]}
+    for run, spans in traces.items():  # one of the traces of a run read as one (AutoGen's: join_linked_runs)
+        if any(s.trace_id == wanted for s in spans):
+            return {run: spans}
     found = [_cut(t) for t in traces]
     listed = ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
     raise TraceError(f"no trace {_cut(trace_id.strip())} in this file; its trace ids: {listed}")

@@ -45,6 +45,8 @@ class Span:
     #: Its status is OK, which only the application sets (OpenTelemetry's Status): an ``exception`` event on it was
     #: handled, not an error (LangGraph's handoff ``Command``s travel as ``ParentCommand`` exceptions).
     ok: bool = False
+    #: The spans it links to (OTLP span links), each as (trace id, span id).
+    links: tuple[tuple[str, str], ...] = ()
 
 
 _HEX = re.compile(r"^[0-9a-fA-F]*$")

@@ -28,6 +28,7 @@ from warroom.core.model import (
 )
 from warroom.core.text import damage as fmt_damage
 from warroom.core.text import plural, seconds
+from warroom.store.review._rescore import newer_rules
 
 if TYPE_CHECKING:
     from warroom.core.play import EscalationResult
@@ -333,8 +334,12 @@ class ReviewData:
         v, check = self.verdict, self.check
         if v is None:
             return []
+        if v.verdict != "verified" and v.problems == (newer_rules(self.session.scoring_version),):
+            return [f"This session was {v.reason}; this warroom cannot check its results (its rules are newer than "
+                    "this warroom's). The headline and the scorecard shown are the store's, unchecked."]
         if v.verdict != "verified":
-            return [f"The stored results {'cannot be verified' if v.verdict == 'unverifiable' else 'disagree with'}"
+            against = "cannot be checked against" if v.verdict == "unverifiable" else "disagree with"
+            return [f"The stored results {against}"
                     f" what its action log scores on its drill: {v.reason}. The headline and the scorecard shown are "
                     "the store's; `warroom scores verify` records this (the summary then leaves the session out)."]
         if check is not None and check.state != "verified":

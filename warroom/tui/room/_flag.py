@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Input, Label
+from textual.widgets import Label
 
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 from warroom.tui.room._escalate import NOTE_MAX
-from warroom.tui.widgets import TextInput
+from warroom.tui.widgets import AnswerDialog, AnswerField
 
 
-class FlagScreen(ModalScreen["str | None"]):
-    """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+class FlagScreen(AnswerDialog):
+    """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled; keys
+    typed right behind enter go to the war room (:class:`~warroom.tui.widgets.AnswerDialog`)."""
 
     def __init__(self, event_id: str, summary: str) -> None:
         super().__init__()
@@ -32,12 +28,8 @@ class FlagScreen(ModalScreen["str | None"]):
             title.append(clean_line(self.event_id), style="bold")
             yield Label(title, classes="dialog-title")
             yield Label(literal_line(self.summary, limit=300), classes="dialog-quote")
-            yield TextInput(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
+            yield AnswerField(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
             yield Label("enter flags · escape cancels", classes="dialog-hint")
 
-    @on(Input.Submitted, "#flag-note")
-    def submit(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def answer(self, text: str) -> str:
+        return text.strip()

@@ -20,7 +20,7 @@ from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clock, damage, damage_amount
 from warroom.store.review import ReviewData
 from warroom.tui.logic import mode_line
-from warroom.tui.render import literal_line, shown_line, summarize, without_vs16
+from warroom.tui.render import literal_line, prose, shown_line, summarize, without_vs16
 from warroom.tui.screens._debrief import evidence_text, outcome_colour
 
 
@@ -107,7 +107,8 @@ def scorecard_panel(data: ReviewData) -> Text:
 
 def answer_panel(data: ReviewData) -> Text:
     """The answer key (fault, evidence, cascade, damage, deadline, debrief, habit) or the all-clear note, and the
-    distractors; a note when the drill file is not available."""
+    distractors; a note when the drill file is not available. The author's prose is reflowed as the debrief screen
+    shows it (:func:`~warroom.tui.render.prose`: a paragraph's hard line breaks joined, paragraphs and lists kept)."""
     drill = data.drill
     out = Text()
     out.append("Answer key\n", style="bold underline")
@@ -116,10 +117,10 @@ def answer_panel(data: ReviewData) -> Text:
         return out
     if data.twin:
         out.append(TRIAL_SENTENCES[PlayedAs.NOISE] + "\n", style="bold")
-        out.append(clean(drill.all_clear.debrief if drill.all_clear else "") + "\n")
+        out.append(prose(drill.all_clear.debrief if drill.all_clear else "") + "\n")
     elif drill.all_clear is not None:
         out.append("All-clear control drill: no fault; the right move was not to escalate.\n", style="bold")
-        out.append(clean(drill.all_clear.debrief) + "\n")
+        out.append(prose(drill.all_clear.debrief) + "\n")
     key = drill.answer_key
     if key is not None:
         if key.fault.origin_step is not None:
@@ -133,7 +134,7 @@ def answer_panel(data: ReviewData) -> Text:
         out.append("fault origin  ", style="bold")
         out.append(shown_line(origin), style="bold red")
         out.append(f"  ({key.fault.kind.value})\n")
-        out.append(clean(key.fault.summary) + "\n")
+        out.append(prose(key.fault.summary) + "\n")
         out.append("evidence", style="bold")
         evidence_text(out, drill, indent="  ")
         out.append("\n")
@@ -151,15 +152,15 @@ def answer_panel(data: ReviewData) -> Text:
             note = f" ({e.note})" if e.note else ""
             out.append(shown_line(f"  {e.event}: {damage_amount(e.amount, unit)}{note}") + "\n")
         out.append("\nDebrief\n", style="bold")
-        out.append(clean(key.debrief) + "\n")
+        out.append(prose(key.debrief) + "\n")
         if key.habit:
             out.append("\nThe habit that would have caught it\n", style="bold")
-            out.append(clean(key.habit) + "\n")
+            out.append(prose(key.habit) + "\n")
     if drill.distractors:
         out.append("\nDistractors (harmless)\n", style="bold")
         for d in drill.distractors:
             out.append(shown_line(field_cite(d.event, d.path)), style="bold")
-            out.append(": " + clean(d.why_harmless) + "\n")
+            out.append(": " + prose(d.why_harmless) + "\n")
     return without_vs16(out)  # one cell a symbol on every terminal
 
 

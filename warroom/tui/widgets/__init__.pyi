@@ -1,6 +1,7 @@
 # The API of warroom.tui.widgets (its __init__.py loads each name on first use, from the module named here).
 # keep: WEB_CLOCK_GLYPH
 
+from ._answerdialog import AnswerDialog, AnswerField
 from ._dialogs import ConfirmScreen, HelpScreen
 from ._fieldjump import FieldScreen, find_json_key_line, jump_to_field, open_field_jump
 from ._footer import KeyFooter
@@ -14,6 +15,8 @@ from ._textinput import TextEditor, TextInput
 from ._tracetable import TraceTable
 
 __all__ = [
+    "AnswerDialog",
+    "AnswerField",
     "BACKGROUND_CHARS",
     "Column",
     "ConfirmScreen",

@@ -14,16 +14,14 @@ from functools import partial
 from typing import Any
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Input, Label
+from textual.widgets import Label
 
 from warroom.core.text import clean_line
+from warroom.tui.widgets._answerdialog import AnswerDialog, AnswerField
 from warroom.tui.widgets._inspector import Inspector
-from warroom.tui.widgets._textinput import TextInput
 
 #: Longest text searched for, in characters.
 SEARCH_MAX = 200
@@ -39,11 +37,9 @@ SEARCH_BINDINGS = [
 ]
 
 
-class SearchScreen(ModalScreen["str | None"]):
+class SearchScreen(AnswerDialog):
     """Ask for a text to find in the inspector (the last one searched is offered). Dismisses with the text typed or
-    None (escape)."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    None (escape); keys typed right behind enter go to the screen under it (:class:`AnswerDialog`)."""
 
     def __init__(self, what: str, last: str = "") -> None:
         super().__init__()
@@ -55,17 +51,10 @@ class SearchScreen(ModalScreen["str | None"]):
             title = Text("Find in ")
             title.append(clean_line(self.what), style="bold")
             yield Label(title, classes="dialog-title")
-            yield TextInput(value=self.last, placeholder="text to find, e.g. cursor or total", max_length=SEARCH_MAX,
+            yield AnswerField(value=self.last, placeholder="text to find, e.g. cursor or total", max_length=SEARCH_MAX,
                         id="search-text")
             yield Label("enter finds it · then n the next place, N the previous one · escape cancels",
                         classes="dialog-hint")
-
-    @on(Input.Submitted, "#search-text")
-    def submit(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def _searched(screen: Any, inspector: Inspector, what: str, text: str | None) -> None:

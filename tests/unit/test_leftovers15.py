@@ -1,0 +1,97 @@
+"""The leftovers of campaign 18 (issue 30): what it left unfixed, each with its regression test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+
+def _scored_by_a_newer_warroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A session a warroom of scoring rules 7 stored in this warroom's store (its recorder's row): its id."""
+    import sqlite3
+
+    from unit.test_forgeries import GOOD, play
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    session_id = play(tmp_path, "ann", GOOD, mode="assessment").session_id
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        (card,) = db.execute("SELECT scorecard FROM sessions").fetchone()
+        db.execute("UPDATE sessions SET scoring_version = '7', scorecard = ?",
+                   (json.dumps({**json.loads(card), "scoring_version": "7"}),))  # fmt: skip
+    db.close()
+    return session_id
+
+
+def test_review_of_a_session_scored_by_newer_rules_says_this_warroom_cannot_check_it(tmp_path, monkeypatch):
+    """`warroom review` of a session a newer warroom scored by rules 7 said "The stored results cannot be verified
+    what its action log scores" (a sentence that does not parse, as if its results were in doubt): it says the
+    session was scored by newer rules that this warroom cannot check, and what to do."""
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+
+    session_id = _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    with ResultsStore(tmp_path) as store:
+        (session,) = [s for s in store.iter_sessions() if s.session_id == session_id]
+        (line,) = load_review(session, store=store).verification_lines()
+    assert line.startswith("This session was scored by the scoring rules 7, which a newer warroom applies"), line
+    assert "this warroom cannot check its results" in line and "check it with that warroom or a later one" in line
+    assert "Recomputed now" not in line and "disagree" not in line
+
+
+def test_an_autogen_message_log_reads_each_model_calls_recorded_usage_not_an_estimate() -> None:
+    """`import chat` of an AutoGen message log estimated each turn's tokens from its text, though each message of a
+    model call records its ``models_usage`` (``prompt_tokens``, ``completion_tokens``): they are read."""
+    from unit.test_hostile_campaign18_inputs import _chat
+
+    data = _chat("chat-autogen-messages.json")
+    usages = [e["usage"] for e in data["trace"] if "usage" in e]
+    assert usages == [{"input_tokens": 420, "output_tokens": 60}] * 4, usages  # no "estimated": true
+
+
+def test_an_autogen_runs_traces_joined_by_its_runtimes_span_links_import_as_one_drill() -> None:
+    """AutoGen's agent runtime opens a trace for each message it publishes, linked (an OTLP span link) to the span
+    that created the message in the trace before: the run imported as one drill per invoke_agent trace (three
+    fragments). The traces its runtime's links join are one run, one drill, its agents' work in order."""
+    from unit.test_hostile_campaign18_inputs import FIXTURES, convert, recognise
+
+    path = FIXTURES / "frameworks" / "autogen-swarm.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    drills = [data for data, _ in convert(importer, path, None)]
+    assert len(drills) == 1, [d["source"] for d in drills]
+    tools = [e["tool"] for e in drills[0]["trace"] if e["kind"] == "tool_call"]
+    assert tools == ["transfer_to_executor", "list_charges", "get_order", "crm_lookup", "close_ticket"]
+    assert {a["name"] for a in drills[0]["agents"]} >= {"planner", "executor"}
+    assert "The run's 24 traces, which AutoGen's runtime joins by span links" in drills[0]["source"]
+
+
+def test_span_links_of_other_producers_never_join_traces() -> None:
+    """OTLP span links are general (a batch job links the requests it serves): only the links AutoGen's runtime
+    writes (an ``autogen`` messaging span linking to one) join traces into one run."""
+    from warroom.importers.spans import Span, join_linked_runs
+
+    def span(trace: str, sid: str, name: str, links: tuple[tuple[str, str], ...] = (), **attrs: str) -> Span:
+        return Span(trace, sid, "", name, 1, 2, dict(attrs), links=links)
+
+    traces = {"t1": [span("t1", "a", "autogen create x", **{"messaging.operation": "create"})],
+              "t2": [span("t2", "b", "autogen publish x", (("t1", "a"),), **{"messaging.operation": "publish"})],
+              "t3": [span("t3", "c", "batch", (("t1", "a"),))],  # another producer's link: not followed
+              "t4": [span("t4", "d", "autogen publish y", (("t9", "z"),), **{"messaging.operation": "publish"})]}
+    joined = join_linked_runs(traces)
+    assert {k: [s.span_id for s in v] for k, v in joined.items()} == {"t1": ["a", "b"], "t3": ["c"], "t4": ["d"]}
+
+
+def test_trace_id_of_one_of_an_autogen_runs_traces_imports_the_run() -> None:
+    """``--trace-id`` naming one of the traces of the run (the executor's, as a fragment was imported before) picks
+    the run they are read as, not "no trace … in this file"."""
+    from unit.test_hostile_campaign18_inputs import FIXTURES, convert, recognise
+    from warroom.importers.kit import TraceOptions
+
+    path = FIXTURES / "frameworks" / "autogen-swarm.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    options = TraceOptions(trace_id="1e55dfc3b62fd5dc0b6683a8d7dc9da1")
+    drills = [data for data, _ in convert(importer, path, options)]
+    assert [len([e for e in d["trace"] if e["kind"] == "tool_call"]) for d in drills] == [5]
