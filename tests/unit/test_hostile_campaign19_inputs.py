@@ -1,0 +1,46 @@
+"""Campaign 19 (issue 30), projection and the importers' readers: regression tests for the breaks it found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from projection_support import HEALTHY
+
+from warroom.cli import main
+from warroom.core.library import run_fingerprint
+from warroom.core.model import Drill
+from warroom.core.projection import Options, damage_rules, project, read_source, survey
+
+
+@pytest.fixture(scope="module")
+def newline_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The healthy tau-bench run of the projection tests, each JSON tool result ending with a newline (as a tool
+    that prints its JSON writes it), imported by `warroom import chat`."""
+    tmp = tmp_path_factory.mktemp("nl")
+    runs = json.loads((HEALTHY / "tau-retail-healthy.json").read_text(encoding="utf-8"))
+    for message in runs[0]["traj"]:
+        if message.get("role") == "tool" and message["content"].lstrip()[:1] in "{[":
+            message["content"] += "\n"
+    (tmp / "nl.json").write_text(json.dumps(runs), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "chat", str(tmp / "nl.json"), "--out", str(tmp / "out"), "--force"])
+    assert result.exit_code == 0, result.output
+    return tmp / "out" / "chat-nl-0.yaml"
+
+
+def test_a_projected_result_keeps_the_white_space_around_the_sources_json(newline_run: Path):
+    """The changed result and the twin's were written anew without the source's trailing newline, which every other
+    result of the run kept: the fault's result was the one result of the trace without it (a wrong-record fault's
+    twin, the source's text, had it: the trial told by the layout), and a wrong-record projection of a run had
+    another fingerprint than its other projections (the twin's result ended otherwise)."""
+    found = survey(read_source(newline_run), damage_rules([])[0])
+    prints = set()
+    for template in ("wrong-record", "pagination-truncated", "stale-data", "error-flag-ignored"):
+        projection = project(found, template, "m011", Options(distractors=0))
+        fault = next(e for e in projection.data["trace"] if e["id"] == "m011")["output"]
+        twin = projection.twin["replace"]["m011"]["output"]
+        assert fault.endswith("}\n") and not fault.startswith(" ") and twin.endswith("}\n"), template
+        prints.add(run_fingerprint(Drill.model_validate({**projection.data, "twin": projection.twin})))
+    assert len(prints) == 1
