@@ -7,19 +7,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 from warroom.tui.room._escalate import NOTE_MAX
-from warroom.tui.widgets import TextInput
+from warroom.tui.widgets import Dialog, TextInput
 
 
-class FlagScreen(ModalScreen["str | None"]):
+class FlagScreen(Dialog["str | None"]):
     """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(self, event_id: str, summary: str) -> None:
         super().__init__()

@@ -6,11 +6,12 @@ Each dismisses with its answer (None for the help). Drill text in them is shown 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -18,8 +19,24 @@ from textual.widgets import Button, Label, Static
 
 from warroom.tui.widgets._keyhelp import help_body, help_rows, key_prose
 
+_Result = TypeVar("_Result")
 
-class HelpScreen(ModalScreen[None]):
+
+class Dialog(ModalScreen[_Result]):
+    """A modal dialog. Each makes the keys that close it without a text to read (escape, a y/n answer) priority
+    keys, run as the app reads them, so the keys typed right behind them go to the screen beneath (``? esc f``
+    flags; the dialog's own keys ran later, and the f went to the closing dialog, lost). And it is dismissed once:
+    the keys typed right behind an enter that closes it (``/ x enter f enter`` typed fast) reach it still, as the
+    app forwarded them while it was on top, and a second dismiss popped the screen beneath it (the war room,
+    leaving a blank screen and the drill running unseen)."""
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self.app.screen is not self:  # dismissed already (or not yet shown): never another screen's pop
+            return AwaitComplete.nothing()
+        return super().dismiss(result)
+
+
+class HelpScreen(Dialog[None]):
     """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
 
     Screens open it with :meth:`for_screen`, which builds the rows from the screen's bindings
@@ -32,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape,q,question_mark,enter", "dismiss_help", "Close"),
+        Binding("escape,q,question_mark,enter", "dismiss_help", "Close", priority=True),
         Binding("up,k", "scroll(-1)", "Scroll up", show=False),
         Binding("down,j", "scroll(1)", "Scroll down", show=False),
     ]
@@ -80,12 +97,12 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Dialog[bool]):
     """A yes/no question (e.g. quit the drill?). Dismisses with True for yes."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", "Yes", priority=True),
+        Binding("n,escape", "answer(False)", "No", priority=True),
     ]
 
     def __init__(self, question: str, detail: str = "") -> None:

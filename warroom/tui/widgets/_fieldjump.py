@@ -19,7 +19,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from warroom.core.model import (
@@ -32,6 +31,7 @@ from warroom.core.model import (
     value_at,
 )
 from warroom.core.text import clean_line, json_text
+from warroom.tui.widgets._dialogs import Dialog
 from warroom.tui.widgets._textinput import TextInput
 
 #: Longest field path typed, in characters.
@@ -94,10 +94,10 @@ def find_json_key_line(lines: Sequence[str], path: str) -> int | None:
     return min(head + 1, len(lines) - 1)
 
 
-class FieldScreen(ModalScreen["str | None"]):
+class FieldScreen(Dialog["str | None"]):
     """Ask for a field path to go to in the inspector. Dismisses with the path typed (stripped) or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(self, event_id: str) -> None:
         super().__init__()

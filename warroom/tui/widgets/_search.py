@@ -18,10 +18,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from warroom.core.text import clean_line
+from warroom.tui.widgets._dialogs import Dialog
 from warroom.tui.widgets._inspector import Inspector
 from warroom.tui.widgets._textinput import TextInput
 
@@ -39,11 +39,11 @@ SEARCH_BINDINGS = [
 ]
 
 
-class SearchScreen(ModalScreen["str | None"]):
+class SearchScreen(Dialog["str | None"]):
     """Ask for a text to find in the inspector (the last one searched is offered). Dismisses with the text typed or
     None (escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(self, what: str, last: str = "") -> None:
         super().__init__()
