@@ -18,7 +18,8 @@ from warroom.tui.widgets import Dialog, TextInput
 class FlagScreen(Dialog["str | None"]):
     """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
+    ANSWERED_BY = frozenset({"flag-note"})
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, event_id: str, summary: str) -> None:
         super().__init__()

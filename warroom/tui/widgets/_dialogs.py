@@ -6,10 +6,10 @@ Each dismisses with its answer (None for the help). Drill text in them is shown 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -24,16 +24,50 @@ _Result = TypeVar("_Result")
 
 class Dialog(ModalScreen[_Result]):
     """A modal dialog. Each makes the keys that close it without a text to read (escape, a y/n answer) priority
-    keys, run as the app reads them, so the keys typed right behind them go to the screen beneath (``? esc f``
-    flags; the dialog's own keys ran later, and the f went to the closing dialog, lost). And it is dismissed once:
-    the keys typed right behind an enter that closes it (``/ x enter f enter`` typed fast) reach it still, as the
-    app forwarded them while it was on top, and a second dismiss popped the screen beneath it (the war room,
-    leaving a blank screen and the drill running unseen)."""
+    keys, run as the app reads them (but those answered in one field: :data:`ANSWERED_BY`), so the keys typed
+    right behind them go to the screen beneath (``? esc f`` flags; the dialog's own keys ran later, and the f went
+    to the closing dialog, lost). And it is dismissed once: the keys typed right behind an enter that closes it
+    (``/ x enter f enter`` typed fast) reached it still, as the app forwarded them while it was on top, and a
+    second dismiss popped the screen beneath it (the war room, leaving a blank screen and the drill running
+    unseen)."""
+
+    #: The ids of the one-line fields whose enter is the dialog's answer (it closes on it, whatever was typed) and
+    #: whose escape cancels it: the keys typed right behind either are held, and given to the app once the dialog
+    #: is gone, so that they reach the screen beneath (``f x ⏎ k`` typed fast flagged with the note ``xk``, the
+    #: cursor unmoved). Escape is no priority key there: as one, it ran before the keys typed ahead of it (``: x ⏎
+    #: esc`` cancelled the go-to, x unread).
+    ANSWERED_BY: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._answered = False
+        self._held: list[events.Key] = []
+
+    def held(self, field_id: str | None, key: events.Key) -> bool:
+        """Whether the key ``key``, arriving at the field ``field_id``, was typed after the dialog's answer: held
+        until the dialog is gone (:meth:`dismiss`), or given to the app at once when it is gone already."""
+        if not self._answered:
+            self._answered = field_id in self.ANSWERED_BY and key.key in ("enter", "escape")
+            return False
+        if self.app.screen is self:
+            self._held.append(key)
+        else:
+            self._give(key)
+        return True
+
+    def _give(self, key: events.Key) -> None:
+        again = events.Key(key.key, key.character)
+        again.set_sender(self.app)
+        self.app.post_message(again)
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if self.app.screen is not self:  # dismissed already (or not yet shown): never another screen's pop
             return AwaitComplete.nothing()
-        return super().dismiss(result)
+        done = super().dismiss(result)
+        held, self._held = self._held, []
+        for key in held:  # the screen beneath is on top now: read by the app as typed
+            self._give(key)
+        return done
 
 
 class HelpScreen(Dialog[None]):

@@ -97,7 +97,8 @@ def find_json_key_line(lines: Sequence[str], path: str) -> int | None:
 class FieldScreen(Dialog["str | None"]):
     """Ask for a field path to go to in the inspector. Dismisses with the path typed (stripped) or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
+    ANSWERED_BY = frozenset({"field-path"})
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, event_id: str) -> None:
         super().__init__()

@@ -43,7 +43,8 @@ class SearchScreen(Dialog["str | None"]):
     """Ask for a text to find in the inspector (the last one searched is offered). Dismisses with the text typed or
     None (escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
+    ANSWERED_BY = frozenset({"search-text"})
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, what: str, last: str = "") -> None:
         super().__init__()
