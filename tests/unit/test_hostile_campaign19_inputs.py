@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from projection_support import HEALTHY
+from trace_import_support import converter
 
 from warroom.cli import main
 from warroom.core.library import run_fingerprint
 from warroom.core.model import Drill
 from warroom.core.projection import Options, damage_rules, project, read_source, survey
+from warroom.importers import chat
 
 
 @pytest.fixture(scope="module")
@@ -44,3 +46,26 @@ def test_a_projected_result_keeps_the_white_space_around_the_sources_json(newlin
         assert fault.endswith("}\n") and not fault.startswith(" ") and twin.endswith("}\n"), template
         prints.add(run_fingerprint(Drill.model_validate({**projection.data, "twin": projection.twin})))
     assert len(prints) == 1
+
+
+def test_a_gemini_history_dumped_by_the_python_sdk_and_a_failed_function_response(tmp_path: Path):
+    """google-genai's ``Content.model_dump()`` (a chat's ``get_history()`` saved from Python) writes its parts in
+    snake case (``function_call``, ``function_response``): such a history was refused ("a content part is an object
+    with `type`"). And a function response that says ``{"error": ...}`` (the API's convention: ``output`` for the
+    function's output, ``error`` for its error) was an ok result."""
+    history = [
+        {"role": "user", "parts": [{"text": "Refund order 42."}]},
+        {"role": "model", "parts": [{"text": "Refunding.", "thought_signature": None},
+                                    {"function_call": {"id": None, "name": "refund", "args": {"order": 42}}}]},
+        {"role": "user", "parts": [{"function_response": {"name": "refund",
+                                                          "response": {"error": "order 42 is locked"}}}]},
+        {"role": "model", "parts": [{"function_call": {"name": "lookup", "args": {"order": 42}}}]},
+        {"role": "user", "parts": [{"function_response": {"name": "lookup", "response": {"output": {"paid": True}}}}]},
+        {"role": "model", "parts": [{"text": "Done."}]}]
+    path = tmp_path / "gemini-history.json"
+    path.write_text(json.dumps(history), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert [(e["kind"], e.get("tool", e.get("output", e.get("content"))), e.get("status")) for e in data["trace"]] == [
+        ("human_message", "Refund order 42.", None), ("executor_message", "Refunding.", None),
+        ("tool_call", "refund", None), ("tool_result", "order 42 is locked", "error"),
+        ("tool_call", "lookup", None), ("tool_result", '{"paid": true}', None), ("executor_message", "Done.", None)]
