@@ -69,3 +69,27 @@ def test_a_gemini_history_dumped_by_the_python_sdk_and_a_failed_function_respons
         ("human_message", "Refund order 42.", None), ("executor_message", "Refunding.", None),
         ("tool_call", "refund", None), ("tool_result", "order 42 is locked", "error"),
         ("tool_call", "lookup", None), ("tool_result", '{"paid": true}', None), ("executor_message", "Done.", None)]
+
+
+def test_langsmith_tool_runs_sent_with_hidden_outputs_only_are_not_recorded_not_empty_results(tmp_path: Path):
+    """LANGSMITH_HIDE_OUTPUTS alone: the SDK sends each run's outputs as {} and its inputs as they are (a tool run's
+    outputs are never {} otherwise: ``{"output": ...}``); each tool result was ``{}`` with status ok, a silent
+    failure's very shape (campaign 18 read them as not recorded only when the inputs were hidden too)."""
+    from trace_import_support import FIXTURES
+
+    from warroom.importers import langsmith
+
+    recorded = (FIXTURES / "frameworks" / "langsmith-batch.jsonl").read_text(encoding="utf-8")
+    batches = [json.loads(line) for line in recorded.splitlines()]
+    for batch in batches:
+        for run in (r for key in ("post", "patch") for r in batch.get(key, [])):
+            if run.get("run_type") == "tool" and run.get("outputs"):
+                run["outputs"] = {}
+    path = tmp_path / "hidden-outputs.jsonl"
+    path.write_text("".join(json.dumps(b) + "\n" for b in batches), encoding="utf-8")
+    [(data, _)] = converter(langsmith)(path)
+    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
+    calls = {e["id"]: e["tool"] for e in data["trace"] if e["kind"] == "tool_call"}
+    shown = {calls[call]: (r["status"], r["output"][:14]) for call, r in results.items()}
+    assert shown == {"list_charges": ("ok", "(not recorded:"), "get_order": ("ok", "(not recorded:"),
+                     "close_ticket": ("ok", "(not recorded:"), "crm_lookup": ("error", "RuntimeError('")}
