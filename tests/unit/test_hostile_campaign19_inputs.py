@@ -93,3 +93,32 @@ def test_langsmith_tool_runs_sent_with_hidden_outputs_only_are_not_recorded_not_
     shown = {calls[call]: (r["status"], r["output"][:14]) for call, r in results.items()}
     assert shown == {"list_charges": ("ok", "(not recorded:"), "get_order": ("ok", "(not recorded:"),
                      "close_ticket": ("ok", "(not recorded:"), "crm_lookup": ("error", "RuntimeError('")}
+
+
+def test_openinference_tool_spans_with_only_their_outputs_masked_are_not_recorded_not_empty_results(tmp_path: Path):
+    """OPENINFERENCE_HIDE_OUTPUTS alone: each TOOL span's ``output.value`` is ``__REDACTED__``, its ``input.value``
+    as it was; each result was an empty text with status ok, a silent failure's very shape (campaign 18 read a tool
+    span as not recorded only when its input was masked too)."""
+    from trace_import_support import FIXTURES
+
+    from warroom.importers import openinference
+
+    recorded = (FIXTURES / "frameworks" / "langgraph-openinference.jsonl").read_text(encoding="utf-8")
+    exports = [json.loads(line) for line in recorded.splitlines() if line.strip()]
+    spans = [span for export in exports for resource in export["resourceSpans"]
+             for scope in resource["scopeSpans"] for span in scope["spans"]]
+    masked = 0
+    for span in spans:
+        if {"key": "openinference.span.kind", "value": {"stringValue": "TOOL"}} in span["attributes"]:
+            for kv in span["attributes"]:
+                if kv["key"] == "output.value":
+                    kv["value"], masked = {"stringValue": "__REDACTED__"}, masked + 1
+    path = tmp_path / "hidden-outputs.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in exports), encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
+    calls = {e["id"]: e["tool"] for e in data["trace"] if e["kind"] == "tool_call"}
+    shown = {calls[call]: (r["status"], str(r["output"])[:14]) for call, r in results.items()}
+    assert masked == 3 and shown == {
+        "list_charges": ("ok", "(not recorded:"), "get_order": ("ok", "(not recorded:"),
+        "close_ticket": ("ok", "(not recorded:"), "crm_lookup": ("error", "RuntimeError: ")}
