@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 #: How deep inside a result the templates look for collections, records and fields (levels of mappings).
@@ -41,16 +41,19 @@ class OutputForm:
     #: Escapes the source writes in every text, for new text: ``/`` as ``\/`` (PHP), ``<``, ``>``, ``&`` as
     #: ``\u003c``... (Go).
     escapes: tuple[tuple[str, str], ...] = ()
+    #: The white space the source writes before and after the JSON text (a tool's ``"\n"`` at its end): a result
+    #: written anew keeps it, as every other result of the run has it.
+    around: tuple[str, str] = ("", "")
 
     def dump(self, value: Any) -> Any:
-        """``value`` written back in this form: a JSON text, or the value itself."""
+        """``value`` written back in this form: a JSON text (in the white space of the source's), or the value."""
         if not self.text:
             return value
         text = json.dumps(value, separators=self.separators, ensure_ascii=self.ensure_ascii, indent=self.indent)
-        if not self.spellings and not self.escapes:
-            return text
-        spelt = dict(self.spellings)
-        return _TOKEN.sub(lambda m: spelt.get(m[0]) or self._escaped(m[0]), text)
+        if self.spellings or self.escapes:
+            spelt = dict(self.spellings)
+            text = _TOKEN.sub(lambda m: spelt.get(m[0]) or self._escaped(m[0]), text)
+        return f"{self.around[0]}{text}{self.around[1]}"
 
     def respelt(self, text: str) -> str:
         """The JSON ``text`` with each text and number token as :meth:`dump` writes its value (a value the source
@@ -140,7 +143,10 @@ def read_output(event: dict[str, Any]) -> tuple[Any, OutputForm] | None:
             value = json.loads(stripped)
         except ValueError:
             return None
-        return (value, _text_form(field, raw, value)) if isinstance(value, (dict, list)) else None
+        if not isinstance(value, (dict, list)):
+            return None
+        around = (raw[:len(raw) - len(raw.lstrip())], raw[len(raw.rstrip()):])
+        return value, replace(_text_form(field, raw, value), around=around)
     if isinstance(raw, (dict, list)) and field == "output":
         return raw, OutputForm(field, False)
     return None

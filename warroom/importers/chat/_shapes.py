@@ -20,7 +20,9 @@
 - **Gemini API** ``contents`` (``{role: user | model, parts: [...]}``): ``model`` turns are the assistant's, their
   ``functionCall`` parts its tool calls (without an ``id``, given one as Ollama's are) and their other parts its
   content (text, a ``thought`` part as ``[thinking] TEXT``: :func:`warroom.importers.exports.part_text`); each
-  ``functionResponse`` part a ``tool`` message answering its call, by ``id`` else by its ``name`` as Ollama's.
+  ``functionResponse`` part a ``tool`` message answering its call, by ``id`` else by its ``name`` as Ollama's (its
+  ``error`` a failed result, its ``output`` the result); the parts' keys in the REST API's camel case or the Python
+  SDK's snake case (``function_call``).
 - **A tool call id used again** (a server that gives every call the id ``0``): each use after the first is made
   unique (``0#1``), and a ``tool`` message naming that id answers the earliest call of it not yet answered.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
@@ -84,10 +86,11 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
     parts = m.get("parts")
     if "content" in m or not isinstance(parts, list):
         return [m]
+    parts = [_camel_part(p) for p in parts]
     asked = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
     told = [p["functionResponse"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)]
-    out = [{"role": "tool", "tool_call_id": r.get("id"), "tool_name": r.get("name"), "content":
-            as_text(r.get("response"))} for r in told]
+    out = [{"role": "tool", "tool_call_id": r.get("id"), "tool_name": r.get("name")}
+           | _gemini_response(r.get("response")) for r in told]
     rest = [p for p in parts if not (isinstance(p, dict) and ({"functionCall", "functionResponse"} & set(p)))]
     turn = {k: v for k, v in m.items() if k != "parts"} | {"role": "assistant" if m.get("role") == "model"
                                                             else m.get("role"), "content": rest}
@@ -95,6 +98,32 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
         turn["tool_calls"] = [{"id": c.get("id"), "function": {"name": c.get("name"), "arguments": c.get("args", {})}}
                               for c in asked]
     return out + ([turn] if rest or asked or not told else [])
+
+
+#: Gemini's part keys as the Python SDK dumps them (google-genai's ``Content.model_dump()``: snake case) and as the
+#: REST API writes them.
+_GEMINI_KEYS = {"function_call": "functionCall", "function_response": "functionResponse", "inline_data": "inlineData",
+                "file_data": "fileData", "mime_type": "mimeType", "file_uri": "fileUri"}
+
+
+def _camel_part(part: Any) -> Any:
+    """A Gemini part with the Python SDK's snake-case keys as the REST API's (``function_call``: ``functionCall``)."""
+    if not isinstance(part, dict) or not _GEMINI_KEYS.keys() & part.keys():
+        return part
+    return {_GEMINI_KEYS.get(k, k): ({_GEMINI_KEYS.get(i, i): w for i, w in v.items()} if isinstance(v, dict) else v)
+            for k, v in part.items()}
+
+
+def _gemini_response(response: Any) -> dict[str, Any]:
+    """A Gemini function response's tool message fields: its ``error`` a failed result, its ``output`` the result,
+    else the whole response (the API's convention: "use output for the function's output and error for its error
+    details")."""
+    if isinstance(response, dict) and set(response) <= {"output", "error"} and response:
+        if response.get("error") not in (None, "", {}):
+            return {"content": as_text(response["error"]), "is_error": True}
+        if "output" in response:
+            return {"content": as_text(response["output"])}
+    return {"content": as_text(response)}
 
 
 def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:

@@ -129,6 +129,7 @@ def tool_step(step: Step, run: dict[str, Any], run_type: str) -> None:
         step.call_id = call_id
     step.result = None if result in (None, {}, "") and step.error else result  # a failed run's outputs: {} or none
     command_handoff(step, step.result)
-    if inputs in (None, {}) and outputs in (None, {}) and not step.error and run.get("end_time") not in (None, ""):
-        # LANGSMITH_HIDE_INPUTS / LANGSMITH_HIDE_OUTPUTS send both as {}: not recorded, not an empty result
+    hidden = outputs == {} or (outputs is None and inputs in (None, {}))  # a tool run's outputs are {"output": ...}
+    if hidden and not step.error and run.get("end_time") not in (None, ""):
+        # LANGSMITH_HIDE_OUTPUTS sends them as {} (LANGSMITH_HIDE_INPUTS the inputs): not recorded, not an empty result
         step.not_recorded = True

@@ -280,7 +280,8 @@ def classify(span: Span) -> Step:
     RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
     the goal; a LangGraph node or a LlamaIndex AgentWorkflow step is an agent). What each reads is in
     docs/importing.md."""
-    if REDACTED in span.attributes.values():  # masked by the instrumentation's TraceConfig: not recorded
+    masked = {k for k, v in span.attributes.items() if v == REDACTED}
+    if masked:  # masked by the instrumentation's TraceConfig: not recorded
         span.attributes = {k: v for k, v in span.attributes.items() if v != REDACTED}
     a = span.attributes
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
@@ -303,8 +304,8 @@ def classify(span: Span) -> Step:
             step.arguments = as_arguments(raw)
         docs = _indexed(a, SpanAttributes.RETRIEVAL_DOCUMENTS, DocumentAttributes.DOCUMENT_CONTENT)
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
-        step.not_recorded = (value is None and raw is None and step.result is None and not step.error
-                             and not span.error)
+        step.not_recorded = (((value is None and raw is None) or SpanAttributes.OUTPUT_VALUE in masked)
+                             and step.result is None and not step.error and not span.error)  # HIDE_OUTPUTS alone too
         _handoff_tool(step)
         command_handoff(step, step.result)
     elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:

@@ -18,14 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, TextArea
 
 from warroom.core.model import FaultKind
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
-from warroom.tui.widgets import TextEditor, TextInput
+from warroom.tui.widgets import Dialog, TextEditor, TextInput
 
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
@@ -67,13 +66,13 @@ def labelled(field: Input, label: str) -> Input:
     return field
 
 
-class _Dialog(ModalScreen["object | None"]):
+class _Dialog(Dialog["object | None"]):
     """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
 
     # enter in a field that has a next one moves there as the app reads it (priority; see check_action): the keys
     # typed right behind enter go into the next field (Widget.focus waits for the app's next idle moment, and
     # ``12⏎USD`` typed fast made an amount of ``12USD``)
-    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True),
                 Binding("enter", "next_field", "Next field", show=False, priority=True)]
     #: Each field's next field, by id: enter moves there (the last field's enter is the dialog's own).
     NEXT_FIELD: ClassVar[dict[str, str]] = {}
@@ -137,7 +136,7 @@ class FaultDialog(_Dialog):
     ``set-up (e02, before step 1)``; ``quote``: the step's title or the event's summary), the first offered first;
     with two or more, ctrl+o goes to the next."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+o", "next_origin", "Other origin")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True), Binding("ctrl+o", "next_origin", "Other origin")]
     NEXT_FIELD: ClassVar[dict[str, str]] = {"fault-kind": "fault-summary"}
 
     def __init__(self, origins: Sequence[tuple[str, str]], kind: str = "", summary: str = "") -> None:
@@ -302,7 +301,7 @@ class DebriefDialog(_Dialog):
     """Several lines of text: the debrief by default, or (``title``, ``hint``, ``what``) the habit or the planner's
     re-plan. ctrl+s keeps it, escape cancels; ``empty_ok``: an empty text is an answer too (it removes the part)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "done", "Done")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True), Binding("ctrl+s", "done", "Done")]
     DEFAULT_CSS = """
     DebriefDialog #debrief-text { height: 10; }
     """

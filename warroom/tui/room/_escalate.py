@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -29,7 +28,7 @@ from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent,
 from warroom.tui.render import shown_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
-from warroom.tui.widgets import TextInput, key_prose
+from warroom.tui.widgets import Dialog, TextInput, key_prose
 
 #: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
 ORIGIN_TITLES = {
@@ -115,7 +114,7 @@ class ReasonInput(TextInput):
             event.prevent_default()
 
 
-class EscalateScreen(ModalScreen["EscalationChoice | None"]):
+class EscalateScreen(Dialog["EscalationChoice | None"]):
     """Escalate to the planner: choose the plan step at fault, cite the events that show it, optionally type a
     short reason, confirm.
 
@@ -132,7 +131,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
 
     AUTO_FOCUS = "#escalate-steps"
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     #: The hint under the dialog while choosing, and while asking for confirmation.
     HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label
+from textual.widgets import Input, Label
 
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 from warroom.tui.room._escalate import NOTE_MAX
-from warroom.tui.widgets import AnswerDialog, AnswerField
+from warroom.tui.widgets import Dialog, TextInput
 
 
-class FlagScreen(AnswerDialog):
-    """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled; keys
-    typed right behind enter go to the war room (:class:`~warroom.tui.widgets.AnswerDialog`)."""
+class FlagScreen(Dialog["str | None"]):
+    """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled."""
+
+    ANSWERED_BY = frozenset({"flag-note"})
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, event_id: str, summary: str) -> None:
         super().__init__()
@@ -28,8 +32,12 @@ class FlagScreen(AnswerDialog):
             title.append(clean_line(self.event_id), style="bold")
             yield Label(title, classes="dialog-title")
             yield Label(literal_line(self.summary, limit=300), classes="dialog-quote")
-            yield AnswerField(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
+            yield TextInput(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
             yield Label("enter flags · escape cancels", classes="dialog-hint")
 
-    def answer(self, text: str) -> str:
-        return text.strip()
+    @on(Input.Submitted, "#flag-note")
+    def submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

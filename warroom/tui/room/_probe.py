@@ -17,7 +17,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -25,6 +24,7 @@ from warroom.core.model import Drill, Probe, Role
 from warroom.core.play import Replay, ReplayError
 from warroom.core.text import seconds, usd
 from warroom.tui.render import shown_line
+from warroom.tui.widgets import Dialog
 
 
 def probe_status(replay: Replay, probe: Probe) -> str:
@@ -51,7 +51,7 @@ class ProbeList(OptionList):
     ]
 
 
-class ProbeScreen(ModalScreen["str | None"]):
+class ProbeScreen(Dialog["str | None"]):
     """Pick a probe to request. Dismisses with the probe's id, or None when cancelled.
 
     Args:
@@ -61,7 +61,7 @@ class ProbeScreen(ModalScreen["str | None"]):
         cost: a probe's cost in words (seconds and USD).
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True)]
 
     def __init__(
         self, probes: Sequence[Probe], step: str | None, status: Callable[[Probe], str], cost: Callable[[Probe], str]

@@ -1,8 +1,7 @@
 # The API of warroom.tui.widgets (its __init__.py loads each name on first use, from the module named here).
 # keep: WEB_CLOCK_GLYPH
 
-from ._answerdialog import AnswerDialog, AnswerField
-from ._dialogs import ConfirmScreen, HelpScreen
+from ._dialogs import ConfirmScreen, Dialog, HelpScreen
 from ._fieldjump import FieldScreen, find_json_key_line, jump_to_field, open_field_jump
 from ._footer import KeyFooter
 from ._inspector import BACKGROUND_CHARS, START_DELAY, Inspector
@@ -15,11 +14,10 @@ from ._textinput import TextEditor, TextInput
 from ._tracetable import TraceTable
 
 __all__ = [
-    "AnswerDialog",
-    "AnswerField",
     "BACKGROUND_CHARS",
     "Column",
     "ConfirmScreen",
+    "Dialog",
     "FieldScreen",
     "HelpScreen",
     "Inspector",

@@ -6,11 +6,12 @@ Each dismisses with its answer (None for the help). Drill text in them is shown 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -18,8 +19,61 @@ from textual.widgets import Button, Label, Static
 
 from warroom.tui.widgets._keyhelp import help_body, help_rows, key_prose
 
+_Result = TypeVar("_Result")
 
-class HelpScreen(ModalScreen[None]):
+
+class Dialog(ModalScreen[_Result]):
+    """A modal dialog. Each makes the keys that close it without a text to read (escape, a y/n answer) priority
+    keys, run as the app reads them (but those answered in one field: :data:`ANSWERED_BY`), so the keys typed
+    right behind them go to the screen beneath (``? esc f`` flags; the dialog's own keys ran later, and the f went
+    to the closing dialog, lost). And it is dismissed once: the keys typed right behind an enter that closes it
+    (``/ x enter f enter`` typed fast) reached it still, as the app forwarded them while it was on top, and a
+    second dismiss popped the screen beneath it (the war room, leaving a blank screen and the drill running
+    unseen)."""
+
+    #: The ids of the one-line fields whose enter is the dialog's answer (it closes on it, whatever was typed) and
+    #: whose escape cancels it: the keys typed right behind either are held, and given to the app once the dialog
+    #: is gone, so that they reach the screen beneath (``f x ⏎ k`` typed fast flagged with the note ``xk``, the
+    #: cursor unmoved). Escape is no priority key there: as one, it ran before the keys typed ahead of it (``: x ⏎
+    #: esc`` cancelled the go-to, x unread).
+    ANSWERED_BY: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._answered = False
+        self._held: list[events.Key] = []
+
+    def held(self, field_id: str | None, key: events.Key) -> bool:
+        """Whether the key ``key``, arriving at the field ``field_id``, was typed after the dialog's answer: held
+        until the dialog is gone (:meth:`dismiss`), or given to the app at once when it is gone already."""
+        if not self._answered:
+            self._answered = field_id in self.ANSWERED_BY and key.key in ("enter", "escape")
+            return False
+        if self.app.screen is self:
+            self._held.append(key)
+        else:
+            self._give(key)
+        return True
+
+    def _give(self, key: events.Key) -> None:
+        """Give ``key`` to the app as a key read now, once the dialog's answer (which the app runs next: a flag made,
+        the drill clock resumed) has run, so that it acts on its result: ``f a ⏎ / q ⏎`` typed fast opened the find
+        dialog while the flag's still held the drill's pause, and journalled no pause of its own."""
+        again = events.Key(key.key, key.character)
+        again.set_sender(self.app)
+        self.app.call_next(self.app.post_message, again)
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self.app.screen is not self:  # dismissed already (or not yet shown): never another screen's pop
+            return AwaitComplete.nothing()
+        done = super().dismiss(result)
+        held, self._held = self._held, []
+        for key in held:  # the screen beneath is on top now: read by the app as typed
+            self._give(key)
+        return done
+
+
+class HelpScreen(Dialog[None]):
     """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
 
     Screens open it with :meth:`for_screen`, which builds the rows from the screen's bindings
@@ -32,7 +86,7 @@ class HelpScreen(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape,q,question_mark,enter", "dismiss_help", "Close"),
+        Binding("escape,q,question_mark,enter", "dismiss_help", "Close", priority=True),
         Binding("up,k", "scroll(-1)", "Scroll up", show=False),
         Binding("down,j", "scroll(1)", "Scroll down", show=False),
     ]
@@ -80,12 +134,12 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Dialog[bool]):
     """A yes/no question (e.g. quit the drill?). Dismisses with True for yes."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", "Yes", priority=True),
+        Binding("n,escape", "answer(False)", "No", priority=True),
     ]
 
     def __init__(self, question: str, detail: str = "") -> None:

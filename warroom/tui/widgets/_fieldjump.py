@@ -15,9 +15,11 @@ from functools import partial
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label
+from textual.widgets import Input, Label
 
 from warroom.core.model import (
     TraceEvent,
@@ -29,7 +31,8 @@ from warroom.core.model import (
     value_at,
 )
 from warroom.core.text import clean_line, json_text
-from warroom.tui.widgets._answerdialog import AnswerDialog, AnswerField
+from warroom.tui.widgets._dialogs import Dialog
+from warroom.tui.widgets._textinput import TextInput
 
 #: Longest field path typed, in characters.
 PATH_MAX = 400
@@ -91,9 +94,11 @@ def find_json_key_line(lines: Sequence[str], path: str) -> int | None:
     return min(head + 1, len(lines) - 1)
 
 
-class FieldScreen(AnswerDialog):
-    """Ask for a field path to go to in the inspector. Dismisses with the path typed (stripped) or None; keys typed
-    right behind enter go to the war room (:class:`AnswerDialog`)."""
+class FieldScreen(Dialog["str | None"]):
+    """Ask for a field path to go to in the inspector. Dismisses with the path typed (stripped) or None."""
+
+    ANSWERED_BY = frozenset({"field-path"})
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, event_id: str) -> None:
         super().__init__()
@@ -104,12 +109,16 @@ class FieldScreen(AnswerDialog):
             title = Text("Go to a field of ")
             title.append(clean_line(self.event_id), style="bold")
             yield Label(title, classes="dialog-title")
-            yield AnswerField(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
+            yield TextInput(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
                         id="field-path")
             yield Label("enter goes there · escape cancels", classes="dialog-hint")
 
-    def answer(self, text: str) -> str:
-        return text.strip()
+    @on(Input.Submitted, "#field-path")
+    def submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None,

@@ -14,14 +14,16 @@ from functools import partial
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label
+from textual.widgets import Input, Label
 
 from warroom.core.text import clean_line
-from warroom.tui.widgets._answerdialog import AnswerDialog, AnswerField
+from warroom.tui.widgets._dialogs import Dialog
 from warroom.tui.widgets._inspector import Inspector
+from warroom.tui.widgets._textinput import TextInput
 
 #: Longest text searched for, in characters.
 SEARCH_MAX = 200
@@ -37,9 +39,12 @@ SEARCH_BINDINGS = [
 ]
 
 
-class SearchScreen(AnswerDialog):
+class SearchScreen(Dialog["str | None"]):
     """Ask for a text to find in the inspector (the last one searched is offered). Dismisses with the text typed or
-    None (escape); keys typed right behind enter go to the screen under it (:class:`AnswerDialog`)."""
+    None (escape)."""
+
+    ANSWERED_BY = frozenset({"search-text"})
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, what: str, last: str = "") -> None:
         super().__init__()
@@ -51,10 +56,17 @@ class SearchScreen(AnswerDialog):
             title = Text("Find in ")
             title.append(clean_line(self.what), style="bold")
             yield Label(title, classes="dialog-title")
-            yield AnswerField(value=self.last, placeholder="text to find, e.g. cursor or total", max_length=SEARCH_MAX,
+            yield TextInput(value=self.last, placeholder="text to find, e.g. cursor or total", max_length=SEARCH_MAX,
                         id="search-text")
             yield Label("enter finds it · then n the next place, N the previous one · escape cancels",
                         classes="dialog-hint")
+
+    @on(Input.Submitted, "#search-text")
+    def submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 def _searched(screen: Any, inspector: Inspector, what: str, text: str | None) -> None:
