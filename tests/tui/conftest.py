@@ -160,6 +160,19 @@ async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.pause()
 
 
+async def type_keys(pilot: Pilot, *names: str) -> None:
+    """Send the keys ``names`` (key names: ``f``, ``enter``, ``up``) to the app one after another without waiting
+    between them, as :func:`type_text` does for characters (a fast typist, a paste), then let every widget handle
+    them and the screens they open or close (four pauses: a dialog's held keys are given back after it closes)."""
+    app = pilot.app
+    for name in names:
+        key = Key(name, name if len(name) == 1 else None)
+        key.set_sender(app)
+        app.post_message(key)
+    for _ in range(4):
+        await pilot.pause()
+
+
 def _key_name(character: str) -> str:
     """The key name Textual gives a typed character (as ``Pilot.press`` names it: ``a``, ``space``, ``full_stop``)."""
     if character.isalnum():

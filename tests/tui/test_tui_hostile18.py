@@ -6,26 +6,12 @@ from __future__ import annotations
 from rich.color import Color as RichColor
 from rich.color import ColorSystem
 from textual.color import Color
-from textual.events import Key
-from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
 
 from warroom.tui.widgets import Inspector, TraceTable
 
-from .conftest import make_app, picker_ready, type_text, war_room
-
-
-async def _keys(pilot: Pilot, *names: str) -> None:
-    """Send the keys ``names`` to the app one after another without waiting between them (a fast typist, a paste),
-    then let every widget handle them (as :func:`type_text` does, for key names rather than characters)."""
-    app = pilot.app
-    for name in names:
-        key = Key(name, name if len(name) == 1 else None)
-        key.set_sender(app)
-        app.post_message(key)
-    await pilot.pause()
-    await pilot.pause()
+from .conftest import make_app, picker_ready, type_keys, type_text, war_room
 
 
 async def test_keys_typed_fast_in_the_picker_go_where_the_keys_before_them_left_the_focus_and_the_cursor(
@@ -51,20 +37,20 @@ async def test_keys_typed_fast_in_the_picker_go_where_the_keys_before_them_left_
         await type_text(pilot, "/refund")
         assert picker.filter_text == "refund"
         kept = picker.selected()
-        await _keys(pilot, "enter", "j")
+        await type_keys(pilot, "enter", "j")
         assert picker.filter_text == "refund" and picker.query_one("#picker-filter", Input).value == "refund"
         assert picker.selected() is not kept  # j moved down the list kept
-        await _keys(pilot, "escape", "j")
+        await type_keys(pilot, "escape", "j")
         assert picker.filter_text == "" and not picker.query_one("#picker-filter", Input).display
         await type_text(pilot, "/a/b")  # a slash typed in the box is a character of the filter
         assert picker.filter_text == "a/b"
-        await _keys(pilot, "escape", "slash", "r", "e", "f", "enter")  # all at once: the box stays shown
+        await type_keys(pilot, "escape", "slash", "r", "e", "f", "enter")  # all at once: the box stays shown
         assert picker.filter_text == "ref" and picker.query_one("#picker-filter", Input).display
-        await _keys(pilot, "escape", "home", "j", "j")
+        await type_keys(pilot, "escape", "home", "j", "j")
         third = picker.selected()
-        await _keys(pilot, "home", "tab", "j")  # into the preview: j scrolls it, the list stays
+        await type_keys(pilot, "home", "tab", "j")  # into the preview: j scrolls it, the list stays
         assert picker.selected() is not third and app.focused is picker.query_one("#picker-detail")
-        await _keys(pilot, "tab", "home", "j", "j", "enter")
+        await type_keys(pilot, "tab", "home", "j", "j", "enter")
         await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
         assert app.screen.entry.path == third.path
 
@@ -80,15 +66,15 @@ async def test_keys_typed_fast_in_the_war_room_run_in_order_and_go_where_the_foc
         table = live.query_one(TraceTable)
         await pilot.press("up")
         assert table.selected_key == "e03"
-        await _keys(pilot, "up", "enter", "down", "down")
+        await type_keys(pilot, "up", "enter", "down", "down")
         assert [(a.kind.value, a.event) for a in live.replay.actions][-1] == ("inspect", "e02")
         assert table.selected_key == "e02" and app.focused is live.query_one(Inspector)
-        await _keys(pilot, "escape", "k", "f", "enter")
+        await type_keys(pilot, "escape", "k", "f", "enter")
         assert [(a.kind.value, a.event) for a in live.replay.actions if a.kind.value == "flag"] == [("flag", "e01")]
         assert app.focused is table
-        await _keys(pilot, "tab", "down")
+        await type_keys(pilot, "tab", "down")
         assert app.focused is live.query_one(Inspector) and table.selected_key == "e01"
-        await _keys(pilot, "tab", "down")
+        await type_keys(pilot, "tab", "down")
         assert app.focused is table and table.selected_key == "e02"
 
 
@@ -155,11 +141,11 @@ async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the
         table.move_cursor(table.row_index("e04"))
         await pilot.press("d")
         assert isinstance(app.screen, DamageDialog)
-        await _keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
+        await type_keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
         fields = {field.id: field.value for field in app.screen.query(Input)}
         assert fields == {"damage-amount": "12", "damage-unit": "USD", "damage-note": "n"}
         await pilot.press("escape")
-        await _keys(pilot, "enter", "down", "down")  # the trace's keys run as read, the focus moved at once
+        await type_keys(pilot, "enter", "down", "down")  # the trace's keys run as read, the focus moved at once
         assert app.focused is screen.query_one(Inspector) and table.selected_key == "e04"
-        await _keys(pilot, "tab", "down")
+        await type_keys(pilot, "tab", "down")
         assert app.focused is table and table.selected_key == "e05"

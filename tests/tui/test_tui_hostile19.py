@@ -3,25 +3,10 @@ now holds."""
 
 from __future__ import annotations
 
-from textual.events import Key
-from textual.pilot import Pilot
-
 from warroom.tui.room import WarRoomScreen
 from warroom.tui.widgets import TraceTable
 
-from .conftest import make_app, war_room
-
-
-async def _keys(pilot: Pilot, *names: str) -> None:
-    """Send the keys ``names`` to the app one after another without waiting between them (a fast typist, a paste),
-    then let every widget handle them (and the screens they open or close)."""
-    app = pilot.app
-    for name in names:
-        key = Key(name, name if len(name) == 1 else None)
-        key.set_sender(app)
-        app.post_message(key)
-    for _ in range(4):
-        await pilot.pause()
+from .conftest import make_app, type_keys, war_room
 
 
 def _marks(live: WarRoomScreen) -> list[tuple[str, str | None]]:
@@ -37,19 +22,19 @@ async def test_keys_typed_right_behind_a_key_that_closes_a_dialog_reach_the_war_
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
         assert table.selected_key == "e04"
-        await _keys(pilot, "enter", "slash", "x", "enter", "f", "enter")
+        await type_keys(pilot, "enter", "slash", "x", "enter", "f", "enter")
         assert app.screen is live and _marks(live) == [("inspect", "e04"), ("flag", "e04")]
         await pilot.press("f")
-        await _keys(pilot, "escape", "question_mark", "escape", "k", "f", "enter")  # help closed, then k and f
+        await type_keys(pilot, "escape", "question_mark", "escape", "k", "f", "enter")  # help closed, then k and f
         assert app.screen is live and table.selected_key == "e03" and _marks(live)[-1] == ("flag", "e03")
-        await _keys(pilot, "q", "n", "j", "f", "enter")  # the quit question answered no, then j and f
+        await type_keys(pilot, "q", "n", "j", "f", "enter")  # the quit question answered no, then j and f
         assert app.screen is live and _marks(live)[-1] == ("flag", "e04")
         for opens in ("e", "v", "colon", "slash"):  # each dialog cancelled, then f: e04 unflagged
-            await _keys(pilot, opens, "escape", "f")
+            await type_keys(pilot, opens, "escape", "f")
             assert app.screen is live and _marks(live)[-1] == ("unflag", "e04"), opens
             await pilot.press("f", "enter")
             assert _marks(live)[-1] == ("flag", "e04")
-        await _keys(pilot, "k", "f", "f", "x", "escape", "f", "enter")  # unflag e03; its note dialog cancelled; f
+        await type_keys(pilot, "k", "f", "f", "x", "escape", "f", "enter")  # unflag e03; its note dialog cancelled; f
         assert app.screen is live and _marks(live)[-2:] == [("unflag", "e03"), ("flag", "e03")]
 
 
@@ -60,13 +45,13 @@ async def test_keys_typed_right_behind_the_enter_that_answers_a_dialog_reach_the
     app = make_app(services)
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
-        await _keys(pilot, "f", "x", "enter", "k")
+        await type_keys(pilot, "f", "x", "enter", "k")
         assert [(a.kind.value, a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"] == [
             ("flag", "e04", "x")]
         assert table.selected_key == "e03" and app.screen is live
-        await _keys(pilot, "f", "enter", "k", "f", "enter")
+        await type_keys(pilot, "f", "enter", "k", "f", "enter")
         assert _marks(live)[-2:] == [("flag", "e03"), ("flag", "e02")] and table.selected_key == "e02"
-        await _keys(pilot, "enter", "slash", "x", "enter", "f")  # e02 flagged: f unflags it, in the war room
+        await type_keys(pilot, "enter", "slash", "x", "enter", "f")  # e02 flagged: f unflags it, in the war room
         assert app.screen is live and _marks(live)[-2:] == [("inspect", "e02"), ("unflag", "e02")]
-        await _keys(pilot, "colon", "x", "enter", "escape", "j", "f")
+        await type_keys(pilot, "colon", "x", "enter", "escape", "j", "f")
         assert app.screen is live and table.selected_key == "e03" and _marks(live)[-1] == ("unflag", "e03")

@@ -3,24 +3,9 @@ dialogs."""
 
 from __future__ import annotations
 
-from textual.events import Key
-from textual.pilot import Pilot
-
 from warroom.tui.widgets import Inspector, TraceTable
 
-from .conftest import make_app, war_room
-
-
-async def _keys(pilot: Pilot, *names: str) -> None:
-    """Send the keys ``names`` to the app one after another without waiting between them (a fast typist, a paste),
-    then let every widget handle them."""
-    app = pilot.app
-    for name in names:
-        key = Key(name, name if len(name) == 1 else None)
-        key.set_sender(app)
-        app.post_message(key)
-    for _ in range(4):
-        await pilot.pause()
+from .conftest import make_app, type_keys, war_room
 
 
 async def test_keys_typed_fast_through_the_flag_dialog_keep_the_note_and_the_move_behind_enter(services):
@@ -31,7 +16,7 @@ async def test_keys_typed_fast_through_the_flag_dialog_keep_the_note_and_the_mov
         table = live.query_one(TraceTable)
         await pilot.press("up")
         assert table.selected_key == "e03"
-        await _keys(pilot, "f", "x", "y", "enter", "up")
+        await type_keys(pilot, "f", "x", "y", "enter", "up")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
         assert flags == [("e03", "xy")]
         assert app.screen is live and table.selected_key == "e02"
@@ -44,13 +29,13 @@ async def test_keys_typed_fast_through_the_search_and_field_dialogs_and_escape_g
     app = make_app(services)
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
-        await _keys(pilot, "slash", "q", "enter", "up")
+        await type_keys(pilot, "slash", "q", "enter", "up")
         assert live.query_one(Inspector).query_text == "q" and table.selected_key == "e03"
-        await _keys(pilot, "colon", "z", "enter", "up")
+        await type_keys(pilot, "colon", "z", "enter", "up")
         assert table.selected_key == "e02" and app.screen is live
-        await _keys(pilot, "f", "x", "escape", "up")
+        await type_keys(pilot, "f", "x", "escape", "up")
         assert table.selected_key == "e01" and not live.replay.flagged
-        await _keys(pilot, "down", "f", "a", "enter", "up", "f", "b", "enter", "down", "down")
+        await type_keys(pilot, "down", "f", "a", "enter", "up", "f", "b", "enter", "down", "down")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
         assert flags == [("e02", "a"), ("e01", "b")] and table.selected_key == "e03"
 
@@ -87,7 +72,7 @@ async def test_keys_typed_behind_a_dialogs_enter_act_after_its_answer_as_when_ty
     same keys typed slowly do."""
     app = make_app(services)
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
-        await _keys(pilot, "f", "a", "enter", "slash", "q", "enter", "up", "f", "b", "enter", "space")
+        await type_keys(pilot, "f", "a", "enter", "slash", "q", "enter", "up", "f", "b", "enter", "space")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
         assert flags == [("e04", "a"), ("e03", "b")] and live.query_one(Inspector).query_text == "q"
         assert [a.kind.value for a in live.replay.actions] == [

@@ -2,26 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import pytest
-
-
-def _scored_by_a_newer_warroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A session a warroom of scoring rules 7 stored in this warroom's store (its recorder's row): its id."""
-    import sqlite3
-
-    from unit.test_forgeries import GOOD, play
-
-    monkeypatch.delenv("WARROOM_STORE", raising=False)
-    session_id = play(tmp_path, "ann", GOOD, mode="assessment").session_id
-    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
-        (card,) = db.execute("SELECT scorecard FROM sessions").fetchone()
-        db.execute("UPDATE sessions SET scoring_version = '7', scorecard = ?",
-                   (json.dumps({**json.loads(card), "scoring_version": "7"}),))  # fmt: skip
-    db.close()
-    return session_id
+from unit.test_hostile_campaign18_results import _scored_by_a_newer_warroom
 
 
 def test_review_of_a_session_scored_by_newer_rules_says_this_warroom_cannot_check_it(tmp_path, monkeypatch):
