@@ -20,6 +20,7 @@ import signal
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,6 +113,22 @@ async def test_a_failed_apps_error_output_is_kept_up_to_a_bound(capsys) -> None:
     assert out == ("x" * STDERR_KEPT + note) * out.count(note)
 
 
+async def _static_site(folder: Path, stall: float) -> tuple[Any, int]:
+    """An aiohttp server of the static files in ``folder`` under the write stall of ``stall`` seconds, started on a
+    free port of 127.0.0.1: its runner (to clean up) and its port."""
+    from aiohttp import web
+
+    from warroom.serve._stall import written_while_read
+
+    app = web.Application(middlewares=[written_while_read(stall)])
+    app.add_routes([web.static("/static", folder)])
+    runner = web.AppRunner(app, shutdown_timeout=1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+
 @pytest.mark.asyncio
 async def test_a_static_file_asked_for_by_a_client_that_never_reads_is_dropped(tmp_path: Path, caplog) -> None:
     """Static files (textual-serve's scripts and fonts, sent by sendfile) were not under the write stall: a client
@@ -120,19 +137,9 @@ async def test_a_static_file_asked_for_by_a_client_that_never_reads_is_dropped(t
     import logging
     import socket
 
-    from aiohttp import web
-
-    from warroom.serve._stall import written_while_read
-
     size = 8 * 1024 * 1024
     (tmp_path / "big.js").write_bytes(b"x" * size)
-    app = web.Application(middlewares=[written_while_read(0.5)])
-    app.add_routes([web.static("/static", tmp_path)])
-    runner = web.AppRunner(app, shutdown_timeout=1)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    runner, port = await _static_site(tmp_path, 0.5)
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # a small window: it fills at once
     sock.setblocking(False)
@@ -168,19 +175,10 @@ async def test_a_static_file_read_at_once_is_sent_whole_with_no_traceback_and_th
     import logging
 
     import aiohttp
-    from aiohttp import web
-
-    from warroom.serve._stall import written_while_read
 
     body = b"console.log('textual');\n" * 4000
     (tmp_path / "textual.js").write_bytes(body)
-    app = web.Application(middlewares=[written_while_read(5)])
-    app.add_routes([web.static("/static", tmp_path)])
-    runner = web.AppRunner(app, shutdown_timeout=1)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    runner, port = await _static_site(tmp_path, 5)
     try:
         with caplog.at_level(logging.DEBUG):
             connector = aiohttp.TCPConnector(limit=1)
