@@ -169,15 +169,18 @@ async def test_a_tab_sending_two_thousand_key_presses_a_second_is_ended_and_anot
 
 
 def _children(pid: int) -> list[int]:
+    """The tabs' app processes of the server ``pid``: its living children but the live table's connection (a
+    ``python -P -c`` child of its own, warroom.serve._livestore)."""
     from pathlib import Path
 
     kids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            argv = (stat.parent / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z":
+        if int(fields[1]) == pid and fields[0] != "Z" and argv[1:3] != [b"-P", b"-c"]:
             kids.append(int(stat.parent.name))
     return kids
 

@@ -147,33 +147,50 @@ class TraceCost:
         }
 
 
-def trace_cost(drill: Drill) -> TraceCost:
-    """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
-    models = drill.models
-    cast = Cast(drill)
-    total = CostLine("total")
-    roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
-    by_model: dict[str, CostLine] = {}
-    by_agent: dict[str, CostLine] = {}
-    by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
+@dataclass
+class _Sums:
+    """The calls of a trace added up: in all, by role, model, agent and plan step, in the cascade, and how many of
+    them have estimated token counts."""
+
+    total: CostLine
+    roles: dict[Role, CostLine]
+    by_model: dict[str, CostLine]
+    by_agent: dict[str, CostLine]
+    by_step: dict[str | None, CostLine]
+    cascade: CostLine
+    estimated: int = 0
+
+
+def _sums(drill: Drill, cast: Cast) -> _Sums:
+    """Add up the model calls of ``drill``'s trace (:class:`_Sums`)."""
+    sums = _Sums(CostLine("total"), {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}, {}, {},
+                 {s.id: CostLine(s.id) for s in drill.plan}, CostLine("cascade"))
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
-    cascade = CostLine("cascade")
-    estimated = 0
     for ev in drill.trace:
         call = cast.call(ev)
         if call is None:
             continue
         usage, n = call.usage, call.count
-        estimated += n if usage.estimated else 0
+        sums.estimated += n if usage.estimated else 0
         usd = call.spec.cost(usage)
-        total = total.plus(usage, usd, n)
-        roles[call.role] = roles.get(call.role, CostLine(call.role.value)).plus(usage, usd, n)
-        by_model[call.spec.name] = by_model.get(call.spec.name, CostLine(call.spec.name)).plus(usage, usd, n)
-        by_agent[call.agent] = by_agent.get(call.agent, CostLine(call.agent)).plus(usage, usd, n)
-        step = ev.step if ev.step in by_step else None
-        by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
+        sums.total = sums.total.plus(usage, usd, n)
+        sums.roles[call.role] = sums.roles.get(call.role, CostLine(call.role.value)).plus(usage, usd, n)
+        name = call.spec.name
+        sums.by_model[name] = sums.by_model.get(name, CostLine(name)).plus(usage, usd, n)
+        sums.by_agent[call.agent] = sums.by_agent.get(call.agent, CostLine(call.agent)).plus(usage, usd, n)
+        step = ev.step if ev.step in sums.by_step else None
+        sums.by_step[step] = sums.by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
         if ev.step in cascade_steps:
-            cascade = cascade.plus(usage, usd, n)
+            sums.cascade = sums.cascade.plus(usage, usd, n)
+    return sums
+
+
+def trace_cost(drill: Drill) -> TraceCost:
+    """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
+    models = drill.models
+    cast = Cast(drill)
+    sums = _sums(drill, cast)
+    total = sums.total
     flat, flat_spec, planning, work = _comparison(drill, cast)
     replan = _replan_cost(drill, cast)
     spend, spend_late = _spend_cost(drill, cast)
@@ -188,23 +205,23 @@ def trace_cost(drill: Drill) -> TraceCost:
         planner_prices=(models.planner.input_usd_per_mtok, models.planner.output_usd_per_mtok),
         executor_prices=(models.executor.input_usd_per_mtok, models.executor.output_usd_per_mtok),
         total=total,
-        by_role=tuple(roles.values()),
-        by_model=tuple(by_model.values()),
-        by_step=tuple(line for key, line in by_step.items() if key is not None or line.calls),
-        by_agent=tuple(by_agent.values()),
+        by_role=tuple(sums.roles.values()),
+        by_model=tuple(sums.by_model.values()),
+        by_step=tuple(line for key, line in sums.by_step.items() if key is not None or line.calls),
+        by_agent=tuple(sums.by_agent.values()),
         flat_loop=flat,
         flat_loop_usage=(
             "models.flat_loop_step_usage for every step" if models.flat_loop_step_usage else "each call's own usage"
         ),
         saving_factor=factor,
         saving_percent=percent,
-        cascade=cascade,
+        cascade=sums.cascade,
         replan=replan,
         false_escalation=false_escalation,
         all_clear=drill.answer_key is None,
         spend=spend,
         spend_after_deadline=spend_late,
-        estimated_calls=estimated,
+        estimated_calls=sums.estimated,
         flat_loop_model=flat_spec.name,
         planning=planning,
         work=work,
