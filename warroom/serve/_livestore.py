@@ -14,6 +14,7 @@ and this host's own tabs), serves on, and starts a new child at the next call.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import socket
 import subprocess
@@ -80,11 +81,10 @@ def serve_calls(fd: int) -> None:
 
 
 def _closed(store: Any) -> None:
+    """Close ``store`` if open; one already broken (the fault that ended a call) may fail to: nothing more to do."""
     if store is not None:
-        try:
+        with contextlib.suppress(Exception):
             store.close()
-        except Exception:  # already broken
-            pass
 
 
 def _package_root() -> str:
