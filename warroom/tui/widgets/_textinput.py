@@ -99,16 +99,15 @@ class TextInput(Input):
     # cells short, its last cells and the cursor past the field's edge, and a click landed that many characters
     # off. Each is measured again with the signs in place (what is drawn), when the value holds a control character.
 
-    async def _on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
         """A key typed after the enter that answered this field's dialog is the dialog's to hold and give to the
-        screen beneath (:meth:`~warroom.tui.widgets.Dialog.held`), never a character of the answer."""
+        screen beneath (:meth:`~warroom.tui.widgets.Dialog.held`), never a character of the answer: the key is
+        stopped and its default (the field's own handling, which runs after this one) prevented."""
         from warroom.tui.widgets._dialogs import Dialog
 
         if isinstance(self.screen, Dialog) and self.screen.held(self.id, event):
             event.stop()
             event.prevent_default()
-            return
-        await super()._on_key(event)
 
     def _cells(self, position: int) -> int:
         """The cells the value's first ``position`` characters take as drawn."""
