@@ -73,8 +73,9 @@ def is_framework_history(items: Any) -> bool:
 
 def framework_history(items: list[Any]) -> tuple[list[dict[str, Any]], str | None]:
     """The history ``items`` (:func:`is_framework_history`) as chat-completions messages, and the model named."""
-    if all(_langchain(m) is not None for m in items):
-        read = [_langchain(m) for m in items]
+    langchain = [_langchain(m) for m in items]
+    if None not in langchain:
+        read = [m for m in langchain if m is not None]
         return [_langchain_message(m) for m in read], _langchain_model(read)
     if all(_autogen(m) for m in items):
         return [m for i, item in enumerate(items) for m in _autogen_messages(i, item)], None
@@ -190,10 +191,9 @@ def _autogen_messages(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
     usage = item.get("models_usage")
     if isinstance(usage, dict):
         tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
-        if all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in tokens):
-            for m in out[:1]:
-                if m["role"] == "assistant":
-                    m[RECORDED_USAGE] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
+        counted = all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in tokens)
+        if counted and out and out[0]["role"] == "assistant":
+            out[0][RECORDED_USAGE] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
     return out
 
 

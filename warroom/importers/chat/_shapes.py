@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.importers.chat._frameworks import is_framework_history
 from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS
 from warroom.importers.kit import TraceError
 from warroom.importers.spans import as_text
@@ -287,8 +288,6 @@ def is_chat(value: Any) -> bool:
             item = item[0]
     if not isinstance(item, dict):
         return False
-    from warroom.importers.chat._frameworks import is_framework_history
-
     return (any(isinstance(item.get(k), list) for k in ("messages", "traj", "conversations", "contents"))
             or isinstance(item.get("role"), str) or str(item.get("type")) in RESPONSES_ITEMS
             or is_framework_history([item]))
