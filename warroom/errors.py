@@ -28,6 +28,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     │   └── ChangedOnDisk
     ├── ProjectionError                               warroom.core.projection
     ├── TraceError [ValueError]                       warroom.importers
+    │   └── NothingToPlay
     ├── RecordError [ValueError]                      warroom.importers
     ├── StoreError                                    warroom.store
     │   ├── StoreURLError

@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.kit import TraceError, TraceOptions
-from warroom.importers.spans import Span, Step, group_traces, idle_noted, pick_trace, span_drill, trace_to_drill
+from warroom.importers.spans import (
+    NothingToPlay,
+    Span,
+    Step,
+    group_traces,
+    idle_noted,
+    pick_trace,
+    span_drill,
+    trace_to_drill,
+)
 
 
 @dataclass
@@ -54,9 +63,7 @@ def convert_export(path: Path, read: Reader, prefix: str, convention: str, optio
         ordered = group_traces(spans)[trace_id]  # sorted by start; a repeated id or a parent cycle refused
         try:
             parts = trace_to_drill(ordered, classify, options=options)
-        except TraceError as e:
-            if not str(e).startswith("no span of this trace"):
-                raise
+        except NothingToPlay:
             if several:  # a trace around other work (custom spans only) beside the agents' traces
                 idle.append(trace_id)
                 continue

@@ -11,6 +11,7 @@ from warroom.importers.kit import READING_TIME, Refused, TraceError, TraceOption
 from warroom.importers.otlp._document import read_spans
 from warroom.importers.spans import (
     Classifier,
+    NothingToPlay,
     group_traces,
     idle_noted,
     join_linked_runs,
@@ -20,9 +21,6 @@ from warroom.importers.spans import (
     trace_to_drill,
     trail_annotation,
 )
-
-#: How the builder's refusal of a trace with nothing to play starts.
-_IDLE = "no span of this trace is an agent, model call or tool call"
 
 
 def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention: str,
@@ -42,8 +40,8 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
     for i, (trace_id, spans) in enumerate(traces.items()):
         try:
             parts = trace_to_drill(spans, classify, options=options)
-        except TraceError as e:
-            if not several or not str(e).startswith(_IDLE):
+        except NothingToPlay as e:
+            if not several:
                 raise
             idle.append(trace_id)  # a trace of runtime spans beside the agents' (AutoGen's, each message its own)
             first = first or e

@@ -1,6 +1,6 @@
 # The API of warroom.importers.spans (its __init__.py loads each name on first use, from the module named here).
 
-from ._build import agent_id, nearest_agent, trace_to_drill
+from ._build import NothingToPlay, agent_id, nearest_agent, trace_to_drill
 from ._drill import idle_noted, pick_trace, span_drill
 from ._runs import join_linked_runs
 from ._span import Span, SpanEvent, group_traces, span_id_hex
@@ -27,6 +27,7 @@ from ._trail import read_trail, trail_annotation
 
 __all__ = [
     "AGENT",
+    "NothingToPlay",
     "Classifier",
     "MODEL",
     "OTHER",

@@ -22,6 +22,11 @@ _NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call 
                     "by `warroom import otel`, OpenInference spans by `warroom import openinference`)")
 
 
+class NothingToPlay(TraceError):
+    """A trace with no agent, model call or tool call to play: of a file of several traces, the importers leave it
+    out (and name it in the drills' ``source``) instead of refusing the file."""
+
+
 @lru_cache(maxsize=4096)
 def agent_id(name: str) -> str:
     """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80)."""
@@ -335,11 +340,11 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``, and
     the spans read otherwise than recorded: ``orphans`` whose parent is not in the file, read as roots, and
     ``ended_before_start``, read as ending at their start).
-    Raises TraceError for a trace too long for the drill clock, a token count out of range, or no agent, model or
-    tool span (the other convention's trace, say)."""
+    Raises TraceError for a trace too long for the drill clock or a token count out of range; NothingToPlay for no
+    agent, model or tool span (the other convention's trace, say)."""
     steps = [classify(s) for s in spans]
     if not any(s.kind in (AGENT, MODEL, TOOL) for s in steps):  # error spans alone made a drill of log events
-        raise TraceError(_NOTHING_TO_PLAY)
+        raise NothingToPlay(_NOTHING_TO_PLAY)
     _check_span_times(spans)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     _graph_nodes(tr)
@@ -351,7 +356,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     if not plan:
         plan = [{"id": "p01", "title": "The run", "objective": "The agents do what they were asked."}]
     if not events:
-        raise TraceError(_NOTHING_TO_PLAY)
+        raise NothingToPlay(_NOTHING_TO_PLAY)
     goal = next((s.inputs for s in steps if s.inputs.strip()), "")
     return {
         "models": _priced(_models(events, options or TraceOptions()), steps),
