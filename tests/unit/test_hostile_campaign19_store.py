@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 from pg_support import PostgresServer
 
 from warroom.cli import main
+from warroom.store.live import read_live
 
 
 def _cli(url: str, data: Path, *args: str) -> Result:
@@ -86,7 +87,7 @@ def test_the_live_table_child_imports_the_hosts_warroom_not_a_file_of_the_server
     monkeypatch.chdir(tmp_path)
     store = LiveStore(tmp_path / "data")
     try:
-        assert store.call("read_live") == []
+        assert store.call(read_live) == []
     finally:
         store.close()
 
@@ -108,14 +109,14 @@ def test_a_live_table_child_that_ends_without_a_sigbus_is_not_said_to_be_a_fault
     dead._process.kill()
     dead._process.wait(10)
     with pytest.raises(StoreError) as ended:
-        dead.call("read_live")
+        dead.call(read_live)
     said = str(ended.value)
     assert "killed by SIGKILL" in said and "SIGBUS" not in said and "writable" not in said, said
     assert "secret" not in said
     monkeypatch.setattr(_livestore, "_CHILD", "import sys; sys.exit(3)")
     failed = LiveStore(tmp_path / "data")
     with pytest.raises(StoreError) as ended:
-        failed.call("read_live")
+        failed.call(read_live)
     said = str(ended.value)
     assert "exit status 3" in said and "SIGBUS" not in said and "server's output" in said, said
 
@@ -177,7 +178,7 @@ def test_a_sigterm_to_the_servers_process_group_leaves_the_live_child_to_delete_
     assert "could not be deleted" not in caplog.text, caplog.text
     reader = LiveStore(tmp_path)
     try:
-        assert reader.call("read_live") == []
+        assert reader.call(read_live) == []
     finally:
         reader.close()
 
@@ -225,10 +226,10 @@ def test_a_live_table_child_that_keeps_ending_is_started_again_less_and_less_oft
     monkeypatch.setattr(store, "_start", lambda: (started.append(1), real_start())[1])
     for _ in range(6):
         with pytest.raises(StoreError) as failed:
-            store.call("read_live")
+            store.call(read_live)
     assert len(started) == 2, started  # the first child, then one more at once; the next waits a second
     assert "exit status 3" in str(failed.value) and "the next try in" in str(failed.value), failed.value
     store._retry_at = 0.0  # a second later
     with pytest.raises(StoreError):
-        store.call("read_live")
+        store.call(read_live)
     assert len(started) == 3 and store._retry_at - time.monotonic() > 1.5  # then two seconds

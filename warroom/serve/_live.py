@@ -42,6 +42,11 @@ from warroom.store.live import (
     SIGNED_IN,
     TAKEN_OVER,
     LiveTab,
+    claim_tab,
+    forget_host,
+    publish_live,
+    read_live,
+    take_over_tabs,
 )
 
 log = logging.getLogger("warroom.serve")
@@ -198,7 +203,7 @@ class LiveClass:
         with self._lock:
             own = sum(1 for r in self.rows.values() if r.trainee == trainee and r.state in OPEN_STATES)
         try:
-            claimed = self._open().call("claim_tab", row, limit, utc(now - timedelta(seconds=OTHER_HOST_FRESH)), own)
+            claimed = self._open().call(claim_tab, row, limit, utc(now - timedelta(seconds=OTHER_HOST_FRESH)), own)
         except Exception as exc:  # StoreError, or the driver's own: this host's count, and the table last read
             self._close()
             log.warning("the live table cannot be written (the tab limit counts the tabs last read): %s", exc)
@@ -218,8 +223,8 @@ class LiveClass:
         fresh = utc(datetime.now(UTC) - timedelta(seconds=OTHER_HOST_FRESH))
         try:
             store = self._open()
-            marked = store.call("take_over_tabs", trainee, self.host, fresh)
-            self.snapshot = store.call("read_live")
+            marked = store.call(take_over_tabs, trainee, self.host, fresh)
+            self.snapshot = store.call(read_live)
         except Exception as exc:
             self._close()
             log.warning("the tabs of %r on other hosts could not be taken over: %s", trainee, exc)
@@ -291,7 +296,7 @@ class LiveClass:
         try:
             store = self._open()
             self._publish(store, now)
-            self.snapshot, self.problem = store.call("read_live"), None
+            self.snapshot, self.problem = store.call(read_live), None
         except Exception as exc:  # StoreError, or the driver's own: the console says so and shows this host
             self._close()
             if self.problem is None:
@@ -312,7 +317,7 @@ class LiveClass:
             self._store = LiveStore(self.data_dir, self.store_url)
         if not self._opened:
             long_ago = utc(datetime.now(UTC) - timedelta(seconds=FORGET_HOSTS))
-            self._store.call("forget_host", self.host, before=long_ago, earlier_runs=True)
+            self._store.call(forget_host, self.host, before=long_ago, earlier_runs=True)
             self._opened = True
             self._published = {}
         return self._store
@@ -328,13 +333,13 @@ class LiveClass:
         gone = [tab for tab in self._published if tab not in current]
         beat = now.timestamp() - self._beat_at >= HEARTBEAT
         if changed or gone or beat:
-            store.call("publish_live", self.host, changed, gone, utc(now))
+            store.call(publish_live, self.host, changed, gone, utc(now))
             self._published = current
             self._beat_at = now.timestamp()
 
     def _forget(self) -> None:
         try:
-            self._open().call("forget_host", self.host)
+            self._open().call(forget_host, self.host)
         except Exception as exc:  # the store is gone: its rows age out (FORGET_HOSTS)
             log.warning("this host's rows could not be deleted from the live table: %s", exc)
         if self._store is not None:

@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -125,10 +126,12 @@ class LiveStore:
         """The child's process id (None: no child runs now)."""
         return None if self._process is None else self._process.pid
 
-    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        """``warroom.store.live.NAME(store, *args, **kwargs)`` in the child. Raises
-        :class:`~warroom.store.errors.StoreError` when it failed, or when the child ended (a fault)."""
+    def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``function(store, *args, **kwargs)`` in the child: a function of :mod:`warroom.store.live`, sent by its
+        name. Raises :class:`~warroom.store.errors.StoreError` when it failed, or when the child ended (a fault)."""
         from warroom.store.errors import StoreError
+
+        name = function.__name__
 
         if self._conn is None:
             if (wait := self._retry_at - time.monotonic()) > 0:
