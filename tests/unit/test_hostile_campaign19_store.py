@@ -7,6 +7,7 @@ import json
 import uuid
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 from pg_support import PostgresServer
 
@@ -119,6 +120,28 @@ def test_a_live_table_child_that_ends_without_a_sigbus_is_not_said_to_be_a_fault
         failed.call(read_live)
     said = str(ended.value)
     assert "exit status 3" in said and "SIGBUS" not in said and "server's output" in said, said
+
+def test_a_live_table_child_hung_before_its_first_answer_is_given_up_within_a_bound(tmp_path: Path, monkeypatch):
+    """A new child's first call (an interpreter started, the store opened and perhaps migrated) was waited for
+    without a bound: a child hung as it starts (a server that accepts the connection and never answers) held the
+    host's one live-table thread, and every tab's claim behind it, for ever. It is given up after
+    :data:`FIRST_CALL_WAIT_S`, the child killed, and the live table said unavailable."""
+    import time
+
+    from warroom.serve import _livestore
+    from warroom.serve._livestore import LiveStore
+    from warroom.store.errors import StoreError
+
+    monkeypatch.setattr(_livestore, "FIRST_CALL_WAIT_S", 0.5)
+    monkeypatch.setattr(_livestore, "_CHILD", "import time; time.sleep(60)")
+    hung = LiveStore(tmp_path / "data")
+    began = time.monotonic()
+    with pytest.raises(StoreError) as given_up:
+        hung.call(read_live)
+    assert time.monotonic() - began < 10
+    assert "did not answer within 0.5 s" in str(given_up.value)
+    assert hung._process is None or hung._process.poll() is not None
+
 
 
 def test_a_session_of_rules_numbered_past_what_int_converts_is_a_newer_warrooms_not_a_traceback(

@@ -28,9 +28,12 @@ from typing import Any
 #: Seconds the host waits for a child that was asked to stop before killing it.
 STOP_WAIT_S = 5.0
 #: Seconds the host waits for the answer to one call before it kills the child as hung (stopped, deadlocked): more
-#: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most). A new
-#: child's first call is not bounded: it starts an interpreter and opens the store, which may migrate it (minutes).
+#: than a call of a working store takes (a PostgreSQL connection's 10 s and a statement's 30 s at most).
 CALL_WAIT_S = 60.0
+#: The same for a new child's first call, which starts an interpreter and opens the store, which may migrate it
+#: (waiting up to 5 minutes for another process's migration): a child hung while it starts (a server that accepts
+#: the connection and never answers) held the host's one live-table thread, and every tab's claim, for ever.
+FIRST_CALL_WAIT_S = 600.0
 #: Most seconds between two children while each ends or hangs in turn: the first new child starts at the next call,
 #: each next one after twice as long (1, 2, 4, ... s). A fault that stays (a data folder left immutable) started an
 #: interpreter, which imported the store and faulted, every half second: most of a core for as long as it stayed.
@@ -140,8 +143,9 @@ class LiveStore:
         assert self._conn is not None
         try:
             self._conn.send((name, args, kwargs))
-            if self._answered and not self._conn.poll(CALL_WAIT_S):
-                raise StoreError(self._gave_up(self._hung()))
+            wait = CALL_WAIT_S if self._answered else FIRST_CALL_WAIT_S
+            if not self._conn.poll(wait):
+                raise StoreError(self._gave_up(self._hung(wait)))
             ok, value = self._conn.recv()
         except (EOFError, OSError):
             raise StoreError(self._gave_up(self._ended())) from None
@@ -186,13 +190,14 @@ class LiveStore:
             f"{self.data_dir} writable again: {_AGAIN}"
         )
 
-    def _hung(self) -> str:
-        """The child did not answer in time: it is killed and forgotten (the next call starts another)."""
+    def _hung(self, wait: float) -> str:
+        """The child did not answer within ``wait`` seconds: it is killed and forgotten (the next call starts
+        another)."""
         if self._process is not None:
             self._process.kill()
         self.close()
         return (
-            f"the live table's connection did not answer within {CALL_WAIT_S:g} s (its process was stopped or hung, "
+            f"the live table's connection did not answer within {wait:g} s (its process was stopped or hung, "
             f"and was ended); the live table is unavailable and the console shows this host's tabs; {_AGAIN}: if this "
             "repeats, see whether the store's server or disk answers"
         )
