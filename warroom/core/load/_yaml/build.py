@@ -25,9 +25,9 @@ from typing import Any, cast
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warroom.core.load._yaml import core as yc
+from warroom.core.load._yaml.hints import PLAIN_STYLES, folded
 from warroom.core.load._yaml.shape import DATA, TEXT, TYPED, Shape, field_shape
 
-_PLAIN_STYLES = (None, "")  # libyaml reports a plain scalar's style as "", PyYAML as None
 _IN_PROGRESS = object()
 _SAME = object()
 _TIMESTAMP_FORM = re.compile(r"\d{4}-\d\d?-\d\d?([Tt ]|\s+)?(\d\d?:\d\d:\d\d(\.\d*)?)?\s*(Z|[-+]\d\d?(:\d\d)?)?\Z")
@@ -60,7 +60,7 @@ def _reading_kind(value: Any) -> str:
 
 def is_plain(node: Node, text: str) -> bool:
     """True for an unquoted scalar without an explicit tag (``!!str 1.10`` and ``"1.10"`` are not plain)."""
-    if node.__class__ is not ScalarNode or node.style not in _PLAIN_STYLES:
+    if node.__class__ is not ScalarNode or node.style not in PLAIN_STYLES:
         return False
     start = node.start_mark.index
     return not (0 <= start < len(text) and text[start] in "!&") or _implicit_after_anchor(text, start)
@@ -194,9 +194,9 @@ class Builder:
     def _comma_cut(self, key_node: Node, value_node: Node) -> bool:
         """Whether an entry of ``{...}`` has no colon: a plain key with no value (usually the rest of a text that
         a comma cut)."""
-        if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in _PLAIN_STYLES):
+        if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in PLAIN_STYLES):
             return False
-        if key_node.__class__ is not ScalarNode or key_node.style not in _PLAIN_STYLES:
+        if key_node.__class__ is not ScalarNode or key_node.style not in PLAIN_STYLES:
             return False
         return not self.text[key_node.end_mark.index : key_node.end_mark.index + 200].lstrip(" \t").startswith(":")
 
@@ -204,7 +204,7 @@ class Builder:
         """An entry of ``{...}`` without a colon: usually a comma inside unquoted text that split it."""
         if not self._comma_cut(key_node, value_node):
             return
-        if previous is None or previous.__class__ is not ScalarNode or previous.style not in _PLAIN_STYLES:
+        if previous is None or previous.__class__ is not ScalarNode or previous.style not in PLAIN_STYLES:
             self.error(
                 key_node,
                 f"`{_cut(key_node.value)}` has no value: inside {{...}} each entry is `key: value` and a comma "
@@ -231,7 +231,7 @@ class Builder:
             if plain and shape in (TEXT, DATA):
                 self._check_comment(node)
                 self._check_readings(node, node.value, shape)
-            if shape in (TEXT, DATA) and node.style in (*_PLAIN_STYLES, '"', "'"):
+            if shape in (TEXT, DATA) and node.style in (*PLAIN_STYLES, '"', "'"):
                 self._check_indicator(node)
             return node.value
         if tag == yc.TIMESTAMP:  # an explicit !!timestamp: dates and times stay as written (drills are JSON-like)
@@ -339,7 +339,7 @@ class Builder:
         found = re.match(r"(&([^\s,\[\]{}]+)|!)[ \t]+", self.text[start:start + 200])
         if found is None:
             return
-        line = _written(self.text, node) if node.style in _PLAIN_STYLES else f"{found[1]} {node.value}"
+        line = _written(self.text, node) if node.style in PLAIN_STYLES else f"{found[1]} {node.value}"
         name = found[2]
         if name is not None:
             if re.search(rf"\*{re.escape(name)}(?![^\s,\]}}])", self.text):
@@ -352,7 +352,7 @@ class Builder:
 
     def _unsupported_tag(self, node: Node) -> None:
         quote = ""
-        if isinstance(node, ScalarNode) and node.style in _PLAIN_STYLES:
+        if isinstance(node, ScalarNode) and node.style in PLAIN_STYLES:
             line = _written(self.text, node)
             quoted = _cut(json.dumps(line, ensure_ascii=False), 80)
             quote = f", or, if it belongs to the text, put it all in quotes: {quoted}"
@@ -381,14 +381,7 @@ def _written(text: str, node: ScalarNode) -> str:
     joined by a space, a blank line between two of them a line break), so that quoting it gives the whole value."""
     start = node.start_mark.index
     end = min(node.end_mark.index, start + 2000)
-    out, breaks = "", 0
-    for line in re.split(r"\r\n|[\r\n]", text[start:end]):
-        if not line.strip():
-            breaks += 1
-            continue
-        out += ("\n" * breaks or " ") * bool(out) + line.strip()
-        breaks = 0
-    return out
+    return folded(re.split(r"\r\n|[\r\n]", text[start:end]))
 
 
 def _cut(text: str, limit: int = 60) -> str:

@@ -4,6 +4,7 @@ an unquoted scalar otherwise than the author may have meant (``no``, ``12:30``, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -89,3 +90,16 @@ def number_hint(node: Node | None) -> str:
 def cut(text: str, limit: int = 60) -> str:
     text = text.replace("\n", "\\n").replace("\t", "\\t")
     return clean(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def folded(rows: Iterable[str], first: str = "") -> str:
+    """Lines of a plain value joined as YAML folds them, after its ``first`` line: each line stripped, joined to the
+    one before by a space, a blank line between two of them a line break (the value goes on past it)."""
+    out, breaks = first, 0
+    for row in rows:
+        if not row.strip():
+            breaks += 1
+            continue
+        out += ("\n" * breaks or " ") * bool(out) + row.strip()
+        breaks = 0
+    return out

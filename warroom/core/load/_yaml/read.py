@@ -19,7 +19,7 @@ from yaml.nodes import Node
 
 from warroom.core.load import limits
 from warroom.core.load._yaml.core import hide_unusual_breaks, line_col, loader_class, restore_unusual_breaks
-from warroom.core.load._yaml.hints import cut
+from warroom.core.load._yaml.hints import cut, folded
 from warroom.core.text import SURROGATE, SURROGATE_ESCAPE
 from warroom.errors import WarroomError
 
@@ -270,26 +270,21 @@ def _quote_it(text: str, start: int, what: str) -> str:
     if before.count("{") + before.count("[") > before.count("}") + before.count("]"):
         value = value[:1] + re.split(r"[,}\]]", value[1:])[0]  # its first character is the one it is about
     elif end >= 0:  # the lines below it indented further go on with the value, as YAML folds them
-        value = value.strip() + _continued(text, end + 1, len(before) - len(before.lstrip(" -")))
+        value = _continued(text, end + 1, len(before) - len(before.lstrip(" -")), value.strip())
     value = value.strip()
     return f"{what}: put the whole text in quotes, {cut(json.dumps(value, ensure_ascii=False), 80)}"
 
 
-def _continued(text: str, start: int, indent: int) -> str:
-    """The rest of a plain value of a line indented by ``indent`` from ``start``, as YAML folds it: each line
-    indented further joined by a space, a blank line between two of them a line break (the value goes on past it),
-    up to a comment or a line that is not indented further."""
-    out, breaks = "", 0
+def _continued(text: str, start: int, indent: int, first: str) -> str:
+    """A plain value whose ``first`` line is indented by ``indent``, with the lines from ``start`` indented further
+    (up to a comment or a line that is not), as YAML folds it."""
+    rows = []
     for row in text[start:start + 4000].split("\n"):
         row = row.rstrip("\r")
-        if not row.strip():
-            breaks += 1
-            continue
-        if row.lstrip().startswith("#") or len(row) - len(row.lstrip(" ")) <= indent:
+        if row.strip() and (row.lstrip().startswith("#") or len(row) - len(row.lstrip(" ")) <= indent):
             break
-        out += ("\n" * breaks or " ") + row.split(" #")[0].strip()
-        breaks = 0
-    return out
+        rows.append(row.split(" #")[0])
+    return folded(rows, first)
 
 
 #: What ends a value written whole on its line, and the words its message uses: the quoted text, a [...] list, a
