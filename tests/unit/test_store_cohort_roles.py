@@ -313,3 +313,45 @@ def test_first_schema_of_a_search_path_is_the_cohorts_own_quotes_undone():
     assert first_schema('"Cohort 2026", public') == "Cohort 2026"
     assert first_schema("Cohort_B, public") == "cohort_b"
     assert first_schema('"a""b"') == 'a"b'
+
+
+def test_a_migration_whose_rollback_fails_reports_its_own_error_and_runs_no_more_sql():
+    """A migration that fails on a connection that then dies (its ROLLBACK fails too) raises the migration's own
+    error, and sends nothing after the failed ROLLBACK: the rollback went on to create the URL's schema, whose
+    statements failed in turn and replaced the real error (or, on a live connection, ran CREATE SCHEMA outside the
+    failed migration)."""
+    from warroom.store.backends._postgres import PgConnection
+
+    class Dead(Exception):
+        pass
+
+    class Raw:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.dead = False
+
+        def execute(self, sql: str, params: tuple[object, ...] = ()) -> object:
+            self.sent.append(sql)
+            if self.dead:
+                raise Dead(f"connection lost (statement {len(self.sent)})")
+            if "pg_try_advisory_lock" in sql:
+                return _Row(True)
+            if "to_regclass('warroom_schema')" in sql:
+                self.dead = True
+                raise Dead("the migration's own error")
+            return _Row(None)
+
+    class _Row:
+        def __init__(self, value: object) -> None:
+            self.value = value
+
+        def fetchone(self) -> tuple[object]:
+            return (self.value,)
+
+    from warroom.store.backends import migrate_schema
+
+    raw = Raw()
+    with pytest.raises(Dead, match="the migration's own error"):
+        migrate_schema(PgConnection(raw, timeout=None), {1: "CREATE TABLE t (x INTEGER)"}, 1)
+    after = raw.sent[raw.sent.index("ROLLBACK") + 1:]
+    assert [s for s in after if "advisory_unlock" not in s] == []

@@ -346,8 +346,8 @@ def _rollback(conn: PgConnection) -> None:
     """Roll back the open transaction, if the connection still works (the first error is the one to report)."""
     try:
         conn.execute("ROLLBACK")
-    except Exception:
-        _create_url_schema(conn)
+    except Exception:  # a connection that is gone: nothing more is sent, the migration's error is raised
+        pass
 
 
 def sessions_columns(conn: PgConnection) -> set[str]:
