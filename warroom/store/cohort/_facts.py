@@ -72,11 +72,11 @@ def recorded_versions() -> frozenset[str]:
     return frozenset(v for v, e in EDITIONS.items() if e.records_response)
 
 
-@functools.cache
 def approximated(version: str | None) -> bool:
     """Whether a session scored by the rules ``version`` with a response stored has it approximated from the
     outcome: rules before the trial's response was recorded. Rules newer than this warroom's (a newer warroom wrote
-    the session) recorded it, as every version from 4 on does."""
+    the session) recorded it, as every version from 4 on does. Not cached: ``version`` is a stored column a trainee
+    role may write, and each forged text would be kept for the process's life."""
     from warroom.core.scoring import newer_rules
 
     return version not in recorded_versions() and not newer_rules(version)
