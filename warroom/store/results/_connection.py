@@ -210,12 +210,14 @@ class StoreConnection:
         self.dialect = POSTGRESQL
         self.errors = driver_errors()
         self.conn = connect(self.target)
-        self._roles = connection_roles(self.conn, self.errors)  # read first: a failed transaction cannot read them
+        # read once, first, though only a refusal's message names them: a statement refused inside a transaction
+        # (store import's, outside its savepoints) leaves it failed, and the catalogs can no longer be read then
+        self._roles = connection_roles(self.conn, self.errors)
         try:
             version = read_version(self.conn)
             if version is None and not create:
                 if self.conn.execute("SELECT current_schema() IS NULL").fetchone()[0]:  # no schema it may use
-                    roles = connection_roles(self.conn, self.errors).shown()
+                    roles = self._roles.shown()
                     raise StoreError(f"no results store at {self.location} that the login role can see: it may use "
                                      "no schema on its search path (the store's tables may be there all the same: "
                                      f"GRANT {roles.trainee}, or {roles.facilitator}, TO it)")  # fmt: skip
@@ -328,13 +330,13 @@ class StoreConnection:
         the URL without its password)."""
         text = str(exc)
         if self.dialect.name != "sqlite":
-            from warroom.store.backends import connection_roles, is_unreachable, privilege_hint
+            from warroom.store.backends import is_unreachable, privilege_hint
             from warroom.store.errors import StoreUnreachable
 
             assert self.target.url is not None
             kind = StoreUnreachable if is_unreachable(exc) else StoreError
             if getattr(exc, "sqlstate", None) in ("42501", "3F000"):
-                text += privilege_hint(exc, self._roles or connection_roles(self.conn, self.errors))
+                text += privilege_hint(exc, self._roles)
             return kind(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")
