@@ -40,8 +40,7 @@ class GivenPath(click.Path):
         if not self.dir_okay and isinstance(value, (str, os.PathLike)):
             self._fail_on_slash(os.fsdecode(value), param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
-            self._fail_on_broken_link(value, param, ctx)
-            self._fail_on_unicode_twin(value, param, ctx)
+            self._fail_on_missing(value, param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as exc:
@@ -49,16 +48,6 @@ class GivenPath(click.Path):
             if shown == exc.message:
                 raise
             self.fail(shown, param, ctx)
-
-    def _fail_on_unicode_twin(self, value: str | os.PathLike[str], param: click.Parameter | None,
-                              ctx: click.Context | None) -> None:
-        """A name on disk in another Unicode form than typed (NFD from macOS, NFC typed) is named as such (click said
-        ``Path 'café/x' does not exist`` of a name ``ls`` lists, looking the same)."""
-        from warroom.core.files import unicode_twin, unicode_twin_message
-
-        twin = unicode_twin(value)
-        if twin is not None:
-            self.fail(unicode_twin_message(os.fspath(value), twin), param, ctx)
 
     #: What a file's name ending in ``/`` is told after "``NAME``: a name ending in / names a folder, and ``OPTION``"
     #: (``unnamed`` when there is no option to name).
@@ -74,19 +63,17 @@ class GivenPath(click.Path):
             self.fail(f"{clean_name(name)}: a name ending in / names a folder, and {what} {self.slash_refusal}", param,
                       ctx)
 
-    def _fail_on_broken_link(self, value: str | os.PathLike[str], param: click.Parameter | None,
-                             ctx: click.Context | None) -> None:
-        """A symbolic link to nothing, or in a loop, is named as one (click said ``Path 'x' does not exist``, of a
-        name ``ls`` lists)."""
-        from warroom.core.files import broken_link
+    def _fail_on_missing(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                         ctx: click.Context | None) -> None:
+        """A symbolic link to nothing, or in a loop, is named as one, and a name on disk in another Unicode form or
+        letter case than typed (NFD from macOS, NFC typed) as such: click said ``Path 'x' does not exist`` of a name
+        ``ls`` lists."""
+        from warroom.core.files import why_missing
         from warroom.core.text import clean_name
 
-        try:
-            os.stat(value)
-        except OSError as exc:
-            why = broken_link(value, exc)
-            if why is not None:
-                self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+        why = why_missing(value)
+        if why is not None:
+            self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
 
 
 def _ends_in_slash(name: str) -> bool:

@@ -87,14 +87,9 @@ def _why_not_opened(path: Path, exc: sqlite3.Error) -> str:
     """Why SQLite could not open the store file ``path`` (its error ``exc``): a symbolic link to a folder that does
     not exist, or one that leads round in a loop, is said with what to do (SQLite says only "unable to open database
     file"); anything else as SQLite says it."""
-    from warroom.core.files import broken_link
+    from warroom.core.files import why_missing
 
-    try:
-        os.stat(path)
-    except OSError as missing:
-        if os.path.islink(path):
-            return broken_link(path, missing) or str(exc)
-    return str(exc)
+    return why_missing(path) or str(exc)
 
 
 class StoreConnection:
