@@ -46,7 +46,7 @@ from warroom.store.review._rescore import (
     FIGURE_COLUMNS,
     column_differences,
     json_value,
-    newer_rules,
+    newer_rules_reason,
     same_value,
     session_rules,
 )
@@ -211,7 +211,7 @@ def verify_session(
         found = resolve_session_drill(info, resolver, cache)
     except DrillUnavailable as exc:
         return result(Verdict.UNVERIFIABLE, [f"{exc}; put the drill file back (or name its folder with --drills)"])
-    if submitted is None and (newer := newer_rules(s.scoring_version)):  # its recorder's rules, unknown here
+    if submitted is None and (newer := newer_rules_reason(s.scoring_version)):  # its recorder's rules, unknown here
         return result(Verdict.UNVERIFIABLE, [newer], newer=True)
     rules = SCORING_VERSION if submitted is not None else session_rules(s.scoring_version)
     try:
