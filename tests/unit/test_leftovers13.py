@@ -227,3 +227,21 @@ def test_the_consoles_counting_sentence_says_how_many_tutorial_sessions_are_neve
         "counted.")  # fmt: skip
     assert counting_sentence(3, 0, 2).endswith("2 tutorial sessions (warroom tutorial) are listed but never counted.")
     assert "tutorial" not in counting_sentence(3, 1)
+
+
+@pytest.mark.parametrize(
+    ("mode", "told"),
+    [(None, 1), ("auto", 1), ("all", 1), ("practice", 0), ("assessment", 0), ("tutorial", 0)],
+)
+def test_the_tutorial_sessions_told_depend_on_the_mode_by_one_rule(with_tutorial: Path, mode: str | None,
+                                                                   told: int) -> None:
+    """The summary (whose --mode may be unset: auto) and the report each decided which modes are told of the
+    tutorial sessions they leave out, with lists of their own; tutorial_sessions decides it for both."""
+    from warroom.store.cohort import tutorial_sessions
+
+    with ResultsStore(with_tutorial) as store:
+        assert tutorial_sessions(store, FactsQuery(), mode) == told
+    if mode is not None and mode != "tutorial":
+        out = with_tutorial / "r.html"
+        r = CliRunner().invoke(main, ["report", "--data-dir", str(with_tutorial), "-o", str(out), "--mode", mode])
+        assert ("1 tutorial session not counted" in out.read_text(encoding="utf-8")) == bool(told), r.output

@@ -76,3 +76,24 @@ def test_trace_id_of_one_of_an_autogen_runs_traces_imports_the_run() -> None:
     options = TraceOptions(trace_id="1e55dfc3b62fd5dc0b6683a8d7dc9da1")
     drills = [data for data, _ in convert(importer, path, options)]
     assert [len([e for e in d["trace"] if e["kind"] == "tool_call"]) for d in drills] == [5]
+
+
+def test_a_session_scored_by_newer_rules_is_flagged_so_by_its_verdict_not_by_its_text(tmp_path, monkeypatch):
+    """`warroom review` told a session scored by newer rules from the others by comparing its verdict's problem
+    with the sentence it expected: the verdict says so itself (``newer_rules``), and a disagreement whose text is
+    that sentence is not one."""
+    from dataclasses import replace
+
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import Verdict, default_drill_resolver, load_review
+    from warroom.store.review._verify import session_verdict
+
+    session_id = _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    with ResultsStore(tmp_path) as store:
+        (session,) = [s for s in store.iter_sessions() if s.session_id == session_id]
+        verdict, _ = session_verdict(store, session, default_drill_resolver(()))
+        assert (verdict.verdict, verdict.newer_rules) == (Verdict.UNVERIFIABLE, True)
+        review = load_review(session, store=store)
+    told = replace(review, verdict=replace(verdict, verdict=Verdict.DISAGREES, newer_rules=False))
+    (line,) = told.verification_lines()
+    assert line.startswith("The stored results disagree with what its action log scores on its drill: scored by "), line

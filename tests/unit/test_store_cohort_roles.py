@@ -306,10 +306,70 @@ def test_store_migrate_as_the_owner_creates_the_cohorts_schema_and_its_roles_rea
 def test_first_schema_of_a_search_path_is_the_cohorts_own_quotes_undone():
     """The schema `store migrate` creates is the first the search path names that is not `$user` or a system
     schema, as PostgreSQL reads the setting (unquoted names in lower case)."""
-    from warroom.store.backends._postgres import first_schema
+    from warroom.store.backends._role_names import first_schema
 
     assert first_schema("cohort_2026") == "cohort_2026"
     assert first_schema('"$user", public') is None
     assert first_schema('"Cohort 2026", public') == "Cohort 2026"
     assert first_schema("Cohort_B, public") == "cohort_b"
     assert first_schema('"a""b"') == 'a"b'
+
+
+def test_a_migration_whose_rollback_fails_reports_its_own_error_and_runs_no_more_sql():
+    """A migration that fails on a connection that then dies (its ROLLBACK fails too) raises the migration's own
+    error, and sends nothing after the failed ROLLBACK: the rollback went on to create the URL's schema, whose
+    statements failed in turn and replaced the real error (or, on a live connection, ran CREATE SCHEMA outside the
+    failed migration)."""
+    from warroom.store.backends._postgres import PgConnection
+
+    class Dead(Exception):
+        pass
+
+    class Raw:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.dead = False
+
+        def execute(self, sql: str, params: tuple[object, ...] = ()) -> object:
+            self.sent.append(sql)
+            if self.dead:
+                raise Dead(f"connection lost (statement {len(self.sent)})")
+            if "pg_try_advisory_lock" in sql:
+                return _Row(True)
+            if "to_regclass('warroom_schema')" in sql:
+                self.dead = True
+                raise Dead("the migration's own error")
+            return _Row(None)
+
+    class _Row:
+        def __init__(self, value: object) -> None:
+            self.value = value
+
+        def fetchone(self) -> tuple[object]:
+            return (self.value,)
+
+    from warroom.store.backends import migrate_schema
+
+    raw = Raw()
+    with pytest.raises(Dead, match="the migration's own error"):
+        migrate_schema(PgConnection(raw, timeout=None), {1: "CREATE TABLE t (x INTEGER)"}, 1)
+    after = raw.sent[raw.sent.index("ROLLBACK") + 1:]
+    assert [s for s in after if "advisory_unlock" not in s] == []
+
+
+def test_a_refused_login_role_is_told_the_grant_of_an_unquoted_mixed_case_schema_in_lower_case(
+    tmp_path: Path, postgres_server: PostgresServer
+):
+    """``?options=-csearch_path%3DCohort_B``: PostgreSQL reads the unquoted name as ``cohort_b``, the schema
+    ``store secure`` secures and names its roles after; a login role that may use no schema was told to be granted
+    ``warroom_trainee_Cohort_B``, a role that does not exist (the search path was read again without lower-casing)."""
+    tag = uuid.uuid4().hex[:8]
+    schema, login = f"cohort_b_{tag}", f"nobody_{tag}"
+    postgres_server.sql(f"CREATE SCHEMA {schema}")
+    postgres_server.sql(f"CREATE ROLE {login} LOGIN")
+    url = postgres_server.url() + "&options=-csearch_path%3D" + schema.replace("cohort_b", "Cohort_B")
+    assert _cli(url, tmp_path, "store", "secure").exit_code == 0
+    refused = _cli(as_role(url, login), tmp_path, "scores", "list")
+    assert refused.exit_code == 1
+    said = " ".join(refused.output.split())
+    assert f"GRANT warroom_trainee_{schema}, or warroom_facilitator_{schema}, TO it" in said, said

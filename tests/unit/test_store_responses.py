@@ -69,3 +69,23 @@ def test_played_as_is_read_from_one_place():
     assert response_column(card, "all_clear_held", all_clear=False, false_escalations=0) == "correct_rejection"
     assert response_column({"played_as": "noise"}, "abandoned", all_clear=False, false_escalations=0) == "abandoned"
     assert response_column({}, "contained", all_clear=True, false_escalations=0) is None  # does not fit
+
+
+def test_the_scoring_versions_of_rows_read_for_the_figures_are_not_kept_for_the_processs_life():
+    """Whether a session's response is approximated is decided per row from its ``scoring_version``, a column a
+    trainee role writes as it likes; the decision was cached by that text, so each forged version read by the
+    figures (the console reads them at every request) stayed in the server's memory for its life."""
+    import tracemalloc
+
+    from warroom.store.cohort._facts import approximated
+
+    assert approximated("3") and not approximated("4") and not approximated("9" * 5000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(2000):
+            assert approximated(f"{n:04d}-forged-" + "x" * 2000)
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 1_000_000, kept

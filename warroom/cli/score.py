@@ -49,7 +49,7 @@ class ActionLog:
 def _read_bytes(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited, unicode_twin, unicode_twin_message
+    from warroom.core.files import SpecialFile, TooLarge, read_limited, why_missing
 
     try:  # opened without waiting and checked open: a folder, a FIFO, a device is refused (a FIFO never waited on)
         return read_limited(path, MAX_LOG_BYTES)
@@ -58,9 +58,7 @@ def _read_bytes(path: str) -> bytes:
     except TooLarge:
         raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read") from None
     except OSError as exc:
-        twin = unicode_twin(path) if isinstance(exc, FileNotFoundError) else None  # from macOS, or in capitals
-        raise LogRefused(path, 0, broken_link(path, exc) or (unicode_twin_message(path, twin) if twin else
-                                                             f"cannot read it: {exc.strerror or exc}")) from None
+        raise LogRefused(path, 0, why_missing(path, exc) or f"cannot read it: {exc.strerror or exc}") from None
 
 
 def read_log(path: str) -> ActionLog:

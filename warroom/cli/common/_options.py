@@ -37,16 +37,10 @@ class GivenPath(click.Path):
             self.fail(f"an empty name names no {self.names}: give one", param, ctx)
         if isinstance(value, (str, os.PathLike)) and (slash := slash_on_no_folder(value)) is not None:
             self.fail(slash, param, ctx)
-        if not self.dir_okay and isinstance(value, (str, os.PathLike)) and _ends_in_slash(os.fsdecode(value)):
-            from warroom.core.text import clean_name  # a file to create: pathlib drops the slash and made the file
-
-            what = (max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
-                    ) if param is not None else "it"  # fmt: skip
-            self.fail(f"{clean_name(os.fsdecode(value))}: a name ending in / names a folder, and {what} is a file: "
-                      "drop the trailing /", param, ctx)
+        if not self.dir_okay and isinstance(value, (str, os.PathLike)):
+            self._fail_on_slash(os.fsdecode(value), param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
-            self._fail_on_broken_link(value, param, ctx)
-            self._fail_on_unicode_twin(value, param, ctx)
+            self._fail_on_missing(value, param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as exc:
@@ -55,34 +49,44 @@ class GivenPath(click.Path):
                 raise
             self.fail(shown, param, ctx)
 
-    def _fail_on_unicode_twin(self, value: str | os.PathLike[str], param: click.Parameter | None,
-                              ctx: click.Context | None) -> None:
-        """A name on disk in another Unicode form than typed (NFD from macOS, NFC typed) is named as such (click said
-        ``Path 'café/x' does not exist`` of a name ``ls`` lists, looking the same)."""
-        from warroom.core.files import unicode_twin, unicode_twin_message
+    #: What a file's name ending in ``/`` is told after "``NAME``: a name ending in / names a folder, and ``OPTION``"
+    #: (``unnamed`` when there is no option to name).
+    slash_refusal = "is a file: drop the trailing /"
+    unnamed = "it"
 
-        twin = unicode_twin(value)
-        if twin is not None:
-            self.fail(unicode_twin_message(os.fspath(value), twin), param, ctx)
+    def _fail_on_slash(self, name: str, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """A file's name ending in ``/`` is refused (a file to create: pathlib drops the slash and made the file)."""
+        if _ends_in_slash(name):
+            from warroom.core.text import clean_name
 
-    def _fail_on_broken_link(self, value: str | os.PathLike[str], param: click.Parameter | None,
-                             ctx: click.Context | None) -> None:
-        """A symbolic link to nothing, or in a loop, is named as one (click said ``Path 'x' does not exist``, of a
-        name ``ls`` lists)."""
-        from warroom.core.files import broken_link
+            what = _option_name(param, self.unnamed)
+            self.fail(f"{clean_name(name)}: a name ending in / names a folder, and {what} {self.slash_refusal}", param,
+                      ctx)
+
+    def _fail_on_missing(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                         ctx: click.Context | None) -> None:
+        """A symbolic link to nothing, or in a loop, is named as one, and a name on disk in another Unicode form or
+        letter case than typed (NFD from macOS, NFC typed) as such: click said ``Path 'x' does not exist`` of a name
+        ``ls`` lists."""
+        from warroom.core.files import why_missing
         from warroom.core.text import clean_name
 
-        try:
-            os.stat(value)
-        except OSError as exc:
-            why = broken_link(value, exc)
-            if why is not None:
-                self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
+        why = why_missing(value)
+        if why is not None:
+            self.fail(f"{clean_name(os.fspath(value))}: {why}", param, ctx)
 
 
 def _ends_in_slash(name: str) -> bool:
     """Whether the path ``name`` ends in ``/`` (or the system's separator), and so names a folder."""
     return name.rstrip("/" + os.sep) != name
+
+
+def _option_name(param: click.Parameter | None, unnamed: str) -> str:
+    """How a message names the option or argument ``param``: its longest flag (``--output``), or the argument's
+    name (``ROSTER``); ``unnamed`` without one."""
+    if param is None:
+        return unnamed
+    return max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
 
 
 def slash_on_no_folder(value: str | os.PathLike[str]) -> str | None:
@@ -93,7 +97,7 @@ def slash_on_no_folder(value: str | os.PathLike[str]) -> str | None:
 
     name = os.fsdecode(value)
     bare = name.rstrip("/" + os.sep)
-    if bare == name or not bare or not os.path.lexists(bare) or os.path.isdir(bare):
+    if not _ends_in_slash(name) or not bare or not os.path.lexists(bare) or os.path.isdir(bare):
         return None
     shown, file = clean_name(name), clean_name(bare)
     return f"{shown}: a name ending in / names a folder, and {file} is not one: drop the trailing /"
@@ -256,6 +260,9 @@ class OutputPath(GivenPath):
     empty name (``-o ""``, an unset shell variable) names no file: refused as such, where it was read as ``.``, the
     current folder (``.: is a folder``)."""
 
+    slash_refusal = "writes a file: give the file's name without the trailing /"
+    unnamed = "--output"
+
     def __init__(self, *, writable: bool = True) -> None:
         super().__init__(dir_okay=False, writable=writable, allow_dash=True, path_type=Path)
 
@@ -273,10 +280,8 @@ class OutputPath(GivenPath):
         folder (click said ``File 'reports' is a directory.`` alone) is refused with what to give."""
         from warroom.core.text import clean_name
 
-        option = "--output" if param is None or not param.opts else max(param.opts, key=len)
-        if name.rstrip("/" + os.sep) != name:
-            self.fail(f"{clean_name(name)}: a name ending in / names a folder, and {option} writes a file: give the "
-                      "file's name without the trailing /", param, ctx)
+        self._fail_on_slash(name, param, ctx)
+        option = _option_name(param, self.unnamed)
         if os.path.isdir(name):
             self.fail(f"{clean_name(name)} is a folder, and {option} writes a file: give a file's name "
                       f"({clean_name(name)}/NAME to write in it)", param, ctx)

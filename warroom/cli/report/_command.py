@@ -134,8 +134,7 @@ def _write(store: Any, query: Any, mode: str, output: Path | None, now: str, in_
     unverified = unverified_sessions(store, query)
     for problem in problems:
         say(f"skipped: {problem}", err=True)
-    # (--mode practice or assessment: the tutorial is not asked for)
-    tutorial = tutorial_sessions(store, query) if mode in ("auto", "all") else 0
+    tutorial = tutorial_sessions(store, query, mode)
     if not any(query.within(f) for f in facts):
         nothing = "no stored session matches: nothing to report."
         why = f"nothing to report: {tutorial_matches(tutorial)}." if tutorial else nothing

@@ -36,7 +36,8 @@ def delete_stored(settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
 
 
 def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
-    from warroom.cli.scores._tables import fmt_when, outcome_label
+    from warroom.cli.scores._tables import fmt_when
+    from warroom.core.model import outcome_label
     from warroom.store.errors import CorruptSession, SessionNotFound
     from warroom.store.journal import delete_sessions
 

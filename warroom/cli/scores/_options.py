@@ -71,18 +71,13 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
 
 
 def _no_set_file(value: str, path: Path) -> str:
-    """Why ``--set``'s ``value`` (at ``path``) names no set file: a symbolic link to nothing named as one."""
-    from warroom.core.files import broken_link, unicode_twin, unicode_twin_message
+    """Why ``--set``'s ``value`` (at ``path``) names no set file: a symbolic link to nothing named as one, a name on
+    disk in another Unicode form or letter case than typed named so."""
+    from warroom.core.files import why_missing
 
-    try:
-        os.stat(path)
-    except OSError as exc:
-        why = broken_link(path, exc)
-        if why is not None:
-            return f"{cut_value(value, limit=200)}: {why}"
-    twin = unicode_twin(path)  # on disk in another Unicode form or letter case than typed
-    if twin is not None:
-        return unicode_twin_message(value, twin)
+    why = why_missing(path, typed=value)
+    if why is not None:
+        return f"{cut_value(value, limit=200)}: {why}"
     return f"no drill set file {cut_value(value, limit=200)}: give the set's id or its file"
 
 

@@ -102,8 +102,7 @@ def show_summary(
         result = cohort_stats(store, query, filters.mode or "auto")
         unverified = unverified_sessions(store, query)
         summary, problems, matched = summary_of(result, unverified), result.problems, result.matched
-        if filters.mode in (None, "auto", "all"):  # (--mode practice or assessment: the tutorial is not asked for)
-            summary = replace(summary, tutorial=tutorial_sessions(store, query))
+        summary = replace(summary, tutorial=tutorial_sessions(store, query, filters.mode))
         if fmt != "table" and unverified.count:
             say(f"note:{unverified_sentence(unverified)}", err=True)
     summary = replace(summary, in_progress=in_progress)

@@ -23,14 +23,6 @@ def fmt_when(iso: str) -> str:
         return iso
 
 
-def outcome_label(outcome: str, all_clear: bool | None = None) -> str:
-    """The label of a stored outcome (``contained late`` for ``contained_late``; ``false_alarm`` of a drill with a
-    fault, ``all_clear`` False: ``early escalation``); an unknown value as it is."""
-    from warroom.core.model import outcome_label as label
-
-    return label(outcome, all_clear)
-
-
 def _cell(value: object) -> Any:
     """A table cell showing ``value`` literally: no Rich markup, control characters written as ``\\xNN``."""
     from rich.text import Text
@@ -65,6 +57,8 @@ def _fixed(table: Any, name: str, values: list[str], justify: str = "left") -> N
 def _cells(r: Any, inline_units: bool, left_out: Mapping[str, str] | None = None) -> dict[str, str]:
     """A session's cells; its score marked ``!`` when the statistics leave it out (``left_out``: session id -> its
     verification state)."""
+    from warroom.core.model import outcome_label
+
     return {
         "session": clean(r.session_id),
         "trainee": clean(r.trainee),

@@ -82,7 +82,7 @@ def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
     """Migrate the drill file at ``path`` (see :func:`migrate_text`); with ``write``, replace the file atomically
     (bytes as UTF-8, the same line endings; see :func:`_write`). Raises :class:`DrillLoadError` for a file that is
     not a valid drill and OSError when it cannot be written (or is read-only)."""
-    from warroom.core.files import broken_link, read_limited, unicode_twin, unicode_twin_message
+    from warroom.core.files import read_limited, why_missing
     from warroom.core.load import limits
     from warroom.core.text import clean_name
 
@@ -90,9 +90,7 @@ def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
     try:
         data = read_limited(p, limits.MAX_FILE_BYTES)  # the size checked before reading, as the loader does
     except OSError as e:
-        twin = unicode_twin(p) if isinstance(e, FileNotFoundError) else None  # from macOS, or in capitals
-        why = broken_link(p, e) or (unicode_twin_message(os.fspath(path), twin) if twin else
-                                    f"cannot read the file: {clean_name(e.strerror or e)}")  # names the path
+        why = why_missing(p, e, os.fspath(path)) or f"cannot read the file: {clean_name(e.strerror or e)}"  # its path
         raise DrillLoadError(os.fspath(path), [Problem(os.fspath(path), 1, 1, why)]) from None
     try:
         text = data.decode("utf-8")

@@ -14,6 +14,7 @@ from ._regular import (
     real_path,
     special_file_kind,
     special_mode_kind,
+    why_missing,
 )
 from ._unicode import unicode_twin, unicode_twin_message
 
@@ -39,4 +40,5 @@ __all__ = [
     "unicode_twin",
     "unicode_twin_message",
     "broken_link",
+    "why_missing",
 ]

@@ -155,3 +155,23 @@ def broken_link(path: str | os.PathLike[str], exc: OSError) -> str | None:
     if exc.errno == errno.ELOOP:  # a link to itself, or links that lead to each other
         return "a symbolic link that leads round in a loop, to no file: point it at a file or remove it"
     return None
+
+
+def why_missing(path: str | os.PathLike[str], exc: OSError | None = None, typed: str | None = None) -> str | None:
+    """Why ``path`` could not be opened (``exc``; None: why it cannot be found now, by ``os.stat``) when the system's
+    own words hide it: a symbolic link to nothing or in a loop (:func:`broken_link`), or a name on disk in another
+    Unicode form or letter case than typed (:func:`~warroom.core.files.unicode_twin`, the path named as ``typed``,
+    by default as given). None for any other cause, or a path that is there (the caller says it its own way)."""
+    from warroom.core.files._unicode import unicode_twin, unicode_twin_message
+
+    if exc is None:
+        try:
+            os.stat(path)
+        except OSError as found:
+            exc = found
+        else:
+            return None
+    why = broken_link(path, exc)
+    if why is None and isinstance(exc, FileNotFoundError) and (twin := unicode_twin(path)) is not None:
+        why = unicode_twin_message(os.fspath(path) if typed is None else typed, twin)
+    return why

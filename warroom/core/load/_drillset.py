@@ -206,7 +206,7 @@ def _top_level_keys(text: str) -> Iterator[str]:
 
 
 def _read(path: Path) -> str:
-    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited, unicode_twin, unicode_twin_message
+    from warroom.core.files import SpecialFile, TooLarge, read_limited, why_missing
 
     shown = os.fspath(path)
     try:
@@ -218,10 +218,8 @@ def _read(path: Path) -> str:
         raise DrillSetError([Problem(shown, 1, 1, f"the file is {exc.size:,} bytes; a drill set file is at most "
                                                   f"{MAX_SET_BYTES // 1024} KiB")]) from None  # fmt: skip
     except OSError as exc:
-        twin = unicode_twin(path) if isinstance(exc, FileNotFoundError) else None  # a name from macOS, or in capitals
-        why = broken_link(path, exc) or (unicode_twin_message(shown, twin) if twin is not None else
-                                         "no such file" if isinstance(exc, FileNotFoundError) else
-                                         f"cannot read the file: {exc.strerror or exc}")
+        why = why_missing(path, exc, shown) or ("no such file" if isinstance(exc, FileNotFoundError) else
+                                                f"cannot read the file: {exc.strerror or exc}")
         raise DrillSetError([Problem(shown, 1, 1, why)]) from None
     from warroom.core.load._loader import decode_drill_bytes
 

@@ -33,7 +33,7 @@ class HealthySource:
 def read_source(path: str | os.PathLike[str]) -> HealthySource:
     """The healthy run in the drill file at ``path``. Raises ProjectionError (``path:line:col: message`` lines) when
     the file does not load as a drill (beyond a missing answer key) or holds a fault without a twin."""
-    from warroom.core.files import SpecialFile, TooLarge, broken_link, read_limited, unicode_twin, unicode_twin_message
+    from warroom.core.files import SpecialFile, TooLarge, read_limited, why_missing
     from warroom.core.load import DrillLoadError, decode_drill_bytes, limits
     from warroom.core.text import clean_name
 
@@ -47,9 +47,7 @@ def read_source(path: str | os.PathLike[str]) -> HealthySource:
         raise ProjectionError(f"{shown}:1:1: the file is {exc.size / 1048576:.1f} MiB; drill files are limited to "
                               f"{limits.MAX_FILE_BYTES // 1048576} MiB") from None
     except OSError as exc:
-        twin = unicode_twin(path) if isinstance(exc, FileNotFoundError) else None
-        why = broken_link(path, exc) or (unicode_twin_message(os.fspath(path), twin) if twin is not None else
-                                         "no such file" if isinstance(exc, FileNotFoundError) else
+        why = why_missing(path, exc) or ("no such file" if isinstance(exc, FileNotFoundError) else
                                          f"cannot read the file: {exc.strerror or exc}")
         raise ProjectionError(f"{shown}:1:1: {why}") from None
     except DrillLoadError as exc:  # not UTF-8: the byte and its place

@@ -18,7 +18,6 @@ alone run without a statement timeout (a migration of a million sessions takes m
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 import weakref
@@ -28,7 +27,7 @@ from typing import Any
 
 from warroom.store.backends._dialect import POSTGRESQL, StoreTarget, scrub
 from warroom.store.backends._refusal import connect_refusal
-from warroom.store.backends._role_names import Roles
+from warroom.store.backends._role_names import Roles, first_schema, ident
 from warroom.store.backends._secret import connection_args
 from warroom.store.errors import StoreError, StoreUnreachable
 
@@ -325,29 +324,15 @@ def _create_url_schema(conn: PgConnection) -> None:
         "OR NOT has_database_privilege(current_database(), 'CREATE')", (name,)
     ).fetchone()[0]:
         return  # a schema the role may not use, or a role that may not create one: the server's refusal says so
-    conn.execute("CREATE SCHEMA " + '"' + name.replace('"', '""') + '"')
-
-
-def first_schema(search_path: str) -> str | None:
-    """The first schema named by the setting ``search_path`` (``cohort_2026``, ``"Cohort 2026", public``), its
-    quotes undone; None when it names only ``$user`` or system schemas."""
-    for part in re.findall(r'\s*("(?:[^"]|"")*"|[^,]+)\s*(?:,|$)', search_path):
-        name = str(part).strip()
-        if name.startswith('"') and name.endswith('"') and len(name) >= 2:
-            name = name[1:-1].replace('""', '"')
-        else:
-            name = name.lower()
-        if name and name not in ("$user", "pg_catalog", "pg_temp", "public"):
-            return name
-    return None
+    conn.execute("CREATE SCHEMA " + ident(name))
 
 
 def _rollback(conn: PgConnection) -> None:
     """Roll back the open transaction, if the connection still works (the first error is the one to report)."""
     try:
         conn.execute("ROLLBACK")
-    except Exception:
-        _create_url_schema(conn)
+    except Exception:  # a connection that is gone: nothing more is sent, the migration's error is raised
+        pass
 
 
 def sessions_columns(conn: PgConnection) -> set[str]:

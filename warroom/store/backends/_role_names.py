@@ -104,17 +104,27 @@ def url_schema(conn: Any) -> str | None:
     path names (the URL's ``?options=-csearch_path%3DNAME``)."""
     schema, path = conn.execute("SELECT pg_catalog.current_schema(), pg_catalog.current_setting('search_path')"
                                 ).fetchone()  # fmt: skip
-    if schema is not None:
-        return str(schema)
-    for quoted, plain in _PATH_NAME.findall(str(path)):  # a quoted name may hold a comma: never split inside one
-        name = str(quoted[1:-1].replace('""', '"') if quoted else plain.strip())
-        if name and name not in ("$user", "pg_temp", "pg_catalog"):
+    return str(schema) if schema is not None else first_schema(str(path), skip=_SYSTEM_SCHEMAS)
+
+
+#: The names of a ``search_path`` that name no store's schema: the role's own (``$user``) and the system's.
+_SYSTEM_SCHEMAS = ("$user", "pg_catalog", "pg_temp")
+
+
+def first_schema(search_path: str, skip: tuple[str, ...] = (*_SYSTEM_SCHEMAS, DEFAULT_SCHEMA)) -> str | None:
+    """The first schema named by the setting ``search_path`` (``cohort_2026``, ``"Cohort 2026", public``) that is
+    not in ``skip``, as PostgreSQL reads it: quotes undone (a quoted name may hold a comma: never split inside one),
+    an unquoted name in lower case; None when it names only those in ``skip`` (by default ``$user``, the system's
+    schemas and ``public``)."""
+    for part in re.findall(r'\s*("(?:[^"]|"")*"|[^,]+)\s*(?:,|$)', search_path):
+        name = str(part).strip()
+        if name.startswith('"') and name.endswith('"') and len(name) >= 2:
+            name = name[1:-1].replace('""', '"')
+        else:
+            name = name.lower()
+        if name and name not in skip:
             return name
     return None
-
-
-#: A name of a ``search_path`` setting as PostgreSQL shows it: quoted (``"a,b"``, a ``"`` doubled) or plain.
-_PATH_NAME = re.compile(r'\s*(?:("(?:[^"]|"")*")|([^,]*))\s*(?:,|$)')
 
 
 def connection_roles(conn: Any, errors: tuple[type[BaseException], ...]) -> Roles:

@@ -72,11 +72,11 @@ def recorded_versions() -> frozenset[str]:
     return frozenset(v for v, e in EDITIONS.items() if e.records_response)
 
 
-@functools.cache
 def approximated(version: str | None) -> bool:
     """Whether a session scored by the rules ``version`` with a response stored has it approximated from the
     outcome: rules before the trial's response was recorded. Rules newer than this warroom's (a newer warroom wrote
-    the session) recorded it, as every version from 4 on does."""
+    the session) recorded it, as every version from 4 on does. Not cached: ``version`` is a stored column a trainee
+    role may write, and each forged text would be kept for the process's life."""
     from warroom.core.scoring import newer_rules
 
     return version not in recorded_versions() and not newer_rules(version)
@@ -180,9 +180,17 @@ def unverified_sessions(store: ResultsStore, query: FactsQuery | None = None, li
     return Unverified(len(ids), query.include_unverified, named)
 
 
-def tutorial_sessions(store: ResultsStore, query: FactsQuery | None = None) -> int:
-    """How many sessions of the guided tutorial match ``query``'s filters: the statistics never count them, and say
-    so. Raises :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
+#: The ``--mode`` of the summary and the report whose figures say how many tutorial sessions they left out (None:
+#: the summary's default, ``auto``); ``practice`` and ``assessment`` do not ask for the tutorial's.
+TUTORIAL_TOLD_MODES = (None, "auto", "all")
+
+
+def tutorial_sessions(store: ResultsStore, query: FactsQuery | None = None, mode: str | None = None) -> int:
+    """How many sessions of the guided tutorial match ``query``'s filters, for figures of the ``--mode`` ``mode`` to
+    say they never count them: 0 for a mode that does not ask for the tutorial's (:data:`TUTORIAL_TOLD_MODES`).
+    Raises :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
+    if mode not in TUTORIAL_TOLD_MODES:
+        return 0
     q = query or FactsQuery()
     clauses, params = filter_sql(trainee=q.trainee, drill=q.drill, set_id=q.set_id, trainees=q.trainees,
                                  since=q.since, mode=TUTORIAL)  # fmt: skip

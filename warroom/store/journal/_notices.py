@@ -224,8 +224,8 @@ def _session_notice(stored: Any) -> str | None:
     pointer named none), written from its stored row."""
     if stored is None:
         return None
+    from warroom.core.model import outcome_label
     from warroom.core.scoring import MAX_TOTAL
-    from warroom.store.journal._recovery import outcome_label
 
     label, session = outcome_label(stored.outcome, stored.all_clear), stored.session_id  # as `scores` says it
     return (f"recovered session {session} ({stored.drill_id}): its warroom stopped mid-drill; recorded as {label} "

@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.files import special_mode_kind
-from warroom.core.model import Outcome
-from warroom.core.model import outcome_label as _label
+from warroom.core.model import outcome_label
 from warroom.core.text import plural, seconds, shown_path
 from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journals_dir
@@ -66,15 +65,6 @@ QUARANTINE = "quarantine"
 #: Seconds from now (either way) beyond which a half-created journal (``.ID.jsonl.tmp``) that no process holds is set
 #: aside by recovery: the grace for the instant between its creation and its lock.
 STALE_TMP_AGE_S = 60.0
-#: The raw outcome values (a recovered session's ``outcome``), to show their labels.
-_OUTCOMES = frozenset(o.value for o in Outcome)
-
-
-def outcome_label(outcome: str | None, all_clear: bool | None = None) -> str:
-    """How a recovered session's stored ``outcome`` value reads (its label; a value no outcome has, as it is), as
-    `warroom scores` says it: ``false_alarm`` of a drill with a fault (``all_clear`` False) is an early escalation
-    (:func:`warroom.core.model.outcome_label`; recovery said "false alarm" where the scores said "early escalation")."""
-    return _label(outcome, all_clear) if outcome in _OUTCOMES and outcome is not None else str(outcome)
 
 
 class Unrecoverable(WarroomError):
@@ -111,7 +101,7 @@ class RecoveredSession:
         if self.stored:
             from warroom.core.scoring import MAX_TOTAL
 
-            label = outcome_label(self.outcome, self.all_clear)
+            label = outcome_label(str(self.outcome), self.all_clear)  # as `warroom scores` says it
             most = self.max_total if self.max_total is not None else MAX_TOTAL
             head = (
                 f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): "

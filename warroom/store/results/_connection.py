@@ -87,14 +87,9 @@ def _why_not_opened(path: Path, exc: sqlite3.Error) -> str:
     """Why SQLite could not open the store file ``path`` (its error ``exc``): a symbolic link to a folder that does
     not exist, or one that leads round in a loop, is said with what to do (SQLite says only "unable to open database
     file"); anything else as SQLite says it."""
-    from warroom.core.files import broken_link
+    from warroom.core.files import why_missing
 
-    try:
-        os.stat(path)
-    except OSError as missing:
-        if os.path.islink(path):
-            return broken_link(path, missing) or str(exc)
-    return str(exc)
+    return why_missing(path) or str(exc)
 
 
 class StoreConnection:
@@ -210,12 +205,14 @@ class StoreConnection:
         self.dialect = POSTGRESQL
         self.errors = driver_errors()
         self.conn = connect(self.target)
-        self._roles = connection_roles(self.conn, self.errors)  # read first: a failed transaction cannot read them
+        # read once, first, though only a refusal's message names them: a statement refused inside a transaction
+        # (store import's, outside its savepoints) leaves it failed, and the catalogs can no longer be read then
+        self._roles = connection_roles(self.conn, self.errors)
         try:
             version = read_version(self.conn)
             if version is None and not create:
                 if self.conn.execute("SELECT current_schema() IS NULL").fetchone()[0]:  # no schema it may use
-                    roles = connection_roles(self.conn, self.errors).shown()
+                    roles = self._roles.shown()
                     raise StoreError(f"no results store at {self.location} that the login role can see: it may use "
                                      "no schema on its search path (the store's tables may be there all the same: "
                                      f"GRANT {roles.trainee}, or {roles.facilitator}, TO it)")  # fmt: skip
@@ -328,13 +325,13 @@ class StoreConnection:
         the URL without its password)."""
         text = str(exc)
         if self.dialect.name != "sqlite":
-            from warroom.store.backends import connection_roles, is_unreachable, privilege_hint
+            from warroom.store.backends import is_unreachable, privilege_hint
             from warroom.store.errors import StoreUnreachable
 
             assert self.target.url is not None
             kind = StoreUnreachable if is_unreachable(exc) else StoreError
             if getattr(exc, "sqlstate", None) in ("42501", "3F000"):
-                text += privilege_hint(exc, self._roles or connection_roles(self.conn, self.errors))
+                text += privilege_hint(exc, self._roles)
             return kind(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")

@@ -26,10 +26,8 @@ from warroom.core.scoring import (
     check_rules,
     current_scorecard_keys,
     ids_by_position,
+    newer_rules,
     score,
-)
-from warroom.core.scoring import (
-    newer_rules as newer_version,
 )
 from warroom.store.errors import CorruptSession
 from warroom.store.results import Filters, ResultsStore, StoredSession
@@ -119,7 +117,7 @@ def rescore(
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue
-        if rules is None and (newer := newer_rules(s.scoring_version)):  # never rewritten by older rules unasked
+        if rules is None and (newer := newer_rules_reason(s.scoring_version)):  # never rewritten by older rules unasked
             out.append(RescoreResult(s.session_id, f"{s.session_id} ({s.trainee}, {s.drill_id})", RescoreStatus.SKIPPED,
                                      f"{newer}; not re-scored (--rules {SCORING_VERSION} re-scores it by this "
                                      "warroom's rules, after showing what would change)"))
@@ -169,10 +167,10 @@ def session_rules(recorded: str | None) -> str:
     return recorded if recorded in SCORING_VERSIONS else SCORING_VERSION
 
 
-def newer_rules(recorded: str | None) -> str | None:
+def newer_rules_reason(recorded: str | None) -> str | None:
     """Why a session scored by ``recorded`` cannot be checked by this warroom: rules newer than any it applies (a
     newer warroom wrote into the store), said with what to do; None for rules it applies, or no version at all."""
-    if recorded is None or not newer_version(recorded):
+    if recorded is None or not newer_rules(recorded):
         return None
     shown = recorded if len(recorded) <= 12 else f"{recorded[:12]}… ({len(recorded):,} digits)"
     return (f"scored by the scoring rules {shown}, which a newer warroom applies (this one applies "

@@ -28,7 +28,6 @@ from warroom.core.model import (
 )
 from warroom.core.text import damage as fmt_damage
 from warroom.core.text import plural, seconds
-from warroom.store.review._rescore import newer_rules
 
 if TYPE_CHECKING:
     from warroom.core.play import EscalationResult
@@ -334,7 +333,7 @@ class ReviewData:
         v, check = self.verdict, self.check
         if v is None:
             return []
-        if v.verdict != "verified" and v.problems == (newer_rules(self.session.scoring_version),):
+        if v.newer_rules:
             return [f"This session was {v.reason}; this warroom cannot check its results (its rules are newer than "
                     "this warroom's). The headline and the scorecard shown are the store's, unchecked."]
         if v.verdict != "verified":

@@ -46,7 +46,7 @@ from warroom.store.review._rescore import (
     FIGURE_COLUMNS,
     column_differences,
     json_value,
-    newer_rules,
+    newer_rules_reason,
     same_value,
     session_rules,
 )
@@ -79,6 +79,9 @@ class VerifyResult:
     problems: tuple[str, ...] = ()
     submitted_by: str | None = None
     previous: str | None = None
+    #: True when it is unverifiable for this alone: scored by rules newer than this warroom applies (its problem
+    #: says which and what to do), not for a doubt about its results.
+    newer_rules: bool = False
 
     @property
     def label(self) -> str:
@@ -197,9 +200,9 @@ def verify_session(
     ``figures`` holds every session's stored figure columns, read at once (None: this session's are read)."""
     submitted = _submitter(previous)
 
-    def result(verdict: Verdict, problems: list[str]) -> VerifyResult:
+    def result(verdict: Verdict, problems: list[str], newer: bool = False) -> VerifyResult:
         return VerifyResult(s.session_id, s.trainee, s.drill_id, verdict, tuple(problems), submitted,
-                            previous.state if previous else None)  # fmt: skip
+                            previous.state if previous else None, newer)  # fmt: skip
 
     info = s.info()
     if submitted is not None:  # the path it names is its client's claim: found by its drill id alone
@@ -208,8 +211,8 @@ def verify_session(
         found = resolve_session_drill(info, resolver, cache)
     except DrillUnavailable as exc:
         return result(Verdict.UNVERIFIABLE, [f"{exc}; put the drill file back (or name its folder with --drills)"])
-    if submitted is None and (newer := newer_rules(s.scoring_version)):  # its recorder's rules, unknown here
-        return result(Verdict.UNVERIFIABLE, [newer])
+    if submitted is None and (newer := newer_rules_reason(s.scoring_version)):  # its recorder's rules, unknown here
+        return result(Verdict.UNVERIFIABLE, [newer], newer=True)
     rules = SCORING_VERSION if submitted is not None else session_rules(s.scoring_version)
     try:
         new = score(found.drill, s.actions, rules=rules)
