@@ -130,3 +130,20 @@ def test_a_gemini_image_part_is_named_never_its_bytes() -> None:
     read = message(asked)
     assert read is not None and read.text == ("What is on this receipt?\n[inlineData part image/png, 110 characters]\n"
                                               "[fileData part image/png gs://b/r.png]")
+
+
+def test_openinference_reads_langchain_messages_as_the_chat_importer_does(tmp_path: Path) -> None:
+    # OpenInference unwrapped only `{"type": human|ai|system|tool, "data"}` and needed a `role`: a raw value holding
+    # a message `dumpd` serialised, or a ChatMessage (`{"type": "chat", "data": {"role", ...}}`), was kept as JSON
+    serialised = {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+                  "kwargs": {"content": "Refunding.", "tool_calls": [
+                      {"id": "c1", "name": "refund", "args": {"order": 42}}]}}
+    chat_message = {"type": "chat", "data": {"role": "assistant", "content": "Refunding."}}
+    for value, shown in ((serialised, '[tool call refund {"order": 42}]'), (chat_message, "")):
+        [call] = _openinference(tmp_path, {"messages": [value]})
+        assert call["content"] == "\n".join(t for t in ("Refunding.", shown) if t)
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps([{"type": "human", "data": {"content": "Refund order 42."}}, value]),
+                        encoding="utf-8")
+        [(data, _)] = converter(chat)(path)
+        assert data["trace"][1]["content"] == "Refunding."

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.exports import ITEM_INDEX, message
+from warroom.importers.exports import ITEM_INDEX, message, message_fields
 
 #: LangChain's ``messages_to_dict`` types and the message classes ``dumpd`` names.
 _LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "AIMessageChunk"})
@@ -44,8 +44,8 @@ def _langchain(item: Any) -> Any:
     kind = item.get("type")
     if not isinstance(kind, str):  # a list or a mapping there: no type
         kind = None
-    if isinstance(item.get("data"), dict) and kind in _LANGCHAIN_TYPES:
-        return {"type": kind, **item["data"]}  # messages_to_dict: {"type", "data"}
+    if isinstance(item.get("data"), dict) and kind in _LANGCHAIN_TYPES:  # messages_to_dict: {"type", "data"}
+        return item
     if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(item.get("id"), list):
         return item
     if kind in _LANGCHAIN_TYPES and "content" in item:
@@ -99,7 +99,7 @@ def _langchain_message(item: Any) -> dict[str, Any]:
     """One LangChain message as a chat-completions message (read by the exports' reader of them)."""
     read = message(item)
     if read is None:  # a type the reader does not know: passed on for the checks to refuse by its role
-        return {"role": str(item.get("type")), "content": item.get("content")}
+        return {"role": str(item.get("type")), "content": message_fields(item).get("content")}
     out: dict[str, Any] = {"role": read.role, "content": read.text}
     if read.calls:
         out["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": a}}
@@ -115,10 +115,8 @@ def _langchain_model(messages: list[Any]) -> str | None:
     Gemini's chat models write it, else ``model``, as Anthropic's and Ollama's do), or None."""
     model = None
     for m in messages:
-        fields = m.get("kwargs") if isinstance(m.get("kwargs"), dict) else m  # dumpd: the message's own fields
-        kind = m.get("type") if "kwargs" not in m else (m.get("id") or [""])[-1]
-        meta = fields.get("response_metadata")
-        if kind not in ("ai", "AIMessage", "AIMessageChunk") or not isinstance(meta, dict):
+        meta, read = message_fields(m).get("response_metadata"), message(m)
+        if read is None or read.role != "assistant" or not isinstance(meta, dict):
             continue
         name = meta.get("model_name") or meta.get("model")
         model = name if isinstance(name, str) and name.strip() else model

@@ -2,7 +2,8 @@
 reader of a chat message, whose text (:func:`message_text`, :func:`part_text`) ``chat`` and OpenInference read too.
 
 Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
-"kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
+"kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``) and ``messages_to_dict``'s
+(``{"type": "ai", "data": {...}}``, what ``FileChatMessageHistory`` stores: :func:`message_fields`), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
 chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
@@ -26,6 +27,8 @@ from warroom.importers.spans import Step, as_text
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
+#: ``messages_to_dict``'s types (``{"type", "data"}``): ``chat``, a ChatMessage, holds its role in its data.
+_DATA_TYPES = (*_ROLES, "chat")
 _THOUGHT_PARTS = ("thinking", "reasoning")
 #: A message's own fields holding its thinking, and their mark: Ollama's, and DeepSeek's and vLLM's.
 _THOUGHT_FIELDS = {"thinking": "thinking", "reasoning_content": "reasoning"}
@@ -160,6 +163,23 @@ def _pair(item: Any) -> bool:
             and item[0].strip().lower() in _PAIR_ROLES and isinstance(item[1], (str, list)))
 
 
+def _serialised(item: dict[str, Any]) -> bool:
+    """Whether ``item`` is a message LangChain's ``dumpd`` serialised (``{"lc": 1, "id": [...], "kwargs": {...}}``)."""
+    ids = item.get("id")
+    return item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and bool(ids)
+
+
+def message_fields(item: dict[str, Any]) -> dict[str, Any]:
+    """A message's own fields: a LangChain message serialised by ``dumpd`` holds them in ``kwargs``, one written by
+    ``messages_to_dict`` in ``data`` (``{"type": "ai", "data": {...}}``, given its ``type``); any other message
+    is its own."""
+    if _serialised(item):
+        return dict(item["kwargs"])
+    if "role" not in item and isinstance(item.get("data"), dict) and item.get("type") in _DATA_TYPES:
+        return {**item["data"], "type": item["type"]}
+    return item
+
+
 def message(item: Any) -> Message | None:
     """One message of any shape the module reads, or None when ``item`` is not a message."""
     if _pair(item):
@@ -168,13 +188,12 @@ def message(item: Any) -> Message | None:
         return None
     if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
         return _responses_item(item)
-    body, role = item, item.get("role")
-    ids = item.get("id")
-    if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and ids:
-        body = item["kwargs"]
-        role = body.get("role") if ids[-1] == "ChatMessage" else _ROLES.get(str(ids[-1]))
-    elif not isinstance(role, str) and isinstance(item.get("type"), str) and "content" in item:
-        role = _ROLES.get(item["type"])
+    body = message_fields(item)
+    role = body.get("role")
+    if _serialised(item):
+        role = role if item["id"][-1] == "ChatMessage" else _ROLES.get(str(item["id"][-1]))
+    elif not isinstance(role, str) and isinstance(body.get("type"), str) and "content" in body:
+        role = _ROLES.get(body["type"])
     if not isinstance(role, str) or not role:
         return None
     role = "assistant" if role == "model" else role  # Gemini's name for the model's turns
@@ -235,8 +254,7 @@ def generation_info(value: Any, key: str) -> Any:
             if not isinstance(g, dict):
                 continue
             msg = g.get("message")
-            body = msg.get("kwargs", msg) if isinstance(msg, dict) else {}
-            body = body if isinstance(body, dict) else {}
+            body = message_fields(msg) if isinstance(msg, dict) else {}
             for holder in (g.get("generation_info"), g, body.get("response_metadata"), body.get("usage_metadata"),
                            body):
                 if isinstance(holder, dict) and holder.get(key) is not None:
