@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.importers.chat._frameworks import is_framework_history
-from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS
+from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, gemini_part
 from warroom.importers.kit import TraceError
 from warroom.importers.spans import as_text
 
@@ -87,7 +87,7 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
     parts = m.get("parts")
     if "content" in m or not isinstance(parts, list):
         return [m]
-    parts = [_camel_part(p) for p in parts]
+    parts = [gemini_part(p) for p in parts]
     asked = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
     told = [p["functionResponse"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)]
     out = [{"role": "tool", "tool_call_id": r.get("id"), "tool_name": r.get("name")}
@@ -99,20 +99,6 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
         turn["tool_calls"] = [{"id": c.get("id"), "function": {"name": c.get("name"), "arguments": c.get("args", {})}}
                               for c in asked]
     return out + ([turn] if rest or asked or not told else [])
-
-
-#: Gemini's part keys as the Python SDK dumps them (google-genai's ``Content.model_dump()``: snake case) and as the
-#: REST API writes them.
-_GEMINI_KEYS = {"function_call": "functionCall", "function_response": "functionResponse", "inline_data": "inlineData",
-                "file_data": "fileData", "mime_type": "mimeType", "file_uri": "fileUri"}
-
-
-def _camel_part(part: Any) -> Any:
-    """A Gemini part with the Python SDK's snake-case keys as the REST API's (``function_call``: ``functionCall``)."""
-    if not isinstance(part, dict) or not _GEMINI_KEYS.keys() & part.keys():
-        return part
-    return {_GEMINI_KEYS.get(k, k): ({_GEMINI_KEYS.get(i, i): w for i, w in v.items()} if isinstance(v, dict) else v)
-            for k, v in part.items()}
 
 
 def _gemini_response(response: Any) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
 from ._convert import Recorded, convert_export
+from ._gemini import gemini_call, gemini_part, gemini_part_text
 from ._messages import (
     Message,
     generation_info,
@@ -41,6 +42,9 @@ __all__ = [
     "convert_export",
     "error_text",
     "first_record",
+    "gemini_call",
+    "gemini_part",
+    "gemini_part_text",
     "generation_info",
     "is_responses_items",
     "message",

@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.importers.exports._gemini import gemini_call, gemini_part_text
 from warroom.importers.exports._responses import responses_messages
 from warroom.importers.spans import Step, as_text
 
@@ -78,39 +79,53 @@ def message_text(body: dict[str, Any]) -> str:
 def part_text(part: Any) -> str | None:
     """One content part as a drill shows it, as every importer reads it: a text part's (or a bare string's) text
     verbatim, an Anthropic ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as
-    ``[reasoning] TEXT``, OpenAI's ``refusal`` part its refusal, any other part named (:func:`other_part`); None
-    for a tool call or tool result part (read as calls and tool messages) and for what is no part (an object
-    without a text ``type``)."""
+    ``[reasoning] TEXT``, OpenAI's ``refusal`` part its refusal, a Gemini part (no ``type``) as
+    :func:`gemini_part_text` shows it, any other part named (:func:`other_part`); None for a tool call or tool
+    result part (read as calls and tool messages) and for what is no part (an object without a text ``type``)."""
     if isinstance(part, str):
         return part
-    kind = part.get("type", "text") if isinstance(part, dict) else None
+    if isinstance(part, dict) and "type" not in part:
+        return gemini_part_text(part)
+    kind = part.get("type") if isinstance(part, dict) else None
     if not isinstance(kind, str):
         return None
-    if kind in _THOUGHT_PARTS and isinstance(part.get(kind), str):
-        return f"[{kind}] {part[kind]}"
-    if part.get("thought") is True and isinstance(part.get("text"), str):  # Gemini's thought summary
-        return f"[thinking] {part['text']}"
-    media = next((part[k] | {"kind": k} for k in ("inlineData", "fileData") if isinstance(part.get(k), dict)), None)
-    if media is not None:  # Gemini's: its media type and URI, or its bytes' size only
-        named = " ".join(n for n in (media["kind"] + " part", media.get("mimeType"), media.get("fileUri"))
-                         if isinstance(n, str) and n)
-        return f"[{named}, {len(media['data']):,} characters]" if isinstance(media.get("data"), str) else f"[{named}]"
+    if kind in _THOUGHT_PARTS and isinstance(part.get(kind, part.get("content")), str):  # GenAI's: `content`
+        return f"[{kind}] {part.get(kind, part.get('content'))}"
     for key in ("text", "refusal"):  # OpenAI's refusal part: its text under `refusal`
         if isinstance(part.get(key), str) and key in ("text", kind):
             return str(part[key])
-    return other_part(part) if kind == part.get("type") and kind not in _CALL_PARTS else None
+    if kind == "text":  # GenAI's text part holds its text in `content`; one with no text shows nothing
+        return part["content"] if isinstance(part.get("content"), str) else None
+    if kind in _GENAI_CALLS:
+        return _genai_call(part)
+    return other_part(part) if kind not in _CALL_PARTS else None
+
+
+#: OpenTelemetry GenAI's tool call parts (``gen_ai.*.messages``): their names as shown, and their fields shown.
+_GENAI_CALLS = {"tool_call": ("tool call", "name", "arguments"), "tool_call_response": (
+    "tool call response", "id", "response"), "server_tool_call": ("server tool call", "name", "server_tool_call"),
+    "server_tool_call_response": ("server tool call response", "id", "server_tool_call_response")}
+
+
+def _genai_call(part: dict[str, Any]) -> str | None:
+    """A GenAI tool call part as ``[tool call NAME ARGS]`` (as :meth:`Message.shown` shows a call), its response as
+    ``[tool call response ID RESPONSE]``, a server tool's (one the provider runs) as ``[server tool call NAME
+    CALL]`` and ``[server tool call response ID RESPONSE]``; None for a call without a name."""
+    shown, named, held = _GENAI_CALLS[part["type"]]
+    if named == "name" and not isinstance(part.get("name"), str):
+        return None
+    return "[" + " ".join(x for x in (shown, as_text(part.get(named)), as_text(part.get(held))) if x) + "]"
 
 
 def other_part(part: dict[str, Any]) -> str:
     """A content part with no text, by its type and what it names, never its bytes: ``[image_url part
     https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query": ...}]`` and result
     (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
-    named: list[str] = []
+    named = [part[k] for k in ("modality", "mime_type", "uri", "file_id") if isinstance(part.get(k), str) and part[k]]
     for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
         where = part.get(key)
         link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
-        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
-            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
+        named += [link] if isinstance(link, str) else []
     if isinstance(part.get("name"), str):
         named.append(part["name"])
         if "input" in part:
@@ -120,7 +135,8 @@ def other_part(part: dict[str, Any]) -> str:
         named.append(f"error {found['error_code']}")
     results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
                if isinstance(r, dict) and isinstance(r.get("url"), str)]
-    text = " ".join([f"{part['type']} part", *named])
+    named = [f"{n.split(',', 1)[0]}, {len(n):,} characters" if n.startswith("data:") else n for n in named]
+    text = " ".join([f"{part['type']} part", *named])  # a data: URL holds the bytes: only its media type and size
     return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
 
 
@@ -149,7 +165,7 @@ def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
         raw = [p for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
     parts = body.get("parts")  # Gemini's: {"functionCall": {"id"?, "name", "args"}}
     if not raw and isinstance(parts, list):
-        raw = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
+        raw = [c for c in map(gemini_call, parts) if c is not None]
     calls = [c for c in map(_call, raw) if c is not None]
     legacy = body.get("function_call") or (extra.get("function_call") if isinstance(extra, dict) else None)
     if not calls and isinstance(legacy, dict) and (c := _call({"function": legacy})) is not None:
