@@ -64,7 +64,7 @@ def test_the_exports_name_an_image_part_as_chat_does() -> None:
     asked = {"role": "user", "content": [{"type": "text", "text": "What is on this receipt?"},
                                          {"type": "image_url", "image_url": {"url": "https://x.example/r.png"}}]}
     read = message(asked)
-    assert read is not None and read.text == "What is on this receipt?\n[image_url part https://x.example/r.png]"
+    assert read is not None and read.text == "What is on this receipt?\n[image part https://x.example/r.png]"
 
 
 def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(tmp_path: Path) -> None:
@@ -147,3 +147,32 @@ def test_openinference_reads_langchain_messages_as_the_chat_importer_does(tmp_pa
                         encoding="utf-8")
         [(data, _)] = converter(chat)(path)
         assert data["trace"][1]["content"] == "Refunding."
+
+
+def test_an_image_is_named_the_same_by_chat_and_openinference(tmp_path: Path) -> None:
+    # was `[image_url part URL]` from chat and the exports (OpenAI's part type) and `[image part URL]` from
+    # OpenInference's flattened attributes and Anthropic's image blocks: one image, two wordings
+    url = "https://x.example/r.png"
+    shown = f"What is on this receipt?\n[image part {url}]"
+    for part in ({"type": "image_url", "image_url": {"url": url}}, {"type": "input_image", "image_url": url},
+                 {"type": "image", "source": {"type": "url", "url": url}}):
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps([{"role": "user", "content": [
+            {"type": "text", "text": "What is on this receipt?"}, part]}, {"role": "assistant", "content": "A fare."}]),
+            encoding="utf-8")
+        [(data, _)] = converter(chat)(path)
+        assert data["trace"][0]["content"] == shown, part
+    flat = {"openinference.span.kind": "LLM", "llm.output_messages.0.message.role": "assistant",
+            "llm.output_messages.0.message.content": "A fare.",
+            "llm.input_messages.0.message.role": "user",
+            "llm.input_messages.0.message.contents.0.message_content.type": "text",
+            "llm.input_messages.0.message.contents.0.message_content.text": "What is on this receipt?",
+            "llm.input_messages.0.message.contents.1.message_content.type": "image",
+            "llm.input_messages.0.message.contents.1.message_content.image.image.url": url}
+    span = {"traceId": "cd" * 16, "spanId": "01", "parentSpanId": "", "name": "llm",
+            "startTimeUnixNano": "1000000000", "endTimeUnixNano": "1000000005",
+            "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in flat.items()]}
+    path = tmp_path / "oi.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    assert data["briefing"]["goal"] == shown

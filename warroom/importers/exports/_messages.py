@@ -117,15 +117,21 @@ def _genai_call(part: dict[str, Any]) -> str | None:
     return "[" + " ".join(x for x in (shown, as_text(part.get(named)), as_text(part.get(held))) if x) + "]"
 
 
+#: Part types named by what they hold: one wording for an image whatever the API calls its part.
+_MEDIA_NAMES = {"image_url": "image", "input_image": "image", "input_audio": "audio", "input_file": "file"}
+
+
 def other_part(part: dict[str, Any]) -> str:
-    """A content part with no text, by its type and what it names, never its bytes: ``[image_url part
-    https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query": ...}]`` and result
-    (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
+    """A content part with no text, by its type and what it names, never its bytes: ``[image part https://...]``
+    (OpenAI's ``image_url`` and the Responses API's ``input_image`` named as Anthropic's and OpenInference's image
+    parts are: :data:`_MEDIA_NAMES`), an Anthropic server tool's call ``[server_tool_use part web_search {"query":
+    ...}]`` and result (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
     named = [part[k] for k in ("modality", "mime_type", "uri", "file_id") if isinstance(part.get(k), str) and part[k]]
     for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
         where = part.get(key)
-        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
-        named += [link] if isinstance(link, str) else []
+        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else (
+            where if key == "image_url" else None)  # the Responses API's input_image: the URL as text
+        named += [link] if isinstance(link, str) and link else []
     if isinstance(part.get("name"), str):
         named.append(part["name"])
         if "input" in part:
@@ -136,7 +142,8 @@ def other_part(part: dict[str, Any]) -> str:
     results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
                if isinstance(r, dict) and isinstance(r.get("url"), str)]
     named = [f"{n.split(',', 1)[0]}, {len(n):,} characters" if n.startswith("data:") else n for n in named]
-    text = " ".join([f"{part['type']} part", *named])  # a data: URL holds the bytes: only its media type and size
+    kind = _MEDIA_NAMES.get(part["type"], part["type"])
+    text = " ".join([f"{kind} part", *named])  # a data: URL holds the bytes: only its media type and size
     return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
 
 
