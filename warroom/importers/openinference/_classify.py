@@ -302,6 +302,7 @@ def classify(span: Span) -> Step:
             {"query": value} if value is not None else {})
         if not step.arguments and raw is not None:
             step.arguments = as_arguments(raw)
+        step.arguments_hidden = SpanAttributes.INPUT_VALUE in masked and raw is None  # HIDE_INPUTS
         docs = _indexed(a, SpanAttributes.RETRIEVAL_DOCUMENTS, DocumentAttributes.DOCUMENT_CONTENT)
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
         step.not_recorded = (((value is None and raw is None) or SpanAttributes.OUTPUT_VALUE in masked)
