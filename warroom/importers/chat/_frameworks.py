@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.exports import ITEM_INDEX, message, message_fields
+from warroom.importers.exports import ITEM_INDEX, message, message_fields, message_usage
 
 #: LangChain's ``messages_to_dict`` types and the message classes ``dumpd`` names.
 _LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "AIMessageChunk"})
@@ -107,6 +107,8 @@ def _langchain_message(item: Any) -> dict[str, Any]:
     if read.role == "tool":
         out["tool_call_id"] = read.call_id
         out["is_error"] = read.status == "error"  # a ToolMessage's status: a failed result
+    if (usage := message_usage(item)) is not None:  # an AIMessage's usage_metadata / response_metadata
+        out[RECORDED_USAGE] = {"input_tokens": usage[0], "output_tokens": usage[1]}
     return out
 
 
@@ -177,8 +179,9 @@ def _said(parts: list[Any]) -> dict[str, Any]:
     return out
 
 
-#: The key of a message made from an AutoGen message whose model call recorded its ``models_usage``: that usage, as a
-#: drill's (``input_tokens``, ``output_tokens``), read instead of an estimate.
+#: The key of a message made from a framework's message whose model call recorded its usage (AutoGen's
+#: ``models_usage``, LangChain's ``usage_metadata``): that usage, as a drill's (``input_tokens``, ``output_tokens``),
+#: read instead of an estimate.
 RECORDED_USAGE = "_recorded_usage"
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from warroom.importers.exports._gemini import gemini_call, gemini_part_text
 from warroom.importers.exports._responses import responses_messages
+from warroom.importers.exports._values import token_pair
 from warroom.importers.spans import Step, as_text
 
 #: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
@@ -283,6 +284,26 @@ def generation_info(value: Any, key: str) -> Any:
                 if isinstance(holder, dict) and holder.get(key) is not None:
                     return holder[key]
     return None
+
+
+#: Where a message records its model call's token counts (``(input, output)`` keys): LangChain's ``usage_metadata``,
+#: OpenAI's and Anthropic's ``usage``, Gemini's ``usageMetadata`` (snake case as google-genai dumps it).
+_USAGE = (("usage_metadata", "input_tokens", "output_tokens"), ("usage", "prompt_tokens", "completion_tokens"),
+          ("usage", "input_tokens", "output_tokens"), ("usageMetadata", "promptTokenCount", "candidatesTokenCount"),
+          ("usage_metadata", "prompt_token_count", "candidates_token_count"))
+#: The same in LangChain's ``response_metadata``: OpenAI's ``token_usage``, Anthropic's ``usage``.
+_META_USAGE = (("token_usage", "prompt_tokens", "completion_tokens"), ("usage", "input_tokens", "output_tokens"))
+
+
+def message_usage(item: dict[str, Any]) -> tuple[int, int] | None:
+    """The ``(input, output)`` token counts a message records for the model call that wrote it (:data:`_USAGE`, then
+    LangChain's ``response_metadata``), both read (:func:`token_pair`), else None."""
+    body = message_fields(item)
+    meta = body.get("response_metadata")
+    held = [(body.get(h), i, o) for h, i, o in _USAGE]
+    held += [(meta.get(h), i, o) for h, i, o in _META_USAGE] if isinstance(meta, dict) else []
+    tokens = token_pair((h.get(i), h.get(o)) for h, i, o in held if isinstance(h, dict))
+    return (tokens[0], tokens[1]) if tokens[0] is not None and tokens[1] is not None else None
 
 
 def model_messages(value: Any) -> list[Message]:
