@@ -176,3 +176,18 @@ def test_an_image_is_named_the_same_by_chat_and_openinference(tmp_path: Path) ->
     path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
     [(data, _)] = converter(openinference)(path)
     assert data["briefing"]["goal"] == shown
+
+
+def test_the_chat_importer_reads_a_langchain_style_call_in_a_role_message_as_the_exports_do(tmp_path: Path) -> None:
+    # chat read a flat call's `arguments` only: a LangChain-style call (`args`) in a role/content message had its
+    # arguments lost (`{}`), which the exports' reader (the one reader of a tool call) read
+    said = {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "c1", "name": "refund", "args": {"order": 42}, "type": "tool_call"}]}
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, said,
+                                {"role": "tool", "tool_call_id": "c1", "content": "refunded"}]), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    call = data["trace"][1]
+    assert (call["kind"], call["tool"], call["arguments"]) == ("tool_call", "refund", {"order": 42})
+    read = message(said)
+    assert read is not None and read.calls == [("c1", "refund", '{"order": 42}')]

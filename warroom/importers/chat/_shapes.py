@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.importers.chat._frameworks import is_framework_history
-from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, gemini_part
+from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, call_form, gemini_part
 from warroom.importers.kit import TraceError
 from warroom.importers.spans import as_text
 
@@ -59,7 +59,7 @@ def _anthropic_assistant(m: dict[str, Any], where: str) -> dict[str, Any]:
             raise TraceError(f"{where}.content[{m['content'].index(b)}]: a tool_use block needs an `id` and a "
                              "`name`")
     rest = [b for b in m["content"] if b not in uses]
-    calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
+    calls = [call_form(b) for b in uses]
     return {**m, "content": rest, "tool_calls": [*_listed(m.get("tool_calls")), *calls]}
 
 
@@ -96,8 +96,7 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
     turn = {k: v for k, v in m.items() if k != "parts"} | {"role": "assistant" if m.get("role") == "model"
                                                             else m.get("role"), "content": rest}
     if asked:
-        turn["tool_calls"] = [{"id": c.get("id"), "function": {"name": c.get("name"), "arguments": c.get("args", {})}}
-                              for c in asked]
+        turn["tool_calls"] = [call_form(c) for c in asked]
     return out + ([turn] if rest or asked or not told else [])
 
 
@@ -118,8 +117,8 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(calls, list) or not any(isinstance(c, dict) and "function" not in c and "name" in c
                                               for c in calls):
         return m
-    fixed = [{**c, "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
-             if isinstance(c, dict) and "function" not in c and "name" in c else c for c in calls]
+    fixed = [{**c, **call_form(c)} if isinstance(c, dict) and "function" not in c and "name" in c else c
+             for c in calls]
     return {**m, "tool_calls": fixed}
 
 

@@ -4,6 +4,7 @@ from ._convert import Recorded, convert_export
 from ._gemini import gemini_call, gemini_part, gemini_part_text
 from ._messages import (
     Message,
+    call_form,
     generation_info,
     message,
     message_fields,
@@ -40,6 +41,7 @@ __all__ = [
     "UNFINISHED",
     "ancestors",
     "attach_tools",
+    "call_form",
     "convert_export",
     "error_text",
     "first_record",

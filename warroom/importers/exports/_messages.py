@@ -148,18 +148,27 @@ def other_part(part: dict[str, Any]) -> str:
     return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
 
 
+def call_form(raw: dict[str, Any]) -> dict[str, Any]:
+    """One tool call, of any shape the module reads (OpenAI's ``{"id", "function": {"name", "arguments"}}``,
+    LangChain's ``{"id", "name", "args"}``, Anthropic's ``tool_use`` part ``{"id", "name", "input"}``, Gemini's
+    ``functionCall`` ``{"id"?, "name", "args"}``, a flat ``{"id", "name", "arguments"}`` as tau2-bench writes it),
+    as OpenAI's: its id, name and arguments as recorded (no ``arguments`` when it records none), for the reader of
+    the shape (:func:`message`, ``chat``) to check."""
+    if isinstance(raw.get("function"), dict):
+        return {"id": raw.get("id"), "function": raw["function"]}
+    key = next((k for k in ("args", "input", "arguments") if k in raw), None)
+    return {"id": raw.get("id"), "function": {"name": raw.get("name")} | ({"arguments": raw[key]} if key else {})}
+
+
 def _call(raw: Any) -> tuple[str, str, str] | None:
-    """One tool call, LangChain's, OpenAI's, Anthropic's ``tool_use`` part, Gemini's ``functionCall`` or a flat
-    ``{id, name, arguments}`` (tau2-bench); None when it is none of them."""
+    """One tool call (:func:`call_form`) as ``(id, name, arguments as text)``; None when it is none (no name)."""
     if not isinstance(raw, dict):
         return None
-    fn = raw.get("function")
-    name, args = (fn.get("name"), fn.get("arguments")) if isinstance(fn, dict) else (
-        raw.get("name"), next((raw[k] for k in ("args", "input", "arguments") if k in raw), None))
+    form = call_form(raw)
+    name, call_id = form["function"].get("name"), form["id"]
     if not isinstance(name, str) or not name:
         return None
-    call_id = raw.get("id")
-    return (call_id if isinstance(call_id, str) else "", name, as_text(args))
+    return (call_id if isinstance(call_id, str) else "", name, as_text(form["function"].get("arguments")))
 
 
 def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
