@@ -93,3 +93,16 @@ def test_the_otel_path_shows_a_gemini_function_response(tmp_path: Path, dumped: 
     data = _otel(tmp_path, [history[0], history[2]])  # a function response as the "output": shown, not dropped
     [said] = [e for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
     assert said["content"] == "[tool call response c1 {\"output\": \"refunded\"}]"
+
+
+@pytest.mark.parametrize("dumped", [False, True], ids=["camel", "snake"])
+def test_a_gemini_function_response_is_the_tools_answer_not_the_users_words(tmp_path: Path, dumped: bool) -> None:
+    # otel left only GenAI's `tool_call_response` parts out of the user's words: a Gemini user turn of function
+    # responses would be read as the user's request; the one message reader reads such a turn as a tool message
+    from warroom.importers.exports import message
+
+    history = _history({"executable_code": CODE}, dumped=dumped)
+    data = _otel(tmp_path, [history[2], history[1]])
+    assert data["briefing"]["goal"].startswith("(the trace records no user request")
+    read = message(history[2])
+    assert read is not None and (read.role, read.call_id) == ("tool", "c1")

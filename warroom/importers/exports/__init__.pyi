@@ -1,7 +1,7 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
 from ._convert import Recorded, convert_export
-from ._gemini import gemini_call, gemini_part, gemini_part_text
+from ._gemini import gemini_answer, gemini_call, gemini_part, gemini_part_text
 from ._messages import (
     Message,
     call_form,
@@ -45,6 +45,7 @@ __all__ = [
     "convert_export",
     "error_text",
     "first_record",
+    "gemini_answer",
     "gemini_call",
     "gemini_part",
     "gemini_part_text",

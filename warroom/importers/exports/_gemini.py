@@ -35,6 +35,13 @@ def gemini_call(part: Any) -> dict[str, Any] | None:
     return call if isinstance(call, dict) else None
 
 
+def gemini_answer(part: Any) -> dict[str, Any] | None:
+    """The ``functionResponse`` of a Gemini part (``{"id"?, "name", "response"}``: a tool's answer, which Gemini
+    sends in a ``user`` turn), or None."""
+    told = gemini_part(part).get("functionResponse") if isinstance(part, dict) else None
+    return told if isinstance(told, dict) else None
+
+
 def gemini_part_text(part: dict[str, Any]) -> str | None:
     """A Gemini part (an object without ``type``) as a drill shows it: a text part's text verbatim, a ``thought``
     summary as ``[thinking] TEXT``, media by their type and URI or size (``[inlineData part image/png, 1,024

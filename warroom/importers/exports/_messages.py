@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.importers.exports._gemini import gemini_call, gemini_part_text
+from warroom.importers.exports._gemini import gemini_answer, gemini_call, gemini_part_text
 from warroom.importers.exports._responses import responses_messages
 from warroom.importers.exports._values import token_pair
 from warroom.importers.spans import Step, as_text
@@ -231,6 +231,10 @@ def message(item: Any) -> Message | None:
         return None
     role = "assistant" if role == "model" else role  # Gemini's name for the model's turns
     status, call_id = body.get("status"), body.get("tool_call_id")
+    parts = body["parts"] if isinstance(body.get("parts"), list) else []
+    answers = [a for a in map(gemini_answer, parts) if a is not None]
+    if answers and len(answers) == len(parts):  # a Gemini turn of function responses: the tools' answers
+        role, call_id = "tool", answers[0].get("id")
     return Message(role, message_text(body), _calls(body), call_id if isinstance(call_id, str) else "",
                    status if isinstance(status, str) else "")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.files import record_json
-from warroom.importers.exports import gemini_call, part_text
+from warroom.importers.exports import gemini_answer, gemini_call, part_text
 from warroom.importers.spans import as_text
 
 
@@ -30,7 +30,8 @@ def messages_text(value: Any, role: str | None = None) -> str:
         listed = m.get("parts")
         parts: list[Any] = listed if isinstance(listed, list) else []
         if role == "user":  # the user's words: not the tool results that some (Pydantic AI) send in a user message
-            parts = [p for p in parts if not (isinstance(p, dict) and p.get("type") == "tool_call_response")]
+            parts = [p for p in parts if not (isinstance(p, dict) and p.get("type") == "tool_call_response")
+                     and gemini_answer(p) is None]  # Gemini's functionResponse parts too
         texts.extend(t for t in map(_part_text, parts) if t is not None)
     return "\n".join(texts)
 
