@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.exports import ITEM_INDEX, message, message_fields, message_usage
+from warroom.importers.exports import ITEM_INDEX, call_form, message, message_fields, message_usage
 
 #: LangChain's ``messages_to_dict`` types and the message classes ``dumpd`` names.
 _LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "AIMessageChunk"})
@@ -204,8 +204,7 @@ def _autogen_said(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
     if kind in _AUTOGEN_REPEATS:
         return []
     if kind == "ToolCallRequestEvent" and isinstance(content, list):
-        calls = [{"id": c.get("id"), "type": "function", "function": {"name": c.get("name"), "arguments": c.get(
-            "arguments")}} if isinstance(c, dict) else c for c in content]
+        calls = [call_form(c) if isinstance(c, dict) else c for c in content]
         return [{"role": "assistant", "name": source, "content": "", "tool_calls": calls, ITEM_INDEX: i}]
     if kind == "ToolCallExecutionEvent" and isinstance(content, list):
         return [{"role": "tool", "tool_call_id": r.get("call_id"), "content": _text(r.get("content")),

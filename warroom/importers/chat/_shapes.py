@@ -160,8 +160,7 @@ def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]
     if m.get("role") == "assistant" and isinstance(fc, dict) and isinstance(m.get("tool_calls"), (list, type(None))):
         call_id = f"function_call-{i}"
         open_calls.append((call_id, str(fc.get("name"))))
-        call = {"id": call_id, "function": {"name": fc.get("name"), "arguments": fc.get("arguments", {})}}
-        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call]}
+        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call_form({"id": call_id, "function": fc})]}
     if m.get("role") == "function":
         match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
         match = match or (open_calls[-1] if open_calls else None)
