@@ -106,3 +106,17 @@ def test_a_gemini_function_response_is_the_tools_answer_not_the_users_words(tmp_
     assert data["briefing"]["goal"].startswith("(the trace records no user request")
     read = message(history[2])
     assert read is not None and (read.role, read.call_id) == ("tool", "c1")
+
+
+def test_a_gemini_part_of_a_kind_no_reader_knows_is_shown_by_its_field_not_refused(tmp_path: Path) -> None:
+    # a part kind a later API adds (an object under a field of its own) was refused by chat ("a content part is an
+    # object with `type`") and dropped by otel
+    part, shown = {"toolCall": {"name": "web_search", "args": {"q": "order 42"}}}, \
+        '[toolCall part {"name": "web_search", "args": {"q": "order 42"}}]'
+    history = _history(part, dumped=False)
+    path = tmp_path / "gemini.json"
+    path.write_text(json.dumps({"contents": history}), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert data["trace"][1]["content"] == f"Computing.\n{shown}"
+    [said] = [e for e in _otel(tmp_path, history)["trace"] if e["kind"] in ("planner_call", "executor_message")]
+    assert said["content"] == f'Computing.\n{shown}\n[tool call refund {{"order": 42}}]'

@@ -16,6 +16,8 @@ _CAMEL = {"function_call": "functionCall", "function_response": "functionRespons
           "video_metadata": "videoMetadata"}
 #: The fields that say what a part is (the API's ``Part`` union; ``text`` is read first).
 _KINDS = ("inlineData", "fileData", "functionCall", "functionResponse", "executableCode", "codeExecutionResult")
+#: A part's fields that say something about the part, not what it is.
+_ABOUT = ("videoMetadata", "partMetadata")
 #: The parts whose fields are shown as text: a code part's language then its code, a result's outcome then output.
 _CODE = {"executableCode": ("language", "code"), "codeExecutionResult": ("outcome", "output")}
 
@@ -47,13 +49,17 @@ def gemini_part_text(part: dict[str, Any]) -> str | None:
     summary as ``[thinking] TEXT``, media by their type and URI or size (``[inlineData part image/png, 1,024
     characters]``, never the bytes), code and its result as ``[executableCode part PYTHON]`` and
     ``[codeExecutionResult part OUTCOME_OK]`` each followed by its text, a ``functionResponse`` as
-    ``[tool call response NAME RESPONSE]`` (as ``otel`` shows a tool call response); None for a ``functionCall``
-    (read as a tool call) and for an object that is no Gemini part."""
+    ``[tool call response NAME RESPONSE]`` (as ``otel`` shows a tool call response), a part of another kind by its
+    field and value (``[toolCall part {...}]``); None for a ``functionCall`` (read as a tool call) and for an object
+    that is no Gemini part (no object in it)."""
     part = gemini_part(part)
     if isinstance(part.get("text"), str):
         return f"[thinking] {part['text']}" if part.get("thought") is True else part["text"]
     kind = next((k for k in _KINDS if isinstance(part.get(k), dict)), None)
-    if kind is None or kind == "functionCall":
+    if kind is None:  # a kind this reader does not know (a later API's): by its field and value, never refused
+        kind = next((k for k, v in part.items() if isinstance(v, dict) and k not in _ABOUT), None)
+        return None if kind is None else f"[{kind} part {as_text(part[kind])}]"
+    if kind == "functionCall":
         return None
     held = part[kind]
     if kind in ("inlineData", "fileData"):
