@@ -64,7 +64,7 @@ def test_the_exports_name_an_image_part_as_chat_does() -> None:
     asked = {"role": "user", "content": [{"type": "text", "text": "What is on this receipt?"},
                                          {"type": "image_url", "image_url": {"url": "https://x.example/r.png"}}]}
     read = message(asked)
-    assert read is not None and read.text == "What is on this receipt?\n[image_url part https://x.example/r.png]"
+    assert read is not None and read.text == "What is on this receipt?\n[image part https://x.example/r.png]"
 
 
 def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(tmp_path: Path) -> None:
@@ -130,3 +130,64 @@ def test_a_gemini_image_part_is_named_never_its_bytes() -> None:
     read = message(asked)
     assert read is not None and read.text == ("What is on this receipt?\n[inlineData part image/png, 110 characters]\n"
                                               "[fileData part image/png gs://b/r.png]")
+
+
+def test_openinference_reads_langchain_messages_as_the_chat_importer_does(tmp_path: Path) -> None:
+    # OpenInference unwrapped only `{"type": human|ai|system|tool, "data"}` and needed a `role`: a raw value holding
+    # a message `dumpd` serialised, or a ChatMessage (`{"type": "chat", "data": {"role", ...}}`), was kept as JSON
+    serialised = {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+                  "kwargs": {"content": "Refunding.", "tool_calls": [
+                      {"id": "c1", "name": "refund", "args": {"order": 42}}]}}
+    chat_message = {"type": "chat", "data": {"role": "assistant", "content": "Refunding."}}
+    for value, shown in ((serialised, '[tool call refund {"order": 42}]'), (chat_message, "")):
+        [call] = _openinference(tmp_path, {"messages": [value]})
+        assert call["content"] == "\n".join(t for t in ("Refunding.", shown) if t)
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps([{"type": "human", "data": {"content": "Refund order 42."}}, value]),
+                        encoding="utf-8")
+        [(data, _)] = converter(chat)(path)
+        assert data["trace"][1]["content"] == "Refunding."
+
+
+def test_an_image_is_named_the_same_by_chat_and_openinference(tmp_path: Path) -> None:
+    # was `[image_url part URL]` from chat and the exports (OpenAI's part type) and `[image part URL]` from
+    # OpenInference's flattened attributes and Anthropic's image blocks: one image, two wordings
+    url = "https://x.example/r.png"
+    shown = f"What is on this receipt?\n[image part {url}]"
+    for part in ({"type": "image_url", "image_url": {"url": url}}, {"type": "input_image", "image_url": url},
+                 {"type": "image", "source": {"type": "url", "url": url}}):
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps([{"role": "user", "content": [
+            {"type": "text", "text": "What is on this receipt?"}, part]}, {"role": "assistant", "content": "A fare."}]),
+            encoding="utf-8")
+        [(data, _)] = converter(chat)(path)
+        assert data["trace"][0]["content"] == shown, part
+    flat = {"openinference.span.kind": "LLM", "llm.output_messages.0.message.role": "assistant",
+            "llm.output_messages.0.message.content": "A fare.",
+            "llm.input_messages.0.message.role": "user",
+            "llm.input_messages.0.message.contents.0.message_content.type": "text",
+            "llm.input_messages.0.message.contents.0.message_content.text": "What is on this receipt?",
+            "llm.input_messages.0.message.contents.1.message_content.type": "image",
+            "llm.input_messages.0.message.contents.1.message_content.image.image.url": url}
+    span = {"traceId": "cd" * 16, "spanId": "01", "parentSpanId": "", "name": "llm",
+            "startTimeUnixNano": "1000000000", "endTimeUnixNano": "1000000005",
+            "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in flat.items()]}
+    path = tmp_path / "oi.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}), encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    assert data["briefing"]["goal"] == shown
+
+
+def test_the_chat_importer_reads_a_langchain_style_call_in_a_role_message_as_the_exports_do(tmp_path: Path) -> None:
+    # chat read a flat call's `arguments` only: a LangChain-style call (`args`) in a role/content message had its
+    # arguments lost (`{}`), which the exports' reader (the one reader of a tool call) read
+    said = {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "c1", "name": "refund", "args": {"order": 42}, "type": "tool_call"}]}
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Refund order 42."}, said,
+                                {"role": "tool", "tool_call_id": "c1", "content": "refunded"}]), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    call = data["trace"][1]
+    assert (call["kind"], call["tool"], call["arguments"]) == ("tool_call", "refund", {"order": 42})
+    read = message(said)
+    assert read is not None and read.calls == [("c1", "refund", '{"order": 42}')]

@@ -204,7 +204,7 @@ def test_an_inline_image_is_named_by_its_media_type_never_its_base64_bytes(tmp_p
         {"role": "assistant", "content": "A taxi fare."}]), encoding="utf-8")
     [(data, _)] = converter(chat)(path)
     assert data["trace"][0]["content"] == ("What is on this receipt?\n"
-                                           "[image_url part data:image/png;base64, 1,122 characters]")
+                                           "[image part data:image/png;base64, 1,122 characters]")
 
 
 def test_a_genai_uri_part_holding_a_data_uri_is_named_without_its_bytes() -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.exports import ITEM_INDEX, message
+from warroom.importers.exports import ITEM_INDEX, call_form, message, message_fields, message_usage
 
 #: LangChain's ``messages_to_dict`` types and the message classes ``dumpd`` names.
 _LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "AIMessageChunk"})
@@ -44,8 +44,8 @@ def _langchain(item: Any) -> Any:
     kind = item.get("type")
     if not isinstance(kind, str):  # a list or a mapping there: no type
         kind = None
-    if isinstance(item.get("data"), dict) and kind in _LANGCHAIN_TYPES:
-        return {"type": kind, **item["data"]}  # messages_to_dict: {"type", "data"}
+    if isinstance(item.get("data"), dict) and kind in _LANGCHAIN_TYPES:  # messages_to_dict: {"type", "data"}
+        return item
     if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(item.get("id"), list):
         return item
     if kind in _LANGCHAIN_TYPES and "content" in item:
@@ -99,7 +99,7 @@ def _langchain_message(item: Any) -> dict[str, Any]:
     """One LangChain message as a chat-completions message (read by the exports' reader of them)."""
     read = message(item)
     if read is None:  # a type the reader does not know: passed on for the checks to refuse by its role
-        return {"role": str(item.get("type")), "content": item.get("content")}
+        return {"role": str(item.get("type")), "content": message_fields(item).get("content")}
     out: dict[str, Any] = {"role": read.role, "content": read.text}
     if read.calls:
         out["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": a}}
@@ -107,6 +107,8 @@ def _langchain_message(item: Any) -> dict[str, Any]:
     if read.role == "tool":
         out["tool_call_id"] = read.call_id
         out["is_error"] = read.status == "error"  # a ToolMessage's status: a failed result
+    if (usage := message_usage(item)) is not None:  # an AIMessage's usage_metadata / response_metadata
+        out[RECORDED_USAGE] = {"input_tokens": usage[0], "output_tokens": usage[1]}
     return out
 
 
@@ -115,10 +117,8 @@ def _langchain_model(messages: list[Any]) -> str | None:
     Gemini's chat models write it, else ``model``, as Anthropic's and Ollama's do), or None."""
     model = None
     for m in messages:
-        fields = m.get("kwargs") if isinstance(m.get("kwargs"), dict) else m  # dumpd: the message's own fields
-        kind = m.get("type") if "kwargs" not in m else (m.get("id") or [""])[-1]
-        meta = fields.get("response_metadata")
-        if kind not in ("ai", "AIMessage", "AIMessageChunk") or not isinstance(meta, dict):
+        meta, read = message_fields(m).get("response_metadata"), message(m)
+        if read is None or read.role != "assistant" or not isinstance(meta, dict):
             continue
         name = meta.get("model_name") or meta.get("model")
         model = name if isinstance(name, str) and name.strip() else model
@@ -179,8 +179,9 @@ def _said(parts: list[Any]) -> dict[str, Any]:
     return out
 
 
-#: The key of a message made from an AutoGen message whose model call recorded its ``models_usage``: that usage, as a
-#: drill's (``input_tokens``, ``output_tokens``), read instead of an estimate.
+#: The key of a message made from a framework's message whose model call recorded its usage (AutoGen's
+#: ``models_usage``, LangChain's ``usage_metadata``): that usage, as a drill's (``input_tokens``, ``output_tokens``),
+#: read instead of an estimate.
 RECORDED_USAGE = "_recorded_usage"
 
 
@@ -203,8 +204,7 @@ def _autogen_said(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
     if kind in _AUTOGEN_REPEATS:
         return []
     if kind == "ToolCallRequestEvent" and isinstance(content, list):
-        calls = [{"id": c.get("id"), "type": "function", "function": {"name": c.get("name"), "arguments": c.get(
-            "arguments")}} if isinstance(c, dict) else c for c in content]
+        calls = [call_form(c) if isinstance(c, dict) else c for c in content]
         return [{"role": "assistant", "name": source, "content": "", "tool_calls": calls, ITEM_INDEX: i}]
     if kind == "ToolCallExecutionEvent" and isinstance(content, list):
         return [{"role": "tool", "tool_call_id": r.get("call_id"), "content": _text(r.get("content")),

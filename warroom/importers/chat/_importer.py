@@ -24,7 +24,8 @@ class Chat(TraceImporter):
     A file holds one conversation (an array of messages, or an object with `messages`), an array of them
     (tau-bench trajectories), or JSON Lines of them (*.jsonl), one drill per conversation; Anthropic content
     blocks, Gemini `contents`, legacy function calls and team transcripts (Magentic-One: `role: human`, then each
-    agent as the speaker) are read too. The drill clock and token counts are estimated; no answer key is written
+    agent as the speaker) are read too. The drill clock is estimated, and the token counts the file does not
+    record; no answer key is written
     (the author marks up the incident), unless --ground-truth gives the dataset's annotations. A bad file is reported
     as `path:line:col: message` and the rest still import. Exit status: 0 when every file imported, 1 when any failed, 2
     on usage errors.

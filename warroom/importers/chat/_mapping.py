@@ -229,6 +229,19 @@ def _agents(conv: Conversation) -> list[dict[str, Any]]:
             {"name": TOOLS, "role": "tool-host", "description": "The tools the assistant called."}]
 
 
+def _estimated(conv: Conversation) -> str:
+    """What the drill of ``conv`` estimates: the clock, and the token counts of the model turns the file does not
+    record (it records some: AutoGen's ``models_usage``, OpenAI's ``usage``...); which are recorded."""
+    turns = [m for m in conv.messages if m.role == "assistant"]
+    recorded = sum(m.usage is not None for m in turns)
+    if not recorded:
+        return "the drill clock (reading speed) and every token count (text length)"
+    if recorded == len(turns):
+        return "the drill clock (reading speed); recorded: every model turn's token counts, as the file gives them"
+    return (f"the drill clock (reading speed) and the token counts of {len(turns) - recorded} of {len(turns)} model "
+            "turns (text length); recorded: the others', as the file gives them")
+
+
 def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOptions | None = None
                                ) -> tuple[dict[str, Any], str]:
     """The drill for ``conv`` (read from ``file``) as plain data without an answer key, and its header comment."""
@@ -247,7 +260,7 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
                 f"An assistant (the executor) answering a user in a chat, with tools: {', '.join(tools) or 'none'}. "
                 "Timing is estimated from the text's length.")
     where = file.name + ("" if conv.index is None else f", conversation {conv.index} ({conv.where})")
-    estimated = "the drill clock (reading speed) and every token count (text length)"
+    estimated = _estimated(conv)
     prices = f"the prices ({options.price}, assumed)"
     return {
         "schema_version": 2,

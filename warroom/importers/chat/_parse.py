@@ -8,7 +8,14 @@ from typing import Any
 
 from warroom.importers.chat._frameworks import RECORDED_USAGE, framework_history, is_framework_history
 from warroom.importers.chat._shapes import normalize, sharegpt, system_prompt
-from warroom.importers.exports import ANSWERS_FIELD, is_responses_items, message_text, part_text, responses_messages
+from warroom.importers.exports import (
+    ANSWERS_FIELD,
+    is_responses_items,
+    message_text,
+    message_usage,
+    part_text,
+    responses_messages,
+)
 from warroom.importers.kit import MAX_CHAT_BYTES, TraceError, json_kind, json_lines, parse_json, read_text
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -36,7 +43,8 @@ class Message:
     answers_field: str = "tool_call_id"
     #: the agent a team's planner instructs (``Orchestrator (-> WebSurfer)``: ``WebSurfer``)
     to: str | None = None
-    #: the model call's usage as the file recorded it (AutoGen's ``models_usage``), None: estimated
+    #: the model call's usage as the file recorded it (AutoGen's ``models_usage``, LangChain's ``usage_metadata``,
+    #: OpenAI's and Anthropic's ``usage``, Gemini's ``usageMetadata``), None: estimated
     usage: dict[str, int] | None = None
 
 
@@ -169,10 +177,16 @@ def _message(m: Any, where: str) -> Message:
     if role == "tool" and not (isinstance(answers, str) and answers):
         raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
     name = m.get("name") if isinstance(m.get("name"), str) else None
-    recorded = m.get(RECORDED_USAGE) if role == "assistant" else None
+    recorded = (m.get(RECORDED_USAGE) or _usage(message_usage(m))) if role == "assistant" else None
     return Message(role, message_text(m), calls, answers if role == "tool" else None, name,
                    error=m.get("is_error") is True, answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")),
                    usage=recorded if isinstance(recorded, dict) else None)
+
+
+def _usage(tokens: tuple[int, int] | None) -> dict[str, int] | None:
+    """Token counts a message recorded (OpenAI's or Anthropic's ``usage``, Gemini's ``usageMetadata``) as a drill's
+    ``usage``."""
+    return None if tokens is None else {"input_tokens": tokens[0], "output_tokens": tokens[1]}
 
 
 def _tool_call(c: Any, where: str) -> ToolCall:

@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.importers.chat._frameworks import is_framework_history
-from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS
+from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, call_form, gemini_part
 from warroom.importers.kit import TraceError
 from warroom.importers.spans import as_text
 
@@ -59,7 +59,7 @@ def _anthropic_assistant(m: dict[str, Any], where: str) -> dict[str, Any]:
             raise TraceError(f"{where}.content[{m['content'].index(b)}]: a tool_use block needs an `id` and a "
                              "`name`")
     rest = [b for b in m["content"] if b not in uses]
-    calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
+    calls = [call_form(b) for b in uses]
     return {**m, "content": rest, "tool_calls": [*_listed(m.get("tool_calls")), *calls]}
 
 
@@ -87,7 +87,7 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
     parts = m.get("parts")
     if "content" in m or not isinstance(parts, list):
         return [m]
-    parts = [_camel_part(p) for p in parts]
+    parts = [gemini_part(p) for p in parts]
     asked = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
     told = [p["functionResponse"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)]
     out = [{"role": "tool", "tool_call_id": r.get("id"), "tool_name": r.get("name")}
@@ -96,23 +96,8 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
     turn = {k: v for k, v in m.items() if k != "parts"} | {"role": "assistant" if m.get("role") == "model"
                                                             else m.get("role"), "content": rest}
     if asked:
-        turn["tool_calls"] = [{"id": c.get("id"), "function": {"name": c.get("name"), "arguments": c.get("args", {})}}
-                              for c in asked]
+        turn["tool_calls"] = [call_form(c) for c in asked]
     return out + ([turn] if rest or asked or not told else [])
-
-
-#: Gemini's part keys as the Python SDK dumps them (google-genai's ``Content.model_dump()``: snake case) and as the
-#: REST API writes them.
-_GEMINI_KEYS = {"function_call": "functionCall", "function_response": "functionResponse", "inline_data": "inlineData",
-                "file_data": "fileData", "mime_type": "mimeType", "file_uri": "fileUri"}
-
-
-def _camel_part(part: Any) -> Any:
-    """A Gemini part with the Python SDK's snake-case keys as the REST API's (``function_call``: ``functionCall``)."""
-    if not isinstance(part, dict) or not _GEMINI_KEYS.keys() & part.keys():
-        return part
-    return {_GEMINI_KEYS.get(k, k): ({_GEMINI_KEYS.get(i, i): w for i, w in v.items()} if isinstance(v, dict) else v)
-            for k, v in part.items()}
 
 
 def _gemini_response(response: Any) -> dict[str, Any]:
@@ -132,8 +117,8 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(calls, list) or not any(isinstance(c, dict) and "function" not in c and "name" in c
                                               for c in calls):
         return m
-    fixed = [{**c, "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
-             if isinstance(c, dict) and "function" not in c and "name" in c else c for c in calls]
+    fixed = [{**c, **call_form(c)} if isinstance(c, dict) and "function" not in c and "name" in c else c
+             for c in calls]
     return {**m, "tool_calls": fixed}
 
 
@@ -175,8 +160,7 @@ def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]
     if m.get("role") == "assistant" and isinstance(fc, dict) and isinstance(m.get("tool_calls"), (list, type(None))):
         call_id = f"function_call-{i}"
         open_calls.append((call_id, str(fc.get("name"))))
-        call = {"id": call_id, "function": {"name": fc.get("name"), "arguments": fc.get("arguments", {})}}
-        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call]}
+        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call_form({"id": call_id, "function": fc})]}
     if m.get("role") == "function":
         match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
         match = match or (open_calls[-1] if open_calls else None)

@@ -1,11 +1,15 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
 from ._convert import Recorded, convert_export
+from ._gemini import gemini_answer, gemini_call, gemini_part, gemini_part_text
 from ._messages import (
     Message,
+    call_form,
     generation_info,
     message,
+    message_fields,
     message_text,
+    message_usage,
     messages,
     model_messages,
     model_said,
@@ -37,13 +41,20 @@ __all__ = [
     "UNFINISHED",
     "ancestors",
     "attach_tools",
+    "call_form",
     "convert_export",
     "error_text",
     "first_record",
+    "gemini_answer",
+    "gemini_call",
+    "gemini_part",
+    "gemini_part_text",
     "generation_info",
     "is_responses_items",
     "message",
+    "message_fields",
     "message_text",
+    "message_usage",
     "messages",
     "model_messages",
     "model_said",

@@ -2,7 +2,8 @@
 reader of a chat message, whose text (:func:`message_text`, :func:`part_text`) ``chat`` and OpenInference read too.
 
 Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
-"kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
+"kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``) and ``messages_to_dict``'s
+(``{"type": "ai", "data": {...}}``, what ``FileChatMessageHistory`` stores: :func:`message_fields`), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
 chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
@@ -19,13 +20,17 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.importers.exports._gemini import gemini_answer, gemini_call, gemini_part_text
 from warroom.importers.exports._responses import responses_messages
+from warroom.importers.exports._values import token_pair
 from warroom.importers.spans import Step, as_text
 
 #: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
+#: ``messages_to_dict``'s types (``{"type", "data"}``): ``chat``, a ChatMessage, holds its role in its data.
+_DATA_TYPES = (*_ROLES, "chat")
 _THOUGHT_PARTS = ("thinking", "reasoning")
 #: A message's own fields holding its thinking, and their mark: Ollama's, and DeepSeek's and vLLM's.
 _THOUGHT_FIELDS = {"thinking": "thinking", "reasoning_content": "reasoning"}
@@ -75,39 +80,59 @@ def message_text(body: dict[str, Any]) -> str:
 def part_text(part: Any) -> str | None:
     """One content part as a drill shows it, as every importer reads it: a text part's (or a bare string's) text
     verbatim, an Anthropic ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as
-    ``[reasoning] TEXT``, OpenAI's ``refusal`` part its refusal, any other part named (:func:`other_part`); None
-    for a tool call or tool result part (read as calls and tool messages) and for what is no part (an object
-    without a text ``type``)."""
+    ``[reasoning] TEXT``, OpenAI's ``refusal`` part its refusal, a Gemini part (no ``type``) as
+    :func:`gemini_part_text` shows it, any other part named (:func:`other_part`); None for a tool call or tool
+    result part (read as calls and tool messages) and for what is no part (an object without a text ``type``)."""
     if isinstance(part, str):
         return part
-    kind = part.get("type", "text") if isinstance(part, dict) else None
+    if isinstance(part, dict) and "type" not in part:
+        return gemini_part_text(part)
+    kind = part.get("type") if isinstance(part, dict) else None
     if not isinstance(kind, str):
         return None
-    if kind in _THOUGHT_PARTS and isinstance(part.get(kind), str):
-        return f"[{kind}] {part[kind]}"
-    if part.get("thought") is True and isinstance(part.get("text"), str):  # Gemini's thought summary
-        return f"[thinking] {part['text']}"
-    media = next((part[k] | {"kind": k} for k in ("inlineData", "fileData") if isinstance(part.get(k), dict)), None)
-    if media is not None:  # Gemini's: its media type and URI, or its bytes' size only
-        named = " ".join(n for n in (media["kind"] + " part", media.get("mimeType"), media.get("fileUri"))
-                         if isinstance(n, str) and n)
-        return f"[{named}, {len(media['data']):,} characters]" if isinstance(media.get("data"), str) else f"[{named}]"
+    if kind in _THOUGHT_PARTS and isinstance(part.get(kind, part.get("content")), str):  # GenAI's: `content`
+        return f"[{kind}] {part.get(kind, part.get('content'))}"
     for key in ("text", "refusal"):  # OpenAI's refusal part: its text under `refusal`
         if isinstance(part.get(key), str) and key in ("text", kind):
             return str(part[key])
-    return other_part(part) if kind == part.get("type") and kind not in _CALL_PARTS else None
+    if kind == "text":  # GenAI's text part holds its text in `content`; one with no text shows nothing
+        return part["content"] if isinstance(part.get("content"), str) else None
+    if kind in _GENAI_CALLS:
+        return _genai_call(part)
+    return other_part(part) if kind not in _CALL_PARTS else None
+
+
+#: OpenTelemetry GenAI's tool call parts (``gen_ai.*.messages``): their names as shown, and their fields shown.
+_GENAI_CALLS = {"tool_call": ("tool call", "name", "arguments"), "tool_call_response": (
+    "tool call response", "id", "response"), "server_tool_call": ("server tool call", "name", "server_tool_call"),
+    "server_tool_call_response": ("server tool call response", "id", "server_tool_call_response")}
+
+
+def _genai_call(part: dict[str, Any]) -> str | None:
+    """A GenAI tool call part as ``[tool call NAME ARGS]`` (as :meth:`Message.shown` shows a call), its response as
+    ``[tool call response ID RESPONSE]``, a server tool's (one the provider runs) as ``[server tool call NAME
+    CALL]`` and ``[server tool call response ID RESPONSE]``; None for a call without a name."""
+    shown, named, held = _GENAI_CALLS[part["type"]]
+    if named == "name" and not isinstance(part.get("name"), str):
+        return None
+    return "[" + " ".join(x for x in (shown, as_text(part.get(named)), as_text(part.get(held))) if x) + "]"
+
+
+#: Part types named by what they hold: one wording for an image whatever the API calls its part.
+_MEDIA_NAMES = {"image_url": "image", "input_image": "image", "input_audio": "audio", "input_file": "file"}
 
 
 def other_part(part: dict[str, Any]) -> str:
-    """A content part with no text, by its type and what it names, never its bytes: ``[image_url part
-    https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query": ...}]`` and result
-    (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
-    named: list[str] = []
+    """A content part with no text, by its type and what it names, never its bytes: ``[image part https://...]``
+    (OpenAI's ``image_url`` and the Responses API's ``input_image`` named as Anthropic's and OpenInference's image
+    parts are: :data:`_MEDIA_NAMES`), an Anthropic server tool's call ``[server_tool_use part web_search {"query":
+    ...}]`` and result (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
+    named = [part[k] for k in ("modality", "mime_type", "uri", "file_id") if isinstance(part.get(k), str) and part[k]]
     for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
         where = part.get(key)
-        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
-        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
-            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
+        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else (
+            where if key == "image_url" else None)  # the Responses API's input_image: the URL as text
+        named += [link] if isinstance(link, str) and link else []
     if isinstance(part.get("name"), str):
         named.append(part["name"])
         if "input" in part:
@@ -117,22 +142,33 @@ def other_part(part: dict[str, Any]) -> str:
         named.append(f"error {found['error_code']}")
     results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
                if isinstance(r, dict) and isinstance(r.get("url"), str)]
-    text = " ".join([f"{part['type']} part", *named])
+    named = [f"{n.split(',', 1)[0]}, {len(n):,} characters" if n.startswith("data:") else n for n in named]
+    kind = _MEDIA_NAMES.get(part["type"], part["type"])
+    text = " ".join([f"{kind} part", *named])  # a data: URL holds the bytes: only its media type and size
     return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
 
 
+def call_form(raw: dict[str, Any]) -> dict[str, Any]:
+    """One tool call, of any shape the module reads (OpenAI's ``{"id", "function": {"name", "arguments"}}``,
+    LangChain's ``{"id", "name", "args"}``, Anthropic's ``tool_use`` part ``{"id", "name", "input"}``, Gemini's
+    ``functionCall`` ``{"id"?, "name", "args"}``, a flat ``{"id", "name", "arguments"}`` as tau2-bench writes it),
+    as OpenAI's: its id, name and arguments as recorded (no ``arguments`` when it records none), for the reader of
+    the shape (:func:`message`, ``chat``) to check."""
+    if isinstance(raw.get("function"), dict):
+        return {"id": raw.get("id"), "function": raw["function"]}
+    key = next((k for k in ("args", "input", "arguments") if k in raw), None)
+    return {"id": raw.get("id"), "function": {"name": raw.get("name")} | ({"arguments": raw[key]} if key else {})}
+
+
 def _call(raw: Any) -> tuple[str, str, str] | None:
-    """One tool call, LangChain's, OpenAI's, Anthropic's ``tool_use`` part, Gemini's ``functionCall`` or a flat
-    ``{id, name, arguments}`` (tau2-bench); None when it is none of them."""
+    """One tool call (:func:`call_form`) as ``(id, name, arguments as text)``; None when it is none (no name)."""
     if not isinstance(raw, dict):
         return None
-    fn = raw.get("function")
-    name, args = (fn.get("name"), fn.get("arguments")) if isinstance(fn, dict) else (
-        raw.get("name"), next((raw[k] for k in ("args", "input", "arguments") if k in raw), None))
+    form = call_form(raw)
+    name, call_id = form["function"].get("name"), form["id"]
     if not isinstance(name, str) or not name:
         return None
-    call_id = raw.get("id")
-    return (call_id if isinstance(call_id, str) else "", name, as_text(args))
+    return (call_id if isinstance(call_id, str) else "", name, as_text(form["function"].get("arguments")))
 
 
 def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -146,7 +182,7 @@ def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
         raw = [p for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
     parts = body.get("parts")  # Gemini's: {"functionCall": {"id"?, "name", "args"}}
     if not raw and isinstance(parts, list):
-        raw = [p["functionCall"] for p in parts if isinstance(p, dict) and isinstance(p.get("functionCall"), dict)]
+        raw = [c for c in map(gemini_call, parts) if c is not None]
     calls = [c for c in map(_call, raw) if c is not None]
     legacy = body.get("function_call") or (extra.get("function_call") if isinstance(extra, dict) else None)
     if not calls and isinstance(legacy, dict) and (c := _call({"function": legacy})) is not None:
@@ -160,6 +196,23 @@ def _pair(item: Any) -> bool:
             and item[0].strip().lower() in _PAIR_ROLES and isinstance(item[1], (str, list)))
 
 
+def _serialised(item: dict[str, Any]) -> bool:
+    """Whether ``item`` is a message LangChain's ``dumpd`` serialised (``{"lc": 1, "id": [...], "kwargs": {...}}``)."""
+    ids = item.get("id")
+    return item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and bool(ids)
+
+
+def message_fields(item: dict[str, Any]) -> dict[str, Any]:
+    """A message's own fields: a LangChain message serialised by ``dumpd`` holds them in ``kwargs``, one written by
+    ``messages_to_dict`` in ``data`` (``{"type": "ai", "data": {...}}``, given its ``type``); any other message
+    is its own."""
+    if _serialised(item):
+        return dict(item["kwargs"])
+    if "role" not in item and isinstance(item.get("data"), dict) and item.get("type") in _DATA_TYPES:
+        return {**item["data"], "type": item["type"]}
+    return item
+
+
 def message(item: Any) -> Message | None:
     """One message of any shape the module reads, or None when ``item`` is not a message."""
     if _pair(item):
@@ -168,17 +221,20 @@ def message(item: Any) -> Message | None:
         return None
     if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
         return _responses_item(item)
-    body, role = item, item.get("role")
-    ids = item.get("id")
-    if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and ids:
-        body = item["kwargs"]
-        role = body.get("role") if ids[-1] == "ChatMessage" else _ROLES.get(str(ids[-1]))
-    elif not isinstance(role, str) and isinstance(item.get("type"), str) and "content" in item:
-        role = _ROLES.get(item["type"])
+    body = message_fields(item)
+    role = body.get("role")
+    if _serialised(item):
+        role = role if item["id"][-1] == "ChatMessage" else _ROLES.get(str(item["id"][-1]))
+    elif not isinstance(role, str) and isinstance(body.get("type"), str) and "content" in body:
+        role = _ROLES.get(body["type"])
     if not isinstance(role, str) or not role:
         return None
     role = "assistant" if role == "model" else role  # Gemini's name for the model's turns
     status, call_id = body.get("status"), body.get("tool_call_id")
+    parts = body["parts"] if isinstance(body.get("parts"), list) else []
+    answers = [a for a in map(gemini_answer, parts) if a is not None]
+    if answers and len(answers) == len(parts):  # a Gemini turn of function responses: the tools' answers
+        role, call_id = "tool", answers[0].get("id")
     return Message(role, message_text(body), _calls(body), call_id if isinstance(call_id, str) else "",
                    status if isinstance(status, str) else "")
 
@@ -235,13 +291,32 @@ def generation_info(value: Any, key: str) -> Any:
             if not isinstance(g, dict):
                 continue
             msg = g.get("message")
-            body = msg.get("kwargs", msg) if isinstance(msg, dict) else {}
-            body = body if isinstance(body, dict) else {}
+            body = message_fields(msg) if isinstance(msg, dict) else {}
             for holder in (g.get("generation_info"), g, body.get("response_metadata"), body.get("usage_metadata"),
                            body):
                 if isinstance(holder, dict) and holder.get(key) is not None:
                     return holder[key]
     return None
+
+
+#: Where a message records its model call's token counts (``(input, output)`` keys): LangChain's ``usage_metadata``,
+#: OpenAI's and Anthropic's ``usage``, Gemini's ``usageMetadata`` (snake case as google-genai dumps it).
+_USAGE = (("usage_metadata", "input_tokens", "output_tokens"), ("usage", "prompt_tokens", "completion_tokens"),
+          ("usage", "input_tokens", "output_tokens"), ("usageMetadata", "promptTokenCount", "candidatesTokenCount"),
+          ("usage_metadata", "prompt_token_count", "candidates_token_count"))
+#: The same in LangChain's ``response_metadata``: OpenAI's ``token_usage``, Anthropic's ``usage``.
+_META_USAGE = (("token_usage", "prompt_tokens", "completion_tokens"), ("usage", "input_tokens", "output_tokens"))
+
+
+def message_usage(item: dict[str, Any]) -> tuple[int, int] | None:
+    """The ``(input, output)`` token counts a message records for the model call that wrote it (:data:`_USAGE`, then
+    LangChain's ``response_metadata``), both read (:func:`token_pair`), else None."""
+    body = message_fields(item)
+    meta = body.get("response_metadata")
+    held = [(body.get(h), i, o) for h, i, o in _USAGE]
+    held += [(meta.get(h), i, o) for h, i, o in _META_USAGE] if isinstance(meta, dict) else []
+    tokens = token_pair((h.get(i), h.get(o)) for h, i, o in held if isinstance(h, dict))
+    return (tokens[0], tokens[1]) if tokens[0] is not None and tokens[1] is not None else None
 
 
 def model_messages(value: Any) -> list[Message]:

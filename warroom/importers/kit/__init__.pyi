@@ -18,7 +18,16 @@ from ._importer import (
     TraceImporter,
     run_import,
 )
-from ._keyed import CLOSING_EVENT_ID, DAMAGE_UNIT, DEADLINE_WINDOW, READING_TIME, Annotation, checked_drill, key_drill
+from ._keyed import (
+    CLOSING_EVENT_ID,
+    DAMAGE_UNIT,
+    DEADLINE_WINDOW,
+    READING_TIME,
+    Annotation,
+    checked_drill,
+    key_drill,
+    wasted_turn,
+)
 from ._naming import MAX_ID_CHARS, drill_id
 from ._pace import (
     CHARS_PER_TOKEN,
@@ -127,5 +136,6 @@ __all__ = [
     "refusal_position",
     "run_import",
     "warn",
+    "wasted_turn",
     "writable_values",
 ]

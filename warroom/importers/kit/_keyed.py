@@ -47,24 +47,26 @@ class Annotation:
     ending: str = "The run ends here, with the task failed."
 
 
-def _damage(events: list[dict[str, Any]], after: int, prices: dict[str, Any]) -> list[dict[str, Any]]:
-    """One wasted agent turn for each model turn after trace index ``after`` (a turn that carries usage: chat
-    tool calls of a turn without text carry it on the first call), its estimated cost in the note."""
+def wasted_turn(ev: dict[str, Any], note: str, models: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """The damage entry of one agent turn ``ev`` wasted after the fault (``note`` says whose), and its estimated USD
+    at the drill's ``models`` prices: a turn that carries usage is a model call, its cost in the note."""
     from warroom.importers.kit._pace import model_cost
     from warroom.importers.kit._rules import Price
 
-    out = []
-    for ev in events[after + 1:]:
-        usage = ev.get("usage")
-        if ev.get("kind") not in TURN_KINDS and not (ev.get("kind") == "tool_call" and usage):
-            continue
-        note = f"{ev.get('agent', 'the agent')}'s turn after the fault"
-        if usage:
-            model = prices["planner" if ev.get("kind") == "planner_call" else "executor"]
-            cost = model_cost(usage, Price(model["input_usd_per_mtok"], model["output_usd_per_mtok"]))
-            note += f" (model call, est. {usd(cost)})"  # as Who&When's notes and every amount shown (core.text)
-        out.append({"event": ev["id"], "amount": 1, "note": note})
-    return out
+    usage, cost = ev.get("usage"), 0.0
+    if usage:
+        model = models["planner" if ev.get("kind") == "planner_call" else "executor"]
+        cost = model_cost(usage, Price(model["input_usd_per_mtok"], model["output_usd_per_mtok"]))
+        note += f" (model call, est. {usd(cost)})"  # as every amount shown (core.text)
+    return {"event": ev["id"], "amount": 1, "note": note}, cost
+
+
+def _damage(events: list[dict[str, Any]], after: int, prices: dict[str, Any]) -> list[dict[str, Any]]:
+    """One wasted agent turn for each model turn after trace index ``after`` (a turn that carries usage: chat
+    tool calls of a turn without text carry it on the first call), its estimated cost in the note."""
+    return [wasted_turn(ev, f"{ev.get('agent', 'the agent')}'s turn after the fault", prices)[0]
+            for ev in events[after + 1:]
+            if ev.get("kind") in TURN_KINDS or (ev.get("kind") == "tool_call" and ev.get("usage"))]
 
 
 def key_drill(data: dict[str, Any], annotation: Annotation, reading_time: float = READING_TIME) -> dict[str, Any]:

@@ -122,6 +122,7 @@ def tool_step(step: Step, run: dict[str, Any], run_type: str) -> None:
             if isinstance(docs, list) else outputs
         return
     step.arguments = tool_arguments(_unwrap(inputs, "input"))
+    step.arguments_hidden = inputs == {}  # LANGSMITH_HIDE_INPUTS: a tool run's inputs are {"input": ...} otherwise
     result = _unwrap(outputs, "output")
     result = tool_answer(step, result, result)
     call_id = _get(inputs, "tool_call_id") or _get(run, "extra", "metadata", "tool_call_id")

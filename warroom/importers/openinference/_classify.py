@@ -21,7 +21,7 @@ from openinference.semconv.trace import (
 )
 
 from warroom.core.files import record_json
-from warroom.importers.exports import Message
+from warroom.importers.exports import Message, part_text
 from warroom.importers.openinference._values import json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
@@ -103,12 +103,12 @@ _MEDIA = ("image", "audio", "video", "document", "file")
 
 
 def _media_part(part: dict[str, Any]) -> str:
-    """A media content part by its type and URL (``message_content.image.image.url``; a ``data:`` URL by its media
-    type and size only, never its bytes)."""
-    kind = as_text(part.get(MessageContentAttributes.MESSAGE_CONTENT_TYPE))
-    url = as_text(part.get(f"{MessageContentAttributes.MESSAGE_CONTENT_IMAGE}.{ImageAttributes.IMAGE_URL}"))
-    url = f"{url.split(',', 1)[0]}, {len(url):,} characters" if url.startswith("data:") else url
-    return f"[{kind} part {url}]".replace(" ]", "]")
+    """A media content part by its type and URL (``message_content.image.image.url``) as the one reader of a
+    content part names it (:func:`~warroom.importers.exports.part_text`: a ``data:`` URL by its media type and size
+    only, never its bytes)."""
+    url = part.get(f"{MessageContentAttributes.MESSAGE_CONTENT_IMAGE}.{ImageAttributes.IMAGE_URL}")
+    return part_text({"type": as_text(part.get(MessageContentAttributes.MESSAGE_CONTENT_TYPE)),
+                      "image_url": {"url": as_text(url)}}) or ""
 
 
 def _message(message: dict[str, Any]) -> Message:
@@ -302,6 +302,7 @@ def classify(span: Span) -> Step:
             {"query": value} if value is not None else {})
         if not step.arguments and raw is not None:
             step.arguments = as_arguments(raw)
+        step.arguments_hidden = SpanAttributes.INPUT_VALUE in masked and raw is None  # HIDE_INPUTS
         docs = _indexed(a, SpanAttributes.RETRIEVAL_DOCUMENTS, DocumentAttributes.DOCUMENT_CONTENT)
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
         step.not_recorded = (((value is None and raw is None) or SpanAttributes.OUTPUT_VALUE in masked)

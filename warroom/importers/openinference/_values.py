@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.files import record_json
-from warroom.importers.exports import Message, message, responses_messages
+from warroom.importers.exports import RESPONSES_ITEMS, Message, message, message_fields, responses_messages
 
 
 def json_value(value: Any, mime_type: Any) -> Any:
@@ -91,20 +91,14 @@ def _responses(doc: Any) -> bool:
         isinstance(r, dict) and r.get("object") == "response" and isinstance(r.get("output"), list) for r in doc)
 
 
-#: LangChain's message types (``messages_to_dict``: ``{"type", "data"}``, as LangGraph's state is recorded) as roles.
-_LANGCHAIN_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
-
-
 def _message(item: Any) -> Message | None:
-    """One message (``{"role", "content", "tool_calls"?}``, or LangChain's ``{"type", "data"}``) as
+    """One message (``{"role", "content", "tool_calls"?}``, or LangChain's: ``{"type", "data"}`` too) as
     :func:`~warroom.importers.exports.message` reads it (the one reader of a chat message: its text parts, thinking,
-    tool calls), or None for anything else."""
-    if isinstance(item, dict) and "role" not in item and isinstance(item.get("data"), dict) \
-            and isinstance(item.get("type"), str) and item["type"] in _LANGCHAIN_ROLES:
-        item = {**item["data"], "role": _LANGCHAIN_ROLES[item["type"]]}
-    if not isinstance(item, dict) or not isinstance(item.get("role"), str):
+    tool calls), or None for anything else (a Responses API item, a message whose content is no text or parts)."""
+    if not isinstance(item, dict) or ("role" not in item and item.get("type") in RESPONSES_ITEMS):
         return None
-    return message(item) if isinstance(item.get("content"), str | list | None) else None
+    read = message(item)
+    return read if read is not None and isinstance(message_fields(item).get("content"), str | list | None) else None
 
 
 def _response_items(items: list[Any]) -> list[Message] | None:

@@ -145,6 +145,9 @@ def _model_event(tr: _Trace, step: Step, planner: str | None) -> dict[str, Any]:
 
 #: A tool result a span did not record (content capture off): never an empty result.
 NOT_RECORDED = "(not recorded: the trace holds no result for this tool call; its content was not captured)"
+#: The arguments of a tool call whose input the tracer hid or did not capture: never empty arguments (``{}``).
+ARGUMENTS_NOT_RECORDED = {"arguments": "(not recorded: the trace holds no arguments for this tool call; its input "
+                                       "was hidden or not captured)"}
 
 
 def _arguments(tr: _Trace, step: Step) -> dict[str, Any]:
@@ -177,6 +180,8 @@ def _tool_events(tr: _Trace, step: Step, planner: str | None) -> tuple[dict[str,
     output, failed = unwrap_result(step.result)
     if step.not_recorded:
         output = NOT_RECORDED
+    if (step.arguments_hidden or step.not_recorded) and not call["arguments"]:
+        call["arguments"] = dict(ARGUMENTS_NOT_RECORDED)
     result: dict[str, Any] = {"kind": "tool_result", "agent": TOOLS,
                               "output": output if output is not None else (step.error or ""),
                               "status": "error" if step.span.error or step.error or failed else "ok",

@@ -49,6 +49,9 @@ class Step:
     graph_parent: str | None = None
     #: a tool span that records neither its arguments nor its result (content capture off)
     not_recorded: bool = False
+    #: a tool span whose input the tracer hid (``LANGSMITH_HIDE_INPUTS``, ``OPENINFERENCE_HIDE_INPUTS``): its
+    #: arguments are not recorded, not empty
+    arguments_hidden: bool = False
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
     #: input is one bare value
     asked_arguments: dict[str, str] = field(default_factory=dict)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.text import usd
 from warroom.importers.kit import (
     CLOSING_EVENT_ID,
     DAMAGE_UNIT,
@@ -13,7 +12,7 @@ from warroom.importers.kit import (
     checked_drill,
     drill_id,
     dump_drill_yaml,
-    model_cost,
+    wasted_turn,
 )
 from warroom.importers.who_and_when import _prose as prose
 from warroom.importers.who_and_when._cast import cast_agents
@@ -31,25 +30,16 @@ from warroom.importers.who_and_when._rules import (
 CHECKED = "the drill made from this record"
 
 
-def _damage(record: Record, draft: Draft, options: ImportOptions) -> tuple[list[dict[str, Any]], float]:
+def _damage(record: Record, draft: Draft, models: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
     """The damage entries (one wasted agent turn per history message after the mistake, or the closing event) and
-    the estimated USD of the model calls among them."""
-    entries: list[dict[str, Any]] = []
-    wasted_usd = 0.0
+    the estimated USD of the model calls among them (:func:`~warroom.importers.kit.wasted_turn`)."""
     by_id = {ev["id"]: ev for ev in draft.events}
-    for i in range(record.mistake_step + 1, len(record.history)):
-        ev = by_id[draft.event_of[i]]
-        note = f"turn {i} by {record.history[i].speaker} after the fault"
-        usage = ev.get("usage")
-        if usage:
-            price = options.planner_price if ev["kind"] == "planner_call" else options.executor_price
-            call_usd = model_cost(usage, price)
-            wasted_usd += call_usd
-            note += f" (model call, est. {usd(call_usd)})"
-        entries.append({"event": ev["id"], "amount": 1, "note": note})
+    wasted = [wasted_turn(by_id[draft.event_of[i]], f"turn {i} by {record.history[i].speaker} after the fault", models)
+              for i in range(record.mistake_step + 1, len(record.history))]
+    entries = [entry for entry, _ in wasted]
     if CLOSING_EVENT_ID in by_id:
         entries.append({"event": CLOSING_EVENT_ID, "amount": 1, "note": "the run goes on to a wrong final answer"})
-    return entries, wasted_usd
+    return entries, sum(cost for _, cost in wasted)
 
 
 def _models(record: Record, options: ImportOptions) -> dict[str, Any]:
@@ -75,7 +65,8 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
         raise RecordError(f"history step {record.mistake_step} is outside every plan step")
     plan_ids = [s["id"] for s in draft.plan]
     cascade = plan_ids[plan_ids.index(origin) + 1 :]
-    entries, wasted_usd = _damage(record, draft, options)
+    models = _models(record, options)
+    entries, wasted_usd = _damage(record, draft, models)
     deadline = place_deadline(times[evidence_id], min(times[e["event"]] for e in entries))
     kind = prose.guess_fault_kind(record.mistake_reason)
     found = prose.Mistake(evidence_id, origin, len(cascade), wasted_usd)
@@ -84,7 +75,6 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     # Never the annotated mistake agent: domain tags are shown before the drill is played (the fault kind, not a
     # domain tag, is shown only in the debrief: warroom.core.model._hygiene).
     tags = ["domain:imported", "domain:who-and-when", f"domain:{record.subset}", kind]
-    models = _models(record, options)
     agents = cast_agents(record, draft, models["planner"]["name"], models["executor"]["name"])
     return {
         "schema_version": 2,
