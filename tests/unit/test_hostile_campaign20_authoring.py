@@ -1,0 +1,65 @@
+"""The twentieth hostile campaign, on the author's tools (drills written by hand, validate, check, migrate, retime,
+project, variants, drill sets, annotate): each case it found, with the right behaviour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _full(tmp_path: Path, extra: str = "") -> Any:
+    from warroom.core.author import example_text
+    from warroom.core.load import load_drill
+
+    path = tmp_path / "full.yaml"
+    path.write_text(example_text("full", "full", "drill.schema.json") + extra, encoding="utf-8")
+    return load_drill(path)
+
+
+def _with_output(drill: Any, event_id: str, output: Any, twin: bool = False) -> Any:
+    """``drill`` (no twin unless ``twin``) with the output of its tool result ``event_id`` replaced."""
+    trace = [e.model_copy(update={"output": output}) if e.id == event_id else e for e in drill.trace]
+    return drill.model_copy(update={"trace": trace, **({} if twin else {"twin": None})})
+
+
+@pytest.mark.parametrize("sound", [
+    {"currency": "USD"}, {"partial": False}, {"errors": []}, {"source": "primary"}, {"cache_age_s": 0},
+    {"next_cursor": None, "total_count": 2}, {"cache_age_s": 0, "as_of": "2031-01-01"},
+    {"items_timed_out": False}, {"write_errors": [], "matched_count": 2, "modified_count": 2},
+])
+def test_a_hand_written_runs_sound_looking_field_makes_another_run(tmp_path: Path, sound: dict[str, Any]) -> None:
+    """The run fingerprint dropped the fields a projection's twin adds to say a result is sound (`currency`,
+    `partial: false`, `total_count` beside a null cursor, `as_of` beside `cache_age_s: 0` ...) from every tool
+    result of every run: two hand-written runs differing only in such a field (a price in USD, the same price in
+    EUR) were one run. Only the fields a twin's `replace` gives are left out."""
+    from warroom.core.library import run_events, run_fingerprint
+
+    drill = _full(tmp_path)
+    one = _with_output(drill, "e15", {"paid": 20})
+    other = _with_output(drill, "e15", {"paid": 20, **sound})
+    assert run_fingerprint(one) != run_fingerprint(other)
+    assert run_events(one) != run_events(other)
+    if "currency" in sound:
+        eur = _with_output(drill, "e15", {"paid": 20, "currency": "EUR"})
+        assert run_fingerprint(eur) != run_fingerprint(other)
+
+
+def test_a_twins_sound_fields_are_still_left_out_of_its_replaced_result(tmp_path: Path) -> None:
+    """What a twin's `replace` adds to say its result is sound stays out of the fingerprint: a fault drill whose
+    twin gives the result with `next_cursor: null` and `total_count` is of the run without them."""
+    from warroom.core.library import run_fingerprint
+    from warroom.core.model import EventChange
+
+    drill = _full(tmp_path)
+    assert drill.twin is not None
+    healthy = {"invoices": 40, "returned": 20}
+    change = EventChange.model_validate({"output": {**healthy, "total_count": 20, "next_cursor": None}})
+    twin = drill.twin.model_copy(update={"replace": {**drill.twin.replace, "e06": change}})
+    projected = drill.model_copy(update={"twin": twin})
+    from warroom.core.model import twin_of
+
+    source = twin_of(drill.model_copy(update={"twin": drill.twin.model_copy(update={"replace": {
+        **drill.twin.replace, "e06": EventChange.model_validate({"output": healthy})}})}))
+    assert run_fingerprint(projected) == run_fingerprint(source)
