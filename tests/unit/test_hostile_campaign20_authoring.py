@@ -63,3 +63,26 @@ def test_a_twins_sound_fields_are_still_left_out_of_its_replaced_result(tmp_path
     source = twin_of(drill.model_copy(update={"twin": drill.twin.model_copy(update={"replace": {
         **drill.twin.replace, "e06": EventChange.model_validate({"output": healthy})}})}))
     assert run_fingerprint(projected) == run_fingerprint(source)
+
+
+def test_jitter_moves_a_probes_answer_by_time_with_the_event_after_it(tmp_path: Path) -> None:
+    """Variant jitter moved every trace event but left a probe's earlier answer by time (`until: 13`, written for
+    the matcher's retries at 13 s) where it was: a variant releasing the retries at 12.1 s kept answering "it has
+    run once and failed" after them, one releasing them at 13.9 s answered as though they were out before they
+    were. The `until` moves with the event after it (as `warroom project` and the re-timing move it)."""
+    from warroom.core.author import example_text
+    from warroom.core.load import load_drill
+    from warroom.core.variants import apply_variant
+
+    text = example_text("full", "full", "drill.schema.json").replace("{until_event: e10,", "{until: 13,")
+    path = tmp_path / "full.yaml"
+    path.write_text(text + "variants:\n  jitter: {max_seconds: 1}\n", encoding="utf-8")
+    drill = load_drill(path)
+    moved = 0
+    for seed in range(12):
+        variant = apply_variant(drill, seed)
+        retries = next(e.t for e in variant.trace if e.id == "e10")
+        [answer] = next(p for p in variant.probes if p.id == "p2").answers
+        assert answer.until == retries, seed
+        moved += retries != 13
+    assert moved
