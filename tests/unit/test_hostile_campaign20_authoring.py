@@ -86,3 +86,40 @@ def test_jitter_moves_a_probes_answer_by_time_with_the_event_after_it(tmp_path: 
         assert answer.until == retries, seed
         moved += retries != 13
     assert moved
+
+
+def _basic_text(**moves: float) -> str:
+    """`warroom new`'s basic skeleton (id ``basic``), with the ``t`` of the events named moved."""
+    import re
+
+    from warroom.core.author import skeleton_text
+
+    text = skeleton_text("basic")
+    for event_id, t in moves.items():
+        text, n = re.subn(rf"(  - id: {event_id}\n    t: )[0-9.]+\n", rf"\g<1>{t:g}\n", text)
+        assert n == 1, event_id
+    return text
+
+
+def test_evidence_released_when_the_drill_starts_fails_check_by_rule_1(tmp_path: Path) -> None:
+    """A drill whose earliest evidence comes at 0 s (the query and its failed result at the drill's first moment,
+    after a planner call of no step) passed `warroom check` with only the newest-guess warning: the evidence is on
+    screen before the trainee has read anything, which fairness rule 1 (docs/authoring.md) fails ("release the
+    earliest evidence after the first trace event"), but the rule judged only whether the trigger-happy trainee's
+    first escalation, of the planner call's step, was a hit. Check fails it by rule 1, at the evidence; the advice
+    followed (the result a second later) passes."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    path = tmp_path / "basic.yaml"
+    path.write_text(_basic_text(e02=0, e03=0), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 1 and "FAIL basic" in result.output, result.output
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "evidence: [e03]" in text)
+    assert (f"basic.yaml:{line}:13: fairness rule trigger-happy-contains: the earliest evidence, e03, is out at 0 s, "
+            "with the first trace event: it is on screen when the drill starts") in result.output
+    assert "Release the earliest evidence after the first trace event" in result.output
+    path.write_text(_basic_text(e02=0, e03=1), encoding="utf-8")
+    followed = CliRunner().invoke(main, ["check", str(path)])
+    assert "trigger-happy-contains" not in followed.output, followed.output
