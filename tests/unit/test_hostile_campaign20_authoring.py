@@ -123,3 +123,27 @@ def test_evidence_released_when_the_drill_starts_fails_check_by_rule_1(tmp_path:
     path.write_text(_basic_text(e02=0, e03=1), encoding="utf-8")
     followed = CliRunner().invoke(main, ["check", str(path)])
     assert "trigger-happy-contains" not in followed.output, followed.output
+
+
+@pytest.mark.parametrize(("written", "unit", "shown"), [
+    ("0.001", "wrong reports published", "0"), ("12.345", "wrong reports published", "12.35"),
+    ("12.345", "USD sent in error", "$12.35")])
+def test_a_damage_amount_the_meter_would_show_otherwise_is_refused(
+        tmp_path: Path, written: str, unit: str, shown: str) -> None:
+    """A damage amount of 0.001 (or 12.345) validated, and play showed it as the damage meter and the scorecard
+    show every amount, to two decimals: "damage 0 of 0", a containment that saved "0". Validate reads the amounts as
+    play shows them, and refuses one shown as another number, at the amount."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    text = _basic_text().replace("{event: e07, amount: 1,", f"{{event: e07, amount: {written},")
+    text = text.replace('unit: "wrong reports published"', f'unit: "{unit}"')
+    path = tmp_path / "basic.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if f"amount: {written}," in t)
+    column = text.splitlines()[line - 1].index(written) + 1
+    assert result.exit_code == 1, result.output
+    assert (f"basic.yaml:{line}:{column}: damage amount {written} shows as {shown} on the damage meter and the "
+            "scorecard") in result.output

@@ -20,6 +20,7 @@ model call with a usage, and a budget deadline is passed by the full damage (:fu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,7 +29,7 @@ from warroom.core.rules._events import EventRules
 from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._probes import probe_times, unknown_reference
 from warroom.core.rules._reader import Ev, Unloaded, known
-from warroom.core.text import Suggester
+from warroom.core.text import Suggester, damage_amount, exact_figure
 
 #: The problem of a drill with neither ``answer_key`` nor ``all_clear`` (an imported trace before its mark-up): it
 #: names every field the answer key needs, so the author knows exactly what is missing.
@@ -296,6 +297,9 @@ class AnswerKeyRules:
             self.block("damage comes after the earliest evidence", entries_gap)
         events = [((*loc, "event"), self.r.child(entry, loc, "event")) for loc, entry in entries]
         self.no_twice(events, "damage event", "damage entry")
+        unit = self.r.child(damage, base, "unit")
+        for loc, entry in entries:
+            self.amount_shown((*loc, "amount"), self.r.child(entry, loc, "amount"), unit)
         for loc, event_id in events:
             if not self.refs.check_trace_event(loc, event_id, "damage event"):
                 continue
@@ -309,6 +313,21 @@ class AnswerKeyRules:
                          f"{q(earliest.id)} (t={earliest.t:g} s): no trainee could escalate in time to prevent it; "
                          "damage must come strictly after the first evidence (move the damage to a later event, "
                          "or the evidence earlier)")
+
+    def amount_shown(self, loc: Loc, value: Any, unit: Any) -> None:
+        """Report a damage amount that play shows as another number (the damage meter, the scorecard and the
+        debrief show an amount to two decimals, a USD amount as money: 0.001 shows as 0, 12.345 as 12.35)."""
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
+            return  # not a number, or out of range: the field's own check says so
+        shown = damage_amount(float(value), unit if isinstance(unit, str) else None)
+        try:
+            read = float(shown.lstrip("$").replace(",", ""))
+        except ValueError:  # a form that reads as no number: nothing to compare
+            return
+        if not math.isclose(read, value, rel_tol=1e-12, abs_tol=0.0):
+            self.add(loc, f"damage amount {exact_figure(value)} shows as {shown} on the damage meter and the "
+                     "scorecard (amounts show to two decimals, and money as dollars and cents): write it with at most "
+                     "two decimals, or count in a smaller unit (cents, grams, seconds)")
 
     def repeat_of(self, ev: Ev) -> Any:
         """The ``repeat`` of the trace event ``ev`` as read (None, a Repeat, plain data or unloaded)."""
