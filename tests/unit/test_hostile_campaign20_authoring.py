@@ -147,3 +147,24 @@ def test_a_damage_amount_the_meter_would_show_otherwise_is_refused(
     assert result.exit_code == 1, result.output
     assert (f"basic.yaml:{line}:{column}: damage amount {written} shows as {shown} on the damage meter and the "
             "scorecard") in result.output
+
+
+def test_a_set_written_with_id_is_one_problem_in_one_wording_at_the_id_key(tmp_path: Path) -> None:
+    """A drill set written with `id:` for `set:` was caught twice, by two predicates with two wordings (the drill
+    loader's "looks like a drill set ... without its `set` key", the drill-set loader's "this drill set has no
+    `set` key"), both at the file's first line whatever line the `id:` was on. One predicate, one message, at the
+    `id` key."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    path = tmp_path / "week-1.set.yaml"
+    path.write_text("# week 1\ntitle: Week 1\n  \nid: week-1\ndrills:\n  - duplicate-charge-refunds\n",
+                    encoding="utf-8")
+    env = {"WARROOM_DATA_DIR": str(tmp_path / "data"), "WARROOM_CACHE_DIR": str(tmp_path / "cache")}
+    message = (f"{path}:4:1: this file looks like a drill set (a `drills` list) without its `set` key: a drill set "
+               "names itself with `set: ID`, not `id: ID` (docs/drill-sets.md)")
+    validated = CliRunner().invoke(main, ["validate", str(path)], env=env)
+    listed = CliRunner().invoke(main, ["scores", "--set", str(path)], env=env)
+    assert validated.exit_code == listed.exit_code == 1
+    assert message in validated.output and message in listed.output, (validated.output, listed.output)
