@@ -168,3 +168,30 @@ def test_a_set_written_with_id_is_one_problem_in_one_wording_at_the_id_key(tmp_p
     listed = CliRunner().invoke(main, ["scores", "--set", str(path)], env=env)
     assert validated.exit_code == listed.exit_code == 1
     assert message in validated.output and message in listed.output, (validated.output, listed.output)
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ('title: "Weekly signup report"', 'title: "Weekly signup report (error flag ignored)"', "title"),
+    ("objective: Signups per plan for the last 7 days from the warehouse, with a total.",
+     "objective: Signups per plan for the last 7 days; watch for error_flag_ignored.", "plan step s1's objective"),
+    ("title: Post to Slack", "title: Post to Slack (wrong reports published)", "plan step s3's title"),
+])
+def test_a_title_or_plan_step_that_names_the_fault_is_warned_about_as_the_briefing_is(
+        tmp_path: Path, old: str, new: str, where: str) -> None:
+    """The title, the plan's step titles and objectives are shown before the debrief as the briefing is
+    (docs/authoring.md: they "describe the task and the stakes, never the fault"), but only the briefing and the
+    domain tags were searched for the fault kind's name or the damage unit: a plan objective saying
+    `error_flag_ignored` validated without a word. Validate warns about each, at its line."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    text = _basic_text()
+    assert old in text
+    text = text.replace(old, new)
+    path = tmp_path / "basic.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if new in t)
+    assert result.exit_code == 0, result.output
+    assert f"basic.yaml:{line}:" in result.output and f"warning: {where} names the" in result.output, result.output
