@@ -195,3 +195,34 @@ def test_a_title_or_plan_step_that_names_the_fault_is_warned_about_as_the_briefi
     line = next(n for n, t in enumerate(text.splitlines(), 1) if new in t)
     assert result.exit_code == 0, result.output
     assert f"basic.yaml:{line}:" in result.output and f"warning: {where} names the" in result.output, result.output
+
+
+def test_a_distractor_that_repeats_the_evidence_is_refused(tmp_path: Path) -> None:
+    """A distractor that says what the evidence says (the failed query retried, its result the same `ok: false`
+    permission error, listed as a harmless retry) validated and passed check: a trainee who escalated the origin
+    citing it, having read the fault in it, scored "right step, unsupported". Validate refuses it at the
+    distractor; listed in `accepted_evidence` instead (the advice), it validates."""
+    import copy
+
+    import yaml
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    data = yaml.safe_load(_basic_text())
+    trace = data["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e03")
+    call = {**copy.deepcopy(trace[at - 1]), "id": "e03a", "t": 11}
+    result = {**copy.deepcopy(trace[at]), "id": "e03b", "t": 12, "call": "e03a"}
+    trace[at + 1:at + 1] = [call, result]
+    data["distractors"].append({"event": "e03b", "why_harmless": "A retry of the query; harmless."})
+    path = tmp_path / "basic.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["validate", str(path)])
+    assert checked.exit_code == 1
+    assert ("distractor event `e03b` says what evidence event `e03` says (the same tool_result, but for its id and "
+            "time)") in checked.output
+    data["distractors"].pop()
+    data["answer_key"]["accepted_evidence"].append("e03b")
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0

@@ -356,6 +356,33 @@ class AnswerKeyRules:
             elif event_id in self.accepted_ids:
                 self.add(loc, f"event {q(event_id)} is accepted evidence of the fault, so it cannot also be a "
                          f"distractor{hint}")
+            else:
+                self.same_as_evidence(loc, event_id, evidence_ids)
+
+    def same_as_evidence(self, loc: Loc, event_id: str, evidence_ids: set[str]) -> None:
+        """Report a distractor event that says what an evidence event says (the same kind and content, another id
+        and time: the failed call's result repeated): it shows the fault as plainly, so citing it is no mistake."""
+        said = self.said(event_id)
+        if said is None or len(said) < 2:
+            return
+        same = next((e for e in sorted(evidence_ids) if e != event_id and self.said(e) == said), None)
+        if same is not None:
+            self.add(loc, f"distractor event {q(event_id)} says what evidence event {q(same)} says (the same "
+                     f"{said.get('kind', 'event')}, but for its id and time), so it shows the fault as plainly and a "
+                     "trainee who cites it has found it: list it in `accepted_evidence` instead, or make it harmless")
+
+    def said(self, event_id: str) -> dict[str, Any] | None:
+        """What the trace event ``event_id`` says (its fields but those that name, place or time it and its
+        usage), or None when it is not a loaded trace event."""
+        index = self.refs.trace_index.get(event_id)
+        if index is None:
+            return None
+        trace = self.r.child(self.drill, (), "trace")
+        raw = self.r.child(trace, ("trace",), index)
+        data = raw.model_dump(mode="json", exclude_none=True) if hasattr(raw, "model_dump") else raw
+        if not isinstance(data, dict) or not all(known(v) for v in data.values()):
+            return None
+        return {k: v for k, v in data.items() if k not in _NOT_SAID}
 
     def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
         """Refuse the second listing of one value in a list of references (``entries``: (loc, value) pairs)."""
@@ -369,6 +396,11 @@ class AnswerKeyRules:
                 self.add(loc, f"{what} {q(value)} is listed twice: {noun} #{n} has it too; keep one", first)
             else:
                 seen[value] = loc
+
+
+#: Fields of a trace event that name, place or time it, or count what it cost, not what it says.
+_NOT_SAID = frozenset({"id", "t", "step", "call", "request", "batch", "retry_of", "attempt", "duration_ms", "usage",
+                       "agent", "size_bytes"})
 
 
 def _last_at(ev: Ev, repeat: Any) -> float:
