@@ -226,3 +226,21 @@ def test_a_distractor_that_repeats_the_evidence_is_refused(tmp_path: Path) -> No
     data["answer_key"]["accepted_evidence"].append("e03b")
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0
+
+
+def test_a_twin_probe_that_names_no_probe_says_which_probes_there_are(tmp_path: Path) -> None:
+    """`twin.probes` naming a probe the drill does not have (`p9` for `p1`) said only "no probe `p9`", with no
+    did-you-mean for a two-character id and nothing to do: it names the drill's probes."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author import example_text
+
+    text = example_text("full", "full", "drill.schema.json").replace("    p1: {reveals:", "    p9: {reveals:")
+    path = tmp_path / "full.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("    p9: {reveals:"))
+    assert result.exit_code == 1
+    assert (f"full.yaml:{line}:9: no probe `p9`: `twin.probes` gives what a probe of the drill reveals in the healthy "
+            "run; name one of the drill's probes (p1, p2)") in result.output, result.output
