@@ -244,3 +244,32 @@ def test_a_twin_probe_that_names_no_probe_says_which_probes_there_are(tmp_path: 
     assert result.exit_code == 1
     assert (f"full.yaml:{line}:9: no probe `p9`: `twin.probes` gives what a probe of the drill reveals in the healthy "
             "run; name one of the drill's probes (p1, p2)") in result.output, result.output
+
+
+def test_annotate_saves_a_loop_drills_spend_and_budget_deadline_as_they_were(tmp_path: Path) -> None:
+    """Author mode (`warroom annotate`) opened `warroom new --example loop` (damage by `spend`, a deadline `{budget:
+    0.50}`) with both unset, listed the damage entries and the deadline as missing, and a save of a one-word change
+    to the habit dropped `damage.spend` and the deadline: the saved drill no longer validated. Both are kept as the
+    file has them; the save changes the habit's line only."""
+    import difflib
+
+    import yaml
+
+    from warroom.core.author import example_text
+    from warroom.core.author._annotatefile import open_for_annotation
+    from warroom.core.author._keywrite import apply_draft
+    from warroom.core.load import load_drill
+
+    path = tmp_path / "loop.yaml"
+    text = example_text("loop", "loop", "drill.schema.json")
+    path.write_text(text, encoding="utf-8")
+    draft = open_for_annotation(path).draft
+    assert draft.missing() == []
+    draft.habit += " Always."
+    order = {e["id"]: i for i, e in enumerate(yaml.safe_load(text)["trace"])}
+    saved = apply_draft(text, draft, order, str(path))
+    changed = [line for line in difflib.ndiff(text.splitlines(), saved.splitlines()) if line[:1] in "+-"]
+    assert len(changed) == 2 and changed[1].startswith("+   habit:") and changed[1].endswith(" Always.")
+    path.write_text(saved, encoding="utf-8")
+    key = load_drill(path).answer_key
+    assert key is not None and key.damage.spend and key.deadline > 0
