@@ -273,3 +273,25 @@ def test_annotate_saves_a_loop_drills_spend_and_budget_deadline_as_they_were(tmp
     path.write_text(saved, encoding="utf-8")
     key = load_drill(path).answer_key
     assert key is not None and key.damage.spend and key.deadline > 0
+
+
+def test_an_adaptive_set_longer_than_its_attempts_allow_is_refused(tmp_path: Path) -> None:
+    """An adaptive set of 4 drills with `attempts: 1` and `length: 6` validated, but a trainee can start at most 4
+    sessions in it (a drill with no attempt left is never chosen): the set could never be complete. Validate
+    refuses it at `length`; the advice followed (`length: 4`) validates."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    text = ("set: a1\ntitle: A1\nattempts: 1\n"
+            "drills: [late-delivery-replies, duplicate-charge-refunds, q1-access-review, clickstream-backfill]\n"
+            "adaptive:\n  seed: 7\n  length: 6\n")
+    path = tmp_path / "a1.set.yaml"
+    path.write_text(text, encoding="utf-8")
+    env = {"WARROOM_DATA_DIR": str(tmp_path / "data"), "WARROOM_CACHE_DIR": str(tmp_path / "cache")}
+    result = CliRunner().invoke(main, ["validate", str(path)], env=env)
+    assert result.exit_code == 1
+    assert ("a1.set.yaml:7:11: `length` is 6 sessions, but a trainee can play at most 4 in this set (1 attempt on "
+            "each of its 4 drills), so the set could never be complete: make `length` at most 4") in result.output
+    path.write_text(text.replace("length: 6", "length: 4"), encoding="utf-8")
+    assert CliRunner().invoke(main, ["validate", str(path)], env=env).exit_code == 0
