@@ -25,8 +25,8 @@ def test_a_drill_set_written_with_id_for_set_is_named_a_set_missing_its_set_key(
     assert "missing the required key" not in validated.output
     listed = CliRunner().invoke(main, ["scores", "--set", str(path)], env=env)
     assert listed.exit_code == 1
-    assert (f"{path}:1:1: this drill set has no `set` key: a drill set names itself with `set: ID`, not `id: ID` "
-            "(docs/drill-sets.md)") in listed.output
+    assert (f"{path}:1:1: this file looks like a drill set (a `drills` list) without its `set` key: a drill set "
+            "names itself with `set: ID`, not `id: ID` (docs/drill-sets.md)") in listed.output
     assert "warroom run" not in listed.output
 
 

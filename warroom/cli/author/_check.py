@@ -92,6 +92,7 @@ PROBLEM_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("fairness rule distractor-", ("distractors",)),
     ("fairness rule damage-by-deadline", ("answer_key", "deadline")),
     ("fairness rule nothing-to-save", ("answer_key", "deadline")),
+    ("fairness rule trigger-happy-contains: the earliest evidence", ("answer_key", "evidence")),
     ("fairness rule trigger-happy-contains", ("answer_key", "fault")),
     ("fairness rule battery-hit", ("answer_key", "evidence")),
     ("cannot be won", ("answer_key", "deadline")),

@@ -95,6 +95,11 @@ class KeyDraft:
     origin_event: str = ""
     #: The distractors' events in the file's order (kept in that order when written).
     file_distractors: list[str] = field(default_factory=list)
+    #: Keys of the file's ``answer_key.damage`` the annotator does not edit (``spend``, a runaway loop's damage): kept.
+    damage_extra: dict[str, Any] = field(default_factory=dict)
+    #: The file's deadline when it is a form the annotator does not edit (a budget, ``{budget: 0.50}``): written as
+    #: it is until the author marks another deadline (:attr:`deadline`).
+    kept_deadline: Any = None
     #: Top-level fields of the drill the author mode may set (:data:`META`: ``title``, ``difficulty``,
     #: ``briefing``), as read from the file (:func:`draft_from_data`) or set anew; written where the file has them
     #: (a value the author did not change keeps its text byte for byte).
@@ -143,8 +148,8 @@ class KeyDraft:
             ("answer_key.fault.summary", self.summary.strip()),
             ("answer_key.evidence", self.evidence),
             ("answer_key.damage.unit", self.damage_unit.strip()),
-            ("answer_key.damage.entries", self.damage),
-            ("answer_key.deadline", self.deadline),
+            ("answer_key.damage.entries", self.damage or self.damage_extra.get("spend")),
+            ("answer_key.deadline", self.deadline or self.kept_deadline),
             ("answer_key.debrief", self.debrief.strip()),
         ]
         return [path for path, value in wanted if not value]
@@ -218,6 +223,8 @@ class KeyDraft:
             key["damage"] = damage
         if self.deadline is not None:
             key["deadline"] = self.deadline.data()
+        elif self.kept_deadline is not None:
+            key["deadline"] = self.kept_deadline
         if self.debrief.strip():
             key["debrief"] = self.debrief.strip()
         if self.habit.strip():
@@ -237,6 +244,7 @@ class KeyDraft:
                     entry["note"] = d.note.strip()
                 entries.append(entry)
             damage["entries"] = entries
+        damage.update({k: v for k, v in self.damage_extra.items() if k not in damage})
         return damage
 
     def distractors_data(self, event_order: dict[str, int]) -> list[dict[str, str]]:
@@ -316,6 +324,9 @@ def draft_from_data(data: dict[str, Any]) -> KeyDraft:
         if isinstance(entry, dict) and isinstance(entry.get("event"), str) and _is_number(entry.get("amount")):
             draft.damage.append(DamageMark(entry["event"], float(entry["amount"]), _text(entry.get("note"))))
     draft.deadline = _deadline(key.get("deadline"))
+    if draft.deadline is None and isinstance(key.get("deadline"), dict) and _is_number(key["deadline"].get("budget")):
+        draft.kept_deadline = key["deadline"]
+    draft.damage_extra = {k: v for k, v in damage.items() if k not in ("unit", "entries")}
     if fault.get("origin") in ORIGINS:
         draft.origin = str(fault["origin"])
     for item in _list(data.get("distractors")):

@@ -8,7 +8,9 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
    the plan step of every distractor, as each is released, citing the event it reacted to) and the battery's
    *until-accepted* (every event's step, in turn, until one is accepted) and *quit-when-losing* trainees (who play
    as trigger-happy does) must not be a **hit**: the trial's response, read from the first escalation (scoring
-   rules version 4), must not say that escalating whatever appears first detected the fault. Stopping the damage
+   rules version 4), must not say that escalating whatever appears first detected the fault; nor may the earliest
+   evidence come with the first trace event (out when the drill starts) when they miss it only because that event
+   is of another step. Stopping the damage
    later, by a containment after false escalations or by the right step for the wrong reason, is not a hit, and
    the scorecard marks it down.
 2. ``damage-by-deadline``: every damage event must be released strictly after the deadline (format 2's ``spend``,
@@ -48,6 +50,7 @@ from warroom.core.model import (
     Drill,
     Outcome,
     damage_occurrences,
+    detection_events,
     earliest_evidence_at,
     field_cite,
     last_repetition_at,
@@ -103,10 +106,12 @@ def _first_escalation(run: Any) -> Any:
 
 def _trigger_happy_problem(drill: Drill, runs: Sequence[Any]) -> str | None:
     """Rule 1, from the runs of the trainees that escalate the first event they see (:data:`FIRST_EVENT_JUDGED`,
-    TraineeRuns): none may be a hit. One message naming every one that is."""
+    TraineeRuns): none may be a hit. One message naming every one that is; or, when none is, one saying that the
+    earliest evidence is out with the first trace event all the same (on screen when the drill starts: that none hit
+    is only because the first event is of another step)."""
     hits = [r for r in runs if r.hit]
     if not hits:
-        return None
+        return _evidence_at_start(drill)
     key = drill.answer_key
     assert key is not None
     first = _first_escalation(hits[0])
@@ -117,6 +122,22 @@ def _trigger_happy_problem(drill: Drill, runs: Sequence[Any]) -> str | None:
         f"escalation, of {_origin(key)} at {seconds(first.t)} citing {cited}, the first trace event it saw, "
         "detected the fault without reading the trace: the evidence is out when the drill starts, so escalating "
         "whatever comes first wins. Release the earliest evidence after the first trace event"
+    )
+
+
+def _evidence_at_start(drill: Drill) -> str | None:
+    """Rule 1 for a drill whose earliest evidence (a trace event) is released with its first trace event: it is on
+    screen when the drill starts, before a trainee has read anything; None otherwise."""
+    start = min((e.t for e in drill.trace), default=None)
+    at = earliest_evidence_at(drill)
+    if start is None or at is None or at > start:
+        return None
+    event = min((e for _, e in detection_events(drill)), key=lambda e: e.t)
+    return (
+        f"fairness rule trigger-happy-contains: the earliest evidence, {event.id}, is out at {seconds(at)}, with the "
+        "first trace event: it is on screen when the drill starts, before the trainee has read anything, so "
+        "escalating at once wins without reading (the trigger-happy trainee missed only because the first event it "
+        "saw is of another step). Release the earliest evidence after the first trace event"
     )
 
 

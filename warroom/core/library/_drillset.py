@@ -122,6 +122,13 @@ def resolve_set_drills(
     if drill_set.adaptive is not None and loaded and len(loaded) == len(out):
         rate_at = ("adaptive", "all_clear_rate")
         problems += [at(rate_at, message) for message in _pool_problems(drill_set.adaptive, loaded)]
+        most = drill_set.attempts * len(loaded) if drill_set.attempts is not None else None
+        if most is not None and most < drill_set.adaptive.length:
+            problems.append(at(("adaptive", "length"), (
+                f"`length` is {drill_set.adaptive.length} sessions, but a trainee can play at most {most} in this set "
+                f"({drill_set.attempts} attempt{'s' if drill_set.attempts != 1 else ''} on each of its {len(loaded)} "
+                f"drills), so the set could never be complete: make `length` at most {most}, raise `attempts`, or add "
+                "drills")))
     return out, problems
 
 

@@ -10,9 +10,10 @@ drill's healthy run (its twin, built as :func:`~warroom.core.model.twin_of` buil
 trace; a fault drill without a twin: its trace, the only run it has), as the sequence of what its events say, with
 what a projection adds around the run left out: ``log`` events (a distractor's deprecation warning, a tool SDK's
 request log), the earlier attempts of a retried call and their results (a distractor's retried 429), and the
-fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``), and
-the fields a projection's twin adds to its changed result to say it is sound (a JSON result is read by its value:
-:func:`_unsounded`). A
+fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``), and,
+in a result a twin's ``replace`` gives (and only there: a run's own ``currency`` or ``partial: false`` is what it
+says), the fields a projection's twin adds to its changed result to say it is sound (a JSON result is read by its
+value: :func:`_unsounded`). A
 field naming another event (the call a result answers, the request an approval answers, a call's batch) is kept as
 the place of that event in the run, never its id: which call a result answers counts, how events are named does
 not. The drill clock stretched for the reading window changes only times, so two projections of one run have one
@@ -34,12 +35,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from warroom.core.model import Drill, LogEvent, TwinError, twin_of
+from warroom.core.model import SOUND_FIELDS, Drill, LogEvent, TwinError, twin_of
 
 #: Fields of a trace event that place or time it in a trace, not what happened.
 _PLACING = frozenset({"id", "t", "step", "call", "retry_of", "attempt", "duration_ms", "request"})
@@ -68,6 +68,14 @@ def healthy_trace(drill: Drill) -> list[Any]:
     return list(drill.trace)
 
 
+def _sounded(drill: Drill) -> frozenset[str]:
+    """The tool results whose output ``drill``'s twin replaces (those whose output a projection's twin may have
+    added fields to, saying it is sound): none for a drill without a twin."""
+    if drill.twin is None:
+        return frozenset()
+    return frozenset(i for i, change in drill.twin.replace.items() if "output" in change.model_fields_set)
+
+
 def _kept(events: list[Any]) -> list[Any]:
     """The events of a run that say what happened, in release order: no logs, no retried attempts (nor their
     results)."""
@@ -77,12 +85,14 @@ def _kept(events: list[Any]) -> list[Any]:
             if not (isinstance(e, LogEvent) or e.id in retried or getattr(e, "call", None) in retried)]
 
 
-def _said(event: Any) -> dict[str, Any]:
-    """What ``event`` says: its fields but those that place or time it and those naming other events, a tool
-    result's output without the fields saying it is sound (:func:`_unsounded`)."""
+def _said(event: Any, replaced: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """What ``event`` says: its fields but those that place or time it and those naming other events; a tool
+    result's JSON output by its value, without the fields saying it is sound (:func:`_unsounded`) when its output is
+    one a twin's ``replace`` gives (its id in ``replaced``)."""
     said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
     if said.get("kind") == "tool_result" and "output" in said:
         output = said["output"]
+        sound = event.id in replaced
         if isinstance(output, str):
             try:  # a JSON text by its value (and the white space around it), as the twin's result is written anew
                 parsed = json.loads(output)
@@ -90,38 +100,26 @@ def _said(event: Any) -> dict[str, Any]:
                 parsed = None
             if isinstance(parsed, (dict, list)):
                 around = [output[:len(output) - len(output.lstrip())], output[len(output.rstrip()):]]
-                said["output"] = {"json": _unsounded(parsed) if _MAY_BE_SOUND.search(output) else parsed,
-                                  "around": around}
-        else:
+                said["output"] = {"json": _unsounded(parsed) if sound else parsed, "around": around}
+        elif sound:
             said["output"] = _unsounded(output)
     return said
 
 
-#: The fields a projection's twin adds to its result to say it is sound (docs/authoring.md, "Projection"), with
-#: the one value each has there: left out of every result, they make no healthy run another.
-_SOUND = {"partial": False, "errors": [], "warnings": [], "write_errors": [], "has_more": False, "next_cursor": None,
-          "timed_out": False, "error": None, "source": "primary", "cache_age_s": 0}
-
-
-#: A JSON text that may hold one of the :data:`_SOUND` fields (or a currency): only those are walked by
-#: :func:`_unsounded` (the walk is most of what reading a run costs; the others hold none of them).
-_MAY_BE_SOUND = re.compile(r'"(?:partial|has_more|[^"]*timed_out)"\s*:\s*false|"(?:[^"]*errors|warnings)"\s*:\s*\[\s*\]'
-                           r'|"(?:[^"]*error|[^"]*next_cursor)"\s*:\s*null|"source"\s*:\s*"primary"'
-                           r'|"cache_age_s"\s*:\s*0|"currency"')
-
-
 def _unsounded(value: Any) -> Any:
-    """``value`` (a tool result's output as JSON values) without what a projection's twin adds to say a result is
-    sound, so that the twins of two projections of one run are one run: every field of :data:`_SOUND` holding its
-    value there, a ``<list>_timed_out: false``, ``<list>_error: null`` and ``<list>_next_cursor: null`` with its
-    ``<list>_total_count``, the counts beside an empty ``write_errors`` and the ``as_of`` beside a zero
-    ``cache_age_s``, every ``currency`` field (a unit-confusion fault's twin names the run's currency where the run
-    named none), and a ``{data, ...}`` wrapper left with its data alone."""
+    """``value`` (the output a twin's ``replace`` gives a tool result, as JSON values) without what a projection's
+    twin adds to say a result is sound, so that the twins of two projections of one run are one run: every field of
+    :data:`~warroom.core.model.SOUND_FIELDS` holding its value there, a ``<list>_timed_out: false``,
+    ``<list>_error: null`` and ``<list>_next_cursor: null`` with its ``<list>_total_count``, the counts beside an
+    empty ``write_errors`` and the ``as_of`` beside a zero ``cache_age_s``, every ``currency`` field (a
+    unit-confusion fault's twin names the run's currency where the run named none; where the run's result named its
+    own, the twin's result is the run's and the fingerprint differs from the run's by that field, which the near
+    match, :func:`run_groups`, still joins), and a ``{data, ...}`` wrapper left with its data alone."""
     if isinstance(value, list):
         return [_unsounded(v) for v in value]
     if not isinstance(value, dict):
         return value
-    drop = {k for k, v in value.items() if k == "currency" or _SOUND.get(k, _SOUND) == v
+    drop = {k for k, v in value.items() if k == "currency" or SOUND_FIELDS.get(k, SOUND_FIELDS) == v
             or (k.endswith(("_timed_out", "_error", "_next_cursor")) and (v is False or v is None))}
     drop |= {f"{k[:-len('_next_cursor')]}_total_count" for k in drop if k.endswith("_next_cursor")}
     if "next_cursor" in drop:
@@ -140,7 +138,7 @@ def _digest(data: Any, size: int = 8) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 
-def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
+def _what_happened(events: list[Any], replaced: frozenset[str]) -> list[dict[str, Any]]:
     """The events of a run as what they say, in release order: no logs, no retried attempts (nor their results),
     no placing fields."""
     kept = _kept(events)
@@ -151,7 +149,7 @@ def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
             place.setdefault(("batch", event.batch), i)
     out = []
     for event in kept:
-        said = _said(event)
+        said = _said(event, replaced)
         for name in _NAMING:
             named = getattr(event, name, None)
             if named is not None:  # (-1: an event not in the run, a log or a retried attempt)
@@ -163,7 +161,7 @@ def _what_happened(events: list[Any]) -> list[dict[str, Any]]:
 def run_fingerprint(drill: Drill) -> str:
     """The fingerprint of the healthy run ``drill`` was made from: :data:`DIGEST_CHARS` hexadecimal characters,
     the same for every drill of one run whatever their ids, titles and faults (see the module docstring)."""
-    return _digest(_what_happened(healthy_trace(drill)), DIGEST_CHARS // 2)
+    return _digest(_what_happened(healthy_trace(drill), _sounded(drill)), DIGEST_CHARS // 2)
 
 
 def run_events(drill: Drill) -> RunEvents:
@@ -172,7 +170,8 @@ def run_events(drill: Drill) -> RunEvents:
     a result answers, the request an approval answers, the first call of its batch; never its place, so an event
     added earlier changes one digest, not every later one), numbered by repetition (a call made twice is two)."""
     kept = _kept(healthy_trace(drill))
-    own = [_digest(_said(e)) for e in kept]
+    replaced = _sounded(drill)
+    own = [_digest(_said(e, replaced)) for e in kept]
     named: dict[tuple[str, str], str] = {}  # ("id" or "batch", the name) -> the digest of the event it names
     for event, digest in zip(kept, own, strict=True):
         named.setdefault(("id", event.id), digest)

@@ -134,6 +134,24 @@ class DrillSetError(WarroomError):
 _MERGE = "tag:yaml.org,2002:merge"
 
 
+#: The problem of a drill set written with ``id:`` for ``set:`` (:func:`set_written_as_id`), whichever loader finds it.
+SET_WRITTEN_AS_ID = ("this file looks like a drill set (a `drills` list) without its `set` key: a drill set names "
+                     "itself with `set: ID`, not `id: ID` (docs/drill-sets.md)")
+
+
+def set_written_as_id(keys: set[str]) -> bool:
+    """Whether a file of top-level ``keys`` (:func:`mapping_keys`) is a drill set with ``id:`` written for ``set:``:
+    a ``drills`` list and an ``id``, no ``set`` and no other key only a drill has."""
+    return keys & DRILL_KEYS == {"id"} and "drills" in keys and "set" not in keys
+
+
+def id_key(root: MappingNode) -> Node:
+    """The ``id`` key of the mapping ``root`` (where :data:`SET_WRITTEN_AS_ID` is reported), else ``root`` itself
+    (an ``id`` brought in by a merge key)."""
+    return next((k for k, _ in root.value if isinstance(k, ScalarNode) and k.tag != _MERGE and k.value == "id"),
+                root)
+
+
 def mapping_keys(root: MappingNode) -> set[str]:
     """The keys of the mapping ``root``, its own and those a merge key brings in (``<<: {set: w1, title: W1}``,
     ``<<: *defaults``, ``<<: [*a, *b]``, merged mappings' merges too), as the loader builds them: a drill set whose
@@ -277,10 +295,8 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
         raise DrillSetError([node_problem])
     keys = mapping_keys(root)
-    if keys & DRILL_KEYS == {"id"} and "drills" in keys and "set" not in keys:  # `id:` written for `set:`
-        message = ("this drill set has no `set` key: a drill set names itself with `set: ID`, not `id: ID` "
-                   "(docs/drill-sets.md)")
-        raise DrillSetError([_at(shown, root, message)])
+    if set_written_as_id(keys):
+        raise DrillSetError([_at(shown, id_key(root), SET_WRITTEN_AS_ID)])
     if "set" not in keys and keys & DRILL_KEYS:  # a drill given where a set is expected: say so, once
         message = (f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run "
                    f"{clean_name(shown)}`")  # on the problem's line: a name holding a newline forges no line

@@ -184,14 +184,12 @@ def _neither(path: str, root: MappingNode, warnings: list[Problem]) -> None:
     """For a file that does not load as a drill and has none of a drill's own top-level keys (its keys, not its
     layout, tell): one problem, that it is a drill set (a ``set`` key) or neither a drill nor a drill set, instead
     of every required key it lacks. Raises that :class:`DrillLoadError`; returns for anything else."""
-    from warroom.core.load._drillset import DRILL_KEYS, mapping_keys
+    from warroom.core.load._drillset import DRILL_KEYS, SET_WRITTEN_AS_ID, id_key, mapping_keys, set_written_as_id
     from warroom.core.text import shown_path
 
     keys = mapping_keys(root)  # a merge key's too (``<<: {set: w1}``)
-    if keys & DRILL_KEYS == {"id"} and "drills" in keys and "set" not in keys:
-        message = ("this file looks like a drill set (a `drills` list) without its `set` key: a drill set names "
-                   "itself with `set: ID`, not `id: ID` (docs/drill-sets.md)")  # an `id:` made it read as a drill
-        raise DrillLoadError(path, [problem_at(path, root, message)], warnings)
+    if set_written_as_id(keys):  # an `id:` made it read as a drill
+        raise DrillLoadError(path, [problem_at(path, id_key(root), SET_WRITTEN_AS_ID)], warnings)
     if keys & DRILL_KEYS:
         return
     if "set" in keys:

@@ -122,7 +122,18 @@ from ._probes import (
     finds_from,
     result_event,
 )
-from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, id_width, shown_ids, twin_of
+from ._twin import (
+    SOUND_FIELDS,
+    EventChange,
+    ProbeChange,
+    Twin,
+    TwinBuild,
+    TwinError,
+    build_twin,
+    id_width,
+    shown_ids,
+    twin_of,
+)
 from ._variants import (
     EVENT_DATA_FIELDS,
     MAX_AMOUNT,
@@ -219,6 +230,7 @@ __all__ = [
     "Role",
     "SCHEMA_VERSION",
     "SETUP",
+    "SOUND_FIELDS",
     "TARGET_LABELS",
     "TEXT_PATTERN",
     "TRIAL_SENTENCES",

@@ -184,7 +184,9 @@ class DamageEntry(_Strict):
 
     event: Identifier = Field(description="The trace event that does the damage.")
     amount: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_DAMAGE_AMOUNT)] = Field(
-        description=f"How much damage, in the drill's damage unit (more than 0, at most {MAX_DAMAGE_AMOUNT:,})."
+        description=(f"How much damage, in the drill's damage unit (more than 0, at most {MAX_DAMAGE_AMOUNT:,}); "
+                     "as play shows it: to two decimals, money as dollars and cents (`warroom validate` refuses an "
+                     "amount that would show as another number, such as 0.001 or 12.345).")
     )
     note: str | None = Field(default=None, description="What the damage is, e.g. '40 refund emails sent'.")
 

@@ -143,42 +143,56 @@ def _phrase_in(phrase: str, text: str) -> bool:
 
 
 def briefing_hints(drill: Drill) -> list[Hint]:
-    """Where the briefing (``goal``, ``watching``, ``context``) or a domain tag hints at the answer: an
+    """Where the briefing (``goal``, ``watching``, ``context``), the title, a plan step's title or objective, a
+    probe's question (:func:`_shown_before_play`: all shown before the debrief) or a domain tag hints at the answer: an
     instruction about escalating (the app adds :data:`ESCALATION_INSTRUCTION` to every briefing), words that say
     whether the drill has a fault (``all clear``, ``no fault``), a fault kind's name (``stale data``), or the
     drill's damage unit. One :class:`Hint` per field and reason, in field order."""
     key = drill.answer_key
     unit = key.damage.unit.strip() if key is not None else ""
     hints: list[Hint] = []
-    fields = [("goal", drill.briefing.goal), ("watching", drill.briefing.watching)]
-    if drill.briefing.context:
-        fields.append(("context", drill.briefing.context))
-    for name, text in fields:
-        loc: tuple[str | int, ...] = ("briefing", name)
+    briefing = drill.briefing
+    fields: list[tuple[str, tuple[str | int, ...], str]] = [
+        (f"briefing.{n}", ("briefing", n), t)
+        for n, t in (("goal", briefing.goal), ("watching", briefing.watching), ("context", briefing.context)) if t]
+    fields += _shown_before_play(drill)
+    for name, loc, text in fields:
         match = _ESCALATE.search(text)
         if match:
             hints.append(Hint(loc, (
-                f"briefing.{name} says when to escalate ({match.group(0)!r}); remove it: every briefing ends with "
+                f"{name} says when to escalate ({match.group(0)!r}); remove it: every briefing ends with "
                 f"the same instruction, added by warroom: {ESCALATION_INSTRUCTION!r}")))
         match = _CONTROL.search(text)
         if match:
             hints.append(Hint(loc, (
-                f"briefing.{name} says whether the drill has a fault ({match.group(0)!r}); remove it, so that "
+                f"{name} says whether the drill has a fault ({match.group(0)!r}); remove it, so that "
                 "fault drills and all-clear drills read alike")))
         for kind in FaultKind:
             if kind is not FaultKind.OTHER and any(_phrase_in(p, text) for p in fault_kind_phrases(kind)):
                 hints.append(Hint(loc, (
-                    f"briefing.{name} names the fault kind {kind.value!r}; describe the task and the stakes, not "
+                    f"{name} names the fault kind {kind.value!r}; describe the task and the stakes, not "
                     "what can go wrong")))
         if len(unit) >= 4 and _phrase_in(unit, text):
             hints.append(Hint(loc, (
-                f"briefing.{name} names the damage unit {unit!r}; describe the stakes in other words")))
+                f"{name} names the damage unit {unit!r}; describe the stakes in other words")))
     for i, tag in enumerate(drill.tags):
         if is_domain_tag(tag) and _tag_names_answer(tag.strip()[len(DOMAIN_TAG_PREFIX):]):
             hints.append(Hint(("tags", i), (
                 f"the domain tag {tag!r} names a fault kind or a control drill, and domain tags are shown before "
                 "the debrief; drop the `domain:` prefix to show it only in the debrief")))
     return hints
+
+
+def _shown_before_play(drill: Drill) -> list[tuple[str, tuple[str | int, ...], str]]:
+    """The texts besides the briefing that a trainee reads before the debrief, which the author writes for the
+    drill: the title (the picker), each plan step's title and objective (the plan), each probe's question (the
+    escalation dialog's verifications, format 2), as ``(name, loc, text)``."""
+    out: list[tuple[str, tuple[str | int, ...], str]] = [("title", ("title",), drill.title)]
+    for i, step in enumerate(drill.plan):
+        out += [(f"plan step {step.id}'s title", ("plan", i, "title"), step.title),
+                (f"plan step {step.id}'s objective", ("plan", i, "objective"), step.objective)]
+    out += [(f"probe {p.id}'s question", ("probes", i, "ask"), p.ask) for i, p in enumerate(drill.probes)]
+    return out
 
 
 def _tag_names_answer(text: str) -> bool:

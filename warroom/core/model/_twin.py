@@ -57,6 +57,17 @@ if TYPE_CHECKING:
     from warroom.core.model._drill import Drill
 
 
+#: The fields a projection's twin adds to the result it replaces to say that result is sound (docs/authoring.md,
+#: "Projection"), with the one value each has there: the templates (:mod:`warroom.core.projection`) write these
+#: values, and the run fingerprint (:mod:`warroom.core.library`) leaves them out of a result a twin's ``replace``
+#: gives, never out of a run's own results. Besides these: ``<list>_timed_out: false``, ``<list>_error: null``,
+#: ``<list>_next_cursor: null`` with its ``<list>_total_count``, the counts beside an empty ``write_errors``, the
+#: ``as_of`` beside a zero ``cache_age_s`` and the run's ``currency``.
+SOUND_FIELDS: dict[str, Any] = {
+    "partial": False, "errors": [], "warnings": [], "write_errors": [], "has_more": False, "next_cursor": None,
+    "timed_out": False, "error": None, "source": "primary", "cache_age_s": 0}
+
+
 #: Fields of a trace event that a twin's ``replace`` never changes: the key names the event, and an event of
 #: another kind is another event (remove it and add the new one).
 FIXED_EVENT_FIELDS = ("id", "kind")

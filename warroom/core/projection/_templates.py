@@ -17,13 +17,14 @@ rate-limit-swallowed (:data:`TEMPLATES`).
 from __future__ import annotations
 
 import base64
+import copy
 import json
 import random
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from warroom.core.model import FaultKind
+from warroom.core.model import SOUND_FIELDS, FaultKind
 from warroom.core.projection._damage import is_write_like
 from warroom.core.projection._output import (
     Place,
@@ -45,6 +46,12 @@ _PAGED = frozenset({"next_cursor", "next_page", "next_page_token", "has_more", "
 _FLAGGED = frozenset({"errors", "error", "warnings", "warning", "partial", "timed_out", "status_code"})
 _STALE = frozenset({"as_of", "cached_at", "cache_age_s", "source", "served_from", "stale"})
 _MONEY = re.compile(r"price|amount|total|balance|cost|fee|refund|charge|subtotal|paid|usd|eur|gbp|credit", re.I)
+
+
+def _sound(*keys: str) -> dict[str, Any]:
+    """The fields ``keys`` with the value each has in a twin's result, saying it is sound (the one table of them:
+    :data:`~warroom.core.model.SOUND_FIELDS`, which the run fingerprint leaves out of a twin's result too)."""
+    return {k: copy.deepcopy(SOUND_FIELDS[k]) for k in keys}
 
 
 @dataclass(frozen=True)
@@ -185,7 +192,7 @@ class PaginationTruncated(Template):
         name = _seq_name(place.key)
         if not place.parts:
             value = {"data": place.value, "total_count": total, "has_more": True, "next_cursor": cursor}
-            sound = {"data": place.value, "total_count": shown, "has_more": False, "next_cursor": None}
+            sound = {"data": place.value, "total_count": shown, **_sound("has_more", "next_cursor")}
             total_path, cursor_path, depth = "total_count", "next_cursor", 1
         else:
             parent_parts, key = place.parts[:-1], str(place.key)
@@ -378,11 +385,11 @@ class ErrorFlagIgnored(Template):
         if not place.parts:
             value = {**view.value, "partial": True,
                      "errors": [{"code": "PARTIAL_RESULT", "field": subject, "message": message}]}
-            sound = {**view.value, "partial": False, "errors": []}
+            sound = {**view.value, **_sound("partial", "errors")}
             path, depth, shows = "errors[0].message", 2, "partial = true and errors[0].message"
         else:
             value = with_changed(view.value, place.parts, lambda old: {**old, "warnings": [message]})
-            sound = with_changed(view.value, place.parts, lambda old: {**old, "warnings": []})
+            sound = with_changed(view.value, place.parts, lambda old: {**old, **_sound("warnings")})
             path = f"{path_text(place.parts)}.warnings[0]"
             depth, shows = place.depth + 1, path
         return Change(
@@ -425,7 +432,7 @@ class StaleData(Template):
         hours = rng.randint(1, 22)
         age = days * 86400 + hours * 3600
         added: dict[str, Any] = {"source": "replica-cache", "cache_age_s": age}
-        live: dict[str, Any] = {"source": "primary", "cache_age_s": 0}
+        live: dict[str, Any] = _sound("source", "cache_age_s")
         latest = view.run.latest_date
         if latest is not None:
             added["as_of"] = (date.fromisoformat(latest) - timedelta(days=days)).isoformat()
@@ -571,7 +578,7 @@ class PartialWrite(Template):
             "done and carried on.",
             f"{view.tool} at {view.id} changed everything it was asked to ({len(items)} of {len(items)}).",
             2, (str(failed),),
-            {**view.value, "matched_count": len(items), "modified_count": len(items), "write_errors": []},
+            {**view.value, "matched_count": len(items), "modified_count": len(items), **_sound("write_errors")},
         )
 
 

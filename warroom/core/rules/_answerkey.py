@@ -20,6 +20,7 @@ model call with a usage, and a budget deadline is passed by the full damage (:fu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,7 +29,7 @@ from warroom.core.rules._events import EventRules
 from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._probes import probe_times, unknown_reference
 from warroom.core.rules._reader import Ev, Unloaded, known
-from warroom.core.text import Suggester
+from warroom.core.text import Suggester, damage_amount, exact_figure
 
 #: The problem of a drill with neither ``answer_key`` nor ``all_clear`` (an imported trace before its mark-up): it
 #: names every field the answer key needs, so the author knows exactly what is missing.
@@ -296,6 +297,9 @@ class AnswerKeyRules:
             self.block("damage comes after the earliest evidence", entries_gap)
         events = [((*loc, "event"), self.r.child(entry, loc, "event")) for loc, entry in entries]
         self.no_twice(events, "damage event", "damage entry")
+        unit = self.r.child(damage, base, "unit")
+        for loc, entry in entries:
+            self.amount_shown((*loc, "amount"), self.r.child(entry, loc, "amount"), unit)
         for loc, event_id in events:
             if not self.refs.check_trace_event(loc, event_id, "damage event"):
                 continue
@@ -309,6 +313,21 @@ class AnswerKeyRules:
                          f"{q(earliest.id)} (t={earliest.t:g} s): no trainee could escalate in time to prevent it; "
                          "damage must come strictly after the first evidence (move the damage to a later event, "
                          "or the evidence earlier)")
+
+    def amount_shown(self, loc: Loc, value: Any, unit: Any) -> None:
+        """Report a damage amount that play shows as another number (the damage meter, the scorecard and the
+        debrief show an amount to two decimals, a USD amount as money: 0.001 shows as 0, 12.345 as 12.35)."""
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
+            return  # not a number, or out of range: the field's own check says so
+        shown = damage_amount(float(value), unit if isinstance(unit, str) else None)
+        try:
+            read = float(shown.lstrip("$").replace(",", ""))
+        except ValueError:  # a form that reads as no number: nothing to compare
+            return
+        if not math.isclose(read, value, rel_tol=1e-12, abs_tol=0.0):
+            self.add(loc, f"damage amount {exact_figure(value)} shows as {shown} on the damage meter and the "
+                     "scorecard (amounts show to two decimals, and money as dollars and cents): write it with at most "
+                     "two decimals, or count in a smaller unit (cents, grams, seconds)")
 
     def repeat_of(self, ev: Ev) -> Any:
         """The ``repeat`` of the trace event ``ev`` as read (None, a Repeat, plain data or unloaded)."""
@@ -337,6 +356,33 @@ class AnswerKeyRules:
             elif event_id in self.accepted_ids:
                 self.add(loc, f"event {q(event_id)} is accepted evidence of the fault, so it cannot also be a "
                          f"distractor{hint}")
+            else:
+                self.same_as_evidence(loc, event_id, evidence_ids)
+
+    def same_as_evidence(self, loc: Loc, event_id: str, evidence_ids: set[str]) -> None:
+        """Report a distractor event that says what an evidence event says (the same kind and content, another id
+        and time: the failed call's result repeated): it shows the fault as plainly, so citing it is no mistake."""
+        said = self.said(event_id)
+        if said is None or len(said) < 2:
+            return
+        same = next((e for e in sorted(evidence_ids) if e != event_id and self.said(e) == said), None)
+        if same is not None:
+            self.add(loc, f"distractor event {q(event_id)} says what evidence event {q(same)} says (the same "
+                     f"{said.get('kind', 'event')}, but for its id and time), so it shows the fault as plainly and a "
+                     "trainee who cites it has found it: list it in `accepted_evidence` instead, or make it harmless")
+
+    def said(self, event_id: str) -> dict[str, Any] | None:
+        """What the trace event ``event_id`` says (its fields but those that name, place or time it and its
+        usage), or None when it is not a loaded trace event."""
+        index = self.refs.trace_index.get(event_id)
+        if index is None:
+            return None
+        trace = self.r.child(self.drill, (), "trace")
+        raw = self.r.child(trace, ("trace",), index)
+        data = raw.model_dump(mode="json", exclude_none=True) if hasattr(raw, "model_dump") else raw
+        if not isinstance(data, dict) or not all(known(v) for v in data.values()):
+            return None
+        return {k: v for k, v in data.items() if k not in _NOT_SAID}
 
     def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
         """Refuse the second listing of one value in a list of references (``entries``: (loc, value) pairs)."""
@@ -350,6 +396,11 @@ class AnswerKeyRules:
                 self.add(loc, f"{what} {q(value)} is listed twice: {noun} #{n} has it too; keep one", first)
             else:
                 seen[value] = loc
+
+
+#: Fields of a trace event that name, place or time it, or count what it cost, not what it says.
+_NOT_SAID = frozenset({"id", "t", "step", "call", "request", "batch", "retry_of", "attempt", "duration_ms", "usage",
+                       "agent", "size_bytes"})
 
 
 def _last_at(ev: Ev, repeat: Any) -> float:

@@ -118,7 +118,11 @@ def _reference_issues(drill: Drill) -> list[Issue]:
         if probe_id not in probe_ids:
             hint = probes(probe_id)
             also = " (it is a trace event: change it under `replace`)" if probe_id in trace_ids else ""
-            issues.append(Issue(("twin", "probes", probe_id), f"no probe {q(probe_id)}{hint}{also}"))
+            known = (f"name one of the drill's probes ({', '.join(sorted(probe_ids))})" if probe_ids
+                     else "the drill has no probes: remove the entry")
+            issues.append(Issue(("twin", "probes", probe_id), (
+                f"no probe {q(probe_id)}{hint}{also}: `twin.probes` gives what a probe of the drill reveals in the "
+                f"healthy run; {known}")))
     return issues
 
 

@@ -208,18 +208,28 @@ def _shuffle(drill: Drill, seed: int, data: dict[str, Any]) -> None:
 def _jitter(drill: Drill, seed: int, data: dict[str, Any]) -> None:
     """Move each event by up to ``max_seconds`` either way (in steps of 0.1 s), then keep the trace's order: an
     event never comes before the one listed above it. Every event ends within ``max_seconds`` of its time; events
-    at 0 s (what is on screen when the drill starts) stay there."""
+    at 0 s (what is on screen when the drill starts) stay there. A probe's earlier answer by time (``until``) moves
+    with the event after it (the first at or after its time), as the re-timing and ``warroom project`` move it: the
+    answer still holds until that event is out, never after it nor only until before it."""
     assert drill.variants is not None
     if drill.variants.jitter is None:
         return
     tenths = int(drill.variants.jitter.max_seconds * 10 + 1e-9)
     previous = 0.0
+    was = [float(event["t"]) for event in data["trace"]]
     for event in data["trace"]:
         if event["t"] == 0:
             continue
         shift = (draw(seed, f"jitter:{event['id']}", 2 * tenths + 1) - tenths) / 10
         t = round(min(max(event["t"] + shift, 0.0, previous), MAX_DRILL_SECONDS), 3)
         event["t"] = previous = max(t, previous)
+    for probe in data["probes"]:
+        for answer in probe.get("answers") or []:
+            after = next((i for i, t in enumerate(was) if answer.get("until") is not None and t >= answer["until"]),
+                         None)
+            if after is not None:  # never before the event before it, which came before it as written
+                floor = data["trace"][after - 1]["t"] if after else 0.0
+                answer["until"] = round(max(answer["until"] + data["trace"][after]["t"] - was[after], floor), 3)
 
 
 # ---------------------------------------------------------------------------------------------------------------
