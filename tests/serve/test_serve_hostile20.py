@@ -1,0 +1,141 @@
+"""Hostile input to ``warroom serve`` (issue 30, campaign 20: time to detect under load, the live table's child, the
+console, two servers, one trainee in two browsers): what it found and what now holds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+from aiohttp import WSMessage, WSMsgType
+from textual.clock import MockClock
+
+from warroom.core.library import bundled_drills_dir
+from warroom.core.model import ActionKind
+from warroom.core.settings import KEYS_RECEIVED_META
+from warroom.store.results import ResultsStore
+from warroom.tui.app import WarroomApp
+from warroom.tui.app._relayed import MAX_KEY_WAIT, KeyClock
+from warroom.tui.logic import Services, load_entry
+from warroom.tui.room import WarRoomScreen
+
+STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
+#: The drill time of STALE's earliest evidence (e04), where its time to detect starts.
+EARLIEST_EVIDENCE = 12.0
+
+
+class MockKeyClock(KeyClock, MockClock):
+    """The served app's clock on a mock clock's time (the relay's times are real :func:`time.monotonic` ones)."""
+
+
+# -- time to detect: a key is timed when the server's relay received it ------------------------------------------
+
+
+def test_a_relay_time_is_used_once_bounded_by_the_last_tick_and_the_present():
+    clock = KeyClock()
+    assert clock.tick_time(100.0, 90.0, True) == 100.0  # no relay time: the present
+    clock.received(time.monotonic() - 2.0)
+    assert clock.tick_time(100.0, 90.0, True) == pytest.approx(98.0, abs=0.5)  # when the relay received the key
+    assert clock.tick_time(100.0, 90.0, True) == 100.0  # used once
+    clock.received(time.monotonic() - 5.0)
+    assert clock.tick_time(100.0, 99.0, True) == 99.0  # never before the drill clock's last tick
+    clock.received(time.monotonic() - MAX_KEY_WAIT - 1)
+    assert clock.tick_time(100.0, 0.0, True) == 100.0  # too old to be a key's wait: the present
+    clock.received(time.monotonic() + 30.0)
+    assert clock.tick_time(100.0, 0.0, True) == 100.0  # a time to come is no relay's
+
+
+def test_the_ticker_waits_for_keys_on_their_way_to_the_app_and_only_for_them():
+    clock = KeyClock()
+    clock.received(time.monotonic() - 2.0)  # keys read, but no input event made of them (a reply the app keeps)
+    assert clock.tick_time(100.0, 90.0, False) == 100.0  # the drill clock never waits on them
+    clock.received(time.monotonic() - 2.0)
+    clock.posted()  # a key on its way to the app
+    assert clock.tick_time(100.0, 90.0, False) == pytest.approx(98.0, abs=0.5)
+    assert clock.tick_time(100.0, 90.0, True) == pytest.approx(98.0, abs=0.5)  # still the key's time
+    clock.delivered()
+    clock.received(time.monotonic() - 2.0)
+    assert clock.tick_time(100.0, 90.0, False) == 100.0  # delivered: the ticker plays on to the present
+
+
+async def test_a_delayed_app_process_does_not_lengthen_the_stored_time_to_detect(tmp_path):
+    """Measured (2026-12-07, 30 tabs on the 2-core development machine at a load of 35 to 44): the relay wrote a
+    key to its app process and the app read it up to 0.6 s later; the drill clock read the present when the app read
+    it, so that wait was the trainee's time to detect (a process stopped 3 s, SIGSTOP, added 3 s). The relay now sends
+    the moment it received the keys, and the action they set off is taken then; the drill clock's ticker, due while
+    the key was on its way, waits for it."""
+    services = Services(trainee="tester", data_dir=tmp_path / "data")
+    entry = load_entry(STALE)
+    clock = MockKeyClock()
+    app = WarroomApp(services, start=entry, clock=clock)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert isinstance(live, WarRoomScreen)
+        for t in range(1, 27):  # 13 s of drill time, ticked every half second: e04, the evidence, is out
+            clock.set_time(t / 2)
+            live.tick(at_key=False)
+        await pilot.pause()
+        clock.set_time(16.0)  # the app process, stopped 3 s, reads the key `e` the relay received at 13.0
+        clock.received(time.monotonic() - 3.0)
+        clock.posted()
+        live.tick(at_key=False)  # its ticker, due meanwhile, does not play the wait before the key
+        assert live.replay.now == 13.0
+        await pilot.press("e")  # the escalation's dialog (practice: the drill clock stops at the key)
+        await pilot.press(*"s1", "tab", "tab")
+        if "e04" not in app.screen.cites:  # type: ignore[attr-defined]
+            await pilot.press(*"e04", "space")
+        await pilot.press("enter", "y")
+        await pilot.pause()
+        escalations = [a.t for a in live.replay.actions if a.kind is ActionKind.ESCALATE]
+        assert escalations == [13.0], live.replay.actions
+        assert live.replay.contained
+        for t in range(33, 120):
+            clock.set_time(t / 2)
+            live.tick(at_key=False)
+            if live.replay.ended:
+                break
+        await pilot.pause()
+    with ResultsStore(services.data_dir) as store:
+        (row,) = store.query(trainee="tester")
+    assert row.time_to_detect == pytest.approx(live.replay.time_to_detect)
+    assert row.time_to_detect == pytest.approx(13.0 - EARLIEST_EVIDENCE)  # not 16.0 - ...: the 3 s stopped
+
+
+async def test_the_relay_sends_the_moment_it_received_keys_before_them():
+    """The relay's time for the app: a meta packet (which a browser cannot send: its keys go in data packets) before
+    each message's keys, with the relay's :func:`time.monotonic` taken as the message came."""
+    from warroom.serve._tab import relay_messages
+
+    written: list[object] = []
+
+    class Service:
+        async def send_meta(self, data: dict[str, object]) -> bool:
+            written.append(data)
+            return True
+
+        async def send_bytes(self, data: bytes) -> bool:
+            written.append(data)
+            return True
+
+    class Tab:
+        def __init__(self) -> None:
+            self.messages = iter([json.dumps(["stdin", "e"]), json.dumps(["stdin", "\x1b[A"])])
+
+        def __aiter__(self):  # type: ignore[no-untyped-def]
+            return self
+
+        async def __anext__(self) -> WSMessage:
+            for text in self.messages:
+                await asyncio.sleep(0)
+                return WSMessage(WSMsgType.TEXT, text, None)
+            raise StopAsyncIteration
+
+    before = time.monotonic()
+    await relay_messages(Tab(), Service())  # type: ignore[arg-type]
+    after = time.monotonic()
+    assert [w if isinstance(w, bytes) else w["type"] for w in written] == [  # type: ignore[index]
+        KEYS_RECEIVED_META, b"e", KEYS_RECEIVED_META, b"\x1b[A"]
+    for meta in written[::2]:
+        assert before <= meta["at"] <= after  # type: ignore[index]
