@@ -139,3 +139,62 @@ async def test_the_relay_sends_the_moment_it_received_keys_before_them():
         KEYS_RECEIVED_META, b"e", KEYS_RECEIVED_META, b"\x1b[A"]
     for meta in written[::2]:
         assert before <= meta["at"] <= after  # type: ignore[index]
+
+
+# -- the live table's child: stopped in the middle of an answer, or not reading a call ------------------------------
+
+#: A child that reads the store's place and a call, then writes the start of a long answer (or nothing, reading no
+#: more) and stops there, as a child stopped (SIGSTOP) or hung in the middle of its write does.
+_STOPPED_CHILD = (
+    "import sys, os, struct, time; from multiprocessing.connection import Connection; "
+    "fd = int(sys.argv[1]); c = Connection(fd); c.recv(); "
+    "c.recv() if sys.argv[2] == 'answer' else None; "
+    "os.write(fd, struct.pack('!i', 10_000_000) + b'x' * 1000) if sys.argv[2] == 'answer' else None; "
+    "time.sleep(120)"
+)
+
+
+@pytest.mark.parametrize("stops", ["answer", "reading"])
+def test_a_live_table_child_stopped_mid_answer_or_not_reading_is_ended_not_waited_for_ever(tmp_path, monkeypatch,
+                                                                                            stops):
+    """The host waited for a call's answer at most CALL_WAIT_S seconds for it to begin, then read the rest with no
+    bound: a child stopped in the middle of a long answer (the whole live table of a large class is megabytes), or
+    one that reads no more while the host writes a call larger than the socket's buffer, held the host's live-table
+    thread, every tab's claim and the server's stop, for ever (docs/serve.md: such a child is killed)."""
+    import threading
+
+    from warroom.serve import _livestore
+    from warroom.store.errors import StoreError
+
+    monkeypatch.setattr(_livestore, "_CHILD", _STOPPED_CHILD)
+    monkeypatch.setattr(_livestore, "FIRST_CALL_WAIT_S", 1.0)
+    monkeypatch.setattr(_livestore, "CALL_WAIT_S", 1.0)
+    monkeypatch.setattr(_livestore, "_package_root", lambda: stops)
+    store = _livestore.LiveStore(tmp_path)
+    outcome: list[BaseException | None] = []
+
+    def call() -> None:
+        try:
+            store.call(_big_call, "x" * (0 if stops == "answer" else 8_000_000))
+            outcome.append(None)
+        except BaseException as exc:  # the test says what it was
+            outcome.append(exc)
+
+    caller = threading.Thread(target=call, daemon=True)
+    caller.start()
+    caller.join(15)
+    pid = store.pid
+    if caller.is_alive() and pid is not None:  # waited for ever: free the thread, then fail
+        import os
+        import signal
+
+        os.kill(pid, signal.SIGKILL)
+        caller.join(10)
+        pytest.fail(f"the host still waited on a child stopped with its {stops} 15 s later")
+    (exc,) = outcome
+    assert isinstance(exc, StoreError) and "did not answer within" in str(exc), exc
+    assert store.pid is None  # killed and forgotten: the next call starts another
+
+
+def _big_call(store: object, text: str) -> None:
+    """Stands for a function of warroom.store.live (sent by its name; the stopped child never runs it)."""
