@@ -198,3 +198,51 @@ def test_a_live_table_child_stopped_mid_answer_or_not_reading_is_ended_not_waite
 
 def _big_call(store: object, text: str) -> None:
     """Stands for a function of warroom.store.live (sent by its name; the stopped child never runs it)."""
+
+
+# -- the host out of open files ------------------------------------------------------------------------------------
+
+
+async def test_a_tab_whose_app_process_cannot_start_for_want_of_open_files_is_told_so_and_the_log_has_no_traceback(
+        caplog, monkeypatch):  # fmt: skip
+    """Found with the server's open files limited (prlimit --nofile=40): each tab opened once they ran out wrote
+    "ERROR a served session failed" and a traceback of asyncio's subprocess creation into the log, and its browser was
+    closed as normal ("Session ended.", nothing said). Now one line says which tab and what to do, and the tab is
+    told the war room could not start here."""
+    import errno
+    import logging
+
+    import aiohttp
+    from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from warroom.serve._tab import COULD_NOT_START, TabService, start_app
+
+    async def out_of_files(*_: object, **__: object) -> None:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(asyncio, "create_subprocess_shell", out_of_files)
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    async def tab(request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse()
+        await websocket.prepare(request)
+        service = TabService("warroom", write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                             close=nothing, download_manager=None)  # fmt: skip
+        assert not await start_app(websocket, service, 80, 24, "the tab of 'Ada Lovelace'")
+        assert await service.end() is None  # no process to end
+        return websocket
+
+    app = web.Application()
+    app.router.add_get("/ws", tab)
+    with caplog.at_level(logging.INFO, "warroom.serve"):
+        async with TestClient(TestServer(app)) as client, client.ws_connect("/ws") as ws:
+            message = await asyncio.wait_for(ws.receive(), 10)
+    assert message.type == aiohttp.WSMsgType.CLOSE and message.extra == COULD_NOT_START
+    (record,) = [r for r in caplog.records if r.name == "warroom.serve"]
+    assert record.exc_info is None and record.levelname == "WARNING"
+    assert record.getMessage() == (
+        "the app process of the tab of 'Ada Lovelace' could not start: Too many open files: this host has no open "
+        "file, process or memory left for it (raise its limits, ulimit -n and ulimit -u, or lower --max-sessions)")

@@ -622,6 +622,23 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
             await _to_app(service.focus())
 
 
+async def start_app(websocket: web.WebSocketResponse, service: TabService, width: int, height: int,
+                    who: str = "a tab") -> bool:  # fmt: skip
+    """Start the tab's app process; False when this host cannot start one (no open file, process or memory left for
+    it: ``EMFILE``, ``EAGAIN``, ``ENOMEM``), said in one line of the log and to the tab, whose connection is closed
+    with :data:`COULD_NOT_START`. It was a traceback in the log ("a served session failed") and a tab closed as
+    normal, "Session ended." with nothing said, for each tab opened while the host's open files ran out."""
+    try:
+        await service.start(width, height)
+    except OSError as exc:
+        log.warning("the app process of %s could not start: %s: this host has no open file, process or memory left "
+                    "for it (raise its limits, ulimit -n and ulimit -u, or lower --max-sessions)", who,
+                    exc.strerror or exc)  # fmt: skip
+        await websocket.close(code=WSCloseCode.GOING_AWAY, message=COULD_NOT_START.encode())
+        return False
+    return True
+
+
 async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, who: str = "a tab") -> None:
     """:func:`relay_messages` until the browser goes away or the app process ends; in the second case the websocket
     is closed now (the browser shows that the session ended), not left open on a frozen screen. Raises
