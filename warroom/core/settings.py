@@ -27,6 +27,12 @@ CACHE_DIR_ENV = "WARROOM_CACHE_DIR"
 #: Environment variable naming a file that the path of each key is appended to (:func:`trace_key`; docs/serve.md,
 #: "Tracing a tab's keys"): unset, nothing is written.
 KEY_TRACE_ENV = "WARROOM_KEY_TRACE"
+#: The type of the meta packet (textual-serve's ``M`` packet on a served app process's input) in which the server's
+#: relay gives the moment it received a tab's keys (``{"type": KEYS_RECEIVED_META, "at": time.monotonic()}``), just
+#: before the keys themselves: the app times an action a key sets off at that moment, not when its loaded process
+#: reads the key (docs/serve.md, "When a key counts"). Only the relay writes meta packets: a browser's keys reach the
+#: app inside data packets, so no tab can send a time of its own.
+KEYS_RECEIVED_META = "warroom_keys_received"
 
 
 def trace_key(who: str, line: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -91,6 +92,19 @@ def _closed(store: Any) -> None:
             store.close()
 
 
+def _bound(conn: Connection, seconds: float) -> None:
+    """Make each write and read of ``conn``'s socket wait at most ``seconds`` (then it raises
+    :class:`BlockingIOError`): :meth:`LiveStore.call` waited for the start of an answer only, then read the rest, and
+    wrote a call, with no bound, so a child stopped in the middle of a long answer (the live table of a large class is
+    megabytes), or one reading no more while the host wrote a call larger than the socket's buffer, held the host's
+    live-table thread, every tab's claim and the server's stop, for ever."""
+    whole = int(seconds)
+    timeval = struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
+    with socket.fromfd(conn.fileno(), socket.AF_UNIX, socket.SOCK_STREAM) as same:  # the same socket, another fd
+        same.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
+        same.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
+
+
 def _package_root() -> str:
     """The folder holding the host's ``warroom`` package."""
     import warroom
@@ -141,12 +155,15 @@ class LiveStore:
                 raise StoreError(f"{self._why} (the next try in {wait:.0f} s)")
             self._start()
         assert self._conn is not None
+        wait = CALL_WAIT_S if self._answered else FIRST_CALL_WAIT_S
         try:
+            _bound(self._conn, wait)
             self._conn.send((name, args, kwargs))
-            wait = CALL_WAIT_S if self._answered else FIRST_CALL_WAIT_S
             if not self._conn.poll(wait):
                 raise StoreError(self._gave_up(self._hung(wait)))
             ok, value = self._conn.recv()
+        except BlockingIOError:  # a write or read waited past its bound (:func:`_bound`): the child stopped reading,
+            raise StoreError(self._gave_up(self._hung(wait))) from None  # or stopped in the middle of its answer
         except (EOFError, OSError):
             raise StoreError(self._gave_up(self._ended())) from None
         self._answered, self._ends = True, 0

@@ -59,6 +59,7 @@ from warroom.serve._tab import (
     BadMessage,
     TabService,
     relay_until_ended,
+    start_app,
     terminal_size,
 )
 from warroom.store.journal import SERVE_TAB_ENV
@@ -608,9 +609,10 @@ class WarroomServer(Server):
         )
         width, height = terminal_size(_number(request.query.get("width", "80"), 80, MAX_RESIZE_CELLS),
                                       _number(request.query.get("height", "24"), 24, MAX_RESIZE_CELLS))  # fmt: skip
+        who = f"the tab of {clean_line(trainee)!r}"
         try:
-            await service.start(width, height)
-            await relay_until_ended(websocket, service, f"the tab of {clean_line(trainee)!r}")
+            if await start_app(websocket, service, width, height, who):
+                await relay_until_ended(websocket, service, who)
         except asyncio.CancelledError:
             pass
         except BadMessage as exc:  # the sender's session ends; nobody else's (a stalled tab's was said: its reads

@@ -42,7 +42,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 
-from warroom.core.settings import trace_key
+from warroom.core.settings import KEYS_RECEIVED_META, trace_key
 from warroom.core.text import clean_line
 from warroom.errors import WarroomError
 from warroom.serve._stall import while_read
@@ -542,6 +542,12 @@ def _trace(service: AppService, what: str) -> None:
     trace_key("serve", f"tab of app{getattr(process, 'pid', '?')}: {what}")
 
 
+def _received(at: float) -> Any:
+    """The meta packet that tells the app process when the relay received the keys written after it (its
+    :func:`time.monotonic`, the same clock in every process of the host; docs/serve.md, "When a key counts")."""
+    return {"type": KEYS_RECEIVED_META, "at": at}
+
+
 async def _to_app(sending: Any) -> Any:
     """Await ``sending`` (a write to the app process's input) for at most :data:`INPUT_TIMEOUT` seconds; raises
     :class:`BadMessage` past that: the process no longer reads its input (hung, or stopped), its pipe is full, and
@@ -570,6 +576,7 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
 async def _relay(websocket: Any, service: AppService, budget: InputBudget, sequences: KeySequences,
                  resizes: Resizes, who: str) -> None:  # fmt: skip
     async for message in websocket:
+        received = time.monotonic()  # the keys' time for the app (warroom.tui.app's KeyClock), before any wait below
         try:
             kind, data = read_message(message, budget, sequences)
         except BadMessage as exc:
@@ -596,7 +603,8 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
                     log.info("a paste of %s was left open (no ESC [201~ at the end of its message): ended there, "
                              "and any more of this tab's are", who)
             if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
-                sent = await _to_app(service.send_bytes(data))
+                await _to_app(service.send_meta(_received(received)))  # when they came: an action they set off is
+                sent = await _to_app(service.send_bytes(data))  # timed then, not when a loaded app reads them
                 written = "NOT written (its input closed)" if sent is False else "written"
                 _trace(service, f"keys {data!r:.80} {written}; budget left {budget.tokens:.0f} bytes")
             else:
@@ -612,6 +620,23 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
             await _to_app(service.blur())
         elif kind == "focus":
             await _to_app(service.focus())
+
+
+async def start_app(websocket: web.WebSocketResponse, service: TabService, width: int, height: int,
+                    who: str = "a tab") -> bool:  # fmt: skip
+    """Start the tab's app process; False when this host cannot start one (no open file, process or memory left for
+    it: ``EMFILE``, ``EAGAIN``, ``ENOMEM``), said in one line of the log and to the tab, whose connection is closed
+    with :data:`COULD_NOT_START`. It was a traceback in the log ("a served session failed") and a tab closed as
+    normal, "Session ended." with nothing said, for each tab opened while the host's open files ran out."""
+    try:
+        await service.start(width, height)
+    except OSError as exc:
+        log.warning("the app process of %s could not start: %s: this host has no open file, process or memory left "
+                    "for it (raise its limits, ulimit -n and ulimit -u, or lower --max-sessions)", who,
+                    exc.strerror or exc)  # fmt: skip
+        await websocket.close(code=WSCloseCode.GOING_AWAY, message=COULD_NOT_START.encode())
+        return False
+    return True
 
 
 async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, who: str = "a tab") -> None:

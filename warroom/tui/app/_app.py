@@ -24,6 +24,7 @@ from warroom.core.settings import KEY_TRACE_ENV, trace_key
 from warroom.tui import flow
 from warroom.tui.app._look import WarroomLook
 from warroom.tui.app._notices import DialogAwareNotices
+from warroom.tui.app._relayed import KeyClock, relayed_driver_class
 from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
 from warroom.tui.room import TutorialScreen, WarRoomScreen
@@ -70,7 +71,12 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
         if start is not None:  # loaded by the command line: refused once its file changes, as a picker's drill is
             services.remember(start)
         self.speed = speed
-        self.clock = clock if clock is not None else Clock()
+        if clock is None:  # in a browser tab, keys are timed when the server's relay received them
+            clock = KeyClock()
+            driver = relayed_driver_class(self, clock)
+            if driver is not None:
+                self.driver_class = driver
+        self.clock = clock
         self.live: WarRoomScreen | None = None  # the war room of the drill being played, if any
         self.from_picker = start is None
         #: The file of the drill last opened (briefing or play); the picker puts its cursor there when it reopens.
@@ -96,6 +102,9 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
             state = f"; {self.screen.state_line()}" if isinstance(self.screen, PickerScreen) else ""
             trace_key("app", f"{what}: focus {self.focused!r}, screens {screens}{state}")
         await super().on_event(event)
+        if isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded \
+                and isinstance(self.clock, KeyClock):
+            self.clock.delivered()  # the keys the relay timed have reached the app: the drill clock's ticker goes on
 
     def on_mount(self) -> None:
         self.watch_dialogs()
@@ -213,7 +222,7 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
         self.leaving = True
         live = self.live
         if live is not None:
-            live.tick()
+            live.tick(at_key=False)
         self.close_open_session()
         if self.exit_guard is not None:
             self.exit_guard.settled()

@@ -149,9 +149,10 @@ class DrillScreen(Screen[None]):
 
         self.app.push_screen(dialog, closed)
 
-    def tick(self) -> None:
+    def tick(self, *, at_key: bool = True) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if it runs): the
-        war room's; this screen has no clock of its own."""
+        war room's; this screen has no clock of its own. ``at_key``: up to the key that set off this tick, as the
+        server's relay timed it in a browser tab (the war room's :meth:`tick`)."""
 
     def _pause_for_dialog(self) -> bool:
         """Pause the drill for a dialog (practice, with the drill clock running); True when a pause was recorded."""

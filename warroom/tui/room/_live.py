@@ -176,13 +176,21 @@ class WarRoomScreen(DrillScreen):
         on_top = self.is_active or self.assessment  # in assessment a dialog does not stop the clock
         return not self.paused and not self.replay.ended and self.journal_error is None and on_top
 
-    def tick(self) -> None:
+    def tick(self, *, at_key: bool = True) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if running).
 
-        Tests call this after ``MockClock.set_time(...)``; the interval timer calls it about 10 times a second.
+        Tests call this after ``MockClock.set_time(...)``; the interval timer calls it about 10 times a second
+        (``at_key`` False). A tick a key sets off (``at_key``: a pause, a dialog opened, a speed changed) in a browser
+        tab goes up to the moment the server's relay received the key, not the later one its app process read it at
+        on a loaded host, and the ticker's tick goes no further while that key is on its way to the app (the served
+        app's clock, ``warroom.tui.app``'s ``KeyClock.tick_time``; docs/serve.md, "When a key counts"); the time
+        between is played by the next tick.
         """
         now = self.clock.time
         last = self._last_time if self._last_time is not None else now
+        tick_time = getattr(self.clock, "tick_time", None)  # only the served app's clock has one
+        if tick_time is not None:
+            now = tick_time(now, last, at_key)
         self._last_time = now
         if self.finished:
             return
@@ -204,7 +212,7 @@ class WarRoomScreen(DrillScreen):
             self.ticker.pause()
 
     def _on_ticker(self) -> None:
-        self.tick()
+        self.tick(at_key=False)
         self._schedule_tick()
 
     def _tick_delay(self) -> float:
