@@ -45,3 +45,48 @@ def test_the_review_of_an_abandoned_session_hides_its_seed(tmp_path: Path, monke
     assert "4242" not in text and "variant seed" not in text, text
     reached = dataclasses.replace(data, session=dataclasses.replace(session, outcome="missed"))
     assert "variant seed 4242)" in headline(reached).plain  # a session that reached its debrief shows it
+
+
+def _cli(url: str, data: Path, *args: str):
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    result = CliRunner().invoke(main, ["--store", url, *args, "--data-dir", str(data)])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def test_a_cohort_store_made_again_does_not_take_last_years_members_of_its_roles(tmp_path: Path, postgres_server):
+    """A cohort's schema dropped (the class is over) and made again for next year's class (or a new store given
+    the cohort name of one dropped): its roles `warroom_trainee_NAME` and `warroom_facilitator_NAME` were left on
+    the server with last year's members, and `store secure` took them as they were, saying nothing: last year's
+    facilitator read, re-scored and deleted the new class's sessions, and last year's trainees stored theirs into it.
+    Roles that secure no store but have members are refused, naming them (nothing changed); once they hold no
+    member the store is secured with them."""
+    import uuid
+
+    import psycopg
+
+    tag = uuid.uuid4().hex[:8]
+    db, schema, old_fac = f"d_{tag}", f"k_{tag}", f"fac_{tag}"
+    postgres_server.sql(f"CREATE DATABASE {db}")
+    postgres_server.sql(f"CREATE SCHEMA {schema}", database=db)
+    url = postgres_server.url(db, schema=schema)
+    assert _cli(url, tmp_path, "store", "migrate").exit_code == 0
+    assert _cli(url, tmp_path, "store", "secure").exit_code == 0
+    postgres_server.sql(f"CREATE ROLE {old_fac} LOGIN IN ROLE warroom_facilitator_{schema}", database=db)
+    postgres_server.sql(f"DROP SCHEMA {schema} CASCADE", database=db)  # the class is over
+    postgres_server.sql(f"CREATE SCHEMA {schema}", database=db)  # next year's class, the same name
+    assert _cli(url, tmp_path, "store", "migrate").exit_code == 0
+    refused = _cli(url, tmp_path, "store", "secure")
+    assert refused.exit_code == 1 and old_fac in refused.output and "nothing was changed" in refused.output, (
+        refused.output)
+    with psycopg.connect(postgres_server.url(db), autocommit=True) as conn:
+        secured = conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = %s::regclass",
+                               (f"{schema}.sessions",)).fetchone()  # fmt: skip
+        assert secured == (False,)
+        conn.execute(f"REVOKE warroom_facilitator_{schema} FROM {old_fac}")
+    assert _cli(url, tmp_path, "store", "secure").exit_code == 0
+    again = _cli(url, tmp_path, "store", "secure")  # secured with them now: running it again changes nothing
+    assert again.exit_code == 0, again.output

@@ -252,6 +252,8 @@ def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | 
             raise StoreError(f"the roles {shown.trainee} and {shown.facilitator} already secure the store in "
                              f"{taken[0]} of this server: give this store a cohort name of its own, `warroom store "
                              "secure --cohort NAME` (nothing was changed)")  # fmt: skip
+        if before != roles and roles != DEFAULT_ROLES:
+            _refuse_left_members(conn, roles)
         conn.execute("BEGIN")
         try:
             _create_role(conn, roles.trainee)
@@ -273,6 +275,35 @@ def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | 
                                 "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
         raise error from exc
     return roles, before if before != roles else None
+
+
+#: The login and group roles that are members of a group role, by name.
+_MEMBERS = """SELECT m.rolname FROM pg_catalog.pg_auth_members a
+JOIN pg_catalog.pg_roles g ON g.oid = a.roleid JOIN pg_catalog.pg_roles m ON m.oid = a.member
+WHERE g.rolname = ? ORDER BY 1"""
+
+
+def _refuse_left_members(conn: Any, roles: Roles) -> None:
+    """Refuse (:class:`StoreError`) to secure a store with roles of its own that secure no store yet but already
+    have members: roles left on the server by a store dropped since (a cohort's schema dropped and made again, a
+    cohort name used again), whose members (last year's facilitator and trainees) would reach this store's
+    sessions."""
+    from warroom.core.text import clean_name
+
+    left = [(role, str(m)) for role in roles for (m,) in conn.execute(_MEMBERS, (role,)).fetchall()]
+    if not left:
+        return
+    named = ", ".join(f"{clean_name(m)} (of {clean_name(role)})" for role, m in left[:10])
+    more = f" and {len(left) - 10} more" if len(left) > 10 else ""
+    revoke = "; ".join(f"REVOKE {ident(role)} FROM {ident(m)}" for role, m in left[:3])
+    shown = roles.shown()
+    raise StoreError(
+        f"the roles {shown.trainee} and {shown.facilitator} secure no store but already have members, left from a "
+        f"store secured with them before: {named}{more}; they would read (and a facilitator re-score and delete) "
+        f"this store's sessions. Give this store a cohort name of its own (`warroom store secure --cohort NAME`), "
+        f"or revoke every member ({clean_name(revoke)}{'; ...' if len(left) > 3 else ''}), run `warroom store "
+        "secure` again, then grant this class's login roles (nothing was changed)"
+    )
 
 
 #: The other stores a group role reaches: the schemas of this database holding a store whose ``sessions`` it may
