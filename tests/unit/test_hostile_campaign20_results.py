@@ -90,3 +90,27 @@ def test_a_cohort_store_made_again_does_not_take_last_years_members_of_its_roles
     assert _cli(url, tmp_path, "store", "secure").exit_code == 0
     again = _cli(url, tmp_path, "store", "secure")  # secured with them now: running it again changes nothing
     assert again.exit_code == 0, again.output
+
+
+def test_a_second_session_of_a_drill_cannot_start_while_the_first_is_still_played(tmp_path: Path, monkeypatch):
+    """A trainee's first attempt at a drill is the session the store stores first. Two windows: the trainee starts
+    the drill (assessment), escalates, sees no containment, leaves that window open (nothing stored), starts the
+    drill again in a second window knowing the step that is not the fault, contains it there and ends it: that
+    second session was stored first, so it was their trial (a hit), and the first, stored when its window was
+    closed, a replay listed apart. Best of as many windows as they open. A session of a drill cannot start while
+    the same trainee's session of it is being played from the data directory; another drill can."""
+    import pytest
+
+    from warroom.tui.logic import Services, SessionUnavailable
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drills_dir() / "staging-orders-reseed.yaml"
+    other = bundled_drills_dir() / "clickstream-backfill.yaml"
+    services = Services(trainee="ann", data_dir=tmp_path, mode="assessment")
+    first = services.start_session(path, load(path))
+    with pytest.raises(SessionUnavailable, match="another window"):
+        Services(trainee="ann", data_dir=tmp_path, mode="assessment").start_session(path, load(path))
+    Services(trainee="bob", data_dir=tmp_path, mode="assessment").start_session(path, load(path))  # not ann's
+    services.start_session(other, load(other))  # another drill
+    first.inner.finish(score(first.inner.drill, first.inner.actions))
+    services.start_session(path, load(path))  # once the first has ended: a replay, as any

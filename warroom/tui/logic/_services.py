@@ -362,6 +362,8 @@ class Services:
         from warroom.tui.logic._lessons import is_tutorial
 
         tutorial = is_tutorial(DrillEntry(Path(drill_path), drill))
+        if not tutorial:
+            self._refuse_second_at_once(drill)
         mode = TUTORIAL_MODE if tutorial else self.session_mode
         forced = PlayedAs.SIGNAL if tutorial else PlayedAs(self.played_as) if self.played_as else None
         rate = self.drill_set.model.noise_rate if self.drill_set is not None else None
@@ -380,6 +382,21 @@ class Services:
             return StoreRecorder(recorder)
         except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
+
+    def _refuse_second_at_once(self, drill: Drill) -> None:
+        """Raise :class:`SessionUnavailable` while a session of ``drill`` by this trainee is being played from the
+        data directory (another window, its journal held by a live process): a trainee's first attempt is the
+        session the store stores first, so two at once let them choose which counts (end the one that went well,
+        leave the other open: docs/cohorts.md, "What a trainee can and cannot do to their results")."""
+        from warroom.core.text import shown_id
+        from warroom.store.journal import sessions_in_progress
+
+        if sessions_in_progress(self.data_dir, self.trainee, drill.id):
+            raise SessionUnavailable(
+                f"a session of drill {shown_id(drill.id)} by {shown_id(self.trainee)} is being played in another "
+                "window (or browser tab): finish or quit it first, then start the drill again (two sessions of one "
+                "drill at once would let you choose which attempt counts)"
+            )
 
     def score(self, drill: Drill, actions: list[Action]) -> Any:
         """The scorecard of ``actions`` on ``drill`` (see :func:`warroom.core.scoring.score`)."""
