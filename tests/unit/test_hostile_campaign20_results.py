@@ -114,3 +114,27 @@ def test_a_second_session_of_a_drill_cannot_start_while_the_first_is_still_playe
     services.start_session(other, load(other))  # another drill
     first.inner.finish(score(first.inner.drill, first.inner.actions))
     services.start_session(path, load(path))  # once the first has ended: a replay, as any
+
+
+def test_a_store_made_by_the_first_schema_7_is_summarised_after_its_upgrade(tmp_path: Path, monkeypatch):
+    """Schema version 7 was first released (commit cd9c2a8c) without the partial index of the sessions that cannot
+    be counted, which migration 7 was given 20 minutes later; a store made by that release, with sessions in it,
+    upgraded to version 23 without the index, and `scores summary` (and `report`, the console) then failed on
+    every call: `cannot use the results store ...: no such index: ix_sessions_not_countable`. The summary counts
+    such a store as it counts any (the index only spares a scan)."""
+    import json
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    _abandoned_with_twin(tmp_path, 7)
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        db.execute("DROP INDEX ix_sessions_not_countable")  # the store cd9c2a8c made, as any upgrade leaves it
+    db.close()
+    result = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    counted = json.loads(result.stdout)["counted"]
+    assert (counted["sessions"], counted["trials"], counted["abandoned"]) == (1, 1, 1), counted
