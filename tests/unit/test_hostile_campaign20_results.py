@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 from store_support import load
@@ -122,7 +123,6 @@ def test_a_store_made_by_the_first_schema_7_is_summarised_after_its_upgrade(tmp_
     upgraded to version 23 without the index, and `scores summary` (and `report`, the console) then failed on
     every call: `cannot use the results store ...: no such index: ix_sessions_not_countable`. The summary counts
     such a store as it counts any (the index only spares a scan)."""
-    import json
     import sqlite3
 
     from click.testing import CliRunner
@@ -138,3 +138,50 @@ def test_a_store_made_by_the_first_schema_7_is_summarised_after_its_upgrade(tmp_
     assert result.exit_code == 0, result.output
     counted = json.loads(result.stdout)["counted"]
     assert (counted["sessions"], counted["trials"], counted["abandoned"]) == (1, 1, 1), counted
+
+
+def test_a_store_of_the_branch_where_version_12_was_the_verification_records_is_upgraded(tmp_path, monkeypatch):
+    """Two branches each released a schema version 12 before they were merged (commits 828aa69e and c99874bf:
+    version 12 was the table of verification records, now version 14; on the other branch, kept, the trial's
+    response). A store made on the first branch claims version 12 without the `response` column, so the upgrade
+    began at 13 and every command then failed (`not a usable warroom results store: no such column: response`),
+    its sessions unreachable. The upgrade starts from the last version whose columns the store has."""
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.store.backends import SQLITE
+    from warroom.store.results._migrations import MIGRATIONS, backfills_to
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    played = tmp_path / "played"
+    session_id = _abandoned_with_twin(played, 11)
+    with sqlite3.connect(played / "results.sqlite3") as db:
+        db.row_factory = sqlite3.Row
+        row = dict(db.execute("SELECT * FROM sessions").fetchone())
+    db.close()
+    branch = tmp_path / "branch"
+    branch.mkdir()
+    db = sqlite3.connect(branch / "results.sqlite3", isolation_level=None)
+    backfills = backfills_to(11)
+    for v in range(1, 12):
+        for statement in MIGRATIONS[v].split(";"):
+            if statement.strip():
+                db.execute(statement)
+        if v in backfills:
+            backfills[v](db, SQLITE)
+    db.execute(MIGRATIONS[14])  # the branch's version 12: the verification records
+    columns = [r[1] for r in db.execute("PRAGMA table_info(sessions)")]
+    assert "response" not in columns and "played_as" not in columns
+    kept = [c for c in columns if c in row]
+    db.execute(f"INSERT INTO sessions ({', '.join(kept)}) VALUES ({', '.join('?' for _ in kept)})",
+               [row[c] for c in kept])  # fmt: skip
+    db.execute("PRAGMA user_version = 12")
+    db.close()
+    listed = CliRunner().invoke(main, ["scores", "list", "--format", "json", "--data-dir", str(branch)])
+    assert listed.exit_code == 0, listed.output
+    assert [s["session_id"] for s in json.loads(listed.stdout)] == [session_id]
+    summary = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(branch)])
+    assert summary.exit_code == 0, summary.output
+    assert json.loads(summary.stdout)["counted"]["trials"] == 1
