@@ -185,3 +185,34 @@ def test_a_store_of_the_branch_where_version_12_was_the_verification_records_is_
     summary = CliRunner().invoke(main, ["scores", "summary", "--format", "json", "--data-dir", str(branch)])
     assert summary.exit_code == 0, summary.output
     assert json.loads(summary.stdout)["counted"]["trials"] == 1
+
+
+def test_a_session_queued_while_the_store_was_down_is_stored_before_the_next_session_of_its_drill(
+    tmp_path: Path, monkeypatch
+):
+    """Attempt 1 played with the shared store out of reach (a trainee can pull the cable): its result is queued in
+    the journal and its debrief, answer key included, is shown; the store back, attempt 2 of the same drill, played
+    knowing the answer, was stored first, so it was the trial and attempt 1, delivered later, a replay. A new session
+    delivers the trainee's queued sessions first (as a start of the war room does), so attempt 1 stays the first."""
+    from warroom.store.errors import StoreUnreachable
+    from warroom.store.results import ResultsStore
+    from warroom.tui.logic import Services
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drills_dir() / "staging-orders-reseed.yaml"
+    services = Services(trainee="ann", data_dir=tmp_path, mode="assessment")
+    first = services.start_session(path, load(path)).inner
+    real_insert = ResultsStore.insert
+
+    def unreachable(self, *args, **kwargs):
+        raise StoreUnreachable("the results store cannot be reached (cable pulled)")
+
+    monkeypatch.setattr(ResultsStore, "insert", unreachable)
+    first.finish(score(first.drill, first.actions))
+    assert first.queued
+    monkeypatch.setattr(ResultsStore, "insert", real_insert)  # the store is back
+    second = services.start_session(path, load(path)).inner
+    second.finish(score(second.drill, second.actions))
+    with ResultsStore(tmp_path) as store:
+        order = [r[0] for r in store.db.conn.execute("SELECT session_id FROM sessions ORDER BY stored_seq")]
+    assert order == [first.session_id, second.session_id]

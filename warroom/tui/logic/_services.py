@@ -364,6 +364,7 @@ class Services:
         tutorial = is_tutorial(DrillEntry(Path(drill_path), drill))
         if not tutorial:
             self._refuse_second_at_once(drill)
+            self._deliver_queued()
         mode = TUTORIAL_MODE if tutorial else self.session_mode
         forced = PlayedAs.SIGNAL if tutorial else PlayedAs(self.played_as) if self.played_as else None
         rate = self.drill_set.model.noise_rate if self.drill_set is not None else None
@@ -397,6 +398,22 @@ class Services:
                 "window (or browser tab): finish or quit it first, then start the drill again (two sessions of one "
                 "drill at once would let you choose which attempt counts)"
             )
+
+    def _deliver_queued(self) -> None:
+        """Store the trainee's sessions waiting in the data directory (queued while a shared store could not be
+        reached, or killed) before a new session begins, as a start of the war room does: a session is a first
+        attempt by the order the store stores it, so one queued, its debrief seen, then stored after a later session
+        of its drill made that later one, played knowing the answer, the trial. Whatever cannot be stored yet stays
+        queued, before the new session in the order ``warroom store sync`` keeps (their journals' names)."""
+        from warroom.store.errors import StoreError
+        from warroom.store.journal import recover_unfinished
+        from warroom.store.review import default_drill_resolver
+
+        try:
+            recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs), trainee=self.trainee,
+                               shown_to=self.trainee)  # fmt: skip
+        except (StoreError, OSError):  # the store still out of reach: the new session queues behind them
+            pass
 
     def score(self, drill: Drill, actions: list[Action]) -> Any:
         """The scorecard of ``actions`` on ``drill`` (see :func:`warroom.core.scoring.score`)."""
