@@ -216,3 +216,32 @@ def test_a_session_queued_while_the_store_was_down_is_stored_before_the_next_ses
     with ResultsStore(tmp_path) as store:
         order = [r[0] for r in store.db.conn.execute("SELECT session_id FROM sessions ORDER BY stored_seq")]
     assert order == [first.session_id, second.session_id]
+
+
+def test_a_session_queued_is_stored_before_the_next_session_of_its_drill_that_ends_once_the_store_is_back(
+    tmp_path: Path, monkeypatch
+):
+    """As above, with attempt 2 started while the store is still out of reach (nothing can be delivered then) and
+    ended once it is back: attempt 2 was stored at its end, before attempt 1, still queued. The war room delivers the
+    trainee's queued sessions before it stores the one that ends."""
+    from warroom.store.errors import StoreUnreachable
+    from warroom.store.results import ResultsStore
+    from warroom.tui.logic import Services
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drills_dir() / "staging-orders-reseed.yaml"
+    services = Services(trainee="ann", data_dir=tmp_path, mode="assessment")
+    real_insert = ResultsStore.insert
+
+    def unreachable(self, *args, **kwargs):
+        raise StoreUnreachable("the results store cannot be reached (cable pulled)")
+
+    monkeypatch.setattr(ResultsStore, "insert", unreachable)
+    first = services.start_session(path, load(path))
+    first.finish(score(first.drill, first.actions))
+    second = services.start_session(path, load(path))  # still out of reach: nothing delivered
+    monkeypatch.setattr(ResultsStore, "insert", real_insert)  # back before attempt 2 ends
+    second.finish(score(second.drill, second.actions))
+    with ResultsStore(tmp_path) as store:
+        order = [r[0] for r in store.db.conn.execute("SELECT session_id FROM sessions ORDER BY stored_seq")]
+    assert order == [first.session_id, second.session_id]

@@ -380,7 +380,7 @@ class Services:
                 seed=self.seed,
                 trial=Trial(forced, rate, chosen=not tutorial and (self.seed is not None or bool(self.played_as))),
             )
-            return StoreRecorder(recorder)
+            return StoreRecorder(recorder, before_finish=None if tutorial else self._deliver_queued)
         except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
 
@@ -404,7 +404,8 @@ class Services:
         reached, or killed) before a new session begins, as a start of the war room does: a session is a first
         attempt by the order the store stores it, so one queued, its debrief seen, then stored after a later session
         of its drill made that later one, played knowing the answer, the trial. Whatever cannot be stored yet stays
-        queued, before the new session in the order ``warroom store sync`` keeps (their journals' names)."""
+        queued, before the new session in the order ``warroom store sync`` keeps (their journals' names). Called
+        again before a session is stored (a store back during the session)."""
         from warroom.store.errors import StoreError
         from warroom.store.journal import recover_unfinished
         from warroom.store.review import default_drill_resolver
