@@ -245,3 +245,22 @@ def test_a_session_queued_is_stored_before_the_next_session_of_its_drill_that_en
     with ResultsStore(tmp_path) as store:
         order = [r[0] for r in store.db.conn.execute("SELECT session_id FROM sessions ORDER BY stored_seq")]
     assert order == [first.session_id, second.session_id]
+
+
+def test_a_login_role_named_like_a_cohorts_group_is_not_made_that_group(tmp_path: Path, postgres_server):
+    """Trainee names are the trainees' own (`--trainee`, the OS user), and a trainee's login role is named like the
+    trainee: one of cohort A named `warroom_facilitator_b` had a login role of that name before cohort B's store was
+    secured, and `store secure` took that role as cohort B's facilitator group, so its holder, a trainee of A, read,
+    re-scored and deleted every session of B. A login role of a group's name is refused (nothing changed)."""
+    import uuid
+
+    tag = uuid.uuid4().hex[:8]
+    db, schema = f"d_{tag}", f"b_{tag}"
+    postgres_server.sql(f"CREATE DATABASE {db}")
+    postgres_server.sql(f"CREATE ROLE warroom_facilitator_{schema} LOGIN")  # a trainee of another cohort
+    url = postgres_server.url(db, schema=schema)
+    assert _cli(url, tmp_path, "store", "migrate").exit_code == 0
+    refused = _cli(url, tmp_path, "store", "secure")
+    assert refused.exit_code == 1 and "login role" in refused.output and "nothing was changed" in refused.output, (
+        refused.output)
+    assert _cli(url, tmp_path, "store", "secure", "--cohort", f"c_{tag}").exit_code == 0

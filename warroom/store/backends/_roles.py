@@ -283,13 +283,27 @@ JOIN pg_catalog.pg_roles g ON g.oid = a.roleid JOIN pg_catalog.pg_roles m ON m.o
 WHERE g.rolname = ? ORDER BY 1"""
 
 
+#: A role of that name that may log in (a person's role, never a group warroom made: those are NOLOGIN).
+_CAN_LOGIN = "SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = ? AND rolcanlogin"
+
+
 def _refuse_left_members(conn: Any, roles: Roles) -> None:
     """Refuse (:class:`StoreError`) to secure a store with roles of its own that secure no store yet but already
     have members: roles left on the server by a store dropped since (a cohort's schema dropped and made again, a
     cohort name used again), whose members (last year's facilitator and trainees) would reach this store's
-    sessions."""
+    sessions; or a role of that name that is a login role (a trainee of another cohort named like the group)."""
     from warroom.core.text import clean_name
 
+    login = [role for role in roles
+             if conn.execute(_CAN_LOGIN, (role,)).fetchone() is not None]  # fmt: skip
+    if login:
+        name = clean_name(ident(login[0]))
+        raise StoreError(
+            f"the role {name} exists already as a login role (a person's, not a group warroom made): as this store's "
+            f"group it would be given every right of a {'trainee' if login[0] == roles.trainee else 'facilitator'} "
+            "of the store and so would its holder. Give this store a cohort name of its own (`warroom store secure "
+            "--cohort NAME`) (nothing was changed)"
+        )
     left = [(role, str(m)) for role in roles for (m,) in conn.execute(_MEMBERS, (role,)).fetchall()]
     if not left:
         return
