@@ -264,3 +264,22 @@ def test_a_login_role_named_like_a_cohorts_group_is_not_made_that_group(tmp_path
     assert refused.exit_code == 1 and "login role" in refused.output and "nothing was changed" in refused.output, (
         refused.output)
     assert _cli(url, tmp_path, "store", "secure", "--cohort", f"c_{tag}").exit_code == 0
+
+
+def test_cohort_public_names_roles_after_it_as_any_cohort_name_does(tmp_path: Path, postgres_server):
+    """`store secure --cohort NAME` names the roles `warroom_trainee_NAME` and `warroom_facilitator_NAME`
+    (its --help, docs/cohorts.md), but `--cohort public` gave a cohort's store the documented pair of the default
+    schema, which the store in `public` then shared: that store's facilitator read and deleted the cohort's sessions
+    (a warning said so only once that store was secured)."""
+    import uuid
+
+    tag = uuid.uuid4().hex[:8]
+    db, schema = f"d_{tag}", f"k_{tag}"
+    postgres_server.sql(f"CREATE DATABASE {db}")
+    url = postgres_server.url(db, schema=schema)
+    assert _cli(url, tmp_path, "store", "migrate").exit_code == 0
+    secured = _cli(url, tmp_path, "store", "secure", "--cohort", "public")
+    assert secured.exit_code == 0, secured.output
+    status = json.loads(_cli(url, tmp_path, "store", "status", "--format", "json").stdout)
+    assert status["roles"] == {"trainee": "warroom_trainee_public", "facilitator": "warroom_facilitator_public"}, (
+        status["roles"])

@@ -23,6 +23,7 @@ from warroom.store.backends._role_names import (
     DEFAULT_ROLES,
     DEFAULT_SCHEMA,
     Roles,
+    cohort_roles,
     connection_roles,
     ident,
     literal,
@@ -227,7 +228,7 @@ def _chosen_roles(conn: Any, schema: str, cohort: str | None) -> tuple[Roles, Ro
     schema shared before each store had its own, and the store moves to its schema's); else its schema's."""
     current = store_roles(conn)
     if cohort is not None:
-        return roles_for(cohort), current
+        return cohort_roles(cohort), current
     if current is not None and (current != DEFAULT_ROLES or schema == DEFAULT_SCHEMA):
         return current, current
     return roles_for(schema), current
