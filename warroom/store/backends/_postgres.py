@@ -244,12 +244,18 @@ def read_version(conn: PgConnection) -> int | None:
 
 
 def migrate_schema(
-    conn: PgConnection, migrations: dict[int, str], target: int, backfills: dict[int, Callable[..., None]] | None = None
+    conn: PgConnection,
+    migrations: dict[int, str],
+    target: int,
+    backfills: dict[int, Callable[..., None]] | None = None,
+    start: Callable[[PgConnection, int], int] | None = None,
 ) -> None:
     """Bring the database to schema version ``target`` in one transaction, holding an advisory lock so that
     processes opening a new database at once migrate it once (the lock is taken before the transaction starts, so
-    the transaction sees what a migration that held it before committed). Raises :class:`StoreError` for a
-    database migrated past ``target`` meanwhile or a ``sessions`` table that warroom did not create."""
+    the transaction sees what a migration that held it before committed); ``start`` gives the version a store that
+    claims one is upgraded from (a version released twice: warroom.store.results' ``effective_version``). Raises
+    :class:`StoreError` for a database migrated past ``target`` meanwhile or a ``sessions`` table that warroom did
+    not create."""
     _take_migration_lock(conn)
     timeout, conn.timeout = conn.timeout, None  # a migration of a million sessions takes minutes
     try:
@@ -258,7 +264,7 @@ def migrate_schema(
             # a table another session holds (any open transaction that read it, a trainee's included) is waited for
             # as long as the migration's lock, then the upgrade stops, instead of waiting for ever
             conn.execute(f"SET LOCAL lock_timeout = '{int(MIGRATION_LOCK_WAIT_S * 1000)}ms'")
-            _migrate(conn, migrations, target, backfills or {})
+            _migrate(conn, migrations, target, backfills or {}, start)
             conn.execute("COMMIT")
         except BaseException:
             _rollback(conn)
@@ -291,7 +297,11 @@ def _take_migration_lock(conn: PgConnection) -> None:
 
 
 def _migrate(
-    conn: PgConnection, migrations: dict[int, str], target: int, backfills: dict[int, Callable[..., None]]
+    conn: PgConnection,
+    migrations: dict[int, str],
+    target: int,
+    backfills: dict[int, Callable[..., None]],
+    start: Callable[[PgConnection, int], int] | None,
 ) -> None:
     version = read_version(conn)
     if version is None:
@@ -303,6 +313,8 @@ def _migrate(
         raise StoreError("the database has a sessions table that warroom did not create; use another database")
     if version > target:
         raise StoreError(f"the results store was upgraded to schema version {version} meanwhile")
+    if start is not None and version:
+        version = start(conn, version)
     for v in range(version + 1, target + 1):
         for statement in POSTGRESQL.ddl(migrations[v]):
             conn.execute(statement)

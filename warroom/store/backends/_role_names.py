@@ -61,11 +61,18 @@ def literal(text: str) -> str:
 
 
 def roles_for(cohort: str | None) -> Roles:
-    """The group roles of a store of ``cohort`` (a schema's name or ``--cohort``): the documented names for None or
-    the default schema, else names of its own. Raises :class:`StoreError` for an empty name or one that makes a
-    role's name longer than PostgreSQL's 63 bytes."""
+    """The group roles of a store in the schema named ``cohort``: the documented names for None or the default
+    schema, else names of its own (:func:`cohort_roles`)."""
     if cohort is None or cohort == DEFAULT_SCHEMA:
         return DEFAULT_ROLES
+    return cohort_roles(cohort)
+
+
+def cohort_roles(cohort: str) -> Roles:
+    """The group roles named after ``cohort`` (``--cohort NAME``, or a schema's name): ``warroom_trainee_NAME`` and
+    ``warroom_facilitator_NAME``, whatever the name (``--cohort public`` too: the documented pair is a default
+    schema's, never a name given). Raises :class:`StoreError` for an empty name or one that makes a role's name
+    longer than PostgreSQL's 63 bytes."""
     if not cohort or "\x00" in cohort:
         raise StoreError(f"the cohort name {cohort!r} cannot name a role: give --cohort NAME (letters, digits, _)")
     roles = Roles(f"{DEFAULT_ROLES.trainee}_{cohort}", f"{DEFAULT_ROLES.facilitator}_{cohort}")

@@ -23,6 +23,7 @@ from warroom.store.backends._role_names import (
     DEFAULT_ROLES,
     DEFAULT_SCHEMA,
     Roles,
+    cohort_roles,
     connection_roles,
     ident,
     literal,
@@ -227,7 +228,7 @@ def _chosen_roles(conn: Any, schema: str, cohort: str | None) -> tuple[Roles, Ro
     schema shared before each store had its own, and the store moves to its schema's); else its schema's."""
     current = store_roles(conn)
     if cohort is not None:
-        return roles_for(cohort), current
+        return cohort_roles(cohort), current
     if current is not None and (current != DEFAULT_ROLES or schema == DEFAULT_SCHEMA):
         return current, current
     return roles_for(schema), current
@@ -252,6 +253,8 @@ def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | 
             raise StoreError(f"the roles {shown.trainee} and {shown.facilitator} already secure the store in "
                              f"{taken[0]} of this server: give this store a cohort name of its own, `warroom store "
                              "secure --cohort NAME` (nothing was changed)")  # fmt: skip
+        if before != roles and roles != DEFAULT_ROLES:
+            _refuse_left_members(conn, roles)
         conn.execute("BEGIN")
         try:
             _create_role(conn, roles.trainee)
@@ -273,6 +276,49 @@ def secure(store: OpenStore, cohort: str | None = None) -> tuple[Roles, Roles | 
                                 "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
         raise error from exc
     return roles, before if before != roles else None
+
+
+#: The login and group roles that are members of a group role, by name.
+_MEMBERS = """SELECT m.rolname FROM pg_catalog.pg_auth_members a
+JOIN pg_catalog.pg_roles g ON g.oid = a.roleid JOIN pg_catalog.pg_roles m ON m.oid = a.member
+WHERE g.rolname = ? ORDER BY 1"""
+
+
+#: A role of that name that may log in (a person's role, never a group warroom made: those are NOLOGIN).
+_CAN_LOGIN = "SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = ? AND rolcanlogin"
+
+
+def _refuse_left_members(conn: Any, roles: Roles) -> None:
+    """Refuse (:class:`StoreError`) to secure a store with roles of its own that secure no store yet but already
+    have members: roles left on the server by a store dropped since (a cohort's schema dropped and made again, a
+    cohort name used again), whose members (last year's facilitator and trainees) would reach this store's
+    sessions; or a role of that name that is a login role (a trainee of another cohort named like the group)."""
+    from warroom.core.text import clean_name
+
+    login = [role for role in roles
+             if conn.execute(_CAN_LOGIN, (role,)).fetchone() is not None]  # fmt: skip
+    if login:
+        name = clean_name(ident(login[0]))
+        raise StoreError(
+            f"the role {name} exists already as a login role (a person's, not a group warroom made): as this store's "
+            f"group it would be given every right of a {'trainee' if login[0] == roles.trainee else 'facilitator'} "
+            "of the store and so would its holder. Give this store a cohort name of its own (`warroom store secure "
+            "--cohort NAME`) (nothing was changed)"
+        )
+    left = [(role, str(m)) for role in roles for (m,) in conn.execute(_MEMBERS, (role,)).fetchall()]
+    if not left:
+        return
+    named = ", ".join(f"{clean_name(m)} (of {clean_name(role)})" for role, m in left[:10])
+    more = f" and {len(left) - 10} more" if len(left) > 10 else ""
+    revoke = "; ".join(f"REVOKE {ident(role)} FROM {ident(m)}" for role, m in left[:3])
+    shown = roles.shown()
+    raise StoreError(
+        f"the roles {shown.trainee} and {shown.facilitator} secure no store but already have members, left from a "
+        f"store secured with them before: {named}{more}; they would read (and a facilitator re-score and delete) "
+        f"this store's sessions. Give this store a cohort name of its own (`warroom store secure --cohort NAME`), "
+        f"or revoke every member ({clean_name(revoke)}{'; ...' if len(left) > 3 else ''}), run `warroom store "
+        "secure` again, then grant this class's login roles (nothing was changed)"
+    )
 
 
 #: The other stores a group role reaches: the schemas of this database holding a store whose ``sessions`` it may

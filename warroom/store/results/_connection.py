@@ -33,7 +33,7 @@ from warroom.store.errors import (
     full_disk_message,
     not_a_store_message,
 )
-from warroom.store.results._migrations import MIGRATIONS, backfills_to, session_columns
+from warroom.store.results._migrations import MIGRATIONS, backfills_to, effective_version, session_columns
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
@@ -241,7 +241,8 @@ class StoreConnection:
         from warroom.store.backends import migrate_schema, upgrade_refused
 
         try:
-            migrate_schema(self.conn, MIGRATIONS, SCHEMA_VERSION, backfills_to(SCHEMA_VERSION))
+            migrate_schema(self.conn, MIGRATIONS, SCHEMA_VERSION, backfills_to(SCHEMA_VERSION),
+                           start=lambda conn, v: effective_version(v, session_columns(conn, self.dialect)))
         except self.errors as exc:
             if not version or getattr(exc, "sqlstate", None) != "42501":
                 raise
@@ -360,6 +361,7 @@ class StoreConnection:
             if version > SCHEMA_VERSION:  # pragma: no cover - a newer warroom migrated between our two reads
                 raise StoreVersionError(f"the results store {self.path} was upgraded to version {version} meanwhile")
             backfills = backfills_to(SCHEMA_VERSION)
+            version = effective_version(version, session_columns(conn, SQLITE))  # (a branch's version 12)
             for v in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in MIGRATIONS[v].split(";"):
                     if statement.strip():

@@ -488,6 +488,22 @@ BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
 REMADE_BY = {21: 23}
 
 
+#: A column of ``sessions`` each schema version from its key on has. Version 12 was first released on two branches
+#: at once (merged on 2026-12-05): on one it was the trial's response (kept), on the other the table of verification
+#: records (now version 14, which makes that table only when it is missing), so a store made on that branch claims
+#: version 12 or 13 without the column of either.
+VERSION_COLUMNS: dict[int, str] = {12: "response", 13: "played_as"}
+
+
+def effective_version(version: int, columns: set[str]) -> int:
+    """The schema version a store claiming ``version`` is upgraded from: the last version whose columns
+    (:data:`VERSION_COLUMNS`) ``columns``, the columns of its ``sessions`` table, all have."""
+    for v, column in sorted(VERSION_COLUMNS.items()):
+        if version >= v and column not in columns:
+            return v - 1
+    return version
+
+
 def backfills_to(target: int) -> dict[int, Callable[[Any, Dialect], None]]:
     """The steps (:data:`BACKFILLS`) of an upgrade to schema version ``target``: those whose work a later step up to
     ``target`` remakes (:data:`REMADE_BY`) left out."""

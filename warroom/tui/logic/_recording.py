@@ -3,6 +3,7 @@ recorder wrapped so the screens catch only this module's errors (:class:`StoreRe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -56,9 +57,12 @@ class StoreRecorder:
     """A :class:`Recorder` over a :class:`~warroom.store.journal.SessionRecorder` that turns the store's errors
     into :class:`JournalUnwritable` / :class:`SessionUnavailable`, so the screens catch only those."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Any, before_finish: Callable[[], None] | None = None) -> None:
         self.inner = inner
         self.session_id: str = inner.session_id
+        #: Called before the session is stored (the trainee's queued sessions delivered first:
+        #: :meth:`~warroom.tui.logic.Services.start_session`).
+        self.before_finish = before_finish
 
     @property
     def journal_path(self) -> Path:
@@ -92,6 +96,8 @@ class StoreRecorder:
         from warroom.store.errors import StoreError
         from warroom.store.journal import SessionError
 
+        if self.before_finish is not None and not self.inner.finished:
+            self.before_finish()
         try:
             self.inner.finish(scorecard)
         except (SessionError, StoreError, OSError, ValueError) as exc:  # OSError/ValueError: the journal's end line

@@ -362,6 +362,9 @@ class Services:
         from warroom.tui.logic._lessons import is_tutorial
 
         tutorial = is_tutorial(DrillEntry(Path(drill_path), drill))
+        if not tutorial:
+            self._refuse_second_at_once(drill)
+            self._deliver_queued()
         mode = TUTORIAL_MODE if tutorial else self.session_mode
         forced = PlayedAs.SIGNAL if tutorial else PlayedAs(self.played_as) if self.played_as else None
         rate = self.drill_set.model.noise_rate if self.drill_set is not None else None
@@ -377,9 +380,41 @@ class Services:
                 seed=self.seed,
                 trial=Trial(forced, rate, chosen=not tutorial and (self.seed is not None or bool(self.played_as))),
             )
-            return StoreRecorder(recorder)
+            return StoreRecorder(recorder, before_finish=None if tutorial else self._deliver_queued)
         except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
+
+    def _refuse_second_at_once(self, drill: Drill) -> None:
+        """Raise :class:`SessionUnavailable` while a session of ``drill`` by this trainee is being played from the
+        data directory (another window, its journal held by a live process): a trainee's first attempt is the
+        session the store stores first, so two at once let them choose which counts (end the one that went well,
+        leave the other open: docs/cohorts.md, "What a trainee can and cannot do to their results")."""
+        from warroom.core.text import shown_id
+        from warroom.store.journal import sessions_in_progress
+
+        if sessions_in_progress(self.data_dir, self.trainee, drill.id):
+            raise SessionUnavailable(
+                f"a session of drill {shown_id(drill.id)} by {shown_id(self.trainee)} is being played in another "
+                "window (or browser tab): finish or quit it first, then start the drill again (two sessions of one "
+                "drill at once would let you choose which attempt counts)"
+            )
+
+    def _deliver_queued(self) -> None:
+        """Store the trainee's sessions waiting in the data directory (queued while a shared store could not be
+        reached, or killed) before a new session begins, as a start of the war room does: a session is a first
+        attempt by the order the store stores it, so one queued, its debrief seen, then stored after a later session
+        of its drill made that later one, played knowing the answer, the trial. Whatever cannot be stored yet stays
+        queued, before the new session in the order ``warroom store sync`` keeps (their journals' names). Called
+        again before a session is stored (a store back during the session)."""
+        from warroom.store.errors import StoreError
+        from warroom.store.journal import recover_unfinished
+        from warroom.store.review import default_drill_resolver
+
+        try:
+            recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs), trainee=self.trainee,
+                               shown_to=self.trainee)  # fmt: skip
+        except (StoreError, OSError):  # the store still out of reach: the new session queues behind them
+            pass
 
     def score(self, drill: Drill, actions: list[Action]) -> Any:
         """The scorecard of ``actions`` on ``drill`` (see :func:`warroom.core.scoring.score`)."""

@@ -13,6 +13,7 @@ from warroom.core.model import (
     PlayedAs,
     damage_per_event,
     field_cite,
+    hidden_session_fields,
     outcome_label,
     target_label,
 )
@@ -62,7 +63,10 @@ def headline(data: ReviewData) -> Text:
     out.append("\n")
     out.append(shown_line(drill.title if drill else s.drill_id), style="bold")
     out.append(f"  ({shown_line(s.drill_id)} v{s.drill_version}")
-    out.append(f", variant seed {s.seed})\n" if s.seed is not None else ")\n")  # the variant replayed here
+    # the variant replayed here; never the seed of a session that did not reach its debrief (it draws its trial,
+    # which `warroom scores` hides too: `warroom run --seed N` would replay that trial knowingly)
+    seed = None if "seed" in hidden_session_fields(s.outcome) else s.seed
+    out.append(f", variant seed {seed})\n" if seed is not None else ")\n")
     # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
     out.append("trainee ")
     out.append(shown_line(s.trainee), style="bold")
