@@ -257,3 +257,34 @@ def test_openai_v2_with_content_keeps_every_fact(tmp_path: Path) -> None:
     assert _models(data)[-1]["content"] == "Ticket 4417 resolved: no duplicate charge."
     assert "Not recorded" not in data["source"]
     _keyed_passes_check("openai-v2-content.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+@pytest.mark.parametrize("name", ["strands-agents.jsonl", "strands-agents-latest.jsonl"])
+def test_strands_agents_results_are_their_content_blocks_text(tmp_path: Path, name: str) -> None:
+    """Strands' tool results are its content blocks (`[{"text": ...}]`): the tool's own result is their text, so
+    that a field-path evidence (`duplicates`) reaches it; the agent as a tool hands off, the calls are one batch."""
+    data = framework_drill(name)
+    assert [(a["name"], a["role"]) for a in data["agents"] if a["role"] != "human"] == [
+        ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    assert tools["close_ticket"][1]["output"] == (
+        '{"ticket": "4417", "closed": true, "resolution": "no duplicate charge"}')
+    assert tools["crm_lookup"][1]["status"] == "error" and "503" in str(tools["crm_lookup"][1]["output"])
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None
+    _keyed_passes_check(name, tmp_path, "list_charges", "close_ticket")
+
+
+def test_strands_agents_latest_conventions_keep_the_users_request_and_finish_reasons() -> None:
+    """With the latest GenAI conventions Strands puts each agent's and model's messages in its own
+    `gen_ai.client.inference.operation.details` event, the finish reason inside the output message: the user's
+    request is still a human message, and each model call keeps its finish reason."""
+    data = framework_drill("strands-agents-latest.jsonl")
+    [asked] = [e for e in data["trace"] if e["kind"] == "human_message"]
+    assert asked["content"] == data["briefing"]["goal"] and asked["content"].startswith("Customer says order 4417")
+    reasons = [e.get("finish_reason") for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+    assert reasons == ["tool_use", "tool_use", "tool_use", "end_turn", "end_turn"]
+

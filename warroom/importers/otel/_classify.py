@@ -12,6 +12,7 @@ from typing import Any
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 from opentelemetry.semconv.attributes import error_attributes, server_attributes
 
+from warroom.core.files import record_json
 from warroom.importers.otel import _frameworks as frameworks
 from warroom.importers.otel import _legacy as legacy
 from warroom.importers.otel._messages import message_tool_calls, messages_text
@@ -71,7 +72,19 @@ def _model(span: Span, step: Step) -> None:
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
     else:
-        step.finish_reason = legacy.finish_reason(span)
+        step.finish_reason = _output_finish_reason(out) or legacy.finish_reason(span)
+
+
+def _output_finish_reason(out: Any) -> str | None:
+    """The ``finish_reason`` of the first output message that has one (``gen_ai.output.messages``, a JSON string or
+    a list: the conventions put it on each message, and Strands Agents records it only there), else None."""
+    if isinstance(out, str):
+        try:
+            out = record_json(out)
+        except (ValueError, RecursionError):
+            return None
+    said = (m.get("finish_reason") for m in out if isinstance(m, dict)) if isinstance(out, list) else iter(())
+    return next((r for r in said if isinstance(r, str) and r.strip()), None)
 
 
 def classify(span: Span) -> Step:
@@ -87,7 +100,7 @@ def classify(span: Span) -> Step:
     step = begin_step(span, KNOWN, pattern=legacy.FLAT)
     framework_agent = frameworks.agent_name(span, a.get(ga.GEN_AI_AGENT_NAME)) if op is None else None
     if op in AGENT_OPERATIONS:
-        inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
+        inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
         mark_agent(step, span, a.get(ga.GEN_AI_AGENT_NAME),
                    messages_text(inputs, "user") if inputs is not None
                    else legacy.prompt_text(span) or frameworks.first_user_text(span))
