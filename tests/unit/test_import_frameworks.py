@@ -288,3 +288,30 @@ def test_strands_agents_latest_conventions_keep_the_users_request_and_finish_rea
     reasons = [e.get("finish_reason") for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
     assert reasons == ["tool_use", "tool_use", "tool_use", "end_turn", "end_turn"]
 
+
+
+@pytest.mark.parametrize("name", ["google-adk.jsonl", "google-adk-content.jsonl"])
+def test_google_adk_merged_tools_span_is_no_tool_call(name: str) -> None:
+    """ADK adds a `(merged tools)` execute_tool span after a turn's parallel calls (the event that merges their
+    responses): it calls no tool, and makes no tool call."""
+    data = framework_drill(name)
+    calls = [e["tool"] for e in data["trace"] if e["kind"] == "tool_call"]
+    assert calls == ["transfer_to_agent", "list_charges", "get_order", "crm_lookup", "close_ticket"]
+    assert "(merged tools)" not in data["briefing"]["watching"]
+    assert {a["name"]: a["role"] for a in data["agents"]} == {
+        "planner": "planner", "executor": "executor", "tools": "tool-host"}
+
+
+def test_google_adk_keeps_the_batch_and_the_transfer_to_agent_handoff(tmp_path: Path) -> None:
+    """ADK's output messages name the calls by ids of its own (`list_charges_0`), not the ids of the tool spans
+    (`adk-...`): the calls it asked for are still one batch, by name; its `transfer_to_agent` tool hands the run to
+    the agent its arguments name."""
+    data = framework_drill("google-adk-content.jsonl")
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert {tools[t][0]["agent"] for t in tools if t != "transfer_to_agent"} == {"executor"}
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None and "batch" not in tools["close_ticket"][0]
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    _keyed_passes_check("google-adk-content.jsonl", tmp_path, "list_charges", "close_ticket")

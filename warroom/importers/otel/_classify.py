@@ -107,6 +107,8 @@ def classify(span: Span) -> Step:
         framework_read = framework_read or frameworks.PYDANTIC_MESSAGES in a
     elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
         _model(span, step)
+    elif op in TOOL_OPERATIONS and frameworks.is_adk_merged_tools(span):
+        step.kind = OTHER
     elif op in TOOL_OPERATIONS or (op is None and frameworks.is_tool(span, a.get(ga.GEN_AI_TOOL_NAME))):
         mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME) or a.get(frameworks.ENTITY_NAME),
                   a.get(ga.GEN_AI_TOOL_CALL_ID))
@@ -119,6 +121,7 @@ def classify(span: Span) -> Step:
         result = result if result is not None else frameworks.tool_result(span)
         step.result = result if result is not None else legacy.tool_result(span)
         step.not_recorded = not step.arguments and step.result is None and not step.error and not span.error
+        step.hands_to = frameworks.adk_transfer(step.tool, step.arguments)
     elif framework_agent is not None:
         framework_read = True
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)

@@ -11,6 +11,10 @@
   Version 1 (and Logfire's ``event_mode="attributes"``) put the message events in one ``events`` attribute, a JSON
   list of ``{"event.name": "gen_ai.user.message", ...}``: they are read as the span events they stand for.
 
+- **Google ADK**: after a turn's parallel tool calls it adds an ``execute_tool`` span named ``(merged tools)``
+  (the event that merges their responses; it calls no tool), and its ``transfer_to_agent`` tool
+  (``{"agent_name": ...}``) hands the run to another agent.
+
 The names are these tools' own, not the ``opentelemetry-semantic-conventions`` package's, so they are written out.
 """
 
@@ -119,3 +123,19 @@ def tool_result(span: Span) -> Any:
     None."""
     a = span.attributes
     return a.get(PYDANTIC_RESULT, a.get(ENTITY_OUTPUT))
+
+
+#: Google ADK's name for the span of the event that merges a turn's parallel tool responses, and its handoff tool.
+ADK_MERGED_TOOLS, ADK_TRANSFER = "(merged tools)", "transfer_to_agent"
+
+
+def is_adk_merged_tools(span: Span) -> bool:
+    """Google ADK's ``(merged tools)`` span: the merge of a turn's parallel tool responses, not a tool call."""
+    return span.attributes.get("gen_ai.tool.name") == ADK_MERGED_TOOLS
+
+
+def adk_transfer(tool: str | None, arguments: Any) -> tuple[str, str] | None:
+    """The agent that Google ADK's ``transfer_to_agent`` call (``{"agent_name": AGENT}``) hands the run to, as
+    :attr:`~warroom.importers.spans.Step.hands_to` (no message); None for any other call."""
+    target = arguments.get("agent_name") if tool == ADK_TRANSFER and isinstance(arguments, dict) else None
+    return (target, "") if isinstance(target, str) and target.strip() else None

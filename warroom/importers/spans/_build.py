@@ -241,13 +241,16 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
     events: list[dict[str, Any]] = []
     asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
     unnamed: tuple[str | None, list[str]] = (None, [])  # its batch, and the tools it asked for without an id
+    # the call ids tool spans record: a call asked for by an id no tool span has (Google ADK names the calls in its
+    # output messages by ids of its own, `list_charges_0`, not the `adk-...` ids of its tool spans) is matched by name
+    ran = {s.call_id for s in tr.steps if s.kind == TOOL and s.call_id}
     # No planner call in the trace (the planner is not found): each model turn of an agent is a plan step.
     turns = not any(r[3]["kind"] == "planner_call" for r in raw)
     for n, (ns, _, step, ev) in enumerate(raw, 1):
         eid = f"e{n:04d}"
         if ev["kind"] in ("planner_call", "executor_message"):
             asked = list(step.tool_calls_asked)
-            unnamed = (eid, [t for i, t in asked if not i]) if len(asked) > 1 else (None, [])
+            unnamed = (eid, [t for i, t in asked if not i or i not in ran]) if len(asked) > 1 else (None, [])
         elif ev["kind"] == "tool_call" and not step.call_id:  # a tool span without its id: the call asked by name
             match = next((c for c in asked if c[1] == step.tool), None)
             if match is not None:
