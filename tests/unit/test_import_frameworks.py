@@ -315,3 +315,21 @@ def test_google_adk_keeps_the_batch_and_the_transfer_to_agent_handoff(tmp_path: 
     assert tools["list_charges"][0]["batch"] is not None and "batch" not in tools["close_ticket"][0]
     assert tools["list_charges"][1]["output"] == SWALLOWED
     _keyed_passes_check("google-adk-content.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_semantic_kernel_finish_reason_keeps_the_parallel_calls_one_batch(tmp_path: Path) -> None:
+    """Semantic Kernel records a model call's messages in OpenTelemetry logs, not on its span, and its finish reason
+    as `gen_ai.response.finish_reason` = `FinishReason.TOOL_CALLS` (the enum's text): that is the finish reason
+    `tool_calls`, so the calls the executor's agent ran after that model call are the calls it asked for, one
+    batch."""
+    data = framework_drill("semantic-kernel.jsonl")
+    reasons = [e.get("finish_reason") for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+    assert reasons == ["tool_calls", "tool_calls", "tool_calls", "stop", "stop"]
+    tools = _by_tool(data)
+    batch = {tools[t][0].get("batch") for t in ("Refunds-list_charges", "Refunds-get_order", "Refunds-crm_lookup")}
+    assert len(batch) == 1 and None not in batch and "batch" not in tools["Refunds-close_ticket"][0]
+    assert tools["Refunds-list_charges"][1]["output"] == SWALLOWED
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    assert "(7)" not in data["source"]  # the finish reason is read, not counted as unknown
+    _keyed_passes_check("semantic-kernel.jsonl", tmp_path, "Refunds-list_charges", "Refunds-close_ticket")

@@ -38,6 +38,7 @@ TOOL_OPERATIONS = ("execute_tool",)
 #: Every attribute the package names (what the importer may read), and the few general ones it reads.
 KNOWN = frozenset(v for k, v in vars(ga).items() if k.startswith("GEN_AI_") and isinstance(v, str)) | {
     error_attributes.ERROR_TYPE, server_attributes.SERVER_ADDRESS, server_attributes.SERVER_PORT, "operation.cost",
+    frameworks.SK_FINISH_REASON,
 }
 #: A model call's recorded cost in USD (Pydantic AI and Logfire write it on each model span).
 OPERATION_COST = "operation.cost"
@@ -72,7 +73,8 @@ def _model(span: Span, step: Step) -> None:
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
     else:
-        step.finish_reason = _output_finish_reason(out) or legacy.finish_reason(span)
+        step.finish_reason = (_output_finish_reason(out) or frameworks.sk_finish_reason(span)
+                              or legacy.finish_reason(span))
 
 
 def _output_finish_reason(out: Any) -> str | None:

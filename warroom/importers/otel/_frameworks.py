@@ -11,6 +11,8 @@
   Version 1 (and Logfire's ``event_mode="attributes"``) put the message events in one ``events`` attribute, a JSON
   list of ``{"event.name": "gen_ai.user.message", ...}``: they are read as the span events they stand for.
 
+- **Semantic Kernel**: a model span's finish reason is ``gen_ai.response.finish_reason`` (one, not the conventions'
+  list), written as its Python enum's text (``FinishReason.TOOL_CALLS``).
 - **Google ADK**: after a turn's parallel tool calls it adds an ``execute_tool`` span named ``(merged tools)``
   (the event that merges their responses; it calls no tool), and its ``transfer_to_agent`` tool
   (``{"agent_name": ...}``) hands the run to another agent.
@@ -139,3 +141,14 @@ def adk_transfer(tool: str | None, arguments: Any) -> tuple[str, str] | None:
     :attr:`~warroom.importers.spans.Step.hands_to` (no message); None for any other call."""
     target = arguments.get("agent_name") if tool == ADK_TRANSFER and isinstance(arguments, dict) else None
     return (target, "") if isinstance(target, str) and target.strip() else None
+
+
+#: Semantic Kernel's finish reason of a model span, and the prefix of its enum's text.
+SK_FINISH_REASON, _SK_ENUM = "gen_ai.response.finish_reason", "FinishReason."
+
+
+def sk_finish_reason(span: Span) -> str | None:
+    """Semantic Kernel's ``gen_ai.response.finish_reason`` as the finish reason it names (``FinishReason.TOOL_CALLS``:
+    ``tool_calls``), None when the span has none."""
+    said = as_text(span.attributes.get(SK_FINISH_REASON)).strip()
+    return said.removeprefix(_SK_ENUM).lower() if said.startswith(_SK_ENUM) else said or None
