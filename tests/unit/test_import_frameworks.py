@@ -333,3 +333,17 @@ def test_semantic_kernel_finish_reason_keeps_the_parallel_calls_one_batch(tmp_pa
         ("planner", "executor")]
     assert "(7)" not in data["source"]  # the finish reason is read, not counted as unknown
     _keyed_passes_check("semantic-kernel.jsonl", tmp_path, "Refunds-list_charges", "Refunds-close_ticket")
+
+
+def test_agno_team_member_is_handed_off_to_by_the_team_not_by_its_node_id() -> None:
+    """Agno's instrumentor names each agent by `agent.name` and its graph node by a hex id of its own; the member's
+    `graph.node.parent_id` is the team's node id: the team hands off to the member, and no agent is named by a node
+    id (it was: an agent `abcdd8cbcfca8c06` as the executor, the real executor a sub-agent)."""
+    data = framework_drill("agno-openinference.jsonl")
+    assert {a["name"]: a["role"] for a in data["agents"]} == {
+        "user": "human", "planner": "planner", "executor": "executor", "tools": "tool-host"}
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert {tools[t][0]["agent"] for t in tools if t != "delegate_task_to_member"} == {"executor"}
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1

@@ -268,6 +268,7 @@ def _agent(span: Span, step: Step) -> None:
     mark_agent(step, span, name, _agent_input(a))
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
     step.graph_parent = parent if parent and parent != step.name else None
+    step.graph_id = node or None
 
 
 #: What OpenInference's instrumentations write in place of a value their ``TraceConfig`` hides

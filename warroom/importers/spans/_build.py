@@ -351,6 +351,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     _check_span_times(spans)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     _graph_nodes(tr)
+    _graph_parents(tr)
     _handoff_tools(tr)
     _asked_in_order(tr)
     roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
@@ -410,6 +411,20 @@ def _graph_nodes(tr: _Trace) -> None:
         if step.graph_node and step.kind == AGENT and (
                 step.span.span_id not in with_model or tr.agent_of(step, above=True) is not None):
             step.kind = OTHER
+
+
+def _graph_parents(tr: _Trace) -> None:
+    """An agent's ``graph_parent`` that is another agent's graph node id (Agno's instrumentor names the agents by
+    ``agent.name`` and their nodes by hex ids) is that agent's name; one that names no agent of the trace, by id or
+    by name, is dropped (the agent is handed off to by the agent it runs under, if any), never made an agent."""
+    agents = [s for s in tr.steps if s.kind == AGENT]
+    by_node = {s.graph_id: s.name for s in agents if s.graph_id and s.name}
+    names = {s.name for s in agents}
+    for step in agents:
+        if step.graph_parent and step.graph_parent not in names:
+            step.graph_parent = by_node.get(step.graph_parent)
+        if step.graph_parent == step.name:
+            step.graph_parent = None
 
 
 #: Finish reasons that say the model call stopped to have tools called (OpenAI's, Anthropic's, legacy functions).

@@ -45,8 +45,12 @@ class Step:
     #: an agent that is a graph's node (LangGraph's ``metadata.langgraph_node`` is its name): an agent only when a
     #: model call is under it and no agent above it
     graph_node: bool = False
-    #: the agent that handed off to this one, by name (the Agents SDK instrumentor's ``graph.node.parent_id``)
+    #: the agent that handed off to this one, by name or by its ``graph_id`` (the ``graph.node.parent_id`` of
+    #: OpenInference's instrumentors)
     graph_parent: str | None = None
+    #: the agent's own node id in the run's graph (``graph.node.id``: the Agents SDK instrumentor's is the agent's
+    #: name, Agno's a hex id of its own), which another agent's ``graph_parent`` may name
+    graph_id: str | None = None
     #: a tool span that records neither its arguments nor its result (content capture off)
     not_recorded: bool = False
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
