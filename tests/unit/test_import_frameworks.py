@@ -347,3 +347,18 @@ def test_agno_team_member_is_handed_off_to_by_the_team_not_by_its_node_id() -> N
     tools = _by_tool(data)
     assert {tools[t][0]["agent"] for t in tools if t != "delegate_task_to_member"} == {"executor"}
     assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+
+
+def test_strands_swarm_handoff_tool_hands_the_run_to_the_agent_it_names(tmp_path: Path) -> None:
+    """A Strands `Swarm` runs its agents side by side under its `invoke_swarm` span; the planner's `handoff_to_agent`
+    call (`{"agent_name": "executor", "message": ...}`) hands the run to the executor: a handoff from the planner,
+    not a second request from the user."""
+    data = framework_drill("strands-swarm.jsonl")
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    assert len([e for e in data["trace"] if e["kind"] == "human_message"]) == 1
+    assert {a["name"]: a["role"] for a in data["agents"]} == {
+        "user": "human", "planner": "planner", "executor": "executor", "tools": "tool-host"}
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    _keyed_passes_check("strands-swarm.jsonl", tmp_path, "list_charges", "close_ticket")

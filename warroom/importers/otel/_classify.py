@@ -123,7 +123,7 @@ def classify(span: Span) -> Step:
         result = result if result is not None else frameworks.tool_result(span)
         step.result = result if result is not None else legacy.tool_result(span)
         step.not_recorded = not step.arguments and step.result is None and not step.error and not span.error
-        step.hands_to = frameworks.adk_transfer(step.tool, step.arguments)
+        step.hands_to = frameworks.handoff_call(step.tool, step.arguments)
     elif framework_agent is not None:
         framework_read = True
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)

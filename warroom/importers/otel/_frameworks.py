@@ -15,7 +15,8 @@
   list), written as its Python enum's text (``FinishReason.TOOL_CALLS``).
 - **Google ADK**: after a turn's parallel tool calls it adds an ``execute_tool`` span named ``(merged tools)``
   (the event that merges their responses; it calls no tool), and its ``transfer_to_agent`` tool
-  (``{"agent_name": ...}``) hands the run to another agent.
+  (``{"agent_name": ...}``) hands the run to another agent, as Strands Agents' Swarm's ``handoff_to_agent``
+  (``{"agent_name", "message", "context"}``) does.
 
 The names are these tools' own, not the ``opentelemetry-semantic-conventions`` package's, so they are written out.
 """
@@ -127,8 +128,10 @@ def tool_result(span: Span) -> Any:
     return a.get(PYDANTIC_RESULT, a.get(ENTITY_OUTPUT))
 
 
-#: Google ADK's name for the span of the event that merges a turn's parallel tool responses, and its handoff tool.
-ADK_MERGED_TOOLS, ADK_TRANSFER = "(merged tools)", "transfer_to_agent"
+#: Google ADK's name for the span of the event that merges a turn's parallel tool responses.
+ADK_MERGED_TOOLS = "(merged tools)"
+#: The tools that hand the run to the agent their ``agent_name`` argument names: Google ADK's, Strands' Swarm's.
+HANDOFF_TOOLS = ("transfer_to_agent", "handoff_to_agent")
 
 
 def is_adk_merged_tools(span: Span) -> bool:
@@ -136,11 +139,15 @@ def is_adk_merged_tools(span: Span) -> bool:
     return span.attributes.get("gen_ai.tool.name") == ADK_MERGED_TOOLS
 
 
-def adk_transfer(tool: str | None, arguments: Any) -> tuple[str, str] | None:
-    """The agent that Google ADK's ``transfer_to_agent`` call (``{"agent_name": AGENT}``) hands the run to, as
-    :attr:`~warroom.importers.spans.Step.hands_to` (no message); None for any other call."""
-    target = arguments.get("agent_name") if tool == ADK_TRANSFER and isinstance(arguments, dict) else None
-    return (target, "") if isinstance(target, str) and target.strip() else None
+def handoff_call(tool: str | None, arguments: Any) -> tuple[str, str] | None:
+    """The agent that a call of Google ADK's ``transfer_to_agent`` (``{"agent_name": AGENT}``) or Strands' Swarm's
+    ``handoff_to_agent`` (``{"agent_name": AGENT, "message": ...}``) hands the run to, with its message, as
+    :attr:`~warroom.importers.spans.Step.hands_to`; None for any other call."""
+    target = arguments.get("agent_name") if tool in HANDOFF_TOOLS and isinstance(arguments, dict) else None
+    if not isinstance(target, str) or not target.strip():
+        return None
+    message = arguments.get("message")
+    return target, message if isinstance(message, str) else ""
 
 
 #: Semantic Kernel's finish reason of a model span, and the prefix of its enum's text.
