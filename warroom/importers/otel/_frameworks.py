@@ -157,5 +157,6 @@ SK_FINISH_REASON, _SK_ENUM = "gen_ai.response.finish_reason", "FinishReason."
 def sk_finish_reason(span: Span) -> str | None:
     """Semantic Kernel's ``gen_ai.response.finish_reason`` as the finish reason it names (``FinishReason.TOOL_CALLS``:
     ``tool_calls``), None when the span has none."""
-    said = as_text(span.attributes.get(SK_FINISH_REASON)).strip()
+    said = span.attributes.get(SK_FINISH_REASON)
+    said = said.strip() if isinstance(said, str) else ""
     return said.removeprefix(_SK_ENUM).lower() if said.startswith(_SK_ENUM) else said or None
