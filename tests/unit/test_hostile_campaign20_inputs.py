@@ -54,3 +54,25 @@ def test_content_blocks_are_unwrapped_only_when_they_are_blocks(value: Any, read
 def test_a_handoff_tool_hands_off_only_to_an_agent_named_by_text(tool: str, arguments: Any,
                                                                   hands: tuple[str, str] | None) -> None:
     assert handoff_call(tool, arguments) == hands
+
+
+@pytest.mark.parametrize("reason", ["tool_call", "tool_calls", "tool_use"])
+def test_the_conventions_own_tool_call_finish_reason_asks_for_the_calls_that_follow(reason: str) -> None:
+    # the GenAI conventions' finish reason for a turn that asks for tools is `tool_call` (OpenLLMetry 0.62 writes
+    # it): a model call recorded without content that ended so asked for the calls its agent ran next, one batch
+    from warroom.importers.otel import classify
+    from warroom.importers.spans import trace_to_drill
+
+    def span(sid: str, parent: str, start: int, end: int, **attributes: Any) -> Span:
+        return Span(trace_id="t", span_id=sid, parent_id=parent, name=sid, start_ns=start, end_ns=end,
+                    attributes=attributes)
+
+    spans = [span("a", "", 0, 100, **{"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "executor"}),
+             span("m", "a", 1, 10, **{"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o",
+                                       "gen_ai.response.finish_reasons": [reason]}),
+             *(span(t, "a", 11 + n, 12 + n, **{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": t,
+                                               "gen_ai.tool.call.id": f"call_{t}"})
+               for n, t in enumerate(("list_charges", "get_order")))]
+    events = trace_to_drill(spans, classify)["trace"]
+    [model] = [e for e in events if e["kind"] in ("planner_call", "executor_message")]
+    assert [e.get("batch") for e in events if e["kind"] == "tool_call"] == [model["id"], model["id"]]

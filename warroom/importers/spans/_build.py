@@ -427,8 +427,9 @@ def _graph_parents(tr: _Trace) -> None:
             step.graph_parent = None
 
 
-#: Finish reasons that say the model call stopped to have tools called (OpenAI's, Anthropic's, legacy functions).
-_ASKS_FOR_TOOLS = frozenset({"tool_calls", "tool_use", "function_call"})
+#: Finish reasons that say the model call stopped to have tools called (OpenAI's, Anthropic's, legacy functions, and
+#: the GenAI conventions' own `tool_call`, which OpenLLMetry writes).
+_ASKS_FOR_TOOLS = frozenset({"tool_calls", "tool_use", "function_call", "tool_call"})
 
 
 def _asked_in_order(tr: _Trace) -> None:
