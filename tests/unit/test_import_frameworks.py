@@ -362,3 +362,14 @@ def test_strands_swarm_handoff_tool_hands_the_run_to_the_agent_it_names(tmp_path
     tools = _by_tool(data)
     assert tools["list_charges"][1]["output"] == SWALLOWED
     _keyed_passes_check("strands-swarm.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_google_adk_without_content_keeps_the_batch_its_merged_tools_span_closes() -> None:
+    """ADK records no content by default, and Gemini's finish reason is `stop` even when it asks for calls: the
+    `(merged tools)` span that closes the executor's parallel calls says they were one turn's, one batch of the
+    model call before them (the lone call after the next model call is in none)."""
+    data = framework_drill("google-adk.jsonl")
+    tools = _by_tool(data)
+    models = [e for e in data["trace"] if e["kind"] == "executor_message"]
+    assert {tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")} == {models[0]["id"]}
+    assert "batch" not in tools["close_ticket"][0] and "batch" not in tools["transfer_to_agent"][0]

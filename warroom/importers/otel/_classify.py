@@ -111,6 +111,7 @@ def classify(span: Span) -> Step:
         _model(span, step)
     elif op in TOOL_OPERATIONS and frameworks.is_adk_merged_tools(span):
         step.kind = OTHER
+        step.closes_batch = True
     elif op in TOOL_OPERATIONS or (op is None and frameworks.is_tool(span, a.get(ga.GEN_AI_TOOL_NAME))):
         mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME) or a.get(frameworks.ENTITY_NAME),
                   a.get(ga.GEN_AI_TOOL_CALL_ID))

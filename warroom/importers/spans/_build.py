@@ -433,19 +433,31 @@ _ASKS_FOR_TOOLS = frozenset({"tool_calls", "tool_use", "function_call", "tool_ca
 
 
 def _asked_in_order(tr: _Trace) -> None:
-    """A model call that records no tool call (content capture off) but ended to have tools called: the tool spans
-    with their call ids that its agent ran after it, before its agent's next model call, are the calls it asked
-    for (so that several make one batch)."""
+    """A model call that records no tool call (content capture off) but ended to have tools called, or whose
+    turn a span closes as a batch (:attr:`Step.closes_batch`: Gemini says `stop` when it asks for calls): the tool
+    spans with their call ids that its agent ran after it, before its agent's next model call, are the calls it
+    asked for (so that several make one batch)."""
     models = [s for s in tr.steps if s.kind == MODEL]
+    closers = [s for s in tr.steps if s.closes_batch]  # usually none: only they are looked through for each call
     for n, model in enumerate(models):
-        if model.tool_calls_asked or model.finish_reason not in _ASKS_FOR_TOOLS:
+        if model.tool_calls_asked:
             continue
         agent = tr.agent_of(model)
         until = next((m.span.start_ns for m in models[n + 1:] if tr.agent_of(m) == agent), None)
-        ran = [s for s in tr.steps if s.kind == TOOL and s.span.start_ns >= model.span.end_ns
-               and (until is None or s.span.start_ns < until) and tr.agent_of(s) == agent]
+
+        turn = (model.span.end_ns, until, agent)
+        if model.finish_reason not in _ASKS_FOR_TOOLS and not any(_in_turn(tr, s, turn) for s in closers):
+            continue
+        ran = [s for s in tr.steps if s.kind == TOOL and _in_turn(tr, s, turn)]
         if ran and all(s.call_id for s in ran):
             model.tool_calls_asked = [(s.call_id or "", s.tool or s.span.name) for s in ran]
+
+
+def _in_turn(tr: _Trace, step: Step, turn: tuple[int, int | None, str | None]) -> bool:
+    """Whether ``step`` starts in the turn ``(after, until, agent)``: from ``after`` (a model call's end) to
+    ``until`` (its agent's next model call's start; None: the end), under that agent."""
+    after, until, agent = turn
+    return step.span.start_ns >= after and (until is None or step.span.start_ns < until) and tr.agent_of(step) == agent
 
 
 def _handoff_tools(tr: _Trace) -> None:

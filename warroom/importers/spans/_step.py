@@ -56,6 +56,9 @@ class Step:
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
     #: input is one bare value
     asked_arguments: dict[str, str] = field(default_factory=dict)
+    #: a span (not a tool call) that closes a turn's parallel tool calls, which its agent ran after its latest model
+    #: call (Google ADK's ``(merged tools)``): that model call asked for them, one batch
+    closes_batch: bool = False
     #: a tool call that hands the run to another agent, ``(agent name, message)`` (LlamaIndex AgentWorkflow's
     #: ``handoff`` tool): that agent's next span is handed off to by the agent that asked for the call
     hands_to: tuple[str, str] | None = None
