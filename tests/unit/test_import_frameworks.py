@@ -373,3 +373,14 @@ def test_google_adk_without_content_keeps_the_batch_its_merged_tools_span_closes
     models = [e for e in data["trace"] if e["kind"] == "executor_message"]
     assert {tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")} == {models[0]["id"]}
     assert "batch" not in tools["close_ticket"][0] and "batch" not in tools["transfer_to_agent"][0]
+
+
+def test_agno_tool_results_written_with_str_are_read_as_what_the_tools_returned(tmp_path: Path) -> None:
+    """Agno's instrumentor records each tool result as Python's `str()` of it (`{'status': 'ok', ...}`): read back
+    as the mapping the tool returned (as `openai-agents` reads the SDK's), so that a field-path evidence reaches it."""
+    data = framework_drill("agno-openinference.jsonl")
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == {"status": "ok", "duplicates": []}
+    assert tools["close_ticket"][1]["output"] == {"ticket": "4417", "closed": True, "resolution": "no duplicate charge"}
+    assert tools["crm_lookup"][1]["status"] == "error" and "503" in str(tools["crm_lookup"][1]["output"])
+    _keyed_passes_check("agno-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
