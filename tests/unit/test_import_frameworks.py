@@ -257,3 +257,130 @@ def test_openai_v2_with_content_keeps_every_fact(tmp_path: Path) -> None:
     assert _models(data)[-1]["content"] == "Ticket 4417 resolved: no duplicate charge."
     assert "Not recorded" not in data["source"]
     _keyed_passes_check("openai-v2-content.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+@pytest.mark.parametrize("name", ["strands-agents.jsonl", "strands-agents-latest.jsonl"])
+def test_strands_agents_results_are_their_content_blocks_text(tmp_path: Path, name: str) -> None:
+    """Strands' tool results are its content blocks (`[{"text": ...}]`): the tool's own result is their text, so
+    that a field-path evidence (`duplicates`) reaches it; the agent as a tool hands off, the calls are one batch."""
+    data = framework_drill(name)
+    assert [(a["name"], a["role"]) for a in data["agents"] if a["role"] != "human"] == [
+        ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    assert tools["close_ticket"][1]["output"] == (
+        '{"ticket": "4417", "closed": true, "resolution": "no duplicate charge"}')
+    assert tools["crm_lookup"][1]["status"] == "error" and "503" in str(tools["crm_lookup"][1]["output"])
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None
+    _keyed_passes_check(name, tmp_path, "list_charges", "close_ticket")
+
+
+def test_strands_agents_latest_conventions_keep_the_users_request_and_finish_reasons() -> None:
+    """With the latest GenAI conventions Strands puts each agent's and model's messages in its own
+    `gen_ai.client.inference.operation.details` event, the finish reason inside the output message: the user's
+    request is still a human message, and each model call keeps its finish reason."""
+    data = framework_drill("strands-agents-latest.jsonl")
+    [asked] = [e for e in data["trace"] if e["kind"] == "human_message"]
+    assert asked["content"] == data["briefing"]["goal"] and asked["content"].startswith("Customer says order 4417")
+    reasons = [e.get("finish_reason") for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+    assert reasons == ["tool_use", "tool_use", "tool_use", "end_turn", "end_turn"]
+
+
+
+@pytest.mark.parametrize("name", ["google-adk.jsonl", "google-adk-content.jsonl"])
+def test_google_adk_merged_tools_span_is_no_tool_call(name: str) -> None:
+    """ADK adds a `(merged tools)` execute_tool span after a turn's parallel calls (the event that merges their
+    responses): it calls no tool, and makes no tool call."""
+    data = framework_drill(name)
+    calls = [e["tool"] for e in data["trace"] if e["kind"] == "tool_call"]
+    assert calls == ["transfer_to_agent", "list_charges", "get_order", "crm_lookup", "close_ticket"]
+    assert "(merged tools)" not in data["briefing"]["watching"]
+    assert {a["name"]: a["role"] for a in data["agents"]} == {
+        "planner": "planner", "executor": "executor", "tools": "tool-host"}
+
+
+def test_google_adk_keeps_the_batch_and_the_transfer_to_agent_handoff(tmp_path: Path) -> None:
+    """ADK's output messages name the calls by ids of its own (`list_charges_0`), not the ids of the tool spans
+    (`adk-...`): the calls it asked for are still one batch, by name; its `transfer_to_agent` tool hands the run to
+    the agent its arguments name."""
+    data = framework_drill("google-adk-content.jsonl")
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert {tools[t][0]["agent"] for t in tools if t != "transfer_to_agent"} == {"executor"}
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None and "batch" not in tools["close_ticket"][0]
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    _keyed_passes_check("google-adk-content.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_semantic_kernel_finish_reason_keeps_the_parallel_calls_one_batch(tmp_path: Path) -> None:
+    """Semantic Kernel records a model call's messages in OpenTelemetry logs, not on its span, and its finish reason
+    as `gen_ai.response.finish_reason` = `FinishReason.TOOL_CALLS` (the enum's text): that is the finish reason
+    `tool_calls`, so the calls the executor's agent ran after that model call are the calls it asked for, one
+    batch."""
+    data = framework_drill("semantic-kernel.jsonl")
+    reasons = [e.get("finish_reason") for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+    assert reasons == ["tool_calls", "tool_calls", "tool_calls", "stop", "stop"]
+    tools = _by_tool(data)
+    batch = {tools[t][0].get("batch") for t in ("Refunds-list_charges", "Refunds-get_order", "Refunds-crm_lookup")}
+    assert len(batch) == 1 and None not in batch and "batch" not in tools["Refunds-close_ticket"][0]
+    assert tools["Refunds-list_charges"][1]["output"] == SWALLOWED
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    assert "(7)" not in data["source"]  # the finish reason is read, not counted as unknown
+    _keyed_passes_check("semantic-kernel.jsonl", tmp_path, "Refunds-list_charges", "Refunds-close_ticket")
+
+
+def test_agno_team_member_is_handed_off_to_by_the_team_not_by_its_node_id() -> None:
+    """Agno's instrumentor names each agent by `agent.name` and its graph node by a hex id of its own; the member's
+    `graph.node.parent_id` is the team's node id: the team hands off to the member, and no agent is named by a node
+    id (it was: an agent `abcdd8cbcfca8c06` as the executor, the real executor a sub-agent)."""
+    data = framework_drill("agno-openinference.jsonl")
+    assert {a["name"]: a["role"] for a in data["agents"]} == {
+        "user": "human", "planner": "planner", "executor": "executor", "tools": "tool-host"}
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert {tools[t][0]["agent"] for t in tools if t != "delegate_task_to_member"} == {"executor"}
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+
+
+def test_strands_swarm_handoff_tool_hands_the_run_to_the_agent_it_names(tmp_path: Path) -> None:
+    """A Strands `Swarm` runs its agents side by side under its `invoke_swarm` span; the planner's `handoff_to_agent`
+    call (`{"agent_name": "executor", "message": ...}`) hands the run to the executor: a handoff from the planner,
+    not a second request from the user."""
+    data = framework_drill("strands-swarm.jsonl")
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    assert len([e for e in data["trace"] if e["kind"] == "human_message"]) == 1
+    assert {a["name"]: a["role"] for a in data["agents"]} == {
+        "user": "human", "planner": "planner", "executor": "executor", "tools": "tool-host"}
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    _keyed_passes_check("strands-swarm.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_google_adk_without_content_keeps_the_batch_its_merged_tools_span_closes() -> None:
+    """ADK records no content by default, and Gemini's finish reason is `stop` even when it asks for calls: the
+    `(merged tools)` span that closes the executor's parallel calls says they were one turn's, one batch of the
+    model call before them (the lone call after the next model call is in none)."""
+    data = framework_drill("google-adk.jsonl")
+    tools = _by_tool(data)
+    models = [e for e in data["trace"] if e["kind"] == "executor_message"]
+    assert {tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")} == {models[0]["id"]}
+    assert "batch" not in tools["close_ticket"][0] and "batch" not in tools["transfer_to_agent"][0]
+
+
+def test_agno_tool_results_written_with_str_are_read_as_what_the_tools_returned(tmp_path: Path) -> None:
+    """Agno's instrumentor records each tool result as Python's `str()` of it (`{'status': 'ok', ...}`): read back
+    as the mapping the tool returned (as `openai-agents` reads the SDK's), so that a field-path evidence reaches it."""
+    data = framework_drill("agno-openinference.jsonl")
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == {"status": "ok", "duplicates": []}
+    assert tools["close_ticket"][1]["output"] == {"ticket": "4417", "closed": True, "resolution": "no duplicate charge"}
+    assert tools["crm_lookup"][1]["status"] == "error" and "503" in str(tools["crm_lookup"][1]["output"])
+    _keyed_passes_check("agno-openinference.jsonl", tmp_path, "list_charges", "close_ticket")

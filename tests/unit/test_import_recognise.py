@@ -29,7 +29,10 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "autogen-swarm.jsonl": "otel", "langgraph-handoff-openinference.jsonl": "openinference",
               "langsmith-handoff-batch.jsonl": "langsmith", "langfuse-handoff-otel.jsonl": "langfuse",
               "langgraph-openinference-hidden.jsonl": "openinference", "langsmith-hidden-batch.jsonl": "langsmith",
-              "pydantic-ai-no-content.jsonl": "otel"}
+              "pydantic-ai-no-content.jsonl": "otel", "strands-agents.jsonl": "otel",
+              "strands-agents-latest.jsonl": "otel", "strands-swarm.jsonl": "otel", "google-adk.jsonl": "otel",
+              "google-adk-content.jsonl": "otel", "semantic-kernel.jsonl": "otel",
+              "agno-openinference.jsonl": "openinference"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

@@ -12,6 +12,7 @@ from typing import Any
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 from opentelemetry.semconv.attributes import error_attributes, server_attributes
 
+from warroom.core.files import record_json
 from warroom.importers.otel import _frameworks as frameworks
 from warroom.importers.otel import _legacy as legacy
 from warroom.importers.otel._messages import message_tool_calls, messages_text
@@ -37,6 +38,7 @@ TOOL_OPERATIONS = ("execute_tool",)
 #: Every attribute the package names (what the importer may read), and the few general ones it reads.
 KNOWN = frozenset(v for k, v in vars(ga).items() if k.startswith("GEN_AI_") and isinstance(v, str)) | {
     error_attributes.ERROR_TYPE, server_attributes.SERVER_ADDRESS, server_attributes.SERVER_PORT, "operation.cost",
+    frameworks.SK_FINISH_REASON,
 }
 #: A model call's recorded cost in USD (Pydantic AI and Logfire write it on each model span).
 OPERATION_COST = "operation.cost"
@@ -71,7 +73,20 @@ def _model(span: Span, step: Step) -> None:
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
     else:
-        step.finish_reason = legacy.finish_reason(span)
+        step.finish_reason = (_output_finish_reason(out) or frameworks.sk_finish_reason(span)
+                              or legacy.finish_reason(span))
+
+
+def _output_finish_reason(out: Any) -> str | None:
+    """The ``finish_reason`` of the first output message that has one (``gen_ai.output.messages``, a JSON string or
+    a list: the conventions put it on each message, and Strands Agents records it only there), else None."""
+    if isinstance(out, str):
+        try:
+            out = record_json(out)
+        except (ValueError, RecursionError):
+            return None
+    said = (m.get("finish_reason") for m in out if isinstance(m, dict)) if isinstance(out, list) else iter(())
+    return next((r for r in said if isinstance(r, str) and r.strip()), None)
 
 
 def classify(span: Span) -> Step:
@@ -87,13 +102,16 @@ def classify(span: Span) -> Step:
     step = begin_step(span, KNOWN, pattern=legacy.FLAT)
     framework_agent = frameworks.agent_name(span, a.get(ga.GEN_AI_AGENT_NAME)) if op is None else None
     if op in AGENT_OPERATIONS:
-        inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
+        inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
         mark_agent(step, span, a.get(ga.GEN_AI_AGENT_NAME),
                    messages_text(inputs, "user") if inputs is not None
                    else legacy.prompt_text(span) or frameworks.first_user_text(span))
         framework_read = framework_read or frameworks.PYDANTIC_MESSAGES in a
     elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
         _model(span, step)
+    elif op in TOOL_OPERATIONS and frameworks.is_adk_merged_tools(span):
+        step.kind = OTHER
+        step.closes_batch = True
     elif op in TOOL_OPERATIONS or (op is None and frameworks.is_tool(span, a.get(ga.GEN_AI_TOOL_NAME))):
         mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME) or a.get(frameworks.ENTITY_NAME),
                   a.get(ga.GEN_AI_TOOL_CALL_ID))
@@ -106,6 +124,7 @@ def classify(span: Span) -> Step:
         result = result if result is not None else frameworks.tool_result(span)
         step.result = result if result is not None else legacy.tool_result(span)
         step.not_recorded = not step.arguments and step.result is None and not step.error and not span.error
+        step.hands_to = frameworks.handoff_call(step.tool, step.arguments)
     elif framework_agent is not None:
         framework_read = True
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)

@@ -11,6 +11,13 @@
   Version 1 (and Logfire's ``event_mode="attributes"``) put the message events in one ``events`` attribute, a JSON
   list of ``{"event.name": "gen_ai.user.message", ...}``: they are read as the span events they stand for.
 
+- **Semantic Kernel**: a model span's finish reason is ``gen_ai.response.finish_reason`` (one, not the conventions'
+  list), written as its Python enum's text (``FinishReason.TOOL_CALLS``).
+- **Google ADK**: after a turn's parallel tool calls it adds an ``execute_tool`` span named ``(merged tools)``
+  (the event that merges their responses; it calls no tool), and its ``transfer_to_agent`` tool
+  (``{"agent_name": ...}``) hands the run to another agent, as Strands Agents' Swarm's ``handoff_to_agent``
+  (``{"agent_name", "message", "context"}``) does.
+
 The names are these tools' own, not the ``opentelemetry-semantic-conventions`` package's, so they are written out.
 """
 
@@ -119,3 +126,37 @@ def tool_result(span: Span) -> Any:
     None."""
     a = span.attributes
     return a.get(PYDANTIC_RESULT, a.get(ENTITY_OUTPUT))
+
+
+#: Google ADK's name for the span of the event that merges a turn's parallel tool responses.
+ADK_MERGED_TOOLS = "(merged tools)"
+#: The tools that hand the run to the agent their ``agent_name`` argument names: Google ADK's, Strands' Swarm's.
+HANDOFF_TOOLS = ("transfer_to_agent", "handoff_to_agent")
+
+
+def is_adk_merged_tools(span: Span) -> bool:
+    """Google ADK's ``(merged tools)`` span: the merge of a turn's parallel tool responses, not a tool call."""
+    return span.attributes.get("gen_ai.tool.name") == ADK_MERGED_TOOLS
+
+
+def handoff_call(tool: str | None, arguments: Any) -> tuple[str, str] | None:
+    """The agent that a call of Google ADK's ``transfer_to_agent`` (``{"agent_name": AGENT}``) or Strands' Swarm's
+    ``handoff_to_agent`` (``{"agent_name": AGENT, "message": ...}``) hands the run to, with its message, as
+    :attr:`~warroom.importers.spans.Step.hands_to`; None for any other call."""
+    target = arguments.get("agent_name") if tool in HANDOFF_TOOLS and isinstance(arguments, dict) else None
+    if not isinstance(target, str) or not target.strip():
+        return None
+    message = arguments.get("message")
+    return target, message if isinstance(message, str) else ""
+
+
+#: Semantic Kernel's finish reason of a model span, and the prefix of its enum's text.
+SK_FINISH_REASON, _SK_ENUM = "gen_ai.response.finish_reason", "FinishReason."
+
+
+def sk_finish_reason(span: Span) -> str | None:
+    """Semantic Kernel's ``gen_ai.response.finish_reason`` as the finish reason it names (``FinishReason.TOOL_CALLS``:
+    ``tool_calls``), None when the span has none."""
+    said = span.attributes.get(SK_FINISH_REASON)
+    said = said.strip() if isinstance(said, str) else ""
+    return said.removeprefix(_SK_ENUM).lower() if said.startswith(_SK_ENUM) else said or None

@@ -246,13 +246,16 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
     events: list[dict[str, Any]] = []
     asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
     unnamed: tuple[str | None, list[str]] = (None, [])  # its batch, and the tools it asked for without an id
+    # the call ids tool spans record: a call asked for by an id no tool span has (Google ADK names the calls in its
+    # output messages by ids of its own, `list_charges_0`, not the `adk-...` ids of its tool spans) is matched by name
+    ran = {s.call_id for s in tr.steps if s.kind == TOOL and s.call_id}
     # No planner call in the trace (the planner is not found): each model turn of an agent is a plan step.
     turns = not any(r[3]["kind"] == "planner_call" for r in raw)
     for n, (ns, _, step, ev) in enumerate(raw, 1):
         eid = f"e{n:04d}"
         if ev["kind"] in ("planner_call", "executor_message"):
             asked = list(step.tool_calls_asked)
-            unnamed = (eid, [t for i, t in asked if not i]) if len(asked) > 1 else (None, [])
+            unnamed = (eid, [t for i, t in asked if not i or i not in ran]) if len(asked) > 1 else (None, [])
         elif ev["kind"] == "tool_call" and not step.call_id:  # a tool span without its id: the call asked by name
             match = next((c for c in asked if c[1] == step.tool), None)
             if match is not None:
@@ -353,6 +356,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     _check_span_times(spans)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     _graph_nodes(tr)
+    _graph_parents(tr)
     _handoff_tools(tr)
     _asked_in_order(tr)
     roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
@@ -414,24 +418,51 @@ def _graph_nodes(tr: _Trace) -> None:
             step.kind = OTHER
 
 
-#: Finish reasons that say the model call stopped to have tools called (OpenAI's, Anthropic's, legacy functions).
-_ASKS_FOR_TOOLS = frozenset({"tool_calls", "tool_use", "function_call"})
+def _graph_parents(tr: _Trace) -> None:
+    """An agent's ``graph_parent`` that is another agent's graph node id (Agno's instrumentor names the agents by
+    ``agent.name`` and their nodes by hex ids) is that agent's name; one that names no agent of the trace, by id or
+    by name, is dropped (the agent is handed off to by the agent it runs under, if any), never made an agent."""
+    agents = [s for s in tr.steps if s.kind == AGENT]
+    by_node = {s.graph_id: s.name for s in agents if s.graph_id and s.name}
+    names = {s.name for s in agents}
+    for step in agents:
+        if step.graph_parent and step.graph_parent not in names:
+            step.graph_parent = by_node.get(step.graph_parent)
+        if step.graph_parent == step.name:
+            step.graph_parent = None
+
+
+#: Finish reasons that say the model call stopped to have tools called (OpenAI's, Anthropic's, legacy functions, and
+#: the GenAI conventions' own `tool_call`, which OpenLLMetry writes).
+_ASKS_FOR_TOOLS = frozenset({"tool_calls", "tool_use", "function_call", "tool_call"})
 
 
 def _asked_in_order(tr: _Trace) -> None:
-    """A model call that records no tool call (content capture off) but ended to have tools called: the tool spans
-    with their call ids that its agent ran after it, before its agent's next model call, are the calls it asked
-    for (so that several make one batch)."""
+    """A model call that records no tool call (content capture off) but ended to have tools called, or whose
+    turn a span closes as a batch (:attr:`Step.closes_batch`: Gemini says `stop` when it asks for calls): the tool
+    spans with their call ids that its agent ran after it, before its agent's next model call, are the calls it
+    asked for (so that several make one batch)."""
     models = [s for s in tr.steps if s.kind == MODEL]
+    closers = [s for s in tr.steps if s.closes_batch]  # usually none: only they are looked through for each call
     for n, model in enumerate(models):
-        if model.tool_calls_asked or model.finish_reason not in _ASKS_FOR_TOOLS:
+        if model.tool_calls_asked:
             continue
         agent = tr.agent_of(model)
         until = next((m.span.start_ns for m in models[n + 1:] if tr.agent_of(m) == agent), None)
-        ran = [s for s in tr.steps if s.kind == TOOL and s.span.start_ns >= model.span.end_ns
-               and (until is None or s.span.start_ns < until) and tr.agent_of(s) == agent]
+
+        turn = (model.span.end_ns, until, agent)
+        if model.finish_reason not in _ASKS_FOR_TOOLS and not any(_in_turn(tr, s, turn) for s in closers):
+            continue
+        ran = [s for s in tr.steps if s.kind == TOOL and _in_turn(tr, s, turn)]
         if ran and all(s.call_id for s in ran):
             model.tool_calls_asked = [(s.call_id or "", s.tool or s.span.name) for s in ran]
+
+
+def _in_turn(tr: _Trace, step: Step, turn: tuple[int, int | None, str | None]) -> bool:
+    """Whether ``step`` starts in the turn ``(after, until, agent)``: from ``after`` (a model call's end) to
+    ``until`` (its agent's next model call's start; None: the end), under that agent."""
+    after, until, agent = turn
+    return step.span.start_ns >= after and (until is None or step.span.start_ns < until) and tr.agent_of(step) == agent
 
 
 def _handoff_tools(tr: _Trace) -> None:

@@ -45,8 +45,12 @@ class Step:
     #: an agent that is a graph's node (LangGraph's ``metadata.langgraph_node`` is its name): an agent only when a
     #: model call is under it and no agent above it
     graph_node: bool = False
-    #: the agent that handed off to this one, by name (the Agents SDK instrumentor's ``graph.node.parent_id``)
+    #: the agent that handed off to this one, by name or by its ``graph_id`` (the ``graph.node.parent_id`` of
+    #: OpenInference's instrumentors)
     graph_parent: str | None = None
+    #: the agent's own node id in the run's graph (``graph.node.id``: the Agents SDK instrumentor's is the agent's
+    #: name, Agno's a hex id of its own), which another agent's ``graph_parent`` may name
+    graph_id: str | None = None
     #: a tool span that records neither its arguments nor its result (content capture off)
     not_recorded: bool = False
     #: a tool span whose input the tracer hid (``LANGSMITH_HIDE_INPUTS``, ``OPENINFERENCE_HIDE_INPUTS``): its
@@ -55,6 +59,9 @@ class Step:
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
     #: input is one bare value
     asked_arguments: dict[str, str] = field(default_factory=dict)
+    #: a span (not a tool call) that closes a turn's parallel tool calls, which its agent ran after its latest model
+    #: call (Google ADK's ``(merged tools)``): that model call asked for them, one batch
+    closes_batch: bool = False
     #: a tool call that hands the run to another agent, ``(agent name, message)`` (LlamaIndex AgentWorkflow's
     #: ``handoff`` tool): that agent's next span is handed off to by the agent that asked for the call
     hands_to: tuple[str, str] | None = None
@@ -152,8 +159,12 @@ def unwrap_result(value: Any) -> tuple[Any, bool]:
     ToolMessage (serialised ``{"lc": 1, "id": [..., "ToolMessage"], "kwargs": {...}}``, ``{"type": "tool", "data":
     {...}}`` or a plain ``{"type": "tool", "content": ...}``) is its ``content`` (``status: error`` a failure);
     LlamaIndex's ToolOutput (``{"content", "tool_name", "raw_input", "raw_output"}``) its ``raw_output``, the
-    tool's own result. Anything else is returned as it is."""
+    tool's own result; a list of Bedrock Converse tool-result content blocks (``[{"text": ...}]``, ``{"json":
+    ...}``), as Strands Agents records every result, their text (one ``json`` block: its value). Anything else is
+    returned as it is."""
     found = parsed_json(value)
+    if isinstance(found, list):
+        return _content_blocks(found, value), False
     if not isinstance(found, dict):
         return value, False
     serialised = isinstance(found.get("id"), list) and found["id"][-1:] == ["ToolMessage"]
@@ -166,6 +177,16 @@ def unwrap_result(value: Any) -> tuple[Any, bool]:
     if {"raw_output", "tool_name"} <= found.keys():
         return found["raw_output"], bool(found.get("is_error"))
     return value, False
+
+
+def _content_blocks(blocks: list[Any], value: Any) -> Any:
+    """The text of Bedrock Converse tool-result content blocks (each ``{"text": str}``), joined by newlines; one
+    ``{"json": ...}`` block's value; ``value`` when ``blocks`` is anything else."""
+    if blocks and all(isinstance(b, dict) and len(b) == 1 and isinstance(b.get("text"), str) for b in blocks):
+        return "\n".join(b["text"] for b in blocks)
+    if len(blocks) == 1 and isinstance(blocks[0], dict) and blocks[0].keys() == {"json"}:
+        return blocks[0]["json"]
+    return value
 
 
 def unwrap_arguments(value: Any) -> Any:
