@@ -47,13 +47,19 @@ class Dialog(ModalScreen[_Result]):
         """Whether the key ``key``, arriving at the field ``field_id``, was typed after the dialog's answer: held
         until the dialog is gone (:meth:`dismiss`), or given to the app at once when it is gone already."""
         if not self._answered:
-            self._answered = field_id in self.ANSWERED_BY and key.key in ("enter", "escape")
+            self._answered = self.answers(field_id, key)
             return False
         if self.app.screen is self:
             self._held.append(key)
         else:
             self._give(key)
         return True
+
+    def answers(self, field_id: str | None, key: events.Key) -> bool:
+        """Whether ``key``, typed in the field ``field_id``, is the dialog's answer, which closes it (here: enter or
+        escape in one of the fields :data:`ANSWERED_BY`). A dialog that may refuse what was typed (and stay open)
+        says so here, so that the keys typed behind a refused answer go into its field, as typed."""
+        return field_id in self.ANSWERED_BY and key.key in ("enter", "escape")
 
     def _give(self, key: events.Key) -> None:
         """Give ``key`` to the app as a key read now, once the dialog's answer (which the app runs next: a flag made,

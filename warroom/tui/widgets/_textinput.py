@@ -180,6 +180,15 @@ class TextEditor(TextArea):
         super().load_text(_shown(text))
         self._keep(text)
 
+    def on_key(self, event: events.Key) -> None:
+        """As :meth:`TextInput.on_key`: a key typed after the key that answered this editor's dialog (its ctrl+s) is
+        the dialog's to hold, never a character of the answer."""
+        from warroom.tui.widgets._dialogs import Dialog
+
+        if isinstance(self.screen, Dialog) and self.screen.held(self.id, event):
+            event.stop()
+            event.prevent_default()
+
     @property
     def text(self) -> str:
         """The text itself (its control characters as they are), not as drawn."""
