@@ -35,3 +35,48 @@ async def test_keys_typed_right_behind_an_author_mode_dialogs_answer_reach_the_t
         assert app.screen is screen and screen.file.draft.damage_unit == "U" and table.selected_key == "e05"
         await type_keys(pilot, "l", "x", "enter", "1")  # refused: the dialog stays, the 1 typed into its field
         assert isinstance(app.screen, NumberDialog) and app.screen.query_one(Input).value == "x1"
+
+
+async def _click_footer(pilot, key: str) -> None:
+    from textual.widgets._footer import FooterKey
+
+    await pilot.click(next(k for k in pilot.app.screen.query(FooterKey) if k.key == key))
+    await pilot.pause()
+
+
+async def test_a_trainee_who_uses_only_the_mouse_flags_cites_escalates_and_closes_the_help(services):
+    """The war room's help, flag and escalation dialogs answered only to keys: a trainee with only a mouse who opened
+    one from the footer could not close the help, flag, tick an event to cite, or confirm an escalation. Each now has
+    buttons naming the key that does the same, a click on the highlighted event ticks it, and all fit in 80x24."""
+    from warroom.tui.room import EscalateScreen
+
+    from .conftest import advance, make_app
+
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await _click_footer(pilot, "enter")  # the briefing's Start
+        live = app.live
+        await advance(pilot, 13)
+        await _click_footer(pilot, "question_mark")
+        await pilot.click("#help-close")
+        await pilot.pause()
+        assert app.screen is live
+        await _click_footer(pilot, "f")
+        await pilot.click("#flag-yes")
+        await pilot.pause()
+        assert app.screen is live and list(live.replay.flagged) == ["e04"]
+        await _click_footer(pilot, "e")
+        dialog = app.screen
+        assert isinstance(dialog, EscalateScreen) and dialog.cites == ()
+        await pilot.click("#escalate-cites", offset=(30, 2))  # e04, highlighted: ticked (the list shows e03, e04)
+        await pilot.click("#escalate-cites", offset=(30, 1))  # e03: highlighted, then ticked
+        await pilot.click("#escalate-cites", offset=(30, 1))
+        assert dialog.cites == ("e04", "e03") and "e03" in str(dialog.query_one("#escalate-cites").border_subtitle)
+        await pilot.click("#escalate-steps", offset=(4, 1))  # s1: asks
+        assert dialog.asking and str(dialog.query_one("#escalate-yes").label) == "Yes, escalate (y)"
+        await pilot.click("#escalate-yes")
+        await pilot.pause()
+        escalation = [a for a in live.replay.actions if a.kind.value == "escalate"]
+        assert [(a.step, tuple(a.cites)) for a in escalation] == [("s1", ("e04", "e03"))]
+        assert app.screen is live

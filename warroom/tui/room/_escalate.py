@@ -21,14 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent, split_cite
 from warroom.tui.render import shown_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
-from warroom.tui.widgets import Dialog, TextInput, key_prose
+from warroom.tui.widgets import Dialog, TextInput, key_prose, mouse_buttons
 
 #: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
 ORIGIN_TITLES = {
@@ -136,6 +136,9 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     #: The hint under the dialog while choosing, and while asking for confirmation.
     HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"
     ASK_HINT = "y escalates · n or esc goes back"
+    #: The labels of the two buttons for the mouse (a click on a step asks, on an event ticks it), while choosing and
+    #: while asking for confirmation.
+    BUTTONS = (("Escalate (enter)", "Cancel (esc)"), ("Yes, escalate (y)", "No, go back (n)"))
     TITLE = "Escalate to the planner: which plan step is at fault?"
 
     def __init__(
@@ -212,6 +215,8 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             cites.border_subtitle = self._cited_text()
             yield cites
             yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
+            yield mouse_buttons(("escalate-yes", self.BUTTONS[0][0], "screen.primary"),
+                                ("escalate-no", self.BUTTONS[0][1], "screen.cancel"))
 
     def on_mount(self) -> None:
         steps = self.query_one("#escalate-steps", OptionList)
@@ -283,6 +288,10 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     @on(OptionList.OptionSelected, "#escalate-steps")
     def step_clicked(self) -> None:
         self.action_choose()
+
+    @on(CiteList.Ticked)
+    def cite_clicked(self) -> None:
+        self.query_one("#escalate-cites", CiteList).border_subtitle = self._cited_text()
 
     @property
     def asking(self) -> bool:
@@ -393,7 +402,21 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         self.query_one("#escalate-title", Label).update(question)
         self.query_one("#escalate-hint", Label).update(self.ASK_HINT)
         self.add_class("-asking")
+        self._label_buttons()
         self.show_zone()
+
+    def _label_buttons(self) -> None:
+        """The buttons for the mouse say what a click does now: escalate and cancel, or yes and no to the question."""
+        yes, no = self.BUTTONS[self.asking]
+        self.query_one("#escalate-yes", Button).label = yes
+        self.query_one("#escalate-no", Button).label = no
+
+    def action_primary(self) -> None:
+        """The first button for the mouse: ask to confirm the highlighted step (enter), or, asked, send it (y)."""
+        if self.asking:
+            self.answer("y")
+        else:
+            self.action_choose()
 
     def answer(self, key: str) -> None:
         """The trainee's answer to the confirmation: ``y`` sends the escalation; ``n`` or escape goes back to the
@@ -409,6 +432,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             self.query_one("#escalate-title", Label).update(self.TITLE)
             self.query_one("#escalate-hint", Label).update(key_prose(self.HINT))
             self.remove_class("-asking")
+            self._label_buttons()
             # back where the trainee was: the evidence list was hidden under the question, which took its focus
             zone = self.asked_from
             self.zone = zone

@@ -79,6 +79,20 @@ class Dialog(ModalScreen[_Result]):
         return done
 
 
+def mouse_button(button_id: str, label: str, action: str) -> Button:
+    """A compact button of a dialog, so that a trainee who uses only the mouse can answer it: ``label`` names the key
+    that does the same (``Flag (enter)``), ``action`` is the dialog's own (``screen.cancel``). It takes no focus, so
+    the keys go where they went before a click."""
+    button = Button(label, id=button_id, action=action, compact=True)
+    button.can_focus = False
+    return button
+
+
+def mouse_buttons(*buttons: tuple[str, str, str]) -> Horizontal:
+    """A dialog's row of :func:`mouse_button` buttons, each ``(id, label, action)``."""
+    return Horizontal(*(mouse_button(*button) for button in buttons), classes="mouse-buttons")
+
+
 class HelpScreen(Dialog[None]):
     """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
 
@@ -113,7 +127,9 @@ class HelpScreen(Dialog[None]):
         with Vertical(id="help-box", classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield VerticalScroll(Static(help_body(self.keys, self.notes)), id="help-body")
-            yield Label("escape closes", id="help-hint", classes="dialog-hint")
+            with Horizontal(classes="mouse-buttons"):  # the hint and the button on one row: the body keeps its rows
+                yield Label("escape closes", id="help-hint", classes="dialog-hint")
+                yield mouse_button("help-close", "Close (esc)", "screen.dismiss_help")
 
     def on_mount(self) -> None:
         self.fit_body()
