@@ -80,3 +80,28 @@ async def test_a_trainee_who_uses_only_the_mouse_flags_cites_escalates_and_close
         escalation = [a for a in live.replay.actions if a.kind.value == "escalate"]
         assert [(a.step, tuple(a.cites)) for a in escalation] == [("s1", ("e04", "e03"))]
         assert app.screen is live
+
+
+def test_every_key_the_help_of_a_screen_lists_is_in_the_docs_table_of_that_screen():
+    """docs/war-room.md's tables of keys against each screen's help (built from its bindings): the war room's `esc`
+    (from the inspector back to the trace) and the briefing's ctrl+home / ctrl+end were in the help, not the docs."""
+    import re
+    from pathlib import Path
+
+    from warroom.tui.room import WarRoomScreen
+    from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
+    from warroom.tui.widgets import help_rows
+
+    doc = (Path(__file__).parents[2] / "docs" / "war-room.md").read_text(encoding="utf-8")
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in doc.splitlines() if line.startswith("| ")]
+
+    def words(text: str) -> set[str]:
+        return set(re.split(r"[\s,()`;]+|(?<=\w)/|/(?=\w)", text.replace("↑↓", "↑ ↓")))
+
+    war_room = set().union(*(words(row[0]) for row in cells if len(row) == 2))
+    tables = {scr: words(next(row[2] for row in cells if row[0] == name))
+              for scr, name in ((PickerScreen, "picker"), (BriefingScreen, "briefing"), (DebriefScreen, "debrief"))}
+    tables[WarRoomScreen] = war_room
+    missing = [(scr.__name__, key) for scr, documented in tables.items() for keys, _ in help_rows(scr)
+               for key in keys.split() if key not in documented]
+    assert missing == []
