@@ -105,3 +105,33 @@ def test_every_key_the_help_of_a_screen_lists_is_in_the_docs_table_of_that_scree
     missing = [(scr.__name__, key) for scr, documented in tables.items() for keys, _ in help_rows(scr)
                for key in keys.split() if key not in documented]
     assert missing == []
+
+
+async def test_editing_keys_typed_fast_in_a_field_run_in_the_order_typed(services):
+    """A field's own editing keys (← → home end backspace ctrl+k...) are bindings of Textual's Input and TextArea,
+    which the app runs once the key has bubbled up to it, after the field had inserted the characters typed behind
+    them: ``a b ← c`` typed fast flagged with the note ``abc``, not ``acb`` (``home x`` wrote the x at the end). The
+    same in the escalation's reason box and the author mode's longer texts."""
+    from .conftest import make_app, war_room
+
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
+        await pilot.press("f")
+        await type_keys(pilot, "a", "b", "left", "c", "home", "x", "end", "y", "backspace", "z", "enter")
+        assert live.replay.flagged == {"e04": "xacbz"}
+        await pilot.press("e")
+        await type_keys(pilot, "tab", "a", "b", "left", "c", "home", "x")
+        assert app.screen.query_one("#escalate-reason", Input).value == "xacb"
+
+
+async def test_editing_keys_typed_fast_in_the_author_modes_debrief_run_in_the_order_typed(tmp_path):
+    from textual.widgets import TextArea
+
+    drill = tmp_path / STALE.name
+    shutil.copy(STALE, drill)
+    async with author_mode(drill) as (app, pilot, _screen):
+        await pilot.press("b")
+        editor = app.screen.query_one(TextArea)
+        editor.load_text("")
+        await type_keys(pilot, "a", "b", "left", "c", "home", "x", "end", "y", "backspace", "z")
+        assert editor.text == "xacbz"

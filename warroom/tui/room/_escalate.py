@@ -307,7 +307,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     def route_key(self, event: events.Key) -> bool:
         """Handle a key that reached the step list (or the screen): answer a pending question, move to the reason box
         (tab), send typing to the reason box after tab, or type ahead a step id. Returns True when handled."""
-        reason = self.query_one("#escalate-reason", Input)
+        reason = self.query_one("#escalate-reason", ReasonInput)
         if self.sent:
             return True
         if self.asking:
@@ -322,8 +322,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             return True
         char = event.character
         if self.zone == "reason":
-            if event.key == "backspace":
-                reason.action_delete_left()
+            if reason.edit(event.key):  # ← home backspace ... in the order typed
                 return True
             if event.is_printable and char:
                 reason.insert_text_at_cursor(char)
