@@ -74,8 +74,11 @@ async def test_a_trainee_who_uses_only_the_mouse_flags_cites_escalates_and_close
         await pilot.click("#escalate-cites", offset=(30, 1))
         assert dialog.cites == ("e04", "e03") and "e03" in str(dialog.query_one("#escalate-cites").border_subtitle)
         await pilot.click("#escalate-steps", offset=(4, 1))  # s1: asks
-        assert dialog.asking and str(dialog.query_one("#escalate-yes").label) == "Yes, escalate (y)"
-        await pilot.click("#escalate-yes")
+        assert dialog.asking and str(dialog.query_one("#escalate-second").label) == "Yes, escalate (y)"
+        await pilot.click("#escalate-first")  # no: back to the dialog; then Escalate asks again, never sends
+        await pilot.click("#escalate-first")
+        assert dialog.asking and not live.replay.escalations
+        await pilot.click("#escalate-second")
         await pilot.pause()
         escalation = [a for a in live.replay.actions if a.kind.value == "escalate"]
         assert [(a.step, tuple(a.cites)) for a in escalation] == [("s1", ("e04", "e03"))]

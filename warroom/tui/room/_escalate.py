@@ -137,8 +137,8 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"
     ASK_HINT = "y escalates · n or esc goes back"
     #: The labels of the two buttons for the mouse (a click on a step asks, on an event ticks it), while choosing and
-    #: while asking for confirmation.
-    BUTTONS = (("Escalate (enter)", "Cancel (esc)"), ("Yes, escalate (y)", "No, go back (n)"))
+    #: while asking for confirmation. Yes is never where Escalate was: a double click on Escalate asks, never sends.
+    BUTTONS = (("Escalate (enter)", "Cancel (esc)"), ("No, go back (n)", "Yes, escalate (y)"))
     TITLE = "Escalate to the planner: which plan step is at fault?"
 
     def __init__(
@@ -215,8 +215,8 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             cites.border_subtitle = self._cited_text()
             yield cites
             yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
-            yield mouse_buttons(("escalate-yes", self.BUTTONS[0][0], "screen.primary"),
-                                ("escalate-no", self.BUTTONS[0][1], "screen.cancel"))
+            yield mouse_buttons(("escalate-first", self.BUTTONS[0][0], "screen.button(0)"),
+                                ("escalate-second", self.BUTTONS[0][1], "screen.button(1)"))
 
     def on_mount(self) -> None:
         steps = self.query_one("#escalate-steps", OptionList)
@@ -405,15 +405,17 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         self.show_zone()
 
     def _label_buttons(self) -> None:
-        """The buttons for the mouse say what a click does now: escalate and cancel, or yes and no to the question."""
-        yes, no = self.BUTTONS[self.asking]
-        self.query_one("#escalate-yes", Button).label = yes
-        self.query_one("#escalate-no", Button).label = no
+        """The buttons for the mouse say what a click does now: escalate and cancel, or no and yes to the question."""
+        first, second = self.BUTTONS[self.asking]
+        self.query_one("#escalate-first", Button).label = first
+        self.query_one("#escalate-second", Button).label = second
 
-    def action_primary(self) -> None:
-        """The first button for the mouse: ask to confirm the highlighted step (enter), or, asked, send it (y)."""
+    def action_button(self, which: int) -> None:
+        """A button for the mouse (:data:`BUTTONS`): escalate (enter) or cancel (escape); asked, no (n) or yes (y)."""
         if self.asking:
-            self.answer("y")
+            self.answer("y" if which else "n")
+        elif which:
+            self.action_cancel()
         else:
             self.action_choose()
 

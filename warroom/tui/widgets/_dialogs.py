@@ -85,6 +85,7 @@ def mouse_button(button_id: str, label: str, action: str) -> Button:
     the keys go where they went before a click."""
     button = Button(label, id=button_id, action=action, compact=True)
     button.can_focus = False
+    button.active_effect_duration = 0  # no press effect, which swallowed a click within 0.2 s of the one before
     return button
 
 
