@@ -138,3 +138,20 @@ async def test_editing_keys_typed_fast_in_the_author_modes_debrief_run_in_the_or
         editor.load_text("")
         await type_keys(pilot, "a", "b", "left", "c", "home", "x", "end", "y", "backspace", "z")
         assert editor.text == "xacbz"
+
+
+async def test_the_probe_dialog_is_cancelled_with_the_mouse(services):
+    """The probe dialog (v, in the footer of a drill with probes) answered a click on a probe, but only escape
+    cancelled it: a trainee with only a mouse could not close it without asking a probe."""
+    from warroom.core.library import bundled_drills_dir
+    from warroom.tui.room import ProbeScreen
+
+    from .conftest import make_app, war_room
+
+    app = make_app(services, bundled_drills_dir() / "api-dns-cutover.yaml")
+    async with war_room(app, size=(80, 24), seconds=20) as (pilot, live):
+        await _click_footer(pilot, "v")
+        assert isinstance(app.screen, ProbeScreen)
+        await pilot.click("#probe-cancel")
+        await pilot.pause()
+        assert app.screen is live and not [a for a in live.replay.actions if a.kind.value == "probe"]
