@@ -155,3 +155,25 @@ async def test_the_probe_dialog_is_cancelled_with_the_mouse(services):
         await pilot.click("#probe-cancel")
         await pilot.pause()
         assert app.screen is live and not [a for a in live.replay.actions if a.kind.value == "probe"]
+
+
+async def test_an_escalation_citing_many_events_asks_with_its_hint_and_buttons_on_screen(services):
+    """The confirmation named every cited event: citing 300 events of a long drill pushed the question's hint (``y
+    escalates · n or esc goes back``) and its yes / no buttons below a 24-row screen. It names the first six and
+    counts the rest, as the evidence list's border does."""
+    from .conftest import make_app, war_room
+
+    app = make_app(services)
+    async with war_room(app, size=(80, 24), seconds=30) as (pilot, live):
+        released = len(live.replay.released)
+        assert released > 8
+        await pilot.press("k", "e")  # e08 selected: the dialog opens on its step, citing it
+        dialog = app.screen
+        await type_keys(pilot, "tab", "tab", "home", *["space", "down"] * released, "enter")
+        more = len(dialog.cites) - 6
+        assert more >= 2 and dialog.asking and f"citing e01, e02, e03, e04, e05, e06 and {more} more" in dialog.question
+        assert f"and {more} more" in str(dialog.query_one("#escalate-cites").border_subtitle)
+        for shown in ("#escalate-hint", "#escalate-first", "#escalate-second"):
+            assert dialog.query_one(shown).region.bottom <= 24, shown
+        await pilot.pause()
+        assert dialog.query_one("#escalate-second").region.width >= len("Yes, escalate (y)")  # not cut to its old width

@@ -270,10 +270,22 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         except NoMatches:  # not composed yet
             return tuple(self.initially_cited)
 
+    #: The cited events the question and the evidence list's border name; the rest are counted ("and 12 more"): the
+    #: question naming 300 of them pushed its hint and its yes / no buttons off a 24-row screen.
+    CITES_NAMED = 6
+    #: The characters of the step's title the question shows (a long one is cut with "…", on one line or two).
+    TITLE_SHOWN = 120
+
+    def _cites_named(self, cites: Sequence[str]) -> str:
+        """``e04, e07``, or with more than :data:`CITES_NAMED`, the first of them and ``and 12 more``; literally."""
+        named = ", ".join(shown_line(c) for c in cites[: self.CITES_NAMED])
+        more = len(cites) - self.CITES_NAMED
+        return f"{named} and {more:,} more" if more > 0 else named
+
     def _cited_text(self) -> Text:
         """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
         cites = self.cites
-        return Text("citing: " + ", ".join(shown_line(c) for c in cites) if cites else "citing no event")
+        return Text("citing: " + self._cites_named(cites) if cites else "citing no event")
 
     @property
     def step(self) -> str | None:
@@ -392,8 +404,9 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
         named = shown_line(self.labels[step_id]) if step_id in self.labels else f"step {shown_line(step_id)}"
         question = Text(f"Escalate {named} to the planner?", style="bold")
-        question.append("\n" + shown_line(title), style="")
-        cited = "citing " + (", ".join(shown_line(c) for c in cites) if cites else "no event") + " · "
+        title = shown_line(title)
+        question.append("\n" + (title if len(title) <= self.TITLE_SHOWN else title[: self.TITLE_SHOWN - 1] + "…"))
+        cited = "citing " + (self._cites_named(cites) if cites else "no event") + " · "
         question.append("\n" + cited, style="")
         question.append(f"reason: {shown_line(reason)}" if reason else "no reason given", style="italic")
         self._question = question.plain
@@ -406,9 +419,10 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
 
     def _label_buttons(self) -> None:
         """The buttons for the mouse say what a click does now: escalate and cancel, or no and yes to the question."""
-        first, second = self.BUTTONS[self.asking]
-        self.query_one("#escalate-first", Button).label = first
-        self.query_one("#escalate-second", Button).label = second
+        for ident, label in zip(("#escalate-first", "#escalate-second"), self.BUTTONS[self.asking], strict=True):
+            button = self.query_one(ident, Button)
+            button.label = label
+            button.refresh(layout=True)  # its width fitted to the new label (else "Yes, escalate (y)" lost its "(y)")
 
     def action_button(self, which: int) -> None:
         """A button for the mouse (:data:`BUTTONS`): escalate (enter) or cancel (escape); asked, no (n) or yes (y)."""
