@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -66,8 +66,20 @@ def labelled(field: Input, label: str) -> Input:
     return field
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why what a dialog's fields hold is no answer (shown under them; the dialog stays open), and the id of the field
+    to go back to (None: the focus stays)."""
+
+    message: str
+    field: str | None = None
+
+
 class _Dialog(Dialog["object | None"]):
-    """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
+    """A dialog with a title, a quoted line, an error line and a hint; escape cancels. Its answer is read from its
+    fields by :meth:`read` when :data:`ANSWER_KEY` is typed in :data:`ANSWER_FIELD` (enter in the last field): the
+    keys typed right behind an answer taken are held and given to the screen beneath (``x r ⏎ j`` typed fast marked
+    a distractor whose reason was ``rj``, the cursor unmoved), those behind one refused go into the field, as typed."""
 
     # enter in a field that has a next one moves there as the app reads it (priority; see check_action): the keys
     # typed right behind enter go into the next field (Widget.focus waits for the app's next idle moment, and
@@ -76,6 +88,9 @@ class _Dialog(Dialog["object | None"]):
                 Binding("enter", "next_field", "Next field", show=False, priority=True)]
     #: Each field's next field, by id: enter moves there (the last field's enter is the dialog's own).
     NEXT_FIELD: ClassVar[dict[str, str]] = {}
+    #: The field in which :data:`ANSWER_KEY` is the dialog's answer, and that key.
+    ANSWER_FIELD: ClassVar[str] = ""
+    ANSWER_KEY: ClassVar[str] = "enter"
     #: The error line wraps within the dialog: a long one (a field path's did-you-mean and the keys there) is read
     #: in full, not cut at the dialog's edge.
     DEFAULT_CSS = """
@@ -119,6 +134,28 @@ class _Dialog(Dialog["object | None"]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def read(self) -> object:
+        """The answer the fields hold, or a :class:`Refusal` saying why they hold none (changing nothing)."""
+        raise NotImplementedError
+
+    def answers(self, field_id: str | None, key: events.Key) -> bool:
+        return field_id == self.ANSWER_FIELD and key.key == self.ANSWER_KEY and not isinstance(self.read(), Refusal)
+
+    def answer(self) -> None:
+        """Dismiss with the answer the fields hold; or show why they hold none, back in the field at fault."""
+        result = self.read()
+        if not isinstance(result, Refusal):
+            self.dismiss(result)
+            return
+        self.error(result.message)
+        if result.field is not None:
+            self.query_one(f"#{result.field}").focus()
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == self.ANSWER_FIELD:
+            self.answer()
+
 
 @dataclass(frozen=True)
 class FaultChoice:
@@ -138,6 +175,7 @@ class FaultDialog(_Dialog):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", priority=True), Binding("ctrl+o", "next_origin", "Other origin")]
     NEXT_FIELD: ClassVar[dict[str, str]] = {"fault-kind": "fault-summary"}
+    ANSWER_FIELD = "fault-summary"
 
     def __init__(self, origins: Sequence[tuple[str, str]], kind: str = "", summary: str = "") -> None:
         if not origins:
@@ -182,17 +220,14 @@ class FaultDialog(_Dialog):
         if len(self.origins) > 1:
             self.query_one("#fault-other", Label).update(self._others())
 
-    @on(Input.Submitted, "#fault-summary")
-    def submit(self) -> None:
+    def read(self) -> object:
         kind = self.query_one("#fault-kind", Input).value.strip().lower()
         summary = self.query_one("#fault-summary", Input).value.strip()
         if kind not in KINDS:
-            self.error(f"{kind or 'the kind'} is not a fault kind; pick one of those listed")
-            self.query_one("#fault-kind", Input).focus()
-        elif not summary:
-            self.error("write what went wrong, in one sentence")
-        else:
-            self.dismiss(FaultChoice(kind, summary, self.chosen))
+            return Refusal(f"{kind or 'the kind'} is not a fault kind; pick one of those listed", "fault-kind")
+        if not summary:
+            return Refusal("write what went wrong, in one sentence")
+        return FaultChoice(kind, summary, self.chosen)
 
 
 class TextDialog(_Dialog):
@@ -202,6 +237,7 @@ class TextDialog(_Dialog):
 
     #: Shown under the field when :meth:`parse` refuses the text.
     problem = "write something (escape cancels)"
+    ANSWER_FIELD = "annotate-line"
 
     def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
         super().__init__(title, quote)
@@ -218,13 +254,9 @@ class TextDialog(_Dialog):
         """The answer for the typed ``text`` (here the text, stripped), or None (then :attr:`problem` says why)."""
         return text.strip() or None
 
-    @on(Input.Submitted, "#annotate-line")
-    def submit(self, event: Input.Submitted) -> None:
-        answer = self.parse(event.value)
-        if answer is None:
-            self.error(self.problem)
-        else:
-            self.dismiss(answer)
+    def read(self) -> object:
+        answer = self.parse(self.query_one("#annotate-line", Input).value)
+        return Refusal(self.problem) if answer is None else answer
 
 
 class NumberDialog(TextDialog):
@@ -266,6 +298,7 @@ class DamageDialog(_Dialog):
     """The damage an event does: amount, the drill's damage unit (shared by every entry) and an optional note."""
 
     NEXT_FIELD: ClassVar[dict[str, str]] = {"damage-amount": "damage-unit", "damage-unit": "damage-note"}
+    ANSWER_FIELD = "damage-note"
 
     def __init__(self, event_id: str, summary: str, unit: str = "", amount: str = "", note: str = "") -> None:
         super().__init__(f"Damage done by {clean_line(event_id)}", summary)
@@ -282,19 +315,15 @@ class DamageDialog(_Dialog):
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
-    @on(Input.Submitted, "#damage-note")
-    def submit(self) -> None:
+    def read(self) -> object:
         amount = parse_amount(self.query_one("#damage-amount", Input).value, 0.0, strict=True)
         unit = self.query_one("#damage-unit", Input).value.strip()
         if amount is None:
-            self.error("the amount is a number above 0 (e.g. 184.5 or 1,500: a decimal point, commas only between "
-                       "thousands)")
-            self.query_one("#damage-amount", Input).focus()
-        elif not unit:
-            self.error("name the damage unit (e.g. USD refunded in error)")
-            self.query_one("#damage-unit", Input).focus()
-        else:
-            self.dismiss(DamageChoice(amount, unit, self.query_one("#damage-note", Input).value.strip()))
+            return Refusal("the amount is a number above 0 (e.g. 184.5 or 1,500: a decimal point, commas only between "
+                           "thousands)", "damage-amount")
+        if not unit:
+            return Refusal("name the damage unit (e.g. USD refunded in error)", "damage-unit")
+        return DamageChoice(amount, unit, self.query_one("#damage-note", Input).value.strip())
 
 
 class DebriefDialog(_Dialog):
@@ -305,6 +334,7 @@ class DebriefDialog(_Dialog):
     DEFAULT_CSS = """
     DebriefDialog #debrief-text { height: 10; }
     """
+    ANSWER_FIELD, ANSWER_KEY = "debrief-text", "ctrl+s"
 
     #: The debrief's title and hint.
     TITLE = "Debrief: what the trainee should have seen, and when"
@@ -326,12 +356,12 @@ class DebriefDialog(_Dialog):
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
-    def action_done(self) -> None:
+    def read(self) -> object:
         text = self.query_one(TextArea).text.strip()
-        if text or self.empty_ok:
-            self.dismiss(text)
-        else:
-            self.error(f"write {self.what} (escape cancels)")
+        return text if text or self.empty_ok else Refusal(f"write {self.what} (escape cancels)")
+
+    def action_done(self) -> None:
+        self.answer()
 
 
 def _one_line(text: str) -> str:
@@ -364,6 +394,7 @@ class DrillInfoDialog(_Dialog):
 
     FIELDS = ("info-title", "info-difficulty", "info-goal", "info-watching", "info-context")
     NEXT_FIELD: ClassVar[dict[str, str]] = dict(pairwise(FIELDS))
+    ANSWER_FIELD = "info-context"
 
     def __init__(self, info: DrillInfo) -> None:
         super().__init__("The drill: title, difficulty and briefing (what the trainee reads first)",
@@ -390,23 +421,15 @@ class DrillInfoDialog(_Dialog):
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
-    @on(Input.Submitted, "#info-context")
-    def last_field(self) -> None:
-        self.submit()
-
-    def submit(self) -> None:
+    def read(self) -> object:
         values = {ident: self.query_one(f"#{ident}", Input).value.strip() for ident in self.FIELDS}
         difficulty = values["info-difficulty"]
         required = (("info-title", "a title"), ("info-goal", "the goal"), ("info-watching", "what the trainee watches"))
         for ident, what in required:
             if not values[ident]:
-                self.error(f"write {what} (escape cancels)")
-                self.query_one(f"#{ident}", Input).focus()
-                return
+                return Refusal(f"write {what} (escape cancels)", ident)
         if difficulty not in ("1", "2", "3", "4", "5"):
-            self.error("the difficulty is a whole number from 1 (easy) to 5")
-            self.query_one("#info-difficulty", Input).focus()
-            return
+            return Refusal("the difficulty is a whole number from 1 (easy) to 5", "info-difficulty")
         info = self.info
         # a text not edited is the file's as it was (its line breaks, its spaces), not the one-line field's
         goal, watching, context = (
@@ -414,4 +437,4 @@ class DrillInfoDialog(_Dialog):
             for ident, old in (("info-goal", info.goal), ("info-watching", info.watching),
                                ("info-context", info.context))
         )
-        self.dismiss(DrillInfo(values["info-title"], int(difficulty), goal, watching, context))
+        return DrillInfo(values["info-title"], int(difficulty), goal, watching, context)

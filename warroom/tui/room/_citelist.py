@@ -20,6 +20,7 @@ from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -78,6 +79,9 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
     ZONE = "cites"
     #: Keys that tick or untick the highlighted event.
     TOGGLES = ("space",)
+
+    class Ticked(Message):
+        """A click ticked or unticked an event (the dialog shows what is cited)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"cite-list--highlighted"}
 
@@ -174,7 +178,8 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
     # -- keys and mouse -------------------------------------------------------------------------------------------
 
     def on_click(self, event: events.Click) -> None:
-        """A click highlights the row under the pointer."""
+        """A click highlights the row under the pointer; a click on the row highlighted already ticks or unticks it
+        (as space does), so that a trainee who uses only the mouse can cite."""
         offset = event.get_content_offset(self)
         if offset is None:
             return
@@ -182,7 +187,11 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
         if 0 <= row < len(self.events):
             event.stop()
             self._typed = ""
-            self.highlighted = row
+            if row == self._highlighted:
+                self.toggle()
+                self.post_message(self.Ticked())
+            else:
+                self.highlighted = row
 
     def action_move(self, direction: int) -> None:
         """Move the highlight ``direction`` events down (positive) or up (negative), stopping at the ends."""

@@ -21,14 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent, split_cite
 from warroom.tui.render import shown_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
-from warroom.tui.widgets import Dialog, TextInput, key_prose
+from warroom.tui.widgets import Dialog, TextInput, key_prose, mouse_buttons
 
 #: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
 ORIGIN_TITLES = {
@@ -136,6 +136,9 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     #: The hint under the dialog while choosing, and while asking for confirmation.
     HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"
     ASK_HINT = "y escalates · n or esc goes back"
+    #: The labels of the two buttons for the mouse (a click on a step asks, on an event ticks it), while choosing and
+    #: while asking for confirmation. Yes is never where Escalate was: a double click on Escalate asks, never sends.
+    BUTTONS = (("Escalate (enter)", "Cancel (esc)"), ("No, go back (n)", "Yes, escalate (y)"))
     TITLE = "Escalate to the planner: which plan step is at fault?"
 
     def __init__(
@@ -212,6 +215,8 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             cites.border_subtitle = self._cited_text()
             yield cites
             yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
+            yield mouse_buttons(("escalate-first", self.BUTTONS[0][0], "screen.button(0)"),
+                                ("escalate-second", self.BUTTONS[0][1], "screen.button(1)"))
 
     def on_mount(self) -> None:
         steps = self.query_one("#escalate-steps", OptionList)
@@ -265,10 +270,22 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         except NoMatches:  # not composed yet
             return tuple(self.initially_cited)
 
+    #: The cited events the question and the evidence list's border name; the rest are counted ("and 12 more"): the
+    #: question naming 300 of them pushed its hint and its yes / no buttons off a 24-row screen.
+    CITES_NAMED = 6
+    #: The characters of the step's title the question shows (a long one is cut with "…", on one line or two).
+    TITLE_SHOWN = 120
+
+    def _cites_named(self, cites: Sequence[str]) -> str:
+        """``e04, e07``, or with more than :data:`CITES_NAMED`, the first of them and ``and 12 more``; literally."""
+        named = ", ".join(shown_line(c) for c in cites[: self.CITES_NAMED])
+        more = len(cites) - self.CITES_NAMED
+        return f"{named} and {more:,} more" if more > 0 else named
+
     def _cited_text(self) -> Text:
         """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
         cites = self.cites
-        return Text("citing: " + ", ".join(shown_line(c) for c in cites) if cites else "citing no event")
+        return Text("citing: " + self._cites_named(cites) if cites else "citing no event")
 
     @property
     def step(self) -> str | None:
@@ -284,6 +301,10 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     def step_clicked(self) -> None:
         self.action_choose()
 
+    @on(CiteList.Ticked)
+    def cite_clicked(self) -> None:
+        self.query_one("#escalate-cites", CiteList).border_subtitle = self._cited_text()
+
     @property
     def asking(self) -> bool:
         """True while the dialog asks the trainee to confirm the chosen step."""
@@ -298,7 +319,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
     def route_key(self, event: events.Key) -> bool:
         """Handle a key that reached the step list (or the screen): answer a pending question, move to the reason box
         (tab), send typing to the reason box after tab, or type ahead a step id. Returns True when handled."""
-        reason = self.query_one("#escalate-reason", Input)
+        reason = self.query_one("#escalate-reason", ReasonInput)
         if self.sent:
             return True
         if self.asking:
@@ -313,8 +334,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             return True
         char = event.character
         if self.zone == "reason":
-            if event.key == "backspace":
-                reason.action_delete_left()
+            if reason.edit(event.key):  # ← home backspace ... in the order typed
                 return True
             if event.is_printable and char:
                 reason.insert_text_at_cursor(char)
@@ -384,8 +404,9 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
         named = shown_line(self.labels[step_id]) if step_id in self.labels else f"step {shown_line(step_id)}"
         question = Text(f"Escalate {named} to the planner?", style="bold")
-        question.append("\n" + shown_line(title), style="")
-        cited = "citing " + (", ".join(shown_line(c) for c in cites) if cites else "no event") + " · "
+        title = shown_line(title)
+        question.append("\n" + (title if len(title) <= self.TITLE_SHOWN else title[: self.TITLE_SHOWN - 1] + "…"))
+        cited = "citing " + (self._cites_named(cites) if cites else "no event") + " · "
         question.append("\n" + cited, style="")
         question.append(f"reason: {shown_line(reason)}" if reason else "no reason given", style="italic")
         self._question = question.plain
@@ -393,7 +414,24 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         self.query_one("#escalate-title", Label).update(question)
         self.query_one("#escalate-hint", Label).update(self.ASK_HINT)
         self.add_class("-asking")
+        self._label_buttons()
         self.show_zone()
+
+    def _label_buttons(self) -> None:
+        """The buttons for the mouse say what a click does now: escalate and cancel, or no and yes to the question."""
+        for ident, label in zip(("#escalate-first", "#escalate-second"), self.BUTTONS[self.asking], strict=True):
+            button = self.query_one(ident, Button)
+            button.label = label
+            button.refresh(layout=True)  # its width fitted to the new label (else "Yes, escalate (y)" lost its "(y)")
+
+    def action_button(self, which: int) -> None:
+        """A button for the mouse (:data:`BUTTONS`): escalate (enter) or cancel (escape); asked, no (n) or yes (y)."""
+        if self.asking:
+            self.answer("y" if which else "n")
+        elif which:
+            self.action_cancel()
+        else:
+            self.action_choose()
 
     def answer(self, key: str) -> None:
         """The trainee's answer to the confirmation: ``y`` sends the escalation; ``n`` or escape goes back to the
@@ -409,6 +447,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
             self.query_one("#escalate-title", Label).update(self.TITLE)
             self.query_one("#escalate-hint", Label).update(key_prose(self.HINT))
             self.remove_class("-asking")
+            self._label_buttons()
             # back where the trainee was: the evidence list was hidden under the question, which took its focus
             zone = self.asked_from
             self.zone = zone

@@ -12,7 +12,7 @@ from textual.widgets import Input, Label
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 from warroom.tui.room._escalate import NOTE_MAX
-from warroom.tui.widgets import Dialog, TextInput
+from warroom.tui.widgets import Dialog, TextInput, mouse_buttons
 
 
 class FlagScreen(Dialog["str | None"]):
@@ -34,10 +34,16 @@ class FlagScreen(Dialog["str | None"]):
             yield Label(literal_line(self.summary, limit=300), classes="dialog-quote")
             yield TextInput(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
             yield Label("enter flags · escape cancels", classes="dialog-hint")
+            yield mouse_buttons(("flag-yes", "Flag (enter)", "screen.flag"),
+                                ("flag-no", "Cancel (esc)", "screen.cancel"))
 
     @on(Input.Submitted, "#flag-note")
     def submit(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip())
+
+    def action_flag(self) -> None:
+        """The Flag button: as enter in the note."""
+        self.dismiss(self.query_one("#flag-note", Input).value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)

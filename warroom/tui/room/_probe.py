@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -24,7 +24,7 @@ from warroom.core.model import Drill, Probe, Role
 from warroom.core.play import Replay, ReplayError
 from warroom.core.text import seconds, usd
 from warroom.tui.render import shown_line
-from warroom.tui.widgets import Dialog
+from warroom.tui.widgets import Dialog, mouse_button
 
 
 def probe_status(replay: Replay, probe: Probe) -> str:
@@ -76,7 +76,9 @@ class ProbeScreen(Dialog["str | None"]):
         with Vertical(id="probe-box", classes="dialog"):
             yield Label(Text("Ask the executor to verify a step"), classes="dialog-title")
             yield ProbeList(*(self._option(p) for p in self.probes), id="probe-list")
-            yield Label("enter asks · escape cancels · the trace runs on while you wait", classes="dialog-hint")
+            with Horizontal(classes="mouse-buttons"):  # a click on a probe asks it; this cancels, for the mouse
+                yield Label("enter asks · escape cancels · the trace runs on while you wait", classes="dialog-hint")
+                yield mouse_button("probe-cancel", "Cancel (esc)", "screen.cancel")
 
     def _option(self, probe: Probe) -> Option:
         line = Text()

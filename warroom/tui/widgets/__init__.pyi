@@ -1,7 +1,7 @@
 # The API of warroom.tui.widgets (its __init__.py loads each name on first use, from the module named here).
 # keep: WEB_CLOCK_GLYPH
 
-from ._dialogs import ConfirmScreen, Dialog, HelpScreen
+from ._dialogs import ConfirmScreen, Dialog, HelpScreen, mouse_button, mouse_buttons
 from ._fieldjump import FieldScreen, find_json_key_line, jump_to_field, open_field_jump
 from ._footer import KeyFooter
 from ._inspector import BACKGROUND_CHARS, START_DELAY, Inspector
@@ -40,6 +40,8 @@ __all__ = [
     "key_label",
     "key_prose",
     "key_table",
+    "mouse_button",
+    "mouse_buttons",
     "open_field_jump",
     "open_search",
     "room_panes",

@@ -47,13 +47,19 @@ class Dialog(ModalScreen[_Result]):
         """Whether the key ``key``, arriving at the field ``field_id``, was typed after the dialog's answer: held
         until the dialog is gone (:meth:`dismiss`), or given to the app at once when it is gone already."""
         if not self._answered:
-            self._answered = field_id in self.ANSWERED_BY and key.key in ("enter", "escape")
+            self._answered = self.answers(field_id, key)
             return False
         if self.app.screen is self:
             self._held.append(key)
         else:
             self._give(key)
         return True
+
+    def answers(self, field_id: str | None, key: events.Key) -> bool:
+        """Whether ``key``, typed in the field ``field_id``, is the dialog's answer, which closes it (here: enter or
+        escape in one of the fields :data:`ANSWERED_BY`). A dialog that may refuse what was typed (and stay open)
+        says so here, so that the keys typed behind a refused answer go into its field, as typed."""
+        return field_id in self.ANSWERED_BY and key.key in ("enter", "escape")
 
     def _give(self, key: events.Key) -> None:
         """Give ``key`` to the app as a key read now, once the dialog's answer (which the app runs next: a flag made,
@@ -71,6 +77,21 @@ class Dialog(ModalScreen[_Result]):
         for key in held:  # the screen beneath is on top now: read by the app as typed
             self._give(key)
         return done
+
+
+def mouse_button(button_id: str, label: str, action: str) -> Button:
+    """A compact button of a dialog, so that a trainee who uses only the mouse can answer it: ``label`` names the key
+    that does the same (``Flag (enter)``), ``action`` is the dialog's own (``screen.cancel``). It takes no focus, so
+    the keys go where they went before a click."""
+    button = Button(label, id=button_id, action=action, compact=True)
+    button.can_focus = False
+    button.active_effect_duration = 0  # no press effect, which swallowed a click within 0.2 s of the one before
+    return button
+
+
+def mouse_buttons(*buttons: tuple[str, str, str]) -> Horizontal:
+    """A dialog's row of :func:`mouse_button` buttons, each ``(id, label, action)``."""
+    return Horizontal(*(mouse_button(*button) for button in buttons), classes="mouse-buttons")
 
 
 class HelpScreen(Dialog[None]):
@@ -107,7 +128,9 @@ class HelpScreen(Dialog[None]):
         with Vertical(id="help-box", classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield VerticalScroll(Static(help_body(self.keys, self.notes)), id="help-body")
-            yield Label("escape closes", id="help-hint", classes="dialog-hint")
+            with Horizontal(classes="mouse-buttons"):  # the hint and the button on one row: the body keeps its rows
+                yield Label("escape closes", id="help-hint", classes="dialog-hint")
+                yield mouse_button("help-close", "Close (esc)", "screen.dismiss_help")
 
     def on_mount(self) -> None:
         self.fit_body()

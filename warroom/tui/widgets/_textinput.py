@@ -15,13 +15,15 @@ lay the text out as drawn (Rich counts a control character as no cell): the text
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.control import strip_control_codes
 from rich.highlighter import Highlighter
 from rich.text import Text
 from textual import events
+from textual.actions import parse as parse_action
+from textual.binding import Binding
 from textual.expand_tabs import expand_tabs_inline
 from textual.geometry import Offset, Region
 from textual.widgets import Input, TextArea
@@ -85,6 +87,14 @@ def _fitted(widget: Input | TextArea, text: str, room: int, most: int) -> str:
     return text[: max(room, 0)]
 
 
+def editing_keys(field: type[Input] | type[TextArea], leave: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Key to action of the editing keys ``field`` (Textual's ``Input`` or ``TextArea``) binds itself (← → home end
+    backspace ctrl+k ...), but the actions in ``leave``. The fields run them as they read them: Textual runs a
+    widget's bindings once the key has bubbled up to the app, after the field had taken the characters typed right
+    behind them: ``a b ← c`` typed fast (a slow app, a served tab's keys arriving together) made ``abc``."""
+    return {b.key: b.action for b in Binding.make_bindings(field.BINDINGS) if b.action not in leave}
+
+
 class TextInput(Input):
     """An ``Input`` whose typed or pasted text never holds a lone surrogate (each becomes U+FFFD), and which, given a
     ``max_length``, cuts a paste to what it has left (Textual's ``Input`` refuses the whole paste, unsaid)."""
@@ -99,15 +109,30 @@ class TextInput(Input):
     # cells short, its last cells and the cursor past the field's edge, and a click landed that many characters
     # off. Each is measured again with the signs in place (what is drawn), when the value holds a control character.
 
+    #: The field's editing keys, run as the field reads them (:func:`editing_keys`); enter (the answer) as Textual
+    #: runs it.
+    EDITING_KEYS: ClassVar[dict[str, str]] = editing_keys(Input, leave=frozenset({"submit"}))
+
     def on_key(self, event: events.Key) -> None:
         """A key typed after the enter that answered this field's dialog is the dialog's to hold and give to the
         screen beneath (:meth:`~warroom.tui.widgets.Dialog.held`), never a character of the answer: the key is
-        stopped and its default (the field's own handling, which runs after this one) prevented."""
+        stopped and its default (the field's own handling, which runs after this one) prevented. An editing key
+        runs at once, in the order typed (:meth:`edit`)."""
         from warroom.tui.widgets._dialogs import Dialog
 
-        if isinstance(self.screen, Dialog) and self.screen.held(self.id, event):
+        if (isinstance(self.screen, Dialog) and self.screen.held(self.id, event)) or self.edit(event.key):
             event.stop()
             event.prevent_default()
+
+    def edit(self, key: str) -> bool:
+        """Run ``key`` now when it is one of the field's editing keys (:data:`EDITING_KEYS`: each action of Textual's
+        ``Input`` is a plain method); False when it is not one."""
+        action = self.EDITING_KEYS.get(key)
+        if action is None:
+            return False
+        _namespace, name, parameters = parse_action(action)
+        getattr(self, f"action_{name}")(*parameters)
+        return True
 
     def _cells(self, position: int) -> int:
         """The cells the value's first ``position`` characters take as drawn."""
@@ -179,6 +204,24 @@ class TextEditor(TextArea):
     def load_text(self, text: str) -> None:
         super().load_text(_shown(text))
         self._keep(text)
+
+    #: The editor's editing keys, run as the editor reads them (:func:`editing_keys`).
+    EDITING_KEYS: ClassVar[dict[str, str]] = editing_keys(TextArea)
+
+    async def on_key(self, event: events.Key) -> None:
+        """As :meth:`TextInput.on_key`: a key typed after the key that answered this editor's dialog (its ctrl+s) is
+        the dialog's to hold, never a character of the answer; an editing key runs at once, in the order typed."""
+        from warroom.tui.widgets._dialogs import Dialog
+
+        if isinstance(self.screen, Dialog) and self.screen.held(self.id, event):
+            event.stop()
+            event.prevent_default()
+            return
+        action = self.EDITING_KEYS.get(event.key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            await self.run_action(action)
 
     @property
     def text(self) -> str:
