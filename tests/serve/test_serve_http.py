@@ -300,8 +300,9 @@ async def test_a_tab_over_the_limit_in_a_simultaneous_start_gets_the_503_page(tm
                     url = re.search(r'data-session-websocket-url="(/ws/[^"]+)"', text)
                     assert url is not None
                     sockets.append(await http.ws_connect(url.group(1) + "?width=120&height=40"))
-            for ws in sockets:  # every seat held for a page is its tab's
-                await read_until(ws, PICKER_TEXT, timeout=90)
+            # every seat held for a page is its tab's; the tabs read together (each answering the server's pings:
+            # one tab read after another left the others unread past the ping's timeout on a loaded machine)
+            await asyncio.gather(*(read_until(ws, PICKER_TEXT, timeout=90) for ws in sockets))
             for ws in sockets:
                 await ws.close()
         finally:
