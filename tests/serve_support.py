@@ -108,6 +108,17 @@ class Served:
         """The name of this server's sign-in cookie (named after its port: ``warroom_signin_PORT``)."""
         return f"warroom_signin_{self.port}"
 
+    def log_size(self) -> int:
+        """The bytes of the server's log so far: a test of a shared server (:func:`shared_serving`) reads its own
+        lines with :meth:`log_since` (the log holds the module's earlier tests' lines too)."""
+        return self.log.stat().st_size
+
+    def log_since(self, start: int) -> str:
+        """The server's log after its first ``start`` bytes (:meth:`log_size`)."""
+        with self.log.open("rb") as f:
+            f.seek(start)
+            return f.read().decode("utf-8", "replace")
+
     async def signed_in(self, name: str = "Ada Lovelace", token: str | None = None) -> aiohttp.ClientSession:
         """A client session holding the sign-in cookie of ``name`` (with ``token``; None: from :data:`TOKENS`, or
         the facilitator's)."""

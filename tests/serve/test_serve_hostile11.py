@@ -82,7 +82,7 @@ def test_two_servers_of_one_machine_on_one_port_but_two_addresses_keep_each_othe
     def started(host: str) -> None:  # its first round deletes the rows of the earlier runs of its name
         live = LiveClass(host, tmp_path)
         live.tick(datetime.now(UTC))
-        live._close()
+        live.close()
 
     now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
     first = host_id(8000, "127.0.0.1")

@@ -237,7 +237,7 @@ async def test_the_completion_grid_page_is_built_and_written_off_the_event_loop(
         review = await pages.session(make_mocked_request("GET", f"/console/sessions/{session_id}",
                                                          match_info={"session_id": session_id}))  # fmt: skip
     finally:
-        live._close()
+        live.close()
     assert [r.status for r in (grid, figures, grades, listed, review)] == [200] * 5
     assert all("ana" in (r.text or "") for r in (grid, figures, grades, listed, review))
     assert len(threads) == 6 and threading.current_thread().name not in threads, threads
@@ -275,7 +275,7 @@ async def test_the_live_class_is_made_once_a_second_for_every_live_page_and_off_
         live.version += 1  # the live table changed: made again
         again = await console.shared_live_view()
     finally:
-        live._close()
+        live.close()
     assert len({id(v) for v in views}) == 1 and ">ana<" in views[0][0] and ">ben<" in views[0][0]
     assert page.status == 200 and ">ben<" in (page.text or "")
     assert again[0] == views[0][0] or ">ben<" in again[0]

@@ -5,60 +5,66 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
-from serve_support import FACILITATOR, TOKENS, serving
+from serve_support import FACILITATOR, TOKENS, Served, serving, shared_serving
 
 from warroom.store.results import ResultsStore
 from warroom.store.results._notes import MAX_NOTE_CHARS, note_problem
 
 
-async def test_a_sign_in_posted_from_another_sites_page_is_refused_and_signs_nobody_in(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One `warroom serve` with the roster for this module's cases that only sign in and read (each reads its own
+    lines of the log: :meth:`Served.log_since`)."""
+    with shared_serving(tmp_path_factory.mktemp("hostile6b")) as server:
+        yield server
+
+
+async def test_a_sign_in_posted_from_another_sites_page_is_refused_and_signs_nobody_in(served: Served):
     """Login CSRF: a page of another site (a hostile trainee's) posts its author's name and token to ``/signin`` from a
     classmate's browser; the server signed that browser in as the author, whose name then played and stored the
     classmate's sessions. Every form posted from another site's page is refused (403) and sets no cookie; the same
     form from this server's own page signs in."""
     grace = {"name": "Grace Hopper", "token": TOKENS["Grace Hopper"]}
-    with serving(tmp_path) as served:
-        own = f"http://127.0.0.1:{served.port}"
-        async with aiohttp.ClientSession(base_url=served.url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:
-            for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Origin": f"{own}.evil.example"},
-                            {"Origin": f"ftp://127.0.0.1:{served.port}"}, {"Sec-Fetch-Site": "cross-site"},
-                            {"Sec-Fetch-Site": "same-site"}):  # fmt: skip
-                async with browser.post("/signin", data=grace, headers=headers, allow_redirects=False) as r:
-                    assert r.status == 403, headers
-                    assert "sent from another site" in await r.text()
-                    assert served.cookie not in r.cookies
-            assert not list(browser.cookie_jar)
-            async with browser.post("/signin", data=grace, headers={"Origin": own, "Sec-Fetch-Site": "same-origin"},
-                                    allow_redirects=False) as r:  # fmt: skip
-                assert r.status == 303 and r.headers["Location"] == "/"
-    log = served.log.read_text()
+    start = served.log_size()
+    own = f"http://127.0.0.1:{served.port}"
+    async with aiohttp.ClientSession(base_url=served.url, cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:
+        for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Origin": f"{own}.evil.example"},
+                        {"Origin": f"ftp://127.0.0.1:{served.port}"}, {"Sec-Fetch-Site": "cross-site"},
+                        {"Sec-Fetch-Site": "same-site"}):  # fmt: skip
+            async with browser.post("/signin", data=grace, headers=headers, allow_redirects=False) as r:
+                assert r.status == 403, headers
+                assert "sent from another site" in await r.text()
+                assert served.cookie not in r.cookies
+        assert not list(browser.cookie_jar)
+        async with browser.post("/signin", data=grace, headers={"Origin": own, "Sec-Fetch-Site": "same-origin"},
+                                allow_redirects=False) as r:  # fmt: skip
+            assert r.status == 303 and r.headers["Location"] == "/"
+    log = served.log_since(start)
     assert log.count("sign-in: 'Grace Hopper'") == 1 and "Traceback" not in log
 
 
-async def test_a_sign_out_or_a_note_posted_from_another_sites_page_is_refused(tmp_path):
-    with serving(tmp_path) as served:
-        ada, fran = await served.signed_in(), await served.signed_in(FACILITATOR)
-        async with ada, fran:
-            evil = {"Origin": "http://evil.example"}
-            async with ada.post("/signout", headers=evil, allow_redirects=False) as r:
-                assert r.status == 403
-            async with ada.get("/mine", allow_redirects=False) as r:
-                assert r.status == 200  # still signed in
-            async with fran.post("/console/sessions/x/notes", data={"text": "hi"}, headers=evil) as r:
-                assert r.status == 403
-            async with ada.post("/signout", headers={"Origin": served.url}, allow_redirects=False) as r:
-                assert r.status == 303 and r.headers["Location"] == "/signin"
+async def test_a_sign_out_or_a_note_posted_from_another_sites_page_is_refused(served: Served):
+    ada, fran = await served.signed_in(), await served.signed_in(FACILITATOR)
+    async with ada, fran:
+        evil = {"Origin": "http://evil.example"}
+        async with ada.post("/signout", headers=evil, allow_redirects=False) as r:
+            assert r.status == 403
+        async with ada.get("/mine", allow_redirects=False) as r:
+            assert r.status == 200  # still signed in
+        async with fran.post("/console/sessions/x/notes", data={"text": "hi"}, headers=evil) as r:
+            assert r.status == 403
+        async with ada.post("/signout", headers={"Origin": served.url}, allow_redirects=False) as r:
+            assert r.status == 303 and r.headers["Location"] == "/signin"
 
 
-async def test_the_gradebook_download_is_never_kept_by_a_cache(tmp_path):
+async def test_the_gradebook_download_is_never_kept_by_a_cache(served: Served):
     """Every console page says ``Cache-Control: no-store``; the gradebook's CSV (the class's grades, by name) said
     nothing, so a shared browser or a proxy on the way could keep it."""
-    with serving(tmp_path) as served:
-        fran = await served.signed_in(FACILITATOR)
-        async with fran:
-            for method in ("GET", "HEAD"):
-                async with fran.request(method, "/console/gradebook.csv") as r:
-                    assert r.status == 200 and r.headers["Cache-Control"] == "no-store"
+    fran = await served.signed_in(FACILITATOR)
+    async with fran:
+        for method in ("GET", "HEAD"):
+            async with fran.request(method, "/console/gradebook.csv") as r:
+                assert r.status == 200 and r.headers["Cache-Control"] == "no-store"
 
 
 @pytest.mark.parametrize(("lines", "chars"), [(600, 3000), (1999, 2000)])

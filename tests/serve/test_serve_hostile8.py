@@ -9,9 +9,17 @@ import socket
 
 import aiohttp
 import pytest
-from serve_support import FACILITATOR, TOKENS, serving
+from serve_support import FACILITATOR, TOKENS, Served, serving, shared_serving
 
 FORM = "application/x-www-form-urlencoded"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One `warroom serve` with the roster for this module's cases that only read or sign in (each reads its own
+    lines of the log: :meth:`Served.log_since`)."""
+    with shared_serving(tmp_path_factory.mktemp("hostile8")) as server:
+        yield server
 
 
 def _exchange(port: int, request: bytes, *, half_close: bool = False, timeout: float = 10.0) -> bytes:
@@ -34,37 +42,37 @@ def _cookie(session: aiohttp.ClientSession) -> str:
     return next(c.value for c in session.cookie_jar if c.key.startswith("warroom_signin_"))
 
 
-async def test_a_form_whose_encoding_does_not_decode_or_that_never_arrives_whole_is_one_log_line(tmp_path):
+async def test_a_form_whose_encoding_does_not_decode_or_that_never_arrives_whole_is_one_log_line(served: Served):
     """Before: a sign-in or a note posted with ``Content-Encoding: gzip`` over bytes that are no gzip was an HTTP 500
     and three tracebacks in the log (aiohttp's RequestPayloadError, which the form's reader did not catch), and a
     client leaving mid-body a ``ConnectionResetError`` traceback. Now: HTTP 400 and one line; nothing for a client
     gone."""
-    with serving(tmp_path) as served:
-        fran = await served.signed_in(FACILITATOR)
-        async with fran:
-            cookie = _cookie(fran)
-        host = f"127.0.0.1:{served.port}"
-        answers = []
-        for path, extra in (("/signin", ""), ("/console/sessions/S1/notes", f"Cookie: {served.cookie}={cookie}\r\n")):
-            for encoding in ("gzip", "GZIP", "deflate"):
-                body = b"not gzip at all"
-                head = (
-                    f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Encoding: {encoding}\r\n{extra}"
-                    f"Content-Type: {FORM}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-                )
-                answers.append((path, encoding, _exchange(served.port, head.encode() + body)))
-            for unfinished in (b"Content-Length: 100\r\n\r\nname=Ada", b"Transfer-Encoding: chunked\r\n\r\n10\r\nname"):
-                head = f"POST {path} HTTP/1.1\r\nHost: {host}\r\n{extra}".encode()
-                assert _exchange(served.port, head + unfinished, half_close=True) == b""
-        # a valid gzip body is still read as the form it holds
-        body = gzip.compress(f"name=Ada+Lovelace&token={TOKENS['Ada Lovelace']}".encode())
-        head = (
-            f"POST /signin HTTP/1.1\r\nHost: {host}\r\nContent-Encoding: gzip\r\nContent-Type: {FORM}\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-        )
-        signed_in = _exchange(served.port, head.encode() + body)
-        await asyncio.sleep(0.5)
-        log = served.log.read_text(errors="replace")
+    start = served.log_size()
+    fran = await served.signed_in(FACILITATOR)
+    async with fran:
+        cookie = _cookie(fran)
+    host = f"127.0.0.1:{served.port}"
+    answers = []
+    for path, extra in (("/signin", ""), ("/console/sessions/S1/notes", f"Cookie: {served.cookie}={cookie}\r\n")):
+        for encoding in ("gzip", "GZIP", "deflate"):
+            body = b"not gzip at all"
+            head = (
+                f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Encoding: {encoding}\r\n{extra}"
+                f"Content-Type: {FORM}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            )
+            answers.append((path, encoding, _exchange(served.port, head.encode() + body)))
+        for unfinished in (b"Content-Length: 100\r\n\r\nname=Ada", b"Transfer-Encoding: chunked\r\n\r\n10\r\nname"):
+            head = f"POST {path} HTTP/1.1\r\nHost: {host}\r\n{extra}".encode()
+            assert _exchange(served.port, head + unfinished, half_close=True) == b""
+    # a valid gzip body is still read as the form it holds
+    body = gzip.compress(f"name=Ada+Lovelace&token={TOKENS['Ada Lovelace']}".encode())
+    head = (
+        f"POST /signin HTTP/1.1\r\nHost: {host}\r\nContent-Encoding: gzip\r\nContent-Type: {FORM}\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    signed_in = _exchange(served.port, head.encode() + body)
+    await asyncio.sleep(0.5)
+    log = served.log_since(start)
     for path, encoding, answer in answers:
         assert answer.startswith(b"HTTP/1.1 400 "), (path, encoding, answer[:300])
     assert signed_in.startswith(b"HTTP/1.1 303 ") and f"Set-Cookie: {served.cookie}=".encode() in signed_in
@@ -72,42 +80,43 @@ async def test_a_form_whose_encoding_does_not_decode_or_that_never_arrives_whole
     assert log.count("HTTP 400, Can not decode content-encoding") >= 4, log
 
 
-async def test_signing_in_again_in_a_browser_ends_its_sign_in_before(tmp_path):
+async def test_signing_in_again_in_a_browser_ends_its_sign_in_before(served: Served):
     """Before: a browser signing in again (the next trainee at a shared computer, or a trainee signing in as the
     facilitator) got a new id, and its old one went on opening that trainee's pages and war room for 12 hours to
     whoever held it. Now the old sign-in ends; other browsers' sign-ins are untouched."""
-    with serving(tmp_path) as served:
-        shared = await served.signed_in("Ada Lovelace")
-        other = await served.signed_in("Ada Lovelace")  # Ada's own laptop
-        async with shared, other:
-            ada = _cookie(shared)
-            async with shared.post("/signin", data={"name": "Grace Hopper", "token": TOKENS["Grace Hopper"]},
-                                   allow_redirects=False) as r:  # fmt: skip
-                assert r.status == 303
-            grace = _cookie(shared)
-            assert grace != ada
-            async with aiohttp.ClientSession(base_url=served.url) as replay:
-                for cookie, wanted in ((ada, 303), (grace, 200)):
-                    async with replay.get("/mine", headers={"Cookie": f"{served.cookie}={cookie}"},
-                                          allow_redirects=False) as r:  # fmt: skip
-                        assert r.status == wanted, cookie
-                async with shared.post("/signin", data={"name": FACILITATOR, "token": "fran-token-5555555555"},
-                                       allow_redirects=False) as r:  # fmt: skip
-                    assert r.status == 303 and r.headers["Location"] == "/console"
-                async with replay.get("/mine", headers={"Cookie": f"{served.cookie}={grace}"},
+    shared = await served.signed_in("Ada Lovelace")
+    other = await served.signed_in("Ada Lovelace")  # Ada's own laptop
+    async with shared, other:
+        ada = _cookie(shared)
+        async with shared.post("/signin", data={"name": "Grace Hopper", "token": TOKENS["Grace Hopper"]},
+                               allow_redirects=False) as r:  # fmt: skip
+            assert r.status == 303
+        grace = _cookie(shared)
+        assert grace != ada
+        async with aiohttp.ClientSession(base_url=served.url) as replay:
+            for cookie, wanted in ((ada, 303), (grace, 200)):
+                async with replay.get("/mine", headers={"Cookie": f"{served.cookie}={cookie}"},
                                       allow_redirects=False) as r:  # fmt: skip
-                    assert r.status == 303 and r.headers["Location"] == "/signin"
-            async with other.get("/mine", allow_redirects=False) as r:  # Ada's other browser still signed in
-                assert r.status == 200 and "Your sessions, Ada Lovelace" in await r.text()
+                    assert r.status == wanted, cookie
+            async with shared.post("/signin", data={"name": FACILITATOR, "token": "fran-token-5555555555"},
+                                   allow_redirects=False) as r:  # fmt: skip
+                assert r.status == 303 and r.headers["Location"] == "/console"
+            async with replay.get("/mine", headers={"Cookie": f"{served.cookie}={grace}"},
+                                  allow_redirects=False) as r:  # fmt: skip
+                assert r.status == 303 and r.headers["Location"] == "/signin"
+        async with other.get("/mine", allow_redirects=False) as r:  # Ada's other browser still signed in
+            assert r.status == 200 and "Your sessions, Ada Lovelace" in await r.text()
 
 
 @pytest.mark.parametrize("roster", [True, False], ids=["roster", "no-roster"])
-async def test_no_page_of_the_server_is_shown_in_another_sites_frame(tmp_path, roster):
+async def test_no_page_of_the_server_is_shown_in_another_sites_frame(tmp_path, request, roster):
     """Before: no response said it may not be framed, so a hostile page could show the war room (without a roster,
     no sign-in needed) or the console in a frame under its own buttons (clickjacking). Now every answer, the pages,
     the files, the refusals and the errors, says ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'`` (and
     ``nosniff``)."""
-    with serving(tmp_path, roster=roster) as served:
+    from contextlib import nullcontext
+
+    with nullcontext(request.getfixturevalue("served")) if roster else serving(tmp_path, roster=False) as served:
         client = (await served.signed_in(FACILITATOR)) if roster else aiohttp.ClientSession(base_url=served.url)
         async with client:
             paths = ["/", "/signin", "/static/js/textual.js", "/nowhere", "/mine/%00", "/console"]
@@ -132,15 +141,14 @@ def test_a_note_of_only_invisible_characters_is_refused_as_an_empty_one(text):
     assert note_problem("") == note_problem("   \r\n\t") == note_problem(text)
 
 
-async def test_the_live_class_stream_is_never_kept_by_a_cache(tmp_path):
+async def test_the_live_class_stream_is_never_kept_by_a_cache(served: Served):
     """Before: the live class's event stream asked for ``Cache-Control: no-store`` but aiohttp_sse wrote its own
     ``no-cache`` over it (a cache may then keep the class's live table, which every console page forbids)."""
-    with serving(tmp_path) as served:
-        fran = await served.signed_in(FACILITATOR)
-        async with fran, fran.get("/console/live/events", timeout=aiohttp.ClientTimeout(total=10)) as r:
-            assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
-            assert r.headers.getall("Cache-Control") == ["no-store"]
-            assert (await r.content.readline()).startswith(b"event: live")
+    fran = await served.signed_in(FACILITATOR)
+    async with fran, fran.get("/console/live/events", timeout=aiohttp.ClientTimeout(total=10)) as r:
+        assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
+        assert r.headers.getall("Cache-Control") == ["no-store"]
+        assert (await r.content.readline()).startswith(b"event: live")
 
 
 def test_no_open_file_left_is_one_log_line_a_minute():

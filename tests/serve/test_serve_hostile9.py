@@ -34,7 +34,7 @@ def test_a_trainee_signed_in_in_many_browsers_is_one_line_of_the_live_class(tmp_
         live.signed_out(f"ada-{i}")
     live.tab_opened("tab-2", "Grace Hopper", "grace-0")
     assert states() == [("Ada Lovelace", PICKER), ("Grace Hopper", PICKER)]
-    live._close()
+    live.close()
 
 
 async def test_a_trainee_signing_in_again_and_again_holds_a_bounded_number_of_sign_ins_and_one_console_line(tmp_path):
@@ -143,7 +143,7 @@ def test_a_trainee_opening_and_closing_tabs_again_and_again_keeps_three_gone_lin
     assert GONE_PER_TRAINEE == 3
     assert gone == ["Ada-197", "Ada-198", "Ada-199", "Gra-000", "Gra-001"]
     assert "Ada-open" in live.rows
-    live._close()
+    live.close()
 
 
 def test_the_websockets_own_pings_count_against_a_tabs_budget():

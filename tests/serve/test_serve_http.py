@@ -14,7 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from serve_support import CLOCK_TEXT, TOKENS, answer_key_phrases, read_until, receive, serving
+from serve_support import CLOCK_TEXT, TOKENS, Served, answer_key_phrases, read_until, receive, serving, shared_serving
 
 from warroom.store.errors import StoreError
 from warroom.store.results import ResultsStore
@@ -23,6 +23,14 @@ from warroom.store.results import ResultsStore
 PICKER_TEXT = "Tutorial: where-is"
 # the line under every briefing (warroom/tui/screens/_briefing.py)
 BRIEFING_TEXT = "Press enter to start the drill clock"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One `warroom serve` with the roster for this module's cases that only sign in and read its log (each its own
+    lines: :meth:`Served.log_since`)."""
+    with shared_serving(tmp_path_factory.mktemp("http")) as server:
+        yield server
 
 
 def _stored(data_dir: Path, timeout: float = 30.0) -> list:
@@ -92,18 +100,18 @@ async def test_without_a_sign_in_only_the_sign_in_page_is_served(tmp_path):
                 assert r.status == 303
 
 
-async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_bytes(tmp_path):
+async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_bytes(served: Served):
     """A request aiohttp cannot parse (a header over 8190 bytes) from a signed-in browser: HTTP 400, and the server's
     log says so in one line: no traceback, no local variables, so not the request's bytes with its sign-in cookie."""
-    with serving(tmp_path) as served:
-        http = await served.signed_in()
-        async with http:
-            cookie = next(c.value for c in http.cookie_jar if c.key == served.cookie)
-            async with http.get("/", headers={"Referer": "x" * 9000}) as r:
-                assert r.status == 400
-            async with http.get("/") as r:  # the server goes on serving
-                assert r.status == 200
-    log = served.log.read_text(errors="replace")  # one line per record: never wrapped
+    start = served.log_size()
+    http = await served.signed_in()
+    async with http:
+        cookie = next(c.value for c in http.cookie_jar if c.key == served.cookie)
+        async with http.get("/", headers={"Referer": "x" * 9000}) as r:
+            assert r.status == 400
+        async with http.get("/") as r:  # the server goes on serving
+            assert r.status == 200
+    log = served.log_since(start)  # one line per record: never wrapped
     assert "Error handling request from 127.0.0.1: HTTP 400, Got more than 8190 bytes when reading" in log, log
     assert cookie not in log and "Traceback" not in log and "locals" not in log
 
@@ -292,8 +300,9 @@ async def test_a_tab_over_the_limit_in_a_simultaneous_start_gets_the_503_page(tm
                     url = re.search(r'data-session-websocket-url="(/ws/[^"]+)"', text)
                     assert url is not None
                     sockets.append(await http.ws_connect(url.group(1) + "?width=120&height=40"))
-            for ws in sockets:  # every seat held for a page is its tab's
-                await read_until(ws, PICKER_TEXT, timeout=90)
+            # every seat held for a page is its tab's; the tabs read together (each answering the server's pings:
+            # one tab read after another left the others unread past the ping's timeout on a loaded machine)
+            await asyncio.gather(*(read_until(ws, PICKER_TEXT, timeout=90) for ws in sockets))
             for ws in sockets:
                 await ws.close()
         finally:
@@ -319,13 +328,13 @@ async def test_a_tab_whose_app_process_died_is_told_the_session_ended(tmp_path):
         assert "a served app process ended; its tab is told the session ended" in served.log.read_text()
 
 
-async def test_sign_ins_are_logged_with_their_names_one_line_each(tmp_path):
+async def test_sign_ins_are_logged_with_their_names_one_line_each(served: Served):
     long_name = "Someone With A Very Long Name " * 3 + "\x1b[31mred"
-    with serving(tmp_path) as served:
-        http = await served.signed_in("Grace Hopper")
-        async with http, http.post("/signin", data={"name": long_name, "token": "wrong"}) as r:
-            assert r.status == 401
-        log = served.log.read_text()
+    start = served.log_size()
+    http = await served.signed_in("Grace Hopper")
+    async with http, http.post("/signin", data={"name": long_name, "token": "wrong"}) as r:
+        assert r.status == 401
+    log = served.log_since(start)
     assert "INFO sign-in: 'Grace Hopper' (trainee) from 127.0.0.1\n" in log
     refused = [line for line in log.splitlines() if "sign-in refused:" in line]
     assert len(refused) == 1 and len(refused[0]) > 100  # one line, however long

@@ -89,6 +89,36 @@ def test_the_live_class_of_a_restarted_server_deletes_its_killed_runs_rows_as_it
             publish_live(store, host, [_row(host, "t1", "ana", "playing")], [], now.isoformat().replace("+00:00", "Z"))
     live = LiveClass("lab:8000#ffffff", tmp_path)
     live.tick(now)
-    live._close()
+    live.close()
     with ResultsStore(tmp_path) as store:
         assert [r.host for r in read_live(store)] == ["lab:8001#d4e5f6"]
+
+
+def test_a_live_class_whose_child_ended_writes_all_its_rows_again_once_a_new_child_holds_the_store(tmp_path: Path):
+    """The live class asks its child's store whether it is open (:attr:`LiveStore.store_open`) instead of keeping a
+    flag of its own: after a call failed (here the child killed), the next round deletes the host's earlier rows
+    and writes every row again, not only those that changed."""
+    import os
+    import signal
+    from datetime import UTC, datetime
+
+    from warroom.serve import LiveClass
+
+    now = datetime.now(UTC)
+    live = LiveClass("lab:8000#a1b2c3", tmp_path)
+    try:
+        live.tab_opened("tab-1", "ana", None)
+        live.tick(now)
+        assert live.problem is None and live._store is not None and live._store.store_open
+        with ResultsStore(tmp_path) as store:
+            forget_host(store, "lab:8000#a1b2c3")  # the rows lost: unchanged, a new child must write them again
+        os.kill(live._store.pid or 0, signal.SIGKILL)
+        live._store._process.wait()
+        live.tick(now)
+        assert live.problem is not None and not live._store.store_open
+        live.tick(now)
+        assert live.problem is None and live._store.store_open
+        assert [(r.tab, r.trainee) for r in live.snapshot] == [("tab-1", "ana")]
+    finally:
+        live.close()
+    assert live._store is None

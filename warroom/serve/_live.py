@@ -122,7 +122,6 @@ class LiveClass:
     _beat_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _store: LiveStore | None = None
-    _opened: bool = False
     _executor: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "warroom-live"))
     _task: asyncio.Task[None] | None = None
     changed: asyncio.Event | None = None
@@ -205,7 +204,6 @@ class LiveClass:
         try:
             claimed = self._open().call(claim_tab, row, limit, utc(now - timedelta(seconds=OTHER_HOST_FRESH)), own)
         except Exception as exc:  # StoreError, or the driver's own: this host's count, and the table last read
-            self._close()
             log.warning("the live table cannot be written (the tab limit counts the tabs last read): %s", exc)
             claimed = own + len(self.tabs_elsewhere(trainee, now)) < limit
         if claimed:
@@ -226,7 +224,6 @@ class LiveClass:
             marked = store.call(take_over_tabs, trainee, self.host, fresh)
             self.snapshot = store.call(read_live)
         except Exception as exc:
-            self._close()
             log.warning("the tabs of %r on other hosts could not be taken over: %s", trainee, exc)
             return 0
         return len(marked)
@@ -298,7 +295,6 @@ class LiveClass:
             self._publish(store, now)
             self.snapshot, self.problem = store.call(read_live), None
         except Exception as exc:  # StoreError, or the driver's own: the console says so and shows this host
-            self._close()
             if self.problem is None:
                 log.warning("the live table cannot be written or read: %s", exc)
             with self._lock:
@@ -315,16 +311,17 @@ class LiveClass:
         (a killed run of this host, or the rows before the store failed: they are written again)."""
         if self._store is None:
             self._store = LiveStore(self.data_dir, self.store_url)
-        if not self._opened:
+        if not self._store.store_open:  # new, or a call failed (the child closed the store, or ended)
             long_ago = utc(datetime.now(UTC) - timedelta(seconds=FORGET_HOSTS))
             self._store.call(forget_host, self.host, before=long_ago, earlier_runs=True)
-            self._opened = True
             self._published = {}
         return self._store
 
-    def _close(self) -> None:
-        """The store failed: it is opened again at the next call (the child, when it ended, started again)."""
-        self._opened = False
+    def close(self) -> None:
+        """End the live table's child without deleting this host's rows (:meth:`stop` deletes them)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
     def _publish(self, store: LiveStore, now: datetime) -> None:
         with self._lock:
@@ -342,10 +339,7 @@ class LiveClass:
             self._open().call(forget_host, self.host)
         except Exception as exc:  # the store is gone: its rows age out (FORGET_HOSTS)
             log.warning("this host's rows could not be deleted from the live table: %s", exc)
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-        self._opened = False
+        self.close()
 
     def _drop_gone(self, now: datetime) -> None:
         """Forget the tabs disconnected more than :data:`KEEP_GONE` seconds ago."""

@@ -134,6 +134,9 @@ class LiveStore:
         self._conn: Connection | None = None
         #: True once the child answered a call (it runs, and opened the store once).
         self._answered = False
+        #: True while the child holds the store open: its last call succeeded (a call that failed closed the store,
+        #: and a child that ended or hung took it with it; the next call opens it again).
+        self.store_open = False
         #: How many children ended or hung in a row, when the next may start (``time.monotonic``) and why the last
         #: one ended.
         self._ends, self._retry_at, self._why = 0, 0.0, ""
@@ -166,7 +169,7 @@ class LiveStore:
             raise StoreError(self._gave_up(self._hung(wait))) from None  # or stopped in the middle of its answer
         except (EOFError, OSError):
             raise StoreError(self._gave_up(self._ended())) from None
-        self._answered, self._ends = True, 0
+        self._answered, self._ends, self.store_open = True, 0, ok
         if not ok:
             raise StoreError(value)
         return value
@@ -223,7 +226,7 @@ class LiveStore:
         """End the child (its connection closed), waiting at most :data:`STOP_WAIT_S` before killing it."""
         conn, process = self._conn, self._process
         self._conn = self._process = None
-        self._answered = False
+        self._answered = self.store_open = False
         if conn is not None:
             conn.close()
         if process is not None:

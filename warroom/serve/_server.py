@@ -588,11 +588,13 @@ class WarroomServer(Server):
         async def close() -> None:
             await websocket.close()
 
+        def unsent() -> int:  # the bytes of the tab's output its browser has not read (0: its connection is gone)
+            return unsent_bytes(request.transport) or 0
+
         def stalled() -> None:  # the browser read none of the tab's output for WRITE_STALL_SECONDS: drop it
             transport = request.transport
-            unsent = unsent_bytes(transport) or 0
             log.warning("ended the session of %r: its browser read none of its screen for %g s (%s unsent): a tab "
-                        "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent, "byte"))
+                        "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent(), "byte"))
             if transport is not None:
                 transport.abort()  # close() would wait for the unsent bytes to be read: for ever
 
@@ -602,7 +604,7 @@ class WarroomServer(Server):
             write_str=websocket.send_str,
             write_stall=WRITE_STALL_SECONDS,
             on_stall=stalled,
-            unsent=lambda: unsent_bytes(request.transport) or 0,
+            unsent=unsent,
             close=close,
             download_manager=self.download_manager,
             debug=self.debug,
