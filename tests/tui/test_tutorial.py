@@ -220,6 +220,22 @@ def test_a_lesson_added_later_is_one_entry():
     assert tutor.observe("probe", "s2") and tutor.finished and tutor.current is None
 
 
+def test_unflagging_the_wrongly_flagged_event_clears_the_lessons_hint():
+    """Lesson 3 (flag e06): flagging e05, then unflagging it as the hint says (f on e05 again), left "You flagged
+    e05" on the panel although nothing was flagged any more; the hint is cleared when the wrong flag is undone (and
+    only then: unflagging another event, or flagging again, keeps or renews it)."""
+    from warroom.tui.logic import Tutor
+
+    flag = next(lesson for lesson in LESSONS if lesson.action == "flag")
+    tutor = Tutor((flag,))
+    assert tutor.start_due(lambda event: True)
+    assert not tutor.observe("flag", "e05") and tutor.hint.startswith("You flagged e05")
+    assert not tutor.observe("unflag", "e04") and tutor.hint.startswith("You flagged e05")  # not the wrong one
+    assert not tutor.observe("unflag", "e05") and tutor.hint == "" and tutor.waiting
+    assert not tutor.observe("unflag", "e05") and tutor.hint == ""
+    assert tutor.observe("flag", "e06") and tutor.finished
+
+
 async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_covers_it(services):
     """Issue 35 item 3: the lessons' own pace costs no speed points (followed exactly: 100, not 90); the war room's
     notices go to the lesson panel, never over it or over a dialog; the debrief explains only what was seen."""

@@ -42,6 +42,9 @@ def is_tutorial(entry: DrillEntry) -> bool:
 #: The war room's key actions (binding action names) -> the trainee action kind a lesson may teach. A key whose
 #: kind a later lesson teaches is refused (and explained) until that lesson starts.
 ACTION_KINDS: dict[str, str] = {"pause": "pause", "flag": "flag", "escalate": "escalate", "probe": "probe"}
+#: Action kinds that undo another (an ``unflag`` undoes a ``flag``): undoing the wrong action a hint is about
+#: clears the hint (it said "You flagged e05" after e05 was unflagged).
+_UNDOES: dict[str, str] = {"unflag": "flag"}
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,8 @@ class Tutor:
         #: True while the current lesson's prompt is on screen, waiting for its action (the drill clock is held).
         self.waiting = False
         self.hint = ""
+        #: The target of the wrong action :attr:`hint` is about (None: the hint is about no target).
+        self._wrong: str | None = None
         #: The lesson done last (None before the first).
         self.last_done: Lesson | None = None
         self._taught = frozenset(lesson.action for lesson in self.lessons)
@@ -215,7 +220,7 @@ class Tutor:
         if lesson is None or self.waiting or not released(lesson.at):
             return False
         self.waiting = True
-        self.hint = ""
+        self.hint, self._wrong = "", None
         return True
 
     def allows(self, kind: str) -> bool:
@@ -236,13 +241,19 @@ class Tutor:
         """The trainee did an action of ``kind`` naming ``target`` (an event or step id, or None). Returns True
         when it completed the waiting lesson; an action of the lesson's kind on another target sets :attr:`hint`."""
         lesson = self.current
-        if lesson is None or not self.waiting or kind != lesson.action:
+        if lesson is None or not self.waiting:
+            return False
+        if _UNDOES.get(kind) == lesson.action and self._wrong is not None and target == self._wrong:
+            self.hint, self._wrong = "", None  # the wrong action undone: nothing left to explain
+            return False
+        if kind != lesson.action:
             return False
         if lesson.target is not None and target != lesson.target:
             self.hint = lesson.wrong.format(got=target or "nothing", target=lesson.target)
+            self._wrong = target
             return False
         self.waiting = False
-        self.hint = ""
+        self.hint, self._wrong = "", None
         self.last_done = lesson
         self.index += 1
         return True
@@ -251,11 +262,12 @@ class Tutor:
         """The explanation for ``key``, whose action a later lesson teaches (set as :attr:`hint`, and returned)."""
         lesson = self.current
         now = f"This lesson: {lesson.ask}" if lesson is not None and self.waiting else "Watch the trace for now."
-        self.hint = f"Not yet: {key} comes in a later lesson. {now}"
+        self.hint, self._wrong = f"Not yet: {key} comes in a later lesson. {now}", None
         return self.hint
 
     def ignore(self, key: str) -> str:
         """The explanation for a key that does nothing while a lesson waits (set as :attr:`hint`, and returned)."""
         lesson = self.current
         self.hint = f"{key} does nothing here. This lesson: {lesson.ask}" if lesson is not None else ""
+        self._wrong = None
         return self.hint
