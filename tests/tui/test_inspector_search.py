@@ -78,6 +78,7 @@ async def test_the_trace_shows_event_ids_and_the_agent_column_folds_away_at_80_c
         widths = dict(zip((c.key for c in table.columns), table.column_widths(table.scrollable_content_region.width),
                           strict=True))
         assert widths["agent"] == 0 and widths["summary"] >= 20, widths
+        app.close_open_session()  # as the app's launcher does: the next app may start the drill again
     app = make_app(services, example_path("full"))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("enter")

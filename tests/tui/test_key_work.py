@@ -163,3 +163,25 @@ async def test_the_played_drill_is_out_of_full_collections_until_the_war_room_cl
         assert isinstance(app.screen, DebriefScreen)
         await pilot.pause()
         assert gc.get_freeze_count() == 0
+
+
+async def test_whether_the_trace_follows_the_newest_event_is_said_in_text(services):
+    """Follow mode was shown only by the cursor moving along (nothing in text said the cursor was held on a chosen
+    event, which the escalation starts from); now the table's subtitle says "not following new events (G)" once the
+    trainee chose an event and nothing new arrived yet, and nothing once `G` follows again, even with the cursor
+    already on the newest row (no cursor move, so no highlight to refresh the hint on)."""
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=20) as (pilot, live):
+        table = live.query_one(TraceTable)
+        await pilot.press("space")  # paused: no new event comes
+        assert table.following and not table.border_subtitle
+        await pilot.press("enter")  # inspect the newest row: the cursor stays there, not following
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not table.following and table.border_subtitle == "not following new events (G)"
+        await pilot.press("G")  # already on the newest row: follows again all the same
+        await pilot.pause()
+        assert table.following and not table.border_subtitle
+        await pilot.press("up")
+        await pilot.pause()
+        assert table.border_subtitle == "not following new events (G)"

@@ -267,9 +267,13 @@ class WarRoomScreen(DrillScreen):
         self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step, self.replay.approvals.missing)
 
     def update_hint(self) -> None:
-        """Show "n new events" under the timeline while the trainee is away from the newest event."""
+        """Show "n new events" under the timeline while the trainee is away from the newest event, and "not
+        following" while the cursor stays on an event the trainee chose."""
         timeline = self.query_one(TraceTable)
-        hint = f"{timeline.unseen} new {'below' if ascii_screen() else '↓'} (G)" if timeline.unseen else ""
+        if timeline.unseen:
+            hint = f"{timeline.unseen} new {'below' if ascii_screen() else '↓'} (G)"
+        else:  # said in text, not only by the cursor staying put: the escalation starts from the chosen event
+            hint = "" if timeline.following or not timeline.row_count else "not following new events (G)"
         if (timeline.border_subtitle or "") != hint:  # setting it repaints the whole table, even to the same text
             timeline.border_subtitle = hint
 
@@ -287,6 +291,10 @@ class WarRoomScreen(DrillScreen):
         y = inspector.scroll_y
         inspector.show_event(timeline.event(key), self.index, timeline.events, count)
         inspector.scroll_to(y=y, animate=False, immediate=True, force=True)
+
+    @on(TraceTable.Following, "#trace-table")
+    def _following_changed(self) -> None:
+        self.update_hint()
 
     @on(TraceTable.RowHighlighted, "#trace-table")
     def preview(self, event: TraceTable.RowHighlighted) -> None:

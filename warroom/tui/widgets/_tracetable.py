@@ -12,6 +12,7 @@ from typing import ClassVar, NamedTuple
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.message import Message
 
 from warroom.core.model import TraceEvent
 from warroom.core.text import clean_line, clock
@@ -135,7 +136,28 @@ class TraceTable(LineTable):
         self._marks: dict[str, Text] = {}
         #: Rows added while the trainee was away from the newest row.
         self.unseen = 0
-        self._follow = True
+        self._following = True
+
+    class Following(Message):
+        """The table entered or left follow mode (:attr:`TraceTable.following`): the war room says which in text."""
+
+        def __init__(self, table: TraceTable) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> TraceTable:
+            return self.table
+
+    @property
+    def _follow(self) -> bool:
+        return self._following
+
+    @_follow.setter
+    def _follow(self, value: bool) -> None:
+        if value != self._following:
+            self._following = value
+            self.post_message(self.Following(self))
 
     # -- rows -----------------------------------------------------------------------------------------------------
 
