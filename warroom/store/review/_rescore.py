@@ -236,13 +236,24 @@ def _rescore_one(
     file_why = f"; against the changed drill file {path}" if found.changed else ""
     new_d = json_value(new.to_dict())
     write = (new, {"reason": why + file_why, "read_rescored_at": s.rescored_at, **record})
-    if new_d == json_value(current_scorecard_keys(s.scorecard)):
+    if same_value(new_d, json_value(_in_current_naming(s.scorecard))):  # the stored card and its keys kept
         if edited := _edited_columns(s, new, figures):  # the scorecard as stored, its columns not: corrected from it
             return result(RescoreStatus.CHANGED, f"stored columns disagreed with the scorecard: {edited}", write)
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}", write)
     return result(RescoreStatus.CHANGED, _what_changed(s, new, file_detail), write)
+
+
+def _in_current_naming(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored scorecard as this warroom writes it (:meth:`Scorecard.to_dict`): its :data:`LEGACY_SCORECARD_KEYS
+    <warroom.core.scoring.LEGACY_SCORECARD_KEYS>` renamed and the keys added since its edition filled with their
+    defaults (what the rules that did not record them mean: a first-edition scorecard has no ``distractors_shown``),
+    as ``scores verify`` reads it; only renamed when it cannot be read (it then differs from any re-score)."""
+    try:
+        return Scorecard.from_dict(stored).to_dict()
+    except ValueError:
+        return current_scorecard_keys(stored)
 
 
 #: The columns of a session's row that its scorecard sets (:meth:`~warroom.store.results.ResultsStore.update_scorecard`

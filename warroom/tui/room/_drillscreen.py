@@ -126,8 +126,10 @@ class DrillScreen(Screen[None]):
         journalled if the drill is still paused by the dialog (not ended: a quit, or a containment that ends the
         drill; not resumed already: a confirmed escalation resumes the drill itself). So the session's pauses and
         paused seconds count the time spent in dialogs. A trainee who had paused stays paused, with nothing more
-        journalled. In assessment mode the clock runs on under the dialog, in tutorial mode it stops unrecorded
-        (its lessons complete on action kinds): nothing is journalled in either.
+        journalled. In assessment mode the clock runs on under the dialog, and is played up to the key that closed
+        it (:meth:`tick`) before its ``answer``: an escalation confirmed there is recorded at that key's drill time,
+        not at the ticker's last tick, up to a second before. In tutorial mode the clock stops unrecorded (its
+        lessons complete on action kinds): nothing is journalled in either.
 
         The resume follows the answer in one callback, rather than waiting for Textual's ``ScreenResume``: that
         event and the dialog's answer reach the screen in no fixed order (the answer is run by the app's message
@@ -141,6 +143,10 @@ class DrillScreen(Screen[None]):
 
         def closed(result: _T | None) -> None:
             try:
+                if self.assessment and not self.paused:  # the clock ran on under it: up to the key that closed it,
+                    self.tick()  # so its answer (an escalation) is timed at that key, not at the last tick before
+                if self.finished:  # the drill ended before that key (its debrief is on its way): too late to answer
+                    return
                 if answer is not None:
                     answer(result)
             finally:
