@@ -38,6 +38,3 @@ class FlagScreen(Dialog["str | None"]):
     @on(Input.Submitted, "#flag-note")
     def submit(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

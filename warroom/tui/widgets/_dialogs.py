@@ -72,6 +72,10 @@ class Dialog(ModalScreen[_Result]):
             self._give(key)
         return done
 
+    def action_cancel(self) -> None:
+        """Close the dialog without an answer (None): what a dialog's escape binds, where it has one."""
+        self.dismiss(None)
+
 
 class HelpScreen(Dialog[None]):
     """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
