@@ -234,9 +234,10 @@ def _save_roster(roster: Any, roster_path: Path) -> None:
         raise click.ClickException(f"{shown}: cannot write the roster: {why or exc.strerror or exc}") from None
 
 
-def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tuple[Any, list[tuple[str, str]]]:
-    """``roster`` with a new token for each of ``names`` (in ``role``; None: each name's role so far), and the
-    ``(name, token)`` pairs to print. A bad or repeated NAME is a usage error, and nothing is written."""
+def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None, roster_path: Path) -> None:
+    """Give each of ``names`` a new token on ``roster`` (in ``role``; None: each name's role so far), save it to
+    ``roster_path`` and print each ``NAME<TAB>TOKEN``, once. A bad or repeated NAME is a usage error, and nothing
+    is written."""
     from warroom.errors import SettingsError
     from warroom.serve import new_token
 
@@ -250,7 +251,9 @@ def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tupl
         if any(name.strip() == earlier for earlier, _ in issued):  # two tokens printed, only the last one valid
             raise click.UsageError(f"NAME {name.strip()!r} is given twice: each name gets one token")
         issued.append((name.strip(), token))
-    return roster, issued
+    _save_roster(roster, roster_path)
+    for name, token in issued:
+        click.echo(f"{name}\t{token}")
 
 
 @roster_group.command("add")
@@ -268,10 +271,7 @@ def roster_add(roster_path: Path, names: tuple[str, ...], facilitator: bool) -> 
     """
     from warroom.serve import FACILITATOR, TRAINEE
 
-    roster, issued = _issue_tokens(_load_roster(roster_path), names, FACILITATOR if facilitator else TRAINEE)
-    _save_roster(roster, roster_path)
-    for name, token in issued:
-        click.echo(f"{name}\t{token}")
+    _issue_tokens(_load_roster(roster_path), names, FACILITATOR if facilitator else TRAINEE, roster_path)
 
 
 @roster_group.command("list")
@@ -313,7 +313,4 @@ def roster_rotate(roster_path: Path, names: tuple[str, ...]) -> None:
     missing = [n for n in names if n.strip() not in roster.entries]
     if missing:
         raise click.UsageError(f"{roster.not_on_it(missing)} (`roster add` adds them)")
-    roster, issued = _issue_tokens(roster, names, None)
-    _save_roster(roster, roster_path)
-    for name, token in issued:
-        click.echo(f"{name}\t{token}")
+    _issue_tokens(roster, names, None, roster_path)

@@ -152,7 +152,7 @@ def sync(ctx: click.Context, data_dir: Path | None, drill_dirs: tuple[Path, ...]
 
     Exit status 1 when the store cannot be reached or used, or refuses a session, or a session's drill is not
     found (those sessions stay queued)."""
-    from warroom.store.datadir import journals_dir
+    from warroom.store.datadir import journal_files, journals_dir
     from warroom.store.errors import StoreError
     from warroom.store.journal import recover_unfinished
     from warroom.store.review import default_drill_resolver
@@ -161,7 +161,7 @@ def sync(ctx: click.Context, data_dir: Path | None, drill_dirs: tuple[Path, ...]
     jdir = journals_dir(settings.data_dir)
 
     def waiting() -> int:
-        return len([p for p in jdir.glob("*.jsonl") if not p.name.startswith(".")]) if jdir.is_dir() else 0
+        return len(journal_files(jdir))
 
     try:
         with store_errors():

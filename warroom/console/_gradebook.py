@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -109,10 +110,9 @@ def gradebook_csv(
     columns = list(dict.fromkeys([*drills, *sorted({s.drill_id for s in rows})]))
     names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in rows})]))
     attempts: dict[tuple[str, str], list[Any]] = {}
-    count: dict[str, int] = {}
+    count = Counter(s.trainee for s in rows)
     for s in rows:
         attempts.setdefault((s.trainee, s.drill_id), []).append(s)
-        count[s.trainee] = count.get(s.trainee, 0) + 1
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["trainee", *(spreadsheet_safe(c) for c in columns), "drills_done", "sessions", "mean_first"])

@@ -142,6 +142,12 @@ def journals_dir(data_dir: Path) -> Path:
     return Path(data_dir) / JOURNALS
 
 
+def journal_files(jdir: Path) -> list[Path]:
+    """The journals in the folder ``jdir`` (``*.jsonl``; not the hidden ones, a journal's temporary copies),
+    sorted; none when it is missing."""
+    return sorted(p for p in jdir.glob("*.jsonl") if not p.name.startswith("."))
+
+
 def done_dir(data_dir: Path) -> Path:
     """``DATA_DIR/journals/done``: journals of finished or recovered sessions."""
     return journals_dir(data_dir) / DONE

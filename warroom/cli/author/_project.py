@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,7 +128,7 @@ class _Tally:
     skipped: int = 0
     duplicates: int = 0
     guessable: int = 0  # drills written that a blind newest guess wins too often (no site of the shape did better)
-    unprojectable: dict[str, int] = field(default_factory=dict)
+    unprojectable: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)  # projections a check refused (file: template at event: why)
     failed_sources: list[str] = field(default_factory=list)  # files that are not healthy runs (path:line:col: ...)
     barren: list[str] = field(default_factory=list)  # healthy runs that gave no drill (file: why)
@@ -138,8 +139,7 @@ class _Tally:
         """Count ``outcome`` (a file's, not yet written) in."""
         self.duplicates += outcome.duplicates
         self.guessable += outcome.guessable
-        for site in outcome.unprojectable:
-            self.unprojectable[site.reason] = self.unprojectable.get(site.reason, 0) + 1
+        self.unprojectable.update(site.reason for site in outcome.unprojectable)
         self.failures += [f"{shown_path(file)}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
         barren = _barren(file, outcome)
         self.barren += [barren] if barren is not None else []
@@ -221,9 +221,7 @@ def _barren(file: str, outcome: Any) -> str | None:
     if not outcome.unprojectable:
         return (f"{shown_path(file)}: no template applies to any of its tool results (they need JSON records or "
                 f"lists: a mapping, a list of records, money amounts, ids the call asked for ...); {hint}")
-    reasons: dict[str, int] = {}
-    for site in outcome.unprojectable:
-        reasons[site.reason] = reasons.get(site.reason, 0) + 1
+    reasons = Counter(site.reason for site in outcome.unprojectable)
     count = sum(reasons.values())
     which = "its only site cannot" if count == 1 else f"none of its {count} sites can"
     return f"{shown_path(file)}: {which} be projected ({_reasons(reasons)}); {hint}"

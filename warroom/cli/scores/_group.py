@@ -135,15 +135,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     elif opts["summary"]:
         summarise(settings, filters, fmt, output, opts["include_unverified"], opts["all_drills"])
     else:
-        list_sessions(
-            settings,
-            filters,
-            sort_key=opts["sort_key"],
-            reverse=opts["reverse"],
-            limit=opts["limit"],
-            fmt=fmt,
-            output=output,
-        )
+        list_sessions(settings, filters, opts)
 
 
 def _check_old_usage(opts: dict[str, Any], ids: tuple[str, ...]) -> None:

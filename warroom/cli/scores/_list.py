@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -90,20 +91,14 @@ def _json_row(row: Any, state: str | None) -> dict[str, Any]:
     return d
 
 
-def list_sessions(
-    settings: Settings,
-    filters: Filters,
-    *,
-    sort_key: str = "when",
-    reverse: bool = False,
-    limit: int | None = None,
-    fmt: str = "table",
-    output: Path | None = None,
-) -> None:
-    """Print the matching stored sessions (``fmt`` table, csv or json; ``output`` writes the export to a file).
-
-    ``limit`` None shows :data:`DEFAULT_TABLE_LIMIT` rows in a table and every row in an export; 0 every row.
-    Unreadable rows are named on stderr and skipped, then click.ClickException (exit 1) after the rest."""
+def list_sessions(settings: Settings, filters: Filters, opts: Mapping[str, Any]) -> None:
+    """Print the matching stored sessions, by the command's options ``opts`` (``warroom scores`` and ``scores
+    list`` read the same ones): ``fmt`` table, csv or json; ``output`` writes the export to a file; ``sort_key``,
+    ``reverse``; ``limit`` None shows :data:`DEFAULT_TABLE_LIMIT` rows in a table and every row in an export, 0
+    every row. Unreadable rows are named on stderr and skipped, then click.ClickException (exit 1) after the rest."""
+    fmt: str = opts["fmt"]
+    output: Path | None = opts["output"]
+    limit: int | None = opts["limit"]
     store = open_store(settings)
     if store is None:
         if fmt == "json":
@@ -116,7 +111,8 @@ def list_sessions(
     with store, store_errors():
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
         rows, unreadable = store.query_readable(
-            **filters.as_kwargs(), sort=sort_key, reverse=reverse, limit=effective_limit, full=fmt == "json"
+            **filters.as_kwargs(), sort=opts["sort_key"], reverse=opts["reverse"], limit=effective_limit,
+            full=fmt == "json",
         )
         for problem in unreadable:  # reported and skipped, never modified
             say(f"skipped: {problem}", err=True)
@@ -191,12 +187,4 @@ def list_command(ctx: click.Context, **_: Any) -> None:
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
     filters = filters_of(settings, o)
-    list_sessions(
-        settings,
-        filters,
-        sort_key=o["sort_key"],
-        reverse=o["reverse"],
-        limit=o["limit"],
-        fmt=o["fmt"],
-        output=o["output"],
-    )
+    list_sessions(settings, filters, o)

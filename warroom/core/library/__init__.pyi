@@ -3,7 +3,7 @@
 from ._adaptive import Attempt, Candidate, choose_next
 from ._cache import CachedFile, FolderCache, Stamp, file_stamp, settled
 from ._card import DrillCard
-from ._drillset import SetDrill, drill_set_problems, resolve_set_drills, same_run_problems
+from ._drillset import SetDrill, drill_set_problems, resolve_set_drills
 from ._library import (
     TUTORIAL_ID,
     DrillLibrary,
@@ -41,6 +41,5 @@ __all__ = [
     "run_fingerprint",
     "run_groups",
     "run_overlap",
-    "same_run_problems",
     "settled",
 ]

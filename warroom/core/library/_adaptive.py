@@ -5,6 +5,7 @@ model and loader are in :mod:`warroom.core.load` (``DrillSet``, ``load_drill_set
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -84,11 +85,8 @@ def choose_next(
     if (want_control and controls) or not faults:
         return controls[rng.randrange(len(controls))]
     level = trainee_level(record, adaptive.start_level)
-    missed: dict[str, int] = {}
-    played: dict[str, int] = {}
-    for a in record:
-        played[a.drill.drill_id] = played.get(a.drill.drill_id, 0) + 1
-        if a.drill.fault_kind is not None and not a.abandoned and not a.detected:
-            missed[a.drill.fault_kind] = missed.get(a.drill.fault_kind, 0) + 1
+    played = Counter(a.drill.drill_id for a in record)
+    missed = Counter(a.drill.fault_kind for a in record if a.drill.fault_kind is not None and not a.abandoned
+                     and not a.detected)
     weights = [_weight(c, level, missed, played) for c in faults]
     return rng.choices(faults, weights=weights, k=1)[0]

@@ -2,7 +2,6 @@
 
 from ._advice import drill_advice
 from ._drillset import (
-    MAX_SET_BYTES,
     Adaptive,
     DrillSet,
     DrillSetError,
@@ -29,7 +28,6 @@ __all__ = [
     "DrillReadError",
     "DrillSet",
     "DrillSetError",
-    "MAX_SET_BYTES",
     "Problem",
     "WarningGroup",
     "compose_text",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from warroom.core.files import open_regular, record_json
 from warroom.errors import WarroomError
-from warroom.store.datadir import journals_dir
+from warroom.store.datadir import journal_files, journals_dir
 from warroom.store.journal._file import lock_exclusive
 
 
@@ -20,13 +20,8 @@ def sessions_in_progress(data_dir: Path, trainee: str | None = None, drill_id: s
     """How many sessions are being played now from ``data_dir``: journals in ``journals/`` whose lock another open
     file holds (a live writer), of ``trainee`` and of ``drill_id`` when given (their start line's). A journal that
     cannot be opened, or is not a regular file, is not counted."""
-    jdir = journals_dir(Path(data_dir))
-    if not jdir.is_dir():
-        return 0
     count = 0
-    for path in sorted(jdir.glob("*.jsonl")):
-        if path.name.startswith("."):
-            continue
+    for path in journal_files(journals_dir(Path(data_dir))):
         start = _live_start(path)
         if start is None:
             continue

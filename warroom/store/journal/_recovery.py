@@ -32,7 +32,7 @@ from warroom.core.files import special_mode_kind
 from warroom.core.model import outcome_label
 from warroom.core.text import plural, seconds, shown_path
 from warroom.errors import WarroomError
-from warroom.store.datadir import done_dir, journals_dir
+from warroom.store.datadir import done_dir, journal_files, journals_dir
 from warroom.store.errors import DuplicateSession, InvalidSession, StoreError
 from warroom.store.journal._file import (
     JournalContents,
@@ -178,9 +178,7 @@ def _journals_to_recover(jdir: Path, trainee: str | None) -> tuple[list[Path], l
     not a regular file (reported only when every trainee's journals are recovered)."""
     candidates: list[Path] = []
     refused: list[RecoveredSession] = []
-    for path in sorted(jdir.glob("*.jsonl")):
-        if path.name.startswith("."):
-            continue
+    for path in journal_files(jdir):
         kind = _non_regular(path)
         if kind is None:
             if trainee is None or journal_trainee(path) == trainee:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TextIO
@@ -76,7 +77,7 @@ class ImportResult:
     refusals: list[tuple[str, int, str, str | None]] = field(default_factory=list)
     #: The sessions stored, by trainee name (an export holds whatever names its writer gave: the facilitator is told
     #: whose sessions a trainee's file brought).
-    by_trainee: dict[str, int] = field(default_factory=dict)
+    by_trainee: Counter[str] = field(default_factory=Counter)
     #: The column of a refused line's problem, by ``(source, line number)``, when one place of the line is wrong (a
     #: JSON error, a key given twice): written ``source:N:COL: message``.
     columns: dict[tuple[str, int], int] = field(default_factory=dict)
@@ -95,8 +96,7 @@ class ImportResult:
         self.imported += part.imported
         self.already += part.already
         self.refusals += part.refusals
-        for name, n in part.by_trainee.items():
-            self.by_trainee[name] = self.by_trainee.get(name, 0) + n
+        self.by_trainee.update(part.by_trainee)
         self.columns.update(part.columns)
         self.histories_left_out += part.histories_left_out
 
@@ -342,8 +342,7 @@ def _import_line(store: ResultsStore, result: ImportResult, line: tuple[str, int
     if stored:
         result.imported += 1
         result.histories_left_out += bool(history) and trainee is not None
-        name = str(values.get("trainee"))
-        result.by_trainee[name] = result.by_trainee.get(name, 0) + 1
+        result.by_trainee[str(values.get("trainee"))] += 1
     else:
         result.already += 1
 

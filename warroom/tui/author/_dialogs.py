@@ -131,9 +131,6 @@ class _Dialog(Dialog["object | None"]):
         """Enter in a field: the focus moves to the next field at once (:data:`NEXT_FIELD`)."""
         self.set_focus(self.query_one(f"#{self.NEXT_FIELD[str(getattr(self.focused, 'id', ''))]}", Input))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     def read(self) -> object:
         """The answer the fields hold, or a :class:`Refusal` saying why they hold none (changing nothing)."""
         raise NotImplementedError

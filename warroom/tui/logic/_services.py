@@ -36,16 +36,16 @@ def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> lis
     line) of ``trainee``, played in the drill set ``set_id`` (None: in any set or none). A journal that cannot be
     read or parsed is left out (recovery reports it)."""
     from warroom.core.files import record_json
-    from warroom.store.datadir import journals_dir
+    from warroom.store.datadir import journal_files, journals_dir
 
     out: list[Any] = []
     try:
-        paths = sorted(journals_dir(data_dir).glob("*.jsonl"))
+        paths = journal_files(journals_dir(data_dir))
     except OSError:
         return out
     for path in paths:
         try:
-            if path.name.startswith(".") or not path.is_file():
+            if not path.is_file():
                 continue
             with path.open("rb") as f:
                 start = record_json(f.readline(1 << 16))  # a key twice: skipped, as recovery skips it

@@ -45,5 +45,3 @@ class FlagScreen(Dialog["str | None"]):
         """The Flag button: as enter in the note."""
         self.dismiss(self.query_one("#flag-note", Input).value.strip())
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -103,9 +103,6 @@ class ProbeScreen(Dialog["str | None"]):
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(str(event.option.id))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 def open_probe_dialog(screen: Any) -> None:
     """The war room's ``v``: open the probe dialog on ``screen`` (a war room), on the plan step of the event the

@@ -78,6 +78,10 @@ class Dialog(ModalScreen[_Result]):
             self._give(key)
         return done
 
+    def action_cancel(self) -> None:
+        """Close the dialog without an answer (None): what a dialog's escape binds, where it has one."""
+        self.dismiss(None)
+
 
 def mouse_button(button_id: str, label: str, action: str) -> Button:
     """A compact button of a dialog, so that a trainee who uses only the mouse can answer it: ``label`` names the key

@@ -117,9 +117,6 @@ class FieldScreen(Dialog["str | None"]):
     def submit(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip())
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None,
                   event: TraceEvent | None = None) -> None:

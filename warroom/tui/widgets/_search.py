@@ -65,9 +65,6 @@ class SearchScreen(Dialog["str | None"]):
     def submit(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 def _searched(screen: Any, inspector: Inspector, what: str, text: str | None) -> None:
     """The answer of :class:`SearchScreen` on ``screen`` (a war-room or author-mode screen: ``notify``)."""

@@ -123,20 +123,15 @@ class _FieldSets:
     def share(self, model: Any) -> Any:
         """``model``, its fields set (and its usage's) replaced by an equal one seen before, when there is one."""
         last = self._last
-        fields = model.__pydantic_fields_set__
-        seen = last.get(model.__class__)
-        if seen is not None and seen == fields:
-            object.__setattr__(model, "__pydantic_fields_set__", seen)
-        else:
-            last[model.__class__] = fields
-        usage = model.__dict__.get("usage")
-        if usage is not None:
-            fields = usage.__pydantic_fields_set__
-            seen = last.get(usage.__class__)
+        for part in (model, model.__dict__.get("usage")):
+            if part is None:
+                continue
+            fields = part.__pydantic_fields_set__
+            seen = last.get(part.__class__)
             if seen is not None and seen == fields:
-                object.__setattr__(usage, "__pydantic_fields_set__", seen)
+                object.__setattr__(part, "__pydantic_fields_set__", seen)
             else:
-                last[usage.__class__] = fields
+                last[part.__class__] = fields
         return model
 
 

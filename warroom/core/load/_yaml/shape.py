@@ -35,12 +35,8 @@ def _has_pattern(metadata: typing.Iterable[Any]) -> bool:
     """True when the constraints restrict the text to a form (an id), not only to "not blank"."""
     from warroom.core.model import TEXT_PATTERN
 
-    for m in metadata:
-        if getattr(m, "pattern", None) not in (None, TEXT_PATTERN):
-            return True
-        if _has_pattern(getattr(m, "metadata", ()) or ()):
-            return True
-    return False
+    return any(getattr(m, "pattern", None) not in (None, TEXT_PATTERN) or _has_pattern(getattr(m, "metadata", ()) or ())
+               for m in metadata)
 
 
 def shape_of(annotation: Any, metadata: tuple[Any, ...] = ()) -> Shape:
