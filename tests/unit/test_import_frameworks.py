@@ -5,6 +5,7 @@ result came back), it validates and passes `warroom check` with --reading-time a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from trace_import_support import FIXTURES, framework_drill, marked_up
 
 from warroom.core.author import run_checks
 from warroom.core.load import DrillLoadError
-from warroom.importers.kit import Price, TraceOptions, import_files, recognise
+from warroom.importers.kit import Price, TraceOptions, convert, import_files, recognise
 from warroom.importers.spans._build import NOT_RECORDED
 
 FRAMEWORKS = FIXTURES / "frameworks"
@@ -384,3 +385,56 @@ def test_agno_tool_results_written_with_str_are_read_as_what_the_tools_returned(
     assert tools["close_ticket"][1]["output"] == {"ticket": "4417", "closed": True, "resolution": "no duplicate charge"}
     assert tools["crm_lookup"][1]["status"] == "error" and "503" in str(tools["crm_lookup"][1]["output"])
     _keyed_passes_check("agno-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_crewai_traced_alone_keeps_the_request_and_the_agents_reports_and_invents_no_model_call(
+        tmp_path: Path) -> None:
+    """openinference-instrumentation-crewai alone records no model span: each agent's report is only its
+    `ROLE._execute_core` span's output (the task's output as JSON, `raw`). The first task's description is the
+    user's request, each agent's `raw` its report (no usage: none is estimated), the executor handed its task with
+    the planner's output as context, and the drill says model usage is not recorded (it had no request, no report,
+    and only the tool calls)."""
+    data = framework_drill("crewai-openinference.jsonl")
+    goal = "Customer says order 4417 was charged twice. Refund the duplicate charge, once."
+    assert data["briefing"]["goal"] == goal
+    said = [e for e in data["trace"] if e["kind"] in ("human_message", "planner_call", "executor_message")]
+    plan = "Plan: the executor checks order 4417's charges and refunds the duplicate once."
+    assert [(e["kind"], e["agent"], e["content"]) for e in said] == [
+        ("human_message", "user", goal), ("planner_call", "planner", plan),
+        ("executor_message", "executor", "No duplicate charge on order 4417: list_charges found none. Ticket closed.")]
+    assert not any("usage" in e for e in data["trace"])
+    assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor", f"Carry out the plan for ticket 4417.\n\n{plan}")]
+    assert "Not recorded: model usage: the trace has no model span (each agent's report is its own span's output)" \
+        in data["source"]
+    assert data["trace"][-1]["kind"] == "executor_message"  # the report comes after the tool results it reports on
+    tools = _by_tool(data)
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    assert tools["crm_lookup"][1]["status"] == "error"
+    _keyed_passes_check("crewai-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_crewai_agent_whose_model_span_is_recorded_reports_through_it_once(tmp_path: Path) -> None:
+    """With a model-call instrumentor beside CrewAI's, an LLM span under the agent records what it wrote: the
+    agent span's output is then not a second report (it was read only when no model span is under the agent)."""
+    doc = json.loads((FRAMEWORKS / "crewai-openinference.jsonl").read_text(encoding="utf-8"))
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    executor = next(s for s in spans if s["name"] == "executor._execute_core")
+    said = "No duplicate charge on order 4417: list_charges found none. Ticket closed."
+    attrs = {"openinference.span.kind": "LLM", "llm.model_name": "gpt-4o", "llm.token_count.prompt": 420,
+             "llm.token_count.completion": 20, "llm.output_messages.0.message.role": "assistant",
+             "llm.output_messages.0.message.content": said}
+    spans.append({"traceId": executor["traceId"], "spanId": "00000000000000aa", "parentSpanId": executor["spanId"],
+                  "name": "ChatCompletion", "kind": "SPAN_KIND_INTERNAL",
+                  "startTimeUnixNano": str(int(executor["endTimeUnixNano"]) - 2000),
+                  "endTimeUnixNano": str(int(executor["endTimeUnixNano"]) - 1000),
+                  "attributes": [{"key": k, "value": {"intValue": str(v)} if isinstance(v, int) else
+                                  {"stringValue": v}} for k, v in attrs.items()], "status": {}})
+    path = tmp_path / "crewai-with-model.jsonl"
+    path.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    importer = recognise(path)
+    assert importer is not None
+    [(data, _)] = convert(importer, path, None)
+    reports = [e for e in data["trace"] if e["kind"] == "executor_message"]
+    assert [(e["content"], e["usage"]) for e in reports] == [(said, {"input_tokens": 420, "output_tokens": 20})]
+    assert "Not recorded: model usage" not in data["source"]

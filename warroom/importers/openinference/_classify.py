@@ -249,6 +249,21 @@ def _handoff_tool(step: Step) -> None:
         step.hands_to = (args["to_agent"], as_text(args.get("reason")))
 
 
+def _crewai_task(span: Span) -> tuple[str, str] | None:
+    """``(request, report)`` of a CrewAI agent span (openinference-instrumentation-crewai: ``ROLE._execute_core``
+    with ``crew_id`` and ``task_id``, its output the task's output as JSON): the task's ``description`` (with the
+    ``context`` of the tasks before it, from the span's input) and its ``raw`` output; None for any other span."""
+    a = span.attributes
+    if not span.name.endswith("._execute_core") or "crew_id" not in a or "task_id" not in a:
+        return None
+    out = json_value(a.get(SpanAttributes.OUTPUT_VALUE), "application/json")
+    bound = json_value(a.get(SpanAttributes.INPUT_VALUE), "application/json")
+    out, bound = (v if isinstance(v, dict) else {} for v in (out, bound))
+    context = bound.get("context") if isinstance(bound.get("context"), str) else ""
+    request = "\n\n".join(t for t in (as_text(out.get("description")), context) if t)
+    return request, as_text(out.get("raw"))
+
+
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
     ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
@@ -265,7 +280,9 @@ def _agent(span: Span, step: Step) -> None:
         mark_agent(step, span, smolagents[0], smolagents[1])
         return
     name = a.get(SpanAttributes.AGENT_NAME) or node or langgraph_subgraph(_langgraph_meta(span), span.name)
-    mark_agent(step, span, name, _agent_input(a))
+    crewai = _crewai_task(span)
+    mark_agent(step, span, name, _agent_input(a) if crewai is None else crewai[0])
+    step.report = "" if crewai is None else crewai[1]
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
     step.graph_parent = parent if parent and parent != step.name else None
     step.graph_id = node or None

@@ -209,9 +209,26 @@ def _handoff_message(tr: _Trace, agent: Step) -> str:
     return json.dumps(args, ensure_ascii=False) if args else ""
 
 
+def _agents_with_model_calls(tr: _Trace) -> set[str]:
+    """The span ids of the agents some model span runs under (their model calls record what they wrote)."""
+    out = set()
+    for step in tr.steps:
+        agent = nearest_agent(step, tr.by_id, tr.agents) if step.kind == MODEL else None
+        if agent is not None:
+            out.add(agent.span.span_id)
+    return out
+
+
+def _report_event(agent: str, planner: str | None, report: str) -> dict[str, Any]:
+    """An agent's report read from its own span's output (no model span records it): what it wrote, with no usage
+    (no model call is recorded, none is estimated)."""
+    return {"kind": "planner_call" if agent == planner else "executor_message", "agent": agent, "content": report}
+
+
 def _raw_events(tr: _Trace, planner: str | None) -> list[tuple[int, int, Step, dict[str, Any]]]:
     """(time ns, order, step, event) for every event the spans make, unsorted; events have no id/t/step yet."""
     out: list[tuple[int, int, Step, dict[str, Any]]] = []
+    spoken = _agents_with_model_calls(tr)
     for step in tr.steps:
         s = step.span
         if step.kind == AGENT:
@@ -223,6 +240,8 @@ def _raw_events(tr: _Trace, planner: str | None) -> list[tuple[int, int, Step, d
             elif step.inputs and parent is None:
                 out.append((s.start_ns, len(out), step, {"kind": "human_message", "agent": USER,
                                                          "content": step.inputs}))
+            if step.report and step.span.span_id not in spoken:
+                out.append((s.end_ns, len(out), step, _report_event(me, planner, step.report)))
         elif step.kind == MODEL:
             out.append((s.end_ns, len(out), step, _model_event(tr, step, planner)))
         elif step.kind == TOOL:
@@ -381,6 +400,8 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "not_recorded": sum(1 for s in steps if s.kind == TOOL and s.not_recorded),
         "dropped": _dropped(steps),
         "span_events": tr.span_events,
+        "no_model_spans": not any(s.kind == MODEL for s in steps),
+        "reports": sum(1 for s in steps if s.kind == AGENT and s.report),
         "costs_recorded": sorted({s.model for s in steps if s.kind == MODEL and s.cost is not None and s.model}),
     }
 

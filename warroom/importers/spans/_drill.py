@@ -32,6 +32,10 @@ def span_drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | No
     if parts.get("not_recorded"):
         ignored += (f" Not recorded: the arguments and result of {parts['not_recorded']} tool call(s) (the spans were "
                     "recorded without content); their results say so, and are not empty results.")
+    if parts.get("no_model_spans"):
+        reports = " (each agent's report is its own span's output)" if parts.get("reports") else ""
+        ignored += (f" Not recorded: model usage: the trace has no model span{reports}, so no token counts (none are "
+                    "estimated), and the drill's cost is not the run's.")
     where = f"{file.name}, trace {trace_id}"
     data = {
         "schema_version": 2,

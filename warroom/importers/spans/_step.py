@@ -65,6 +65,9 @@ class Step:
     #: a tool call that hands the run to another agent, ``(agent name, message)`` (LlamaIndex AgentWorkflow's
     #: ``handoff`` tool): that agent's next span is handed off to by the agent that asked for the call
     hands_to: tuple[str, str] | None = None
+    #: an agent span's output as the agent's report (CrewAI's task output, ``raw``): an event of its own only when
+    #: no model span under the agent records what it wrote (the agent instrumentor traced alone)
+    report: str = ""
 
     @property
     def tool_call_ids(self) -> list[str]:
