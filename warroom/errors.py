@@ -54,6 +54,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── SessionUnavailable                            warroom.tui
     │   └── JournalUnwritable
     ├── ResultsUnavailable                            warroom.tui
+    ├── NoTerminal                                    warroom.tui
     ├── DrillNotLoaded [click.ClickException]         warroom.cli
     └── LogRefused                                    warroom.cli
 

@@ -113,9 +113,18 @@ class LazyGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Click's ``main``, but a write to standard output or error that fails (a full disk, ``> /dev/full``) ends
-        the command with one line saying so, never a traceback (:func:`warroom.cli.common.exit_on_lost_output`)."""
+        the command with one line saying so, never a traceback (:func:`warroom.cli.common.exit_on_lost_output`), and
+        so does a :class:`~warroom.errors.WarroomError` no command turned into a message of its own (the terminal UI
+        started without a terminal: ``warroom review ID < /dev/null``), with its exit status."""
+        from warroom.errors import WarroomError
+
         try:
             return super().main(*args, **kwargs)
+        except WarroomError as exc:  # one a command did not turn into its own message: said, never a traceback
+            from warroom.cli.common import failure
+
+            failure(exc).show()
+            sys.exit(exc.exit_code)
         except OSError as exc:
             from warroom.cli.common import exit_on_lost_output
 

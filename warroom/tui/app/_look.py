@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
 from textual.app import App
 from textual.binding import Binding
 
+from warroom.tui.app._terminal import require_terminal
 from warroom.tui.widgets import footer_label
 
 
@@ -16,6 +20,14 @@ class WarroomLook(App[None]):
 
     CSS_PATH = "../warroom.tcss"
     ENABLE_COMMAND_PALETTE = False
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's ``run``, refused with :class:`NoTerminal` in a terminal driver whose standard input or output is
+        not a terminal (``< /dev/null``, a pipe, a cron job): the app drew its screen into the pipe and waited for
+        keys that never came, for ever. Served (Textual's web driver) and headless runs are not refused."""
+        if not kwargs.get("headless") and not os.environ.get("TEXTUAL_DRIVER"):
+            require_terminal()
+        return super().run(*args, **kwargs)
 
     def on_mount(self) -> None:
         """Under ``NO_COLOR`` (Textual's monochrome), the stylesheet's ``-no-color`` rules: borders that keep their

@@ -30,7 +30,28 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
+from warroom.errors import WarroomError
 from warroom.tui.render import ASCII_TABLE, locale_is_utf8
+
+
+class NoTerminal(WarroomError):
+    """The terminal UI was started where its standard input or output is not a terminal."""
+
+
+def require_terminal() -> None:
+    """Raise :class:`NoTerminal` unless the streams Textual's terminal driver uses are terminals: it reads keys from
+    standard input and draws on standard error (``sys.__stderr__``; standard output may be redirected). Without them
+    the app drew into a pipe and waited for keys that never came, for ever."""
+    missing = [name for name, stream in (("input", sys.__stdin__), ("error", sys.__stderr__))
+               if stream is None or not stream.isatty()]
+    if missing:
+        raise NoTerminal(
+            f"the terminal UI needs a terminal, and its standard {' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not one (a pipe, a file or /dev/null; it reads keys from "
+            "standard input and draws on standard error): run this command in a terminal window (or tmux), or "
+            "serve it to browsers with `warroom serve`; `warroom scores` and `warroom report` give results as text"
+        )
+
 
 #: Seconds between SIGHUP / SIGTERM / a lost terminal and the watchdog ending the process if it has not exited.
 EXIT_GRACE = 0.9
