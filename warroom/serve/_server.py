@@ -584,31 +584,7 @@ class WarroomServer(Server):
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session moved to another tab")
             return websocket
         self.sockets.add(websocket)
-
-        async def close() -> None:
-            await websocket.close()
-
-        def unsent() -> int:  # the bytes of the tab's output its browser has not read (0: its connection is gone)
-            return unsent_bytes(request.transport) or 0
-
-        def stalled() -> None:  # the browser read none of the tab's output for WRITE_STALL_SECONDS: drop it
-            transport = request.transport
-            log.warning("ended the session of %r: its browser read none of its screen for %g s (%s unsent): a tab "
-                        "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent(), "byte"))
-            if transport is not None:
-                transport.abort()  # close() would wait for the unsent bytes to be read: for ever
-
-        service = TabService(
-            command,
-            write_bytes=websocket.send_bytes,
-            write_str=websocket.send_str,
-            write_stall=WRITE_STALL_SECONDS,
-            on_stall=stalled,
-            unsent=unsent,
-            close=close,
-            download_manager=self.download_manager,
-            debug=self.debug,
-        )
+        service = self._service(request, websocket, command, trainee)
         width, height = terminal_size(_number(request.query.get("width", "80"), 80, MAX_RESIZE_CELLS),
                                       _number(request.query.get("height", "24"), 24, MAX_RESIZE_CELLS))  # fmt: skip
         who = f"the tab of {clean_line(trainee)!r}"
@@ -636,6 +612,36 @@ class WarroomServer(Server):
             self.sockets.discard(websocket)
             await websocket.close()
         return websocket
+
+    def _service(self, request: web.Request, websocket: web.WebSocketResponse, command: str,
+                 trainee: str) -> TabService:
+        """The tab's app service, writing to ``websocket``: a browser that reads none of its output for
+        :data:`WRITE_STALL_SECONDS` is dropped (its connection aborted)."""
+
+        async def close() -> None:
+            await websocket.close()
+
+        def unsent() -> int:  # the bytes of the tab's output its browser has not read (0: its connection is gone)
+            return unsent_bytes(request.transport) or 0
+
+        def stalled() -> None:  # the browser read none of the tab's output for WRITE_STALL_SECONDS: drop it
+            transport = request.transport
+            log.warning("ended the session of %r: its browser read none of its screen for %g s (%s unsent): a tab "
+                        "that stops reading is dropped", trainee, WRITE_STALL_SECONDS, plural(unsent(), "byte"))
+            if transport is not None:
+                transport.abort()  # close() would wait for the unsent bytes to be read: for ever
+
+        return TabService(
+            command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            write_stall=WRITE_STALL_SECONDS,
+            on_stall=stalled,
+            unsent=unsent,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
 
     async def _ended(self, service: TabService, trainee: str) -> None:
         """The tab is closed: its app process is made to end (it keeps its seat until then), and a session it left

@@ -120,16 +120,23 @@ def resolve_set_drills(
         problems += [at(("drills", i), TUTORIAL_IN_ASSESSMENT) for i, d in enumerate(out) if _is_tutorial(d.path)]
     loaded = [d.drill for d in out if d.drill is not None]
     if drill_set.adaptive is not None and loaded and len(loaded) == len(out):
-        rate_at = ("adaptive", "all_clear_rate")
-        problems += [at(rate_at, message) for message in _pool_problems(drill_set.adaptive, loaded)]
-        most = drill_set.attempts * len(loaded) if drill_set.attempts is not None else None
-        if most is not None and most < drill_set.adaptive.length:
-            problems.append(at(("adaptive", "length"), (
-                f"`length` is {drill_set.adaptive.length} sessions, but a trainee can play at most {most} in this set "
-                f"({drill_set.attempts} attempt{'s' if drill_set.attempts != 1 else ''} on each of its {len(loaded)} "
-                f"drills), so the set could never be complete: make `length` at most {most}, raise `attempts`, or add "
-                "drills")))
+        problems += _adaptive_problems(drill_set, loaded, at)
     return out, problems
+
+
+def _adaptive_problems(drill_set: DrillSet, loaded: list[Any], at: Callable[..., Problem]) -> list[Problem]:
+    """The problems of an adaptive set whose drills all load: a pool without the drills its ``all_clear_rate``
+    needs, and a ``length`` longer than the sessions its ``attempts`` allow."""
+    assert drill_set.adaptive is not None
+    problems = [at(("adaptive", "all_clear_rate"), message) for message in _pool_problems(drill_set.adaptive, loaded)]
+    most = drill_set.attempts * len(loaded) if drill_set.attempts is not None else None
+    if most is not None and most < drill_set.adaptive.length:
+        problems.append(at(("adaptive", "length"), (
+            f"`length` is {drill_set.adaptive.length} sessions, but a trainee can play at most {most} in this set "
+            f"({drill_set.attempts} attempt{'s' if drill_set.attempts != 1 else ''} on each of its {len(loaded)} "
+            f"drills), so the set could never be complete: make `length` at most {most}, raise `attempts`, or add "
+            "drills")))
+    return problems
 
 
 #: Why an assessment set may not name the bundled tutorial (docs/drill-sets.md).
