@@ -136,7 +136,7 @@ class TraceTable(LineTable):
         self._marks: dict[str, Text] = {}
         #: Rows added while the trainee was away from the newest row.
         self.unseen = 0
-        self._following = True
+        self._following = True  # follow mode (:attr:`following`)
 
     class Following(Message):
         """The table entered or left follow mode (:attr:`TraceTable.following`): the war room says which in text."""
@@ -149,15 +149,6 @@ class TraceTable(LineTable):
         def control(self) -> TraceTable:
             return self.table
 
-    @property
-    def _follow(self) -> bool:
-        return self._following
-
-    @_follow.setter
-    def _follow(self, value: bool) -> None:
-        if value != self._following:
-            self._following = value
-            self.post_message(self.Following(self))
 
     # -- rows -----------------------------------------------------------------------------------------------------
 
@@ -205,23 +196,30 @@ class TraceTable(LineTable):
 
     @property
     def following(self) -> bool:
-        """True in follow mode: new rows move the cursor along (see the class docstring)."""
-        return self._follow
+        """True in follow mode: new rows move the cursor along (see the class docstring). Setting it posts
+        :class:`Following` when it changes."""
+        return self._following
+
+    @following.setter
+    def following(self, value: bool) -> None:
+        if value != self._following:
+            self._following = value
+            self.post_message(self.Following(self))
 
     @property
     def chosen(self) -> bool:
         """True when the trainee chose the row under the cursor: out of follow mode, on a row."""
-        return not self._follow and self.row_count > 0
+        return not self.following and self.row_count > 0
 
     def stop_following(self) -> None:
         """Leave follow mode, the cursor staying where it is (the trainee reads this row)."""
-        self._follow = False
+        self.following = False
 
     def _append(self, keys: list[str]) -> None:
         if not keys:
             return
         self.add_rows(keys)
-        if self._follow:
+        if self.following:
             self.move_cursor(self.row_count - 1)
         else:
             self.unseen += len(keys)
@@ -253,7 +251,7 @@ class TraceTable(LineTable):
         self._noted.clear()
         self._flagged.clear()
         self.unseen = 0
-        self._follow = True
+        self.following = True
         super().clear()
 
     def mark_flagged(self, event_id: str) -> None:
@@ -295,28 +293,28 @@ class TraceTable(LineTable):
     # The trainee's moves read an event: each leaves follow mode; the last row (G, end) follows again.
 
     def action_cursor_up(self) -> None:
-        self._follow = False
+        self.following = False
         super().action_cursor_up()
 
     def action_cursor_down(self) -> None:
-        self._follow = False
+        self.following = False
         super().action_cursor_down()
 
     def action_page_up(self) -> None:
-        self._follow = False
+        self.following = False
         super().action_page_up()
 
     def action_page_down(self) -> None:
-        self._follow = False
+        self.following = False
         super().action_page_down()
 
     def action_first(self) -> None:
-        self._follow = False
+        self.following = False
         super().action_first()
 
     def action_last(self) -> None:
         """Jump to the newest row and follow new rows again."""
-        self._follow = True
+        self.following = True
         super().action_last()
 
     def action_follow(self) -> None:
@@ -324,5 +322,5 @@ class TraceTable(LineTable):
         self.action_last()
 
     def click_row(self, row: int) -> None:
-        self._follow = False  # a click chooses a row (and a click on the row under the cursor inspects it)
+        self.following = False  # a click chooses a row (and a click on the row under the cursor inspects it)
         super().click_row(row)
