@@ -28,3 +28,26 @@ def test_a_path_that_is_a_symbolic_link_to_nothing_is_named_so(tmp_path, monkeyp
         in result.output
     )
     assert "no such roster" not in result.output and "No such file" not in result.output
+
+
+def test_the_review_headline_of_a_session_scored_by_newer_rules_does_not_say_its_log_scores_otherwise(
+    tmp_path, monkeypatch
+):
+    # the headline said "(stored; not what its action log scores: see above)" while the notice above said that this
+    # warroom cannot check it: nothing was recomputed, so nothing can be said to disagree
+    from dataclasses import replace
+
+    from unit.test_hostile_campaign18_results import _scored_by_a_newer_warroom
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import Verdict, load_review
+    from warroom.tui.screens._reviewpanels import headline
+
+    session_id = _scored_by_a_newer_warroom(tmp_path, monkeypatch)
+    with ResultsStore(tmp_path) as store:
+        (session,) = [s for s in store.iter_sessions() if s.session_id == session_id]
+        review = load_review(session, store=store)
+    text = headline(review).plain
+    assert "(stored; unchecked: this warroom cannot recompute it: see above)" in text
+    assert "not what its action log scores" not in text
+    disagreeing = replace(review, verdict=replace(review.verdict, verdict=Verdict.DISAGREES, newer_rules=False))
+    assert "(stored; not what its action log scores: see above)" in headline(disagreeing).plain
