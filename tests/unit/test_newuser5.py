@@ -51,3 +51,20 @@ def test_the_review_headline_of_a_session_scored_by_newer_rules_does_not_say_its
     assert "not what its action log scores" not in text
     disagreeing = replace(review, verdict=replace(review.verdict, verdict=Verdict.DISAGREES, newer_rules=False))
     assert "(stored; not what its action log scores: see above)" in headline(disagreeing).plain
+
+
+def test_a_drill_set_naming_a_symbolic_link_to_nothing_says_so_not_that_there_is_no_drill_file(tmp_path):
+    # `validate week.set.yaml` said "no drill file 'gone.yaml'" of a link the author can see in the folder
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "moved.yaml")
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    week = tmp_path / "week.set.yaml"
+    week.write_text("set: wk\ntitle: Week\ndrills:\n  - gone.yaml\n  - loop.yaml\n  - absent.yaml\n")
+    result = CliRunner().invoke(main, ["validate", str(week)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[:3] == [
+        f"{week}:4:5: drill file '{tmp_path / 'gone.yaml'}' is a symbolic link to {tmp_path / 'moved.yaml'}, which "
+        "does not exist: point it at a file or remove it",
+        f"{week}:5:5: drill file '{tmp_path / 'loop.yaml'}' is a symbolic link that leads round in a loop, to no "
+        "file: point it at a file or remove it",
+        f"{week}:6:5: no drill file '{tmp_path / 'absent.yaml'}'",
+    ]
