@@ -251,3 +251,25 @@ def test_new_given_a_file_name_writes_that_file_with_the_id_before_its_suffix(tm
     assert [p.name for p in tmp_path.iterdir()] == ["refunds.yaml"]
     assert yaml.safe_load((tmp_path / "refunds.yaml").read_text())["id"] == "refunds"
     assert _new(tmp_path, "refunds.yaml").exit_code == 1  # and it exists now: never overwritten
+
+
+@pytest.mark.parametrize("under", ["", "sub"])
+def test_new_into_a_symbolic_link_to_nothing_names_the_link_not_an_existing_drill(tmp_path, under):
+    # `--out LINK` (or a folder under it) where LINK points at nothing said "LINK/x.yaml already exists"
+    (tmp_path / "out").symlink_to(tmp_path / "gone")
+    out = tmp_path / "out" / under if under else tmp_path / "out"
+    result = CliRunner().invoke(main, ["new", "x", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "already exists" not in result.output
+    assert (
+        f"is a symbolic link to {tmp_path / 'gone'}, which does not exist: point it at a folder or remove it"
+        in result.output
+    )
+    assert not (tmp_path / "gone").exists()
+
+
+def test_new_into_a_symbolic_link_loop_is_refused_without_a_traceback(tmp_path):
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    result = CliRunner().invoke(main, ["new", "x", "--out", str(tmp_path / "loop")])
+    assert result.exit_code == 1, result.output
+    assert "loop is a symbolic link that leads round in a loop, to no file: point it at a folder" in result.output

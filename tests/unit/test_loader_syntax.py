@@ -148,3 +148,24 @@ def test_indentation_with_a_space_that_is_not_the_plain_space_is_reported_at_tha
 def test_a_no_break_space_inside_text_is_fine():
     drill = load_drill_text(BASE.replace("title: Minimal drill", "title: Minimal\u00a0drill"))
     assert drill.title == "Minimal\u00a0drill"
+
+
+@pytest.mark.parametrize("indicator", [">", "|-", ">+", "|2  # the text"])
+def test_a_block_text_written_at_its_keys_indentation_is_told_to_indent_it_not_to_quote_it(indicator):
+    # `summary: >` then the text at `summary`'s own indentation said "add `: ` after the key; if it is more of the
+    # text above, put that whole text in quotes": the text above is the `>`, and the fix is to indent the text
+    p, text = _skeleton_problem(
+        lambda t: t.replace(
+            "    summary: The warehouse query failed with a permission error (ok false); the executor read it as zero "
+            "signups.\n",
+            f"    summary: {indicator}\n\n    The warehouse query failed with a permission error.\n",
+            1,
+        )
+    )
+    line = text.splitlines().index("    The warehouse query failed with a permission error.") + 1
+    assert (p.line, p.column) == (line, 5)
+    assert p.message == (
+        f"`The warehouse query failed with a permission error.` is not a `key: value` line: if it is the text of "
+        f"`summary` (line {line - 2}), indent that text deeper than `summary`, by more than 4 spaces (a `|` or `>` "
+        "text is the lines indented under its key)"
+    )

@@ -215,8 +215,11 @@ def _load_roster(roster_path: Path, *, must_exist: bool = False) -> Any:
     from warroom.serve import Roster, RosterError
 
     if must_exist and not roster_path.exists():
+        from warroom.core.files import why_missing
+
         shown = clean_name(roster_path)
-        raise click.ClickException(f"{shown}: no such roster (`warroom serve roster add` creates one)")
+        why = why_missing(roster_path) or "no such roster (`warroom serve roster add` creates one)"
+        raise click.ClickException(f"{shown}: {why}")
     try:
         return Roster.load(roster_path)
     except RosterError as exc:

@@ -319,7 +319,9 @@ def import_cmd(ctx: click.Context, source: Path, owner: str | None, all_trainees
     try:
         stream = sys.stdin.buffer if str(source) == "-" else _open_export(source)
     except OSError as exc:
-        raise failure(f"cannot read {shown_path(source)}: {exc.strerror or exc}") from None
+        from warroom.core.files import why_missing
+
+        raise failure(f"cannot read {shown_path(source)}: {why_missing(source, exc) or exc.strerror or exc}") from None
     try:
         with store_errors(), ResultsStore(settings.data_dir) as store:
             name = "<stdin>" if str(source) == "-" else str(source)

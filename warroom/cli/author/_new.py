@@ -78,6 +78,10 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
         raise failure(f"{clean_name(existing)} already exists; not overwriting it (pick another ID or --out folder)")
     if not_a_folder:
         raise failure(f"{shown_dir} is not a folder")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a --out through a symbolic link to nothing: say so, never "x.yaml already exists"
+        raise failure(f"cannot write {shown}: {_why_no_folder(out_dir, exc)}") from None
     schema_ref = _schema_ref_for(out_dir)
     if example != "basic":
         from warroom.core.author import example_text
@@ -88,7 +92,6 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     from warroom.core.files import create_file
 
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
         create_file(target, text)  # whole or not at all; never over a file, even one created in a race
     except FileExistsError:
         raise failure(f"{shown} already exists; not overwriting it") from None
@@ -100,3 +103,16 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
             f"for checks in VS Code, also run: warroom schema --output {clean_name(out_dir / LOCAL_SCHEMA_REF)}"
         )
     say(f"next: edit it, then `warroom validate {shown}`, `warroom check {shown}`, `warroom run {shown}`")
+
+
+def _why_no_folder(out_dir: Path, exc: OSError) -> str:
+    """Why the folder ``out_dir`` could not be made: the symbolic link to nothing (or in a loop) on its way, named
+    with what to do, else the system's words."""
+    from warroom.core.files import why_missing
+    from warroom.core.text import shown_path
+
+    for folder in (out_dir, *out_dir.parents):
+        if folder.is_symlink() and (why := why_missing(folder)) is not None:
+            why = why.replace("point it at a file", "point it at a folder")
+            return f"{shown_path(folder)} is {why}"
+    return exc.strerror or str(exc)

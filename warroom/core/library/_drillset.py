@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import unicode_twin, unicode_twin_message
+from warroom.core.files import broken_link, unicode_twin, unicode_twin_message
 from warroom.core.library._cache import Stamp, file_stamp
 from warroom.core.load import (
     Adaptive,
@@ -92,9 +92,7 @@ def resolve_set_drills(
             if path.is_dir():
                 raise FileNotFoundError(f"{name} is a folder, not a drill file: name one drill file or drill id")
             if not path.exists():  # a FIFO or a device exists: the loader says what it is (and never opens it)
-                twin = unicode_twin(path)
-                raise FileNotFoundError(unicode_twin_message(name, twin) if twin is not None else
-                                        f"no drill file {os.fspath(path)!r}")
+                raise FileNotFoundError(_why_no_drill_file(name, path))
         except FileNotFoundError as exc:
             problems.append(at(("drills", i), f"{exc.args[0] if exc.args else exc}"))
             out.append(SetDrill(name, None, None, (str(problems[-1]),)))
@@ -239,3 +237,15 @@ def _pool_problems(adaptive: Adaptive, pool: Sequence[Any]) -> list[str]:
     if adaptive.all_clear_rate < 1 and controls == len(pool):
         out.append("all_clear_rate is below 1 but `drills` has only all-clear drills")
     return out
+
+
+def _why_no_drill_file(name: str, path: Path) -> str:
+    """Why the set's drill ``name`` (at ``path``) is not there: a symbolic link to nothing or in a loop, a name on
+    disk in another Unicode form or letter case, else no such file."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if (link := broken_link(path, exc)) is not None:
+            return f"drill file {os.fspath(path)!r} is {link}"
+    twin = unicode_twin(path)
+    return unicode_twin_message(name, twin) if twin is not None else f"no drill file {os.fspath(path)!r}"

@@ -74,8 +74,10 @@ def headline(data: ReviewData) -> Text:
     label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
     out.append(shown_line(label), style="bold " + outcome_colour(s.outcome))
     out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
-    if data.disagrees:
-        out.append("  (stored; not what its action log scores: see above)", style="bold red")
+    if data.disagrees:  # a session this warroom cannot check (newer rules) is not said to score otherwise
+        checked = data.verdict.verdict == "disagrees"
+        why = "not what its action log scores" if checked else "unchecked: this warroom cannot recompute it"
+        out.append(f"  (stored; {why}: see above)", style="bold red")
     if s.recovered:
         out.append("  (recovered after the session was interrupted)", style="dim")
     out.append("\n" + mode_line(s), style="dim")

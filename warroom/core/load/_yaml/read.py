@@ -440,11 +440,38 @@ def no_key_colon(text: str, cm: Any) -> tuple[int, int, str]:
             f"`{cut(rest)}` has no space after the colon, so YAML reads it as text, not as the key `{cut(key)}`: "
             f"write `{cut(key)}: {cut(value)}` (a key ends with a colon and a space)",
         )
+    block = _block_scalar_above(lines, cm.line, cm.column)
+    if block is not None:
+        row, key, indent = block
+        return (
+            cm.line + 1, cm.column + 1,
+            f"`{cut(rest)}` is not a `key: value` line: if it is the text of `{cut(key)}` (line {row + 1}), indent "
+            f"that text deeper than `{cut(key)}`, by more than {indent} spaces (a `|` or `>` text is the lines "
+            "indented under its key)",
+        )
     return (
         cm.line + 1, cm.column + 1,
         f"`{cut(rest)}` is not a `key: value` line: add `: ` after the key; if it is more of the text above, "
         "put that whole text in quotes",
     )
+
+
+#: A `key: |` or `key: >` line (a block scalar's indicator, with chomping and indentation indicators, a comment).
+_BLOCK_KEY = re.compile(r"([ ]*(?:-[ ]+)*)([^\s#][^:#]*?):[ ]+[|>][-+0-9]{0,2}[ ]*(?:#.*)?$")
+
+
+def _block_scalar_above(lines: list[str], row: int, column: int) -> tuple[int, str, int] | None:
+    """``(row, key, indentation)`` of the `key: |` or `key: >` line just above ``row`` (blank and comment lines
+    passed over) when ``row``, indented ``column``, is not indented deeper than that key: the block's text, written
+    at its key's indentation or less, which YAML then reads as a key with no colon. None otherwise."""
+    above = row - 1
+    while above >= 0 and (not lines[above].strip() or lines[above].lstrip().startswith("#")):
+        above -= 1
+    match = _BLOCK_KEY.match(lines[above]) if above >= 0 else None
+    if match is None:
+        return None
+    indent = len(match.group(1))
+    return (above, match.group(2).strip(), indent) if column <= indent else None
 
 
 #: An alias as YAML 1.2 writes it: `*` and its name, which ends at a space or a flow indicator.
