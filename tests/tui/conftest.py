@@ -39,22 +39,12 @@ def services(tmp_path: Path) -> Services:
     return Services(trainee="tester", data_dir=tmp_path / "data")
 
 
-#: The apps :func:`make_app` made in this process, whose open sessions the next one closes.
-_MADE: list[WarroomApp] = []
-
-
 def make_app(services: Services, drill_path: Path | None = STALE, speed: float = 1.0) -> WarroomApp:
-    """An app on a MockClock, opened at ``drill_path``'s briefing (None: the picker). The sessions that apps made
-    before it left open are closed first, as the launcher closes an app's when it exits (``run_test`` does not): the
-    war room refuses to start a drill whose session a live journal of this trainee holds."""
-    while _MADE:
-        _MADE.pop().close_open_session()
+    """An app on a MockClock, opened at ``drill_path``'s briefing (None: the picker)."""
     entry = load_entry(drill_path) if drill_path is not None else None
     if entry is not None:
         assert entry.ok, entry.problems
-    app = WarroomApp(services, start=entry, speed=speed, clock=MockClock())
-    _MADE.append(app)
-    return app
+    return WarroomApp(services, start=entry, speed=speed, clock=MockClock())
 
 
 def without_twin(path: Path, folder: Path) -> Path:

@@ -222,3 +222,4 @@ async def test_a_taller_terminal_shows_every_step_and_more_events_to_cite(servic
             box = dialog.query_one("#escalate-box").region
             assert box.y >= 0 and box.bottom <= size[1]
             await pilot.press("escape")
+        app.close_open_session()  # as the app's launcher does: the next app may start the drill again

@@ -54,19 +54,10 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     Never overwrites a file: exits 1 if ID.yaml exists, 2 for an invalid ID.
     """
     from warroom.core.author import LOCAL_SCHEMA_REF, skeleton_text
-    from warroom.core.text import clean_name, is_valid_id, shown_path
+    from warroom.core.text import clean_name, shown_path
 
-    given, suffix = drill_id, ".yaml"
-    for ending in (".yaml", ".yml"):  # `warroom new x.yaml` means the file x.yaml, never x.yaml.yaml of id x.yaml
-        if drill_id.lower().endswith(ending) and len(drill_id) > len(ending):
-            drill_id = drill_id[: -len(ending)]
-            suffix = ".yml" if given.endswith(".yml") else ".yaml"  # (the library reads .yml, never .YML or .YAML)
-    if not is_valid_id(drill_id):
-        raise click.BadParameter(
-            "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
-            "(e.g. 'refund-pagination')",
-            param_hint=f"ID '{clean_name(given)}'",
-        )
+    given = drill_id
+    drill_id, suffix = _id_and_suffix(given)
     target = out_dir / f"{drill_id}{suffix}"
     shown, shown_dir = shown_path(target), shown_path(out_dir)  # a folder name must not forge a line of its own
     try:  # a look that fails (a name too long for the system: ENAMETOOLONG) is a refusal, never a traceback
@@ -103,6 +94,25 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
             f"for checks in VS Code, also run: warroom schema --output {clean_name(out_dir / LOCAL_SCHEMA_REF)}"
         )
     say(f"next: edit it, then `warroom validate {shown}`, `warroom check {shown}`, `warroom run {shown}`")
+
+
+def _id_and_suffix(given: str) -> tuple[str, str]:
+    """The drill id and file suffix of ``warroom new``'s ID: a file name given as ID (`x.yaml`, `x.yml`) means the
+    file x.yaml, never x.yaml.yaml of id x.yaml. Raises click.BadParameter for an invalid id."""
+    from warroom.core.text import clean_name, is_valid_id
+
+    drill_id, suffix = given, ".yaml"
+    for ending in (".yaml", ".yml"):
+        if drill_id.lower().endswith(ending) and len(drill_id) > len(ending):
+            drill_id = drill_id[: -len(ending)]
+            suffix = ".yml" if given.endswith(".yml") else ".yaml"  # (the library reads .yml, never .YML or .YAML)
+    if not is_valid_id(drill_id):
+        raise click.BadParameter(
+            "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
+            "(e.g. 'refund-pagination')",
+            param_hint=f"ID '{clean_name(given)}'",
+        )
+    return drill_id, suffix
 
 
 def _why_no_folder(out_dir: Path, exc: OSError) -> str:
