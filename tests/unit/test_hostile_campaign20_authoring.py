@@ -310,3 +310,29 @@ def test_an_answer_held_until_an_event_moves_with_that_event_in_project_and_jitt
     now = {"e1": 1.0, "e2": 5.0, "e3": 11.0}  # the clock stretched from e3 on: e2, out at 5 s, did not move
     assert _answer_retimed({"until": 5.0, "reveals": "not yet"}, source, now)["until"] == 5.0
     assert _answer_retimed({"until": 6.0, "reveals": "not yet"}, source, now)["until"] == 9.0
+
+
+def test_a_distractor_with_the_evidences_output_for_another_call_is_not_the_evidence(tmp_path: Path) -> None:
+    """The rule that a distractor must not say what evidence says compared a tool result without the call it
+    answers: the same harmless output of another call (another query) was refused as the evidence repeated. A
+    result says what its call asked too."""
+    import copy
+
+    import yaml
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    data = yaml.safe_load(_basic_text())
+    trace = data["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e03")
+    call = {**copy.deepcopy(trace[at - 1]), "id": "e03a", "t": 11}
+    call["arguments"] = {**(call.get("arguments") or {}), "note": "another query"}
+    result = {**copy.deepcopy(trace[at]), "id": "e03b", "t": 12, "call": "e03a"}
+    trace[at + 1:at + 1] = [call, result]
+    data["distractors"].append({"event": "e03b", "why_harmless": "Another query; harmless."})
+    path = tmp_path / "basic.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["validate", str(path)])
+    assert "says what evidence event" not in checked.output
+    assert checked.exit_code == 0, checked.output

@@ -39,10 +39,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from warroom.core.model import SOUND_FIELDS, Drill, LogEvent, TwinError, twin_of
+from warroom.core.model import PLACING_FIELDS, SOUND_FIELDS, Drill, LogEvent, TwinError, twin_of
 
-#: Fields of a trace event that place or time it in a trace, not what happened.
-_PLACING = frozenset({"id", "t", "step", "call", "retry_of", "attempt", "duration_ms", "request"})
 #: Fields of a trace event that name other events by id (the call a result answers, the request an approval
 #: answers, the batch of a model turn's calls): written as the place of the event they name in the run (its first
 #: event of the batch), so that which call a result answers counts, and how the events are named does not.
@@ -112,7 +110,7 @@ def _said(event: Any, replaced: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``event`` says: its fields but those that place or time it and those naming other events; a tool
     result's JSON output by its value, without the fields saying it is sound (:func:`_unsounded`) when its output is
     one a twin's ``replace`` gives (its id in ``replaced``, with what the drill's own trace shows there)."""
-    said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
+    said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude=set(PLACING_FIELDS))
     if said.get("kind") == "tool_result" and "output" in said:
         output = said["output"]
         shown = (replaced or {}).get(event.id, _NOT_REPLACED)
