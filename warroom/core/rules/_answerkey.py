@@ -29,7 +29,7 @@ from warroom.core.rules._events import EventRules
 from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._probes import probe_times, unknown_reference
 from warroom.core.rules._reader import Ev, Unloaded, known
-from warroom.core.text import Suggester, damage_amount, exact_figure
+from warroom.core.text import Suggester, damage_shown_otherwise, exact_figure
 
 #: The problem of a drill with neither ``answer_key`` nor ``all_clear`` (an imported trace before its mark-up): it
 #: names every field the answer key needs, so the author knows exactly what is missing.
@@ -319,12 +319,8 @@ class AnswerKeyRules:
         debrief show an amount to two decimals, a USD amount as money: 0.001 shows as 0, 12.345 as 12.35)."""
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
             return  # not a number, or out of range: the field's own check says so
-        shown = damage_amount(float(value), unit if isinstance(unit, str) else None)
-        try:
-            read = float(shown.lstrip("$").replace(",", ""))
-        except ValueError:  # a form that reads as no number: nothing to compare
-            return
-        if not math.isclose(read, value, rel_tol=1e-12, abs_tol=0.0):
+        shown = damage_shown_otherwise(float(value), unit if isinstance(unit, str) else None)
+        if shown is not None:
             self.add(loc, f"damage amount {exact_figure(value)} shows as {shown} on the damage meter and the "
                      "scorecard (amounts show to two decimals, and money as dollars and cents): write it with at most "
                      "two decimals, or count in a smaller unit (cents, grams, seconds)")
