@@ -121,3 +121,23 @@ def test_an_autogen_model_calls_zero_token_usage_is_none_recorded(tmp_path: Path
     [data] = [data for data, _ in convert(importer, path, None)]
     usages = [e["usage"] for e in data["trace"] if "usage" in e]
     assert usages and all(u.get("estimated") is True for u in usages), usages
+
+
+def test_a_langchain_history_typed_by_class_name_imports_as_its_messages(tmp_path: Path) -> None:
+    """`import chat` knew a LangChain message dict by a table of its own (`human`, `ai` ...) beside the exports'
+    reader's (which knows the class names too, `HumanMessage`, `AIMessage`): one table now, so a history typed by
+    class name reads as the messages the reader makes of it."""
+    import json
+
+    from trace_import_support import converter
+
+    from warroom.importers import chat
+
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([
+        {"type": "HumanMessage", "content": "Refund order 42."},
+        {"type": "AIMessage", "content": "Refunded order 42."}]), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    said = [(e["kind"], e.get("content")) for e in data["trace"] if e["kind"] in ("human_message", "executor_report",
+                                                                                  "executor_message", "planner_call")]
+    assert ("human_message", "Refund order 42.") in said and any(c == "Refunded order 42." for _, c in said), said

@@ -3,6 +3,7 @@
 from ._convert import Recorded, convert_export
 from ._gemini import gemini_answer, gemini_call, gemini_part, gemini_part_text
 from ._messages import (
+    LANGCHAIN_TYPES,
     Message,
     call_form,
     generation_info,
@@ -33,6 +34,7 @@ from ._values import (
 )
 
 __all__ = [
+    "LANGCHAIN_TYPES",
     "ANSWERS_FIELD",
     "ITEM_INDEX",
     "MAX_EXPORT_BYTES",
