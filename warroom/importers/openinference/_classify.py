@@ -284,7 +284,7 @@ def _agent(span: Span, step: Step) -> None:
     mark_agent(step, span, name, _agent_input(a) if crewai is None else crewai[0])
     step.report = "" if crewai is None else crewai[1]
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
-    step.graph_parent = parent if parent and parent != step.name else None
+    step.graph_parent = parent or None  # its own name: none (spans' _graph_parents)
     step.graph_id = node or None
 
 
