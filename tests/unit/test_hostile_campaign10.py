@@ -96,7 +96,11 @@ def test_a_tool_input_written_as_a_python_dict_whose_keys_are_not_text_is_kept_a
 
 def test_a_python_literal_is_read_only_when_every_key_is_text():
     """The same rule for an OpenAI Agents SDK function span's output (its ``str()``), which reads it too."""
-    from warroom.importers.openai_agents._values import tool_output
+    from functools import partial
+
+    from warroom.importers.exports import returned_value
+
+    tool_output = partial(returned_value, json_text=True)
 
     assert tool_output("{(1, 2): 3}") == "{(1, 2): 3}"
     assert tool_output("[{1: 'x', '1': 'y'}]") == "[{1: 'x', '1': 'y'}]"
@@ -175,3 +179,17 @@ def test_a_stored_order_written_by_hand_as_text_is_no_place_in_the_order_never_a
     assert order[first] == (0, 0) and order[second][0] == 1, order
     _code, out, err = _cli("scores", "summary", "--format", "json", "--data-dir", str(data))
     assert "Traceback" not in err and json.loads(out)["counted"]["sessions"] >= 1, err
+
+
+def test_one_reader_of_a_returned_value_keeps_each_producers_reading() -> None:
+    """The OpenAI Agents SDK's function output and OpenInference's output.value (Agno) are read by one reader: a
+    Python literal parsed by both; JSON text parsed for the SDK, kept as its text for the span importers."""
+    from warroom.importers.exports import returned_value
+
+    for json_text in (True, False):
+        assert returned_value("{'a': [1]}", json_text=json_text) == {"a": [1]}
+        assert returned_value('{"a": 1, "a": 2}', json_text=json_text) == '{"a": 1, "a": 2}'
+        assert returned_value("done", json_text=json_text) == "done"
+        assert returned_value(3, json_text=json_text) == 3
+    assert returned_value(' {"a": 1}', json_text=True) == {"a": 1}
+    assert returned_value(' {"a": 1}', json_text=False) == ' {"a": 1}'

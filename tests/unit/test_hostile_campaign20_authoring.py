@@ -295,3 +295,44 @@ def test_an_adaptive_set_longer_than_its_attempts_allow_is_refused(tmp_path: Pat
             "each of its 4 drills), so the set could never be complete: make `length` at most 4") in result.output
     path.write_text(text.replace("length: 6", "length: 4"), encoding="utf-8")
     assert CliRunner().invoke(main, ["validate", str(path)], env=env).exit_code == 0
+
+
+def test_an_answer_held_until_an_event_moves_with_that_event_in_project_and_jitter() -> None:
+    """An earlier answer by time holds until the event released at or after its `until` is out (asked at that
+    event's time, the answer no longer applies). `warroom project` moved it with the event after that one (`t >
+    until`), the jitter with that one (`t >= until`): one rule now, `ending_event`, used by both."""
+    from warroom.core.model import ending_event
+    from warroom.core.projection._engine import _answer_retimed
+
+    assert ending_event(5.0, [1.0, 5.0, 8.0]) == 1 and ending_event(5.5, [1.0, 5.0, 8.0]) == 2
+    assert ending_event(9.0, [1.0, 5.0, 8.0]) is None
+    source = [{"id": "e1", "t": 1.0}, {"id": "e2", "t": 5.0}, {"id": "e3", "t": 8.0}]
+    now = {"e1": 1.0, "e2": 5.0, "e3": 11.0}  # the clock stretched from e3 on: e2, out at 5 s, did not move
+    assert _answer_retimed({"until": 5.0, "reveals": "not yet"}, source, now)["until"] == 5.0
+    assert _answer_retimed({"until": 6.0, "reveals": "not yet"}, source, now)["until"] == 9.0
+
+
+def test_a_distractor_with_the_evidences_output_for_another_call_is_not_the_evidence(tmp_path: Path) -> None:
+    """The rule that a distractor must not say what evidence says compared a tool result without the call it
+    answers: the same harmless output of another call (another query) was refused as the evidence repeated. A
+    result says what its call asked too."""
+    import copy
+
+    import yaml
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    data = yaml.safe_load(_basic_text())
+    trace = data["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e03")
+    call = {**copy.deepcopy(trace[at - 1]), "id": "e03a", "t": 11}
+    call["arguments"] = {**(call.get("arguments") or {}), "note": "another query"}
+    result = {**copy.deepcopy(trace[at]), "id": "e03b", "t": 12, "call": "e03a"}
+    trace[at + 1:at + 1] = [call, result]
+    data["distractors"].append({"event": "e03b", "why_harmless": "Another query; harmless."})
+    path = tmp_path / "basic.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["validate", str(path)])
+    assert "says what evidence event" not in checked.output
+    assert checked.exit_code == 0, checked.output

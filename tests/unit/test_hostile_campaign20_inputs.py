@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from warroom.importers.otel._frameworks import handoff_call, sk_finish_reason
+from warroom.importers.otel._classify import classify
+from warroom.importers.otel._frameworks import content_blocks, handoff_call, sk_finish_reason
 from warroom.importers.spans import Span
 from warroom.importers.spans._step import unwrap_result
 
@@ -38,7 +39,20 @@ def test_semantic_kernel_finish_reason_of_any_type(value: Any, reason: str | Non
     ('[{"text": "a"', '[{"text": "a"'),  # cut off: kept as text
 ])
 def test_content_blocks_are_unwrapped_only_when_they_are_blocks(value: Any, read: Any) -> None:
-    assert unwrap_result(value) == (read, False)
+    assert content_blocks(value) == read
+
+
+NOTES = '[{"text": "note 1"}, {"text": "note 2"}]'
+
+
+def test_a_list_of_text_objects_is_content_blocks_only_on_strands_spans() -> None:
+    # another producer's notes tool returns a list of {"text"} objects: its own result, so `[1].text` reaches it
+    assert unwrap_result(NOTES) == (NOTES, False)
+    assert unwrap_result('[{"json": {"a": 1}}]') == ('[{"json": {"a": 1}}]', False)
+    tool = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "notes", "gen_ai.tool.call.result": NOTES}
+    assert classify(_span(**tool)).result == NOTES
+    assert classify(_span(**tool, **{"gen_ai.system": "strands-agents"})).result == "note 1\nnote 2"
+    assert classify(_span(**tool, **{"gen_ai.provider.name": "strands-agents"})).result == "note 1\nnote 2"
 
 
 @pytest.mark.parametrize(("tool", "arguments", "hands"), [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from unit.test_hostile_campaign18_results import _scored_by_a_newer_warroom
 
 
@@ -97,3 +99,45 @@ def test_a_session_scored_by_newer_rules_is_flagged_so_by_its_verdict_not_by_its
     told = replace(review, verdict=replace(verdict, verdict=Verdict.DISAGREES, newer_rules=False))
     (line,) = told.verification_lines()
     assert line.startswith("The stored results disagree with what its action log scores on its drill: scored by "), line
+
+
+def test_an_autogen_model_calls_zero_token_usage_is_none_recorded(tmp_path: Path) -> None:
+    """AutoGen's `models_usage` of 0 and 0 tokens (a model client that counts nothing) was read as a recorded
+    usage of nothing, where every other shape (`token_pair`) reads two zeros as none recorded: now one rule, and
+    such a turn's tokens are estimated, as the drill says."""
+    import json
+
+    from unit.test_hostile_campaign18_inputs import FIXTURES, convert, recognise
+
+    doc = json.loads((FIXTURES / "thirdparty" / "chat-autogen-messages.json").read_text(encoding="utf-8"))
+    items = doc if isinstance(doc, list) else doc["messages"]
+    for item in items:
+        if isinstance(item.get("models_usage"), dict):
+            item["models_usage"] = {"prompt_tokens": 0, "completion_tokens": 0}
+    path = tmp_path / "chat-autogen-messages.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    importer = recognise(path)
+    assert importer is not None and importer.name == "chat"
+    [data] = [data for data, _ in convert(importer, path, None)]
+    usages = [e["usage"] for e in data["trace"] if "usage" in e]
+    assert usages and all(u.get("estimated") is True for u in usages), usages
+
+
+def test_a_langchain_history_typed_by_class_name_imports_as_its_messages(tmp_path: Path) -> None:
+    """`import chat` knew a LangChain message dict by a table of its own (`human`, `ai` ...) beside the exports'
+    reader's (which knows the class names too, `HumanMessage`, `AIMessage`): one table now, so a history typed by
+    class name reads as the messages the reader makes of it."""
+    import json
+
+    from trace_import_support import converter
+
+    from warroom.importers import chat
+
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([
+        {"type": "HumanMessage", "content": "Refund order 42."},
+        {"type": "AIMessage", "content": "Refunded order 42."}]), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    said = [(e["kind"], e.get("content")) for e in data["trace"] if e["kind"] in ("human_message", "executor_report",
+                                                                                  "executor_message", "planner_call")]
+    assert ("human_message", "Refund order 42.") in said and any(c == "Refunded order 42." for _, c in said), said

@@ -187,3 +187,26 @@ def test_past_ten_runs_the_others_are_counted():
     first = _per_run(folder, counts).splitlines()[0]
     assert first == ("Projections per healthy run: r00.yaml 20, r01.yaml 19, r02.yaml 18, r03.yaml 17, r04.yaml 16, "
                      "r05.yaml 15, r06.yaml 14, r07.yaml 13, r08.yaml 12, r09.yaml 11 and 3 more runs (8 to 10 each).")
+
+
+@pytest.mark.parametrize("own", [{"error": None}, {"warnings": []}, {"partial": False}, {"source": "primary"}])
+def test_every_projection_of_a_run_whose_results_say_a_sound_field_is_one_run(tmp_path: Path, own: dict) -> None:
+    """A run whose tool results already say `error: null` (or `warnings: []` ...): the projection at one result
+    kept that field in the other results and dropped it from its twin's, so each projection was another run (a short
+    run's, below the near match's reach, twice in an assessment set). The run's own field is kept in every one."""
+    import json
+
+    import yaml
+
+    data = yaml.safe_load(bundled(RUN).read_text(encoding="utf-8"))
+    changes = [e for e in data["trace"] if e.get("kind") == "tool_result"]
+    changes += [c for c in data["twin"]["replace"].values() if "output" in c]
+    for event in changes:
+        if isinstance(event.get("output"), str) and event["output"].startswith("{"):
+            event["output"] = json.dumps({**json.loads(event["output"]), **own})
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    surveyed = survey(read_source(path), damage_rules([])[0])
+    made = [project(surveyed, s.template, s.event, Options()) for s in sites_of(surveyed) if s.ok]
+    assert len({s.event for s in sites_of(surveyed) if s.ok}) >= 3
+    assert len({run_fingerprint(as_drill(p.data)) for p in made}) == 1

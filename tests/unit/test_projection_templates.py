@@ -171,6 +171,18 @@ def test_damage_rules_parse_glob_and_keep_one_unit():
         damage_rules([parse_damage("a*=1:USD"), parse_damage("b*=1:EUR")])
 
 
+def test_a_damage_amount_play_shows_as_another_number_is_refused_at_the_option() -> None:
+    """`--damage 'x=12.345:records'` was accepted, and `warroom validate` then refused the drill it wrote (the
+    amount shows as 12.35): the same check where the option is read, naming it. A USD amount shows its cents and
+    more (`$0.001`), so there 0.001 stands."""
+    with pytest.raises(ProjectionError, match=r"--damage x=12.345: the amount shows as 12.35"):
+        damage_rules([parse_damage("x=12.345:records")])
+    with pytest.raises(ProjectionError, match=r"--damage x=0.001: the amount shows as 0 "):
+        damage_rules([parse_damage("x=0.001")])
+    assert damage_rules([parse_damage("x=0.001:USD")])[0][0].amount == 0.001
+    assert damage_rules([parse_damage("x=12.35:records")])[0][0].amount == 12.35
+
+
 @pytest.mark.parametrize(("tool", "writes"), [
     ("cancel_pending_order", True), ("crm.update_ticket", True), ("erp_close_month", True), ("createTicket", True),
     ("idp.unlock_users", True), ("get_return_policy", False), ("list_orders", False), ("think", False),

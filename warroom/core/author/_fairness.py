@@ -106,12 +106,11 @@ def _first_escalation(run: Any) -> Any:
 
 def _trigger_happy_problem(drill: Drill, runs: Sequence[Any]) -> str | None:
     """Rule 1, from the runs of the trainees that escalate the first event they see (:data:`FIRST_EVENT_JUDGED`,
-    TraineeRuns): none may be a hit. One message naming every one that is; or, when none is, one saying that the
-    earliest evidence is out with the first trace event all the same (on screen when the drill starts: that none hit
-    is only because the first event is of another step)."""
+    TraineeRuns): none may be a hit. One message naming every one that is, else None (the drill itself may still
+    break the rule: :func:`_evidence_at_start`)."""
     hits = [r for r in runs if r.hit]
     if not hits:
-        return _evidence_at_start(drill)
+        return None
     key = drill.answer_key
     assert key is not None
     first = _first_escalation(hits[0])
@@ -350,7 +349,9 @@ def fairness_problems(
     if key is None:
         return []
     problems: list[str] = []
-    first_event = _trigger_happy_problem(drill, [r for r in runs if r.trainee in FIRST_EVENT_JUDGED])
+    # rule 1: a trainee escalating the first event it sees is a hit, or (none is) the evidence is out at the start
+    first_event = (_trigger_happy_problem(drill, [r for r in runs if r.trainee in FIRST_EVENT_JUDGED])
+                   or _evidence_at_start(drill))
     problems += [first_event] if first_event else []
     edition = EDITIONS[SCORING_VERSION]
     for trainee in BATTERY_JUDGED:

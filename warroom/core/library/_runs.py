@@ -12,8 +12,8 @@ what a projection adds around the run left out: ``log`` events (a distractor's d
 request log), the earlier attempts of a retried call and their results (a distractor's retried 429), and the
 fields that only place or time an event (its id, time, plan step, ``retry_of``, ``attempt``, ``duration_ms``), and,
 in a result a twin's ``replace`` gives (and only there: a run's own ``currency`` or ``partial: false`` is what it
-says), the fields a projection's twin adds to its changed result to say it is sound (a JSON result is read by its
-value: :func:`_unsounded`). A
+says), the fields a projection's twin adds to its changed result to say it is sound, but those the drill's own
+(faulted) result shows alike, the run's own (a JSON result is read by its value: :func:`_unsounded`). A
 field naming another event (the call a result answers, the request an approval answers, a call's batch) is kept as
 the place of that event in the run, never its id: which call a result answers counts, how events are named does
 not. The drill clock stretched for the reading window changes only times, so two projections of one run have one
@@ -39,10 +39,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from warroom.core.model import SOUND_FIELDS, Drill, LogEvent, TwinError, twin_of
+from warroom.core.model import PLACING_FIELDS, SOUND_FIELDS, Drill, LogEvent, TwinError, twin_of
 
-#: Fields of a trace event that place or time it in a trace, not what happened.
-_PLACING = frozenset({"id", "t", "step", "call", "retry_of", "attempt", "duration_ms", "request"})
 #: Fields of a trace event that name other events by id (the call a result answers, the request an approval
 #: answers, the batch of a model turn's calls): written as the place of the event they name in the run (its first
 #: event of the batch), so that which call a result answers counts, and how the events are named does not.
@@ -68,12 +66,31 @@ def healthy_trace(drill: Drill) -> list[Any]:
     return list(drill.trace)
 
 
-def _sounded(drill: Drill) -> frozenset[str]:
+def _sounded(drill: Drill) -> dict[str, Any]:
     """The tool results whose output ``drill``'s twin replaces (those whose output a projection's twin may have
-    added fields to, saying it is sound): none for a drill without a twin."""
+    added fields to, saying it is sound), each with the output ``drill``'s own trace shows there (the faulted
+    result, as JSON values: :func:`_unsounded` keeps a field it shows alike, the run's own); none for a drill
+    without a twin."""
     if drill.twin is None:
-        return frozenset()
-    return frozenset(i for i, change in drill.twin.replace.items() if "output" in change.model_fields_set)
+        return {}
+    shown = {e.id: _json_value(getattr(e, "output", None)) for e in drill.trace}
+    return {i: shown.get(i, _ABSENT) for i, change in drill.twin.replace.items()
+            if "output" in change.model_fields_set}
+
+
+#: A result's output (or field) the drill's own trace does not have.
+_ABSENT = object()
+
+
+def _json_value(output: Any) -> Any:
+    """A tool result's output as JSON values: a JSON text of an object or array parsed, anything else as it is."""
+    if isinstance(output, str):
+        try:
+            parsed = json.loads(output)
+        except ValueError:
+            return output
+        return parsed if isinstance(parsed, (dict, list)) else output
+    return output
 
 
 def _kept(events: list[Any]) -> list[Any]:
@@ -85,50 +102,58 @@ def _kept(events: list[Any]) -> list[Any]:
             if not (isinstance(e, LogEvent) or e.id in retried or getattr(e, "call", None) in retried)]
 
 
-def _said(event: Any, replaced: frozenset[str] = frozenset()) -> dict[str, Any]:
+#: A result no twin's ``replace`` gives.
+_NOT_REPLACED = object()
+
+
+def _said(event: Any, replaced: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``event`` says: its fields but those that place or time it and those naming other events; a tool
     result's JSON output by its value, without the fields saying it is sound (:func:`_unsounded`) when its output is
-    one a twin's ``replace`` gives (its id in ``replaced``)."""
-    said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude={*_PLACING, "batch"})
+    one a twin's ``replace`` gives (its id in ``replaced``, with what the drill's own trace shows there)."""
+    said: dict[str, Any] = event.model_dump(mode="json", exclude_none=True, exclude=set(PLACING_FIELDS))
     if said.get("kind") == "tool_result" and "output" in said:
         output = said["output"]
-        sound = event.id in replaced
-        if isinstance(output, str):
-            try:  # a JSON text by its value (and the white space around it), as the twin's result is written anew
-                parsed = json.loads(output)
-            except ValueError:  # a text, not JSON: as it is
-                parsed = None
-            if isinstance(parsed, (dict, list)):
-                around = [output[:len(output) - len(output.lstrip())], output[len(output.rstrip()):]]
-                said["output"] = {"json": _unsounded(parsed) if sound else parsed, "around": around}
-        elif sound:
-            said["output"] = _unsounded(output)
+        shown = (replaced or {}).get(event.id, _NOT_REPLACED)
+        sound = shown is not _NOT_REPLACED
+        parsed = _json_value(output)
+        if isinstance(output, str) and isinstance(parsed, (dict, list)):
+            # a JSON text by its value (and the white space around it), as the twin's result is written anew
+            around = [output[:len(output) - len(output.lstrip())], output[len(output.rstrip()):]]
+            said["output"] = {"json": _unsounded(parsed, shown) if sound else parsed, "around": around}
+        elif sound and not isinstance(output, str):
+            said["output"] = _unsounded(output, shown)
     return said
 
 
-def _unsounded(value: Any) -> Any:
+def _unsounded(value: Any, shown: Any = _ABSENT) -> Any:
     """``value`` (the output a twin's ``replace`` gives a tool result, as JSON values) without what a projection's
     twin adds to say a result is sound, so that the twins of two projections of one run are one run: every field of
     :data:`~warroom.core.model.SOUND_FIELDS` holding its value there, a ``<list>_timed_out: false``,
     ``<list>_error: null`` and ``<list>_next_cursor: null`` with its ``<list>_total_count``, the counts beside an
     empty ``write_errors`` and the ``as_of`` beside a zero ``cache_age_s``, every ``currency`` field (a
-    unit-confusion fault's twin names the run's currency where the run named none; where the run's result named its
-    own, the twin's result is the run's and the fingerprint differs from the run's by that field, which the near
-    match, :func:`run_groups`, still joins), and a ``{data, ...}`` wrapper left with its data alone."""
+    unit-confusion fault's twin names the run's currency where the run named none), and a ``{data, ...}`` wrapper
+    left with its data alone. A field the drill's own result (``shown``, at the same place) shows alike is the
+    run's own, kept: the fault changed or added the twin's others (a template stays away from a result that has
+    its fields), so every projection of a run whose results already say ``error: null`` keeps it and is one run.
+    (A unit-confusion fault changes a currency the result names itself: there the twin's, the run's, is dropped,
+    and that projection differs from the run by that field, which the near match, :func:`run_groups`, joins.)"""
     if isinstance(value, list):
-        return [_unsounded(v) for v in value]
+        return [_unsounded(v, shown[i] if isinstance(shown, list) and i < len(shown) else _ABSENT)
+                for i, v in enumerate(value)]
     if not isinstance(value, dict):
         return value
-    drop = {k for k, v in value.items() if k == "currency" or SOUND_FIELDS.get(k, SOUND_FIELDS) == v
-            or (k.endswith(("_timed_out", "_error", "_next_cursor")) and (v is False or v is None))}
+    own = shown if isinstance(shown, dict) else {}
+    drop = {k for k, v in value.items() if (k == "currency" or SOUND_FIELDS.get(k, SOUND_FIELDS) == v
+            or (k.endswith(("_timed_out", "_error", "_next_cursor")) and (v is False or v is None)))
+            and own.get(k, _ABSENT) != v}
     drop |= {f"{k[:-len('_next_cursor')]}_total_count" for k in drop if k.endswith("_next_cursor")}
     if "next_cursor" in drop:
         drop.add("total_count")
-    if value.get("write_errors") == []:
+    if "write_errors" in drop:
         drop |= {"matched_count", "modified_count"}
-    if value.get("cache_age_s") == 0:
+    if "cache_age_s" in drop:
         drop.add("as_of")
-    kept = {k: _unsounded(v) for k, v in value.items() if k not in drop}
+    kept = {k: _unsounded(v, own.get(k, _ABSENT)) for k, v in value.items() if k not in drop}
     return kept["data"] if drop and list(kept) == ["data"] else kept
 
 
@@ -138,7 +163,7 @@ def _digest(data: Any, size: int = 8) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 
-def _what_happened(events: list[Any], replaced: frozenset[str]) -> list[dict[str, Any]]:
+def _what_happened(events: list[Any], replaced: dict[str, Any]) -> list[dict[str, Any]]:
     """The events of a run as what they say, in release order: no logs, no retried attempts (nor their results),
     no placing fields."""
     kept = _kept(events)

@@ -186,7 +186,7 @@ class DamageEntry(_Strict):
     amount: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_DAMAGE_AMOUNT)] = Field(
         description=(f"How much damage, in the drill's damage unit (more than 0, at most {MAX_DAMAGE_AMOUNT:,}); "
                      "as play shows it: to two decimals, money as dollars and cents (`warroom validate` refuses an "
-                     "amount that would show as another number, such as 0.001 or 12.345).")
+                     "amount that would show as another number, such as 12.345, or 0.001 of a unit other than USD).")
     )
     note: str | None = Field(default=None, description="What the damage is, e.g. '40 refund emails sent'.")
 

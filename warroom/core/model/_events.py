@@ -35,6 +35,11 @@ MAX_REPEAT = 10_000
 #: and `warroom check` plays a drill about 130 times: 100,000 repetitions of one event in a 12 KB drill kept `check`
 #: busy for 92 s (measured; 1,000,000 by extrapolation half an hour or more); 20,000 take about 8 s.
 MAX_TOTAL_REPETITIONS = 20_000
+#: Fields of a trace event that name, place or time it, not what it says (the one list of them: the run
+#: fingerprint, :mod:`warroom.core.library`, and the rule that a distractor must not say what evidence says,
+#: :mod:`warroom.core.rules`, read an event without them; both read the event a ``call`` or ``request`` names
+#: by what it says, not by its id).
+PLACING_FIELDS = frozenset({"id", "t", "step", "call", "request", "batch", "retry_of", "attempt", "duration_ms"})
 
 #: Largest ``size_bytes`` of a tool result: 1 TiB.
 MAX_SIZE_BYTES = 1 << 40

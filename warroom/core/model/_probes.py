@@ -21,7 +21,7 @@ Pure functions of the drill; no Textual, no store.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any
 
 from pydantic import Field, model_validator
@@ -114,6 +114,14 @@ def answer_ends(drill: Any, answer: ProbeAnswer) -> float | None:
     if answer.until is not None:
         return answer.until
     return next((e.t for e in drill.trace if e.id == answer.until_event), None)
+
+
+def ending_event(until: float, times: Sequence[float]) -> int | None:
+    """The index in ``times`` (trace events' release times, in release order) of the event an earlier answer by time
+    (``until``) holds until: the first released at or after ``until`` (one released at ``until`` is out when the
+    answer stops applying, :func:`answer_at`); None when none is. A re-timing that moves that event moves the
+    answer's ``until`` with it (``warroom project``'s reading window, a variant's jitter)."""
+    return next((i for i, t in enumerate(times) if t >= until), None)
 
 
 def answer_at(drill: Any, probe: Probe, t: float) -> ProbeAnswer | None:

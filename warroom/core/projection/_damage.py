@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from warroom.core.projection._problems import ProjectionError
+from warroom.core.text import damage_shown_otherwise, exact_figure
 
 #: The verbs of tool names that change something: the default consequential calls (``cancel*``, ``modify*``, ...).
 WRITE_VERBS = (
@@ -105,4 +106,11 @@ def damage_rules(given: list[DamageRule]) -> tuple[list[DamageRule], bool]:
         raise ProjectionError(f"--damage: the rules name {len(units)} damage units ({', '.join(map(repr, units))}); "
                               "a drill has one damage unit: give the same UNIT to every rule (or to one only)")
     unit = units[0] if units else DEFAULT_UNIT
+    for r in given:  # as `warroom validate` checks the drill's amounts: the drill written must validate
+        shown = damage_shown_otherwise(r.amount, unit)
+        if shown is not None:
+            raise ProjectionError(f"--damage {r.pattern}={exact_figure(r.amount)}: the amount shows as {shown} on "
+                                  "the damage meter and the scorecard (amounts show to two decimals, and money as "
+                                  "dollars and cents): give it with at most two decimals, or count in a smaller "
+                                  "unit (cents, grams, seconds)")
     return [DamageRule(r.pattern, r.amount, unit) for r in given], False

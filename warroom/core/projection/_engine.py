@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.core.model import CONTROL_TAGS
+from warroom.core.model import CONTROL_TAGS, ending_event
 from warroom.core.projection._difficulty import estimate
 from warroom.core.projection._distractors import Added, add_distractors
 from warroom.core.projection._problems import ProjectionError, at
@@ -233,9 +233,10 @@ def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str,
 
 def _probes_retimed(probes: list[dict[str, Any]], source: list[dict[str, Any]],
                     events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``probes`` with each earlier answer's ``until`` (seconds) moved as the event released next after it in the
-    source was moved by the stretched clock (the same, never-stretched probes shared): left as written, an answer
-    meant for before a moved event ended long before it, and the probe answered for work not yet done."""
+    """``probes`` with each earlier answer's ``until`` (seconds) moved as the event it holds until
+    (:func:`~warroom.core.model.ending_event`: the first released at or after it) in the source was moved by the
+    stretched clock (the same, never-stretched probes shared): left as written, an answer meant for before a moved
+    event ended long before it, and the probe answered for work not yet done."""
     now = {str(e["id"]): float(e["t"]) for e in events}
     out = []
     for probe in probes:
@@ -249,8 +250,9 @@ def _answer_retimed(answer: dict[str, Any], source: list[dict[str, Any]], now: d
     until = answer.get("until")
     if not isinstance(until, int | float) or isinstance(until, bool):
         return answer
-    nxt = next((e for e in source if float(e["t"]) > until and str(e["id"]) in now), None)
-    by = now[str(nxt["id"])] - float(nxt["t"]) if nxt is not None else 0.0
+    kept = [e for e in source if str(e["id"]) in now]
+    i = ending_event(until, [float(e["t"]) for e in kept])
+    by = now[str(kept[i]["id"])] - float(kept[i]["t"]) if i is not None else 0.0
     return {**answer, "until": round(until + by, 3)} if by > 0 else answer
 
 

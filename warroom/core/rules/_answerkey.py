@@ -24,12 +24,12 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from warroom.core.model import BudgetTime, EventTime, damage_per_event
+from warroom.core.model import PLACING_FIELDS, BudgetTime, EventTime, damage_per_event
 from warroom.core.rules._events import EventRules
 from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._probes import probe_times, unknown_reference
 from warroom.core.rules._reader import Ev, Unloaded, known
-from warroom.core.text import Suggester, damage_amount, exact_figure
+from warroom.core.text import Suggester, damage_shown_otherwise, exact_figure
 
 #: The problem of a drill with neither ``answer_key`` nor ``all_clear`` (an imported trace before its mark-up): it
 #: names every field the answer key needs, so the author knows exactly what is missing.
@@ -319,12 +319,8 @@ class AnswerKeyRules:
         debrief show an amount to two decimals, a USD amount as money: 0.001 shows as 0, 12.345 as 12.35)."""
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
             return  # not a number, or out of range: the field's own check says so
-        shown = damage_amount(float(value), unit if isinstance(unit, str) else None)
-        try:
-            read = float(shown.lstrip("$").replace(",", ""))
-        except ValueError:  # a form that reads as no number: nothing to compare
-            return
-        if not math.isclose(read, value, rel_tol=1e-12, abs_tol=0.0):
+        shown = damage_shown_otherwise(float(value), unit if isinstance(unit, str) else None)
+        if shown is not None:
             self.add(loc, f"damage amount {exact_figure(value)} shows as {shown} on the damage meter and the "
                      "scorecard (amounts show to two decimals, and money as dollars and cents): write it with at most "
                      "two decimals, or count in a smaller unit (cents, grams, seconds)")
@@ -371,9 +367,10 @@ class AnswerKeyRules:
                      f"{said.get('kind', 'event')}, but for its id and time), so it shows the fault as plainly and a "
                      "trainee who cites it has found it: list it in `accepted_evidence` instead, or make it harmless")
 
-    def said(self, event_id: str) -> dict[str, Any] | None:
+    def said(self, event_id: str, answering: bool = True) -> dict[str, Any] | None:
         """What the trace event ``event_id`` says (its fields but those that name, place or time it and its
-        usage), or None when it is not a loaded trace event."""
+        usage; a tool result with what the call it answers says, as the run fingerprint reads it: the same output
+        of another call is another result), or None when it is not a loaded trace event."""
         index = self.refs.trace_index.get(event_id)
         if index is None:
             return None
@@ -382,7 +379,11 @@ class AnswerKeyRules:
         data = raw.model_dump(mode="json", exclude_none=True) if hasattr(raw, "model_dump") else raw
         if not isinstance(data, dict) or not all(known(v) for v in data.values()):
             return None
-        return {k: v for k, v in data.items() if k not in _NOT_SAID}
+        said = {k: v for k, v in data.items() if k not in _NOT_SAID}
+        call = data.get("call")
+        if answering and isinstance(call, str):
+            said["answers"] = self.said(call, answering=False)
+        return said
 
     def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
         """Refuse the second listing of one value in a list of references (``entries``: (loc, value) pairs)."""
@@ -399,8 +400,7 @@ class AnswerKeyRules:
 
 
 #: Fields of a trace event that name, place or time it, or count what it cost, not what it says.
-_NOT_SAID = frozenset({"id", "t", "step", "call", "request", "batch", "retry_of", "attempt", "duration_ms", "usage",
-                       "agent", "size_bytes"})
+_NOT_SAID = PLACING_FIELDS | {"usage", "agent", "size_bytes"}
 
 
 def _last_at(ev: Ev, repeat: Any) -> float:

@@ -285,6 +285,18 @@ def damage_amount(value: float | None, unit: str | None, none: str = "-") -> str
     return usd(value) if is_usd_unit(unit) else amount(value)
 
 
+def damage_shown_otherwise(value: float, unit: str | None) -> str | None:
+    """How play shows the damage amount ``value`` (:func:`damage_amount`) when that reads as another number
+    (amounts show to two decimals, money as dollars and cents: 12.345 shows as 12.35, 0.001 records as 0), else
+    None: the one check of an amount for ``warroom validate`` and ``warroom project --damage``."""
+    shown = damage_amount(value, unit)
+    try:
+        read = float(shown.lstrip("$").replace(",", ""))
+    except ValueError:  # a form that reads as no number: nothing to compare
+        return None
+    return None if math.isclose(read, value, rel_tol=1e-12, abs_tol=0.0) else shown
+
+
 def damage(value: float | None, unit: str | None, none: str = "-") -> str:
     """A damage amount with its unit, the one way warroom writes damage: ``$931,837.50 refunded in error`` for
     ``USD refunded in error``, ``$120.00`` for ``USD``, ``14,021 records`` for ``records``, the bare amount when

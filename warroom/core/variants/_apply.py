@@ -33,6 +33,7 @@ from warroom.core.model import (
     Drill,
     amount_format,
     amount_pattern,
+    ending_event,
     name_pattern,
     variable_texts,
 )
@@ -209,8 +210,9 @@ def _jitter(drill: Drill, seed: int, data: dict[str, Any]) -> None:
     """Move each event by up to ``max_seconds`` either way (in steps of 0.1 s), then keep the trace's order: an
     event never comes before the one listed above it. Every event ends within ``max_seconds`` of its time; events
     at 0 s (what is on screen when the drill starts) stay there. A probe's earlier answer by time (``until``) moves
-    with the event after it (the first at or after its time), as the re-timing and ``warroom project`` move it: the
-    answer still holds until that event is out, never after it nor only until before it."""
+    with the event it holds until (:func:`~warroom.core.model.ending_event`, the first at or after its time), as
+    ``warroom project`` moves it: the answer still holds until that event is out, never after it nor only until
+    before it."""
     assert drill.variants is not None
     if drill.variants.jitter is None:
         return
@@ -225,8 +227,7 @@ def _jitter(drill: Drill, seed: int, data: dict[str, Any]) -> None:
         event["t"] = previous = max(t, previous)
     for probe in data["probes"]:
         for answer in probe.get("answers") or []:
-            after = next((i for i, t in enumerate(was) if answer.get("until") is not None and t >= answer["until"]),
-                         None)
+            after = ending_event(answer["until"], was) if answer.get("until") is not None else None
             if after is not None:  # never before the event before it, which came before it as written
                 floor = data["trace"][after - 1]["t"] if after else 0.0
                 answer["until"] = round(max(answer["until"] + data["trace"][after]["t"] - was[after], floor), 3)

@@ -28,29 +28,31 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.exports import ITEM_INDEX, call_form, message, message_fields, message_usage
+from warroom.importers.exports import (
+    ITEM_INDEX,
+    LANGCHAIN_TYPES,
+    call_form,
+    message,
+    message_fields,
+    message_usage,
+    token_pair,
+)
 
-#: LangChain's ``messages_to_dict`` types and the message classes ``dumpd`` names.
-_LANGCHAIN_TYPES = frozenset({"human", "ai", "tool", "system", "function", "chat", "AIMessageChunk"})
 _PYDANTIC_KINDS = frozenset({"request", "response"})
 #: AutoGen AgentChat's message types that repeat what the messages before them hold.
 _AUTOGEN_REPEATS = frozenset({"HandoffMessage", "ToolCallSummaryMessage"})
 
 
-def _langchain(item: Any) -> Any:
-    """The message in a LangChain message dict, or None when ``item`` is not one."""
+def _langchain(item: Any) -> bool:
+    """Whether ``item`` is a LangChain message dict: ``messages_to_dict``'s ``{"type", "data"}``, ``dumpd``'s
+    ``{"lc", "id", "kwargs"}``, or a message dict with its ``type`` and ``content``."""
     if not isinstance(item, dict) or "role" in item:
-        return None
-    kind = item.get("type")
-    if not isinstance(kind, str):  # a list or a mapping there: no type
-        kind = None
-    if isinstance(item.get("data"), dict) and kind in _LANGCHAIN_TYPES:  # messages_to_dict: {"type", "data"}
-        return item
+        return False
     if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(item.get("id"), list):
-        return item
-    if kind in _LANGCHAIN_TYPES and "content" in item:
-        return item
-    return None
+        return True
+    kind = item.get("type")
+    return isinstance(kind, str) and kind in LANGCHAIN_TYPES \
+        and (isinstance(item.get("data"), dict) or "content" in item)
 
 
 def _pydantic(item: Any) -> bool:
@@ -73,10 +75,8 @@ def is_framework_history(items: Any) -> bool:
 
 def framework_history(items: list[Any]) -> tuple[list[dict[str, Any]], str | None]:
     """The history ``items`` (:func:`is_framework_history`) as chat-completions messages, and the model named."""
-    langchain = [_langchain(m) for m in items]
-    if None not in langchain:
-        read = [m for m in langchain if m is not None]
-        return [_langchain_message(m) for m in read], _langchain_model(read)
+    if all(_langchain(m) for m in items):
+        return [_langchain_message(m) for m in items], _langchain_model(items)
     if all(_autogen(m) for m in items):
         return [m for i, item in enumerate(items) for m in _autogen_messages(i, item)], None
     out: list[dict[str, Any]] = []
@@ -107,8 +107,8 @@ def _langchain_message(item: Any) -> dict[str, Any]:
     if read.role == "tool":
         out["tool_call_id"] = read.call_id
         out["is_error"] = read.status == "error"  # a ToolMessage's status: a failed result
-    if (usage := message_usage(item)) is not None:  # an AIMessage's usage_metadata / response_metadata
-        out[RECORDED_USAGE] = {"input_tokens": usage[0], "output_tokens": usage[1]}
+    if (usage := usage_entry(message_usage(item))) is not None:  # an AIMessage's usage_metadata / response_metadata
+        out[RECORDED_USAGE] = usage
     return out
 
 
@@ -185,16 +185,24 @@ def _said(parts: list[Any]) -> dict[str, Any]:
 RECORDED_USAGE = "_recorded_usage"
 
 
+def usage_entry(tokens: tuple[int | None, int | None] | None) -> dict[str, int] | None:
+    """The ``(input, output)`` token counts a message records (read by
+    :func:`~warroom.importers.exports.token_pair`: two zeros are none recorded) as a drill's ``usage``; None when
+    either is not recorded."""
+    if tokens is None or tokens[0] is None or tokens[1] is None:
+        return None
+    return {"input_tokens": tokens[0], "output_tokens": tokens[1]}
+
+
 def _autogen_messages(i: int, item: dict[str, Any]) -> list[dict[str, Any]]:
     """One AutoGen AgentChat message as chat-completions messages (none for one that repeats others), each with
     its place in the file; the assistant's, with the ``models_usage`` its model call recorded."""
     out = _autogen_said(i, item)
     usage = item.get("models_usage")
-    if isinstance(usage, dict):
-        tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
-        counted = all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in tokens)
-        if counted and out and out[0]["role"] == "assistant":
-            out[0][RECORDED_USAGE] = {"input_tokens": tokens[0], "output_tokens": tokens[1]}
+    if isinstance(usage, dict) and out and out[0]["role"] == "assistant":
+        recorded = usage_entry(token_pair([(usage.get("prompt_tokens"), usage.get("completion_tokens"))]))
+        if recorded is not None:
+            out[0][RECORDED_USAGE] = recorded
     return out
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.chat._frameworks import RECORDED_USAGE, framework_history, is_framework_history
+from warroom.importers.chat._frameworks import RECORDED_USAGE, framework_history, is_framework_history, usage_entry
 from warroom.importers.chat._shapes import normalize, sharegpt, system_prompt
 from warroom.importers.exports import (
     ANSWERS_FIELD,
@@ -177,16 +177,10 @@ def _message(m: Any, where: str) -> Message:
     if role == "tool" and not (isinstance(answers, str) and answers):
         raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
     name = m.get("name") if isinstance(m.get("name"), str) else None
-    recorded = (m.get(RECORDED_USAGE) or _usage(message_usage(m))) if role == "assistant" else None
+    recorded = (m.get(RECORDED_USAGE) or usage_entry(message_usage(m))) if role == "assistant" else None
     return Message(role, message_text(m), calls, answers if role == "tool" else None, name,
                    error=m.get("is_error") is True, answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")),
                    usage=recorded if isinstance(recorded, dict) else None)
-
-
-def _usage(tokens: tuple[int, int] | None) -> dict[str, int] | None:
-    """Token counts a message recorded (OpenAI's or Anthropic's ``usage``, Gemini's ``usageMetadata``) as a drill's
-    ``usage``."""
-    return None if tokens is None else {"input_tokens": tokens[0], "output_tokens": tokens[1]}
 
 
 def _tool_call(c: Any, where: str) -> ToolCall:

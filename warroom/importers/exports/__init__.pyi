@@ -3,6 +3,7 @@
 from ._convert import Recorded, convert_export
 from ._gemini import gemini_answer, gemini_call, gemini_part, gemini_part_text
 from ._messages import (
+    LANGCHAIN_TYPES,
     Message,
     call_form,
     generation_info,
@@ -26,12 +27,14 @@ from ._values import (
     python_literal,
     read_values,
     recorded_prices,
+    returned_value,
     time_ns,
     token_pair,
     tool_arguments,
 )
 
 __all__ = [
+    "LANGCHAIN_TYPES",
     "ANSWERS_FIELD",
     "ITEM_INDEX",
     "MAX_EXPORT_BYTES",
@@ -62,6 +65,7 @@ __all__ = [
     "python_literal",
     "read_values",
     "recorded_prices",
+    "returned_value",
     "responses_messages",
     "root_ids",
     "time_ns",

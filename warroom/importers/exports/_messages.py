@@ -29,8 +29,10 @@ from warroom.importers.spans import Step, as_text
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
-#: ``messages_to_dict``'s types (``{"type", "data"}``): ``chat``, a ChatMessage, holds its role in its data.
-_DATA_TYPES = (*_ROLES, "chat")
+#: LangChain's message types: ``messages_to_dict``'s (``{"type", "data"}``) and a message dict's ``type``
+#: (``chat``, a ChatMessage, holds its role in its data); the one table of them (``import chat`` reads a history
+#: of such messages).
+LANGCHAIN_TYPES = frozenset({*_ROLES, "chat"})
 _THOUGHT_PARTS = ("thinking", "reasoning")
 #: A message's own fields holding its thinking, and their mark: Ollama's, and DeepSeek's and vLLM's.
 _THOUGHT_FIELDS = {"thinking": "thinking", "reasoning_content": "reasoning"}
@@ -208,7 +210,8 @@ def message_fields(item: dict[str, Any]) -> dict[str, Any]:
     is its own."""
     if _serialised(item):
         return dict(item["kwargs"])
-    if "role" not in item and isinstance(item.get("data"), dict) and item.get("type") in _DATA_TYPES:
+    kind = item.get("type")
+    if "role" not in item and isinstance(item.get("data"), dict) and isinstance(kind, str) and kind in LANGCHAIN_TYPES:
         return {**item["data"], "type": item["type"]}
     return item
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from warroom.core.files import record_json
 from warroom.importers.kit import TraceError, json_lines, parse_json, read_text
 from warroom.importers.spans import as_arguments, as_tokens
 
@@ -122,6 +123,25 @@ def tool_arguments(value: Any) -> dict[str, Any]:
 
 #: Longest text read as a Python literal (``ast.literal_eval`` of more is slow).
 MAX_LITERAL = 100_000
+
+
+def returned_value(value: Any, *, json_text: bool) -> Any:
+    """A tool's result a framework recorded as Python's ``str()`` of what the tool returned (the OpenAI Agents SDK's
+    function span ``output``, Agno's through OpenInference: ``{'status': 'ok', 'duplicates': []}``) as that list or
+    dict, so that a field path reaches it: a Python list or dict literal parsed (:func:`python_literal`); JSON text
+    parsed when ``json_text``, else kept as its text (the span importers keep it verbatim and read it by its value
+    later); JSON giving a key twice, other text and a value that is not text as they are."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text or text[0] not in "[{":
+        return value
+    try:
+        parsed = record_json(text)
+    except (ValueError, RecursionError):  # not JSON (or a key given twice): perhaps a Python literal
+        literal = python_literal(text)
+        return value if literal is None else literal
+    return parsed if json_text else value
 
 
 def python_literal(text: str) -> Any:

@@ -20,11 +20,12 @@ from warroom.importers.exports import (
     Recorded,
     attach_tools,
     read_values,
+    returned_value,
     time_ns,
     tool_arguments,
 )
 from warroom.importers.kit import TraceError, json_kind
-from warroom.importers.openai_agents._values import generation_step, response_step, span_error, tool_output, user_texts
+from warroom.importers.openai_agents._values import generation_step, response_step, span_error, user_texts
 from warroom.importers.spans import (
     AGENT,
     MODEL,
@@ -177,7 +178,7 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: b
     elif kind == "function":
         mark_tool(step, span, data.get("name"), None)
         step.arguments = tool_arguments(data.get("input"))
-        step.result = tool_output(data.get("output"))
+        step.result = returned_value(data.get("output"), json_text=True)
         if not ended and step.result is None and not step.error:
             step.result = UNFINISHED
         elif data.get("input") is None and data.get("output") is None and not step.error:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.core.files import DuplicateKey, record_json
 from warroom.importers.exports import (
     Message,
     error_text,
@@ -28,7 +27,6 @@ from warroom.importers.exports import (
     messages,
     model_messages,
     model_said,
-    python_literal,
     token_pair,
 )
 from warroom.importers.spans import MODEL, Step, as_text
@@ -50,24 +48,6 @@ def span_error(value: Any) -> str:
     else:
         text = message
     return error_text(text) or "error (no message)"
-
-
-def tool_output(value: Any) -> Any:
-    """A function span's ``output`` (``str()`` of the returned value) as the value: JSON text or a Python list or
-    dict literal (``[]``, ``{'refunds': []}``) parsed, other text kept; a value that is not text as it is."""
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    if not text or text[0] not in "[{":
-        return value
-    try:
-        return record_json(text)
-    except DuplicateKey:  # an object giving a key twice has no one reading: kept as its text, shown as recorded
-        return value
-    except (ValueError, RecursionError):  # not JSON: perhaps a Python literal
-        pass
-    literal = python_literal(text)
-    return value if literal is None else literal
 
 
 def _usage(usage: Any) -> tuple[int | None, int | None]:

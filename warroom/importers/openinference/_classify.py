@@ -21,7 +21,7 @@ from openinference.semconv.trace import (
 )
 
 from warroom.core.files import record_json
-from warroom.importers.exports import Message, part_text, python_literal
+from warroom.importers.exports import Message, part_text, returned_value
 from warroom.importers.openinference._values import json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
@@ -284,22 +284,8 @@ def _agent(span: Span, step: Step) -> None:
     mark_agent(step, span, name, _agent_input(a) if crewai is None else crewai[0])
     step.report = "" if crewai is None else crewai[1]
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
-    step.graph_parent = parent if parent and parent != step.name else None
+    step.graph_parent = parent or None  # its own name: none (spans' _graph_parents)
     step.graph_id = node or None
-
-
-def _python_result(value: Any) -> Any:
-    """A tool's output recorded as Python's ``str()`` of what it returned (Agno's instrumentor records every result
-    so: ``{'status': 'ok', 'duplicates': []}``) as that list or dict, so that a field path reaches it; JSON text
-    and any other value as they are."""
-    if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
-        return value
-    try:
-        record_json(value)
-    except (ValueError, RecursionError):
-        literal = python_literal(value)
-        return value if literal is None else literal
-    return value
 
 
 #: What OpenInference's instrumentations write in place of a value their ``TraceConfig`` hides
@@ -336,7 +322,8 @@ def classify(span: Span) -> Step:
             step.arguments = as_arguments(raw)
         step.arguments_hidden = SpanAttributes.INPUT_VALUE in masked and raw is None  # HIDE_INPUTS
         docs = _indexed(a, SpanAttributes.RETRIEVAL_DOCUMENTS, DocumentAttributes.DOCUMENT_CONTENT)
-        step.result = [v for _, v in docs] if docs else _python_result(a.get(SpanAttributes.OUTPUT_VALUE))
+        output = a.get(SpanAttributes.OUTPUT_VALUE)
+        step.result = [v for _, v in docs] if docs else returned_value(output, json_text=False)
         step.not_recorded = (((value is None and raw is None) or SpanAttributes.OUTPUT_VALUE in masked)
                              and step.result is None and not step.error and not span.error)  # HIDE_OUTPUTS alone too
         _handoff_tool(step)

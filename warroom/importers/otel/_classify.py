@@ -123,6 +123,7 @@ def classify(span: Span) -> Step:
         result: Any = a.get(ga.GEN_AI_TOOL_CALL_RESULT)
         result = result if result is not None else frameworks.tool_result(span)
         step.result = result if result is not None else legacy.tool_result(span)
+        step.result = frameworks.content_blocks(step.result) if frameworks.is_strands(span) else step.result
         step.not_recorded = not step.arguments and step.result is None and not step.error and not span.error
         step.hands_to = frameworks.handoff_call(step.tool, step.arguments)
     elif framework_agent is not None:

@@ -28,7 +28,7 @@ from typing import Any
 
 from warroom.core.files import record_json
 from warroom.importers.otel._messages import messages_text
-from warroom.importers.spans import Span, SpanEvent, as_arguments, as_text
+from warroom.importers.spans import Span, SpanEvent, as_arguments, as_text, parsed_json
 
 TRACELOOP_KIND, ENTITY_NAME = "traceloop.span.kind", "traceloop.entity.name"
 ENTITY_INPUT, ENTITY_OUTPUT = "traceloop.entity.input", "traceloop.entity.output"
@@ -126,6 +126,30 @@ def tool_result(span: Span) -> Any:
     None."""
     a = span.attributes
     return a.get(PYDANTIC_RESULT, a.get(ENTITY_OUTPUT))
+
+
+#: ``gen_ai.system`` (later ``gen_ai.provider.name``) on Strands Agents' spans.
+STRANDS = "strands-agents"
+
+
+def is_strands(span: Span) -> bool:
+    """A span Strands Agents wrote (its tool results are Bedrock Converse content blocks)."""
+    a = span.attributes
+    return STRANDS in (a.get("gen_ai.system"), a.get("gen_ai.provider.name"))
+
+
+def content_blocks(value: Any) -> Any:
+    """A Strands tool result out of its Bedrock Converse content blocks: the text of ``[{"text": str}, ...]``
+    joined by newlines, one ``[{"json": ...}]`` block's value; ``value`` as it is when it is anything else. Only
+    for Strands' spans: another producer's list of ``{"text": ...}`` objects is its tool's own result."""
+    blocks = parsed_json(value)
+    if not isinstance(blocks, list):
+        return value
+    if blocks and all(isinstance(b, dict) and len(b) == 1 and isinstance(b.get("text"), str) for b in blocks):
+        return "\n".join(b["text"] for b in blocks)
+    if len(blocks) == 1 and isinstance(blocks[0], dict) and blocks[0].keys() == {"json"}:
+        return blocks[0]["json"]
+    return value
 
 
 #: Google ADK's name for the span of the event that merges a turn's parallel tool responses.

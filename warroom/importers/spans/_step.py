@@ -162,12 +162,9 @@ def unwrap_result(value: Any) -> tuple[Any, bool]:
     ToolMessage (serialised ``{"lc": 1, "id": [..., "ToolMessage"], "kwargs": {...}}``, ``{"type": "tool", "data":
     {...}}`` or a plain ``{"type": "tool", "content": ...}``) is its ``content`` (``status: error`` a failure);
     LlamaIndex's ToolOutput (``{"content", "tool_name", "raw_input", "raw_output"}``) its ``raw_output``, the
-    tool's own result; a list of Bedrock Converse tool-result content blocks (``[{"text": ...}]``, ``{"json":
-    ...}``), as Strands Agents records every result, their text (one ``json`` block: its value). Anything else is
-    returned as it is."""
+    tool's own result. Anything else (a list too: Strands' content blocks are read by the otel importer, which
+    knows its spans) is returned as it is."""
     found = parsed_json(value)
-    if isinstance(found, list):
-        return _content_blocks(found, value), False
     if not isinstance(found, dict):
         return value, False
     serialised = isinstance(found.get("id"), list) and found["id"][-1:] == ["ToolMessage"]
@@ -180,16 +177,6 @@ def unwrap_result(value: Any) -> tuple[Any, bool]:
     if {"raw_output", "tool_name"} <= found.keys():
         return found["raw_output"], bool(found.get("is_error"))
     return value, False
-
-
-def _content_blocks(blocks: list[Any], value: Any) -> Any:
-    """The text of Bedrock Converse tool-result content blocks (each ``{"text": str}``), joined by newlines; one
-    ``{"json": ...}`` block's value; ``value`` when ``blocks`` is anything else."""
-    if blocks and all(isinstance(b, dict) and len(b) == 1 and isinstance(b.get("text"), str) for b in blocks):
-        return "\n".join(b["text"] for b in blocks)
-    if len(blocks) == 1 and isinstance(blocks[0], dict) and blocks[0].keys() == {"json"}:
-        return blocks[0]["json"]
-    return value
 
 
 def unwrap_arguments(value: Any) -> Any:
