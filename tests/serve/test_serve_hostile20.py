@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 
 import pytest
@@ -62,6 +63,29 @@ def test_the_ticker_waits_for_keys_on_their_way_to_the_app_and_only_for_them():
     clock.delivered(key)
     clock.received(time.monotonic() - 2.0)
     assert clock.tick_time(100.0, 90.0, False) == 100.0  # delivered: the ticker plays on to the present
+
+
+def test_a_relay_time_written_while_a_tick_reads_the_last_is_kept(monkeypatch):
+    """The driver's input thread writes the relay's time while the app's loop reads and clears the last one: the
+    newer time is kept for its key, not cleared with the one before."""
+    clock = KeyClock()
+    clock.received(time.monotonic() - 2.0)
+    monotonic = time.monotonic
+    newer = monotonic() - 1.0
+    writes: list[threading.Thread] = []
+
+    def reading() -> float:  # the input thread gets its turn in the middle of the tick
+        if not writes:
+            writes.append(threading.Thread(target=clock.received, args=(newer,)))
+            writes[0].start()
+            writes[0].join(0.2)
+        return monotonic()
+
+    monkeypatch.setattr(time, "monotonic", reading)
+    assert clock.tick_time(100.0, 90.0, True) == pytest.approx(98.0, abs=0.5)
+    writes[0].join()
+    monkeypatch.setattr(time, "monotonic", monotonic)
+    assert clock.tick_time(100.0, 90.0, True) == pytest.approx(99.0, abs=0.5)  # the newer key's time, not lost
 
 
 async def test_a_delayed_app_process_does_not_lengthen_the_stored_time_to_detect(tmp_path):

@@ -47,7 +47,8 @@ class KeyClock(Clock):
 
     def received(self, at: float) -> None:
         """The relay received the keys that follow at ``at`` (its :func:`time.monotonic`)."""
-        self._received = at
+        with self._lock:
+            self._received = at
 
     def posted(self, event: Message) -> None:
         """The driver posted the input event ``event`` to the app (its input thread)."""
@@ -74,15 +75,16 @@ class KeyClock(Clock):
         key's action). Only a relay's time at most :data:`MAX_KEY_WAIT` seconds old counts; never before ``last``,
         never after ``now``. The drill clock runs as much real time as ever, only the release of its events waits
         for the key: no tab gains time by it."""
-        at = self._received
-        if at is None:
-            return now
-        waited = time.monotonic() - at
-        if not 0.0 <= waited <= MAX_KEY_WAIT or (not at_key and not self._on_way):
-            self._received = None
-            return now
-        if at_key:
-            self._received = None
+        with self._lock:  # read and cleared at once: a newer relay's time the input thread writes meanwhile is kept
+            at = self._received
+            if at is None:
+                return now
+            waited = time.monotonic() - at
+            if not 0.0 <= waited <= MAX_KEY_WAIT or (not at_key and not self._on_way):
+                self._received = None
+                return now
+            if at_key:
+                self._received = None
         return min(max(now - waited, last if last is not None else now - waited), now)
 
 
