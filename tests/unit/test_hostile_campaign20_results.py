@@ -159,6 +159,23 @@ def test_two_windows_starting_a_drill_together_do_not_both_start_it(tmp_path: Pa
     assert len(journal_files(journals_dir(tmp_path))) == len(started)  # a refused start leaves no journal
 
 
+def test_a_killed_session_a_new_start_stores_is_told_to_its_trainee(tmp_path: Path, monkeypatch):
+    """A session killed mid-drill is recorded as abandoned by the next start of a drill (delivered before it begins),
+    which showed nobody what it stored: the trainee's next start of the war room says so, as for a session it
+    recovers itself."""
+    from warroom.store.journal import SessionRecorder
+    from warroom.tui.logic import Services
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drills_dir() / "staging-orders-reseed.yaml"
+    other = bundled_drills_dir() / "clickstream-backfill.yaml"
+    killed = SessionRecorder.start(tmp_path, "ann", path, load(path), mode="assessment")
+    killed.close()  # the process killed: the journal unfinished, its lock gone
+    Services(trainee="ann", data_dir=tmp_path, mode="assessment").start_session(other, load(other))
+    told = Services(trainee="ann", data_dir=tmp_path, mode="assessment").recover()
+    assert len(told) == 1 and killed.session_id in told[0], told
+
+
 def test_a_store_made_by_the_first_schema_7_is_summarised_after_its_upgrade(tmp_path: Path, monkeypatch):
     """Schema version 7 was first released (commit cd9c2a8c) without the partial index of the sessions that cannot
     be counted, which migration 7 was given 20 minutes later; a store made by that release, with sessions in it,

@@ -336,16 +336,23 @@ class Services:
         :func:`warroom.store.journal.recover_unfinished`.
         """
         from warroom.store.errors import StoreError
-        from warroom.store.journal import recover_unfinished, take_notices
-        from warroom.store.review import default_drill_resolver
+        from warroom.store.journal import take_notices
 
         notices = take_notices(self.data_dir, self.trainee)
         try:
-            recovered = recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs),
-                                           trainee=self.trainee, shown_to=self.trainee)  # fmt: skip
+            recovered = self._recover_unfinished(shown_to=self.trainee)
         except (StoreError, OSError) as exc:
             return [*notices, f"Cannot recover unfinished sessions: {exc}"]
         return [*notices, *(str(r) for r in recovered)]
+
+    def _recover_unfinished(self, *, shown_to: str | None) -> list[Any]:
+        """This trainee's unfinished journals recovered or delivered (:func:`warroom.store.journal.recover_unfinished`);
+        what is not shown to ``shown_to`` now is kept as a notice for the trainee's next start."""
+        from warroom.store.journal import recover_unfinished
+        from warroom.store.review import default_drill_resolver
+
+        return recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs), trainee=self.trainee,
+                                  shown_to=shown_to)  # fmt: skip
 
     def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
         """Start recording a session of ``drill`` for the trainee, in :attr:`session_mode` (the bundled tutorial, in
@@ -420,14 +427,12 @@ class Services:
         attempt by the order the store stores it, so one queued, its debrief seen, then stored after a later session
         of its drill made that later one, played knowing the answer, the trial. Whatever cannot be stored yet stays
         queued, before the new session in the order ``warroom store sync`` keeps (their journals' names). Called
-        again before a session is stored (a store back during the session)."""
+        again before a session is stored (a store back during the session). Nothing is shown to the trainee here:
+        what was stored (a killed session recorded as abandoned) or set aside is told at their next start."""
         from warroom.store.errors import StoreError
-        from warroom.store.journal import recover_unfinished
-        from warroom.store.review import default_drill_resolver
 
         try:
-            recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs), trainee=self.trainee,
-                               shown_to=self.trainee)  # fmt: skip
+            self._recover_unfinished(shown_to=None)
         except (StoreError, OSError):  # the store still out of reach: the new session queues behind them
             pass
 
