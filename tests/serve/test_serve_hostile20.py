@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import time
 
@@ -277,3 +278,35 @@ async def test_a_tab_whose_app_process_cannot_start_for_want_of_open_files_is_to
     assert record.getMessage() == (
         "the app process of the tab of 'Ada Lovelace' could not start: Too many open files: this host has no open "
         "file, process or memory left for it (raise its limits, ulimit -n and ulimit -u, or lower --max-sessions)")
+
+
+@pytest.mark.parametrize("error", ["ENOENT", "EACCES"])
+async def test_an_app_process_that_cannot_start_for_another_reason_is_no_host_out_of_resources(monkeypatch, error):
+    """Only a host out of open files, processes or memory is said so: a missing interpreter (ENOENT) or one not
+    allowed to run (EACCES) was logged as "no open file, process or memory left" too; it is raised, a served
+    session's failure, as before."""
+    import errno
+
+    from warroom.serve._tab import TabService, start_app
+
+    async def cannot(*_: object, **__: object) -> None:
+        raise OSError(getattr(errno, error), os.strerror(getattr(errno, error)))
+
+    monkeypatch.setattr(asyncio, "create_subprocess_shell", cannot)
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    class Tab:
+        def __init__(self) -> None:
+            self.closed: list[object] = []
+
+        async def close(self, **how: object) -> None:
+            self.closed.append(how)
+
+    tab = Tab()
+    service = TabService("warroom", write_bytes=nothing, write_str=nothing, close=nothing, download_manager=None)
+    with pytest.raises(OSError) as raised:
+        await start_app(tab, service, 80, 24, "the tab of 'Ada Lovelace'")  # type: ignore[arg-type]
+    assert raised.value.errno == getattr(errno, error)
+    assert tab.closed == []  # not told "could not start here" (the session's end closes it, as for any failure)
