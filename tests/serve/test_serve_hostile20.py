@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import threading
 import time
 
 import pytest
 from aiohttp import WSMessage, WSMsgType
+from textual import events
 from textual.clock import MockClock
 
 from warroom.core.library import bundled_drills_dir
@@ -51,12 +54,39 @@ def test_the_ticker_waits_for_keys_on_their_way_to_the_app_and_only_for_them():
     clock.received(time.monotonic() - 2.0)  # keys read, but no input event made of them (a reply the app keeps)
     assert clock.tick_time(100.0, 90.0, False) == 100.0  # the drill clock never waits on them
     clock.received(time.monotonic() - 2.0)
-    clock.posted()  # a key on its way to the app
+    key = events.Key("e", "e")
+    clock.posted(key)  # a key on its way to the app
     assert clock.tick_time(100.0, 90.0, False) == pytest.approx(98.0, abs=0.5)
     assert clock.tick_time(100.0, 90.0, True) == pytest.approx(98.0, abs=0.5)  # still the key's time
-    clock.delivered()
+    clock.delivered(events.Key("e", "e"))  # a key the driver did not post (one a dialog gave again) never counted
+    clock.received(time.monotonic() - 2.0)
+    assert clock.tick_time(100.0, 90.0, False) == pytest.approx(98.0, abs=0.5)
+    clock.delivered(key)
     clock.received(time.monotonic() - 2.0)
     assert clock.tick_time(100.0, 90.0, False) == 100.0  # delivered: the ticker plays on to the present
+
+
+def test_a_relay_time_written_while_a_tick_reads_the_last_is_kept(monkeypatch):
+    """The driver's input thread writes the relay's time while the app's loop reads and clears the last one: the
+    newer time is kept for its key, not cleared with the one before."""
+    clock = KeyClock()
+    clock.received(time.monotonic() - 2.0)
+    monotonic = time.monotonic
+    newer = monotonic() - 1.0
+    writes: list[threading.Thread] = []
+
+    def reading() -> float:  # the input thread gets its turn in the middle of the tick
+        if not writes:
+            writes.append(threading.Thread(target=clock.received, args=(newer,)))
+            writes[0].start()
+            writes[0].join(0.2)
+        return monotonic()
+
+    monkeypatch.setattr(time, "monotonic", reading)
+    assert clock.tick_time(100.0, 90.0, True) == pytest.approx(98.0, abs=0.5)
+    writes[0].join()
+    monkeypatch.setattr(time, "monotonic", monotonic)
+    assert clock.tick_time(100.0, 90.0, True) == pytest.approx(99.0, abs=0.5)  # the newer key's time, not lost
 
 
 async def test_a_delayed_app_process_does_not_lengthen_the_stored_time_to_detect(tmp_path):
@@ -79,10 +109,12 @@ async def test_a_delayed_app_process_does_not_lengthen_the_stored_time_to_detect
         await pilot.pause()
         clock.set_time(16.0)  # the app process, stopped 3 s, reads the key `e` the relay received at 13.0
         clock.received(time.monotonic() - 3.0)
-        clock.posted()
+        key = events.Key("e", "e")
+        clock.posted(key)
         live.tick(at_key=False)  # its ticker, due meanwhile, does not play the wait before the key
         assert live.replay.now == 13.0
-        await pilot.press("e")  # the escalation's dialog (practice: the drill clock stops at the key)
+        app.post_message(key)  # the escalation's dialog (practice: the drill clock stops at the key)
+        await pilot.pause()
         await pilot.press(*"s1", "tab", "tab")
         if "e04" not in app.screen.cites:  # type: ignore[attr-defined]
             await pilot.press(*"e04", "space")
@@ -246,3 +278,35 @@ async def test_a_tab_whose_app_process_cannot_start_for_want_of_open_files_is_to
     assert record.getMessage() == (
         "the app process of the tab of 'Ada Lovelace' could not start: Too many open files: this host has no open "
         "file, process or memory left for it (raise its limits, ulimit -n and ulimit -u, or lower --max-sessions)")
+
+
+@pytest.mark.parametrize("error", ["ENOENT", "EACCES"])
+async def test_an_app_process_that_cannot_start_for_another_reason_is_no_host_out_of_resources(monkeypatch, error):
+    """Only a host out of open files, processes or memory is said so: a missing interpreter (ENOENT) or one not
+    allowed to run (EACCES) was logged as "no open file, process or memory left" too; it is raised, a served
+    session's failure, as before."""
+    import errno
+
+    from warroom.serve._tab import TabService, start_app
+
+    async def cannot(*_: object, **__: object) -> None:
+        raise OSError(getattr(errno, error), os.strerror(getattr(errno, error)))
+
+    monkeypatch.setattr(asyncio, "create_subprocess_shell", cannot)
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    class Tab:
+        def __init__(self) -> None:
+            self.closed: list[object] = []
+
+        async def close(self, **how: object) -> None:
+            self.closed.append(how)
+
+    tab = Tab()
+    service = TabService("warroom", write_bytes=nothing, write_str=nothing, close=nothing, download_manager=None)
+    with pytest.raises(OSError) as raised:
+        await start_app(tab, service, 80, 24, "the tab of 'Ada Lovelace'")  # type: ignore[arg-type]
+    assert raised.value.errno == getattr(errno, error)
+    assert tab.closed == []  # not told "could not start here" (the session's end closes it, as for any failure)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from textual import events
 from textual.clock import MockClock
 
 from warroom.core.model import ActionKind
@@ -50,7 +51,10 @@ class MockKeyClock(KeyClock, MockClock):
     """The served app's clock on a mock clock's time (the relay's times are real :func:`time.monotonic` ones)."""
 
 
-async def test_a_served_assessment_escalation_is_timed_when_the_relay_received_its_confirming_key(tmp_path):
+@pytest.mark.parametrize("ticker_in_gap", [False, True])
+async def test_a_served_assessment_escalation_is_timed_when_the_relay_received_its_confirming_key(
+    tmp_path, ticker_in_gap
+):
     """In a browser tab the confirming key counts from when the server's relay received it (warroom.tui.app's
     ``KeyClock``), not from when the app process read it, nor from the drill clock's last tick."""
     services = Services(trainee="ann", data_dir=tmp_path / "data", mode="assessment")
@@ -71,8 +75,19 @@ async def test_a_served_assessment_escalation_is_timed_when_the_relay_received_i
         await pilot.press("enter")
         clock.set_time(16.0)  # the app reads `y` at 16.0; the relay received it at 15.0
         clock.received(time.monotonic() - 1.0)
-        clock.posted()
-        await pilot.press("y")
+        key = events.Key("y", "y")
+        clock.posted(key)  # as the served app's driver does
+        if ticker_in_gap:  # the drill clock's ticker fires once the app has handed `y` to the dialog, before it acts
+            target = app.focused or app.screen
+            handle = target.on_event
+
+            async def late(event: events.Event) -> None:
+                if event is key:
+                    live.tick(at_key=False)
+                await handle(event)
+
+            target.on_event = late  # type: ignore[method-assign]
+        app.post_message(key)
         await until(pilot, lambda: live.replay.contained, "escalated")
         escalations = [a.t for a in live.replay.actions if a.kind is ActionKind.ESCALATE]
     assert escalations == [pytest.approx(15.0, abs=0.2)], escalations

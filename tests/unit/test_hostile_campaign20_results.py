@@ -117,6 +117,65 @@ def test_a_second_session_of_a_drill_cannot_start_while_the_first_is_still_playe
     services.start_session(path, load(path))  # once the first has ended: a replay, as any
 
 
+def test_two_windows_starting_a_drill_together_do_not_both_start_it(tmp_path: Path, monkeypatch):
+    """The check for a live session of the drill ran before the new journal was created and locked: two windows
+    started together both passed it, and both played the drill (their trainee chose which attempt counts). It is
+    made again once the journal is locked: a start that finds another live session of the drill removes its own
+    journal and refuses."""
+    import threading
+
+    from warroom.store.datadir import journal_files, journals_dir
+    from warroom.store.journal import SessionRecorder, sessions_in_progress
+    from warroom.tui.logic import Services, SessionUnavailable
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drills_dir() / "staging-orders-reseed.yaml"
+    together = threading.Barrier(2, timeout=30)
+    start = SessionRecorder.start
+
+    def start_together(*args, **kwargs):  # type: ignore[no-untyped-def]
+        together.wait()  # both windows passed the first check
+        return start(*args, **kwargs)
+
+    monkeypatch.setattr(SessionRecorder, "start", start_together)
+    started: list[object] = []
+    refused: list[str] = []
+
+    def window() -> None:
+        try:
+            started.append(Services(trainee="ann", data_dir=tmp_path, mode="assessment").start_session(path,
+                                                                                                      load(path)))
+        except SessionUnavailable as exc:
+            refused.append(str(exc))
+
+    threads = [threading.Thread(target=window) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(started) <= 1 and len(started) + len(refused) == 2, (started, refused)
+    assert all("another window" in message for message in refused)
+    assert sessions_in_progress(tmp_path, "ann") == len(started)
+    assert len(journal_files(journals_dir(tmp_path))) == len(started)  # a refused start leaves no journal
+
+
+def test_a_killed_session_a_new_start_stores_is_told_to_its_trainee(tmp_path: Path, monkeypatch):
+    """A session killed mid-drill is recorded as abandoned by the next start of a drill (delivered before it begins),
+    which showed nobody what it stored: the trainee's next start of the war room says so, as for a session it
+    recovers itself."""
+    from warroom.store.journal import SessionRecorder
+    from warroom.tui.logic import Services
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drills_dir() / "staging-orders-reseed.yaml"
+    other = bundled_drills_dir() / "clickstream-backfill.yaml"
+    killed = SessionRecorder.start(tmp_path, "ann", path, load(path), mode="assessment")
+    killed.close()  # the process killed: the journal unfinished, its lock gone
+    Services(trainee="ann", data_dir=tmp_path, mode="assessment").start_session(other, load(other))
+    told = Services(trainee="ann", data_dir=tmp_path, mode="assessment").recover()
+    assert len(told) == 1 and killed.session_id in told[0], told
+
+
 def test_a_store_made_by_the_first_schema_7_is_summarised_after_its_upgrade(tmp_path: Path, monkeypatch):
     """Schema version 7 was first released (commit cd9c2a8c) without the partial index of the sessions that cannot
     be counted, which migration 7 was given 20 minutes later; a store made by that release, with sessions in it,

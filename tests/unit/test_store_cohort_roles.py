@@ -373,3 +373,33 @@ def test_a_refused_login_role_is_told_the_grant_of_an_unquoted_mixed_case_schema
     assert refused.exit_code == 1
     said = " ".join(refused.output.split())
     assert f"GRANT warroom_trainee_{schema}, or warroom_facilitator_{schema}, TO it" in said, said
+
+
+def test_a_stores_group_roles_are_those_read_when_it_was_opened(tmp_path: Path):
+    """``group_roles`` queried the catalogs again, though the store read its roles when it was opened: after a
+    statement refused inside a transaction (the catalogs unreadable) it named the documented pair, not the store's
+    own roles. The callers guarded against that query; the roles are now the store's, read once."""
+    import sqlite3
+
+    from warroom.store.backends import DEFAULT_ROLES, POSTGRESQL, Roles, group_roles
+    from warroom.store.results import ResultsStore
+
+    own = Roles("warroom_trainee_k1", "warroom_facilitator_k1")
+
+    class Failed:  # a transaction refused: no statement runs any more
+        def execute(self, *_: object) -> None:
+            raise sqlite3.OperationalError("current transaction is aborted")
+
+    class Db:
+        conn = Failed()
+        errors = (sqlite3.OperationalError,)
+        roles = own
+
+    class Store:
+        db = Db()
+        dialect = POSTGRESQL
+        location = "postgresql://class"
+
+    assert group_roles(Store()) == own  # type: ignore[arg-type]
+    with ResultsStore(tmp_path) as store:
+        assert group_roles(store) == DEFAULT_ROLES  # a SQLite store: the documented pair

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -622,15 +623,23 @@ async def _relay(websocket: Any, service: AppService, budget: InputBudget, seque
             await _to_app(service.focus())
 
 
+#: The errors of an app process that could not start because this host ran out of open files, processes or memory.
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM})
+
+
 async def start_app(websocket: web.WebSocketResponse, service: TabService, width: int, height: int,
                     who: str = "a tab") -> bool:  # fmt: skip
     """Start the tab's app process; False when this host cannot start one (no open file, process or memory left for
-    it: ``EMFILE``, ``EAGAIN``, ``ENOMEM``), said in one line of the log and to the tab, whose connection is closed
-    with :data:`COULD_NOT_START`. It was a traceback in the log ("a served session failed") and a tab closed as
-    normal, "Session ended." with nothing said, for each tab opened while the host's open files ran out."""
+    it: ``EMFILE``, ``ENFILE``, ``EAGAIN``, ``ENOMEM``), said in one line of the log and to the tab, whose
+    connection is closed with :data:`COULD_NOT_START`. It was a traceback in the log ("a served session failed") and
+    a tab closed as normal, "Session ended." with nothing said, for each tab opened while the host's open files ran
+    out. Any other OSError (an interpreter missing, ``ENOENT``; one not allowed to run, ``EACCES``) is no such
+    limit: it is raised, a served session's failure (its server's log says which)."""
     try:
         await service.start(width, height)
     except OSError as exc:
+        if exc.errno not in _OUT_OF_RESOURCES:
+            raise
         log.warning("the app process of %s could not start: %s: this host has no open file, process or memory left "
                     "for it (raise its limits, ulimit -n and ulimit -u, or lower --max-sessions)", who,
                     exc.strerror or exc)  # fmt: skip

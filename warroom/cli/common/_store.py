@@ -127,10 +127,10 @@ def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> No
     try:
         with store_errors():
             login_role = own_sessions_only(store)
-            roles = group_roles(store) if login_role is not None else None  # read only for a message
+            roles = group_roles(store)
     finally:
         store.close()
-    if login_role is None or roles is None:
+    if login_role is None:
         return  # a login role that may store any trainee's sessions
     for trainee in trainees if trainees is not None else [settings.trainee]:
         refused = trainee_refused(login_role, trainee, roles)

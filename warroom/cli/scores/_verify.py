@@ -29,7 +29,7 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
         return
     with store, store_errors():
         login_role = own_sessions_only(store)  # a trainee role may not record verdicts (nor change any)
-        trainees = group_roles(store).shown().trainee if login_role is not None else None  # named only then
+        trainees = group_roles(store).shown().trainee
         resolver = default_drill_resolver(settings.drill_dirs)
         with file_progress(store.count(**filters.as_kwargs()), "verifying sessions") as done:
             results = verify_sessions(store, resolver, **filters.as_kwargs(), record=login_role is None, done=done)

@@ -24,7 +24,6 @@ from warroom.store.backends._role_names import (
     DEFAULT_SCHEMA,
     Roles,
     cohort_roles,
-    connection_roles,
     ident,
     literal,
     roles_for,
@@ -41,6 +40,8 @@ class _Connection(Protocol):
     @property
     def errors(self) -> tuple[type[BaseException], ...]: ...
     def error(self, exc: BaseException) -> StoreError: ...
+    @property
+    def roles(self) -> Roles: ...
 
 
 class OpenStore(Protocol):
@@ -364,11 +365,9 @@ def shared_with(store: OpenStore) -> tuple[Roles, list[str]] | None:
 
 
 def group_roles(store: OpenStore) -> Roles:
-    """The group roles a login role of the store needs (:func:`._role_names.connection_roles`); the documented pair
-    for a SQLite store."""
-    if store.dialect.name != "postgresql":
-        return DEFAULT_ROLES
-    return connection_roles(store.db.conn, store.db.errors)
+    """The group roles a login role of the store needs (:func:`._role_names.connection_roles`, read when the store
+    was opened: no query); the documented pair for a SQLite store."""
+    return store.db.roles
 
 
 _OWN_ONLY = """SELECT current_user,

@@ -110,8 +110,16 @@ class StoreConnection:
     #: The open connection (``sqlite3.Connection``, or :class:`~warroom.store.backends.PgConnection`).
     conn: Any
     #: A PostgreSQL store's group roles (:class:`~warroom.store.backends.Roles`), read once it is open, for the
-    #: messages naming what to GRANT.
+    #: messages naming what to GRANT (:attr:`roles`).
     _roles: Any = None
+
+    @property
+    def roles(self) -> Any:
+        """The store's group roles (:class:`~warroom.store.backends.Roles`), as read when it was opened (no query:
+        a transaction refused since cannot read the catalogs); the documented pair for a SQLite store."""
+        from warroom.store.backends import DEFAULT_ROLES
+
+        return self._roles if self._roles is not None else DEFAULT_ROLES
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
         from warroom.store.datadir import data_dir_problem

@@ -17,14 +17,16 @@ from typing import Any
 from textual import events, on
 from textual.binding import Binding
 from textual.clock import Clock
+from textual.errors import NoWidget
 from textual.screen import Screen
+from textual.widget import Widget
 
 from warroom.core.play import Replay
 from warroom.core.settings import KEY_TRACE_ENV, trace_key
 from warroom.tui import flow
 from warroom.tui.app._look import WarroomLook
 from warroom.tui.app._notices import DialogAwareNotices
-from warroom.tui.app._relayed import KeyClock, relayed_driver_class
+from warroom.tui.app._relayed import KeyClock, relayed_driver_class, when_handled
 from warroom.tui.app._terminal import ExitGuard, guard_app
 from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
 from warroom.tui.room import TutorialScreen, WarRoomScreen
@@ -101,10 +103,30 @@ class WarroomApp(DialogAwareNotices, WarroomLook):
             screens = " > ".join(type(s).__name__ for s in self.screen_stack)
             state = f"; {self.screen.state_line()}" if isinstance(self.screen, PickerScreen) else ""
             trace_key("app", f"{what}: focus {self.focused!r}, screens {screens}{state}")
+        clock = self.clock
+        relayed = isinstance(clock, KeyClock) and clock.on_way(event)
+        target = self._input_target(event) if relayed else None
         await super().on_event(event)
-        if isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded \
-                and isinstance(self.clock, KeyClock):
-            self.clock.delivered()  # the keys the relay timed have reached the app: the drill clock's ticker goes on
+        if relayed and isinstance(clock, KeyClock):
+            # the keys the relay timed have been acted on: the drill clock's ticker goes on (not when merely handed
+            # to their widget, which acts on them later: a ticker due in between played the key's wait)
+            if target is not None and event.is_forwarded:
+                when_handled(target, lambda: clock.delivered(event))
+            else:
+                clock.delivered(event)
+
+    def _input_target(self, event: events.Event) -> Widget | None:
+        """The widget an input event from the driver is handed to (for a key: the focus, or the screen)."""
+        if isinstance(event, (events.Key, events.Paste)):
+            return self.focused or self.screen
+        if isinstance(event, events.MouseEvent):
+            if self.mouse_captured is not None:
+                return self.mouse_captured
+            try:
+                return self.get_widget_at(event.x, event.y)[0]
+            except NoWidget:
+                return self.screen
+        return self.screen
 
     def on_mount(self) -> None:
         self.watch_dialogs()

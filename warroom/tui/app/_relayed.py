@@ -18,10 +18,12 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual import events
 from textual.clock import Clock
+from textual.dom import DOMNode
 from textual.message import Message
 
 from warroom.core.settings import KEYS_RECEIVED_META
@@ -39,22 +41,31 @@ class KeyClock(Clock):
     def __init__(self) -> None:
         super().__init__()
         self._received: float | None = None
-        self._on_way = 0
+        #: The input events the driver posted that the app has not handled yet, by id (kept alive till then).
+        self._on_way: dict[int, Message] = {}
         self._lock = threading.Lock()  # the driver's input thread and the app's loop both count
 
     def received(self, at: float) -> None:
         """The relay received the keys that follow at ``at`` (its :func:`time.monotonic`)."""
-        self._received = at
-
-    def posted(self) -> None:
-        """The driver posted an input event to the app (its input thread)."""
         with self._lock:
-            self._on_way += 1
+            self._received = at
 
-    def delivered(self) -> None:
-        """The app has handled an input event (its loop)."""
+    def posted(self, event: Message) -> None:
+        """The driver posted the input event ``event`` to the app (its input thread)."""
         with self._lock:
-            self._on_way = max(self._on_way - 1, 0)
+            self._on_way[id(event)] = event
+
+    def delivered(self, event: Message) -> None:
+        """The app has handled the input event ``event`` (its loop); one the driver did not post (a key a dialog gave
+        the app again, a mouse-up the app made) never counted."""
+        with self._lock:
+            if self._on_way.get(id(event)) is event:
+                del self._on_way[id(event)]
+
+    def on_way(self, event: Message) -> bool:
+        """Whether ``event`` is one the driver posted that the app has not handled yet."""
+        with self._lock:
+            return self._on_way.get(id(event)) is event
 
     def tick_time(self, now: float, last: float | None, at_key: bool) -> float:
         """The time (of this clock, read as ``now``) the drill clock goes up to at a tick, ``last`` being its last
@@ -64,16 +75,36 @@ class KeyClock(Clock):
         key's action). Only a relay's time at most :data:`MAX_KEY_WAIT` seconds old counts; never before ``last``,
         never after ``now``. The drill clock runs as much real time as ever, only the release of its events waits
         for the key: no tab gains time by it."""
-        at = self._received
-        if at is None:
-            return now
-        waited = time.monotonic() - at
-        if not 0.0 <= waited <= MAX_KEY_WAIT or (not at_key and self._on_way == 0):
-            self._received = None
-            return now
-        if at_key:
-            self._received = None
+        with self._lock:  # read and cleared at once: a newer relay's time the input thread writes meanwhile is kept
+            at = self._received
+            if at is None:
+                return now
+            waited = time.monotonic() - at
+            if not 0.0 <= waited <= MAX_KEY_WAIT or (not at_key and not self._on_way):
+                self._received = None
+                return now
+            if at_key:
+                self._received = None
         return min(max(now - waited, last if last is not None else now - waited), now)
+
+
+def when_handled(node: DOMNode, done: Callable[[], object]) -> None:
+    """Call ``done`` once the messages already posted to ``node`` have been handled, and those of them that bubble
+    by every node above it up to the app: an input event the app hands on is only queued for its widget, which (and
+    whose parents, and the app's non-priority bindings) acts on it later. A node that closed in between (a dialog
+    the key dismissed) is passed over."""
+    chain: list[DOMNode] = [node]
+    while (parent := chain[-1].parent) is not None:
+        chain.append(parent)
+
+    def hop(at: int) -> None:
+        while at < len(chain):
+            if chain[at].call_later(hop, at + 1):
+                return
+            at += 1
+        done()
+
+    hop(0)
 
 
 def relayed_driver_class(app: Any, clock: KeyClock) -> type | None:
@@ -88,7 +119,7 @@ def relayed_driver_class(app: Any, clock: KeyClock) -> type | None:
     class RelayedDriver(base):  # type: ignore[misc, valid-type]
         def process_message(self, message: Message) -> None:
             if isinstance(message, (events.InputEvent, events.Paste)):
-                clock.posted()
+                clock.posted(message)
             super().process_message(message)
 
         def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:

@@ -336,16 +336,23 @@ class Services:
         :func:`warroom.store.journal.recover_unfinished`.
         """
         from warroom.store.errors import StoreError
-        from warroom.store.journal import recover_unfinished, take_notices
-        from warroom.store.review import default_drill_resolver
+        from warroom.store.journal import take_notices
 
         notices = take_notices(self.data_dir, self.trainee)
         try:
-            recovered = recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs),
-                                           trainee=self.trainee, shown_to=self.trainee)  # fmt: skip
+            recovered = self._recover_unfinished(shown_to=self.trainee)
         except (StoreError, OSError) as exc:
             return [*notices, f"Cannot recover unfinished sessions: {exc}"]
         return [*notices, *(str(r) for r in recovered)]
+
+    def _recover_unfinished(self, *, shown_to: str | None) -> list[Any]:
+        """This trainee's unfinished journals recovered or delivered (:func:`warroom.store.journal.recover_unfinished`);
+        what is not shown to ``shown_to`` now is kept as a notice for the trainee's next start."""
+        from warroom.store.journal import recover_unfinished
+        from warroom.store.review import default_drill_resolver
+
+        return recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs), trainee=self.trainee,
+                                  shown_to=shown_to)  # fmt: skip
 
     def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
         """Start recording a session of ``drill`` for the trainee, in :attr:`session_mode` (the bundled tutorial, in
@@ -362,9 +369,9 @@ class Services:
         from warroom.tui.logic._lessons import is_tutorial
 
         tutorial = is_tutorial(DrillEntry(Path(drill_path), drill))
-        if not tutorial:
-            self._refuse_second_at_once(drill)
+        if not tutorial:  # (delivered first: that may wait on the store, while another window starts the drill)
             self._deliver_queued()
+            self._refuse_second_at_once(drill)
         mode = TUTORIAL_MODE if tutorial else self.session_mode
         forced = PlayedAs.SIGNAL if tutorial else PlayedAs(self.played_as) if self.played_as else None
         rate = self.drill_set.model.noise_rate if self.drill_set is not None else None
@@ -380,11 +387,26 @@ class Services:
                 seed=self.seed,
                 trial=Trial(forced, rate, chosen=not tutorial and (self.seed is not None or bool(self.played_as))),
             )
+            if not tutorial:
+                self._started_alone(recorder, drill)
             return StoreRecorder(recorder, before_finish=None if tutorial else self._deliver_queued)
         except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
 
-    def _refuse_second_at_once(self, drill: Drill) -> None:
+    def _started_alone(self, recorder: Any, drill: Drill) -> None:
+        """Check again, the new session's journal created and locked: two windows that started the drill together
+        both passed the check before it; while another of its sessions is live, the new journal is removed (before
+        its lock is let go, so that no start takes it for a killed session to recover) and the start refused."""
+        try:
+            self._refuse_second_at_once(drill, own=1)
+        except SessionUnavailable:
+            try:
+                recorder.journal_path.unlink(missing_ok=True)
+            finally:
+                recorder.close()
+            raise
+
+    def _refuse_second_at_once(self, drill: Drill, *, own: int = 0) -> None:
         """Raise :class:`SessionUnavailable` while a session of ``drill`` by this trainee is being played from the
         data directory (another window, its journal held by a live process): a trainee's first attempt is the
         session the store stores first, so two at once let them choose which counts (end the one that went well,
@@ -392,7 +414,7 @@ class Services:
         from warroom.core.text import shown_id
         from warroom.store.journal import sessions_in_progress
 
-        if sessions_in_progress(self.data_dir, self.trainee, drill.id):
+        if sessions_in_progress(self.data_dir, self.trainee, drill.id) > own:  # ``own``: this start's journal
             raise SessionUnavailable(
                 f"a session of drill {shown_id(drill.id)} by {shown_id(self.trainee)} is being played in another "
                 "window (or browser tab): finish or quit it first, then start the drill again (two sessions of one "
@@ -405,14 +427,12 @@ class Services:
         attempt by the order the store stores it, so one queued, its debrief seen, then stored after a later session
         of its drill made that later one, played knowing the answer, the trial. Whatever cannot be stored yet stays
         queued, before the new session in the order ``warroom store sync`` keeps (their journals' names). Called
-        again before a session is stored (a store back during the session)."""
+        again before a session is stored (a store back during the session). Nothing is shown to the trainee here:
+        what was stored (a killed session recorded as abandoned) or set aside is told at their next start."""
         from warroom.store.errors import StoreError
-        from warroom.store.journal import recover_unfinished
-        from warroom.store.review import default_drill_resolver
 
         try:
-            recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs), trainee=self.trainee,
-                               shown_to=self.trainee)  # fmt: skip
+            self._recover_unfinished(shown_to=None)
         except (StoreError, OSError):  # the store still out of reach: the new session queues behind them
             pass
 

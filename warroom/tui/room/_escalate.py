@@ -25,7 +25,7 @@ from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent, split_cite
-from warroom.tui.render import shown_line
+from warroom.tui.render import literal_line, shown_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
 from warroom.tui.widgets import Dialog, TextInput, key_prose, mouse_buttons
@@ -404,8 +404,7 @@ class EscalateScreen(Dialog["EscalationChoice | None"]):
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
         named = shown_line(self.labels[step_id]) if step_id in self.labels else f"step {shown_line(step_id)}"
         question = Text(f"Escalate {named} to the planner?", style="bold")
-        title = shown_line(title)
-        question.append("\n" + (title if len(title) <= self.TITLE_SHOWN else title[: self.TITLE_SHOWN - 1] + "…"))
+        question.append("\n").append(literal_line(title, limit=self.TITLE_SHOWN))
         cited = "citing " + (self._cites_named(cites) if cites else "no event") + " · "
         question.append("\n" + cited, style="")
         question.append(f"reason: {shown_line(reason)}" if reason else "no reason given", style="italic")

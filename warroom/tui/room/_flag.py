@@ -39,9 +39,9 @@ class FlagScreen(Dialog["str | None"]):
 
     @on(Input.Submitted, "#flag-note")
     def submit(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
+        self.action_flag()
 
     def action_flag(self) -> None:
-        """The Flag button: as enter in the note."""
+        """Flag with the note (enter in it, or the Flag button)."""
         self.dismiss(self.query_one("#flag-note", Input).value.strip())
 

@@ -26,6 +26,7 @@ from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.expand_tabs import expand_tabs_inline
 from textual.geometry import Offset, Region
+from textual.widget import Widget
 from textual.widgets import Input, TextArea
 from textual.widgets.input import Selection
 from textual.widgets.text_area import Document, DocumentNavigator, EditResult, Location, WrappedDocument
@@ -118,21 +119,23 @@ class TextInput(Input):
         screen beneath (:meth:`~warroom.tui.widgets.Dialog.held`), never a character of the answer: the key is
         stopped and its default (the field's own handling, which runs after this one) prevented. An editing key
         runs at once, in the order typed (:meth:`edit`)."""
-        from warroom.tui.widgets._dialogs import Dialog
-
-        if (isinstance(self.screen, Dialog) and self.screen.held(self.id, event)) or self.edit(event.key):
-            event.stop()
-            event.prevent_default()
+        action = _held_or_editing(self, event, self.EDITING_KEYS)
+        if action is not None:
+            self._run_edit(action)
 
     def edit(self, key: str) -> bool:
-        """Run ``key`` now when it is one of the field's editing keys (:data:`EDITING_KEYS`: each action of Textual's
-        ``Input`` is a plain method); False when it is not one."""
+        """Run ``key`` now when it is one of the field's editing keys (:data:`EDITING_KEYS`); False when it is not
+        one."""
         action = self.EDITING_KEYS.get(key)
         if action is None:
             return False
+        self._run_edit(action)
+        return True
+
+    def _run_edit(self, action: str) -> None:
+        """Run an editing action now (each action of Textual's ``Input`` is a plain method)."""
         _namespace, name, parameters = parse_action(action)
         getattr(self, f"action_{name}")(*parameters)
-        return True
 
     def _cells(self, position: int) -> int:
         """The cells the value's first ``position`` characters take as drawn."""
@@ -211,16 +214,8 @@ class TextEditor(TextArea):
     async def on_key(self, event: events.Key) -> None:
         """As :meth:`TextInput.on_key`: a key typed after the key that answered this editor's dialog (its ctrl+s) is
         the dialog's to hold, never a character of the answer; an editing key runs at once, in the order typed."""
-        from warroom.tui.widgets._dialogs import Dialog
-
-        if isinstance(self.screen, Dialog) and self.screen.held(self.id, event):
-            event.stop()
-            event.prevent_default()
-            return
-        action = self.EDITING_KEYS.get(event.key)
+        action = _held_or_editing(self, event, self.EDITING_KEYS)
         if action is not None:
-            event.stop()
-            event.prevent_default()
             await self.run_action(action)
 
     @property
@@ -289,3 +284,18 @@ class ShownDocument(Document):
         shown = super().replace_range(start, end, _shown(text))
         assert shown.end_location == kept.end_location, (shown, kept)
         return EditResult(shown.end_location, kept.replaced_text)
+
+
+def _held_or_editing(field: Widget, event: events.Key, editing: dict[str, str]) -> str | None:
+    """The editing action of ``event`` in ``field`` (one of ``editing``'s keys), to run at once; None when it is
+    none, or when ``event`` is a key typed after the key that answered the field's dialog, the dialog's to hold and
+    give to the screen beneath (:meth:`~warroom.tui.widgets.Dialog.held`). Either way a key held or edited is stopped
+    and its default (the field's own handling, which runs after this one) prevented."""
+    from warroom.tui.widgets._dialogs import Dialog
+
+    held = isinstance(field.screen, Dialog) and field.screen.held(field.id, event)
+    action = None if held else editing.get(event.key)
+    if held or action is not None:
+        event.stop()
+        event.prevent_default()
+    return action
