@@ -429,8 +429,11 @@ def test_json_text_in_a_trace_value_giving_a_key_twice_is_kept_as_its_text(tmp_p
 
 def test_an_openai_agents_tool_output_giving_a_key_twice_is_kept_as_its_text():
     """A function span's output (JSON text, or a Python dict literal) giving a key twice was read as its last copy."""
-    from warroom.importers.openai_agents._values import tool_output
+    from functools import partial
 
+    from warroom.importers.exports import returned_value
+
+    tool_output = partial(returned_value, json_text=True)  # the Agents SDK's reading of a function span's output
     assert tool_output('{"refunds": [], "refunds": [1]}') == '{"refunds": [], "refunds": [1]}'
     assert tool_output("{'refunds': [], 'refunds': [1]}") == "{'refunds': [], 'refunds': [1]}"
     assert tool_output("{'refunds': [], 'total': 0}") == {"refunds": [], "total": 0}
