@@ -67,6 +67,20 @@ def test_the_exports_name_an_image_part_as_chat_does() -> None:
     assert read is not None and read.text == "What is on this receipt?\n[image part https://x.example/r.png]"
 
 
+def test_a_document_or_audio_part_held_inline_is_named_by_its_media_type_and_size() -> None:
+    # were shown as `[document part]` and `[audio part]`: nothing said what the model was given (Gemini's inlineData
+    # parts already said their media type)
+    pdf, wav = "JVBERi0x" * 100, "UklGRg" * 50
+    asked = {"role": "user", "content": [
+        {"type": "text", "text": "Is this invoice a duplicate?"},
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": pdf}},
+        {"type": "input_audio", "input_audio": {"data": wav, "format": "wav"}}]}
+    read = message(asked)
+    assert read is not None and read.text == (
+        "Is this invoice a duplicate?\n[document part application/pdf, 800 characters]\n"
+        "[audio part wav, 300 characters]")
+
+
 def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(tmp_path: Path) -> None:
     # was `[reasoning part]`: the chat importer named the block and dropped its text, which the exports show
     path = tmp_path / "chat.json"

@@ -135,6 +135,7 @@ def other_part(part: dict[str, Any]) -> str:
         link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else (
             where if key == "image_url" else None)  # the Responses API's input_image: the URL as text
         named += [link] if isinstance(link, str) and link else []
+    named += _inline_data(part)
     if isinstance(part.get("name"), str):
         named.append(part["name"])
         if "input" in part:
@@ -148,6 +149,17 @@ def other_part(part: dict[str, Any]) -> str:
     kind = _MEDIA_NAMES.get(part["type"], part["type"])
     text = " ".join([f"{kind} part", *named])  # a data: URL holds the bytes: only its media type and size
     return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
+
+
+def _inline_data(part: dict[str, Any]) -> list[str]:
+    """What a part's inline bytes are, never the bytes: Anthropic's base64 ``source`` (a ``document`` or ``image``:
+    ``{"media_type": "application/pdf", "data": ...}``) and OpenAI's ``input_audio`` (``{"format": "wav", "data":
+    ...}``) as their media type or format and the size of their data (``application/pdf, 51,220 characters``)."""
+    for key, kind in (("source", "media_type"), ("input_audio", "format")):
+        held = part.get(key)
+        if isinstance(held, dict) and isinstance(held.get("data"), str) and isinstance(held.get(kind), str):
+            return [f"{held[kind]}, {len(held['data']):,} characters"]
+    return []
 
 
 def call_form(raw: dict[str, Any]) -> dict[str, Any]:
