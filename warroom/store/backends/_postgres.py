@@ -22,7 +22,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from warroom.store.backends._dialect import POSTGRESQL, StoreTarget, scrub
@@ -341,10 +341,8 @@ def _create_url_schema(conn: PgConnection) -> None:
 
 def _rollback(conn: PgConnection) -> None:
     """Roll back the open transaction, if the connection still works (the first error is the one to report)."""
-    try:
+    with suppress(Exception):  # a connection that is gone: nothing more is sent, the migration's error is raised
         conn.execute("ROLLBACK")
-    except Exception:  # a connection that is gone: nothing more is sent, the migration's error is raised
-        pass
 
 
 def sessions_columns(conn: PgConnection) -> set[str]:

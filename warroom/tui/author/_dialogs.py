@@ -132,8 +132,9 @@ class _Dialog(Dialog["object | None"]):
         self.set_focus(self.query_one(f"#{self.NEXT_FIELD[str(getattr(self.focused, 'id', ''))]}", Input))
 
     def read(self) -> object:
-        """The answer the fields hold, or a :class:`Refusal` saying why they hold none (changing nothing)."""
-        raise NotImplementedError
+        """The answer the fields hold, or a :class:`Refusal` saying why they hold none (changing nothing): each
+        dialog's own (every subclass defines it; the base dialog holds no fields to read)."""
+        raise NotImplementedError(f"{type(self).__name__} reads no answer")
 
     def answers(self, field_id: str | None, key: events.Key) -> bool:
         return field_id == self.ANSWER_FIELD and key.key == self.ANSWER_KEY and not isinstance(self.read(), Refusal)

@@ -429,12 +429,12 @@ class Services:
         queued, before the new session in the order ``warroom store sync`` keeps (their journals' names). Called
         again before a session is stored (a store back during the session). Nothing is shown to the trainee here:
         what was stored (a killed session recorded as abandoned) or set aside is told at their next start."""
+        from contextlib import suppress
+
         from warroom.store.errors import StoreError
 
-        try:
+        with suppress(StoreError, OSError):  # the store still out of reach: the new session queues behind them
             self._recover_unfinished(shown_to=None)
-        except (StoreError, OSError):  # the store still out of reach: the new session queues behind them
-            pass
 
     def score(self, drill: Drill, actions: list[Action]) -> Any:
         """The scorecard of ``actions`` on ``drill`` (see :func:`warroom.core.scoring.score`)."""
