@@ -89,20 +89,33 @@ def _escalation_lines(tc: Any, answers: bool) -> list[str]:
     if not answers:
         return [
             "What a false escalation costs (authors: --answers adds the figures from the answer key)",
-            f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+            _false_escalation_line(tc),
         ]
     if tc.all_clear:
         return [
             "What a false escalation costs (an all-clear drill: there is no fault to miss)",
-            f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+            _false_escalation_line(tc),
         ]
     return [
         "What a missed or a false escalation costs",
         f"  the cascade steps' calls (wasted when the fault is missed): {_calls(tc.cascade.calls)}, "
         f"{usd(tc.cascade.usd)}",
         f"  the re-plan after a correct escalation: {_calls(tc.replan.calls)}, {usd(tc.replan.usd)}",
-        f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+        _false_escalation_line(tc),
     ] + _spend_lines(tc)
+
+
+def _false_escalation_line(tc: Any) -> str:
+    """What one false escalation costs: a planner re-plan call; when the drill has no tokens for it (no planner call
+    in the trace, no ``models.replan_usage``: a chat imported without a planner), why it costs nothing and what to
+    give."""
+    from warroom.core.play import NO_REPLAN_USAGE
+
+    line = f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}"
+    if tc.false_escalation_usage != NO_REPLAN_USAGE:
+        return line
+    return (f"{line}, no tokens to charge: the trace has no planner call to take them from and the drill gives no "
+            "models.replan_usage (give it the tokens of one re-plan call to charge them)")
 
 
 def _spend_lines(tc: Any) -> list[str]:

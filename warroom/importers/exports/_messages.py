@@ -173,13 +173,16 @@ def _inline_data(part: dict[str, Any]) -> list[str]:
 def call_form(raw: dict[str, Any]) -> dict[str, Any]:
     """One tool call, of any shape the module reads (OpenAI's ``{"id", "function": {"name", "arguments"}}``,
     LangChain's ``{"id", "name", "args"}``, Anthropic's ``tool_use`` part ``{"id", "name", "input"}``, Gemini's
-    ``functionCall`` ``{"id"?, "name", "args"}``, a flat ``{"id", "name", "arguments"}`` as tau2-bench writes it),
-    as OpenAI's: its id, name and arguments as recorded (no ``arguments`` when it records none), for the reader of
-    the shape (:func:`message`, ``chat``) to check."""
-    if isinstance(raw.get("function"), dict):
-        return {"id": raw.get("id"), "function": raw["function"]}
-    key = next((k for k in ("args", "input", "arguments") if k in raw), None)
-    return {"id": raw.get("id"), "function": {"name": raw.get("name")} | ({"arguments": raw[key]} if key else {})}
+    ``functionCall`` ``{"id"?, "name", "args"}``, a flat ``{"id", "name", "arguments"}`` as tau2-bench and
+    OpenLLMetry's flattened attributes write it, Bedrock's ``toolUse`` block ``{"toolUse": {"toolUseId", "name",
+    "input"}}``), as OpenAI's: its id, name and arguments as recorded (no ``arguments`` when it records none), for
+    the reader of the shape (:func:`message`, ``chat``, the older GenAI conventions of ``otel``) to check."""
+    use: dict[str, Any] = raw["toolUse"] if isinstance(raw.get("toolUse"), dict) else raw
+    call_id = use.get("toolUseId", use.get("id"))
+    if isinstance(use.get("function"), dict):
+        return {"id": call_id, "function": use["function"]}
+    key = next((k for k in ("args", "input", "arguments") if k in use), None)
+    return {"id": call_id, "function": {"name": use.get("name")} | ({"arguments": use[key]} if key else {})}
 
 
 def _call(raw: Any) -> tuple[str, str, str] | None:
