@@ -1,0 +1,58 @@
+"""Campaign 21 (issue 30), results, stores and scores: regression tests for the breaks it found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unit.test_forgeries import GOOD, play
+from unit.test_issue30_results_leftovers import LATE
+from warroom.cli import main
+from warroom.store.results import ResultsStore
+
+
+def _cli(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_a_store_moved_by_export_and_import_keeps_the_first_attempt_of_a_clock_set_back(
+    tmp_path: Path, backend_url: str | None, monkeypatch: pytest.MonkeyPatch
+):
+    """A trainee plays a drill poorly, reads its debrief, sets their clock back and plays it again, well: the store's
+    own order keeps the poor session the trial. The class's store is then moved (`warroom store export`, `warroom
+    store import --all-trainees` into the new store, as docs/cohorts.md says to move results): the export wrote its
+    lines in start order and the import numbers them in the order of the lines, so the good replay, which claims the
+    earlier start, became the first attempt in the new store (ann: 1 hit of 1, verified). The export is written in
+    the order the store stored the sessions, so the moved store counts what the old one counted."""
+    from warroom.store.journal import _recorder
+
+    source = tmp_path / "class"
+    poor = play(source, "ann", [LATE], mode="assessment").session_id
+    monkeypatch.setattr(_recorder, "utc_now", lambda: "2025-01-01T00:00:00.000000+00:00")
+    monkeypatch.setattr(_recorder, "new_session_id", lambda now=None: "20250101-000000-aaaa")
+    good = play(source, "ann", GOOD, mode="assessment").session_id
+    with ResultsStore(source, url=backend_url) as store:
+        assert store.get(good).started_at < store.get(poor).started_at  # the clock set back
+
+    def ann(data: Path) -> tuple[int, int, int]:
+        out = _cli("scores", "summary", "--format", "json", "--data-dir", str(data))
+        (row,) = json.loads(out)["trainees"]
+        return row["trials"], row["replays"], row["hits"]
+
+    assert ann(source) == (1, 1, 0)
+    export = tmp_path / "class.jsonl"
+    _cli("store", "export", "--data-dir", str(source), "-o", str(export))
+    lines = [json.loads(line)["session_id"] for line in export.read_text().splitlines()]
+    assert lines == [poor, good]  # the order the store stored them, not their claimed starts
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    monkeypatch.delenv("WARROOM_STORE", raising=False)  # the new store: the moved data directory's SQLite file
+    _cli("store", "import", "--all-trainees", "--data-dir", str(moved), str(export))
+    _cli("scores", "verify", "--data-dir", str(moved))
+    assert ann(moved) == (1, 1, 0)  # the poor session is still the trial; the good one a replay
