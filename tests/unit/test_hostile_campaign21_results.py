@@ -56,3 +56,55 @@ def test_a_store_moved_by_export_and_import_keeps_the_first_attempt_of_a_clock_s
     _cli("store", "import", "--all-trainees", "--data-dir", str(moved), str(export))
     _cli("scores", "verify", "--data-dir", str(moved))
     assert ann(moved) == (1, 1, 0)  # the poor session is still the trial; the good one a replay
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("scores", "list", "--format", "csv"),
+        ("scores", "summary", "--format", "json"),
+        ("store", "export"),
+        ("report",),
+    ],
+    ids=["scores-csv", "summary-json", "store-export", "report"],
+)
+def test_an_export_written_over_the_results_store_or_a_journal_is_refused(
+    tmp_path: Path, command: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+):
+    """`warroom scores --format csv -o results.sqlite3` (tab completion in the data directory picks the store's
+    file) replaced the results store with the CSV, exit 0: every session of the class gone. `store export`,
+    `scores summary` and `report` did the same, and over a session's journal (a session waiting for its recovery)
+    they lost that session. Every export and report is written by one function, which now refuses a file holding
+    results (a SQLite database, its write-ahead log, a journal), exit 1, the file unchanged."""
+    import sqlite3
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    data = tmp_path / "class"
+    session = play(data, "ann", GOOD, mode="assessment").session_id
+    store = data / "results.sqlite3"
+    journal = next((data / "journals").rglob(f"{session}.jsonl"))
+    wal_db = tmp_path / "other.sqlite3"
+    writer = sqlite3.connect(wal_db)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE t (x)")
+    writer.commit()  # in the write-ahead log only, while the connection is open
+    wal = tmp_path / "other.sqlite3-wal"
+    try:
+        for target, kind in ((store, "a SQLite database"), (journal, "a session's journal"),
+                             (wal, "a SQLite write-ahead log")):  # fmt: skip
+            before = target.read_bytes()
+            result = CliRunner().invoke(main, [*command, "--data-dir", str(data), "-o", str(target)])
+            assert result.exit_code == 1, result.output
+            assert "Traceback" not in result.output
+            assert f"it is {kind}" in result.output and "nothing was written" in result.output, result.output
+            assert target.read_bytes() == before
+    finally:
+        writer.close()
+    with ResultsStore(data) as kept:
+        assert kept.get(session).total == 100
+    other = tmp_path / "out.txt"
+    other.write_text("an old export\n")
+    result = CliRunner().invoke(main, [*command, "--data-dir", str(data), "-o", str(other)])
+    assert result.exit_code == 0, result.output
+    assert other.read_text() != "an old export\n"  # an ordinary file is still replaced
