@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from store_support import bundled_drill_path, load
 
 from unit.test_forgeries import GOOD, play
 from unit.test_issue30_results_leftovers import LATE
@@ -108,3 +109,32 @@ def test_an_export_written_over_the_results_store_or_a_journal_is_refused(
     result = CliRunner().invoke(main, [*command, "--data-dir", str(data), "-o", str(other)])
     assert result.exit_code == 0, result.output
     assert other.read_text() != "an old export\n"  # an ordinary file is still replaced
+
+
+def test_a_killed_session_is_never_stored_as_ended_before_its_last_action(tmp_path: Path, monkeypatch):
+    """A practice session killed with a dialog open (its last action a pause) is recovered with the journal's last
+    change as its end. The kernel keeps a file's change time in a coarser clock than the time warroom writes an action
+    with, a few milliseconds behind: every such session was stored as ended before its last action, and its paused
+    seconds (a pause never resumed runs to the end) were unknown. The end is now the later of the two."""
+    import os
+    from datetime import datetime
+
+    from warroom.core.play import Replay
+    from warroom.store.journal import SessionRecorder
+    from warroom.store.journal._wallclock import parse_time
+
+    monkeypatch.delenv("WARROOM_STORE", raising=False)
+    path = bundled_drill_path()
+    rec = SessionRecorder.start(tmp_path, "kim", path, load(path))
+    replay = Replay(rec.drill, on_action=rec.record)
+    replay.advance_to(12.0)
+    replay.pause()
+    rec.close()  # the process killed here: the journal unfinished, its lock gone
+    (journal,) = (tmp_path / "journals").glob(f"{rec.session_id}.jsonl")
+    paused_at = parse_time(json.loads(journal.read_text().splitlines()[-1])["at"])
+    assert paused_at is not None
+    coarse = paused_at.timestamp() - 0.004  # the file's change time, one kernel tick behind
+    os.utime(journal, (coarse, coarse))
+    (row,) = json.loads(_cli("scores", "--data-dir", str(tmp_path), "--format", "json"))
+    assert datetime.fromisoformat(row["ended_at"]) >= paused_at
+    assert (row["pauses"], row["paused_seconds"]) == (1, 0.0)
