@@ -138,3 +138,33 @@ def test_a_killed_session_is_never_stored_as_ended_before_its_last_action(tmp_pa
     (row,) = json.loads(_cli("scores", "--data-dir", str(tmp_path), "--format", "json"))
     assert datetime.fromisoformat(row["ended_at"]) >= paused_at
     assert (row["pauses"], row["paused_seconds"]) == (1, 0.0)
+
+
+@pytest.mark.parametrize("value", ["'abc'", "x'00'", "'7'", "2.5"])
+def test_a_store_order_written_by_hand_as_text_is_read_alike_by_the_summary_and_the_report(tmp_path: Path, value: str):
+    """A SQLite store edited by hand (a store is as private as its file) with text or a blob in `stored_seq`: the
+    summary's SQL orders the attempts by it as a whole number and counted the session, while `warroom report` (and
+    `scores delete`'s warning, the console) compared the text with a number: a traceback. Both now read it as the
+    same whole number, and give the same figures."""
+    import re
+    import sqlite3
+
+    from warroom.core.model import Action, ActionKind
+
+    late = Action(t=60.0, kind=ActionKind.ESCALATE, step="s1", note="late", cites=("e04",))
+    play(tmp_path, "dan", [late], mode="assessment")  # stored first: a miss (contained late)
+    good = play(tmp_path, "dan", GOOD, mode="assessment").session_id  # stored second: a hit
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        db.execute(f"UPDATE sessions SET stored_seq = {value} WHERE session_id = ?", (good,))
+    db.close()
+    summary = json.loads(_cli("scores", "summary", "--format", "json", "--data-dir", str(tmp_path)))
+    (dan,) = summary["trainees"]
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["report", "--data-dir", str(tmp_path), "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    hit_rate = re.search(r"dan</td>(?:<td>[^<]*</td>){3}<td>([^<]*)</td>", page.read_text())
+    assert hit_rate is not None
+    # 'abc' and a blob read as 0 (the hit first), '7' as 7 and 2.5 as 2 (the miss, numbered 1, first)
+    expected = 1 if value in ("'abc'", "x'00'") else 0
+    assert (dan["hits"], dan["replays"]) == (expected, 1)
+    assert hit_rate.group(1).startswith(f"{expected}/1 ")
