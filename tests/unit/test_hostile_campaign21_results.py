@@ -168,3 +168,44 @@ def test_a_store_order_written_by_hand_as_text_is_read_alike_by_the_summary_and_
     expected = 1 if value in ("'abc'", "x'00'") else 0
     assert (dan["hits"], dan["replays"]) == (expected, 1)
     assert hit_rate.group(1).startswith(f"{expected}/1 ")
+
+
+def test_a_drills_discrimination_is_shown_with_the_trials_it_rests_on_and_its_interval():
+    """docs/sessions.md promises every figure with the counts it rests on and its uncertainty, but a drill's
+    discrimination (a point-biserial r) was shown alone, `-0.61`, from as few as 3 trials: a facilitator read a
+    drill as separating weak trainees from strong ones on five trials. It now carries the trials it rests on and its
+    95% interval by Fisher's z, in the JSON and CSV (`discrimination_trials`, `_low`, `_high`) and in every table
+    (`-0.61 [-0.97, 0.59] (n=5)`); with 3 trials the interval is the whole range."""
+    import math
+
+    from warroom.core.model import Outcome, Response
+    from warroom.core.stats import SessionFacts, drill_cells, summarize
+
+    def fact(trainee: str, drill: str, hit: bool, score: float) -> SessionFacts:
+        outcome, response = (Outcome.CONTAINED, Response.HIT) if hit else (Outcome.MISSED, Response.MISS)
+        return SessionFacts(trainee, drill, True, outcome, score, f"2026-12-0{1 + (drill == 'B')}T00:00:00+00:00",
+                            response=response, session_id=f"{trainee}-{drill}", mode="assessment")  # fmt: skip
+
+    # drill A: correct for ann and bob; their scores on drill B (the rest scores) 100, 90, 10, 20, 50
+    rows = [("ann", True, 100), ("bob", True, 90), ("cy", False, 10), ("dee", False, 20), ("eve", True, 50)]
+    facts = [fact(n, "A", hit, 100 if hit else 0) for n, hit, _ in rows]
+    facts += [fact(n, "B", rest >= 50, rest) for n, _, rest in rows]
+    (a, _b) = summarize(facts).drills
+    xs, ys = [1.0 if hit else 0.0 for _, hit, _ in rows], [float(rest) for _, _, rest in rows]
+    mx, my = sum(xs) / 5, sum(ys) / 5
+    r = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / math.sqrt(
+        sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys)
+    )
+    half = 1.959963984540054 / math.sqrt(5 - 3)
+    assert a.discrimination == pytest.approx(r)
+    assert a.discrimination_trials == 5
+    assert (a.discrimination_low, a.discrimination_high) == pytest.approx(
+        (math.tanh(math.atanh(r) - half), math.tanh(math.atanh(r) + half))
+    )
+    cell = drill_cells(a)[6]
+    shown = f"{r:.2f} [{a.discrimination_low:.2f}, {a.discrimination_high:.2f}] (n=5)".replace("-0.00", "0.00")
+    assert cell == shown == "0.88 [0.00, 0.99] (n=5)"
+    three = summarize([f for f in facts if f.trainee in ("ann", "bob", "cy")]).drills[0]
+    assert (three.discrimination_trials, three.discrimination_low, three.discrimination_high) == (3, -1.0, 1.0)
+    for key in ("discrimination_trials", "discrimination_low", "discrimination_high"):
+        assert key in a.to_dict()
