@@ -75,8 +75,8 @@ def _drill_table(summary: Any) -> str:
     from warroom.core.stats import drill_cells
 
     rows = [[_e(cell) for cell in drill_cells(d)] for d in summary.stats.drills]
-    headers = ["drill", "trials", "replays", "trainees", "quit", "difficulty [95%]", "discrimination",
-               "median ttd", "median wall ttd", "distractor pulls"]  # fmt: skip
+    headers = ["drill", "trials", "replays", "trainees", "quit", "difficulty [95%]",
+               "discrimination [95%]", "median ttd", "median wall ttd", "distractor pulls"]  # fmt: skip
     return _table(headers, rows)
 
 

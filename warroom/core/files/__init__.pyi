@@ -1,6 +1,6 @@
 # The API of warroom.core.files (its __init__.py loads each name on first use, from the module named here).
 
-from ._atomic import ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
+from ._atomic import NotAnExportFile, ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
 from ._compressed import compression_of
 from ._json import DuplicateKey, record_json
 from ._regular import (
@@ -22,6 +22,7 @@ __all__ = [
     "compression_of",
     "create_file",
     "DuplicateKey",
+    "NotAnExportFile",
     "ReadOnlyFile",
     "SpecialFile",
     "TooLarge",
