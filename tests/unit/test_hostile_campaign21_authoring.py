@@ -1,0 +1,64 @@
+"""The twenty-first hostile campaign, on the author's tools (drills written by hand, validate, check, project,
+migrate, drill sets): each case it found, with the right behaviour."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent.parent
+SHAPE_11 = TESTS / "fixtures" / "shapes" / "shape-11-probe.yaml"
+DRILLS = TESTS.parent / "drills"
+
+
+def _without_probe(text: str, probe_id: str) -> str:
+    """``text`` (a drill file whose probes are written in block style) without the probe ``probe_id``."""
+    return re.sub(rf"\n  - id: {probe_id}\n(    .*\n)+", "\n", text)
+
+
+@pytest.mark.parametrize(("source", "probe"), [(SHAPE_11, "p3"), (DRILLS / "tutorial.yaml", "p2")])
+def test_a_drill_won_by_asking_every_probe_and_escalating_the_first_answer_fails_check(
+    tmp_path: Path, source: Path, probe: str
+) -> None:
+    """A drill whose finding probe is the first to answer (the only probe of its origin step: the shape-11 fixture,
+    the tutorial, `warroom new --example full`) passed `warroom check`, yet a trainee who asks for every probe as
+    soon as it can and escalates the step of the first answer, citing it unread, contained it: a hit (95 of 100 on
+    shape-11, 98 on the full example). The battery's probe-sweep trainee plays that, and rule battery-hit fails
+    the drill; a needless probe answering first (each now has one) makes it fair again."""
+    from warroom.core.author import run_checks
+    from warroom.core.author._battery import play_battery_trainee
+    from warroom.core.load import load_drill
+
+    fair = load_drill(source)
+    assert run_checks(fair).passed and not play_battery_trainee(fair, "probe-sweep").hit
+    path = tmp_path / source.name
+    path.write_text(_without_probe(source.read_text(encoding="utf-8"), probe), encoding="utf-8")
+    unfair = load_drill(path)
+    assert probe not in {p.id for p in unfair.probes}
+    run = play_battery_trainee(unfair, "probe-sweep")
+    assert run.hit and [a.kind.value for a in run.actions] == ["probe", "escalate"]
+    report = run_checks(unfair)
+    assert not report.passed
+    assert [p for p in report.problems if "probe-sweep trainee is a hit" in p] == [
+        next(p for p in report.problems if p.startswith("fairness rule battery-hit: the probe-sweep trainee"))]
+    assert "Add a needless probe" in next(p for p in report.problems if "probe-sweep" in p)
+
+
+def test_the_full_example_is_not_won_by_the_first_probe_answer(tmp_path: Path) -> None:
+    """`warroom new --example full` wrote a drill whose only probe of s1 (the origin) found the fault: asking it
+    and escalating s1 on its answer, unread, was a hit (98 of 100). Its needless probe p3 of s1 now answers
+    first."""
+    from warroom.core.author import example_text, run_checks
+    from warroom.core.author._battery import play_battery_trainee
+    from warroom.core.load import load_drill
+
+    path = tmp_path / "full.yaml"
+    path.write_text(example_text("full", "full", "drill.schema.json"), encoding="utf-8")
+    drill = load_drill(path)
+    run = play_battery_trainee(drill, "probe-sweep")
+    first = next(a for a in run.actions if a.kind.value == "escalate")
+    assert (first.step, first.cites, run.hit) == ("s1", ("p3",), False)
+    assert run_checks(drill).passed
+
