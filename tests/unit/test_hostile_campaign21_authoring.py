@@ -62,3 +62,24 @@ def test_the_full_example_is_not_won_by_the_first_probe_answer(tmp_path: Path) -
     assert (first.step, first.cites, run.hit) == ("s1", ("p3",), False)
     assert run_checks(drill).passed
 
+
+@pytest.mark.parametrize("example", ["basic", "full", "loop"])
+def test_the_skeletons_warroom_new_writes_check_without_a_newest_guess_warning(tmp_path: Path, example: str) -> None:
+    """`warroom new ID` ("a commented skeleton that validates and checks as written") wrote a drill on which
+    `warroom check` warned that a blind guess at the newest event wins 14% of the trace: its evidence e03 (8 s)
+    stayed the newest event until the report e04 at 15 s. The report now comes at 12 s with the next event, 8%."""
+    from warroom.core.author import (
+        NEWEST_GUESS_WARN,
+        example_text,
+        newest_guess_share,
+        newest_guess_windows,
+        skeleton_text,
+    )
+    from warroom.core.load import load_drill
+
+    path = tmp_path / f"{example}.yaml"
+    text = skeleton_text(example) if example == "basic" else example_text(example, example, "drill.schema.json")
+    path.write_text(text, encoding="utf-8")
+    drill = load_drill(path)
+    assert newest_guess_share(newest_guess_windows(drill), drill) <= NEWEST_GUESS_WARN
+
