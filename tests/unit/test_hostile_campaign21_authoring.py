@@ -83,3 +83,28 @@ def test_the_skeletons_warroom_new_writes_check_without_a_newest_guess_warning(t
     drill = load_drill(path)
     assert newest_guess_share(newest_guess_windows(drill), drill) <= NEWEST_GUESS_WARN
 
+
+@pytest.mark.parametrize(("encoding", "named"), [
+    ("utf-16", "UTF-16"), ("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE"), ("utf-32", "UTF-32"),
+    ("utf-32-le", "UTF-32LE"),
+])
+def test_a_drill_or_set_saved_as_utf16_or_utf32_is_named_so(tmp_path: Path, encoding: str, named: str) -> None:
+    """A drill saved as UTF-16 (Windows PowerShell's `>`) was "not UTF-8 text (byte 0xff here)" with a byte order
+    mark, and without one "a control character ('\\x00', U+0000 NULL) ...: write it as "\\x00" inside a
+    double-quoted string", advice that cannot fix it. Both now say which encoding it is and how to convert it."""
+    from warroom.core.author import skeleton_text
+    from warroom.core.load import DrillLoadError, DrillSetError, load_drill, load_drill_set
+
+    drill = tmp_path / "wide.yaml"
+    drill.write_bytes(skeleton_text("wide").encode(encoding))
+    drill_set = tmp_path / "wide.set.yaml"
+    drill_set.write_bytes("set: wide\ntitle: Wide\ndrills: [wide.yaml]\n".encode(encoding))
+    for path, load, error in ((drill, load_drill, DrillLoadError), (drill_set, load_drill_set, DrillSetError)):
+        with pytest.raises(error) as caught:
+            load(path)
+        (problem,) = caught.value.problems
+        assert (problem.line, problem.column) == (1, 1)
+        assert problem.message == (
+            f"the file is {named} text, not UTF-8"
+            + (" (as Windows PowerShell's `>` and Notepad's \"Unicode\" save it)" if "16" in named else "")
+            + f": save it as UTF-8, e.g. `iconv -f {named} -t UTF-8 FILE > NEW.yaml`")
