@@ -108,3 +108,17 @@ def test_a_drill_or_set_saved_as_utf16_or_utf32_is_named_so(tmp_path: Path, enco
             f"the file is {named} text, not UTF-8"
             + (" (as Windows PowerShell's `>` and Notepad's \"Unicode\" save it)" if "16" in named else "")
             + f": save it as UTF-8, e.g. `iconv -f {named} -t UTF-8 FILE > NEW.yaml`")
+
+
+@pytest.mark.parametrize("rule", ["bank*=5:", "bank*=5:   "])
+def test_a_damage_rule_with_nothing_after_its_colon_is_refused(rule: str) -> None:
+    """`warroom project --damage 'bank*=5:'` (a unit from a shell variable left unset) wrote a drill counting 5
+    "consequential calls made on the bad result" per call, the default unit, as if no unit had been meant."""
+    from warroom.core.projection import ProjectionError, parse_damage
+
+    with pytest.raises(ProjectionError) as caught:
+        parse_damage(rule)
+    assert str(caught.value) == (f"--damage {rule!r}: nothing after the `:`: write the damage unit there "
+                                 "('exchange*=250:USD exchanged in error'), or drop the `:` for the default unit")
+    assert (parse_damage("bank*=5").unit, parse_damage("bank*=5:USD").unit) == ("", "USD")
+
