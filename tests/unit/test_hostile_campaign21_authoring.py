@@ -122,3 +122,25 @@ def test_a_damage_rule_with_nothing_after_its_colon_is_refused(rule: str) -> Non
                                  "('exchange*=250:USD exchanged in error'), or drop the `:` for the default unit")
     assert (parse_damage("bank*=5").unit, parse_damage("bank*=5:USD").unit) == ("", "USD")
 
+
+def test_a_symbolic_link_to_a_set_file_is_not_counted_as_a_drill(tmp_path: Path) -> None:
+    """`warroom validate FOLDER` read a set file and a symbolic link to it once, as it should, but counted the link
+    as a valid *drill*: a folder of one drill and one set (and the link) said "2 drills and 1 drill set checked: 3
+    valid", and a link to an invalid set was a valid drill beside it. A set's other name is the same set, counted
+    once; a drill's other names are still counted (each is checked against the drill's id)."""
+    from click.testing import CliRunner
+
+    from warroom.core.author import skeleton_text
+    from warroom.cli import main
+
+    (tmp_path / "base.yaml").write_text(skeleton_text("base"), encoding="utf-8")
+    (tmp_path / "s.set.yaml").write_text("set: s\ntitle: S\ndrills: [base.yaml]\n", encoding="utf-8")
+    (tmp_path / "l.yaml").symlink_to("s.set.yaml")
+    result = CliRunner().invoke(main, ["validate", str(tmp_path)])
+    assert (result.exit_code, result.output) == (0, "1 drill and 1 drill set checked: 2 valid, 0 invalid\n")
+    (tmp_path / "bad.set.yaml").write_text("set: bad\ntitle: B\ndrills: []\n", encoding="utf-8")
+    (tmp_path / "m.yaml").symlink_to("bad.set.yaml")
+    (tmp_path / "other.yaml").symlink_to("base.yaml")  # a drill's other name: counted, its name checked
+    result = CliRunner().invoke(main, ["validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.endswith("2 drills and 2 drill sets checked: 2 valid, 2 invalid (2 problems)\n")
