@@ -144,3 +144,18 @@ def test_a_symbolic_link_to_a_set_file_is_not_counted_as_a_drill(tmp_path: Path)
     result = CliRunner().invoke(main, ["validate", str(tmp_path)])
     assert result.exit_code == 1
     assert result.output.endswith("2 drills and 2 drill sets checked: 2 valid, 2 invalid (2 problems)\n")
+
+
+def test_project_all_of_one_file_names_its_run_by_the_file(tmp_path: Path) -> None:
+    """`warroom project --all FILE` (one healthy run, given as a file rather than a folder) ended its summary with
+    "Projections per healthy run: . 6.": the run was named relative to itself. It is named as the file."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author import example_text
+
+    source = tmp_path / "full.yaml"
+    source.write_text(example_text("full", "full", "drill.schema.json"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["project", "--all", str(source), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert f"Projections per healthy run: {source} 6.\n" in result.output
