@@ -130,8 +130,8 @@ def test_a_symbolic_link_to_a_set_file_is_not_counted_as_a_drill(tmp_path: Path)
     once; a drill's other names are still counted (each is checked against the drill's id)."""
     from click.testing import CliRunner
 
-    from warroom.core.author import skeleton_text
     from warroom.cli import main
+    from warroom.core.author import skeleton_text
 
     (tmp_path / "base.yaml").write_text(skeleton_text("base"), encoding="utf-8")
     (tmp_path / "s.set.yaml").write_text("set: s\ntitle: S\ndrills: [base.yaml]\n", encoding="utf-8")
@@ -159,3 +159,22 @@ def test_project_all_of_one_file_names_its_run_by_the_file(tmp_path: Path) -> No
     result = CliRunner().invoke(main, ["project", "--all", str(source), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert f"Projections per healthy run: {source} 6.\n" in result.output
+
+
+def test_a_set_with_one_bad_item_still_looks_up_its_other_drills(tmp_path: Path) -> None:
+    """Drill set problems are reported "all at once" (docs/drill-sets.md), but one item of `drills` of a wrong type
+    (`null`, a mapping, `""`) stopped every other item from being looked up: a missing drill beside it was said only
+    after the first was fixed. Each other item is looked up, at its own place."""
+    from warroom.core.library import drill_set_problems
+
+    path = tmp_path / "week.set.yaml"
+    path.write_text("set: week\ntitle: Week\ndrills: [no-such-drill, null, {a: b}, \"\", no-such-drill-2]\n",
+                    encoding="utf-8")
+    found = [(p.column, p.message.split(" (searched")[0]) for p in drill_set_problems(path)]
+    assert found == [
+        (10, "no drill file or drill id 'no-such-drill'"),
+        (25, "`drills.1`: input should be a valid string, got None"),
+        (31, "`drills.2`: input should be a valid string, got {'a': 'b'}"),
+        (39, "`drills.3`: string should have at least 1 character, got ''"),
+        (43, "no drill file or drill id 'no-such-drill-2'"),
+    ]

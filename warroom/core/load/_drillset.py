@@ -123,9 +123,10 @@ class DrillSet(_Strict):
 class DrillSetError(WarroomError):
     """A drill set file that cannot be used; ``problems`` lists every problem (``path:line:col: message``)."""
 
-    def __init__(self, problems: Sequence[Problem], drills: Sequence[str] | None = None) -> None:
-        """``drills``: the set's `drills` list when it was valid though other keys were not (so the drills can
-        still be looked up, see :func:`drill_set_problems`), else None."""
+    def __init__(self, problems: Sequence[Problem], drills: Sequence[str | None] | None = None) -> None:
+        """``drills``: the set's `drills` list when it is a list though the set did not validate, so the drills can
+        still be looked up (see :func:`drill_set_problems`): each item that has a problem of its own is None; else
+        None."""
         self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column))
         self.drills = None if drills is None else list(drills)
         super().__init__("\n".join(str(p) for p in self.problems))
@@ -319,10 +320,20 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         return DrillSet.model_validate(data)
     except ValidationError as exc:
         details = exc.errors(include_url=False)
-        names = data.get("drills") if isinstance(data, dict) else None
-        valid = isinstance(names, list) and bool(names) and all(isinstance(n, str) and n.strip() for n in names)
-        drills = names if valid and not any(tuple(e["loc"])[:1] == ("drills",) for e in details) else None
-        raise DrillSetError([_error_problem(shown, root, e) for e in details], drills) from None
+        problems = [_error_problem(shown, root, e) for e in details]
+        raise DrillSetError(problems, _names_to_look_up(data, details)) from None
+
+
+def _names_to_look_up(data: Any, details: list[Any]) -> list[str | None] | None:
+    """The `drills` of a set that did not validate, to look up all the same (every problem at once): each item
+    that is text and has no problem of its own, None in place of each that has one (so the others keep their
+    places); None when `drills` itself is not a list of at least one item or has a problem of its own."""
+    names = data.get("drills") if isinstance(data, dict) else None
+    locs = [tuple(e["loc"]) for e in details if tuple(e["loc"])[:1] == ("drills",)]
+    if not isinstance(names, list) or not names or ("drills",) in locs:
+        return None
+    bad = {loc[1] for loc in locs if len(loc) > 1}
+    return [n if isinstance(n, str) and i not in bad else None for i, n in enumerate(names)]
 
 
 def is_drill_set_file(path: str | os.PathLike[str]) -> bool:
