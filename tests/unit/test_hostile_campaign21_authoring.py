@@ -164,7 +164,9 @@ def test_project_all_of_one_file_names_its_run_by_the_file(tmp_path: Path) -> No
 def test_a_set_with_one_bad_item_still_looks_up_its_other_drills(tmp_path: Path) -> None:
     """Drill set problems are reported "all at once" (docs/drill-sets.md), but one item of `drills` of a wrong type
     (`null`, a mapping, `""`) stopped every other item from being looked up: a missing drill beside it was said only
-    after the first was fixed. Each other item is looked up, at its own place."""
+    after the first was fixed. Each other item is looked up, at its own place; and the bad item is named by its
+    number from 1, its value as YAML writes it and what to do (it was "`drills.1`: input should be a valid string,
+    got None": Python's index from 0 and Python's None)."""
     from warroom.core.library import drill_set_problems
 
     path = tmp_path / "week.set.yaml"
@@ -173,8 +175,12 @@ def test_a_set_with_one_bad_item_still_looks_up_its_other_drills(tmp_path: Path)
     found = [(p.column, p.message.split(" (searched")[0]) for p in drill_set_problems(path)]
     assert found == [
         (10, "no drill file or drill id 'no-such-drill'"),
-        (25, "`drills.1`: input should be a valid string, got None"),
-        (31, "`drills.2`: input should be a valid string, got {'a': 'b'}"),
-        (39, "`drills.3`: string should have at least 1 character, got ''"),
+        (25, "item #2 of `drills` must be a drill id or a drill file's path, got `null`: write one, or remove the "
+             "item"),
+        (31, "item #3 of `drills` must be a drill id or a drill file's path, got a mapping (key: value lines): write "
+             "one, or remove the item"),
+        (39, "item #4 of `drills` must be a drill id or a drill file's path, got an empty text (\"\"): write one, or "
+             "remove the item"),
         (43, "no drill file or drill id 'no-such-drill-2'"),
     ]
+

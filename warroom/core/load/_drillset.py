@@ -39,6 +39,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from warroom.core.load._problems import DrillLoadError, Problem
 from warroom.core.load._problems import problem_at as _at
 from warroom.core.load._yaml.build import Abort, Builder
+from warroom.core.load._yaml.hints import show_value
 from warroom.core.load._yaml.pos import ALIAS_MARKS
 from warroom.core.load._yaml.pos import compose_text as _compose
 from warroom.core.load._yaml.pos import locate as _locate
@@ -268,6 +269,10 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
         return _at(path, node, "the set id must use letters, digits, `-`, `_` and `.`, starting with a letter or digit")
     if etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TEXT_PATTERN:
         return _at(path, node, f"{name} must not be blank: write some text, not only spaces or line breaks")
+    if len(loc) == 2 and loc[0] == "drills" and isinstance(loc[1], int):  # not `drills.1`, got None (Python's)
+        got = show_value(node if isinstance(node, Node) else None, err.get("input"))
+        return _at(path, node, f"item #{loc[1] + 1} of `drills` must be a drill id or a drill file's path, got {got}: "
+                               "write one, or remove the item")
     msg = err["msg"]
     return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {_shown_input(err.get('input'))}")
 
