@@ -184,3 +184,16 @@ def test_a_set_with_one_bad_item_still_looks_up_its_other_drills(tmp_path: Path)
         (43, "no drill file or drill id 'no-such-drill-2'"),
     ]
 
+
+def test_new_strips_one_file_ending_from_its_id(tmp_path: Path) -> None:
+    """`warroom new x.yml.yaml` wrote x.yaml (id x): both endings were taken off the name typed, so the file written
+    was not the one named. A file name given as the id loses one ending: x.yml.yaml of id x.yml."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.load import load_drill
+
+    result = CliRunner().invoke(main, ["new", "x.yml.yaml", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.yml.yaml"]
+    assert load_drill(tmp_path / "x.yml.yaml").id == "x.yml"
