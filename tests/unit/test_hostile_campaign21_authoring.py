@@ -197,3 +197,22 @@ def test_new_strips_one_file_ending_from_its_id(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.yml.yaml"]
     assert load_drill(tmp_path / "x.yml.yaml").id == "x.yml"
+
+
+def test_cost_writes_call_counts_with_thousands_separators(tmp_path: Path) -> None:
+    """`warroom cost` of a drill with a call repeated 10,000 times wrote the tables' calls as `10000` beside
+    `100,000,000,000` tokens and a total of `10,007 calls`: one figure written two ways on one screen."""
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.author import skeleton_text
+
+    text = skeleton_text("many").replace(
+        "    usage: {input_tokens: 2400, output_tokens: 420}\n",
+        "    usage: {input_tokens: 2400, output_tokens: 420}\n    repeat: {count: 10000, interval: 1}\n", 1)
+    path = tmp_path / "many.yaml"
+    path.write_text(text, encoding="utf-8")
+    output = CliRunner().invoke(main, ["cost", str(path)]).output
+    planner = [line.split() for line in output.splitlines() if line.startswith(("  planner ", "  (no step) "))]
+    assert [row[1] if row[0] == "planner" else row[2] for row in planner] == ["10,000", "10,000"]
+    assert "  total: 10,007 calls," in output
