@@ -243,7 +243,7 @@ def test_a_twin_probe_that_names_no_probe_says_which_probes_there_are(tmp_path: 
     line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("    p9: {reveals:"))
     assert result.exit_code == 1
     assert (f"full.yaml:{line}:9: no probe `p9`: `twin.probes` gives what a probe of the drill reveals in the healthy "
-            "run; name one of the drill's probes (p1, p2)") in result.output, result.output
+            "run; name one of the drill's probes (p1, p2, p3)") in result.output, result.output
 
 
 def test_annotate_saves_a_loop_drills_spend_and_budget_deadline_as_they_were(tmp_path: Path) -> None:

@@ -33,7 +33,8 @@ def _table(title: str, rows: list[Any]) -> list[str]:
     :class:`~warroom.core.play._cost.CostLine`, indented two spaces."""
     from warroom.cli.common import table_lines, text_table
 
-    cells = [(clean_line(r.name), r.calls, f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
+    cells = [(clean_line(r.name), f"{r.calls:,}", f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd))
+             for r in rows]
     table = text_table((title, "calls", "input tok", "output tok", "USD"), cells, right={1, 2, 3, 4})
     return table_lines(table, indent=2)
 
@@ -126,7 +127,7 @@ def _spend_lines(tc: Any) -> list[str]:
     late = tc.spend_after_deadline
     return [
         f"  the spend counted as damage (wasted when the fault is missed): {_calls(tc.spend.calls)}, "
-        f"{usd(tc.spend.usd)}; {late.calls} of them, {usd(late.usd)}, after the deadline (saved by an "
+        f"{usd(tc.spend.usd)}; {late.calls:,} of them, {usd(late.usd)}, after the deadline (saved by an "
         "escalation on time)",
     ]
 

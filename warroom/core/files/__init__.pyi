@@ -2,6 +2,7 @@
 
 from ._atomic import NotAnExportFile, ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
 from ._compressed import compression_of
+from ._encoding import wide_encoding_message, wide_encoding_of
 from ._json import DuplicateKey, record_json
 from ._regular import (
     SpecialFile,
@@ -40,6 +41,8 @@ __all__ = [
     "special_mode_kind",
     "unicode_twin",
     "unicode_twin_message",
+    "wide_encoding_message",
+    "wide_encoding_of",
     "broken_link",
     "why_missing",
 ]
