@@ -20,6 +20,12 @@ hit as a fairness problem (:mod:`warroom.core.author._fairness`). The strategies
   times (uniform over the trace), each citing every released event.
 - **quit-when-losing**: plays like trigger-happy and quits as soon as a re-plan says nothing was found or damage is
   shown (a quit is a response too: what it did until then).
+- **first-of-kind**: for each kind of trace event (tool_result, executor_report, handoff, ...), one run: at the
+  release of the first event of that kind, escalates its target citing it, unread. The first tool result (or
+  report, or handoff) of a drill must not be its evidence.
+- **step-report**: two runs: at the first executor report, and when the work first moves on from the first plan
+  step to another, escalates that step citing its last :data:`STEP_REPORT_CITES` (or fewer) released events,
+  unread. The first step to report must not give itself away by its own last few events.
 
 Each is played live on a :class:`~warroom.core.play.Replay` and scored from its action log by the current rules,
 as every scripted trainee is (:func:`warroom.core.author._trainee.scored_run`).
@@ -35,6 +41,7 @@ from __future__ import annotations
 import random as _random
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from warroom.core.author._fairness import trigger_happy_targets
 from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
@@ -55,7 +62,7 @@ from warroom.core.text import EXACT_PLACES, exact_figure, exact_seconds
 #: The battery's trainees, in the order they are played and shown.
 BATTERY: tuple[str, ...] = (
     "until-accepted", "flag-and-confirm", "cite-everything", "step-sweep", "probe-sweep", "random",
-    "quit-when-losing",
+    "quit-when-losing", "first-of-kind", "step-report",
 )  # fmt: skip
 
 #: The seeds the *random* trainee plays: ``0 .. RANDOM_SEEDS - 1``.
@@ -63,6 +70,9 @@ RANDOM_SEEDS = 20
 
 #: Seconds of drill time between the *step-sweep* trainee's escalations (when no false escalation's wait is longer).
 SWEEP_INTERVAL = 5.0
+
+#: How many of its step's latest released events the *step-report* trainee cites.
+STEP_REPORT_CITES = 4
 
 #: One line per battery trainee, for tables, help and JSON.
 BATTERY_DESCRIPTIONS: dict[str, str] = {
@@ -74,6 +84,9 @@ BATTERY_DESCRIPTIONS: dict[str, str] = {
     "probe-sweep": "asks every probe as soon as it can and escalates the step of the first answer, citing it",
     "random": f"1-3 escalations of random steps at random times, citing everything (seeds 0-{RANDOM_SEEDS - 1})",
     "quit-when-losing": "plays like trigger-happy and quits once a re-plan finds nothing or damage shows",
+    "first-of-kind": "escalates the first event of each kind (one run per kind) at its release, citing it",
+    "step-report": f"at the first report (or the first step's end) escalates that step citing its last "
+                   f"{STEP_REPORT_CITES} events",
 }
 
 
@@ -252,14 +265,66 @@ _PLAYS: dict[str, Callable[[Drill, Replay, list[str]], None]] = {
 }
 
 
+def first_of_kind_events(drill: Drill) -> list[Any]:
+    """The *first-of-kind* trainee's cues: the first trace event of each kind, in trace order (one run each), but
+    the trace's first event (escalating the first event seen is the *trigger-happy* trainee's play, judged by
+    fairness rule ``trigger-happy-contains``; its kind's next event is taken instead)."""
+    firsts: dict[str, Any] = {}
+    for ev in drill.trace[1:]:
+        firsts.setdefault(ev.kind, ev)
+    return list(firsts.values())
+
+
+def _first_of_kind(drill: Drill, replay: Replay, notes: list[str], index: int) -> None:
+    ev = first_of_kind_events(drill)[index]
+    notes.append(f"the first {ev.kind}: {ev.id} at {exact_seconds(ev.t)}")
+    replay.advance_to(max(ev.t, replay.now))
+    if not replay.ended and not replay.contained:
+        replay.escalate(event_target(drill, ev), "first-of-kind trainee", (ev.id,))
+
+
+def step_report_cues(drill: Drill) -> list[tuple[float, str]]:
+    """The *step-report* trainee's cues, ``(drill time, plan step)``: the first executor report's time and step, and
+    the time the work first moves on from the first plan step to another (with that first step); each once."""
+    cues: list[tuple[float, str]] = []
+    report = next((e for e in drill.trace if e.kind == "executor_report" and e.step is not None), None)
+    if report is not None:
+        cues.append((report.t, str(report.step)))
+    stepped = [e for e in drill.trace if e.step is not None]
+    moved = next((e for e in stepped if e.step != stepped[0].step), None)
+    if moved is not None and (moved.t, str(stepped[0].step)) not in cues:
+        cues.append((moved.t, str(stepped[0].step)))
+    return cues
+
+
+def _step_report(drill: Drill, replay: Replay, notes: list[str], index: int) -> None:
+    t, step = step_report_cues(drill)[index]
+    replay.advance_to(max(t, replay.now))
+    if replay.ended or replay.contained:
+        return
+    own = tuple(dict.fromkeys(e.id for e in replay.released if getattr(e, "step", None) == step))
+    notes.append(f"at {exact_seconds(t)}, {step}'s last events")
+    replay.escalate(step, "step-report trainee", own[-STEP_REPORT_CITES:])
+
+
+#: The battery trainees played once per cue (a kind, a moment), by how many cues a drill has and how each is played.
+_PER_CUE: dict[str, tuple[Callable[[Drill], int], Callable[[Drill, Replay, list[str], int], None]]] = {
+    "first-of-kind": (lambda d: len(first_of_kind_events(d)), _first_of_kind),
+    "step-report": (lambda d: len(step_report_cues(d)), _step_report),
+}
+
+
 def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0, *, self_test: bool = True) -> TraineeRun:
     """Play ``drill`` with the battery trainee named ``trainee`` (one of :data:`BATTERY`; ``seed`` is the *random*
-    trainee's) and score it (``self_test``: as :func:`~warroom.core.author._trainee.scored_run`). Raises KeyError
-    for an unknown name."""
+    trainee's, or the cue's index of a trainee played once per cue: *first-of-kind*, *step-report*) and score it
+    (``self_test``: as :func:`~warroom.core.author._trainee.scored_run`). Raises KeyError for an unknown name."""
     description = BATTERY_DESCRIPTIONS[trainee]
     replay = Replay(drill)
     replay.advance_to(0.0)
     notes: list[str] = []
+    if trainee in _PER_CUE:
+        _PER_CUE[trainee][1](drill, replay, notes, seed)
+        return scored_run(trainee, description, replay, notes, self_test=self_test)
     if trainee != "random":
         _PLAYS[trainee](drill, replay, notes)
         return scored_run(trainee, description, replay, notes, self_test=self_test)
@@ -273,12 +338,16 @@ def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0, *, self_test
 
 
 def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS, *, self_test: bool = True) -> list[TraineeRun]:
-    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order, the *random* trainee once per seed of
-    ``0 .. seeds - 1`` (``self_test``: as :func:`~warroom.core.author._trainee.scored_run`)."""
+    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order: *first-of-kind* and *step-report* once
+    per cue, the *random* trainee once per seed of ``0 .. seeds - 1`` (``self_test``: as
+    :func:`~warroom.core.author._trainee.scored_run`)."""
     runs: list[TraineeRun] = []
     for trainee in BATTERY:
         if trainee == "random":
             runs += [play_battery_trainee(drill, trainee, seed, self_test=self_test) for seed in range(seeds)]
+        elif trainee in _PER_CUE:
+            cues = range(_PER_CUE[trainee][0](drill))
+            runs += [play_battery_trainee(drill, trainee, cue, self_test=self_test) for cue in cues]
         else:
             runs.append(play_battery_trainee(drill, trainee, self_test=self_test))
     return runs
