@@ -93,6 +93,9 @@ agents:
 
 # The planner's ordered plan. Each objective must be checkable against the trace.
 plan:
+  - id: s0
+    title: Check the data is loaded
+    objective: The warehouse's signups table was loaded in the last 24 hours.
   - id: s1
     title: Query weekly signups
     objective: Signups per plan for the last 7 days from the warehouse, with a total.
@@ -114,9 +117,36 @@ trace:
     t: 0
     kind: planner_call
     content: |-
-      Plan: s1 query signups per plan for the last 7 days; s2 render a bar chart; s3 post to #growth;
-      s4 email the regional leads. Report counts after s1.
+      Plan: s0 check the signups table was loaded today; s1 query signups per plan for the last 7 days;
+      s2 render a bar chart; s3 post to #growth; s4 email the regional leads. Report counts after s1.
     usage: {input_tokens: 2400, output_tokens: 420}
+  # A healthy first step. It reports before the silent one does, and its tool result is the trace's first: were
+  # the evidence the first tool result, or the silent step the first to report, a trainee who escalates the first
+  # of a kind (or the first step to report) would win without reading, and `warroom check` says so. Event ids are
+  # names, not positions: these three were added ahead of e02.
+  - id: e14
+    t: 1
+    step: s0
+    kind: tool_call
+    tool: warehouse.query
+    arguments:
+      sql: "SELECT max(loaded_at) FROM etl.load_log WHERE table_name = 'analytics.signups'"
+    usage: {input_tokens: 900, output_tokens: 60}
+  - id: e15
+    t: 2
+    step: s0
+    kind: tool_result
+    call: e14
+    status: ok
+    duration_ms: 210
+    output: {ok: true, rows: [{max: "2024-06-03T02:10:00Z"}]}
+  - id: e16
+    t: 3
+    step: s0
+    kind: executor_report
+    status: success
+    content: "s0 done: analytics.signups was loaded at 02:10 today."
+    usage: {input_tokens: 1000, output_tokens: 40}
   - id: e02
     t: 4
     step: s1
@@ -138,10 +168,10 @@ trace:
       ok: false
       error: "permission denied for schema analytics (role report_bot lost USAGE after the 2 June grant rotation)"
       rows: []
-  # The executor reports success anyway: the silent failure. (It comes with the next event: were e01-e04 alone
-  # on screen, citing all four would cite half evidence, which `warroom check` takes for a guess that wins. And it
-  # comes soon after e03: the longer the evidence stays the newest event, the more often a blind guess at the
-  # newest event wins, and `warroom check` warns above 10% of the trace.)
+  # The executor reports success anyway: the silent failure. (It comes soon after e03: the longer the evidence
+  # stays the newest event, the more often a blind guess at the newest event wins, and `warroom check` warns above
+  # 10% of the trace. Were only a few events on screen by then, citing them all would be specific, which
+  # `warroom check` takes for a guess that wins: s0's events are out before it.)
   - id: e04
     t: 12
     step: s1
