@@ -14,7 +14,13 @@ from locations import ALL_CLEAR, FAIRNESS
 from warroom.cli import main
 from warroom.core.author import _battery as battery
 from warroom.core.author import run_checks
-from warroom.core.author._battery import BATTERY, RANDOM_SEEDS, play_battery_trainee, specific_moments
+from warroom.core.author._battery import (
+    BATTERY,
+    RANDOM_SEEDS,
+    play_battery_trainee,
+    specific_moments,
+    step_report_cues,
+)
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.model import ActionKind, Response, twin_of
@@ -24,6 +30,12 @@ from warroom.core.variants import apply_variant
 DRILLS = bundled_drills_dir()
 BUNDLED = sorted(DRILLS.glob("*.yaml"))
 REFUNDS = load_drill(DRILLS / "duplicate-charge-refunds.yaml")
+
+
+def _battery_size(drill) -> int:
+    """How many runs the battery plays on ``drill``: one per trainee, but random (once per seed) and step-report (once
+    per cue)."""
+    return len(BATTERY) - 2 + RANDOM_SEEDS + len(step_report_cues(drill))
 
 
 def _escalations(run):
@@ -37,7 +49,7 @@ def test_no_battery_trainee_is_a_hit_on_a_bundled_drill_or_its_variants_and_the_
     for variant in played:
         report = run_checks(variant)
         assert report.passed, report.problems
-        assert len(report.battery) == len(BATTERY) - 1 + RANDOM_SEEDS
+        assert len(report.battery) == _battery_size(variant)
         assert [(r.trainee, r.seed) for r in report.battery if r.hit] == []
         # nor the reference trainees that do not read the evidence (fairness rule trigger-happy-contains)
         assert [r.trainee for r in report.runs if r.hit and r.trainee in ("trigger-happy", "never", "wrong-step")] == []
@@ -163,7 +175,7 @@ def test_check_json_has_every_battery_run_and_the_table_a_few():
     assert result.exit_code == 0, result.output
     (drill,) = json.loads(result.output)["drills"]
     runs = drill["battery"]["runs"]
-    assert drill["battery"]["hits"] == 0 and len(runs) == len(BATTERY) - 1 + RANDOM_SEEDS
+    assert drill["battery"]["hits"] == 0 and len(runs) == _battery_size(REFUNDS)
     assert [r["seed"] for r in runs if r["trainee"] == "random"] == list(range(RANDOM_SEEDS))
     assert {r["response"] for r in runs} <= {"localisation_error", "miss"}
     assert all(r["response"] for r in drill["runs"])
@@ -171,7 +183,7 @@ def test_check_json_has_every_battery_run_and_the_table_a_few():
     assert "  until-accepted     0/100  right step, unsupported  localisation error" in table
     assert "  cite-everything   10/100  right step, unsupported  localisation error" in table
     assert "  random (seed " in table
-    assert "  gaming battery: no hit in 26 runs: 7 trainees, random over 20 seeds" in table
+    assert "  gaming battery: no hit in 28 runs: 8 trainees, random over 20 seeds" in table
 
 
 def test_specific_moments_name_when_citing_everything_would_be_specific():
@@ -199,6 +211,8 @@ plan:
   - {id: s3, title: Push to the storefront, objective: Every delta applied.}
 trace:
   - {id: e01, t: 0, kind: planner_call, content: "Plan: s1, s2, s3.", usage: {input_tokens: 1000, output_tokens: 200}}
+  - {id: e00b, t: 1, step: s1, kind: executor_message, content: "Reading today's export."}
+  - {id: e00c, t: 1.5, step: s1, kind: log, source: export, level: info, content: "export service up"}
   - {id: e01b, t: 2, step: s1, kind: tool_call, tool: export.read, arguments: {day: today}}
   - {id: e02, t: 5, step: s1, kind: tool_result, call: e01b, status: ok, output: {note: "export is from last month"}}
   - {id: e03, t: 30, step: s2, kind: executor_report, status: success, content: "s2 done: 5000 deltas."}
@@ -296,3 +310,55 @@ def test_author_mode_s_save_shows_the_newest_guess_warning_check_gives(tmp_path)
     assert "a hit for 42% of the trace" in found.check_warnings[0]
     assert "check: passed\ncheck: 1 warning" in key_text(KeyDraft(), found, saved=True).plain
     assert "warning: newest guess" in findings_text(found).plain
+
+
+def _skeleton(healthy_first_step: bool):
+    """The skeleton of `warroom new` as a drill, with or without its healthy first step s0 (e14-e16): without it,
+    s1 is the first step to report, its evidence e03 among its last events, as in the skeleton before the
+    step-report trainee."""
+    import yaml
+
+    from warroom.core.author import skeleton_text
+    from warroom.core.load import load_drill_text
+
+    data = yaml.safe_load(skeleton_text("blind"))
+    if not healthy_first_step:
+        data["plan"] = [s for s in data["plan"] if s["id"] != "s0"]
+        data["trace"] = [e for e in data["trace"] if e.get("step") != "s0"]
+        data["trace"][0]["content"] = "Plan: s1 query signups; s2 chart; s3 post to #growth; s4 email the leads."
+    return load_drill_text(yaml.safe_dump(data, sort_keys=False), "blind.yaml")
+
+
+def test_step_report_wins_a_drill_whose_silent_step_reports_first_and_check_says_so():
+    """The helper's other blind script: at the first executor report (or when the work first moves on to another
+    step), escalate that step citing its last four released events, unread: a hit on 4 bundled drills, the skeleton
+    and `--example full`, whose fault was in the first step to report. It is the battery's step-report."""
+    unfair = _skeleton(healthy_first_step=False)
+    assert step_report_cues(unfair) == [(12.0, "s1")]  # the report and the next step's first event come together
+    run = play_battery_trainee(unfair, "step-report", 0)
+    assert _escalations(run) == [(12.0, "s1", ("e02", "e03", "e04"))] and run.hit
+    (problem,) = [p for p in run_checks(unfair).problems if "step-report" in p]
+    assert problem.startswith(
+        "fairness rule battery-hit: the step-report trainee is a hit without reading the trace: its first escalation "
+        "named s1 at 12 s citing e02, e03, e04, that step's last events when it first reported (or the work first "
+        "moved on), never read"
+    ) and problem.endswith("Let a healthy step report before the origin does, or release more of the origin step's "
+                           "healthy events between the evidence and its report")
+    fair = _skeleton(healthy_first_step=True)
+    assert step_report_cues(fair) == [(3.0, "s0"), (4.0, "s0")]
+    runs = [play_battery_trainee(fair, "step-report", i) for i in range(2)]
+    assert [_escalations(r) for r in runs] == [
+        [(3.0, "s0", ("e14", "e15", "e16"))], [(4.0, "s0", ("e14", "e15", "e16"))]
+    ]
+    assert not any(r.hit for r in runs)
+
+
+@pytest.mark.parametrize("example", ["full", "loop"])
+def test_the_examples_are_not_won_by_the_step_report_play(example):
+    from warroom.core.author._examples import example_path
+
+    drill = load_drill(example_path(example))
+    report = run_checks(drill)
+    assert report.passed, report.problems
+    assert [r.trainee for r in report.battery if r.hit] == []
+    assert len(report.seeded("step-report")) == len(step_report_cues(drill))

@@ -34,15 +34,15 @@ def test_a_plan_step_named_as_an_event_is_shown_is_refused_by_validate_not_at_a_
 
 
 def test_a_plan_step_or_probe_id_past_the_ids_shown_still_plays() -> None:
-    """Only the ids a session can show are refused: the full example shows e01 to e17 (16 trace events and its
-    re-plan; its twin's one added event is in place of a removed one), so e18 and e017 are a step's own."""
+    """Only the ids a session can show are refused: the full example shows e01 to e20 (19 trace events and its
+    re-plan; its twin's one added event is in place of a removed one), so e21 and e017 are a step's own."""
     from warroom.core.model import PlayedAs
     from warroom.core.variants import session_drill
 
-    for step in ("e18", "e017", "E01"):
+    for step in ("e21", "e017", "E01"):
         drill = load_drill_text(_full_with_step(step), "full.yaml")
-        assert session_drill(drill, 0, PlayedAs.SIGNAL).plan[0].id == step
-        assert session_drill(drill, 0, PlayedAs.NOISE).plan[0].id == step
+        assert session_drill(drill, 0, PlayedAs.SIGNAL).plan[1].id == step  # (plan[0] is s0)
+        assert session_drill(drill, 0, PlayedAs.NOISE).plan[1].id == step
 
 
 def _conversation(n: int) -> dict[str, object]:

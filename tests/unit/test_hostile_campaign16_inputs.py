@@ -89,7 +89,7 @@ def test_indicator_cut_in_a_flow_mapping_quotes_the_value_not_the_mapping_end(va
     assert len(cut) == 1 and cut[0].message.endswith(f"put it all in quotes: {quoted}")
     path.write_text(_full_objective(quoted), encoding="utf-8")
     drill, again = load_drill_with_warnings(path)
-    assert drill.plan[0].objective == value and not [w for w in again if w.rule == "indicator-cut"]
+    assert drill.plan[1].objective == value and not [w for w in again if w.rule == "indicator-cut"]
 
 
 def test_an_unsupported_tag_in_a_flow_mapping_quotes_the_value_not_the_mapping_end() -> None:

@@ -32,7 +32,7 @@ def test_a_variants_name_is_replaced_in_what_the_model_was_shown_the_probes_and_
         "  amounts:\n"
         "    - {text: '40', min: 41, max: 99}\n"))
     variant = next(v for v in (apply_variant(drill, seed) for seed in range(100))
-                   if v.trace[5].output["next_cursor"] == "c7" and "inv_ref" in str(v.trace[8]))
+                   if v.trace[8].output["next_cursor"] == "c7" and "inv_ref" in str(v.trace[11]))
     events = {e.id: e for e in variant.trace}
     n = events["e06"].output["invoices"]
     assert events["e06"].output == {"invoices": n, "returned": 20, "next_cursor": "c7"}

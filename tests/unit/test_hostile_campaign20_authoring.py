@@ -113,14 +113,14 @@ def test_evidence_released_when_the_drill_starts_fails_check_by_rule_1(tmp_path:
     from warroom.cli import main
 
     path = tmp_path / "basic.yaml"
-    path.write_text(_basic_text(e02=0, e03=0), encoding="utf-8")
+    path.write_text(_basic_text(e14=0, e15=0, e16=0, e02=0, e03=0), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 1 and "FAIL basic" in result.output, result.output
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "evidence: [e03]" in text)
     assert (f"basic.yaml:{line}:13: fairness rule trigger-happy-contains: the earliest evidence, e03, is out at 0 s, "
             "with the first trace event: it is on screen when the drill starts") in result.output
     assert "Release the earliest evidence after the first trace event" in result.output
-    path.write_text(_basic_text(e02=0, e03=1), encoding="utf-8")
+    path.write_text(_basic_text(e14=0, e15=0, e16=0, e02=0, e03=1), encoding="utf-8")
     followed = CliRunner().invoke(main, ["check", str(path)])
     assert "trigger-happy-contains" not in followed.output, followed.output
 

@@ -118,20 +118,20 @@ def test_a_few_lines_cannot_repeat_an_event_a_million_times():
     from warroom.core.load import DrillLoadError, load_drill_text
 
     try:
-        load_drill_text(_kyc_with_repeats({5: 1_000_000}), "kyc.yaml")
+        load_drill_text(_kyc_with_repeats({9: 1_000_000}), "kyc.yaml")
     except DrillLoadError as e:
         message = "`repeat.count` of trace event `e06` must be at most 10,000, got `1000000`"
         assert [p.message for p in e.problems] == [message]
     else:
         raise AssertionError("a million repetitions loaded")
     try:
-        load_drill_text(_kyc_with_repeats({5: 10_000, 9: 9_000, 12: 2_000}), "kyc.yaml")
+        load_drill_text(_kyc_with_repeats({9: 10_000, 13: 9_000, 16: 2_000}), "kyc.yaml")
     except DrillLoadError as e:
         (problem,) = e.problems
         assert problem.message.startswith("the drill's events repeat more than 20,000 times in all here"), problem
     else:
         raise AssertionError("20,997 repetitions after the first loaded")
-    assert load_drill_text(_kyc_with_repeats({5: 10_000, 9: 9_000}), "kyc.yaml").trace[5].repeat.count == 10_000
+    assert load_drill_text(_kyc_with_repeats({9: 10_000, 13: 9_000}), "kyc.yaml").trace[9].repeat.count == 10_000
 
 
 def test_a_path_under_the_home_of_no_such_user_is_a_missing_file_not_a_traceback(tmp_path: Path, monkeypatch):
@@ -216,7 +216,7 @@ def test_a_repeated_event_cannot_go_on_past_the_latest_drill_time():
     from warroom.core.load import DrillLoadError, load_drill_text
 
     data = yaml.safe_load(_kyc_with_repeats({}))
-    data["trace"][19]["repeat"] = {"count": 10_000, "interval": 1_000_000}
+    data["trace"][23]["repeat"] = {"count": 10_000, "interval": 1_000_000}
     try:
         load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "kyc.yaml")
     except DrillLoadError as e:
@@ -225,5 +225,5 @@ def test_a_repeated_event_cannot_go_on_past_the_latest_drill_time():
             "(1,000,000 s): repeat it fewer times or closer together"]
     else:
         raise AssertionError("a repetition at 10,000,000,000 s loaded")
-    data["trace"][19]["repeat"] = {"count": 10_000, "interval": 99}
-    assert load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "kyc.yaml").trace[19].repeat
+    data["trace"][23]["repeat"] = {"count": 10_000, "interval": 99}
+    assert load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "kyc.yaml").trace[23].repeat

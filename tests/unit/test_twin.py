@@ -208,17 +208,17 @@ def _count_warnings(twin: str) -> list:
 @pytest.mark.parametrize(
     ("change", "loc", "said"),
     [("  add:\n    - {id: h1, t: 20, step: s3, kind: log, source: bank, content: ok}\n", ("twin", "add", 0, "t"),
-      "the healthy run releases 1 event at 20 s where the fault drill releases none (13 events by the deadline at "
-      "30 s, the fault drill 12)"),
+      "the healthy run releases 1 event at 20 s where the fault drill releases none (16 events by the deadline at "
+      "30 s, the fault drill 15)"),
      ("  add:\n    - {id: h1, t: 13, step: s3, kind: log, source: bank, content: ok}\n", ("twin", "add", 0, "t"),
-      "the healthy run releases 2 events at 13 s where the fault drill releases 1 (13 events by the deadline at 30 s, "
-      "the fault drill 12)"),
+      "the healthy run releases 2 events at 13 s where the fault drill releases 1 (16 events by the deadline at 30 s, "
+      "the fault drill 15)"),
      ("  remove: [e16, e11]\n", ("twin", "remove", 1),
-      "the healthy run releases 0 events at 25 s where the fault drill releases 1 (11 events by the deadline at 30 s, "
-      "the fault drill 12)"),
+      "the healthy run releases 0 events at 25 s where the fault drill releases 1 (14 events by the deadline at 30 s, "
+      "the fault drill 15)"),
      ("  replace:\n    e12: {t: 29}\n", ("twin", "replace", "e12", "t"),
-      "the healthy run releases 0 events at 27 s where the fault drill releases 1 (12 events by the deadline at 30 s, "
-      "the fault drill 12)")],
+      "the healthy run releases 0 events at 27 s where the fault drill releases 1 (15 events by the deadline at 30 s, "
+      "the fault drill 15)")],
 )  # fmt: skip
 def test_a_twin_whose_count_of_events_by_a_moment_differs_before_the_deadline_is_warned_about(change, loc, said):
     """The count tell (issue 30): trainees see events by position, so a healthy run that releases another number of

@@ -232,9 +232,8 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
     a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy, wrong-step
     and prober, and the gaming battery of trainees that do not read the trace: until-accepted, flag-and-confirm,
-    cite-everything, step-sweep, probe-sweep, random (20 seeds), quit-when-losing, first-of-kind and step-report
-    (docs/scoring.md defines
-    them; the table shows a few, --format json every one). A drill with a fault passes when the ideal trainee
+    cite-everything, step-sweep, probe-sweep, random (20 seeds), quit-when-losing and step-report (docs/scoring.md
+    defines them; the table shows a few, --format json every one). A drill with a fault passes when the ideal trainee
     contains it in time, the scores rank ideal > late > never and ideal above trigger-happy and every battery
     trainee, and it keeps the fairness rules (docs/authoring.md, "What makes a drill fair"): no trainee of the
     battery, nor trigger-happy, is a hit (the trial's response, read from the first escalation); every damage event

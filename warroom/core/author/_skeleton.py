@@ -120,10 +120,10 @@ trace:
       Plan: s0 check the signups table was loaded today; s1 query signups per plan for the last 7 days;
       s2 render a bar chart; s3 post to #growth; s4 email the regional leads. Report counts after s1.
     usage: {input_tokens: 2400, output_tokens: 420}
-  # A healthy first step. It reports before the silent one does, and its tool result is the trace's first: were
-  # the evidence the first tool result, or the silent step the first to report, a trainee who escalates the first
-  # of a kind (or the first step to report) would win without reading, and `warroom check` says so. Event ids are
-  # names, not positions: these three were added ahead of e02.
+  # A healthy first step. It reports before the silent one does: were the silent step the first to report, a
+  # trainee who escalates the first step to report, citing its last few events, would win without reading, and
+  # `warroom check` says so. Event ids are names, not positions (the war room shows them renumbered in trace
+  # order): these three were added ahead of e02.
   - id: e14
     t: 1
     step: s0
@@ -131,7 +131,6 @@ trace:
     tool: warehouse.query
     arguments:
       sql: "SELECT max(loaded_at) FROM etl.load_log WHERE table_name = 'analytics.signups'"
-    usage: {input_tokens: 900, output_tokens: 60}
   - id: e15
     t: 2
     step: s0
@@ -146,7 +145,6 @@ trace:
     kind: executor_report
     status: success
     content: "s0 done: analytics.signups was loaded at 02:10 today."
-    usage: {input_tokens: 1000, output_tokens: 40}
   - id: e02
     t: 4
     step: s1
