@@ -66,10 +66,10 @@ async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_
         timeline = live.query_one(TraceTable)
         text = screen_text(app)
         assert "agent" in text and "scout" in text and "worker" in text
-        assert "×4 ↻e08 sh(" in text  # e10 at 13, 14, 15, 16 s
-        assert "↳e03 {" in text
-        assert [k for k in timeline.keys].count("e10") == 1
-        timeline.move_cursor(timeline.row_index("e10"))
+        assert "×4 ↻e11 sh(" in text  # e10 (shown as e13: s0's three events come first) at 13, 14, 15, 16 s
+        assert "↳e06 {" in text
+        assert [k for k in timeline.keys].count("e13") == 1
+        timeline.move_cursor(timeline.row_index("e13"))
         await pilot.pause()
         assert "4 so far: 00:13 00:14 00:15 00:16" in screen_text(app)
         assert "no approval" not in text

@@ -58,9 +58,9 @@ async def test_a_noise_trial_shows_no_id_of_the_twins_own_and_takes_a_citation_o
 
 
 async def test_a_signal_trial_judges_a_citation_of_the_shown_evidence_id_as_the_evidence(tmp_path: Path):
-    """staging-orders-reseed's evidence is written e03 and e04; played by position it is shown as e04 and e05 (an
-    event before it moves it on). Escalating s1 at 11 s citing ``e05``, as the table shows it, contains the incident
-    with the evidence cited: a hit (with the authored ids, e05 would be the executor's report, not evidence)."""
+    """staging-orders-reseed's evidence is written e03 and e04; played by position it is shown as e07 and e08 (the
+    set-up log and s0's three events before it move it on). Escalating s1 at 11 s citing ``e08``, as the table shows
+    it, contains the incident with the evidence cited: a hit (with the authored ids, e08 would be a later event)."""
     path = _copy(tmp_path, "staging-orders-reseed")
     app = make_app(_services(tmp_path, "signal", path.parent), path)
     async with app.run_test(size=SIZE) as pilot:
@@ -68,14 +68,14 @@ async def test_a_signal_trial_judges_a_citation_of_the_shown_evidence_id_as_the_
         live = app.live
         assert live is not None
         await advance(pilot, 11.0)
-        assert [e.id for e in live.replay.released][-2:] == ["e04", "e05"]
-        assert live.replay.drill.answer_key.evidence == ["e04", "e05"]
-        await escalate(pilot, "s1", "the reseed reads the wrong source", cite="e05")
+        assert [e.id for e in live.replay.released][-2:] == ["e07", "e08"]
+        assert live.replay.drill.answer_key.evidence == ["e07", "e08"]
+        await escalate(pilot, "s1", "the reseed reads the wrong source", cite="e08")
         if app.live is live:  # the re-plan plays on to the end and the debrief: stored
             await advance(pilot, live.replay.drill.duration, step=2.0)
     with ResultsStore(tmp_path / "data") as store:
         (row,) = store.query()
         stored = store.get(row.session_id)
     escalation = next(a for a in stored.actions if a.kind.value == "escalate")
-    assert (stored.played_as, stored.outcome, escalation.cites) == ("signal", "contained", ("e05",))
+    assert (stored.played_as, stored.outcome, escalation.cites) == ("signal", "contained", ("e08",))
     assert stored.scorecard["response"] == "hit"

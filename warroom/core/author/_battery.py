@@ -314,7 +314,8 @@ def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0, *, self_test
 
 
 def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS, *, self_test: bool = True) -> list[TraineeRun]:
-    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order: *step-report* once per cue, the *random* trainee once per seed of ``0 .. seeds - 1`` (``self_test``: as
+    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order: *step-report* once per cue, the
+    *random* trainee once per seed of ``0 .. seeds - 1`` (``self_test``: as
     :func:`~warroom.core.author._trainee.scored_run`)."""
     runs: list[TraineeRun] = []
     for trainee in BATTERY:
