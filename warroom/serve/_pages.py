@@ -402,6 +402,10 @@ class _Pages:
             until = parse_since(q["until"]) if q.get("until") else None
         except ValueError as exc:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
+        if since is not None and until is not None and until <= since:  # dates swapped: no session is in such a
+            # range, and the CSV of blank grades it made looked like a class that played nothing
+            wrong = f"no time is from {q['since'].strip()} until {q['until'].strip()} (not included)"
+            raise web.HTTPBadRequest(text=f"{wrong}: give the earlier date as from and the later as until")
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:  # every session too, for first attempts made outside the scope or not verified (their replays in the

@@ -101,6 +101,24 @@ async def read_form(request: web.Request, proxies: Sequence[Network] = ()) -> An
         raise web.HTTPBadRequest(text="the form did not arrive whole: post it again") from None
 
 
+def _read_roster(path: Path) -> Roster | None:
+    """The roster file ``path`` read again (in a worker thread): None, said in the log, when it cannot be read or
+    names nobody (refused at start; here most often a file caught while written in place, truncated then written:
+    read as a roster of nobody, it ended every sign-in of the class, the facilitator's too)."""
+    from warroom.serve._roster import Roster
+
+    try:
+        roster = Roster.load(path)
+    except RosterError as exc:
+        log.error("the roster changed and cannot be read; the last one read stays in use: %s", exc)
+        return None
+    if not roster.entries:
+        log.error("the roster changed and names nobody (a file being written?); the last one read stays in use: %s",
+                  path)  # fmt: skip
+        return None
+    return roster
+
+
 def from_another_site(request: web.Request) -> bool:
     """True when a browser sent ``request`` from another site's page: its ``Origin`` is not this server's own
     (``http`` or ``https`` and the request's host; ``null``, sent by a sandboxed or privacy-hiding page, is no
@@ -290,6 +308,8 @@ class SignIns:
     proxies: tuple[Network, ...] = ()
     _roster_stamp: tuple[int, int] | None = None
     _roster_looked: float = 0.0
+    #: The roster file being read again in a worker thread (:meth:`reload_roster`), or None.
+    _roster_reading: asyncio.Future[Roster | None] | None = None
     #: The other sites' pages (their ``Origin``) whose forms or websockets were refused and said in the log, each
     #: once, at most :data:`MAX_FOREIGN_PAGES_LOGGED` (:meth:`another_site_page`).
     _foreign_logged: set[str] = field(default_factory=set)
@@ -313,14 +333,26 @@ class SignIns:
                     "war room at its usual address, tell your facilitator: the server's log says what to change.</p>",
                     403)  # fmt: skip
 
-    def reload_roster(self) -> None:
+    async def reload_roster(self) -> None:
         """Read the roster file again when it changed since it was last read, and end the sign-ins whose name
-        left it or whose token was replaced. A roster that no longer reads is logged and the last good one kept."""
+        left it or whose token was replaced. A roster that no longer reads is logged and the last good one kept.
+
+        The file is read and parsed in a worker thread, never on the event loop every tab's keys and screens wait on
+        (a roster of 3,000 names took 2.3 s to parse: each ``roster add`` of a latecomer froze every tab of the
+        class and every page that long); a request that comes meanwhile waits for that read, so a name removed or a
+        token rotated still ends its sign-ins before that request is answered."""
+        reading = self._roster_reading or self._look_at_roster()
+        if reading is not None:
+            await asyncio.shield(reading)  # the read's own callback uses it, also when this request is cancelled
+
+    def _look_at_roster(self) -> asyncio.Future[Roster | None] | None:
+        """Start reading the roster file in a worker thread when it changed (looked at once a second at most): the
+        read, which :meth:`_roster_read` uses when done; None when there is nothing to read."""
         if self.roster_path is None or self.roster is None:
-            return
+            return None
         now = time.monotonic()
         if now - self._roster_looked < _ROSTER_LOOK:
-            return
+            return None
         self._roster_looked = now
         try:
             st = os.stat(self.roster_path)
@@ -329,25 +361,25 @@ class SignIns:
             stamp = (0, 0)
         if self._roster_stamp is None:
             self._roster_stamp = stamp
-            return
+            return None
         if stamp == self._roster_stamp:
-            return
+            return None
         self._roster_stamp = stamp
         if stamp == (0, 0):  # gone (moved, deleted, an editor between delete and write): Roster.load reads no file as
             # an empty roster, which ended every sign-in (the facilitator's too) and let nobody sign in again
             log.error("the roster file %s is gone; the last one read stays in use", self.roster_path)
-            return
-        try:
-            from warroom.serve._roster import Roster
+            return None
+        reading = asyncio.get_running_loop().run_in_executor(None, _read_roster, self.roster_path)
+        self._roster_reading = reading
+        reading.add_done_callback(self._roster_read)
+        return reading
 
-            roster = Roster.load(self.roster_path)
-        except RosterError as exc:
-            log.error("the roster changed and cannot be read; the last one read stays in use: %s", exc)
-            return
-        if not roster.entries:  # refused at start; here most often a file caught while written in place (truncated,
-            # then written): read as a roster of nobody, it ended every sign-in of the class, the facilitator's too
-            log.error("the roster changed and names nobody (a file being written?); the last one read stays in use: "
-                      "%s", self.roster_path)
+    def _roster_read(self, reading: asyncio.Future[Roster | None]) -> None:
+        """The roster file read again (:meth:`_look_at_roster`): use it, ending the sign-ins whose name left it or
+        whose token or role changed; a roster that did not read (said in the log) keeps the last one read."""
+        self._roster_reading = None
+        roster = reading.result()
+        if roster is None:
             return
         self.roster = roster
         log.info("roster read again: %d names", len(self.roster.entries))
@@ -407,7 +439,7 @@ class SignIns:
         off the event loop; both outcomes are logged with the name."""
         if self.roster is None:
             raise web.HTTPSeeOther("/")
-        self.reload_roster()
+        await self.reload_roster()
         form = await read_form(request, self.proxies)
         name, token = str(form.get("name", ""))[:_MAX_FIELD], str(form.get("token", ""))[: _MAX_FIELD + 1]
         roster = self.roster
@@ -461,7 +493,7 @@ class SignIns:
         its path needs (the console: a facilitator; the war room and the trainee's own pages: a trainee); else the
         browser is sent to the sign-in page (``GET /``), pointed to its own pages, or refused with 401 (anything
         else: the terminal's websocket, scripts, styles, downloads)."""
-        self.reload_roster()
+        await self.reload_roster()
         path = request.path
         if request.method not in ("GET", "HEAD", "OPTIONS") and from_another_site(request):
             # a form posted by another site's page: a sign-in there (login CSRF) made the trainee's browser play, and

@@ -1,0 +1,76 @@
+"""Hostile input to ``warroom serve`` (issue 30, campaign 21: the served room, as a hostile user and a faulty world
+drive it): what it found and what now holds."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from serve_support import FACILITATOR, TOKENS, Served, shared_serving, write_roster
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One `warroom serve` for this module's served cases (none ends another's trainee or page)."""
+    with shared_serving(tmp_path_factory.mktemp("hostile21")) as served:
+        yield served
+
+
+async def test_the_roster_read_again_is_parsed_off_the_event_loop_and_a_request_meanwhile_waits_for_it(
+    tmp_path, monkeypatch
+):
+    """The roster file changed (``roster add`` of a latecomer, ``roster remove``) was read again and parsed inside the
+    sign-in check of the next request, on the event loop every tab's keys and screens wait on: a roster of 3,000
+    names took 2.3 s to parse, and every tab of the class and every page froze that long at each change (a sign-in
+    page's answer took 2.4 s). It is read in a worker thread: the loop goes on meanwhile, a request that comes
+    meanwhile waits for that one read (a name removed still has its sign-in ended before that request is let
+    through), and the file is read once."""
+    from warroom.serve import Roster
+    from warroom.serve._signin import SignIn, SignIns
+
+    path = write_roster(tmp_path / "roster.yaml")
+    roster = Roster.load(path)
+    signins = SignIns(roster, "nobody", roster_path=path)
+    await signins.reload_roster()  # the first look: the file as it is now
+    signins._records["ada"] = SignIn("Ada Lovelace", "trainee", roster.entries["Ada Lovelace"], time.monotonic())
+    reading, release, threads = threading.Event(), threading.Event(), []
+    load = Roster.load.__func__  # type: ignore[attr-defined]
+
+    def slow_load(cls: type[Roster], p: object) -> Roster:  # a large roster: its parse takes a while
+        threads.append(threading.current_thread())
+        reading.set()
+        assert release.wait(30)
+        return load(cls, p)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Roster, "load", classmethod(slow_load))
+    write_roster(path, {"Grace Hopper": TOKENS["Grace Hopper"]})  # Ada removed
+    signins._roster_looked = 0.0
+    first = asyncio.ensure_future(signins.reload_roster())
+    assert await asyncio.get_running_loop().run_in_executor(None, reading.wait, 30)  # the loop runs meanwhile
+    signins._roster_looked = 0.0
+    second = asyncio.ensure_future(signins.reload_roster())  # another request while the file is read
+    await asyncio.sleep(0.05)
+    assert not first.done() and not second.done() and list(signins._records) == ["ada"]
+    release.set()
+    await asyncio.wait_for(asyncio.gather(first, second), 30)
+    assert signins.roster is not None and signins.roster.trainees == ["Grace Hopper"] and signins._records == {}
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+
+
+async def test_a_gradebook_asked_for_with_its_dates_swapped_is_refused_not_a_csv_of_blank_grades(served: Served):
+    """``/console/gradebook.csv?since=2026-12-01&until=2026-11-01`` (the dates put in the wrong boxes) was a CSV of
+    every trainee with no grade at all, as if the class had played nothing: the range holds no time. It is an HTTP 400
+    saying so, as a date not understood is; a range of one day still downloads."""
+    facilitator = await served.signed_in(FACILITATOR)
+    async with facilitator:
+        for since, until in (("2026-12-01", "2026-11-01"), ("2026-12-01", "2026-12-01")):
+            async with facilitator.get("/console/gradebook.csv", params={"since": since, "until": until}) as r:
+                text = await r.text()
+            assert r.status == 400, text
+            assert text == (f"no time is from {since} until {until} (not included): give the earlier date as from "
+                            "and the later as until")  # fmt: skip
+        one_day = {"since": "2026-12-01", "until": "2026-12-02"}
+        async with facilitator.get("/console/gradebook.csv", params=one_day) as r:
+            assert r.status == 200 and (await r.text()).startswith("trainee,")
