@@ -74,3 +74,55 @@ async def test_a_gradebook_asked_for_with_its_dates_swapped_is_refused_not_a_csv
         one_day = {"since": "2026-12-01", "until": "2026-12-02"}
         async with facilitator.get("/console/gradebook.csv", params=one_day) as r:
             assert r.status == 200 and (await r.text()).startswith("trainee,")
+
+
+async def test_the_progress_page_of_a_name_nobody_has_is_a_404_not_an_empty_trainee(served: Served):
+    """``/console/trainees/Ada%20Lovelce`` (a typo, a name taken off the roster with nothing stored) was a trainee's
+    page, ``Ada Lovelce: progress`` and "No counted session yet", as if such a trainee were in the class and had not
+    played; so was ``?name=`` with no name. Such a name is an HTTP 404 saying so, as an unknown drill set is; a roster
+    trainee who has not played yet still has their page."""
+    facilitator = await served.signed_in(FACILITATOR)
+    async with facilitator:
+        for path, name in (("/console/trainees/Ada%20Lovelce", "Ada Lovelce"), ("/console/trainees?name=", "")):
+            async with facilitator.get(path) as r:
+                text = await r.text()
+            assert r.status == 404, text
+            assert text == f"no trainee {name!r}: not on the roster, and no session of that name is stored"
+        async with facilitator.get("/console/trainees/Grace%20Hopper") as r:
+            assert r.status == 200 and "Grace Hopper: progress" in await r.text()
+
+
+async def test_a_sign_in_cookie_planted_by_another_site_beside_the_browser_s_own_never_chooses_the_trainee(
+    served: Served,
+):
+    """Another site of the war room's domain (``evil.school.example`` beside ``warroom.school.example``) can set a
+    cookie under the war room's cookie name (``Domain=school.example``), which the browser then sends beside its own:
+    aiohttp's ``request.cookies`` keeps the last one sent, the one set last, so that site's author planted their own
+    sign-in id in a classmate's browser, and the classmate's tabs played, and stored their sessions, as the author (the
+    login CSRF the forms' ``Origin`` check closes, by a cookie). Two sign-ins sent at once are neither: the browser gets
+    the sign-in page saying so, its websocket a 401; signing in again ends both, and the new one is used."""
+    import aiohttp
+
+    ada, grace = await served.signed_in("Ada Lovelace"), await served.signed_in("Grace Hopper")
+    ids = {}
+    for name, session in (("Ada Lovelace", ada), ("Grace Hopper", grace)):
+        ids[name] = next(c.value for c in session.cookie_jar if c.key == served.cookie)
+        await session.close()
+    start = served.log_size()
+    both = f"{served.cookie}={ids['Ada Lovelace']}; {served.cookie}={ids['Grace Hopper']}"  # Grace's set last
+    async with aiohttp.ClientSession(base_url=served.url) as browser:
+        async with browser.get("/mine", headers={"Cookie": both}) as r:
+            shown = await r.text()
+            assert str(r.url).endswith("/signin") and "This browser holds two sign-ins for this war room" in shown
+        async with browser.get("/ws", headers={"Cookie": both, "Upgrade": "websocket", "Connection": "Upgrade",
+                                               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                                               "Sec-WebSocket-Version": "13"}) as r:  # fmt: skip
+            assert r.status == 401
+        async with browser.post("/signin", data={"name": "Ada Lovelace", "token": TOKENS["Ada Lovelace"]},
+                                headers={"Cookie": both}, allow_redirects=False) as r:  # fmt: skip
+            assert r.status == 303
+            new = r.cookies[served.cookie].value
+        again = f"{served.cookie}={new}; {served.cookie}={ids['Grace Hopper']}"  # the planted one still sent
+        async with browser.get("/mine", headers={"Cookie": again}, allow_redirects=False) as r:
+            assert r.status == 200 and "Your sessions, Ada Lovelace" in await r.text()
+    assert "sent two sign-ins of this server" in served.log_since(start)

@@ -222,6 +222,10 @@ class _Pages:
             facts, within, sessions, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
+        if not (sessions or facts or problems) and name not in self.c.roster_trainees():  # a typo, a name gone: its
+            # page said "No counted session yet" of a trainee nobody is, as if they had not played
+            raise web.HTTPNotFound(text=f"no trainee {name!r}: not on the roster, and no session of that name is "
+                                        "stored")  # fmt: skip
 
         def draw() -> tuple[Any, list[tuple[str, str]]]:
             made = progress(name, facts, self.fault_kind, within)

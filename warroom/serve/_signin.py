@@ -154,6 +154,23 @@ def cookie_name(request: web.Request) -> str:
     return COOKIE
 
 
+def sent_signin_ids(request: web.Request) -> list[str]:
+    """Every sign-in id the request's cookies hold under this server's cookie name (:func:`cookie_name`), in the
+    order sent. A browser holds one such cookie of this server's own; another site of the same domain
+    (``evil.school.example`` beside ``warroom.school.example``, or another port of this host) can set one more under
+    the same name (``Domain=school.example``, or another path), which the browser then sends too, after this
+    server's own when set later: aiohttp's ``request.cookies`` keeps the last, so that site's author's sign-in id,
+    planted in a classmate's browser, made the classmate's tabs play, and store their sessions, as that author."""
+    name = cookie_name(request)
+    ids = []
+    for header in request.headers.getall("Cookie", []):
+        for part in header.split(";"):
+            key, sep, value = part.strip().partition("=")
+            if sep and key.strip() == name:
+                ids.append(value.strip())
+    return ids
+
+
 def page(title: str, body: str, status: int = 200) -> web.Response:
     """A small HTML page (``body`` is HTML the caller escaped) with the given HTTP status."""
     text = (
@@ -400,10 +417,12 @@ class SignIns:
             self._end(key)
 
     def signin_of(self, request: web.Request) -> SignIn | None:
-        """The valid sign-in of a request's cookie, or None (none, unknown, expired)."""
-        key = request.cookies.get(cookie_name(request), "")
-        record = self._records.get(key)
-        if record is None:
+        """The valid sign-in of a request's cookie, or None (none, unknown, expired, or the cookies name more than
+        one sign-in still valid: one was set by another site, :func:`sent_signin_ids`, and which is this browser's
+        own cannot be told)."""
+        key = self._signin_key(request)
+        record = self._records.get(key) if key is not None else None
+        if key is None or record is None:
             return None
         if time.monotonic() - record.since > SIGNIN_LIFETIME:
             self._end(key)
@@ -412,7 +431,17 @@ class SignIns:
 
     def signin_id(self, request: web.Request) -> str | None:
         """The sign-in id of a request with a valid sign-in, else None."""
-        return request.cookies.get(cookie_name(request)) if self.signin_of(request) is not None else None
+        return self._signin_key(request) if self.signin_of(request) is not None else None
+
+    def _signin_key(self, request: web.Request) -> str | None:
+        """The one sign-in id of the request's cookies that is a sign-in of this server; None when none is, or
+        when more than one is (:meth:`signin_of`)."""
+        known = [key for key in dict.fromkeys(sent_signin_ids(request)) if key in self._records]
+        return known[0] if len(known) == 1 else None
+
+    def two_signins(self, request: web.Request) -> bool:
+        """True when the request's cookies name more than one sign-in of this server (:meth:`signin_of`)."""
+        return len([key for key in dict.fromkeys(sent_signin_ids(request)) if key in self._records]) > 1
 
     def trainee_of(self, request: web.Request) -> str | None:
         """The trainee a request comes from: the roster name of its valid sign-in cookie when its role is trainee,
@@ -431,6 +460,11 @@ class SignIns:
         """``GET /signin``: the form (or straight to the war room when there is no roster)."""
         if self.roster is None:
             raise web.HTTPSeeOther("/")
+        if self.two_signins(request):  # sent here by the middleware: neither is used
+            log.warning("a browser at %s sent two sign-ins of this server (one set by a page of another site of this "
+                        "domain?): it is asked to sign in again", client_of(request, self.proxies))  # fmt: skip
+            return signin_page("This browser holds two sign-ins for this war room (a page of another site can set "
+                               "one): sign in again, and tell your facilitator.")  # fmt: skip
         return signin_page()
 
     async def handle_post(self, request: web.Request) -> web.StreamResponse:
@@ -463,8 +497,10 @@ class SignIns:
         for old in [k for k, r in self._records.items() if now - r.since > SIGNIN_LIFETIME]:
             self._end(old)  # expired sign-ins
         cookie = cookie_name(request)
-        self._end(request.cookies.get(cookie, ""))  # this browser's sign-in before (another name, or the same): its
-        # id lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's)
+        for old in sent_signin_ids(request):  # this browser's sign-in before (another name, or the same): its id
+            # lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's);
+            # and one another site set under this server's cookie name: the new sign-in is then the only one valid
+            self._end(old)
         self._end_oldest_of(trainee, keep=MAX_SIGNINS_PER_NAME - 1)
         signin_id = secrets.token_urlsafe(32)
         record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
@@ -480,8 +516,7 @@ class SignIns:
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
         """``POST /signout``: end this browser's sign-in and go back to the sign-in page."""
         cookie = cookie_name(request)
-        key = request.cookies.get(cookie, "")
-        if key in self._records:
+        for key in sent_signin_ids(request):
             self._end(key)
         response = web.HTTPSeeOther("/signin")
         response.del_cookie(cookie, path="/")
