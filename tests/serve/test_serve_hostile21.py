@@ -126,3 +126,58 @@ async def test_a_sign_in_cookie_planted_by_another_site_beside_the_browser_s_own
         async with browser.get("/mine", headers={"Cookie": again}, allow_redirects=False) as r:
             assert r.status == 200 and "Your sessions, Ada Lovelace" in await r.text()
     assert "sent two sign-ins of this server" in served.log_since(start)
+
+
+async def test_a_tab_closed_while_its_opening_waits_on_a_busy_store_leaves_no_traceback(served: Served):
+    """A tab's opening writes it to the live table first (its claim of a tab for its trainee), which waits while
+    another writer holds the results store (a facilitator's ``sqlite3`` session, a long import), as it waits for a
+    seat or for the trainee's other tab to close. A tab closed meanwhile (the trainee gave up on a slow page) had its
+    websocket answered on a connection already gone: "Error handling request" and a ConnectionResetError traceback
+    in the server's log. It is let go quietly, and its trainee's next tab plays."""
+    import base64
+    import os
+    import sqlite3
+    import threading
+
+    from serve_support import read_until
+
+    from warroom.store.results import ResultsStore
+
+    grace = await served.signed_in("Grace Hopper")
+    signin = next(c.value for c in grace.cookie_jar if c.key == served.cookie)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:  # another writer of the store, for as long as the test needs
+        with ResultsStore(served.data_dir):  # the store made (a class's first tab may open before it is)
+            pass
+        conn = sqlite3.connect(served.data_dir / "results.sqlite3", timeout=30)
+        conn.execute("BEGIN EXCLUSIVE")
+        locked.set()
+        release.wait(60)
+        conn.rollback()
+        conn.close()
+
+    writer = threading.Thread(target=hold)
+    writer.start()
+    start = served.log_size()
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, locked.wait, 30)
+        _, tab = await asyncio.open_connection("127.0.0.1", served.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        tab.write(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nCookie: {served.cookie}={signin}\r\n\r\n"
+                  .encode())  # fmt: skip
+        await tab.drain()
+        await asyncio.sleep(0.5)  # its opening waits on the store
+        tab.transport.abort()  # the tab closed
+    finally:
+        release.set()
+        await asyncio.get_running_loop().run_in_executor(None, writer.join)
+    deadline = time.monotonic() + 60
+    while '"GET /ws HTTP/1.1"' not in served.log_since(start):  # the closed tab's request answered
+        assert time.monotonic() < deadline, served.log_since(start)
+        await asyncio.sleep(0.2)
+    async with grace, grace.ws_connect("/ws?width=100&height=30") as ws:
+        await read_until(ws, "Tutorial: where-is", timeout=90)
+    log = served.log_since(start)
+    assert "Traceback" not in log and "Error handling request" not in log, log

@@ -578,7 +578,12 @@ class WarroomServer(Server):
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab
-        await websocket.prepare(request)
+        try:
+            await websocket.prepare(request)
+        except ConnectionResetError:  # the tab closed while its opening waited (for the live table's claim on a busy
+            # store, for its seat, for its trainee's other tab to close): nobody to answer, its app never started; it
+            # was "Error handling request" and a traceback in the log
+            return websocket  # (aiohttp's own answer to it then finds the connection gone, and says nothing)
         tab.websocket = websocket
         if tab.ended:  # taken over while its connection was being opened: it never plays
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session moved to another tab")
