@@ -181,3 +181,26 @@ async def test_a_tab_closed_while_its_opening_waits_on_a_busy_store_leaves_no_tr
         await read_until(ws, "Tutorial: where-is", timeout=90)
     log = served.log_since(start)
     assert "Traceback" not in log and "Error handling request" not in log, log
+
+
+async def test_a_reloaded_war_room_tab_gets_the_war_room_not_already_playing_in_another_tab(served: Served):
+    """A browser reloading a war room tab (F5) asks for the page again while the old page, and its websocket, are still
+    open: Chromium keeps the old page until the new one's answer has come. The page waited its 3 s for the old
+    connection to close, which it could not do before that answer, and then said "already playing in another tab" to
+    every reload (the docs promised a reload is not refused). A reload (``Cache-Control: max-age=0``) by the browser of
+    the open tab is served at once, and its tab plays once the old one has closed; a new tab of that browser, no
+    reload, still gets the 409 page."""
+    from serve_support import read_until
+
+    ada = await served.signed_in("Ada Lovelace")
+    async with ada:
+        old = await ada.ws_connect("/ws?width=100&height=30")
+        await read_until(old, "Tutorial: where-is", timeout=90)
+        async with ada.get("/") as r:  # another tab of the same browser, the first still open
+            assert r.status == 409 and "already playing in another tab" in await r.text()
+        async with ada.get("/", headers={"Cache-Control": "max-age=0"}) as r:  # the first one reloaded
+            page = await r.text()
+        assert r.status == 200 and "/ws/" in page, page
+        await old.close()  # the browser closes the old page's connection once the new page has come
+        async with ada.ws_connect("/ws?width=100&height=30") as new:
+            await read_until(new, "Tutorial: where-is", timeout=90)
