@@ -204,3 +204,37 @@ async def test_a_reloaded_war_room_tab_gets_the_war_room_not_already_playing_in_
         await old.close()  # the browser closes the old page's connection once the new page has come
         async with ada.ws_connect("/ws?width=100&height=30") as new:
             await read_until(new, "Tutorial: where-is", timeout=90)
+
+
+def test_in_a_real_browser_a_reloaded_war_room_tab_gets_the_picker_again(served: Served):
+    """The reload above as Chromium does it (the old page kept until the new page's answer has come): the reloaded tab
+    gets the drill picker again, never the "already playing in another tab" page."""
+    from browser_support import chromium_executable, sync_playwright
+    from serve_support import terminal_text
+
+    frames: list[bytes | str] = []
+
+    def picker_shown(page: object, since: int) -> None:
+        deadline = time.monotonic() + 90
+        while "Tutorial: where-is" not in terminal_text(b"".join(
+                f if isinstance(f, bytes) else f.encode() for f in frames[since:])):  # fmt: skip
+            assert time.monotonic() < deadline, "no picker in the browser"
+            page.wait_for_timeout(300)  # type: ignore[attr-defined]
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_executable(), headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+            page.goto(served.url + "/signin")
+            page.fill("#name", "Grace Hopper")
+            page.fill("#token", TOKENS["Grace Hopper"])
+            page.click("button[type=submit]")
+            page.wait_for_url(served.url + "/")
+            picker_shown(page, 0)
+            since = len(frames)
+            response = page.reload()
+            assert response is not None and response.status == 200, page.text_content("body")
+            picker_shown(page, since)
+        finally:
+            browser.close()
