@@ -526,7 +526,8 @@ class WarroomServer(Server):
         if self.full() and not reload:  # a reloaded tab's seat is the one its new tab takes
             return self.full_page()
         router = request.app.router
-        ticket = self.take_seat(holder) if self.max_sessions is not None else "tab"
+        # no seat for a reload when every seat is taken: its tab takes the reloaded tab's once its process is gone
+        ticket = self.take_seat(holder) if self.max_sessions is not None and not self.full() else "tab"
         context = {  # paths only: the browser reads them against the page's address (its scheme behind a TLS proxy)
             "font_size": _number(request.query.get("fontsize", "16"), 16, _MAX_FONT_SIZE),
             "app_websocket_url": str(router["websocket-seat"].url_for(ticket=ticket)),  # WEBSOCKET_URL_SCRIPT
