@@ -59,6 +59,30 @@ async def test_the_roster_read_again_is_parsed_off_the_event_loop_and_a_request_
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
 
 
+
+async def test_a_roster_read_that_fails_otherwise_keeps_the_last_one_and_answers_the_request(tmp_path, monkeypatch,
+                                                                                              caplog):  # fmt: skip
+    """A read of the changed roster that fails other than as a roster problem (in the worker thread) is said in the
+    log and the last roster kept; the request that waited for it is answered, never a 500."""
+    from warroom.serve import Roster
+    from warroom.serve._signin import SignIns
+
+    path = write_roster(tmp_path / "roster.yaml")
+    roster = Roster.load(path)
+    signins = SignIns(roster, "nobody", roster_path=path)
+    await signins.reload_roster()
+
+    def broken(cls: type[Roster], p: object) -> Roster:
+        raise MemoryError("the host ran out of memory")
+
+    monkeypatch.setattr(Roster, "load", classmethod(broken))
+    write_roster(path, {"Grace Hopper": TOKENS["Grace Hopper"]})
+    signins._roster_looked = 0.0
+    await signins.reload_roster()
+    assert signins.roster is roster
+    assert "the roster changed and could not be read; the last one read stays in use: the host ran out of memory" in (
+        caplog.text)  # fmt: skip
+
 async def test_a_gradebook_asked_for_with_its_dates_swapped_is_refused_not_a_csv_of_blank_grades(served: Served):
     """``/console/gradebook.csv?since=2026-12-01&until=2026-11-01`` (the dates put in the wrong boxes) was a CSV of
     every trainee with no grade at all, as if the class had played nothing: the range holds no time. It is an HTTP 400

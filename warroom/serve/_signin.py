@@ -16,6 +16,7 @@ Every sign-in is logged with its name (``sign-in: NAME (trainee) from ADDRESS``)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 import os
@@ -359,8 +360,9 @@ class SignIns:
         class and every page that long); a request that comes meanwhile waits for that read, so a name removed or a
         token rotated still ends its sign-ins before that request is answered."""
         reading = self._roster_reading or self._look_at_roster()
-        if reading is not None:
-            await asyncio.shield(reading)  # the read's own callback uses it, also when this request is cancelled
+        if reading is not None:  # the read's own callback uses it (also when this request is cancelled), or says
+            with contextlib.suppress(Exception):  # in the log why it could not be read: the last roster stays in use
+                await asyncio.shield(reading)
 
     def _look_at_roster(self) -> asyncio.Future[Roster | None] | None:
         """Start reading the roster file in a worker thread when it changed (looked at once a second at most): the
@@ -395,6 +397,12 @@ class SignIns:
         """The roster file read again (:meth:`_look_at_roster`): use it, ending the sign-ins whose name left it or
         whose token or role changed; a roster that did not read (said in the log) keeps the last one read."""
         self._roster_reading = None
+        if reading.cancelled():  # the server stops
+            return
+        if reading.exception() is not None:  # not a roster problem (those are said by _read_roster): the last one kept
+            log.error("the roster changed and could not be read; the last one read stays in use: %s",
+                      reading.exception())  # fmt: skip
+            return
         roster = reading.result()
         if roster is None:
             return
