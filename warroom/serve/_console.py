@@ -188,7 +188,7 @@ class Console:
         async with sse_response(request, response_cls=NoStore) as stream:
             sent: tuple[str, dict[str, str], str] | None = None
             while stream.is_connected():
-                self.signins.reload_roster()  # a name removed or a token rotated meanwhile ends its sign-in
+                await self.signins.reload_roster()  # a name removed or a token rotated meanwhile ends its sign-in
                 if self.signins.roster is not None and self.signins.facilitator_of(request) is None:  # signed out,
                     # expired, removed from the roster:
                     break  # the stream ends with the sign-in (it sent the class's live table on for ever)

@@ -222,6 +222,10 @@ class _Pages:
             facts, within, sessions, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
+        if not (sessions or facts or problems) and name not in self.c.roster_trainees():  # a typo, a name gone: its
+            # page said "No counted session yet" of a trainee nobody is, as if they had not played
+            raise web.HTTPNotFound(text=f"no trainee {name!r}: not on the roster, and no session of that name is "
+                                        "stored")  # fmt: skip
 
         def draw() -> tuple[Any, list[tuple[str, str]]]:
             made = progress(name, facts, self.fault_kind, within)
@@ -402,6 +406,10 @@ class _Pages:
             until = parse_since(q["until"]) if q.get("until") else None
         except ValueError as exc:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
+        if since is not None and until is not None and until <= since:  # dates swapped: no session is in such a
+            # range, and the CSV of blank grades it made looked like a class that played nothing
+            wrong = f"no time is from {q['since'].strip()} until {q['until'].strip()} (not included)"
+            raise web.HTTPBadRequest(text=f"{wrong}: give the earlier date as from and the later as until")
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:  # every session too, for first attempts made outside the scope or not verified (their replays in the
