@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from trace_import_support import FIXTURES, assert_refused, converter
+import pytest
+from trace_import_support import FIXTURES, assert_refused, converter, framework_drill, marked_up
 
+from warroom.core.author import run_checks
 from warroom.importers import chat
+from warroom.importers.kit import import_files, recognise
+from warroom.importers.spans._build import NO_TOOL_SPAN
 
 THIRD = FIXTURES / "thirdparty"
 
@@ -73,3 +77,73 @@ def test_an_item_that_is_not_a_message_is_named_where_it_stands(tmp_path: Path):
                    "[1]: a Responses API item of type 'item_reference' is not read")
     assert_refused(convert, tmp_path / "norole.json", [{"role": "user", "content": "go"}, {"content": "hi"}],
                    "[1].role is None; expected one of system")
+
+
+def _calls(data: dict) -> list[tuple[str, str, object, str, str]]:
+    """Each tool call of a drill with its result: (call id, tool, arguments, output, status)."""
+    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
+    return [(e["id"], e["tool"], e["arguments"], results[e["id"]]["output"], results[e["id"]]["status"])
+            for e in data["trace"] if e["kind"] == "tool_call"]
+
+
+@pytest.mark.parametrize("name", ["openai-tool-loop-openinference.jsonl", "openai-tool-loop-genai.jsonl"])
+def test_a_model_traced_alone_gives_its_tool_calls_and_the_results_it_was_sent(name: str):
+    """The OpenAI client traced alone (openinference-instrumentation-openai; opentelemetry-instrumentation-openai-v2
+    with content on) in an application's own tool loop: no span for the tools, so the drill had no tool call at all
+    ("with tools: none"), the calls only as `[tool call ...]` text, and the swallowed timeout's `duplicates: []`,
+    which the next model call was sent, nowhere."""
+    data = framework_drill(name)
+    order = {"order_id": "4417"}
+    assert _calls(data) == [
+        ("call_handoff_1", "transfer_to_executor", {"ticket": "4417"}, '{"handed_over": "4417"}', "ok"),
+        ("call_lc", "list_charges", order, '{"status": "ok", "duplicates": []}', "ok"),
+        ("call_go", "get_order", order, '{"order_id": "4417", "captures": [{"id": "ch_1", "amount": 129.9}, '
+                                        '{"id": "ch_2", "amount": 129.9}]}', "ok"),
+        ("call_crm", "crm_lookup", order, "Error: 503 Service Unavailable: crm is down for maintenance", "ok"),
+        ("call_close", "close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"},
+         '{"ticket": "4417", "closed": true, "resolution": "no duplicate charge"}', "ok")]
+    asked = next(e for e in data["trace"] if e["kind"] == "executor_message" and "list_charges" in e["content"])
+    assert [e.get("batch") for e in data["trace"] if e["kind"] == "tool_call"] == [None, *[asked["id"]] * 3, None]
+    ids = [e["id"] for e in data["trace"]]
+    result = next(e for e in data["trace"] if e["kind"] == "tool_result" and e["call"] == "call_lc")
+    assert ids.index(asked["id"]) < ids.index("call_crm") < ids.index(result["id"])  # the batch, then results
+    assert result["t"] >= next(e["t"] for e in data["trace"] if e["id"] == "call_crm")
+    assert "with tools: close_ticket, crm_lookup, get_order, list_charges, transfer_to_executor" in \
+        data["briefing"]["watching"]
+    assert "Read from the model calls: 5 tool call(s), which no span of the trace records" in data["source"]
+
+
+def test_a_model_only_trace_imported_as_a_user_would_can_be_keyed_on_the_swallowed_result(tmp_path: Path):
+    path = FIXTURES / "frameworks" / "openai-tool-loop-openinference.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    [result] = import_files(importer, [path], tmp_path, importer.make_options({"reading_time": 10.0}, None)).imported
+    key = ("answer_key:\n  fault: {origin_step: p02, kind: timeout_as_empty, summary: list_charges timed out and its "
+           "wrapper said no duplicates.}\n  evidence: [{event: call_lc, path: duplicates}]\n  cascade: []\n"
+           "  damage: {unit: USD, entries: [{event: call_close, amount: 129.9}]}\n"
+           "  deadline: {event: EVIDENCE, after: 8}\n"
+           "  debrief: The empty duplicates list came from a timeout.\n")
+    text = result.output.read_text(encoding="utf-8")
+    evidence = _result_of(text, "call_lc")
+    drill = marked_up(result.output, key.replace("call_lc", evidence).replace("EVIDENCE", evidence))
+    assert run_checks(drill).passed, run_checks(drill).problems
+
+
+def _result_of(text: str, call: str) -> str:
+    """The event id of the result answering ``call`` in a drill file's text."""
+    lines = text.splitlines()
+    at = lines.index(f"  call: {call}")
+    return next(line.split(": ")[1] for line in reversed(lines[:at]) if line.startswith("- id: "))
+
+
+def test_haystacks_instrumentor_tracing_no_tool_gives_calls_whose_results_say_they_are_not_recorded():
+    """Haystack's Agent traced by openinference-instrumentation-haystack: no TOOL span, and its tool messages are
+    recorded without their content: the calls are the model's, each result says it is not recorded (it was a
+    drill with no tool call)."""
+    data = framework_drill("haystack-openinference.jsonl")
+    assert [(tool, args, out) for _, tool, args, out, _ in _calls(data)] == [
+        ("transfer_to_executor", {"ticket": "4417"}, NO_TOOL_SPAN),
+        ("list_charges", {"order_id": "4417"}, NO_TOOL_SPAN),
+        ("get_order", {"order_id": "4417"}, NO_TOOL_SPAN), ("crm_lookup", {"order_id": "4417"}, NO_TOOL_SPAN),
+        ("close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"}, NO_TOOL_SPAN)]
+    assert "5 result(s) no model call was sent are not recorded, and say so" in data["source"]

@@ -14,6 +14,7 @@ from openinference.semconv import trace as semconv_trace
 from openinference.semconv.trace import (
     DocumentAttributes,
     ImageAttributes,
+    MessageAttributes,
     MessageContentAttributes,
     OpenInferenceSpanKindValues,
     SpanAttributes,
@@ -113,7 +114,8 @@ def _media_part(part: dict[str, Any]) -> str:
 
 def _message(message: dict[str, Any]) -> Message:
     """One flattened message as the exports' :class:`~warroom.importers.exports.Message` (shown as they show it):
-    its ``content`` verbatim, else the text parts of its ``contents`` joined by newlines; its tool calls."""
+    its ``content`` verbatim, else the text parts of its ``contents`` joined by newlines; its tool calls; a tool
+    message's ``tool_call_id``."""
     text_key, type_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT, MessageContentAttributes.MESSAGE_CONTENT_TYPE
     content = as_text(message.get("content"))
     if not content:
@@ -121,7 +123,8 @@ def _message(message: dict[str, Any]) -> Message:
                             for p in _numbered(message, "contents")
                             if (p.get(text_key) is not None and p.get(type_key, "text") == "text")
                             or p.get(type_key) in _MEDIA)
-    return Message(as_text(message.get("role")), content, _calls(message))
+    return Message(as_text(message.get("role")), content, _calls(message),
+                   call_id=as_text(message.get(MessageAttributes.MESSAGE_TOOL_CALL_ID.removeprefix("message."))))
 
 
 #: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
@@ -165,7 +168,8 @@ def _model(span: Span, step: Step) -> None:
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
     step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls]  # Gemini's have no ids
-    step.asked_arguments = {i: args for m in out or [] for i, _, args in m.calls if i}
+    step.asked_arguments = {i or f"#{j}": args for j, (i, _, args) in enumerate(c for m in out or [] for c in m.calls)}
+    step.told = [(m.call_id, m.text, m.status == "error") for m in ins or [] if m.role == "tool"]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 

@@ -58,3 +58,30 @@ def message_tool_calls(value: Any) -> list[tuple[str, str]]:
             if isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("id"), str):
                 calls.append((p["id"], as_text(p.get("name"))))
     return calls
+
+
+def _parts(value: Any) -> list[dict[str, Any]]:
+    """The parts of GenAI messages (a JSON string or a list), each a mapping (Gemini's as the REST API's)."""
+    if isinstance(value, str):
+        try:
+            value = record_json(value)
+        except (ValueError, RecursionError):
+            return []
+    parts: list[Any] = []
+    for m in value if isinstance(value, list) else []:
+        if isinstance(m, dict) and isinstance(m.get("parts"), list):
+            parts.extend(m["parts"])
+    return [p for p in parts if isinstance(p, dict)]
+
+
+def message_call_arguments(value: Any) -> dict[str, str]:
+    """The arguments (as text) of each ``tool_call`` part of GenAI output messages, by its id."""
+    return {p["id"]: as_text(p.get("arguments")) for p in _parts(value)
+            if p.get("type") == "tool_call" and isinstance(p.get("id"), str) and p["id"]}
+
+
+def message_tool_results(value: Any) -> list[tuple[str, str, bool]]:
+    """``(call id, result as text, failed)`` of each ``tool_call_response`` part of GenAI input messages: the tool
+    results a model call was sent."""
+    return [(p["id"], as_text(p.get("response", p.get("result"))), False) for p in _parts(value)
+            if p.get("type") == "tool_call_response" and isinstance(p.get("id"), str) and p["id"]]

@@ -361,12 +361,15 @@ def _agents(tr: _Trace, events: list[dict[str, Any]], planner: str | None) -> li
     return out
 
 
-def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOptions | None = None
-                   ) -> dict[str, Any]:
+def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOptions | None = None,
+                   calls_from_models: bool = False) -> dict[str, Any]:
     """The drill parts made from one trace's ``spans`` (sorted by start): ``models``, ``agents``, ``plan``,
     ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``, and
     the spans read otherwise than recorded: ``orphans`` whose parent is not in the file, read as roots, and
     ``ended_before_start``, read as ending at their start).
+    ``calls_from_models``: a trace with no tool span has the tool calls its model spans asked for
+    (:func:`_calls_without_spans`: OTLP traces, where a model client is often instrumented alone; an export of a
+    platform's runs records its tools, and a cut-off one is not made up from its model calls).
     Raises TraceError for a trace too long for the drill clock or a token count out of range; NothingToPlay for no
     agent, model or tool span (the other convention's trace, say)."""
     steps = [classify(s) for s in spans]
@@ -378,6 +381,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     _graph_parents(tr)
     _handoff_tools(tr)
     _asked_in_order(tr)
+    unspanned = _calls_without_spans(tr) if calls_from_models else []
     roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
     plan, events = _ids_and_plan(tr, _raw_events(tr, planner), planner)
@@ -398,6 +402,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "orphans": sum(1 for s in spans if s.parent_id and s.parent_id not in tr.by_id),
         "ended_before_start": sum(1 for s in spans if s.ended_before_start),
         "not_recorded": sum(1 for s in steps if s.kind == TOOL and s.not_recorded),
+        "unspanned": (len(unspanned), sum(1 for s in unspanned if s.result == NO_TOOL_SPAN)),
         "dropped": _dropped(steps),
         "span_events": tr.span_events,
         "no_model_spans": not any(s.kind == MODEL for s in steps),
@@ -477,6 +482,51 @@ def _asked_in_order(tr: _Trace) -> None:
         ran = [s for s in tr.steps if s.kind == TOOL and _in_turn(tr, s, turn)]
         if ran and all(s.call_id for s in ran):
             model.tool_calls_asked = [(s.call_id or "", s.tool or s.span.name) for s in ran]
+
+
+#: The result of a tool call that no span records and no later model call was sent.
+NO_TOOL_SPAN = ("(not recorded: the trace holds no span of this tool call, and no later model call's input holds "
+                "its result)")
+
+
+def _calls_without_spans(tr: _Trace) -> list[Step]:
+    """A trace with no tool span whose model calls asked for tools (the model instrumented alone, or a framework's
+    instrumentor that traces no tool, as Haystack's): each call asked for a tool step of its own, from the model
+    call's end to its agent's next model call, with the arguments it was asked with and the result that next calls'
+    input holds for its id (else :data:`NO_TOOL_SPAN`); the steps added to ``tr``, and returned."""
+    if any(s.kind == TOOL for s in tr.steps):
+        return []
+    models = [s for s in tr.steps if s.kind == MODEL]
+    made: list[Step] = []
+    for n, model in enumerate(models):
+        agent = tr.agent_of(model)
+        later = [m for m in models[n + 1:] if tr.agent_of(m) == agent]
+        end = max(model.span.end_ns, later[0].span.start_ns) if later else model.span.end_ns
+        for j, (call_id, tool) in enumerate(model.tool_calls_asked):
+            told = next((t for m in later for t in m.told if call_id and t[0] == call_id), None)
+            span = Span(model.span.trace_id, f"{model.span.span_id}#{j}", model.span.parent_id, tool or "tool",
+                        model.span.end_ns, end if told else model.span.end_ns, {}, service=model.span.service,
+                        error=bool(told and told[2]))
+            step = Step(span, TOOL, tool=tool or None, call_id=call_id or None,
+                        arguments=_asked_arguments(model.asked_arguments.get(call_id or f"#{j}")),
+                        result=told[1] if told else NO_TOOL_SPAN)
+            tr.by_id[span.span_id] = step
+            made.append(step)
+    tr.steps.extend(made)
+    return made
+
+
+def _asked_arguments(text: str | None) -> dict[str, Any]:
+    """The arguments a model call asked a tool with (JSON text): a JSON object as it is, other text kept as
+    ``{arguments: TEXT}``, and none recorded (a convention whose output messages this reader does not take them
+    from) as :data:`ARGUMENTS_NOT_RECORDED`, never ``{}``."""
+    if text is None:
+        return dict(ARGUMENTS_NOT_RECORDED)
+    try:
+        args = record_json(text) if text.strip() else {}
+    except (ValueError, RecursionError):
+        args = text
+    return args if isinstance(args, dict) else {"arguments": text}
 
 
 def _in_turn(tr: _Trace, step: Step, turn: tuple[int, int | None, str | None]) -> bool:

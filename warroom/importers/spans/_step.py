@@ -57,8 +57,11 @@ class Step:
     #: arguments are not recorded, not empty
     arguments_hidden: bool = False
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
-    #: input is one bare value
+    #: input is one bare value; a call without an id by its place among the calls, ``#0``, ``#1``, ...
     asked_arguments: dict[str, str] = field(default_factory=dict)
+    #: the tool results a model call was sent (its input's tool messages), each ``(call id, text, failed)``: the
+    #: results of calls that no tool span records (the model instrumented alone)
+    told: list[tuple[str, str, bool]] = field(default_factory=list)
     #: a span (not a tool call) that closes a turn's parallel tool calls, which its agent ran after its latest model
     #: call (Google ADK's ``(merged tools)``): that model call asked for them, one batch
     closes_batch: bool = False
