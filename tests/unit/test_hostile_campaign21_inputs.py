@@ -9,9 +9,10 @@ import pytest
 from trace_import_support import FIXTURES, assert_refused, converter, framework_drill, marked_up
 
 from warroom.core.author import run_checks
-from warroom.importers import chat
+from warroom.importers import chat, openai_agents, openinference
 from warroom.importers.kit import import_files, recognise
 from warroom.importers.spans._build import NO_TOOL_SPAN
+from warroom.importers.spans._step import unwrap_result
 
 THIRD = FIXTURES / "thirdparty"
 
@@ -147,3 +148,29 @@ def test_haystacks_instrumentor_tracing_no_tool_gives_calls_whose_results_say_th
         ("get_order", {"order_id": "4417"}, NO_TOOL_SPAN), ("crm_lookup", {"order_id": "4417"}, NO_TOOL_SPAN),
         ("close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"}, NO_TOOL_SPAN)]
     assert "5 result(s) no model call was sent are not recorded, and say so" in data["source"]
+
+
+@pytest.mark.parametrize(("module", "name"), [(openai_agents, "openai-agents-sdk-mcp.jsonl"),
+                                              (openinference, "oi-agents-mcp.jsonl")])
+def test_an_mcp_tools_result_is_its_text_not_the_content_part_around_it(module, name: str):
+    """An MCP server's tools called by the Agents SDK (its own trace, and OpenInference's): each result recorded as
+    MCP's text content part `{"type": "text", "text": ...}` (the SDK's `str()` of it, or its JSON) was shown as that
+    mapping, so a field-path evidence such as `duplicates` did not reach the tool's own result, which is the text:
+    what the model was sent."""
+    [(data, _)] = converter(module)(THIRD / name)
+    [lc, go, crm, close] = _calls(data)
+    assert (lc[1], json.loads(lc[3]), lc[4]) == ("list_charges", {"status": "ok", "duplicates": []}, "ok")
+    assert json.loads(go[3])["captures"][1]["id"] == "ch_2"
+    assert crm[1:] == ("crm_lookup", {"order_id": "4417"}, "Error executing tool crm_lookup", "ok")
+    assert json.loads(close[3]) == {"ticket": "4417", "closed": True, "resolution": "no duplicate charge"}
+
+
+@pytest.mark.parametrize("value", [{"type": "text", "text": "x", "extra": 1}, {"type": "image", "text": "x"},
+                                   [{"type": "text", "text": "x"}, {"text": "y"}], {"text": "x"}, []])
+def test_only_text_content_parts_are_unwrapped(value):
+    assert unwrap_result(value) == (value, False)
+
+
+def test_a_list_of_text_content_parts_is_their_texts():
+    assert unwrap_result([{"type": "text", "text": "a", "annotations": None}, {"type": "text", "text": "b"}]) == \
+        ("a\nb", False)
