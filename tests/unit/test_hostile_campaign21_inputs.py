@@ -174,3 +174,21 @@ def test_only_text_content_parts_are_unwrapped(value):
 def test_a_list_of_text_content_parts_is_their_texts():
     assert unwrap_result([{"type": "text", "text": "a", "annotations": None}, {"type": "text", "text": "b"}]) == \
         ("a\nb", False)
+
+
+def test_model_only_results_with_a_reused_call_id_answer_each_call_once(tmp_path: Path):
+    """The tool-loop trace with every call id `0` (a server that numbers no calls): each result was the first tool
+    message of that id in any later input (the conversation is sent whole each time), so all five calls showed the
+    handoff's result, `{"handed_over": "4417"}`: the swallowed `duplicates: []` forged away."""
+    text = (FIXTURES / "frameworks" / "openai-tool-loop-openinference.jsonl").read_text(encoding="utf-8")
+    for call_id in ("call_handoff_1", "call_lc", "call_go", "call_crm", "call_close"):
+        text = text.replace(f'"{call_id}"', '"0"')
+    path = tmp_path / "reused.jsonl"
+    path.write_text(text, encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    assert [(tool, out) for _, tool, _, out, _ in _calls(data)] == [
+        ("transfer_to_executor", '{"handed_over": "4417"}'), ("list_charges", '{"status": "ok", "duplicates": []}'),
+        ("get_order", '{"order_id": "4417", "captures": [{"id": "ch_1", "amount": 129.9}, {"id": "ch_2", "amount": '
+                      '129.9}]}'),
+        ("crm_lookup", "Error: 503 Service Unavailable: crm is down for maintenance"),
+        ("close_ticket", '{"ticket": "4417", "closed": true, "resolution": "no duplicate charge"}')]

@@ -493,17 +493,22 @@ def _calls_without_spans(tr: _Trace) -> list[Step]:
     """A trace with no tool span whose model calls asked for tools (the model instrumented alone, or a framework's
     instrumentor that traces no tool, as Haystack's): each call asked for a tool step of its own, from the model
     call's end to its agent's next model call, with the arguments it was asked with and the result that next calls'
-    input holds for its id (else :data:`NO_TOOL_SPAN`); the steps added to ``tr``, and returned."""
+    input holds for its id (else :data:`NO_TOOL_SPAN`); the steps added to ``tr``, and returned. The results are
+    those of the next call's tool messages that this call was not sent already (a conversation is sent whole each
+    time): a call id used again (a server that gives every call the id ``0``) takes the first of them not taken."""
     if any(s.kind == TOOL for s in tr.steps):
         return []
     models = [s for s in tr.steps if s.kind == MODEL]
     made: list[Step] = []
     for n, model in enumerate(models):
         agent = tr.agent_of(model)
-        later = [m for m in models[n + 1:] if tr.agent_of(m) == agent]
-        end = max(model.span.end_ns, later[0].span.start_ns) if later else model.span.end_ns
+        nxt = next((m for m in models[n + 1:] if tr.agent_of(m) == agent), None)
+        end = max(model.span.end_ns, nxt.span.start_ns) if nxt else model.span.end_ns
+        fresh = _new_results(model.told, nxt.told if nxt else [])
         for j, (call_id, tool) in enumerate(model.tool_calls_asked):
-            told = next((t for m in later for t in m.told if call_id and t[0] == call_id), None)
+            told = next((t for t in fresh if call_id and t[0] == call_id), None)
+            if told is not None:
+                fresh.remove(told)
             span = Span(model.span.trace_id, f"{model.span.span_id}#{j}", model.span.parent_id, tool or "tool",
                         model.span.end_ns, end if told else model.span.end_ns, {}, service=model.span.service,
                         error=bool(told and told[2]))
@@ -514,6 +519,19 @@ def _calls_without_spans(tr: _Trace) -> list[Step]:
             made.append(step)
     tr.steps.extend(made)
     return made
+
+
+def _new_results(sent: list[tuple[str, str, bool]], then: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:
+    """The tool results of ``then`` (a model call's input) that ``sent`` (the input of the call before it) did not
+    hold, in order: each of ``sent`` takes away one equal result of ``then``."""
+    left = list(sent)
+    fresh = []
+    for result in then:
+        if result in left:
+            left.remove(result)
+        else:
+            fresh.append(result)
+    return fresh
 
 
 def _asked_arguments(text: str | None) -> dict[str, Any]:
