@@ -83,7 +83,7 @@ def test_an_item_that_is_not_a_message_is_named_where_it_stands(tmp_path: Path):
 def _calls(data: dict) -> list[tuple[str, str, object, str, str]]:
     """Each tool call of a drill with its result: (call id, tool, arguments, output, status)."""
     results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
-    return [(e["id"], e["tool"], e["arguments"], results[e["id"]]["output"], results[e["id"]]["status"])
+    return [(e["id"], e["tool"], e["arguments"], results[e["id"]]["output"], results[e["id"]].get("status", "ok"))
             for e in data["trace"] if e["kind"] == "tool_call"]
 
 
@@ -192,3 +192,20 @@ def test_model_only_results_with_a_reused_call_id_answer_each_call_once(tmp_path
                       '129.9}]}'),
         ("crm_lookup", "Error: 503 Service Unavailable: crm is down for maintenance"),
         ("close_ticket", '{"ticket": "4417", "closed": true, "resolution": "no duplicate charge"}')]
+
+
+def test_a_gemini_call_without_arguments_dumped_by_the_python_sdk_has_no_arguments(tmp_path: Path):
+    """google-genai's `Content.model_dump()` of a call to a tool without parameters writes `args: None` (and every
+    other unset field None): the call was imported with an argument `arguments: null` that the model never gave;
+    the REST API's form, without `args`, gave `{}`."""
+    unset = {"id": None, "partial_args": None, "will_continue": None}
+    history = [{"role": "user", "parts": [{"text": "Any open tickets?", "function_call": None}]},
+               {"role": "model", "parts": [{"text": None, "function_call": {**unset, "args": None,
+                                                                            "name": "list_open_tickets"}}]},
+               {"role": "user", "parts": [{"text": None, "function_response": {
+                   "id": None, "name": "list_open_tickets", "response": {"output": ["4417"]}}}]},
+               {"role": "model", "parts": [{"text": "One: 4417.", "function_call": None}]}]
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(history), encoding="utf-8")
+    [(data, _)] = converter(chat)(path)
+    assert [(c[1], c[2], c[3]) for c in _calls(data)] == [("list_open_tickets", {}, '["4417"]')]
