@@ -209,3 +209,30 @@ def test_a_gemini_call_without_arguments_dumped_by_the_python_sdk_has_no_argumen
     path.write_text(json.dumps(history), encoding="utf-8")
     [(data, _)] = converter(chat)(path)
     assert [(c[1], c[2], c[3]) for c in _calls(data)] == [("list_open_tickets", {}, '["4417"]')]
+
+
+def test_langchain_create_agent_subagents_are_the_planner_and_the_executor_it_hands_off_to():
+    """LangChain 1's `create_agent` planner calling an executor agent from its tool, over OpenInference: the
+    import was refused ("the drill made from this trace does not validate: ... its agent `tools` is a tool-host"):
+    the planner's `tools` node, holding the executor's model calls, was read as an agent named `tools`."""
+    data = framework_drill("langchain-create-agent-openinference.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    [handoff] = [e for e in data["trace"] if e["kind"] == "handoff"]
+    assert (handoff["from_agent"], handoff["to_agent"]) == ("planner", "executor")
+    assert "(ticket 4417)" in handoff["content"]
+    calls = {c[1]: c for c in _calls(data)}
+    assert calls["list_charges"][3:] == ('{"status": "ok", "duplicates": []}', "ok")
+    assert calls["crm_lookup"][3:] == ("503 Service Unavailable: crm is down for maintenance", "error")
+    assert {e["agent"] for e in data["trace"] if e["kind"] == "tool_call"} == {"planner", "executor"}
+
+
+def test_an_agent_named_tools_is_not_the_tool_host(tmp_path: Path):
+    """The same run without `lc_agent_name` (as LangGraph graphs other than create_agent's record it): the node
+    `tools` holding a model call is an agent, `tools-agent`, and the drill validates (it was refused)."""
+    text = (FIXTURES / "frameworks" / "langchain-create-agent-openinference.jsonl").read_text(encoding="utf-8")
+    path = tmp_path / "nodes.jsonl"
+    path.write_text(text.replace('\\"lc_agent_name\\"', '\\"lc_agent\\"'), encoding="utf-8")
+    [(data, _)] = converter(openinference)(path)
+    names = [a["name"] for a in data["agents"]]
+    assert "tools-agent" in names and names.count("tools") == 1

@@ -34,7 +34,8 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "google-adk-content.jsonl": "otel", "semantic-kernel.jsonl": "otel",
               "agno-openinference.jsonl": "openinference",
               "crewai-openinference.jsonl": "openinference", "haystack-openinference.jsonl": "openinference",
-              "openai-tool-loop-openinference.jsonl": "openinference", "openai-tool-loop-genai.jsonl": "otel"}
+              "openai-tool-loop-openinference.jsonl": "openinference", "openai-tool-loop-genai.jsonl": "otel",
+              "langchain-create-agent-openinference.jsonl": "openinference"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

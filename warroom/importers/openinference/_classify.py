@@ -201,6 +201,21 @@ def _langgraph_meta(span: Span) -> dict[str, Any]:
     return meta if isinstance(meta, dict) and "langgraph_node" in meta else {}
 
 
+def _langchain_agent(span: Span) -> str | None:
+    """The agent a CHAIN span is the run of: LangChain 1's ``create_agent(..., name=NAME)`` graph, whose runs carry
+    ``lc_agent_name`` in their ``metadata`` and whose own run is named NAME (its nodes, ``model`` and ``tools``,
+    are not); else None."""
+    meta = span.attributes.get(SpanAttributes.METADATA)
+    if not isinstance(meta, str) or '"lc_agent_name"' not in meta:
+        return None
+    try:
+        meta = record_json(meta)
+    except (ValueError, RecursionError):
+        return None
+    named = meta.get("lc_agent_name") if isinstance(meta, dict) else None
+    return named if isinstance(named, str) and named == span.name and meta.get("langgraph_node") != named else None
+
+
 def _langgraph_node(span: Span) -> bool:
     """Whether ``span`` is a LangGraph node: its ``metadata`` (JSON) names it as ``langgraph_node``."""
     return _langgraph_meta(span).get("langgraph_node") == span.name
@@ -334,6 +349,8 @@ def classify(span: Span) -> Step:
         command_handoff(step, step.result)
     elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:
         mark_agent(step, span, agent, "")
+    elif kind == _KINDS.CHAIN.value and (agent := _langchain_agent(span)) is not None:
+        mark_agent(step, span, agent, _agent_input(a))
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):
         mark_agent(step, span, span.name, _chain_input(a))
         step.graph_node = True

@@ -29,8 +29,11 @@ class NothingToPlay(TraceError):
 
 @lru_cache(maxsize=4096)
 def agent_id(name: str) -> str:
-    """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:80] or "agent"
+    """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80), ``-agent`` added to a name that
+    is ``user`` or ``tools`` (the drill's own human and tool host: a LangGraph node named ``tools`` that holds
+    another agent's model calls is an agent, not the tool host), as ``import chat`` names its agents."""
+    named = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:80] or "agent"
+    return f"{named}-agent" if named in (USER, TOOLS) else named
 
 
 def nearest_agent(step: Step | None, by_id: dict[str, Step], memo: dict[str, Step | None] | None = None) -> Step | None:
