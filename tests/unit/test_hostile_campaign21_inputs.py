@@ -211,11 +211,13 @@ def test_a_gemini_call_without_arguments_dumped_by_the_python_sdk_has_no_argumen
     assert [(c[1], c[2], c[3]) for c in _calls(data)] == [("list_open_tickets", {}, '["4417"]')]
 
 
-def test_langchain_create_agent_subagents_are_the_planner_and_the_executor_it_hands_off_to():
-    """LangChain 1's `create_agent` planner calling an executor agent from its tool, over OpenInference: the
-    import was refused ("the drill made from this trace does not validate: ... its agent `tools` is a tool-host"):
-    the planner's `tools` node, holding the executor's model calls, was read as an agent named `tools`."""
-    data = framework_drill("langchain-create-agent-openinference.jsonl")
+@pytest.mark.parametrize("name", ["langchain-create-agent-openinference.jsonl", "langsmith-create-agent-batch.jsonl"])
+def test_langchain_create_agent_subagents_are_the_planner_and_the_executor_it_hands_off_to(name: str):
+    """LangChain 1's `create_agent` planner calling an executor agent from its tool, over OpenInference and traced
+    by LangSmith: the import was refused ("the drill made from this trace does not validate: ... its agent `tools`
+    is a tool-host"): the planner's `tools` node, holding the executor's model calls, was read as an agent named
+    `tools` (LangSmith's: agents `model` and `tools`, the executor's calls the `tools` agent's)."""
+    data = framework_drill(name)
     assert [(a["name"], a["role"]) for a in data["agents"]] == [
         ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
     [handoff] = [e for e in data["trace"] if e["kind"] == "handoff"]
