@@ -238,3 +238,14 @@ def test_an_agent_named_tools_is_not_the_tool_host(tmp_path: Path):
     [(data, _)] = converter(openinference)(path)
     names = [a["name"] for a in data["agents"]]
     assert "tools-agent" in names and names.count("tools") == 1
+
+
+def test_dspy_react_tools_are_named_by_their_tool_not_the_method_called():
+    """DSPy's ReAct over OpenInference: TOOL spans without `tool.name`, named `list_charges.__call__`: the drill's
+    tools were `list_charges.__call__`, `get_order.__call__` ... (and a damage pattern naming `close_ticket` matched
+    no call)."""
+    data = framework_drill("dspy-openinference.jsonl")
+    assert [(c[1], c[2], c[4]) for c in _calls(data)] == [
+        ("list_charges", {"order_id": "4417"}, "ok"), ("get_order", {"order_id": "4417"}, "ok"),
+        ("crm_lookup", {"order_id": "4417"}, "error"),
+        ("close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"}, "ok"), ("finish", {}, "ok")]

@@ -201,6 +201,18 @@ def _langgraph_meta(span: Span) -> dict[str, Any]:
     return meta if isinstance(meta, dict) and "langgraph_node" in meta else {}
 
 
+#: The methods of a tool object that OpenInference's DSPy instrumentor names its TOOL spans by (``NAME.__call__``).
+_CALLED = (".__call__", ".acall")
+
+
+def _called_tool(span: Span, kind: str) -> str | None:
+    """The tool of a TOOL span without ``tool.name`` named by the tool's method called (DSPy's instrumentor:
+    ``list_charges.__call__``, ``list_charges.acall``): the name before it; else None (the span's name)."""
+    if kind != _KINDS.TOOL.value:
+        return None
+    return next((span.name[: -len(m)] for m in _CALLED if span.name.endswith(m) and len(span.name) > len(m)), None)
+
+
 def _langchain_agent(span: Span) -> str | None:
     """The agent a CHAIN span is the run of: LangChain 1's ``create_agent(..., name=NAME)`` graph, whose runs carry
     ``lc_agent_name`` in their ``metadata`` and whose own run is named NAME (its nodes, ``model`` and ``tools``,
@@ -332,7 +344,8 @@ def classify(span: Span) -> Step:
     elif kind == _KINDS.LLM.value:
         _model(span, step)
     elif kind in (_KINDS.TOOL.value, _KINDS.RETRIEVER.value):
-        mark_tool(step, span, a.get(SpanAttributes.TOOL_NAME), a.get(ToolCallAttributes.TOOL_CALL_ID))
+        mark_tool(step, span, a.get(SpanAttributes.TOOL_NAME) or _called_tool(span, kind),
+                  a.get(ToolCallAttributes.TOOL_CALL_ID))
         raw = a.get(SpanAttributes.TOOL_PARAMETERS) if kind == _KINDS.TOOL.value else None
         value = a.get(SpanAttributes.INPUT_VALUE)
         step.arguments = as_arguments(value) if kind == _KINDS.TOOL.value else (
