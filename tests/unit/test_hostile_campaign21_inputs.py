@@ -249,3 +249,17 @@ def test_dspy_react_tools_are_named_by_their_tool_not_the_method_called():
         ("list_charges", {"order_id": "4417"}, "ok"), ("get_order", {"order_id": "4417"}, "ok"),
         ("crm_lookup", {"order_id": "4417"}, "error"),
         ("close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"}, "ok"), ("finish", {}, "ok")]
+
+
+def test_ag2_model_spans_in_the_chat_completions_shape_give_their_calls_and_batch():
+    """AG2's TelemetryMiddleware writes each model call's messages in OpenAI's chat-completions shape inside
+    `gen_ai.output.messages` (`{"content": null, "tool_calls": [...]}`): every model call was "(the model's output is
+    not in the trace)" and the three calls asked at once were no batch."""
+    data = framework_drill("ag2-otel.jsonl")
+    said = [e["content"] for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+    assert said[0] == '[tool call transfer_to_executor {"ticket": "4417"}]'
+    assert "(the model's output is not in the trace)" not in said
+    asked = next(e["id"] for e in data["trace"] if e["kind"] == "executor_message")
+    assert {e["tool"]: e.get("batch") for e in data["trace"] if e["kind"] == "tool_call"} == {
+        "transfer_to_executor": None, "list_charges": asked, "get_order": asked, "crm_lookup": asked,
+        "close_ticket": None}
