@@ -263,3 +263,10 @@ def test_ag2_model_spans_in_the_chat_completions_shape_give_their_calls_and_batc
     assert {e["tool"]: e.get("batch") for e in data["trace"] if e["kind"] == "tool_call"} == {
         "transfer_to_executor": None, "list_charges": asked, "get_order": asked, "crm_lookup": asked,
         "close_ticket": None}
+
+
+def test_an_executor_on_the_planners_model_is_named_by_it_not_as_missing():
+    """Planner and executor both on gpt-4o (LangChain's create_agent run): the drill's executor model was
+    `executor (not in the trace)`, at the default price, though every executor call records its model."""
+    data = framework_drill("langchain-create-agent-openinference.jsonl")
+    assert data["models"]["planner"]["name"] == data["models"]["executor"]["name"] == "gpt-4o-2024-08-06"

@@ -338,9 +338,12 @@ def _title_steps(plan: list[dict[str, Any]], events: list[dict[str, Any]]) -> No
 
 
 def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, Any]:
+    """The planner's first model, the first model of the other agents' calls (the planner's own when they use the
+    same: it is in the trace), and the rest as ``others``."""
     planner = next((e["model"] for e in events if e["kind"] == "planner_call" and "model" in e), PLANNER_MODEL)
-    names = list(dict.fromkeys(e["model"] for e in events if "model" in e and e["model"] != planner))
-    executor = names.pop(0) if names else EXECUTOR_MODEL
+    executor = next((e["model"] for e in events if e["kind"] == "executor_message" and "model" in e), None)
+    names = list(dict.fromkeys(e["model"] for e in events if "model" in e and e["model"] not in (planner, executor)))
+    executor = executor or (names.pop(0) if names else EXECUTOR_MODEL)
     models: dict[str, Any] = {"planner": options.price.model(planner), "executor": options.price.model(executor)}
     if names:
         models["others"] = [options.price.model(n) for n in names]
