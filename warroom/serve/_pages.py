@@ -210,16 +210,19 @@ class _Pages:
         name = request.match_info.get("name") or request.query.get("name", "")
         await self.c.counting_note()
 
-        def read(store: Any) -> tuple[list[Any], Any, list[Any], list[Any]]:
+        def read(store: Any) -> tuple[list[Any], Any, tuple[list[Any], int, dict[str, str]], list[Any]]:
             from warroom.store.cohort import FactsQuery, prepared, read_facts
 
             query = prepared(store, FactsQuery(trainee=name))  # (the first attempts among those not verified too)
             facts, uncounted = read_facts(store, query, with_left_out=True)
-            sessions, unread = store.query_readable(trainee=name, limit=LIST_LIMIT, sort="when", reverse=False)
-            return facts, query.within, sessions, [*uncounted, *unread]
+            sessions, unread = store.query_readable(trainee=name, limit=LIST_LIMIT, sort="when")  # the newest first
+            checks = store.checks([s.session_id for s in sessions])
+            left_out = {sid: c.state for sid, c in checks.items() if c.state != "verified"}
+            listed = (sessions, store.count(trainee=name), left_out)  # (how many: a list cut says so)
+            return facts, query.within, listed, [*uncounted, *unread]
 
         try:
-            facts, within, sessions, problems = await self.c.in_store(read)
+            facts, within, (sessions, stored, left_out), problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
 
@@ -236,8 +239,8 @@ class _Pages:
         from warroom.core.stats import MIN_NOISE_TRIALS, MIN_SIGNAL_TRIALS
 
         return await self.c.page_off_loop(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
-                                          progress=made, figures=figures, sessions=sessions,
-                                          minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
+                                          progress=made, figures=figures, sessions=sessions, stored=stored,
+                                          left_out=left_out, minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
                                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
