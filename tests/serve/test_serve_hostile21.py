@@ -55,17 +55,29 @@ def _busy_trainee(data: Path) -> None:
         conn.executemany(f"INSERT INTO sessions VALUES ({', '.join('?' * len(cols))})", copies)
 
 
+def _set_of_a_drill_to_remove(folder: Path) -> Path:
+    """Set ``week-2`` of two drills, the first (``leaving-drill``) in a drills folder of its own."""
+    drills = folder / "drills2"
+    drills.mkdir()
+    text = (DRILLS_DIR / "held-orders-release.yaml").read_text()
+    (drills / "leaving-drill.yaml").write_text(text.replace("\nid: held-orders-release\n", "\nid: leaving-drill\n"))
+    path = folder / "week-2.set.yaml"
+    path.write_text("set: week-2\ntitle: Week 2\ndrills:\n  - leaving-drill\n  - duplicate-charge-refunds\n")
+    return path
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[tuple[Served, str]]:
     folder = tmp_path_factory.mktemp("hostile21")
     data = folder / "data"
+    week_2 = _set_of_a_drill_to_remove(folder)
     play_cohort(data)  # ana ... eve: the worked cohort of tests/cli/test_stats_by_hand.py
     gone = _gone_drill_session(data, folder)
     verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
     assert verify.exit_code == 1 and f"unverifiable: {gone}" in verify.output, verify.output
     play(data, Play("Grace Hopper", "A", (("esc", 12, "s1", ("e04",)),)))
     _busy_trainee(data)
-    with shared_serving(folder) as server:
+    with shared_serving(folder, "--set", str(week_2), "--drills", str(folder / "drills2")) as server:
         yield server, gone
 
 
@@ -134,3 +146,47 @@ async def test_no_console_page_is_wider_than_a_phone(served):
             assert not wide, wide
         finally:
             await browser.close()
+
+
+async def test_a_sets_drill_removed_while_serving_keeps_its_column_and_the_pages_say_so(served):
+    """A drill of a served set deleted (or broken, or the set file itself) while the server runs: its column
+    vanished from the completion grid and the gradebook, and nothing said so (the set file is read again for each
+    page). The last good reading is kept, and the pages and the download say that the file cannot be read now."""
+    server, _ = served
+    drill = server.data_dir.parent / "drills2" / "leaving-drill.yaml"
+    start = server.log_size()
+    grid = await _page(server, "/console/sets/week-2")
+    assert "leaving-drill" in grid and "cannot be read now" not in grid
+    kept = drill.with_suffix(".kept")
+    drill.rename(kept)
+    try:
+        grid = await _page(server, "/console/sets/week-2")
+        facilitator = await server.signed_in(FACILITATOR)
+        async with facilitator, facilitator.get("/console/gradebook.csv?set=week-2") as r:
+            header, csv = r.headers.get("X-Warroom-Set-Problem", ""), await r.text()
+        sets = await _page(server, "/console/sets")
+    finally:
+        kept.rename(drill)
+    note = "The drill set file week-2.set.yaml, or a drill it names, cannot be read now: its last good reading is shown"
+    assert note in grid.replace("&#39;", "'") and note in sets.replace("&#39;", "'")
+    assert ">leaving-drill</th>" in grid, grid
+    assert csv.splitlines()[0].startswith("trainee,leaving-drill,duplicate-charge-refunds,"), csv
+    assert header.startswith("The drill set file week-2.set.yaml")
+    assert "no drill file or drill id 'leaving-drill'" in server.log_since(start)  # the log says why, once
+    assert server.log_since(start).count("cannot be read now") == 1
+    grid = await _page(server, "/console/sets/week-2")  # the drill back: read again, no note
+    assert "cannot be read now" not in grid
+
+
+async def test_a_gradebook_of_an_empty_date_range_is_refused_not_a_csv_without_grades(served):
+    """`until` (not included) on or before `from`, two dates swapped in the form: the download was a CSV of every
+    trainee's name and no grade, as if nobody had played."""
+    server, _ = served
+    facilitator = await server.signed_in(FACILITATOR)
+    async with facilitator:
+        for since, until in (("2026-12-08", "2026-01-01"), ("2026-12-01", "2026-12-01")):
+            async with facilitator.get(f"/console/gradebook.csv?since={since}&until={until}") as r:
+                text = await r.text()
+                assert r.status == 400 and "the date range is empty" in text and until in text, (r.status, text)
+        async with facilitator.get("/console/gradebook.csv?since=2020-01-01&until=2100-01-01") as r:
+            assert r.status == 200 and any(line.startswith("ana,") for line in (await r.text()).splitlines())

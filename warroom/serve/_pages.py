@@ -77,6 +77,10 @@ class _Pages:
     def __init__(self, console: Console) -> None:
         self.c = console
         self._drill_facts: dict[str, tuple[str, str | None]] = {}
+        #: Each set file's last good reading (checked at start), and why a file cannot be read now (by path).
+        self._good_sets: dict[Path, tuple[Any, list[tuple[str, str]]]] = {}
+        self.set_problems: dict[Path, str] = {}
+        self._sets()  # the readings the server started with, before any file can change
 
     # --- drills -------------------------------------------------------------------------------------------------
 
@@ -100,7 +104,10 @@ class _Pages:
         return self.drill_facts(drill_id)[1]
 
     def _sets(self) -> list[tuple[Path, Any, list[tuple[str, str]]]]:
-        """The drill sets the console knows (``--set`` and ``--console-set`` files): path, model and drills."""
+        """The drill sets the console knows (``--set`` and ``--console-set`` files): path, model and drills. A set
+        file that no longer reads, or names a drill that no longer loads (changed, moved or deleted since the
+        server started), is shown as last read well, and :attr:`set_problems` says why: such a set's drill was
+        dropped from its completion grid and its gradebook unsaid (the set with it when its file broke)."""
         from warroom.core.library import resolve_set_drills
         from warroom.core.load import load_drill_set
 
@@ -108,13 +115,32 @@ class _Pages:
         for path in self.c.set_files:
             try:
                 model = load_drill_set(path)
-                drills, _ = resolve_set_drills(model, path, self.c.drill_dirs)
-            except Exception as exc:  # changed since the server started, and no longer valid
-                log.warning("drill set %s cannot be read: %s", path, exc)
+                drills, problems = resolve_set_drills(model, path, self.c.drill_dirs)
+                errors = [str(p) for p in problems if p.severity == "error"]
+                if errors:
+                    raise ValueError("; ".join(errors[:3]) + ("; ..." if len(errors) > 3 else ""))
+            except Exception as exc:
+                self._set_unreadable(path, exc)
+                if path in self._good_sets:
+                    out.append((path, *self._good_sets[path]))
                 continue
             named = [(d.drill.id, d.drill.title) for d in drills if d.drill is not None]
+            self._good_sets[path] = (model, named)
+            self.set_problems.pop(path, None)
             out.append((path, model, named))
         return out
+
+    def _set_unreadable(self, path: Path, exc: Exception) -> None:
+        kept = "its last good reading is shown" if path in self._good_sets else "it is left out"
+        why = (f"The drill set file {path.name}, or a drill it names, cannot be read now: {kept} (the server's log "
+               "says why).")
+        if self.set_problems.get(path) != why:  # logged once each time it changes, not at every page
+            log.warning("drill set %s cannot be read now (%s): %s", path, exc, kept)
+        self.set_problems[path] = why
+
+    def set_note(self, *others: str) -> str:
+        """The line a page shows about the set files that cannot be read now (and ``others``), "" when none."""
+        return " ".join([*self.set_problems.values(), *(o for o in others if o)])
 
     # --- drill sets -----------------------------------------------------------------------------------------------
 
@@ -140,7 +166,7 @@ class _Pages:
         rows = [(sid, files[sid][0].title if sid in files else "", counts.get(sid, 0), sid in files)
                 for sid in sorted({*files, *counts})]  # fmt: skip
         return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+                           skipped=self.set_note(_skipped_note(request.raw_path, problems)))  # fmt: skip
 
     async def grid(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/sets/{set_id}``: the set's completion grid."""
@@ -177,7 +203,7 @@ class _Pages:
 
         grid = await loop.run_in_executor(None, built)
         return await self.c.page_off_loop(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                                          skipped=_skipped_note(request.raw_path, graded.problems))  # fmt: skip
+                                          skipped=self.set_note(_skipped_note(request.raw_path, graded.problems)))
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
@@ -391,7 +417,7 @@ class _Pages:
         played = sorted({r.set_id for r in rows if r.set_id})
         sets = list(dict.fromkeys([*known, *played]))
         return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+                           skipped=self.set_note(_skipped_note(request.raw_path, problems)))  # fmt: skip
 
     async def gradebook_csv(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/gradebook.csv?set=ID`` or ``?since=DATE&until=DATE``: the trainee x drill matrix."""
@@ -405,6 +431,9 @@ class _Pages:
             until = parse_since(q["until"]) if q.get("until") else None
         except ValueError as exc:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
+        if since is not None and until is not None and until <= since:  # (a CSV of names and no grade, else)
+            raise web.HTTPBadRequest(text=f"the date range is empty: until {q['until']!r} (not included) is not after "
+                                          f"from {q['since']!r}; nothing would be graded")  # fmt: skip
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:  # every session too, for first attempts made outside the scope or not verified (their replays in the
@@ -428,6 +457,8 @@ class _Pages:
         headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
             headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)
+        if self.set_problems:  # (a file name in a header: printable ASCII only, any other character is no header's)
+            headers["X-Warroom-Set-Problem"] = re.sub(r"[^\x20-\x7e]", "?", self.set_note())
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
