@@ -116,3 +116,38 @@ def test_the_counting_sentence_says_how_many_sessions_not_verified_every_figure_
     assert "1 session not verified" in one and "is left out of every figure" in one and "marked !" in one
     many = counting_sentence(3, 1, 2, unverified=1200)
     assert "1,200 sessions not verified" in many and "are left out of every figure" in many
+
+
+# -- the review of a session the figures leave out says so, its drill missing or not --------------------------------
+
+
+def test_the_review_of_a_session_recorded_unverifiable_says_so_when_its_drill_is_gone(tmp_path):
+    """`scores verify` recorded the session as unverifiable (its drill file is gone): its review (the console's,
+    the trainee's own, `warroom review`) said only that the drill file is not found, never that the figures leave
+    the session out (the record was not read when the drill could not be found)."""
+    from click.testing import CliRunner
+    from store_support import copy_drill
+
+    from warroom.cli import main
+    from warroom.core.load import load_drill
+    from warroom.core.play import Replay
+    from warroom.core.scoring import score
+    from warroom.store.journal import SessionRecorder
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+
+    data, drills = tmp_path / "data", tmp_path / "drills"
+    path = copy_drill(drills, "gone-drill")
+    rec = SessionRecorder.start(data, "ann", path, load_drill(path), mode="assessment", seed=1)
+    replay = Replay(rec.drill, on_action=rec.record)
+    replay.advance_to(12)
+    replay.escalate("s1", "stale", ("e04",))
+    rec.finish(score(rec.drill, rec.actions))
+    path.unlink()
+    verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
+    assert verify.exit_code == 1 and f"unverifiable: {rec.session_id}" in verify.output, verify.output
+    with ResultsStore(data) as store:
+        review = load_review(store.get(rec.session_id), [drills], store)
+    assert review.notices[0].startswith("The drill file of this session is not found")
+    assert any(n.startswith("Recorded as unverifiable: the drill 'gone-drill'") and "leave the session out" in n
+               for n in review.notices), review.notices  # fmt: skip
