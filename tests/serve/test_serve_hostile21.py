@@ -144,6 +144,8 @@ async def test_no_console_page_is_wider_than_a_phone(served):
                 if table is not None:  # the table is all there, scrolled within itself
                     assert await table.evaluate("t => t.scrollWidth >= t.clientWidth"), path
             assert not wide, wide
+            await page.emulate_media(media="print")  # printed, a table is whole, never cut at the paper's edge
+            assert await page.evaluate("getComputedStyle(document.querySelector('table')).display") == "table"
         finally:
             await browser.close()
 

@@ -151,3 +151,34 @@ def test_the_review_of_a_session_recorded_unverifiable_says_so_when_its_drill_is
     assert review.notices[0].startswith("The drill file of this session is not found")
     assert any(n.startswith("Recorded as unverifiable: the drill 'gone-drill'") and "leave the session out" in n
                for n in review.notices), review.notices  # fmt: skip
+
+
+# -- the report read at a phone's width ---------------------------------------------------------------------------
+
+
+def test_the_report_is_no_wider_than_a_phone_and_prints_its_tables_whole(tmp_path):
+    """At 390 px the report's per-trainee and per-drill tables made the whole page 1,058 px wide (its text and
+    figures scrolled sideways with them). A wide table now scrolls within itself; printed, it is a whole table."""
+    from browser_support import chromium_executable, sync_playwright
+    from click.testing import CliRunner
+    from handcohort_support import play_cohort
+
+    from warroom.cli import main
+
+    data, out = tmp_path / "data", tmp_path / "report.html"
+    play_cohort(data)
+    r = CliRunner().invoke(main, ["report", "--data-dir", str(data), "--output", str(out)])
+    assert r.exit_code == 0, r.output
+    executable = chromium_executable()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(out.as_uri())
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            widths = page.evaluate("[...document.querySelectorAll('table')].map(t => t.scrollWidth)")
+            assert max(widths) > 390  # the tables are all there, scrolled within themselves
+            page.emulate_media(media="print")
+            assert page.evaluate("getComputedStyle(document.querySelector('table')).display") == "table"
+        finally:
+            browser.close()
