@@ -112,6 +112,18 @@ async def test_a_trainees_page_says_when_its_list_shows_only_the_newest_sessions
     assert 'href="/console/sessions?trainee=Grace%20Hopper"' in grace
     ana = await _page(server, "/console/trainees/ana")
     assert 'id="sessions-shown"' not in ana and 'id="unverified-note"' not in ana
+    # the sessions page said `The newest 500 only`, of how many unsaid (and so for exactly 500)
+    listed = await _page(server, "/console/sessions?trainee=Grace%20Hopper")
+    assert f"The newest 500 of {BUSY} sessions only" in listed
+    assert 'id="sessions-shown"' not in await _page(server, "/console/sessions?trainee=ana")
+
+
+async def test_a_trainee_page_of_an_empty_name_is_the_list_of_trainees(served):
+    """`/console/trainees?name=` (the form of a name a path cannot hold, left empty) drew the progress page of a
+    trainee named "", `: progress`, where it is the list."""
+    server, _ = served
+    text = await _page(server, "/console/trainees?name=")
+    assert '<table id="trainees">' in text and "<h1>: progress</h1>" not in text
 
 
 PAGES = ["/console", "/console/sets", "/console/sets/week-1", "/console/trainees", "/console/trainees/dee",

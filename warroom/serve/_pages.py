@@ -210,7 +210,7 @@ class _Pages:
     async def trainees(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/trainees``: every trainee (roster and store) with their figures over the counted
         sessions, counts beside every rate; ``?name=NAME``: that trainee's page (a name a path cannot hold: ``..``)."""
-        if "name" in request.query:
+        if request.query.get("name"):  # (an empty name is no trainee's: the list, where it drew a page of nobody)
             return await self.trainee(request)
         await self.c.counting_note()
 
@@ -276,17 +276,18 @@ class _Pages:
         await self.c.counting_note()
         q = request.query
         trainee, drill, set_id = q.get("trainee") or None, q.get("drill") or None, q.get("set") or None
-        def read(store: Any) -> tuple[list[Any], list[Any], dict[str, str]]:
+        def read(store: Any) -> tuple[list[Any], list[Any], dict[str, str], int]:
             rows, problems = store.query_readable(trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT)
             checks = store.checks([r.session_id for r in rows])
-            return rows, problems, {sid: c.state for sid, c in checks.items() if c.state != "verified"}
+            stored = store.count(trainee=trainee, drill=drill, set_id=set_id) if len(rows) >= LIST_LIMIT else len(rows)
+            return rows, problems, {sid: c.state for sid, c in checks.items() if c.state != "verified"}, stored
 
         try:
-            rows, problems, left_out = await self.c.in_store(read)
+            rows, problems, left_out, stored = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         return await self.c.page_off_loop(request, "sessions.html", "Sessions", "/console/sessions", rows=rows,
-                                          trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT,
+                                          trainee=trainee, drill=drill, set_id=set_id, stored=stored,
                                           left_out=left_out,
                                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
