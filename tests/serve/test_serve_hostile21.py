@@ -42,6 +42,20 @@ def _gone_drill_session(data: Path, folder: Path) -> str:
     return rec.session_id
 
 
+#: Set ids stored by SQL (warroom's own hold neither a `/` nor only dots): each one's grid is a link of the sets page.
+FORGED_SETS = ("..", "a/b <x>")
+
+
+def _forged_sets(data: Path) -> None:
+    """A copy of one of eve's sessions in each of :data:`FORGED_SETS`."""
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(sessions)")]
+        row = dict(zip(cols, conn.execute("SELECT * FROM sessions WHERE trainee = 'eve'").fetchone(), strict=True))
+        for i, set_id in enumerate(FORGED_SETS):
+            copy = row | {"session_id": f"{row['session_id']}-set{i}", "stored_seq": None, "set_id": set_id}
+            conn.execute(f"INSERT INTO sessions VALUES ({', '.join('?' * len(cols))})", [copy[c] for c in cols])
+
+
 def _busy_trainee(data: Path) -> None:
     """Grace Hopper's session copied to :data:`BUSY` sessions (rows as a long term of replays leaves them)."""
     with sqlite3.connect(data / "results.sqlite3") as conn:
@@ -77,6 +91,7 @@ def served(tmp_path_factory) -> Iterator[tuple[Served, str]]:
     assert verify.exit_code == 1 and f"unverifiable: {gone}" in verify.output, verify.output
     play(data, Play("Grace Hopper", "A", (("esc", 12, "s1", ("e04",)),)))
     _busy_trainee(data)
+    _forged_sets(data)
     with shared_serving(folder, "--set", str(week_2), "--drills", str(folder / "drills2")) as server:
         yield server, gone
 
@@ -204,3 +219,19 @@ async def test_a_gradebook_of_an_empty_date_range_is_refused_not_a_csv_without_g
                 assert r.status == 400 and "the date range is empty" in text and until in text, (r.status, text)
         async with facilitator.get("/console/gradebook.csv?since=2020-01-01&until=2100-01-01") as r:
             assert r.status == 200 and any(line.startswith("ana,") for line in (await r.text()).splitlines())
+
+
+async def test_the_grid_of_a_set_id_a_path_cannot_hold_opens_from_the_sets_page(served):
+    """A set id stored by SQL holding a `/` or only dots: its link on the sets page (`/console/sets/..`,
+    `/console/sets/a/b%20%3Cx%3E`) was a redirect to the sets page or a 404, never its grid."""
+    import html
+    import re
+
+    server, _ = served
+    sets = await _page(server, "/console/sets")
+    links = {html.unescape(text): html.unescape(href)
+             for href, text in re.findall(r'<a href="([^"]+)">([^<]*)</a>', sets)}  # fmt: skip
+    assert links[".."] == "/console/sets?id=.." and links["a/b <x>"] == "/console/sets/a%2Fb%20%3Cx%3E"
+    for set_id in FORGED_SETS:
+        grid = await _page(server, links[set_id])
+        assert f"Drill set {html.escape(set_id)}" in grid and ">eve<" in grid, grid

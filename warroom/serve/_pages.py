@@ -145,7 +145,10 @@ class _Pages:
     # --- drill sets -----------------------------------------------------------------------------------------------
 
     async def sets(self, request: web.Request) -> web.StreamResponse:
-        """``GET /console/sets``: the drill sets (given to the server, and those sessions were played in)."""
+        """``GET /console/sets``: the drill sets (given to the server, and those sessions were played in);
+        ``?id=ID``: that set's grid (an id a path cannot hold: ``..``)."""
+        if request.query.get("id"):
+            return await self.grid(request)
         await self.c.counting_note()
         loop = asyncio.get_running_loop()
         known = await loop.run_in_executor(None, self._sets)
@@ -172,7 +175,7 @@ class _Pages:
         """``GET /console/sets/{set_id}``: the set's completion grid."""
         from warroom.console import completion_grid
 
-        set_id = request.match_info["set_id"]
+        set_id = request.match_info.get("set_id") or request.query.get("id", "")
         await self.c.counting_note()
         loop = asyncio.get_running_loop()
         known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
