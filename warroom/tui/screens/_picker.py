@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
@@ -47,6 +48,20 @@ _FLEX = {"title": 3.0, "tags": 1.5}  # the tags beside a group are its drills' o
 _TAGS_FOLD = 90
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
+
+
+class DrillTable(DataTable[Text]):
+    """The picker's list of drills: a click on the drill highlighted already posts :class:`Chosen` (the picker opens
+    it, as enter does), wherever in its row the click lands; a click on another drill highlights it."""
+
+    class Chosen(Message):
+        """A click on the drill under the cursor."""
+
+    def on_click(self, event: events.Click) -> None:
+        # runs before DataTable's own handler moves the cursor: the row clicked is compared with the cursor's before
+        row = event.style.meta.get("row")
+        if isinstance(row, int) and row >= 0 and self.row_count and row == self.cursor_row:
+            self.post_message(self.Chosen())
 
 
 class PickerScreen(Screen[None]):
@@ -131,7 +146,7 @@ class PickerScreen(Screen[None]):
         yield Static(self._banner(), id="picker-banner")
         yield TextInput(placeholder="filter: words of a title, domain or tag (enter keeps it, escape clears it)",
                     id="picker-filter", max_length=100)
-        table: DataTable[Text] = DataTable(id="picker-table", cursor_type="row")
+        table = DrillTable(id="picker-table", cursor_type="row")
         table.border_title = "Drills"
         yield table
         detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")
@@ -384,6 +399,11 @@ class PickerScreen(Screen[None]):
         if entry is None:
             return
         self.query_one("#picker-detail-body", Static).update(preview_text(entry, public=self.app.is_web))
+
+    @on(DrillTable.Chosen)
+    def clicked_again(self) -> None:
+        """A click on the highlighted drill opens it, as enter does (a trainee with only a mouse)."""
+        self.action_start()
 
     def state_line(self) -> str:
         """The picker's state in a line, for the key trace (``$WARROOM_KEY_TRACE``): reading its drills or not, the
