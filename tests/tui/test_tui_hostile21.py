@@ -3,11 +3,13 @@ wide terminals; what it found and what now holds."""
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
+import shutil
+
+from textual.widgets import Button, DataTable
 
 from warroom.tui.screens import BriefingScreen
 
-from .conftest import make_app, picker_ready, screen_text
+from .conftest import STALE, make_app, picker_ready, screen_text
 
 
 async def test_a_second_click_on_the_highlighted_drill_of_the_picker_opens_its_briefing(services):
@@ -34,3 +36,61 @@ async def test_a_second_click_on_the_highlighted_drill_of_the_picker_opens_its_b
 def app_screen(pilot):
     return pilot.app.screen
 
+
+
+async def _click(pilot, selector: str) -> None:
+    """Click the button ``selector`` of the dialog on top, which must be drawn whole inside the terminal."""
+    button = pilot.app.screen.query_one(selector)
+    region, size = button.region, pilot.app.size
+    assert region.width and region.height and region.right <= size.width and region.bottom <= size.height, region
+    await pilot.click(button)
+    await pilot.pause()
+
+
+async def test_an_author_who_uses_only_the_mouse_answers_and_cancels_every_author_mode_dialog(tmp_path):
+    """The author mode's dialogs (the fault, a distractor's reason, damage, the deadline, the debrief, the habit, the
+    re-plan, the drill's title and briefing, and the go-to-field dialog both modes share) answered only to keys: an
+    author with only a mouse could not keep or cancel one. Each now has ``Done (enter)`` (``Done (ctrl+s)`` for a
+    longer text; ``Go (enter)`` to go to a field) and ``Cancel (esc)``, drawn inside 80x24; Done on fields that hold no
+    answer shows why and keeps the dialog open."""
+    from textual.widgets import Input, TextArea
+
+    from warroom.tui.author import DamageDialog, DebriefDialog, DrillInfoDialog, FaultDialog, TextDialog
+    from warroom.tui.widgets import FieldScreen, TraceTable
+
+    from .conftest import author_mode, type_text
+
+    drill = tmp_path / STALE.name
+    shutil.copy(STALE, drill)
+    async with author_mode(drill, size=(80, 24), whole_trace=True) as (app, pilot, screen):
+        table = screen.query_one(TraceTable)
+        table.move_cursor(table.row_index("e03"))
+        await pilot.press("x")
+        assert isinstance(app.screen, TextDialog)
+        await _click(pilot, "#annotate-done")  # nothing typed: refused, said, the dialog stays
+        assert isinstance(app.screen, TextDialog)
+        assert "write something" in str(app.screen.query_one("#annotate-error").render())
+        await type_text(pilot, "only a retry")
+        await _click(pilot, "#annotate-done")
+        assert app.screen is screen and screen.file.draft.distractors["e03"] == "only a retry"
+        await pilot.press("d")
+        assert isinstance(app.screen, DamageDialog)
+        await _click(pilot, "#annotate-cancel")
+        assert app.screen is screen and "e03" not in [d.event for d in screen.file.draft.damage]
+        for key, dialog in (("b", DebriefDialog), ("h", DebriefDialog), ("R", DebriefDialog), ("i", DrillInfoDialog),
+                            ("l", TextDialog), ("colon", FieldScreen)):
+            await pilot.press(key)
+            assert isinstance(app.screen, dialog), key
+            await _click(pilot, "#field-cancel" if dialog is FieldScreen else "#annotate-cancel")
+            assert app.screen is screen, key
+        await pilot.press("b")
+        app.screen.query_one(TextArea).text = "Watch the refund ids."
+        assert str(app.screen.query_one("#annotate-done", Button).label) == "Done (ctrl+s)"
+        await _click(pilot, "#annotate-done")
+        assert app.screen is screen and screen.file.draft.debrief == "Watch the refund ids."
+        await pilot.press("o")
+        assert isinstance(app.screen, FaultDialog)
+        app.screen.query_one("#fault-kind", Input).value = "wrong_record"
+        app.screen.query_one("#fault-summary", Input).value = "refunded the wrong charge"
+        await _click(pilot, "#annotate-done")
+        assert app.screen is screen and screen.file.draft.kind == "wrong_record"
