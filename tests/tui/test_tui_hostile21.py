@@ -94,3 +94,24 @@ async def test_an_author_who_uses_only_the_mouse_answers_and_cancels_every_autho
         app.screen.query_one("#fault-summary", Input).value = "refunded the wrong charge"
         await _click(pilot, "#annotate-done")
         assert app.screen is screen and screen.file.draft.kind == "wrong_record"
+
+
+async def test_a_wide_terminal_shows_each_agent_name_whole_in_the_trace(services):
+    """The trace table's agent column was 7 cells at any width: at 200 columns ``coordinator`` read ``coordi…``
+    beside a summary of a hundred cells. The column now widens to the drill's longest agent name while the summary
+    keeps 60 cells; at 100 columns it is cut as before (twins cut in the middle), and it follows a resize."""
+    from warroom.core.library import bundled_drills_dir
+    from warroom.tui.widgets import TraceTable
+
+    from .conftest import advance, war_room
+
+    app = make_app(services, bundled_drills_dir() / "dental-recall-calls.yaml")
+    async with war_room(app, size=(200, 40), seconds=5) as (pilot, live):
+        table = live.query_one(TraceTable)
+        assert "e02" in table.keys
+        row = next(line for line in screen_text(app).splitlines() if " e02 " in line)
+        assert " coordinator " in row and "coordi…" not in row, row
+        await pilot.resize_terminal(100, 30)
+        await advance(pilot, 0.5)
+        row = next(line for line in screen_text(app).splitlines() if " e02 " in line)
+        assert " coordi… " in row, row
