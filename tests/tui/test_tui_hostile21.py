@@ -115,3 +115,30 @@ async def test_a_wide_terminal_shows_each_agent_name_whole_in_the_trace(services
         await advance(pilot, 0.5)
         row = next(line for line in screen_text(app).splitlines() if " e02 " in line)
         assert " coordi… " in row, row
+
+
+async def test_a_wide_review_shows_the_answer_key_and_trainee_marks_whole(tmp_path):
+    """The review's answer-key and trainee columns stopped at 14 and 22 cells at any width: at 300 columns a row read
+    ``inspected at 12 s, fl…`` beside a summary of a hundred cells. They now widen to what their marks need (up to 40
+    cells) while the summary keeps 60; at 100 columns they are cut as before."""
+    from store_support import copy_drill
+
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import ReviewTable
+
+    from .test_review import play
+
+    data = tmp_path / "data"
+    sid = play(data, copy_drill(tmp_path / "drills"))
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid))
+    async with ReviewApp(review).run_test(size=(300, 60)) as pilot:
+        await pilot.pause()
+        row = next(line for line in screen_text(pilot.app).splitlines() if "inspected at 12 s" in line)
+        assert "inspected at 12 s, flagged, cited" in row, row
+        table = pilot.app.screen.query_one(ReviewTable)
+        widths = table.column_widths(table.scrollable_content_region.width)
+        assert widths[3] >= 60 and widths[5] >= len("inspected at 12 s, flagged, cited")
+        assert table.column_widths(100)[5] == 22  # narrower: the bound as before
