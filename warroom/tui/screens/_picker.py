@@ -119,7 +119,8 @@ class PickerScreen(Screen[None]):
     HELP_TITLE = "Drill picker keys"
     HELP_NOTES = (
         "A drill marked ⚠ has problems; select it to see them. The filter keeps the drills whose title, id, domain "
-        "or tags hold every word typed; enter keeps it, escape clears it."
+        "or tags hold every word typed; enter keeps it, escape clears it. A click highlights a drill; a click on the "
+        "highlighted drill opens its briefing, as enter does."
     )
 
     def __init__(self, services: Services, last_drill: Path | None = None) -> None:
