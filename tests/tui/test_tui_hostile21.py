@@ -143,3 +143,39 @@ async def test_a_wide_review_shows_the_answer_key_and_trainee_marks_whole(tmp_pa
         widths = table.column_widths(table.scrollable_content_region.width)
         assert widths[3] >= 60 and widths[5] >= len("inspected at 12 s, flagged, cited")
         assert table.column_widths(100)[5] == 22  # narrower: the bound as before
+
+
+async def test_the_briefing_and_the_debrief_take_j_k_g_and_capital_g_as_every_other_screen(services):
+    """The picker, the war room and the review move with j k and g G; the debrief took neither (j, k, g, G did
+    nothing there) and the briefing no g G. Both now scroll with them, and their help lists them."""
+    from textual.containers import VerticalScroll
+
+    from warroom.tui.screens import DebriefScreen
+    from warroom.tui.widgets import HelpScreen
+
+    from .conftest import advance, until
+
+    app = make_app(services, speed=32.0)
+    async with app.run_test(size=(80, 16)) as pilot:
+        await pilot.pause()
+        briefing = app.screen.query_one("#briefing", VerticalScroll)
+        await pilot.press("G")
+        await until(pilot, lambda: briefing.scroll_y == briefing.max_scroll_y > 0, "the briefing at its end")
+        await pilot.press("g")
+        await until(pilot, lambda: briefing.scroll_y == 0, "the briefing at its top")
+        await pilot.press("enter")
+        await advance(pilot, 10, step=1)
+        assert isinstance(app.screen, DebriefScreen)
+        pane = app.screen.query_one(VerticalScroll)
+        await pilot.press("j", "j")
+        await until(pilot, lambda: pane.scroll_y == 2, "the debrief two lines down")
+        await pilot.press("k")
+        await until(pilot, lambda: pane.scroll_y == 1, "the debrief a line up")
+        await pilot.press("G")
+        await until(pilot, lambda: pane.scroll_y == pane.max_scroll_y > 2, "the debrief at its end")
+        await pilot.press("g")
+        await until(pilot, lambda: pane.scroll_y == 0, "the debrief at its top")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        keys = {key for key, _ in app.screen.keys}
+        assert any("j" in key and "↓" in key for key in keys) and any("G" in key for key in keys), keys
