@@ -179,3 +179,18 @@ async def test_the_briefing_and_the_debrief_take_j_k_g_and_capital_g_as_every_ot
         assert isinstance(app.screen, HelpScreen)
         keys = {key for key, _ in app.screen.keys}
         assert any("j" in key and "↓" in key for key in keys) and any("G" in key for key in keys), keys
+
+
+async def test_a_title_too_long_for_the_status_bar_is_cut_with_an_ellipsis_not_dropped(services, tmp_path):
+    """Textual wraps a Static's text whatever the Rich Text's ``no_wrap`` says: the status bar (one line) showed the
+    words of the drill's title that fit and dropped the rest without "…", and a title whose first word did not fit
+    (an imported run's id, a hyphenated name) was not shown at all. The bar now cuts it with "…"."""
+    from .conftest import war_room
+
+    title = "Reconcile-" + "-".join(["ledger"] * 20)
+    drill = tmp_path / STALE.name
+    drill.write_text(STALE.read_text(encoding="utf-8").replace(
+        'title: "Duplicate-charge refunds for INC-4471"', f'title: "{title}"', 1), encoding="utf-8")
+    async with war_room(make_app(services, drill), size=(80, 24)) as (_pilot, _live):
+        top = screen_text(_pilot.app).splitlines()[0].rstrip()
+        assert "Reconcile-ledger-ledger" in top and top.endswith("…"), top
