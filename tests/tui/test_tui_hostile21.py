@@ -194,3 +194,34 @@ async def test_a_title_too_long_for_the_status_bar_is_cut_with_an_ellipsis_not_d
     async with war_room(make_app(services, drill), size=(80, 24)) as (_pilot, _live):
         top = screen_text(_pilot.app).splitlines()[0].rstrip()
         assert "Reconcile-ledger-ledger" in top and top.endswith("…"), top
+
+
+async def test_a_review_with_many_notes_or_a_long_head_keeps_rows_of_its_trace(tmp_path):
+    """The review's head and its notices (the facilitators' notes) took the lines they needed: a session with many
+    notes, or a long title at 40x12, left the trace table no row at all (its header alone), the actions unseen. The
+    head and the notices now take at most a part of the screen each, and scroll; the table keeps its rows."""
+    from store_support import copy_drill
+
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import ReviewTable
+
+    from .test_review import play
+
+    data = tmp_path / "data"
+    sid = play(data, copy_drill(tmp_path / "drills"))
+    with ResultsStore(data) as store:
+        for i in range(30):
+            store.add_note(sid, author="Fran Allen", text=f"note {i}: " + "look again " * 3, at="2026-12-01T14:10:00Z")
+        review = load_review(store.get(sid))
+    for size in ((80, 24), (40, 12)):
+        async with ReviewApp(review).run_test(size=size) as pilot:
+            await pilot.pause()
+            table = pilot.app.screen.query_one(ReviewTable)
+            assert table.size.height - 1 >= size[1] // 4, (size, table.size)  # rows beside its header
+            top = pilot.app.screen.query_one("#review-top")
+            assert top.max_scroll_y > 0  # the head and the notes scroll: the last note can be read
+            top.scroll_end(animate=False)
+            await pilot.pause()
+            assert "note 29:" in screen_text(pilot.app), screen_text(pilot.app)

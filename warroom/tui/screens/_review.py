@@ -163,9 +163,10 @@ class ReviewScreen(Screen[None]):
     # -- layout ---------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(headline(self.data), id="review-head")
-        lines = [f"! {n}" for n in self.data.notices] + self.data.note_lines()
-        yield Static(literal("\n".join(lines)), id="review-notice")
+        with VerticalScroll(id="review-top"):  # at most 40% of the screen, scrolling: the table keeps its rows
+            yield Static(headline(self.data), id="review-head")
+            lines = [f"! {n}" for n in self.data.notices] + self.data.note_lines()
+            yield Static(literal("\n".join(lines)), id="review-notice")
         with Horizontal(id="review-body"):
             yield ReviewTable(self.rows, self._cells, id="review-table")
             with VerticalScroll(id="review-side"):
