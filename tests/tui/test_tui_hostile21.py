@@ -225,3 +225,34 @@ async def test_a_review_with_many_notes_or_a_long_head_keeps_rows_of_its_trace(t
             top.scroll_end(animate=False)
             await pilot.pause()
             assert "note 29:" in screen_text(pilot.app), screen_text(pilot.app)
+
+
+async def test_at_40x12_the_war_room_shows_its_header_and_the_escalation_dialog_scrolls_to_its_buttons(services):
+    """At 40x12 the war room's panes asked for 15 rows at least (6 for the trace, 6 for the inspector): the screen
+    scrolled, and the header (the drill clock, PAUSED) was out of sight. And the escalation dialog, taller than the
+    terminal, was cut off: its reason, evidence list and buttons could not be scrolled to. The panes now fit 12 rows,
+    and a dialog taller than the terminal scrolls (the wheel; the focus moving into a field scrolls to it)."""
+    from textual.widgets import Input
+
+    from warroom.tui.room import EscalateScreen
+
+    from .conftest import advance, war_room
+
+    async with war_room(make_app(services), size=(40, 12), seconds=8) as (pilot, live):
+        await advance(pilot, 0.5)
+        assert live.scroll_y == 0 and screen_text(pilot.app).splitlines()[0].startswith(" ⏱ 00:0")
+        await pilot.press("e")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, EscalateScreen)
+        box = dialog.query_one("#escalate-box")
+        assert box.max_scroll_y > 0
+        await pilot.press("tab")  # into the reason: scrolled into view
+        await pilot.pause()
+        reason = dialog.query_one("#escalate-reason", Input)
+        assert box.region.contains_region(reason.region), (box.region, reason.region)
+        box.scroll_end(animate=False)
+        await pilot.pause()
+        assert "Escalate (enter)" in screen_text(pilot.app)
+        await pilot.click("#escalate-second")  # Cancel, reached
+        await pilot.pause()
+        assert pilot.app.screen is live
