@@ -78,7 +78,8 @@ class PickerScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("enter", "start", "Start", priority=True, tooltip="open the selected drill's briefing"),
+        Binding("enter", "start", "Start", priority=True,
+                tooltip="open the selected drill's briefing (a click on it too)"),
         Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
         Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
@@ -119,8 +120,7 @@ class PickerScreen(Screen[None]):
     HELP_TITLE = "Drill picker keys"
     HELP_NOTES = (
         "A drill marked ⚠ has problems; select it to see them. The filter keeps the drills whose title, id, domain "
-        "or tags hold every word typed; enter keeps it, escape clears it. A click highlights a drill; a click on the "
-        "highlighted drill opens its briefing, as enter does."
+        "or tags hold every word typed; enter keeps it, escape clears it."
     )
 
     def __init__(self, services: Services, last_drill: Path | None = None) -> None:
