@@ -257,3 +257,30 @@ async def test_at_40x12_the_war_room_shows_its_header_and_the_escalation_dialog_
         await pilot.click("#escalate-second")  # Cancel, reached
         await pilot.pause()
         assert pilot.app.screen is live
+
+
+async def test_the_fault_dialogs_other_origin_is_chosen_with_the_mouse(tmp_path):
+    """With two origins (a planner call: the plan, or its step) the fault dialog switched between them only with
+    ctrl+o; it has an ``Other origin (ctrl+o)`` button now, and Done keeps the origin shown."""
+    from textual.widgets import Input
+
+    from warroom.core.author import open_for_annotation
+    from warroom.tui.author import FaultDialog
+
+    from .conftest import author_mode
+    from .test_annotate import imported
+    from .test_annotate_items import select
+
+    file = open_for_annotation(imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml"))
+    async with author_mode(file, whole_trace=True) as (app, pilot, screen):
+        await select(pilot, screen, "e0012")
+        await pilot.press("o")
+        assert isinstance(app.screen, FaultDialog)
+        await _click(pilot, "#fault-next-origin")
+        assert "Fault origin: step p02" in screen_text(app)
+        app.screen.query_one("#fault-kind", Input).value = "invented_constraint"
+        app.screen.query_one("#fault-summary", Input).value = "The re-plan was wrong."
+        await _click(pilot, "#annotate-done")
+        assert app.screen is screen
+        draft = screen.draft
+        assert (draft.origin, draft.origin_step, draft.kind) == ("step", "p02", "invented_constraint")
