@@ -1,5 +1,7 @@
-"""Campaign 21 on the terminal UI (issue 30): the picker, the trace table and the author mode's dialogs with the mouse,
-wide terminals; what it found and what now holds."""
+"""Campaign 21 on the terminal UI (issue 30): the picker and the author mode's dialogs with the mouse alone, wide
+terminals (the trace's agent column, the review's marks), small ones (40x12: the war room's header, a dialog taller
+than the terminal, the review's table under many notes), the header's long title, j k g G on every screen; what it
+found and what now holds."""
 
 from __future__ import annotations
 
