@@ -144,8 +144,8 @@ class _Dialog(Dialog["object | None"]):
 
     def read(self) -> object:
         """The answer the fields hold, or a :class:`Refusal` saying why they hold none (changing nothing): each
-        dialog's own (every subclass defines it; the base dialog holds no fields to read)."""
-        raise NotImplementedError(f"{type(self).__name__} reads no answer")
+        dialog reads its own fields; a dialog without fields of its own holds no answer."""
+        return Refusal(f"{type(self).__name__} has no fields to answer with")
 
     def answers(self, field_id: str | None, key: events.Key) -> bool:
         return field_id == self.ANSWER_FIELD and key.key == self.ANSWER_KEY and not isinstance(self.read(), Refusal)
