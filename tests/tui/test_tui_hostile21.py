@@ -62,7 +62,7 @@ async def test_an_author_who_uses_only_the_mouse_answers_and_cancels_every_autho
     from warroom.tui.author import DamageDialog, DebriefDialog, DrillInfoDialog, FaultDialog, TextDialog
     from warroom.tui.widgets import FieldScreen, TraceTable
 
-    from .conftest import author_mode, type_text
+    from .conftest import author_mode, type_text, until
 
     drill = tmp_path / STALE.name
     shutil.copy(STALE, drill)
@@ -76,28 +76,33 @@ async def test_an_author_who_uses_only_the_mouse_answers_and_cancels_every_autho
         assert "write something" in str(app.screen.query_one("#annotate-error").render())
         await type_text(pilot, "only a retry")
         await _click(pilot, "#annotate-done")
-        assert app.screen is screen and screen.file.draft.distractors["e03"] == "only a retry"
+        await until(pilot, lambda: app.screen is screen, "the dialog closed")
+        assert screen.file.draft.distractors["e03"] == "only a retry"
         await pilot.press("d")
         assert isinstance(app.screen, DamageDialog)
         await _click(pilot, "#annotate-cancel")
-        assert app.screen is screen and "e03" not in [d.event for d in screen.file.draft.damage]
+        await until(pilot, lambda: app.screen is screen, "the dialog closed")
+        assert "e03" not in [d.event for d in screen.file.draft.damage]
         for key, dialog in (("b", DebriefDialog), ("h", DebriefDialog), ("R", DebriefDialog), ("i", DrillInfoDialog),
                             ("l", TextDialog), ("colon", FieldScreen)):
             await pilot.press(key)
             assert isinstance(app.screen, dialog), key
             await _click(pilot, "#field-cancel" if dialog is FieldScreen else "#annotate-cancel")
-            assert app.screen is screen, key
+            await until(pilot, lambda: app.screen is screen, f"the dialog of {key} closed")
         await pilot.press("b")
         app.screen.query_one(TextArea).text = "Watch the refund ids."
         assert str(app.screen.query_one("#annotate-done", Button).label) == "Done (ctrl+s)"
         await _click(pilot, "#annotate-done")
-        assert app.screen is screen and screen.file.draft.debrief == "Watch the refund ids."
+        await until(pilot, lambda: app.screen is screen, "the dialog closed")
+        assert screen.file.draft.debrief == "Watch the refund ids."
         await pilot.press("o")
         assert isinstance(app.screen, FaultDialog)
         app.screen.query_one("#fault-kind", Input).value = "wrong_record"
         app.screen.query_one("#fault-summary", Input).value = "refunded the wrong charge"
+        await pilot.pause()
         await _click(pilot, "#annotate-done")
-        assert app.screen is screen and screen.file.draft.kind == "wrong_record"
+        await until(pilot, lambda: app.screen is screen, "the dialog closed")
+        assert screen.file.draft.kind == "wrong_record"
 
 
 async def test_a_wide_terminal_shows_each_agent_name_whole_in_the_trace(services):
