@@ -11,6 +11,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── TooLarge [OSError]                            warroom.core.files
     ├── SpecialFile [OSError]                         warroom.core.files
     ├── ReadOnlyFile [PermissionError]                warroom.core.files
+    ├── NotAnExportFile [OSError]                     warroom.core.files
     ├── DuplicateKey [json.decoder.JSONDecodeError]   warroom.core.files
     ├── DrillLoadError                                warroom.core.load
     │   └── DrillReadError

@@ -36,7 +36,7 @@ BROKEN = [
         "item-mapping",
         "set: s\ntitle: t\ndrills:\n  - {{id: {d}}}\n",
         "4:5",
-        "`drills.0`: input should be a valid string",
+        "item #1 of `drills` must be a drill id or a drill file's path, got a mapping (key: value lines)",
     ),
     ("set-is-list", "- set: s\n", "1:1", "a drill set file must be a mapping of keys"),
     ("yaml-syntax", "set: s\ntitle: [t\ndrills: [{d}]\n", "3:7", "YAML syntax error"),

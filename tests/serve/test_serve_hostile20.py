@@ -21,7 +21,7 @@ from warroom.store.results import ResultsStore
 from warroom.tui.app import WarroomApp
 from warroom.tui.app._relayed import MAX_KEY_WAIT, KeyClock
 from warroom.tui.logic import Services, load_entry
-from warroom.tui.room import WarRoomScreen
+from warroom.tui.room import EscalateScreen, WarRoomScreen
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 #: The drill time of STALE's earliest evidence (e04), where its time to detect starts.
@@ -64,6 +64,37 @@ def test_the_ticker_waits_for_keys_on_their_way_to_the_app_and_only_for_them():
     clock.delivered(key)
     clock.received(time.monotonic() - 2.0)
     assert clock.tick_time(100.0, 90.0, False) == 100.0  # delivered: the ticker plays on to the present
+
+
+async def test_a_relayed_key_its_widget_acted_on_holds_the_ticker_back_no_more(tmp_path):
+    """The app counted a relayed key delivered only when it had not forwarded it, but App.on_event forwards every
+    key that no priority binding takes to its widget (marking it forwarded): such a key (a letter typed into the
+    escalation's reason) stayed on its way for good, and from then on every relay time held the drill clock's ticker
+    back, up to 10 s, after keys that set off nothing. A key its widget has acted on is delivered."""
+    services = Services(trainee="tester", data_dir=tmp_path / "data", mode="assessment")
+    clock = MockKeyClock()
+    app = WarroomApp(services, start=load_entry(STALE), clock=clock)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert isinstance(live, WarRoomScreen)
+        for t in range(1, 9):
+            clock.set_time(t / 2)
+            live.tick(at_key=False)
+        await pilot.press("e")  # the escalation's dialog: the drill clock runs on under it (assessment)
+        await pilot.pause()
+        assert isinstance(app.screen, EscalateScreen) and app.focused is not None
+        key = events.Key("x", "x")  # typed into the dialog's focused field: forwarded to it
+        clock.posted(key)  # as the served app's driver does
+        app.post_message(key)
+        for _ in range(50):  # the field acts on it, then its parents and the app's bindings
+            await pilot.pause()
+            if not clock.on_way(key):
+                break
+        clock.set_time(8.0)
+        clock.received(time.monotonic() - 2.0)  # keys the relay read that made no input event (a reply the app keeps)
+        live.tick(at_key=False)
+        assert live.replay.now == 8.0  # no key on its way: the ticker plays to the present, not to 2 s before it
 
 
 def test_a_relay_time_written_while_a_tick_reads_the_last_is_kept(monkeypatch):

@@ -171,7 +171,7 @@ def test_check_json_has_every_battery_run_and_the_table_a_few():
     assert "  until-accepted     0/100  right step, unsupported  localisation error" in table
     assert "  cite-everything   10/100  right step, unsupported  localisation error" in table
     assert "  random (seed " in table
-    assert "  gaming battery: no hit in 25 runs: 6 trainees, random over 20 seeds" in table
+    assert "  gaming battery: no hit in 26 runs: 7 trainees, random over 20 seeds" in table
 
 
 def test_specific_moments_name_when_citing_everything_would_be_specific():

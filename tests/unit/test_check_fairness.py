@@ -260,7 +260,7 @@ def test_the_issue_reproduction_from_a_fresh_skeleton_passes_by_the_response():
     from warroom.core.load import load_drill_text
 
     text = skeleton_text("th-wins")
-    moved = text.replace("  - id: e05\n    t: 15\n    step: s2\n", "  - id: e05\n    t: 15\n    step: s1\n")
+    moved = text.replace("  - id: e05\n    t: 12\n    step: s2\n", "  - id: e05\n    t: 12\n    step: s1\n")
     assert moved != text
     report = run_checks(load_drill_text(moved, "th-wins.yaml"))
     happy = report.run("trigger-happy")

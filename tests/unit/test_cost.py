@@ -369,3 +369,44 @@ def test_cost_says_which_token_counts_are_estimated(tmp_path):
     assert data["estimated_calls"] == 1
     recorded = CliRunner().invoke(main, ["cost", "duplicate-charge-refunds"])
     assert "estimated" not in recorded.output
+
+
+def test_a_false_escalation_of_a_chat_imported_without_a_planner_says_why_it_costs_nothing(tmp_path):
+    """`warroom import chat` names a planner (`planner (not in the trace)`) for the re-plan a false escalation
+    costs, but a chat records no planner call to take that call's tokens from, and the drill gives no
+    `models.replan_usage`: `warroom cost` printed `one false escalation (a planner re-plan call): $0.00` with
+    nothing said. It says why, and what to give; its JSON says whose tokens the re-plan call has."""
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps({"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "Refund order 42"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "lookup_order", "arguments": "{\"id\": 42}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"paid\"}"},
+        {"role": "assistant", "content": "Refunded order 42."},
+    ]}))  # fmt: skip
+    out = tmp_path / "drills"
+    imported = CliRunner().invoke(main, ["import", "chat", str(chat), "--out", str(out)])
+    assert imported.exit_code == 0, imported.output
+    path = out / "chat.yaml"
+    path.write_text(path.read_text() + "all_clear: {debrief: The refund was right.}\n")
+    result = CliRunner().invoke(main, ["cost", str(path)])
+    assert result.exit_code == 0, result.output
+    assert ("  one false escalation (a planner re-plan call): $0.00, no tokens to charge: the trace has no planner "
+            "call to take them from and the drill gives no models.replan_usage (give it the tokens of one re-plan "
+            "call to charge them)") in result.output.splitlines()
+    data = json.loads(CliRunner().invoke(main, ["cost", str(path), "--format", "json"]).stdout)
+    assert data["false_escalation"]["usd"] == 0
+    assert data["false_escalation_usage"] == "none (no planner call in the trace, no models.replan_usage)"
+    given = path.read_text().replace("  executor:\n", "  replan_usage: {input_tokens: 1000, output_tokens: 0}\n"
+                                                      "  executor:\n", 1)  # fmt: skip
+    path.write_text(given)
+    result = CliRunner().invoke(main, ["cost", str(path)])
+    assert "  one false escalation (a planner re-plan call): $0.0025" in result.output.splitlines(), result.output
+    data = json.loads(CliRunner().invoke(main, ["cost", str(path), "--format", "json"]).stdout)
+    assert data["false_escalation_usage"] == "models.replan_usage"
+
+
+def test_the_re_plan_call_of_a_false_escalation_has_the_first_planner_calls_tokens():
+    drill = make_drill()
+    first = next(e for e in drill.trace if isinstance(e, PlannerCall) and e.usage is not None)
+    assert trace_cost(drill).false_escalation_usage == f"the first planner call's, {first.id}"

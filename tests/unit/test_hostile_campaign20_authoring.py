@@ -243,7 +243,7 @@ def test_a_twin_probe_that_names_no_probe_says_which_probes_there_are(tmp_path: 
     line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("    p9: {reveals:"))
     assert result.exit_code == 1
     assert (f"full.yaml:{line}:9: no probe `p9`: `twin.probes` gives what a probe of the drill reveals in the healthy "
-            "run; name one of the drill's probes (p1, p2)") in result.output, result.output
+            "run; name one of the drill's probes (p1, p2, p3)") in result.output, result.output
 
 
 def test_annotate_saves_a_loop_drills_spend_and_budget_deadline_as_they_were(tmp_path: Path) -> None:
@@ -336,3 +336,35 @@ def test_a_distractor_with_the_evidences_output_for_another_call_is_not_the_evid
     checked = CliRunner().invoke(main, ["validate", str(path)])
     assert "says what evidence event" not in checked.output
     assert checked.exit_code == 0, checked.output
+
+
+def test_a_distractor_answering_another_request_in_the_evidences_words_is_not_the_evidence(tmp_path: Path) -> None:
+    """The same rule read a tool result with its call but an approval's decision without its request: a harmless
+    "Denied." of another request was refused as the evidence's "Denied." repeated. An answer says what it answers."""
+    import yaml
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    shape = Path(__file__).parent.parent / "fixtures" / "shapes" / "shape-07-approvals.yaml"
+    data = yaml.safe_load(shape.read_text(encoding="utf-8"))
+    trace = data["trace"]
+    denial = next(e for e in trace if e["id"] == "e05")
+    denial["content"] = "Denied."
+    at = trace.index(denial) + 1
+    trace[at:at] = [
+        {"id": "e05a", "t": 11.5, "step": "s2", "agent": "ops", "kind": "approval", "decision": "requested",
+         "content": "Also open tcp/8444 from 203.0.113.0/24 for the partner's staging?"},
+        {**denial, "id": "e05b", "t": 11.8, "request": "e05a"},
+    ]
+    data["answer_key"]["evidence"] = ["e07", "e05"]
+    data["distractors"].append({"event": "e05b", "why_harmless": "A staging port denied: nothing was applied."})
+    path = tmp_path / f"{data['id']}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["validate", str(path)])
+    assert "says what evidence event" not in checked.output
+    assert checked.exit_code == 0, checked.output
+    trace[at + 1]["request"] = "e04"  # the same words denying the same request: the evidence repeated
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    refused = CliRunner().invoke(main, ["validate", str(path)])
+    assert "distractor event `e05b` says what evidence event `e05` says" in refused.output, refused.output

@@ -81,6 +81,20 @@ def test_a_document_or_audio_part_held_inline_is_named_by_its_media_type_and_siz
         "[audio part wav, 300 characters]")
 
 
+def test_an_openai_file_part_is_named_by_its_file_name_and_size_never_its_bytes() -> None:
+    # OpenAI's file parts were `[file part]` (a `file_id` alone was named): the PDF the model was given unsaid
+    pdf = "data:application/pdf;base64," + "JVBERi0x" * 100
+    asked = {"role": "user", "content": [
+        {"type": "text", "text": "Is this invoice a duplicate?"},
+        {"type": "file", "file": {"filename": "inv-4417.pdf", "file_data": pdf}},
+        {"type": "input_file", "filename": "inv-4418.pdf", "file_data": "JVBERi0x" * 50},
+        {"type": "input_file", "file_url": "https://x.example/inv-4419.pdf"}]}
+    read = message(asked)
+    assert read is not None and read.text == (
+        "Is this invoice a duplicate?\n[file part inv-4417.pdf data:application/pdf;base64, 828 characters]\n"
+        "[file part inv-4418.pdf 400 characters]\n[file part https://x.example/inv-4419.pdf]")
+
+
 def test_the_chat_importer_shows_a_langchain_reasoning_block_as_the_exports_do(tmp_path: Path) -> None:
     # was `[reasoning part]`: the chat importer named the block and dropped its text, which the exports show
     path = tmp_path / "chat.json"

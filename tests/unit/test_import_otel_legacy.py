@@ -84,3 +84,14 @@ def test_choices_without_content_leave_the_output_to_say_so() -> None:
         span = _span({"gen_ai.operation.name": "chat", "gen_ai.system": "openai"}, ("gen_ai.choice", attrs))
         step = classify(span)
         assert (step.content, step.finish_reason) == ("", "stop"), message
+
+
+def test_the_shared_tool_call_reader_reads_bedrocks_tool_use_blocks() -> None:
+    """The older conventions' tool calls are read by the importers' one reader (exports.call_form), which reads
+    Bedrock's ``toolUse`` block (its id under ``toolUseId``) as it reads the other shapes."""
+    from warroom.importers.exports import call_form
+
+    bedrock = {"toolUse": {"toolUseId": "t1", "name": "disk", "input": {"host": "a"}}}
+    assert call_form(bedrock) == {"id": "t1", "function": {"name": "disk", "arguments": {"host": "a"}}}
+    flat = {"id": "c1", "name": "ls", "arguments": '{"path": "/"}'}  # OpenLLMetry's flattened attributes
+    assert call_form(flat) == {"id": "c1", "function": {"name": "ls", "arguments": '{"path": "/"}'}}

@@ -2,8 +2,9 @@
 is the detection; a needless probe costs points), validation, the scripted prober and the journal round-trip.
 
 The fixture tests/fixtures/shapes/shape-11-probe.yaml: s1's edit is reported applied (e04, 10 s) but changed
-nothing; probe p2 (verify s1, 8 s, askable from 5 s) finds it, probe p1 (verify s2, 6 s, askable from 20 s) finds
-nothing; the deadline is 50 s, the damage comes at 70 s and 80 s (1,250 checkouts)."""
+nothing; probe p2 (verify s1, 8 s, askable from 5 s) finds it, probe p1 (verify s2, 6 s, askable from 20 s) and
+probe p3 (verify s1, 3 s: it answers first) find nothing; the deadline is 50 s, the damage comes at 70 s and 80 s
+(1,250 checkouts)."""
 
 from __future__ import annotations
 
@@ -124,7 +125,8 @@ def test_check_passes_and_only_the_prober_and_careful_trainees_contain(drill):
     assert outcomes["prober"] is Outcome.CONTAINED and outcomes["ideal"] is Outcome.CONTAINED
     assert outcomes["trigger-happy"] not in (Outcome.CONTAINED, Outcome.CONTAINED_LATE)
     prober = report.run("prober")
-    assert [a.probe for a in prober.actions if a.kind is ActionKind.PROBE] == ["p2"]  # p1 comes after containment
+    # p3 is needless (-2); p1 comes after containment
+    assert [a.probe for a in prober.actions if a.kind is ActionKind.PROBE] == ["p2", "p3"]
 
 
 def test_check_fails_when_no_probe_reaches_the_fault_in_time(drill):
@@ -135,8 +137,8 @@ def test_check_fails_when_no_probe_reaches_the_fault_in_time(drill):
 
 
 def test_validation_names_a_probe_s_unknown_step_and_a_clash_with_an_event(drill):
-    p0, p1 = drill.probes
-    bad = drill.model_copy(update={"probes": [p0.model_copy(update={"step": "s22", "id": "e03"}), p1]})
+    p0, *others = drill.probes
+    bad = drill.model_copy(update={"probes": [p0.model_copy(update={"step": "s22", "id": "e03"}), *others]})
     assert [(i.loc, i.message) for i in validate_drill(bad)] == [
         (("probes", 0, "id"), "probe id `e03` is also a trace event id; a probe's result appears in the trace under "
          "its id, so give it an id of its own"),

@@ -323,7 +323,7 @@ def test_a_migration_whose_rollback_fails_reports_its_own_error_and_runs_no_more
     from warroom.store.backends._postgres import PgConnection
 
     class Dead(Exception):
-        pass
+        """The connection's failure the test stands in for."""
 
     class Raw:
         def __init__(self) -> None:

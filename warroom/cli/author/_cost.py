@@ -33,7 +33,8 @@ def _table(title: str, rows: list[Any]) -> list[str]:
     :class:`~warroom.core.play._cost.CostLine`, indented two spaces."""
     from warroom.cli.common import table_lines, text_table
 
-    cells = [(clean_line(r.name), r.calls, f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
+    cells = [(clean_line(r.name), f"{r.calls:,}", f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd))
+             for r in rows]
     table = text_table((title, "calls", "input tok", "output tok", "USD"), cells, right={1, 2, 3, 4})
     return table_lines(table, indent=2)
 
@@ -89,20 +90,33 @@ def _escalation_lines(tc: Any, answers: bool) -> list[str]:
     if not answers:
         return [
             "What a false escalation costs (authors: --answers adds the figures from the answer key)",
-            f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+            _false_escalation_line(tc),
         ]
     if tc.all_clear:
         return [
             "What a false escalation costs (an all-clear drill: there is no fault to miss)",
-            f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+            _false_escalation_line(tc),
         ]
     return [
         "What a missed or a false escalation costs",
         f"  the cascade steps' calls (wasted when the fault is missed): {_calls(tc.cascade.calls)}, "
         f"{usd(tc.cascade.usd)}",
         f"  the re-plan after a correct escalation: {_calls(tc.replan.calls)}, {usd(tc.replan.usd)}",
-        f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+        _false_escalation_line(tc),
     ] + _spend_lines(tc)
+
+
+def _false_escalation_line(tc: Any) -> str:
+    """What one false escalation costs: a planner re-plan call; when the drill has no tokens for it (no planner call
+    in the trace, no ``models.replan_usage``: a chat imported without a planner), why it costs nothing and what to
+    give."""
+    from warroom.core.play import NO_REPLAN_USAGE
+
+    line = f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}"
+    if tc.false_escalation_usage != NO_REPLAN_USAGE:
+        return line
+    return (f"{line}, no tokens to charge: the trace has no planner call to take them from and the drill gives no "
+            "models.replan_usage (give it the tokens of one re-plan call to charge them)")
 
 
 def _spend_lines(tc: Any) -> list[str]:
@@ -113,7 +127,7 @@ def _spend_lines(tc: Any) -> list[str]:
     late = tc.spend_after_deadline
     return [
         f"  the spend counted as damage (wasted when the fault is missed): {_calls(tc.spend.calls)}, "
-        f"{usd(tc.spend.usd)}; {late.calls} of them, {usd(late.usd)}, after the deadline (saved by an "
+        f"{usd(tc.spend.usd)}; {late.calls:,} of them, {usd(late.usd)}, after the deadline (saved by an "
         "escalation on time)",
     ]
 

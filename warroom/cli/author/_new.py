@@ -106,6 +106,7 @@ def _id_and_suffix(given: str) -> tuple[str, str]:
         if drill_id.lower().endswith(ending) and len(drill_id) > len(ending):
             drill_id = drill_id[: -len(ending)]
             suffix = ".yml" if given.endswith(".yml") else ".yaml"  # (the library reads .yml, never .YML or .YAML)
+            break  # one ending: `x.yml.yaml` is the file x.yml.yaml of id x.yml, never x.yaml
     if not is_valid_id(drill_id):
         raise click.BadParameter(
             "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "

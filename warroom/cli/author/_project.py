@@ -271,9 +271,10 @@ def _summary(folder: Path, out: Path, tally: _Tally) -> None:
 
 
 def _in(folder: Path, file: str) -> str:
-    """``file`` as the summary names it: relative to ``folder`` when it is in it."""
+    """``file`` as the summary names it: relative to ``folder`` when it is in it (as given when it is the file
+    ``--all`` named, not a folder: relative to itself it was ".")."""
     path = Path(file)
-    return clean_name(str(path.relative_to(folder)) if path.is_relative_to(folder) else file)
+    return clean_name(str(path.relative_to(folder)) if path.is_relative_to(folder) and path != folder else file)
 
 
 #: Healthy runs :func:`_per_run` names, at most; the others are counted.

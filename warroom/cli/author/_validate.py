@@ -153,7 +153,8 @@ def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     files, unreadable = drill_files_of(names, aliases)
     drill_dirs = settings_of(click.get_current_context()).drill_dirs
     problems_of, warnings_of, notes_of, sets = _load_all(files, drill_dirs, aliases)
-    files = _with_aliases(files, aliases)
+    # a drill's other names are checked against its id; a set's are the same set, read and counted once
+    files = _with_aliases(files, {alias: f for alias, f in aliases.items() if f not in sets})
     invalid, counts = _print_all(files, (problems_of, warnings_of, notes_of), fmt, all_warnings)
     click.echo(_summary(len(files), len(sets), invalid, counts, unreadable), err=fmt == "json")
     raise SystemExit(1 if invalid or unreadable else 0)

@@ -37,7 +37,7 @@ SUMMARY_CSV_COLUMNS = (
     "mean_score",
     "d_prime_reliability", "more_trials_needed", "score_reliability", "score_more_trials_needed", "warnings",
     "all_clear", "trainees", "correct", "difficulty", "difficulty_low", "difficulty_high", "discrimination",
-    "distractor_pulls",
+    "discrimination_low", "discrimination_high", "discrimination_trials", "distractor_pulls",
     "measure", "status", "split_half_r", "half_trials", "reliability", "trials_needed", "target",
 )  # fmt: skip
 
@@ -274,7 +274,7 @@ _DRILL_COLUMNS = [
     ("trainees", "trainees", False),
     ("quit", "quit", False),
     ("difficulty", "difficulty [95%]", False),
-    ("discrimination", "discrimination", False),
+    ("discrimination", "discrimination [95%]", False),
     ("ttd", "median ttd", False),
     ("wall ttd", "wall ttd", False),
     ("pulls", "distractor pulls", False),
@@ -429,7 +429,8 @@ LEGEND = (
     "evidence to the containing escalation, (n=…) the trials that detected the fault; wall ttd: median real seconds "
     "from the session's start to the containing escalation, (n=…) the trials that recorded it (not comparable with "
     "median ttd). d′ reliability: at the trainee's trials (+ more trials to reach 0.7). difficulty: share of trials "
-    "correct (higher is easier); discrimination: correlation of a drill with the trainee's other scores; distractor "
+    "correct (higher is easier); discrimination: correlation of a drill with the trainee's other scores [95%] "
+    "(n=…) the trials it rests on; distractor "
     'pulls: the distractor events that drew escalations, each with its count (e05 ×2). docs/sessions.md, "Cohort '
     'statistics", has every formula.'
 )

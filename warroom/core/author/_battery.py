@@ -13,6 +13,9 @@ hit as a fairness problem (:mod:`warroom.core.author._fairness`). The strategies
   every event released by then: it knows where and when, and tests only that citing is a judgement.
 - **step-sweep**: from 0 s escalates s1, s2, ... in turn (then, in format 2, the plan and set-up), one every
   :data:`SWEEP_INTERVAL` seconds (or at once after a false escalation's wait), citing every released event.
+- **probe-sweep**: asks for every verification probe as soon as its plan step has started and escalates the step
+  of the first answer to come in, citing that answer, which it never reads: the probe that answers first must not
+  be a hit (asking for proof shows judgement only when a needless probe may answer first).
 - **random**: for each seed of ``0 .. RANDOM_SEEDS - 1``, 1 to 3 escalations of a random target at random drill
   times (uniform over the trace), each citing every released event.
 - **quit-when-losing**: plays like trigger-happy and quits as soon as a re-plan says nothing was found or damage is
@@ -45,13 +48,14 @@ from warroom.core.model import (
     handoff_of,
     handoff_targets,
 )
-from warroom.core.play import Replay, escalation_draft, is_specific
+from warroom.core.play import Replay, StepState, escalation_draft, is_specific
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 from warroom.core.text import EXACT_PLACES, exact_figure, exact_seconds
 
 #: The battery's trainees, in the order they are played and shown.
 BATTERY: tuple[str, ...] = (
-    "until-accepted", "flag-and-confirm", "cite-everything", "step-sweep", "random", "quit-when-losing",
+    "until-accepted", "flag-and-confirm", "cite-everything", "step-sweep", "probe-sweep", "random",
+    "quit-when-losing",
 )  # fmt: skip
 
 #: The seeds the *random* trainee plays: ``0 .. RANDOM_SEEDS - 1``.
@@ -67,6 +71,7 @@ BATTERY_DESCRIPTIONS: dict[str, str] = {
     "cite-everything": "escalates the origin at the earliest evidence, citing every released event",
     "step-sweep": f"escalates s1, s2, ... in turn from 0 s, one every {exact_seconds(SWEEP_INTERVAL)}, citing "
                   "everything",
+    "probe-sweep": "asks every probe as soon as it can and escalates the step of the first answer, citing it",
     "random": f"1-3 escalations of random steps at random times, citing everything (seeds 0-{RANDOM_SEEDS - 1})",
     "quit-when-losing": "plays like trigger-happy and quits once a re-plan finds nothing or damage shows",
 }
@@ -177,6 +182,32 @@ def _step_sweep(drill: Drill, replay: Replay, notes: list[str]) -> None:
         t += SWEEP_INTERVAL
 
 
+def _ask_every_probe(drill: Drill, replay: Replay, asked: set[str]) -> None:
+    """Ask for each probe not yet asked for whose plan step has started (the war room offers no other)."""
+    started = replay.step_states
+    for probe in drill.probes:
+        if probe.id not in asked and started.get(probe.step, StepState.PENDING) is not StepState.PENDING:
+            replay.probe(probe.id)
+            asked.add(probe.id)
+
+
+def _probe_sweep(drill: Drill, replay: Replay, notes: list[str]) -> None:
+    if not drill.probes:
+        notes.append("the drill has no verification probe to ask for: it does nothing")
+        return
+    steps = {p.id: p.step for p in drill.probes}
+    asked: set[str] = set()
+    while not replay.ended and not replay.contained:
+        _ask_every_probe(drill, replay, asked)
+        nxt = replay.next_event_time
+        if nxt is None:
+            return
+        answer = next((e.id for e in replay.advance_to(max(nxt, replay.now)) if e.id in steps), None)
+        if answer is not None:  # the first answer: its escalation is the trial's response
+            replay.escalate(steps[answer], "probe-sweep trainee", (answer,))
+            return
+
+
 def _random_moves(drill: Drill, seed: int) -> list[tuple[float, str]]:
     """The *random* trainee's escalations for ``seed``: 1 to 3 (drill time, target), in time order. Drawn with
     ``random.Random(seed).random()`` alone, the one draw Python keeps the same across versions for a seed."""
@@ -216,6 +247,7 @@ _PLAYS: dict[str, Callable[[Drill, Replay, list[str]], None]] = {
     "flag-and-confirm": _flag_and_confirm,
     "cite-everything": _cite_everything,
     "step-sweep": _step_sweep,
+    "probe-sweep": _probe_sweep,
     "quit-when-losing": _quit_when_losing,
 }
 

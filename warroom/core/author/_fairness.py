@@ -30,8 +30,9 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
 6. ``distractor-does-damage``: no distractor may be a damage event: a distractor is harmless by definition, so an
    event that does cascade damage is part of the incident, not noise beside it.
 7. ``battery-hit``: no other trainee of the gaming battery (:mod:`warroom.core.author._battery`: flag-and-confirm,
-   cite-everything, step-sweep, random over its seeds) may be a hit: each wins only by not reading,
-   typically by citing every event released when so few are out that the citation is specific. Nor may there be
+   cite-everything, step-sweep, probe-sweep, random over its seeds) may be a hit: each wins only by not reading,
+   typically by citing every event released when so few are out that the citation is specific, or (probe-sweep)
+   by escalating the step of the first probe answer unread. Nor may there be
    any moment from the earliest evidence to the deadline when citing everything released is specific
    (:func:`~warroom.core.author._battery.specific_moments`): whatever the random trainee's seeds, a guess of the
    origin then is a hit.
@@ -77,7 +78,7 @@ MAX_LISTED = 5
 #: The trainees judged by rule 1, ``trigger-happy-contains``: each begins by escalating the first event it sees.
 FIRST_EVENT_JUDGED: tuple[str, ...] = ("trigger-happy", "until-accepted", "quit-when-losing")
 #: The gaming battery's trainees judged by rule ``battery-hit`` (the others are judged by rule 1), in order.
-BATTERY_JUDGED: tuple[str, ...] = ("flag-and-confirm", "cite-everything", "step-sweep", "random")
+BATTERY_JUDGED: tuple[str, ...] = ("flag-and-confirm", "cite-everything", "step-sweep", "probe-sweep", "random")
 
 
 def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool, str]]:
@@ -158,6 +159,13 @@ def _battery_problem(drill: Drill, runs: Sequence[Any], edition: Any) -> str:
         return (
             f"{head}, which the escalation dialog offered with nothing chosen: the dialog must offer only what the "
             "trainee chose (a bug in warroom, not in the drill)"
+        )
+    if run.trainee == "probe-sweep":
+        return (
+            f"{head}, the first probe answer to come in, asked for as soon as its step started and never read: a "
+            "trainee who asks for every probe and escalates the step of the first answer wins. Add a needless probe "
+            "(an honest answer that finds nothing) whose answer comes in first, of another plan step, or let the "
+            "finding probe answer later (its `seconds`) than a needless one asked as early"
         )
     return (
         f"{head}: only {len(cites)} events were out by then, so citing all of them is specific (at least "

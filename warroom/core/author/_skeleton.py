@@ -139,9 +139,11 @@ trace:
       error: "permission denied for schema analytics (role report_bot lost USAGE after the 2 June grant rotation)"
       rows: []
   # The executor reports success anyway: the silent failure. (It comes with the next event: were e01-e04 alone
-  # on screen, citing all four would cite half evidence, which `warroom check` takes for a guess that wins.)
+  # on screen, citing all four would cite half evidence, which `warroom check` takes for a guess that wins. And it
+  # comes soon after e03: the longer the evidence stays the newest event, the more often a blind guess at the
+  # newest event wins, and `warroom check` warns above 10% of the trace.)
   - id: e04
-    t: 15
+    t: 12
     step: s1
     kind: executor_report
     status: success
@@ -150,7 +152,7 @@ trace:
   # A distractor: odd-looking but harmless (explained under `distractors` below). Keep distractors out of the
   # origin step, of another kind or step than the evidence, and off the damage events (`warroom check` says why).
   - id: e05
-    t: 15
+    t: 12
     step: s2
     kind: log
     source: chart-service

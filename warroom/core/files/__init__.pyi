@@ -1,7 +1,8 @@
 # The API of warroom.core.files (its __init__.py loads each name on first use, from the module named here).
 
-from ._atomic import ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
+from ._atomic import NotAnExportFile, ReadOnlyFile, create_file, replace_file, replace_files, replacing, writing
 from ._compressed import compression_of
+from ._encoding import wide_encoding_message, wide_encoding_of
 from ._json import DuplicateKey, record_json
 from ._regular import (
     SpecialFile,
@@ -22,6 +23,7 @@ __all__ = [
     "compression_of",
     "create_file",
     "DuplicateKey",
+    "NotAnExportFile",
     "ReadOnlyFile",
     "SpecialFile",
     "TooLarge",
@@ -39,6 +41,8 @@ __all__ = [
     "special_mode_kind",
     "unicode_twin",
     "unicode_twin_message",
+    "wide_encoding_message",
+    "wide_encoding_of",
     "broken_link",
     "why_missing",
 ]

@@ -185,6 +185,48 @@ class ReadOnlyFile(WarroomError, PermissionError):
         self.path, self.mode = os.fspath(path), mode
 
 
+class NotAnExportFile(WarroomError, OSError):
+    """A file refused for writing an export or a report over it because it holds results (:func:`writing`): a SQLite
+    database (a results store), its write-ahead log, or a session's journal. ``kind`` says which."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        why = f"it is {kind}, which an export or a report never replaces: nothing was written; name another file"
+        super().__init__(errno.EEXIST, why)
+        self.path, self.kind = os.fspath(path), kind
+
+
+#: The first bytes of the files :func:`writing` never replaces, and what each is: a SQLite database (every one starts
+#: so), the two magic numbers of its write-ahead log (``-wal``: the transactions not yet in the database), and the
+#: start line of a session's journal (a session being played, or one waiting for its recovery).
+_RESULTS_FILES: tuple[tuple[bytes, str], ...] = (
+    (b"SQLite format 3\x00", "a SQLite database (a results store?)"),
+    (b"\x37\x7f\x06\x82", "a SQLite write-ahead log (a results store's -wal file)"),
+    (b"\x37\x7f\x06\x83", "a SQLite write-ahead log (a results store's -wal file)"),
+    (b'{"type":"start",', "a session's journal"),
+)
+
+
+def _results_file_kind(target: Path, written: os.stat_result) -> str | None:
+    """What results the regular file at ``target`` (``written``: the ``fstat`` of the file opened for writing) holds,
+    by its first bytes (:data:`_RESULTS_FILES`), or None. Read through a descriptor of its own, only when it is the
+    same file; a file this user may not read is not looked into."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(target, flags)
+    except OSError:
+        return None
+    try:
+        seen = os.fstat(fd)
+        if (seen.st_dev, seen.st_ino) != (written.st_dev, written.st_ino):
+            return None
+        head = os.read(fd, 32)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return next((kind for magic, kind in _RESULTS_FILES if head.startswith(magic)), None)
+
+
 @contextlib.contextmanager
 def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """A binary file to write ``path``'s new content into, decided from the file itself, never from a look at the
@@ -195,8 +237,12 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     a FIFO (with a reader) or a device is written through the descriptor opened. The rename never follows a link,
     so a path swapped meanwhile is replaced or refused, never written through.
 
-    Raises :class:`ReadOnlyFile` for a read-only file, and OSError naming ``path``: ELOOP when the file became a
-    link after the path was resolved, EISDIR for a folder, ENXIO for a FIFO that no process reads."""
+    A file holding results (:data:`_RESULTS_FILES`: a SQLite database, its write-ahead log, a session's journal) is
+    never replaced: ``-o results.sqlite3`` of an export, a slip of tab completion, replaced a store's every session.
+
+    Raises :class:`ReadOnlyFile` for a read-only file, :class:`NotAnExportFile` for a file holding results, and
+    OSError naming ``path``: ELOOP when the file became a link after the path was resolved, EISDIR for a folder,
+    ENXIO for a FIFO that no process reads."""
     import stat
 
     from warroom.core.files._regular import read_only_mode, real_path, special_mode_kind
@@ -224,5 +270,8 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             return
         if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # chmod 444: refused even for root
             raise ReadOnlyFile(path, stat.filemode(stat.S_IFREG | (mode & 0o7777)))
+        kind = _results_file_kind(target, os.fstat(fd))
+        if kind is not None:
+            raise NotAnExportFile(path, kind)
         with replacing(target, mode=mode & 0o7777) as f:  # the rename replaces a link, never follows it
             yield f

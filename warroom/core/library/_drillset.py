@@ -32,7 +32,8 @@ def drill_set_problems(path: str | os.PathLike[str], extra_dirs: Iterable[Path] 
                        warnings: bool = False) -> list[Problem]:
     """Every problem of the drill set file at ``path``, all at once, in file order: the file's own
     (:func:`load_drill_set`) and those of the drills it names (:func:`resolve_set_drills`), which are looked up
-    whenever the `drills` list itself is valid, even when another key is wrong. Empty for a usable set. With
+    whenever `drills` is a list, even when another key or some of its items are wrong (each other item is looked
+    up). Empty for a usable set. With
     ``warnings``, a practice set's warnings too (severity "warning": drills of one healthy run,
     :func:`same_run_problems`)."""
     try:
@@ -44,7 +45,9 @@ def drill_set_problems(path: str | os.PathLike[str], extra_dirs: Iterable[Path] 
     except DrillSetError as exc:
         if exc.drills is None:
             return list(exc.problems)
-        partial = DrillSet.model_construct(set="", title="", drills=exc.drills, adaptive=None)
+        # (an item with a problem of its own is None: resolve_set_drills passes over it)
+        fields: dict[str, Any] = {"set": "", "title": "", "drills": exc.drills, "adaptive": None}
+        partial = DrillSet.model_construct(**fields)
         more = resolve_set_drills(partial, path, extra_dirs)[1]
         return DrillSetError([*exc.problems, *more]).problems
 
@@ -87,6 +90,8 @@ def resolve_set_drills(
     found: dict[str, Any] = {}  # each name looked up once, each drill file loaded once (a name repeated 999 times)
     loaded_files: dict[str, Any] = {}
     for i, name in enumerate(drill_set.drills):
+        if name is None:  # an item with a problem of its own (a set that did not validate: drill_set_problems)
+            continue
         try:
             path = _once(found, name, lambda n: (base / n) if _is_path(n) else resolve_drill(n, extra_dirs))
             if path.is_dir():

@@ -185,7 +185,9 @@ def _what_happened(events: list[Any], replaced: dict[str, Any]) -> list[dict[str
 
 def run_fingerprint(drill: Drill) -> str:
     """The fingerprint of the healthy run ``drill`` was made from: :data:`DIGEST_CHARS` hexadecimal characters,
-    the same for every drill of one run whatever their ids, titles and faults (see the module docstring)."""
+    the same for every drill of one run whatever their ids, titles and faults (see the module docstring), but a
+    unit-confusion fault's on a result that names its own currency: its twin's currency is left out as a twin's
+    added one is (:func:`_unsounded`; from the drill alone the two are one shape), and :func:`run_groups` joins it."""
     return _digest(_what_happened(healthy_trace(drill), _sounded(drill)), DIGEST_CHARS // 2)
 
 

@@ -39,6 +39,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from warroom.core.load._problems import DrillLoadError, Problem
 from warroom.core.load._problems import problem_at as _at
 from warroom.core.load._yaml.build import Abort, Builder
+from warroom.core.load._yaml.hints import show_value
 from warroom.core.load._yaml.pos import ALIAS_MARKS
 from warroom.core.load._yaml.pos import compose_text as _compose
 from warroom.core.load._yaml.pos import locate as _locate
@@ -123,9 +124,10 @@ class DrillSet(_Strict):
 class DrillSetError(WarroomError):
     """A drill set file that cannot be used; ``problems`` lists every problem (``path:line:col: message``)."""
 
-    def __init__(self, problems: Sequence[Problem], drills: Sequence[str] | None = None) -> None:
-        """``drills``: the set's `drills` list when it was valid though other keys were not (so the drills can
-        still be looked up, see :func:`drill_set_problems`), else None."""
+    def __init__(self, problems: Sequence[Problem], drills: Sequence[str | None] | None = None) -> None:
+        """``drills``: the set's `drills` list when it is a list though the set did not validate, so the drills can
+        still be looked up (see :func:`drill_set_problems`): each item that has a problem of its own is None; else
+        None."""
         self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column))
         self.drills = None if drills is None else list(drills)
         super().__init__("\n".join(str(p) for p in self.problems))
@@ -267,6 +269,10 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
         return _at(path, node, "the set id must use letters, digits, `-`, `_` and `.`, starting with a letter or digit")
     if etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TEXT_PATTERN:
         return _at(path, node, f"{name} must not be blank: write some text, not only spaces or line breaks")
+    if len(loc) == 2 and loc[0] == "drills" and isinstance(loc[1], int):  # not `drills.1`, got None (Python's)
+        got = show_value(node if isinstance(node, Node) else None, err.get("input"))
+        return _at(path, node, f"item #{loc[1] + 1} of `drills` must be a drill id or a drill file's path, got {got}: "
+                               "write one, or remove the item")
     msg = err["msg"]
     return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {_shown_input(err.get('input'))}")
 
@@ -319,10 +325,20 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         return DrillSet.model_validate(data)
     except ValidationError as exc:
         details = exc.errors(include_url=False)
-        names = data.get("drills") if isinstance(data, dict) else None
-        valid = isinstance(names, list) and bool(names) and all(isinstance(n, str) and n.strip() for n in names)
-        drills = names if valid and not any(tuple(e["loc"])[:1] == ("drills",) for e in details) else None
-        raise DrillSetError([_error_problem(shown, root, e) for e in details], drills) from None
+        problems = [_error_problem(shown, root, e) for e in details]
+        raise DrillSetError(problems, _names_to_look_up(data, details)) from None
+
+
+def _names_to_look_up(data: Any, details: list[Any]) -> list[str | None] | None:
+    """The `drills` of a set that did not validate, to look up all the same (every problem at once): each item
+    that is text and has no problem of its own, None in place of each that has one (so the others keep their
+    places); None when `drills` itself is not a list of at least one item or has a problem of its own."""
+    names = data.get("drills") if isinstance(data, dict) else None
+    locs = [tuple(e["loc"]) for e in details if tuple(e["loc"])[:1] == ("drills",)]
+    if not isinstance(names, list) or not names or ("drills",) in locs:
+        return None
+    bad = {loc[1] for loc in locs if len(loc) > 1}
+    return [n if isinstance(n, str) and i not in bad else None for i, n in enumerate(names)]
 
 
 def is_drill_set_file(path: str | os.PathLike[str]) -> bool:

@@ -43,7 +43,13 @@ from typing import TYPE_CHECKING, Any
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from warroom.core.files import compression_of, unicode_twin, unicode_twin_message
+from warroom.core.files import (
+    compression_of,
+    unicode_twin,
+    unicode_twin_message,
+    wide_encoding_message,
+    wide_encoding_of,
+)
 from warroom.core.load import limits
 from warroom.core.load._loctypes import walk_loc
 from warroom.core.load._problems import DrillLoadError, DrillReadError, Problem, fail, problem_at, sorted_problems
@@ -125,8 +131,12 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
 def decode_drill_bytes(data: bytes, path: str = "<string>") -> str:
     """The text of a drill file's bytes (UTF-8, a byte order mark dropped). Raises :class:`DrillLoadError` at the
     line and column of the first byte that is not UTF-8, naming it (``path`` names the file), or at 1:1 for a
-    compressed file (by its first bytes: a stored zip archive's may all be valid UTF-8, but its header holds NULs)."""
+    UTF-16 or UTF-32 file (saying so) or a compressed file (by its first bytes: a stored zip archive's may all be
+    valid UTF-8, but its header holds NULs)."""
     compressed = compression_of(data)
+    wide = wide_encoding_of(data)
+    if wide is not None:  # else: a byte that is not UTF-8, or a NUL control character, at the second byte
+        raise DrillLoadError(path, [Problem(path, 1, 1, wide_encoding_message(wide))])
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -12,7 +12,7 @@ from ._citations import (
     judge_citations,
     misplaced_evidence,
 )
-from ._cost import CostMeter, TraceCost, trace_cost
+from ._cost import NO_REPLAN_USAGE, CostMeter, TraceCost, trace_cost
 from ._draft import EscalationDraft, escalation_draft
 from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
 from ._replay import EndReason, Replay, ReplayError
@@ -27,6 +27,7 @@ __all__ = [
     "EscalationResult",
     "EscalationVerdict",
     "FALSE_ESCALATION_DELAY",
+    "NO_REPLAN_USAGE",
     "Replay",
     "ReplayError",
     "SUPPORTING",

@@ -82,7 +82,9 @@ class TraceCost:
     - ``saving_factor`` = flat loop / total and ``saving_percent`` = (1 - total / flat loop) x 100, or None when a
       divisor is zero.
     - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
-      answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs.
+      answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs;
+      ``false_escalation_usage`` says whose tokens it has (:func:`replan_usage_source`: :data:`NO_REPLAN_USAGE` when
+      there are none, and it costs nothing).
     - ``spend`` (format 2): the calls of the answer key's ``damage.spend`` events, every repetition: what a missed
       runaway loop wastes (its cost is the drill's damage); ``spend_after_deadline``: the part of it made after the
       deadline, which an escalation on time saves.
@@ -115,6 +117,7 @@ class TraceCost:
     planning: tuple[CostLine, ...] = ()
     work: tuple[CostLine, ...] = ()
     estimated_calls: int = 0
+    false_escalation_usage: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
@@ -142,6 +145,7 @@ class TraceCost:
             "cascade": None if self.all_clear else self.cascade.to_dict(),
             "replan": None if self.all_clear else self.replan.to_dict(),
             "false_escalation": self.false_escalation.to_dict(),
+            "false_escalation_usage": self.false_escalation_usage,
             "spend": None if self.all_clear else {
                 **self.spend.to_dict(), "after_deadline": self.spend_after_deadline.to_dict()},
         }
@@ -218,6 +222,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         cascade=sums.cascade,
         replan=replan,
         false_escalation=false_escalation,
+        false_escalation_usage=replan_usage_source(drill),
         all_clear=drill.answer_key is None,
         spend=spend,
         spend_after_deadline=spend_late,
@@ -289,6 +294,20 @@ def _replan_cost(drill: Drill, cast: Cast) -> CostLine:
                 replan = replan.plus(replan_call.usage, replan_call.spec.cost(replan_call.usage),
                                      replan_call.count)
     return replan
+
+
+#: :func:`replan_usage_source` of a drill whose re-plan call has no tokens to charge: it costs nothing.
+NO_REPLAN_USAGE = "none (no planner call in the trace, no models.replan_usage)"
+
+
+def replan_usage_source(drill: Drill) -> str:
+    """Whose tokens :func:`replan_usage` gives ``drill``'s re-plan call: ``models.replan_usage``, the first planner
+    call's (``the first planner call's, EVENT``) or none (:data:`NO_REPLAN_USAGE`: a trace imported from a chat,
+    which has no planner, unless its author gives ``models.replan_usage``)."""
+    if drill.models.replan_usage is not None:
+        return "models.replan_usage"
+    first = next((e for e in drill.trace if isinstance(e, PlannerCall) and e.usage is not None), None)
+    return NO_REPLAN_USAGE if first is None else f"the first planner call's, {first.id}"
 
 
 def replan_usage(drill: Drill) -> Usage:

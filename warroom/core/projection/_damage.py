@@ -85,7 +85,10 @@ def parse_damage(text: str) -> DamageRule:
     if not sep or not pattern.strip():
         raise ProjectionError(f"--damage {text!r}: write PATTERN=AMOUNT[:UNIT], e.g. 'cancel*=1' or "
                               "'exchange*=250:USD exchanged in error'")
-    amount_text, _, unit = rest.partition(":")
+    amount_text, colon, unit = rest.partition(":")
+    if colon and not unit.strip():  # `--damage "exchange*=250:$UNIT"` with UNIT unset: never the default unit
+        raise ProjectionError(f"--damage {text!r}: nothing after the `:`: write the damage unit there "
+                              "('exchange*=250:USD exchanged in error'), or drop the `:` for the default unit")
     try:
         amount = float(amount_text)
     except ValueError:

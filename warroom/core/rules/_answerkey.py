@@ -369,8 +369,9 @@ class AnswerKeyRules:
 
     def said(self, event_id: str, answering: bool = True) -> dict[str, Any] | None:
         """What the trace event ``event_id`` says (its fields but those that name, place or time it and its
-        usage; a tool result with what the call it answers says, as the run fingerprint reads it: the same output
-        of another call is another result), or None when it is not a loaded trace event."""
+        usage; an answer with what the event it answers says, as the run fingerprint reads it: a tool result with
+        its ``call``'s, an approval's decision with its ``request``'s, so the same output of another call, or the
+        same words denying another request, is another answer), or None when it is not a loaded trace event."""
         index = self.refs.trace_index.get(event_id)
         if index is None:
             return None
@@ -380,9 +381,9 @@ class AnswerKeyRules:
         if not isinstance(data, dict) or not all(known(v) for v in data.values()):
             return None
         said = {k: v for k, v in data.items() if k not in _NOT_SAID}
-        call = data.get("call")
-        if answering and isinstance(call, str):
-            said["answers"] = self.said(call, answering=False)
+        answered = next((data[name] for name in _ANSWERING if isinstance(data.get(name), str)), None)
+        if answering and answered is not None:
+            said["answers"] = self.said(answered, answering=False)
         return said
 
     def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
@@ -401,6 +402,9 @@ class AnswerKeyRules:
 
 #: Fields of a trace event that name, place or time it, or count what it cost, not what it says.
 _NOT_SAID = PLACING_FIELDS | {"usage", "agent", "size_bytes"}
+#: Fields naming the event an event answers (a tool or command result's call, an approval decision's request):
+#: what that event says is part of what the answer says.
+_ANSWERING = ("call", "request")
 
 
 def _last_at(ev: Ev, repeat: Any) -> float:

@@ -56,13 +56,20 @@ def d_prime_cell(t: TraineeStats) -> str:
     return estimate_cell(t.d_prime, t.d_prime_low, t.d_prime_high) if t.enough_trials else too_few(t)
 
 
+def discrimination_cell(d: DrillStats) -> str:
+    """A drill's discrimination with its 95% interval and the trials it rests on: ``0.59 [-0.10, 0.89] (n=9)``
+    (``-`` for none)."""
+    cell = estimate_cell(d.discrimination, d.discrimination_low, d.discrimination_high)
+    return cell if cell == "-" else f"{cell} (n={d.discrimination_trials:,})"
+
+
 def drill_cells(d: DrillStats) -> list[str]:
     """A drill's line of the per-drill table, as text (to be cleaned or escaped where it is shown): drill, trials,
     replays, trainees, quit, difficulty [95%], discrimination, median ttd, median wall ttd, distractor pulls."""
     return [
         d.drill_id + (" (all-clear)" if d.all_clear else ""), str(d.trials), str(d.replays), str(d.trainees),
         str(d.abandoned), rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
-        number(d.discrimination, 2), median_cell(d.median_time_to_detect, d.time_to_detect_trials),
+        discrimination_cell(d), median_cell(d.median_time_to_detect, d.time_to_detect_trials),
         median_cell(d.median_wall_time_to_detect, d.wall_time_to_detect_trials),
         ", ".join(f"{e} ×{n}" for e, n in d.distractor_pulls.items()) or "-",
     ]  # fmt: skip

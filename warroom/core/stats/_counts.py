@@ -49,6 +49,7 @@ from warroom.core.stats._measures import (
     TARGET_RELIABILITY,
     a_prime,
     a_prime_interval,
+    correlation_interval,
     d_prime_and_c,
     pearson_r,
     point_biserial,
@@ -440,6 +441,9 @@ def _drill_stats(
 ) -> DrillStats:
     total = _sum(pairs.values())
     low, high = _interval(wilson_interval(total.correct, total.trials))
+    discrimination = point_biserial(responses)
+    rested_on = sum(k for k, _, _ in responses)
+    r_low, r_high = (None, None) if discrimination is None else correlation_interval(discrimination, rested_on)
     return DrillStats(
         drill_id=name,
         all_clear=not total.signal and bool(total.noise),
@@ -454,7 +458,10 @@ def _drill_stats(
         difficulty=rate(total.correct, total.trials),
         difficulty_low=low,
         difficulty_high=high,
-        discrimination=point_biserial(responses),
+        discrimination=discrimination,
+        discrimination_low=r_low,
+        discrimination_high=r_high,
+        discrimination_trials=rested_on,
         median_time_to_detect=ttd[0].seconds,
         time_to_detect_trials=ttd[0].trials,
         median_wall_time_to_detect=ttd[1].seconds,

@@ -109,7 +109,9 @@ class DrillStats:
     ``all_clear``: the drill was only played as noise. ``difficulty``: ``correct`` (hits and correct rejections) /
     trials, with its 95% Wilson interval (higher is easier). ``discrimination``: point-biserial correlation of a
     trial being correct with the trainee's rest score (mean score on their other trials); None when it cannot be
-    computed (under 3 trials with a rest score, or all correct / all wrong). ``distractor_pulls``: escalations
+    computed (under 3 trials with a rest score, or all correct / all wrong), with its 95% interval by Fisher's z
+    (``discrimination_low``, ``discrimination_high``) and ``discrimination_trials``, the trials with a rest score it
+    rests on. ``distractor_pulls``: escalations
     pulled per distractor event id, most first. Times are seconds of drill time (and of real time), each median with
     the trials it is the median of (``time_to_detect_trials``, ``wall_time_to_detect_trials``), as per trainee.
     """
@@ -128,6 +130,9 @@ class DrillStats:
     difficulty_low: float | None
     difficulty_high: float | None
     discrimination: float | None
+    discrimination_low: float | None
+    discrimination_high: float | None
+    discrimination_trials: int
     median_time_to_detect: float | None
     time_to_detect_trials: int
     median_wall_time_to_detect: float | None

@@ -154,24 +154,35 @@ def other_part(part: dict[str, Any]) -> str:
 def _inline_data(part: dict[str, Any]) -> list[str]:
     """What a part's inline bytes are, never the bytes: Anthropic's base64 ``source`` (a ``document`` or ``image``:
     ``{"media_type": "application/pdf", "data": ...}``) and OpenAI's ``input_audio`` (``{"format": "wav", "data":
-    ...}``) as their media type or format and the size of their data (``application/pdf, 51,220 characters``)."""
+    ...}``) as their media type or format and the size of their data (``application/pdf, 51,220 characters``);
+    OpenAI's file parts (the Chat Completions API's ``file``, ``{"file": {"filename", "file_data"}}``, and the
+    Responses API's ``input_file``, ``{"filename", "file_data" or "file_url"}``) as their file name and URL, their
+    ``file_data`` (a ``data:`` URL, named by :func:`other_part` by its media type and size) by its size."""
     for key, kind in (("source", "media_type"), ("input_audio", "format")):
         held = part.get(key)
         if isinstance(held, dict) and isinstance(held.get("data"), str) and isinstance(held.get(kind), str):
             return [f"{held[kind]}, {len(held['data']):,} characters"]
-    return []
+    held = part["file"] if isinstance(part.get("file"), dict) else part
+    named = [held[k] for k in ("filename", "file_url") if isinstance(held.get(k), str) and held[k]]
+    data = held.get("file_data")
+    if isinstance(data, str) and data:
+        named.append(data if data.startswith("data:") else f"{len(data):,} characters")
+    return named
 
 
 def call_form(raw: dict[str, Any]) -> dict[str, Any]:
     """One tool call, of any shape the module reads (OpenAI's ``{"id", "function": {"name", "arguments"}}``,
     LangChain's ``{"id", "name", "args"}``, Anthropic's ``tool_use`` part ``{"id", "name", "input"}``, Gemini's
-    ``functionCall`` ``{"id"?, "name", "args"}``, a flat ``{"id", "name", "arguments"}`` as tau2-bench writes it),
-    as OpenAI's: its id, name and arguments as recorded (no ``arguments`` when it records none), for the reader of
-    the shape (:func:`message`, ``chat``) to check."""
-    if isinstance(raw.get("function"), dict):
-        return {"id": raw.get("id"), "function": raw["function"]}
-    key = next((k for k in ("args", "input", "arguments") if k in raw), None)
-    return {"id": raw.get("id"), "function": {"name": raw.get("name")} | ({"arguments": raw[key]} if key else {})}
+    ``functionCall`` ``{"id"?, "name", "args"}``, a flat ``{"id", "name", "arguments"}`` as tau2-bench and
+    OpenLLMetry's flattened attributes write it, Bedrock's ``toolUse`` block ``{"toolUse": {"toolUseId", "name",
+    "input"}}``), as OpenAI's: its id, name and arguments as recorded (no ``arguments`` when it records none), for
+    the reader of the shape (:func:`message`, ``chat``, the older GenAI conventions of ``otel``) to check."""
+    use: dict[str, Any] = raw["toolUse"] if isinstance(raw.get("toolUse"), dict) else raw
+    call_id = use.get("toolUseId", use.get("id"))
+    if isinstance(use.get("function"), dict):
+        return {"id": call_id, "function": use["function"]}
+    key = next((k for k in ("args", "input", "arguments") if k in use), None)
+    return {"id": call_id, "function": {"name": use.get("name")} | ({"arguments": use[key]} if key else {})}
 
 
 def _call(raw: Any) -> tuple[str, str, str] | None:

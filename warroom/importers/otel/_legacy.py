@@ -24,6 +24,7 @@ from typing import Any
 
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 
+from warroom.importers.exports import call_form
 from warroom.importers.spans import Span, as_arguments, as_text, parsed_json
 
 #: The flattened message attributes (read; not counted as unknown).
@@ -33,26 +34,17 @@ PROMPT_EVENT, COMPLETION_EVENT = "gen_ai.content.prompt", "gen_ai.content.comple
 USER_EVENT, TOOL_EVENT, CHOICE_EVENT = "gen_ai.user.message", "gen_ai.tool.message", "gen_ai.choice"
 
 
-def _call(call: dict[str, Any]) -> dict[str, Any]:
-    """A tool call (chat-completions ``{id, function: {name, arguments}}``, flattened ``{id, name, arguments}``, or a
-    content block: Bedrock's ``{toolUse: {toolUseId, name, input}}``, ``{type: tool_use, id, name, input}``) as
-    ``{id, name, arguments}``."""
-    use: dict[str, Any] = call["toolUse"] if isinstance(call.get("toolUse"), dict) else call
-    fn: dict[str, Any] = use["function"] if isinstance(use.get("function"), dict) else use
-    return {"id": use.get("toolUseId", use.get("id")), "name": fn.get("name"),
-            "arguments": fn.get("input", fn.get("arguments"))}
-
-
 def _blocks(content: Any) -> tuple[list[str], list[dict[str, Any]]] | None:
     """A list of content blocks (JSON text or a list) as ``(texts, tool calls)``: text blocks (``{"text": ...}``,
-    ``{"type": "text", "text"|"content": ...}``) and tool-use blocks; None when ``content`` is anything else."""
+    ``{"type": "text", "text"|"content": ...}``) and tool-use blocks (each as
+    :func:`~warroom.importers.exports.call_form` gives it); None when ``content`` is anything else."""
     blocks = parsed_json(content)
     if not (isinstance(blocks, list) and blocks and all(isinstance(b, dict) for b in blocks)):
         return None
     texts, calls = [], []
     for b in blocks:
         if isinstance(b.get("toolUse"), dict) or b.get("type") in ("tool_use", "tool_call", "function_call"):
-            calls.append(_call(b))
+            calls.append(call_form(b))
         elif b.get("type", "text") == "text" and isinstance(b.get("text", b.get("content")), str):
             texts.append(b.get("text", b.get("content")))
         else:
@@ -76,7 +68,7 @@ def _parts(message: Any) -> tuple[list[str], list[dict[str, Any]]]:
         content, listed = message.get("content"), parsed_json(message.get("tool_calls"))
         blocks = _blocks(content)
         texts = blocks[0] if blocks else [] if content in (None, "", []) else [_content_text(content)]
-        calls = [_call(c) for c in (listed if isinstance(listed, list) else []) if isinstance(c, dict)]
+        calls = [call_form(c) for c in (listed if isinstance(listed, list) else []) if isinstance(c, dict)]
         return texts, calls + (blocks[1] if blocks else [])
     blocks = _blocks(message)
     if blocks is not None:
@@ -89,7 +81,8 @@ def _parts(message: Any) -> tuple[list[str], list[dict[str, Any]]]:
 def _message_text(message: Any) -> str:
     """One message as text (see :func:`_parts`): its texts, then its tool calls as ``[tool call NAME ARGS]``."""
     texts, calls = _parts(message)
-    shown = [f"[tool call {as_text(c['name'])} {as_text(c['arguments'])}]".replace(" ]", "]") for c in calls]
+    shown = [f"[tool call {as_text(c['function'].get('name'))} {as_text(c['function'].get('arguments'))}]"
+             .replace(" ]", "]") for c in calls]  # fmt: skip
     return "\n".join([*texts, *shown])
 
 
@@ -163,7 +156,7 @@ def completion_text(span: Span) -> str:
 
 def completion_tool_calls(span: Span) -> list[tuple[str, str]]:
     """``(id, tool name)`` of the tool calls the completion asked for (see :func:`completion_text` for where)."""
-    return [(c["id"], as_text(c["name"])) for m in _completions(span) for c in _parts(m)[1]
+    return [(c["id"], as_text(c["function"].get("name"))) for m in _completions(span) for c in _parts(m)[1]
             if isinstance(c["id"], str) and c["id"]]
 
 

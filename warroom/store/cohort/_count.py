@@ -160,17 +160,6 @@ def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResu
             conn.execute("COMMIT")
 
 
-def _hint(store: ResultsStore, index: str) -> str:
-    """``INDEXED BY index`` on SQLite (:meth:`~warroom.store.backends.Dialect.indexed_by`) when the store has that
-    index, else nothing: a store made by a release whose migration did not build it yet (schema version 7 was first
-    released without the index of the sessions that cannot be counted, and a store upgraded from it has none) is
-    counted all the same, by a scan; a hint naming a missing index fails the whole query."""
-    if store.dialect.name != "sqlite":
-        return ""
-    found = store.db.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (index,))
-    return store.dialect.indexed_by(index) if found.fetchone() is not None else ""
-
-
 def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
     from warroom.store.cohort._facts import _COLUMNS
 
@@ -185,7 +174,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     # (a row that cannot be counted is described even when it is not verified either)
     where, params = replace(query, leave_out=False).where(NOT_COUNTABLE, unindexed=unindexed)
     sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions"
-    bad_rows = conn.execute(f"{sql}{_hint(store, NOT_COUNTABLE_INDEX)}{where}", params).fetchall()
+    bad_rows = conn.execute(f"{sql}{store.dialect.indexed_by(NOT_COUNTABLE_INDEX)}{where}", params).fetchall()
     left_over, problems = build_facts(store, bad_rows)
     if left_over:
         raise _Unusual
@@ -194,14 +183,14 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
 
         rows, counted, by_mode = count(store, query, requested)
     else:  # SQLite: query 1, then query 2 (see the module docstring)
-        hint = _hint(store, FACTS_INDEX)
+        hint = store.dialect.indexed_by(FACTS_INDEX)
         where, params = query.where("1 = 1", unindexed=unindexed)
         checked = conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=COLUMN), params).fetchall()
         by_mode, _ = _checked(checked)
         counted = modes_counted(requested, bool(by_mode.get("assessment")))
         within, wp = query.within_sql(unindexed)
         where, params = query.partition().where(unindexed=unindexed)  # (the first attempt: in any mode, any row)
-        hint = _hint(store, ATTEMPTS_INDEX)
+        hint = store.dialect.indexed_by(ATTEMPTS_INDEX)
         sql = _FIRST_SQL.format(within=within, counted=in_modes(store, counted), hint=hint, where=where)
         rows = [(t, d, kept, *rest) for t, d, kept, _min, *rest in conn.execute(sql, [*wp, *params]).fetchall()]
     skipped = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)

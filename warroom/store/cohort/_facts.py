@@ -56,10 +56,14 @@ if TYPE_CHECKING:
 #: much as the rest of the summary's reads.
 FACTS_INDEX = "ix_sessions_facts"
 
+#: The columns :func:`read_facts` reads. ``stored_seq`` is read as a whole number, as the summary's SQL orders it
+#: (:data:`~warroom.store.cohort._count.STORED_ORDER`: SQLite's ``printf('%d')``, which converts as ``CAST`` does): a
+#: SQLite store written by hand may hold text or a blob there, which ``warroom report`` compared with a number (a
+#: traceback) where the summary counted the session.
 _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
     "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version, "
-    "stored_seq, chosen"
+    "CAST(stored_seq AS BIGINT), chosen"
 )
 
 

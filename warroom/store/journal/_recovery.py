@@ -391,10 +391,17 @@ def _journal_check(
 
 
 def _ended_at(path: Path, contents: JournalContents, info: SessionInfo, rec: RecoveredSession) -> str:
-    """When a recovered session ended: its end line's time, else the journal's last change; its start where that is
-    before it (said in ``rec``'s problems: an end line is never trusted, nor a clock stepped back, and the store
-    refuses such an end)."""
+    """When a recovered session ended: its end line's time, else the journal's last change or its last action's time,
+    whichever is later (a file's change time is kept in the kernel's coarser clock, a few milliseconds behind the
+    time the last action was written with: a session killed with a dialog open, its last action a pause, was stored
+    as ended before that pause, its paused seconds unknown); its start where that is before it (said in ``rec``'s
+    problems: an end line is never trusted, nor a clock stepped back, and the store refuses such an end)."""
+    from warroom.store.journal._wallclock import parse_time
+
     ended_at = _mtime_iso(path)
+    written = [t for t in map(parse_time, contents.action_times) if t is not None]
+    if written and max(written) > datetime.fromisoformat(ended_at):
+        ended_at = max(written).astimezone(UTC).isoformat(timespec="microseconds")
     if contents.end:
         ended_at = str(contents.end.get("ended_at") or ended_at)
     backwards = ended_before_start(info.started_at, ended_at)

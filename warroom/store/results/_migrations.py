@@ -232,6 +232,11 @@ MIGRATIONS: dict[int, str] = {
     # `scores verify` finds otherwise) and remakes the statistics' covering index and the first-attempt index with it,
     # so that the figures leave such a session out (it is a first attempt but no trial) reading those indexes alone.
     23: "",
+    # 24: the partial index of the sessions that cannot be counted, which migration 7 makes: schema version 7 was
+    # first released (commit cd9c2a8c) without it, and a store made by that release went on to later versions
+    # without it (migration 7 is not run again), its summary then reading every row to find those few. Made here when
+    # missing (instant when the store has it; on a million sessions a few seconds otherwise).
+    24: "CREATE INDEX IF NOT EXISTS ix_sessions_not_countable ON sessions(session_id) WHERE countable IS NOT TRUE",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).

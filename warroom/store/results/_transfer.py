@@ -1,12 +1,13 @@
 """Moving results between stores: ``warroom store export`` / ``import`` as JSON Lines.
 
-One line per stored session, oldest first: a JSON object with every column of the ``sessions`` table, each value
-as stored (``scorecard``, ``actions`` and ``notes`` are the stored JSON text, ``all_clear`` and ``recovered`` 0 or 1),
-so an export imported into another store (SQLite or PostgreSQL) and exported again gives the same lines. A session
-that was re-scored carries its scorecard history in its line (``scorecard_history``), stored back with it. Import
-checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`) and stores it as a
-session finished now would be: once (a session already stored under its id is left as it is and counted), never a
-made-up value.
+One line per stored session, in the order the store stored them (``stored_seq``: the order of a trainee's attempts,
+which an import keeps by storing the lines in their order): a JSON object with every column of the ``sessions``
+table, each value as stored (``scorecard``, ``actions`` and ``notes`` are the stored JSON text, ``all_clear`` and
+``recovered`` 0 or 1), so an export imported into another store (SQLite or PostgreSQL) and exported again gives the
+same lines. A session that was re-scored carries its scorecard history in its line (``scorecard_history``), stored
+back with it. Import checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`)
+and stores it as a session finished now would be: once (a session already stored under its id is left as it is and
+counted), never a made-up value.
 """
 
 from __future__ import annotations
@@ -28,18 +29,24 @@ from warroom.store.results._verification import UNVERIFIED
 
 #: Every column of an exported line, in the order written.
 EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
+#: The order of an export's lines: the order the store stored the sessions, unnumbered ones (stored before schema
+#: version 20) first in start order, as :func:`~warroom.core.stats.attempt_order` orders a trainee's attempts.
+STORED_ORDER = "stored_seq IS NOT NULL, stored_seq, started_at, session_id"
 #: The key of a line's scorecard history (written only for a session that has one: the scorecards re-scores replaced,
 #: oldest first, each as :meth:`~warroom.store.results._history.ScorecardChange.to_line` writes it).
 HISTORY_KEY = "scorecard_history"
 
 
 def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = None) -> Iterator[str]:
-    """Every stored session as one JSON line (no line end), oldest first (then by id). Rows are exported exactly as
-    stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it), except a row that JSON
+    """Every stored session as one JSON line (no line end), in the order the store stored them (``stored_seq``; the
+    sessions stored before schema version 20, unnumbered, first, in start order, then by id: the order of
+    :func:`~warroom.core.stats.attempt_order`), so that a store moved by export and import keeps each trainee's first
+    attempt at a drill (in start order, a replay played with the clock set back became it). Rows are exported exactly
+    as stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it), except a row that JSON
     cannot hold (a number that is not finite, ``9e999`` in SQLite): it is left out, and added to ``skipped``."""
     from warroom.store.results._history import read_history
 
-    sql = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM sessions ORDER BY started_at, session_id"
+    sql = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM sessions ORDER BY {STORED_ORDER}"
     try:
         history = read_history(store.db)
         rows = store.db.conn.execute(sql)
