@@ -116,6 +116,15 @@ WRITE_STALL_SECONDS, WRITE_STALL_WARNING = seconds_setting(
     "WARROOM_SERVE_WRITE_STALL", os.environ.get("WARROOM_SERVE_WRITE_STALL", ""), WRITE_STALL, MAX_WRITE_STALL,
     MIN_WRITE_STALL,
 )
+#: Seconds a tab's connection may be quiet (nothing received from its browser) before the server pings it; a tab
+#: that has not answered within half of that more is ended ("No PONG received"): a browser answers at once, a browser
+#: gone (a laptop closed, a network lost) is found within 22.5 s by default. ``$WARROOM_SERVE_HEARTBEAT`` sets another
+#: number from 1 to 3,600 (tests make the round short).
+DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT = 15.0, 1.0, 3600.0
+HEARTBEAT_SECONDS, HEARTBEAT_WARNING = seconds_setting(
+    "WARROOM_SERVE_HEARTBEAT", os.environ.get("WARROOM_SERVE_HEARTBEAT", ""), DEFAULT_HEARTBEAT, MAX_HEARTBEAT,
+    MIN_HEARTBEAT,
+)
 #: The largest font size a terminal page is asked for with (``?fontsize=``), in pixels.
 _MAX_FONT_SIZE = 100
 #: Seconds a seat taken by a served terminal page waits for its tab's websocket.
@@ -596,7 +605,8 @@ class WarroomServer(Server):
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_MESSAGE_BYTES,
+                                          autoping=False)  # pings: _tab
         try:
             await websocket.prepare(request)
         except ConnectionResetError:  # the tab closed while its opening waited (for the live table's claim on a busy
