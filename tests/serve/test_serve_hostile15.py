@@ -114,16 +114,16 @@ def test_a_roster_file_emptied_while_serving_keeps_the_last_one_read(tmp_path, c
     path = write_roster(tmp_path / "roster.yaml")
     roster = Roster.load(path)
     signins = SignIns(roster, "nobody", roster_path=path)
-    signins.reload_roster()  # the first look: the file as it is now
+    asyncio.run(signins.reload_roster())  # the first look: the file as it is now
     signins._records["ada"] = SignIn("Ada Lovelace", "trainee", roster.entries["Ada Lovelace"], time.monotonic())
     path.write_text(text)
     signins._roster_looked = 0.0
-    signins.reload_roster()
+    asyncio.run(signins.reload_roster())
     assert signins.roster == roster and list(signins._records) == ["ada"]
     assert "the roster changed and names nobody" in caplog.text and "the last one read stays in use" in caplog.text
     write_roster(path, {"Grace Hopper": TOKENS["Grace Hopper"]})  # written whole, without Ada
     signins._roster_looked = 0.0
-    signins.reload_roster()
+    asyncio.run(signins.reload_roster())
     assert signins.roster is not None and signins.roster.trainees == ["Grace Hopper"] and signins._records == {}
 
 

@@ -38,19 +38,22 @@ WRITE_STALL = 4
 #: The module's server's ``--stuck-after`` (its least): a line of the live class is **stuck** after this many seconds
 #: without an action.
 STUCK_AFTER = 5
-#: The server's heartbeat: a ping every 15 s, answered within 7.5 s (not a setting).
-HEARTBEAT_ROUND = 15 + 7.5
+#: The module's server's heartbeat (``$WARROOM_SERVE_HEARTBEAT``; 15 unless set): a tab quiet this many seconds is
+#: pinged, and ended unless it answers within half of that more. Short here, so that a whole round is waited for in
+#: seconds; long enough that a test's tab read between its steps is never taken for gone on a loaded machine.
+HEARTBEAT = 5
+HEARTBEAT_ROUND = HEARTBEAT * 1.5
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """``warroom serve --port 0 --roster R``, with a short write stall, for the module's served tests."""
+    """``warroom serve --port 0 --roster R``, with a short write stall and heartbeat, for the module's served tests."""
     tmp = tmp_path_factory.mktemp("leftovers9")
     cache = tmp / "cache"
     warm_picker_cache(cache)
     environ = {name: value for name, value in os.environ.items() if not name.startswith("WARROOM_")}
     environ.update(TERM="xterm-256color", LANG="C.UTF-8", WARROOM_CACHE_DIR=str(cache),
-                   WARROOM_SERVE_WRITE_STALL=str(WRITE_STALL))  # fmt: skip
+                   WARROOM_SERVE_WRITE_STALL=str(WRITE_STALL), WARROOM_SERVE_HEARTBEAT=str(HEARTBEAT))  # fmt: skip
     if "WARROOM_KEY_TRACE" in os.environ:
         environ["WARROOM_KEY_TRACE"] = os.environ["WARROOM_KEY_TRACE"]
     args = ["--stuck-after", str(STUCK_AFTER), "--roster", str(write_roster(tmp / "roster.yaml"))]
@@ -158,11 +161,13 @@ async def test_a_tab_that_sends_but_never_reads_is_dropped_and_its_trainee_plays
         said = "ended the session of 'Grace Hopper': its browser read none of its screen"
         try:
             async with asyncio.timeout(120):
-                for i in range(10**6):  # a screen redrawn at each resize, within the tab's budget
-                    size = {"width": 200, "height": 60} if i % 2 else {"width": 180, "height": 50}
+                for i in range(10**6):  # a screen redrawn at each resize, within the tab's budget: the largest
+                    # screens an app is given (MAX_COLUMNS x MAX_ROWS), one resize each RESIZE_INTERVAL, fill the
+                    # server's send queue (megabytes on the loopback) in about half the time and CPU of 200 x 60
+                    size = {"width": 500, "height": 200} if i % 2 else {"width": 480, "height": 190}
                     writer.write(_frame(json.dumps(["resize", size]).encode()))
                     writer.write(_frame(json.dumps(["stdin", "\x1b[B"]).encode()))
-                    await asyncio.sleep(0.5)
+                    await asyncio.sleep(0.25)
                     if said in served.log.read_text(errors="replace"):
                         break
         finally:
@@ -253,3 +258,24 @@ def test_a_write_stall_that_is_no_number_of_seconds_is_said_and_the_default_used
         stall, warning = read(bad)
         assert stall == 30.0 and warning is not None and warning.startswith(f"$WARROOM_SERVE_WRITE_STALL is '{bad}', "
                                                                             "no number of seconds from 0 to 3,600")
+
+
+def test_a_heartbeat_that_is_no_number_of_seconds_is_said_at_start_and_15_used(monkeypatch, capsys):
+    """``$WARROOM_SERVE_HEARTBEAT`` (the seconds a quiet tab waits for the server's ping; the tests above make it
+    short) is read as ``$WARROOM_SERVE_WRITE_STALL`` is: a number of seconds from 1 to 3,600, else a warning on stderr
+    at start and the default (15 s)."""
+    import warroom.serve
+    from warroom.cli.serve import _warn_of_stop_grace
+    from warroom.serve._server import DEFAULT_HEARTBEAT, MAX_HEARTBEAT, MIN_HEARTBEAT, seconds_setting
+
+    def read(text: str) -> tuple[float, str | None]:
+        return seconds_setting("WARROOM_SERVE_HEARTBEAT", text, DEFAULT_HEARTBEAT, MAX_HEARTBEAT, MIN_HEARTBEAT)
+
+    assert read("") == (15.0, None) and read("5") == (5.0, None) and read("3600") == (3600.0, None)
+    for bad in ("0", "0.5", "abc", "inf", "-1", "3601"):
+        beat, warning = read(bad)
+        assert beat == 15.0 and warning == (f"$WARROOM_SERVE_HEARTBEAT is '{bad}', no number of seconds from 1 to "
+                                            "3,600: 15 s is used (set a number such as 15, or unset it)")  # fmt: skip
+    monkeypatch.setattr(warroom.serve, "HEARTBEAT_WARNING", read("abc")[1])
+    _warn_of_stop_grace()
+    assert capsys.readouterr().err == f"warning: {read('abc')[1]}\n"

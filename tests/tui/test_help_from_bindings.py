@@ -116,8 +116,8 @@ async def test_the_briefings_home_and_end_are_in_its_help(services):
         await until(pilot, lambda: briefing.scroll_y == 0, "at the briefing's top")
         text, rows = await _help_of(pilot)
         keys = dict((what, keys) for keys, what in rows)
-        assert keys["the top / end of the briefing"] == "home ctrl+home end ctrl+end"
-        assert "home ctrl+home end ctrl+end" in text
+        assert keys["the top / end of the briefing"] == "home g ctrl+home end G ctrl+end"
+        assert "home g ctrl+home end G ctrl+end" in text
 
 
 async def test_the_war_rooms_help_and_footer_name_equals_beside_plus(tmp_path):

@@ -31,7 +31,7 @@ async def test_enter_on_the_picker_is_traced_from_the_key_to_the_briefing(servic
     said = [line.split(" ", 2)[2] for line in lines]
     name, opened = first.path.name, f"briefing of {first.path.name} opened"
     assert said[:2] == [
-        "AppBlur: focus DataTable(id='picker-table'), screens Screen > PickerScreen; picker loading False, "
+        "AppBlur: focus DrillTable(id='picker-table'), screens Screen > PickerScreen; picker loading False, "
         f"{listed} drills listed, {listed} rows, opening none",
         "key 'enter': focus None, screens Screen > PickerScreen; picker loading False, "
         f"{listed} drills listed, {listed} rows, opening none",

@@ -148,7 +148,8 @@ def test_progress_follows_the_figures_after_each_counted_session_and_counts_by_f
     kinds = {k.kind: k for k in made.by_kind}
     assert (kinds["stale_data"].hits, kinds["stale_data"].signal) == (1, 1)
     assert (kinds["truncated_tool_output"].hits, kinds["truncated_tool_output"].signal) == (0, 1)
-    assert (kinds["all-clear (no fault)"].false_alarms, kinds["all-clear (no fault)"].noise) == (1, 2)
+    # the trials the rates count: ana's second N, a replay, is none (it was counted here: 1 of 2 beside a rate of 0/1)
+    assert (kinds["all-clear (no fault)"].false_alarms, kinds["all-clear (no fault)"].noise) == (0, 1)
     assert [k.kind for k in made.by_kind][-1] == "all-clear (no fault)"
 
 

@@ -53,6 +53,37 @@ def test_an_action_refuses_numbers_out_of_range_and_unbounded_text(fields: dict)
         Action.model_validate(fields)
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"t": True, "kind": "quit"},
+        {"t": "12", "kind": "pause"},
+        {"t": "12.5", "kind": "escalate", "step": "s1"},
+        {"t": 1.0, "kind": "speed", "speed": True},
+        {"t": 1.0, "kind": "speed", "speed": "2"},
+    ],
+    ids=["t-true", "t-text", "t-text-escalate", "speed-true", "speed-text"],
+)
+def test_an_action_refuses_a_boolean_or_text_where_a_number_goes(fields: dict):
+    """A journal or action log holding ``"t": true`` or ``"t": "12"`` is refused (the mutation fuzz campaign): it
+    was read as an action at 1 s or 12 s, scored and stored as such."""
+    with pytest.raises(ValidationError, match="valid number"):
+        Action.model_validate(fields)
+    assert Action.model_validate({**fields, "t": 12, **({"speed": 2} if "speed" in fields else {})}).t == 12.0
+
+
+def test_a_journal_action_whose_time_is_true_is_a_corrupt_line_not_an_action_at_1_s(tmp_path: Path):
+    path = journal(
+        tmp_path,
+        '{"type":"action","seq":1,"at":"2026-01-01T00:00:01+00:00","action":{"t":true,"kind":"inspect","event":"e01"}}',
+        '{"type":"action","seq":2,"at":"2026-01-01T00:00:02+00:00","action":{"t":"3","kind":"inspect","event":"e02"}}',
+        '{"type":"action","seq":3,"at":"2026-01-01T00:00:03+00:00","action":{"t":4,"kind":"inspect","event":"e02"}}',
+    )
+    contents = read_journal(path)
+    assert [(a.t, a.event) for a in contents.actions] == [(4.0, "e02")]
+    assert [p.line for p in contents.problems] == [2, 3]
+
+
 def test_the_largest_action_values_the_war_room_writes_are_accepted():
     Action(t=2_000_000.0, kind=ActionKind.SPEED, speed=32.0)
     Action(t=1.0, kind=ActionKind.FLAG, event="e01", note="n" * 2_000)

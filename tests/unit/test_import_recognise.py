@@ -33,7 +33,11 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "strands-agents-latest.jsonl": "otel", "strands-swarm.jsonl": "otel", "google-adk.jsonl": "otel",
               "google-adk-content.jsonl": "otel", "semantic-kernel.jsonl": "otel",
               "agno-openinference.jsonl": "openinference",
-              "crewai-openinference.jsonl": "openinference"}
+              "crewai-openinference.jsonl": "openinference", "haystack-openinference.jsonl": "openinference",
+              "openai-tool-loop-openinference.jsonl": "openinference", "openai-tool-loop-genai.jsonl": "otel",
+              "langchain-create-agent-openinference.jsonl": "openinference",
+              "langsmith-create-agent-batch.jsonl": "langsmith", "dspy-openinference.jsonl": "openinference",
+              "ag2-otel.jsonl": "otel"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

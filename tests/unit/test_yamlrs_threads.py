@@ -23,7 +23,7 @@ from warroom.core.load._loader import load_drill
 paths = sorted(Path(sys.argv[1]).glob("*.yaml"))
 async def one_round():
     await asyncio.get_running_loop().run_in_executor(None, lambda: [load_drill(p) for p in paths])
-for _ in range(15):
+for _ in range(6):  # yaml-rs 0.1.6 called from the worker threads crashed in round 1 to 4 (23 runs of 23)
     asyncio.run(one_round())  # each round: a new event loop, a new worker thread that ends with it
 print("ok")
 """

@@ -167,11 +167,11 @@ def serve(
 
 
 def _warn_of_stop_grace() -> None:
-    """Say on stderr that ``$WARROOM_SERVE_STOP_GRACE`` or ``$WARROOM_SERVE_WRITE_STALL`` sets no number of seconds
-    (the default is used then)."""
-    from warroom.serve import STOP_GRACE_WARNING, WRITE_STALL_WARNING
+    """Say on stderr that ``$WARROOM_SERVE_STOP_GRACE``, ``$WARROOM_SERVE_WRITE_STALL`` or
+    ``$WARROOM_SERVE_HEARTBEAT`` sets no number of seconds (the default is used then)."""
+    from warroom.serve import HEARTBEAT_WARNING, STOP_GRACE_WARNING, WRITE_STALL_WARNING
 
-    for warning in (STOP_GRACE_WARNING, WRITE_STALL_WARNING):
+    for warning in (STOP_GRACE_WARNING, WRITE_STALL_WARNING, HEARTBEAT_WARNING):
         if warning is not None:
             click.echo(f"warning: {warning}", err=True)
 

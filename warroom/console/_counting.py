@@ -7,12 +7,24 @@ from __future__ import annotations
 from warroom.core.text import plural
 
 
-def counting_sentence(assessment: int, practice: int, tutorial: int = 0) -> str:
+def counting_sentence(assessment: int, practice: int, tutorial: int = 0, unverified: int = 0) -> str:
     """The sentence for a store holding ``assessment``, ``practice`` and ``tutorial`` sessions (the tutorial's never
-    count, and the sentence says how many there are: the sessions page lists them)."""
+    count, and the sentence says how many there are: the sessions page lists them), ``unverified`` of them not
+    verified (left out of every figure, as ``warroom scores summary`` leaves them out and says so)."""
     return _counted(assessment, practice) + (
         f" {plural(tutorial, 'tutorial session')} (warroom tutorial) {plural(tutorial, 'is', 'are', count=False)} "
         "listed but never counted." if tutorial else ""
+    ) + _unverified(unverified)
+
+
+def _unverified(n: int) -> str:
+    if not n:
+        return ""
+    are, they = plural(n, "is", "are", count=False), plural(n, "it is", "they are", count=False)
+    return (
+        f" {plural(n, 'session')} not verified (stored by a trainee's own client, imported, or found wrong by "
+        f"warroom scores verify) {are} left out of every figure, marked ! where {they} listed; warroom scores verify "
+        "says why."
     )
 
 

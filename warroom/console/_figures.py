@@ -124,8 +124,8 @@ def _session_axis(ax: Any, xs: list[int]) -> None:
 
 
 def kinds_plot(progress: Any) -> str | None:
-    """Hits per fault kind and false alarms on all-clear drills, as bars of the share with ``k of n`` beside each.
-    None when nothing was played."""
+    """Hits per fault kind and false alarms on all-clear drills (the trials), as bars of the share with ``k of n``
+    beside each. None when there is no trial."""
     kinds = progress.by_kind
     if not kinds:
         return None
@@ -141,7 +141,7 @@ def kinds_plot(progress: Any) -> str | None:
             ax.text(share, y, f" {what} {k_} of {n}", va="center", fontsize=8)
         ax.set_yticks(ys, [clean(k.kind)[:40] for k in kinds])
         ax.set_xlim(0, 1.45)
-        ax.set_xlabel("share of the played sessions")
+        ax.set_xlabel("share of the trials (first attempts)")
         ax.set_title("Hits by fault kind; false alarms on all-clear drills")
         return svg(fig)
 
@@ -157,6 +157,9 @@ def detect_plot(progress: Any) -> str | None:
         ax.plot([p.n for p in detected], [p.time_to_detect for p in detected], "o", color=HIT,
                 label=f"time to detect ({len(detected)} of {len(points)} sessions detected)")  # fmt: skip
         _session_axis(ax, [p.n for p in points])
+        # from 0, as a time is: matplotlib's own limits put every time of 0 s between -0.04 and 0.04, and one of 18 s
+        # between 17.25 and 18.75 (a change of a second drawn as the whole height)
+        ax.set_ylim(0, max([p.time_to_detect * 1.1 for p in detected if p.time_to_detect is not None] + [1.0]))
         ax.set_ylabel("time to detect (drill s)")
         right = ax.twinx()
         right.plot([p.n for p in points], [p.score for p in points], "-", color="#757575", linewidth=1, label="score")

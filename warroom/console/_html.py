@@ -42,6 +42,17 @@ def trainee_page(name: str) -> str:
     return "/console/trainees/" + quote(name, safe="")
 
 
+def set_page(set_id: str) -> str:
+    """The address of a drill set's completion grid, as :func:`trainee_page` writes a trainee's: the id one path
+    segment (``/`` written ``%2F``), or in the query (``?id=``) when it is ``.`` or ``..`` (an id stored by SQL:
+    warroom's own ids hold neither a ``/`` nor only dots, and such a set's grid could not be opened)."""
+    from urllib.parse import quote
+
+    if set_id.strip(".") == "":
+        return "/console/sets?id=" + quote(set_id, safe="")
+    return "/console/sets/" + quote(set_id, safe="")
+
+
 @cache
 def environment() -> Any:
     """The Jinja2 environment of the console's templates (autoescaped)."""
@@ -54,7 +65,8 @@ def environment() -> Any:
 
     env.filters.update(
         clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when,
-        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell, trainee_page=trainee_page, outcome=outcome_of,
+        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell, trainee_page=trainee_page, set_page=set_page,
+        outcome=outcome_of,
         median=median_cell,
     )
     return env

@@ -39,8 +39,9 @@ class Point:
 
 @dataclass(frozen=True)
 class KindCounts:
-    """Hits and false alarms on one fault kind: played sessions of drills with that fault (``signal``) and their
-    ``hits``; for :data:`ALL_CLEAR`, played all-clear sessions (``noise``) and their ``false_alarms``."""
+    """Hits and false alarms on one fault kind: the signal trials of drills with that fault (``signal``) and their
+    ``hits``; for :data:`ALL_CLEAR`, the noise trials (``noise``) and their ``false_alarms`` (quit ones too), as the
+    hit and false-alarm rates count them."""
 
     kind: str
     signal: int = 0
@@ -88,29 +89,39 @@ def progress(
         points.append(Point(n + 1, f.started_at, f.drill_id, f.session_id, stats, f.score, str(f.outcome),
                             f.time_to_detect_s))  # fmt: skip
     overall = _of(summarize(mine, modes=counted.modes, within=within), trainee) if at else None
-    kept = [mine[i] for i in at]
-    return Progress(trainee, counted.label, points, overall, by_fault_kind(kept, fault_kind), len(shown) - len(at))
+    kinds = by_fault_kind(mine, fault_kind, counted.modes, within) if at else []
+    return Progress(trainee, counted.label, points, overall, kinds, len(shown) - len(at))
 
 
 def _of(stats: Any, trainee: str) -> Any:
     return next((t for t in stats.trainees if t.trainee == trainee), None)
 
 
-def by_fault_kind(facts: Sequence[Any], fault_kind: Callable[[str], str | None]) -> list[KindCounts]:
-    """Hits per fault kind (played sessions of drills with a fault) and false alarms on all-clear drills (played
-    ones), sorted by kind (all-clear last). Abandoned sessions are not counted, as in every figure, nor sessions
-    whose trial was chosen (``warroom run --as``/``--seed``: a ``--as noise`` session is no held all clear)."""
+def by_fault_kind(
+    facts: Sequence[Any],
+    fault_kind: Callable[[str], str | None],
+    modes: Any = None,
+    within: Callable[[Any], bool] | None = None,
+) -> list[KindCounts]:
+    """Hits per fault kind (signal trials) and false alarms on all-clear drills (noise trials: a fault drill's twin
+    too), sorted by kind (all-clear last): the trials and responses the hit and false-alarm rates count
+    (:func:`~warroom.core.stats.count_facts` of ``facts`` with ``modes`` and ``within``), so the bars add up to
+    them. Each drill's first attempt only (replays take part in no figure), a hit the trial's response (a drill
+    contained after a wrong escalation is a localisation error), a noise trial quit counted with the false alarms,
+    an abandoned assessment with its response; no session whose trial was chosen (``warroom run --as``/``--seed``).
+    It counted every played session, replays too, a hit as any containment and no abandoned session: the bars
+    contradicted the rates beside them."""
+    from warroom.core.stats import count_facts
+
     tally: dict[str, list[int]] = {}
-    for f in facts:
-        if f.abandoned or f.chosen:
-            continue
-        if f.is_fault_drill:
-            counts = tally.setdefault(fault_kind(f.drill_id) or "unknown kind", [0, 0, 0, 0])
-            counts[0] += 1
-            counts[1] += f.outcome == "contained"
-        else:
+    for (_, drill_id), pair in sorted(count_facts(facts, modes=modes, within=within).pairs.items()):
+        if pair.signal:
+            counts = tally.setdefault(fault_kind(drill_id) or "unknown kind", [0, 0, 0, 0])
+            counts[0] += pair.signal
+            counts[1] += pair.hits
+        if pair.noise:
             counts = tally.setdefault(ALL_CLEAR, [0, 0, 0, 0])
-            counts[2] += 1
-            counts[3] += f.outcome != "all_clear_held"
+            counts[2] += pair.noise
+            counts[3] += pair.against
     order = sorted(tally, key=lambda k: (k == ALL_CLEAR, k))
     return [KindCounts(k, *tally[k]) for k in order]

@@ -117,12 +117,16 @@ class Console:
             return self._counting[1]
         from warroom.console import counting_sentence
 
-        def counts(store: Any) -> tuple[int, int, int]:
-            return store.count(mode="assessment"), store.count(mode="practice"), store.count(mode="tutorial")
+        def counts(store: Any) -> tuple[int, int, int, int]:
+            from warroom.store.cohort import unverified_sessions
+
+            unverified = unverified_sessions(store, limit=0).count  # left out of every figure: said, never silently
+            modes = store.count(mode="assessment"), store.count(mode="practice"), store.count(mode="tutorial")
+            return (*modes, unverified)
 
         try:
-            assessment, practice, tutorial = await self.in_store(counts)
-            self._counting = (loop.time(), counting_sentence(assessment, practice, tutorial))
+            assessment, practice, tutorial, unverified = await self.in_store(counts)
+            self._counting = (loop.time(), counting_sentence(assessment, practice, tutorial, unverified))
         except Exception as exc:  # StoreError: shown on the page, not a traceback
             self._counting = (0.0, f"The results store cannot be read: {exc}")
         return self._counting[1]
@@ -188,7 +192,7 @@ class Console:
         async with sse_response(request, response_cls=NoStore) as stream:
             sent: tuple[str, dict[str, str], str] | None = None
             while stream.is_connected():
-                self.signins.reload_roster()  # a name removed or a token rotated meanwhile ends its sign-in
+                await self.signins.reload_roster()  # a name removed or a token rotated meanwhile ends its sign-in
                 if self.signins.roster is not None and self.signins.facilitator_of(request) is None:  # signed out,
                     # expired, removed from the roster:
                     break  # the stream ends with the sign-in (it sent the class's live table on for ever)

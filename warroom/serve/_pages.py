@@ -77,6 +77,10 @@ class _Pages:
     def __init__(self, console: Console) -> None:
         self.c = console
         self._drill_facts: dict[str, tuple[str, str | None]] = {}
+        #: Each set file's last good reading (checked at start), and why a file cannot be read now (by path).
+        self._good_sets: dict[Path, tuple[Any, list[tuple[str, str]]]] = {}
+        self.set_problems: dict[Path, str] = {}
+        self._sets()  # the readings the server started with, before any file can change
 
     # --- drills -------------------------------------------------------------------------------------------------
 
@@ -100,7 +104,10 @@ class _Pages:
         return self.drill_facts(drill_id)[1]
 
     def _sets(self) -> list[tuple[Path, Any, list[tuple[str, str]]]]:
-        """The drill sets the console knows (``--set`` and ``--console-set`` files): path, model and drills."""
+        """The drill sets the console knows (``--set`` and ``--console-set`` files): path, model and drills. A set
+        file that no longer reads, or names a drill that no longer loads (changed, moved or deleted since the
+        server started), is shown as last read well, and :attr:`set_problems` says why: such a set's drill was
+        dropped from its completion grid and its gradebook unsaid (the set with it when its file broke)."""
         from warroom.core.library import resolve_set_drills
         from warroom.core.load import load_drill_set
 
@@ -108,18 +115,40 @@ class _Pages:
         for path in self.c.set_files:
             try:
                 model = load_drill_set(path)
-                drills, _ = resolve_set_drills(model, path, self.c.drill_dirs)
-            except Exception as exc:  # changed since the server started, and no longer valid
-                log.warning("drill set %s cannot be read: %s", path, exc)
+                drills, problems = resolve_set_drills(model, path, self.c.drill_dirs)
+                errors = [str(p) for p in problems if p.severity == "error"]
+                if errors:
+                    raise ValueError("; ".join(errors[:3]) + ("; ..." if len(errors) > 3 else ""))
+            except Exception as exc:
+                self._set_unreadable(path, exc)
+                if path in self._good_sets:
+                    out.append((path, *self._good_sets[path]))
                 continue
             named = [(d.drill.id, d.drill.title) for d in drills if d.drill is not None]
+            self._good_sets[path] = (model, named)
+            self.set_problems.pop(path, None)
             out.append((path, model, named))
         return out
+
+    def _set_unreadable(self, path: Path, exc: Exception) -> None:
+        kept = "its last good reading is shown" if path in self._good_sets else "it is left out"
+        why = (f"The drill set file {path.name}, or a drill it names, cannot be read now: {kept} (the server's log "
+               "says why).")
+        if self.set_problems.get(path) != why:  # logged once each time it changes, not at every page
+            log.warning("drill set %s cannot be read now (%s): %s", path, exc, kept)
+        self.set_problems[path] = why
+
+    def set_note(self, *others: str) -> str:
+        """The line a page shows about the set files that cannot be read now (and ``others``), "" when none."""
+        return " ".join([*self.set_problems.values(), *(o for o in others if o)])
 
     # --- drill sets -----------------------------------------------------------------------------------------------
 
     async def sets(self, request: web.Request) -> web.StreamResponse:
-        """``GET /console/sets``: the drill sets (given to the server, and those sessions were played in)."""
+        """``GET /console/sets``: the drill sets (given to the server, and those sessions were played in);
+        ``?id=ID``: that set's grid (an id a path cannot hold: ``..``)."""
+        if request.query.get("id"):
+            return await self.grid(request)
         await self.c.counting_note()
         loop = asyncio.get_running_loop()
         known = await loop.run_in_executor(None, self._sets)
@@ -140,13 +169,13 @@ class _Pages:
         rows = [(sid, files[sid][0].title if sid in files else "", counts.get(sid, 0), sid in files)
                 for sid in sorted({*files, *counts})]  # fmt: skip
         return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+                           skipped=self.set_note(_skipped_note(request.raw_path, problems)))  # fmt: skip
 
     async def grid(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/sets/{set_id}``: the set's completion grid."""
         from warroom.console import completion_grid
 
-        set_id = request.match_info["set_id"]
+        set_id = request.match_info.get("set_id") or request.query.get("id", "")
         await self.c.counting_note()
         loop = asyncio.get_running_loop()
         known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
@@ -177,14 +206,14 @@ class _Pages:
 
         grid = await loop.run_in_executor(None, built)
         return await self.c.page_off_loop(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                                          skipped=_skipped_note(request.raw_path, graded.problems))  # fmt: skip
+                                          skipped=self.set_note(_skipped_note(request.raw_path, graded.problems)))
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
     async def trainees(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/trainees``: every trainee (roster and store) with their figures over the counted
         sessions, counts beside every rate; ``?name=NAME``: that trainee's page (a name a path cannot hold: ``..``)."""
-        if "name" in request.query:
+        if request.query.get("name"):  # (an empty name is no trainee's: the list, where it drew a page of nobody)
             return await self.trainee(request)
         await self.c.counting_note()
 
@@ -210,18 +239,25 @@ class _Pages:
         name = request.match_info.get("name") or request.query.get("name", "")
         await self.c.counting_note()
 
-        def read(store: Any) -> tuple[list[Any], Any, list[Any], list[Any]]:
+        def read(store: Any) -> tuple[list[Any], Any, tuple[list[Any], int, dict[str, str]], list[Any]]:
             from warroom.store.cohort import FactsQuery, prepared, read_facts
 
             query = prepared(store, FactsQuery(trainee=name))  # (the first attempts among those not verified too)
             facts, uncounted = read_facts(store, query, with_left_out=True)
-            sessions, unread = store.query_readable(trainee=name, limit=LIST_LIMIT, sort="when", reverse=False)
-            return facts, query.within, sessions, [*uncounted, *unread]
+            sessions, unread = store.query_readable(trainee=name, limit=LIST_LIMIT, sort="when")  # the newest first
+            checks = store.checks([s.session_id for s in sessions])
+            left_out = {sid: c.state for sid, c in checks.items() if c.state != "verified"}
+            listed = (sessions, store.count(trainee=name), left_out)  # (how many: a list cut says so)
+            return facts, query.within, listed, [*uncounted, *unread]
 
         try:
-            facts, within, sessions, problems = await self.c.in_store(read)
+            facts, within, (sessions, stored, left_out), problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
+        if not (sessions or facts or problems) and name not in self.c.roster_trainees():  # a typo, a name gone: its
+            # page said "No counted session yet" of a trainee nobody is, as if they had not played
+            raise web.HTTPNotFound(text=f"no trainee {name!r}: not on the roster, and no session of that name is "
+                                        "stored")  # fmt: skip
 
         def draw() -> tuple[Any, list[tuple[str, str]]]:
             made = progress(name, facts, self.fault_kind, within)
@@ -236,8 +272,8 @@ class _Pages:
         from warroom.core.stats import MIN_NOISE_TRIALS, MIN_SIGNAL_TRIALS
 
         return await self.c.page_off_loop(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
-                                          progress=made, figures=figures, sessions=sessions,
-                                          minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
+                                          progress=made, figures=figures, sessions=sessions, stored=stored,
+                                          left_out=left_out, minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
                                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
@@ -247,17 +283,18 @@ class _Pages:
         await self.c.counting_note()
         q = request.query
         trainee, drill, set_id = q.get("trainee") or None, q.get("drill") or None, q.get("set") or None
-        def read(store: Any) -> tuple[list[Any], list[Any], dict[str, str]]:
+        def read(store: Any) -> tuple[list[Any], list[Any], dict[str, str], int]:
             rows, problems = store.query_readable(trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT)
             checks = store.checks([r.session_id for r in rows])
-            return rows, problems, {sid: c.state for sid, c in checks.items() if c.state != "verified"}
+            stored = store.count(trainee=trainee, drill=drill, set_id=set_id) if len(rows) >= LIST_LIMIT else len(rows)
+            return rows, problems, {sid: c.state for sid, c in checks.items() if c.state != "verified"}, stored
 
         try:
-            rows, problems, left_out = await self.c.in_store(read)
+            rows, problems, left_out, stored = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         return await self.c.page_off_loop(request, "sessions.html", "Sessions", "/console/sessions", rows=rows,
-                                          trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT,
+                                          trainee=trainee, drill=drill, set_id=set_id, stored=stored,
                                           left_out=left_out,
                                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
@@ -388,7 +425,7 @@ class _Pages:
         played = sorted({r.set_id for r in rows if r.set_id})
         sets = list(dict.fromkeys([*known, *played]))
         return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets,
-                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
+                           skipped=self.set_note(_skipped_note(request.raw_path, problems)))  # fmt: skip
 
     async def gradebook_csv(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/gradebook.csv?set=ID`` or ``?since=DATE&until=DATE``: the trainee x drill matrix."""
@@ -402,6 +439,10 @@ class _Pages:
             until = parse_since(q["until"]) if q.get("until") else None
         except ValueError as exc:
             raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
+        if since is not None and until is not None and until <= since:  # dates swapped: no session is in such a
+            # range, and the CSV of blank grades it made looked like a class that played nothing
+            wrong = f"no time is from {q['since'].strip()} until {q['until'].strip()} (not included)"
+            raise web.HTTPBadRequest(text=f"{wrong}: give the earlier date as from and the later as until")
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:  # every session too, for first attempts made outside the scope or not verified (their replays in the
@@ -425,6 +466,8 @@ class _Pages:
         headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
             headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)
+        if self.set_problems:  # (a file name in a header: printable ASCII only, any other character is no header's)
+            headers["X-Warroom-Set-Problem"] = re.sub(r"[^\x20-\x7e]", "?", self.set_note())
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def roster(self, request: web.Request) -> web.StreamResponse:

@@ -116,6 +116,15 @@ WRITE_STALL_SECONDS, WRITE_STALL_WARNING = seconds_setting(
     "WARROOM_SERVE_WRITE_STALL", os.environ.get("WARROOM_SERVE_WRITE_STALL", ""), WRITE_STALL, MAX_WRITE_STALL,
     MIN_WRITE_STALL,
 )
+#: Seconds a tab's connection may be quiet (nothing received from its browser) before the server pings it; a tab
+#: that has not answered within half of that more is ended ("No PONG received"): a browser answers at once, a browser
+#: gone (a laptop closed, a network lost) is found within 22.5 s by default. ``$WARROOM_SERVE_HEARTBEAT`` sets another
+#: number from 1 to 3,600 (tests make the round short).
+DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT = 15.0, 1.0, 3600.0
+HEARTBEAT_SECONDS, HEARTBEAT_WARNING = seconds_setting(
+    "WARROOM_SERVE_HEARTBEAT", os.environ.get("WARROOM_SERVE_HEARTBEAT", ""), DEFAULT_HEARTBEAT, MAX_HEARTBEAT,
+    MIN_HEARTBEAT,
+)
 #: The largest font size a terminal page is asked for with (``?fontsize=``), in pixels.
 _MAX_FONT_SIZE = 100
 #: Seconds a seat taken by a served terminal page waits for its tab's websocket.
@@ -270,6 +279,8 @@ class _Tab:
     websocket: web.WebSocketResponse | None = None
     ended: bool = False
     id: str = ""
+    #: The sign-in (browser) whose page opened it (:meth:`WarroomServer.reloading`).
+    signin: str | None = None
 
 
 class WarroomServer(Server):
@@ -373,6 +384,21 @@ class WarroomServer(Server):
         if not self.playing_elsewhere(trainee):
             await self._wait_until(lambda: not leaving(), LEAVING_WAIT)  # the process of a tab of theirs that ended
         return self.playing_elsewhere(trainee)
+
+    def reloading(self, request: web.Request, trainee: str) -> bool:
+        """True when the terminal page asked for by ``request`` is a reload (the browser's ``Cache-Control:
+        max-age=0``, or ``no-cache`` for a hard reload) by a browser (its sign-in) whose tab of ``trainee`` is open on
+        this host. A browser closes the reloaded tab's connection only once the new page's answer has come (Chromium
+        keeps the old page until then), so the page cannot wait for it: it waited its 3 s, then answered "already
+        playing in another tab" to every reload of a war room. Its tab's websocket waits for it instead
+        (:meth:`_wait_for_a_tab`), refused as a second tab would be if it stays open."""
+        if self.signins.roster is None:
+            return False
+        asked = request.headers.get("Cache-Control", "").lower()
+        signin = self.signins.signin_id(request)
+        if signin is None or ("max-age=0" not in asked and "no-cache" not in asked):
+            return False
+        return any(t.trainee == trainee and not t.ended and t.signin == signin for t in self.tabs.values())
 
     def _leaving(self, trainee: str) -> int:
         """How many of ``trainee``'s closed (or taken over) tabs still have their app process."""
@@ -499,16 +525,18 @@ class WarroomServer(Server):
         (:mod:`warroom.serve._paste`); the 503 page when full."""
         # whose page: the trainee (without a roster every browser is the one default trainee: its address)
         holder = (self.signins.trainee_of(request) or "") if self.signins.roster else f"address {request.remote}"
-        if self.signins.roster is not None and await self._wait_for_a_tab(holder):
+        reload = self.reloading(request, holder)  # its tab's websocket waits for the old one to close
+        if self.signins.roster is not None and not reload and await self._wait_for_a_tab(holder):
             return self.another_tab_page(holder)
         if await self._wait_for_leaving(holder):
             return self.still_closing_page()
         if self.max_sessions is not None:
             self._let_go_of_oldest_seat(holder)
-        if self.full():
+        if self.full() and not reload:  # a reloaded tab's seat is the one its new tab takes
             return self.full_page()
         router = request.app.router
-        ticket = self.take_seat(holder) if self.max_sessions is not None else "tab"
+        # no seat for a reload when every seat is taken: its tab takes the reloaded tab's once its process is gone
+        ticket = self.take_seat(holder) if self.max_sessions is not None and not self.full() else "tab"
         context = {  # paths only: the browser reads them against the page's address (its scheme behind a TLS proxy)
             "font_size": _number(request.query.get("fontsize", "16"), 16, _MAX_FONT_SIZE),
             "app_websocket_url": str(router["websocket-seat"].url_for(ticket=ticket)),  # WEBSOCKET_URL_SCRIPT
@@ -543,7 +571,7 @@ class WarroomServer(Server):
             return self.full_page()
         self.active += 1  # a seat, until the tab's app process is gone
         tab = secrets.token_hex(6)
-        self.tabs[tab] = _Tab(trainee, id=tab)
+        self.tabs[tab] = _Tab(trainee, id=tab, signin=self.signins.signin_id(request))
         try:
             if not await self._claim(tab, trainee, request):
                 log.info("a tab of %r refused: already playing in another tab", trainee)
@@ -577,8 +605,14 @@ class WarroomServer(Server):
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab
-        await websocket.prepare(request)
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_MESSAGE_BYTES,
+                                          autoping=False)  # pings: _tab
+        try:
+            await websocket.prepare(request)
+        except ConnectionResetError:  # the tab closed while its opening waited (for the live table's claim on a busy
+            # store, for its seat, for its trainee's other tab to close): nobody to answer, its app never started; it
+            # was "Error handling request" and a traceback in the log
+            return websocket  # (aiohttp's own answer to it then finds the connection gone, and says nothing)
         tab.websocket = websocket
         if tab.ended:  # taken over while its connection was being opened: it never plays
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session moved to another tab")

@@ -16,6 +16,7 @@ Every sign-in is logged with its name (``sign-in: NAME (trainee) from ADDRESS``)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 import os
@@ -101,6 +102,24 @@ async def read_form(request: web.Request, proxies: Sequence[Network] = ()) -> An
         raise web.HTTPBadRequest(text="the form did not arrive whole: post it again") from None
 
 
+def _read_roster(path: Path) -> Roster | None:
+    """The roster file ``path`` read again (in a worker thread): None, said in the log, when it cannot be read or
+    names nobody (refused at start; here most often a file caught while written in place, truncated then written:
+    read as a roster of nobody, it ended every sign-in of the class, the facilitator's too)."""
+    from warroom.serve._roster import Roster
+
+    try:
+        roster = Roster.load(path)
+    except RosterError as exc:
+        log.error("the roster changed and cannot be read; the last one read stays in use: %s", exc)
+        return None
+    if not roster.entries:
+        log.error("the roster changed and names nobody (a file being written?); the last one read stays in use: %s",
+                  path)  # fmt: skip
+        return None
+    return roster
+
+
 def from_another_site(request: web.Request) -> bool:
     """True when a browser sent ``request`` from another site's page: its ``Origin`` is not this server's own
     (``http`` or ``https`` and the request's host; ``null``, sent by a sandboxed or privacy-hiding page, is no
@@ -134,6 +153,23 @@ def cookie_name(request: web.Request) -> str:
     if isinstance(sockname, tuple) and len(sockname) >= 2 and isinstance(sockname[1], int):
         return f"{COOKIE}_{sockname[1]}"
     return COOKIE
+
+
+def sent_signin_ids(request: web.Request) -> list[str]:
+    """Every sign-in id the request's cookies hold under this server's cookie name (:func:`cookie_name`), in the
+    order sent. A browser holds one such cookie of this server's own; another site of the same domain
+    (``evil.school.example`` beside ``warroom.school.example``, or another port of this host) can set one more under
+    the same name (``Domain=school.example``, or another path), which the browser then sends too, after this
+    server's own when set later: aiohttp's ``request.cookies`` keeps the last, so that site's author's sign-in id,
+    planted in a classmate's browser, made the classmate's tabs play, and store their sessions, as that author."""
+    name = cookie_name(request)
+    ids = []
+    for header in request.headers.getall("Cookie", []):
+        for part in header.split(";"):
+            key, sep, value = part.strip().partition("=")
+            if sep and key.strip() == name:
+                ids.append(value.strip())
+    return ids
 
 
 def page(title: str, body: str, status: int = 200) -> web.Response:
@@ -290,6 +326,8 @@ class SignIns:
     proxies: tuple[Network, ...] = ()
     _roster_stamp: tuple[int, int] | None = None
     _roster_looked: float = 0.0
+    #: The roster file being read again in a worker thread (:meth:`reload_roster`), or None.
+    _roster_reading: asyncio.Future[Roster | None] | None = None
     #: The other sites' pages (their ``Origin``) whose forms or websockets were refused and said in the log, each
     #: once, at most :data:`MAX_FOREIGN_PAGES_LOGGED` (:meth:`another_site_page`).
     _foreign_logged: set[str] = field(default_factory=set)
@@ -313,14 +351,27 @@ class SignIns:
                     "war room at its usual address, tell your facilitator: the server's log says what to change.</p>",
                     403)  # fmt: skip
 
-    def reload_roster(self) -> None:
+    async def reload_roster(self) -> None:
         """Read the roster file again when it changed since it was last read, and end the sign-ins whose name
-        left it or whose token was replaced. A roster that no longer reads is logged and the last good one kept."""
+        left it or whose token was replaced. A roster that no longer reads is logged and the last good one kept.
+
+        The file is read and parsed in a worker thread, never on the event loop every tab's keys and screens wait on
+        (a roster of 3,000 names took 2.3 s to parse: each ``roster add`` of a latecomer froze every tab of the
+        class and every page that long); a request that comes meanwhile waits for that read, so a name removed or a
+        token rotated still ends its sign-ins before that request is answered."""
+        reading = self._roster_reading or self._look_at_roster()
+        if reading is not None:  # the read's own callback uses it (also when this request is cancelled), or says
+            with contextlib.suppress(Exception):  # in the log why it could not be read: the last roster stays in use
+                await asyncio.shield(reading)
+
+    def _look_at_roster(self) -> asyncio.Future[Roster | None] | None:
+        """Start reading the roster file in a worker thread when it changed (looked at once a second at most): the
+        read, which :meth:`_roster_read` uses when done; None when there is nothing to read."""
         if self.roster_path is None or self.roster is None:
-            return
+            return None
         now = time.monotonic()
         if now - self._roster_looked < _ROSTER_LOOK:
-            return
+            return None
         self._roster_looked = now
         try:
             st = os.stat(self.roster_path)
@@ -329,25 +380,31 @@ class SignIns:
             stamp = (0, 0)
         if self._roster_stamp is None:
             self._roster_stamp = stamp
-            return
+            return None
         if stamp == self._roster_stamp:
-            return
+            return None
         self._roster_stamp = stamp
         if stamp == (0, 0):  # gone (moved, deleted, an editor between delete and write): Roster.load reads no file as
             # an empty roster, which ended every sign-in (the facilitator's too) and let nobody sign in again
             log.error("the roster file %s is gone; the last one read stays in use", self.roster_path)
-            return
-        try:
-            from warroom.serve._roster import Roster
+            return None
+        reading = asyncio.get_running_loop().run_in_executor(None, _read_roster, self.roster_path)
+        self._roster_reading = reading
+        reading.add_done_callback(self._roster_read)
+        return reading
 
-            roster = Roster.load(self.roster_path)
-        except RosterError as exc:
-            log.error("the roster changed and cannot be read; the last one read stays in use: %s", exc)
+    def _roster_read(self, reading: asyncio.Future[Roster | None]) -> None:
+        """The roster file read again (:meth:`_look_at_roster`): use it, ending the sign-ins whose name left it or
+        whose token or role changed; a roster that did not read (said in the log) keeps the last one read."""
+        self._roster_reading = None
+        if reading.cancelled():  # the server stops
             return
-        if not roster.entries:  # refused at start; here most often a file caught while written in place (truncated,
-            # then written): read as a roster of nobody, it ended every sign-in of the class, the facilitator's too
-            log.error("the roster changed and names nobody (a file being written?); the last one read stays in use: "
-                      "%s", self.roster_path)
+        if reading.exception() is not None:  # not a roster problem (those are said by _read_roster): the last one kept
+            log.error("the roster changed and could not be read; the last one read stays in use: %s",
+                      reading.exception())  # fmt: skip
+            return
+        roster = reading.result()
+        if roster is None:
             return
         self.roster = roster
         log.info("roster read again: %d names", len(self.roster.entries))
@@ -368,10 +425,12 @@ class SignIns:
             self._end(key)
 
     def signin_of(self, request: web.Request) -> SignIn | None:
-        """The valid sign-in of a request's cookie, or None (none, unknown, expired)."""
-        key = request.cookies.get(cookie_name(request), "")
-        record = self._records.get(key)
-        if record is None:
+        """The valid sign-in of a request's cookie, or None (none, unknown, expired, or the cookies name more than
+        one sign-in still valid: one was set by another site, :func:`sent_signin_ids`, and which is this browser's
+        own cannot be told)."""
+        key = self._signin_key(request)
+        record = self._records.get(key) if key is not None else None
+        if key is None or record is None:
             return None
         if time.monotonic() - record.since > SIGNIN_LIFETIME:
             self._end(key)
@@ -380,7 +439,17 @@ class SignIns:
 
     def signin_id(self, request: web.Request) -> str | None:
         """The sign-in id of a request with a valid sign-in, else None."""
-        return request.cookies.get(cookie_name(request)) if self.signin_of(request) is not None else None
+        return self._signin_key(request) if self.signin_of(request) is not None else None
+
+    def _signin_key(self, request: web.Request) -> str | None:
+        """The one sign-in id of the request's cookies that is a sign-in of this server; None when none is, or
+        when more than one is (:meth:`signin_of`)."""
+        known = [key for key in dict.fromkeys(sent_signin_ids(request)) if key in self._records]
+        return known[0] if len(known) == 1 else None
+
+    def two_signins(self, request: web.Request) -> bool:
+        """True when the request's cookies name more than one sign-in of this server (:meth:`signin_of`)."""
+        return len([key for key in dict.fromkeys(sent_signin_ids(request)) if key in self._records]) > 1
 
     def trainee_of(self, request: web.Request) -> str | None:
         """The trainee a request comes from: the roster name of its valid sign-in cookie when its role is trainee,
@@ -399,6 +468,11 @@ class SignIns:
         """``GET /signin``: the form (or straight to the war room when there is no roster)."""
         if self.roster is None:
             raise web.HTTPSeeOther("/")
+        if self.two_signins(request):  # sent here by the middleware: neither is used
+            log.warning("a browser at %s sent two sign-ins of this server (one set by a page of another site of this "
+                        "domain?): it is asked to sign in again", client_of(request, self.proxies))  # fmt: skip
+            return signin_page("This browser holds two sign-ins for this war room (a page of another site can set "
+                               "one): sign in again, and tell your facilitator.")  # fmt: skip
         return signin_page()
 
     async def handle_post(self, request: web.Request) -> web.StreamResponse:
@@ -407,7 +481,7 @@ class SignIns:
         off the event loop; both outcomes are logged with the name."""
         if self.roster is None:
             raise web.HTTPSeeOther("/")
-        self.reload_roster()
+        await self.reload_roster()
         form = await read_form(request, self.proxies)
         name, token = str(form.get("name", ""))[:_MAX_FIELD], str(form.get("token", ""))[: _MAX_FIELD + 1]
         roster = self.roster
@@ -431,8 +505,10 @@ class SignIns:
         for old in [k for k, r in self._records.items() if now - r.since > SIGNIN_LIFETIME]:
             self._end(old)  # expired sign-ins
         cookie = cookie_name(request)
-        self._end(request.cookies.get(cookie, ""))  # this browser's sign-in before (another name, or the same): its
-        # id lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's)
+        for old in sent_signin_ids(request):  # this browser's sign-in before (another name, or the same): its id
+            # lived on 12 hours after the browser had a new one (a shared computer's next trainee left the last one's);
+            # and one another site set under this server's cookie name: the new sign-in is then the only one valid
+            self._end(old)
         self._end_oldest_of(trainee, keep=MAX_SIGNINS_PER_NAME - 1)
         signin_id = secrets.token_urlsafe(32)
         record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
@@ -448,8 +524,7 @@ class SignIns:
     async def handle_signout(self, request: web.Request) -> web.StreamResponse:
         """``POST /signout``: end this browser's sign-in and go back to the sign-in page."""
         cookie = cookie_name(request)
-        key = request.cookies.get(cookie, "")
-        if key in self._records:
+        for key in sent_signin_ids(request):
             self._end(key)
         response = web.HTTPSeeOther("/signin")
         response.del_cookie(cookie, path="/")
@@ -461,7 +536,7 @@ class SignIns:
         its path needs (the console: a facilitator; the war room and the trainee's own pages: a trainee); else the
         browser is sent to the sign-in page (``GET /``), pointed to its own pages, or refused with 401 (anything
         else: the terminal's websocket, scripts, styles, downloads)."""
-        self.reload_roster()
+        await self.reload_roster()
         path = request.path
         if request.method not in ("GET", "HEAD", "OPTIONS") and from_another_site(request):
             # a form posted by another site's page: a sign-in there (login CSRF) made the trainee's browser play, and

@@ -213,6 +213,8 @@ def time_to_detect(trials: Sequence[Any]) -> str | None:
             dots = _spread(times[n], MAX_DOTS)
             ax.plot(dots, [y] * len(dots), "o", markersize=3, alpha=0.35, color=NEUTRAL)
         ax.set_yticks(ys, [f"{label(n)} (n={len(times[n])})" for n in names])
+        # from 0, as a time is (every trial at 0 s was drawn between -0.04 and 0.04 s)
+        ax.set_xlim(0, max(max(max(ts) for ts in times.values()) * 1.05, 1.0))
         ax.set_xlabel("time to detect (seconds of drill time)")
         ax.set_title("Time to detect per drill")
         return svg(fig)

@@ -20,7 +20,9 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #e0e0e0; }
 .lead { color: #616161; } figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { color: #424242; font-size: .9rem; max-width: 60rem; }
-table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0; }
+table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0; display: block; max-width: 100%;
+        overflow-x: auto; }
+@media print { table { display: table; overflow: visible; } }
 th, td { padding: .2rem .6rem; border-bottom: 1px solid #eeeeee; text-align: right; }
 th:first-child, td:first-child { text-align: left; } th { background: #fafafa; }
 .note { color: #757575; font-size: .85rem; }

@@ -161,6 +161,10 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any], suggest: 
     shown = show_value(value_node, value)
     if etype in ("enum", "literal_error"):
         return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown, suggest))
+    if etype == "float_type" and isinstance(value, int) and not isinstance(value, bool):  # a whole number past
+        # what a float holds (about 1.8e308): it is a number, too large for one
+        return problem_at(path, node, f"{label} is too large a number, got {shown} (past about 1.8e308, the "
+                                      "largest a number may be)")  # fmt: skip
     if etype in _TYPE_WORDS:
         hint = yaml_hint(value_node) if etype == "string_type" else number_hint(value_node)
         if etype in ("model_type", "dict_type") and not hint:

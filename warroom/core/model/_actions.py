@@ -62,7 +62,10 @@ class Action(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    t: float = Field(description="Drill time of the action, seconds (finite, from 0 to MAX_ACTION_SECONDS).")
+    t: float = Field(
+        strict=True,  # a number: true or "12" in a journal or an action log is refused, never read as 1 or 12
+        description="Drill time of the action, seconds (finite, from 0 to MAX_ACTION_SECONDS).",
+    )
     kind: ActionKind = Field(description="What the trainee did.")
     event: _Id | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
     step: _Id | None = Field(
@@ -82,7 +85,8 @@ class Action(BaseModel):
         ),
     )
     speed: float | None = Field(
-        default=None, gt=0, le=MAX_SPEED, allow_inf_nan=False, description="New playback speed for a `speed` action."
+        default=None, gt=0, le=MAX_SPEED, allow_inf_nan=False, strict=True,
+        description="New playback speed for a `speed` action.",
     )
     probe: _Id | None = Field(default=None, description="The verification probe requested by a `probe` action.")
 

@@ -202,10 +202,19 @@ def rewritten(data: dict[str, Any], pattern: str, number: float | None = None) -
     regex = re.compile(pattern)
     for _, container, field in variable_texts(data):
         leaves = _leaves(container[field])
-        if any(isinstance(s, str) and regex.search(s) for s in leaves) or (number is not None and number in (
-                float(n) for n in leaves if isinstance(n, int | float) and not isinstance(n, bool))):
+        if any(isinstance(s, str) and regex.search(s) for s in leaves) or (number is not None and any(
+                _same_number(n, number) for n in leaves if isinstance(n, int | float) and not isinstance(n, bool))):
             return True
     return False
+
+
+def _same_number(n: float, number: float) -> bool:
+    """Whether the number ``n`` of tool data is ``number`` as a float; a whole number past what a float holds (tool
+    data may hold one) is none."""
+    try:
+        return float(n) == number
+    except OverflowError:
+        return False
 
 
 def rewritten_count(data: dict[str, Any], pattern: str) -> int:

@@ -415,7 +415,11 @@ def _last_at(ev: Ev, repeat: Any) -> float:
     else:
         count, interval = getattr(repeat, "count", None), getattr(repeat, "interval", 0)
     if isinstance(count, int) and isinstance(interval, (int, float)) and count >= 1:
-        return float(ev.t + (count - 1) * interval)
+        try:  # a count or interval too large for a float did not load (its field says so): the event's own t
+            last = float(ev.t + (count - 1) * interval)
+        except OverflowError:
+            return float(ev.t)
+        return last if math.isfinite(last) else float(ev.t)
     return float(ev.t)
 
 

@@ -13,7 +13,7 @@ from ._measures import (
     MIN_SIGNAL_TRIALS,
 )
 from ._responses import SIGNAL_RESPONSES, approximate_response, approximated_sql
-from ._summary import first_attempts, summarize
+from ._summary import count_facts, first_attempts, summarize
 
 __all__ = [
     "CohortStats",
@@ -31,6 +31,7 @@ __all__ = [
     "approximate_response",
     "approximated_sql",
     "attempt_order",
+    "count_facts",
     "count_first_attempts",
     "d_prime_cell",
     "drill_cells",

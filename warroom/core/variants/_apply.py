@@ -164,7 +164,10 @@ def _map_data(value: Any, text: Callable[[str], str], numbers: dict[float, float
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int | float):
-        return numbers.get(float(value), value)
+        try:
+            return numbers.get(float(value), value)
+        except OverflowError:  # a whole number past what a float holds is no listed number
+            return value
     if isinstance(value, list):
         return [_map_data(v, text, numbers) for v in value]
     if isinstance(value, dict):

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.chat._frameworks import RECORDED_USAGE, framework_history, is_framework_history, usage_entry
-from warroom.importers.chat._shapes import normalize, sharegpt, system_prompt
+from warroom.importers.chat._shapes import is_responses_request, normalize, request_system, sharegpt, system_prompt
 from warroom.importers.exports import (
     ANSWERS_FIELD,
     is_responses_items,
@@ -90,7 +90,9 @@ def _json_lines(lines: list[tuple[int, Any]]) -> list[Conversation]:
 
 
 def _is_messages(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
+    """Whether ``value`` is one conversation's message list: a list holding a message (an object with a text
+    ``role``), which a list of conversations never does; its other items are refused where they stand."""
+    return isinstance(value, list) and any(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
 
 
 def conversations(data: Any) -> list[Conversation]:
@@ -115,7 +117,8 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     record_id = None
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
-        key = next((k for k in ("messages", "traj", "conversations", "contents") if k in item), None)
+        key = next((k for k in ("messages", "traj", "conversations", "contents") if k in item),
+                   "input" if is_responses_request(item) else None)
         if key is None and "trajectory_id" in item and "failures" in item:
             raise TraceError(f"{where or 'the top level'}: this is a ground-truth record (`trajectory_id`, "
                              "`failures`), not a run: give its file with `--ground-truth FILE`, and the runs it "
@@ -129,10 +132,11 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         reward = item.get("reward")
         if isinstance(reward, (int, float)) and not isinstance(reward, bool):
             notes.append(f"the run's reward was {reward:g}")
-        prompt = system_prompt(item.get("system"))  # an Anthropic request body's system prompt
-        system = (f"{where}.system" if where else "system", prompt) if prompt else None
+        named, said = request_system(item)  # a request body's system prompt (Anthropic, Responses API, Gemini)
+        prompt = system_prompt(said)
+        system = (f"{where}.{named}" if where else named, prompt) if prompt else None
         where = f"{where}{': ' if where.startswith('line ') else '.'}{key}" if where else key
-        item = item[key]
+        item = item[key] if not isinstance(item[key], str) else [{"role": "user", "content": item[key]}]
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
     if is_team(item):

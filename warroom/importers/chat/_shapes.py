@@ -36,7 +36,14 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.importers.chat._frameworks import is_framework_history
-from warroom.importers.exports import ANSWERS_FIELD, ITEM_INDEX, RESPONSES_ITEMS, call_form, gemini_part
+from warroom.importers.exports import (
+    ANSWERS_FIELD,
+    ITEM_INDEX,
+    RESPONSES_ITEMS,
+    call_form,
+    gemini_part,
+    is_responses_items,
+)
 from warroom.importers.kit import TraceError
 from warroom.importers.spans import as_text
 
@@ -101,14 +108,16 @@ def _gemini(m: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _gemini_response(response: Any) -> dict[str, Any]:
-    """A Gemini function response's tool message fields: its ``error`` a failed result, its ``output`` the result,
-    else the whole response (the API's convention: "use output for the function's output and error for its error
-    details")."""
-    if isinstance(response, dict) and set(response) <= {"output", "error"} and response:
+    """A Gemini function response's tool message fields: its ``error`` a failed result, its ``output`` the result
+    (``result`` as the Python SDK's automatic function calling writes it), else the whole response (the API's
+    convention: "use output for the function's output and error for its error details")."""
+    if isinstance(response, dict) and response and (set(response) <= {"output", "error"}
+                                                    or set(response) <= {"result", "error"}):
         if response.get("error") not in (None, "", {}):
             return {"content": as_text(response["error"]), "is_error": True}
-        if "output" in response:
-            return {"content": as_text(response["output"])}
+        for key in ("output", "result"):
+            if key in response:
+                return {"content": as_text(response[key])}
     return {"content": as_text(response)}
 
 
@@ -254,12 +263,45 @@ def _unused(name: str, taken: set[str]) -> str:
 
 
 def system_prompt(value: Any) -> dict[str, Any] | None:
-    """An Anthropic request's top-level ``system`` (text, or a list of text blocks) as a system message."""
+    """A request's system prompt as a system message: an Anthropic request's top-level ``system`` (text, or a list
+    of text blocks), a Responses API request's ``instructions`` (text), a Gemini request's ``systemInstruction``
+    (a ``Content``, ``{"parts": [{"text": ...}]}``; the Python SDK's text or list of parts too)."""
+    if isinstance(value, dict) and isinstance(value.get("parts"), list):
+        value = value["parts"]
     if isinstance(value, str) and value.strip():
         return {"role": "system", "content": value}
     if isinstance(value, list) and value:
-        return {"role": "system", "content": value}
+        return {"role": "system", "content": [{"type": "text", "text": p} if isinstance(p, str)
+                                              else gemini_part(p) for p in value]}
     return None
+
+
+def request_system(item: dict[str, Any]) -> tuple[str, Any]:
+    """The field of a request body ``item`` that holds its system prompt, and its value (see
+    :func:`system_prompt`): Anthropic's ``system``, the Responses API's ``instructions``, Gemini's
+    ``systemInstruction`` (``system_instruction`` as the Python SDK writes it, at the top or in its ``config``);
+    ``("system", None)`` when there is none."""
+    config: dict[str, Any] = item["config"] if isinstance(item.get("config"), dict) else {}
+    for key, value in (*((k, item.get(k)) for k in ("system", "instructions", "systemInstruction",
+                                                    "system_instruction")),
+                       ("config.system_instruction", config.get("system_instruction")),
+                       ("config.systemInstruction", config.get("systemInstruction"))):
+        if value is not None:
+            return key, value
+    return "system", None
+
+
+def is_responses_request(item: Any) -> bool:
+    """Whether ``item`` is a Responses API request body (``responses.create(model=..., instructions=...,
+    input=[...])``): an object whose ``input`` is a list of messages or Responses API items, or text beside a
+    ``model`` or ``instructions``, and that has no ``messages``."""
+    if not isinstance(item, dict) or "messages" in item:
+        return False
+    given = item.get("input")
+    if isinstance(given, list) and given:
+        return is_responses_items(given) or all(isinstance(m, dict) and isinstance(m.get("role"), str)
+                                                for m in given)
+    return isinstance(given, str) and any(isinstance(item.get(k), str) for k in ("model", "instructions"))
 
 
 def is_chat(value: Any) -> bool:
@@ -273,5 +315,5 @@ def is_chat(value: Any) -> bool:
     if not isinstance(item, dict):
         return False
     return (any(isinstance(item.get(k), list) for k in ("messages", "traj", "conversations", "contents"))
-            or isinstance(item.get("role"), str) or str(item.get("type")) in RESPONSES_ITEMS
-            or is_framework_history([item]))
+            or is_responses_request(item) or isinstance(item.get("role"), str)
+            or str(item.get("type")) in RESPONSES_ITEMS or is_framework_history([item]))

@@ -24,10 +24,12 @@ _CODE = {"executableCode": ("language", "code"), "codeExecutionResult": ("outcom
 
 def gemini_part(part: Any) -> Any:
     """A Gemini part with the Python SDK's snake-case keys as the REST API's (``function_call``: ``functionCall``),
-    its None fields (which ``model_dump()`` writes) left out; anything else as it is."""
+    its None fields (which ``model_dump()`` writes), and those of the object it holds (a no-argument call's
+    ``args: None``), left out; anything else as it is."""
     if not isinstance(part, dict):
         return part
-    return {_CAMEL.get(k, k): ({_CAMEL.get(i, i): w for i, w in v.items()} if isinstance(v, dict) else v)
+    return {_CAMEL.get(k, k): ({_CAMEL.get(i, i): w for i, w in v.items() if w is not None}
+                               if isinstance(v, dict) else v)
             for k, v in part.items() if v is not None}
 
 

@@ -33,7 +33,7 @@ RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning
                              "image_generation_call", "mcp_call", "local_shell_call", "local_shell_call_output",
                              "shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output",
                              "custom_tool_call", "custom_tool_call_output", "mcp_list_tools", "mcp_approval_request",
-                             "mcp_approval_response"})
+                             "mcp_approval_response", "item_reference"})
 
 #: Responses API items of tools the provider runs, whose call and outcome are one item: the item type, the tool
 #: name (``None``: the item's ``name``, an MCP server's tool), the fields that are the call's arguments and the

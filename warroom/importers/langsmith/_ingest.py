@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.importers.kit import TraceError
+
 #: The operations of an ingest payload, in the order they apply.
 OPERATIONS = ("post", "patch")
 
@@ -40,10 +42,23 @@ def merged_runs(batches: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The runs that ingest ``batches`` end with, in order of first post: each run's posts, then its patches, field
     by field (a patch's fields over the post's; a patch of a run never posted is a run of its own)."""
     runs: dict[str, dict[str, Any]] = {}
+    posted: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
         for batch in batches:
             for run in batch.get(op, []):
                 if isinstance(run, dict):
                     key = str(run.get("id", len(runs)))
+                    if op == "post":
+                        _same_post(posted.setdefault(key, run), run)
                     runs[key] = {**runs.get(key, {}), **{k: v for k, v in run.items() if v is not None or op == "post"}}
     return list(runs.values())
+
+
+def _same_post(first: dict[str, Any], again: dict[str, Any]) -> None:
+    """Nothing, when a run posted again (an exporter's retry) is the same post; else a TraceError naming the first
+    field that differs: the importer does not choose between two versions of one run (a patch is what changes a run
+    after its post)."""
+    for name in sorted(first.keys() | again.keys()):
+        if first.get(name) != again.get(name):
+            raise TraceError(f"run {str(first.get('id'))[:80]!r} is posted twice with a different `{name}`: keep "
+                             "one post of each run (a run's later fields come in a patch; export the trace again)")

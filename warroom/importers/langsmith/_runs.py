@@ -201,15 +201,31 @@ def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:
     out: set[str] = set()
     candidates = {s.span_id for run, s in zip(runs, spans, strict=True)
                   if run.get("run_type") == "agent" or (run.get("run_type") == "chain" and (
-                      as_text(run.get("name")) in AGENT_CHAINS or _node_name(run) == as_text(run.get("name"))))}
+                      as_text(run.get("name")) in AGENT_CHAINS or _node_name(run) == as_text(run.get("name"))
+                      or lc_agent_name(run) is not None))}
     depths: dict[str, int] = {}
     for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: _depth(rs[1], by_id, depths)):  # outer first
         if span.span_id not in candidates:
             continue
-        named = run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS
+        named = run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS \
+            or lc_agent_name(run) is not None
         if named or (span.span_id in has_model and not any(a in out for a in ancestors(span, by_id))):
             out.add(span.span_id)
     return out
+
+
+def lc_agent_name(run: dict[str, Any]) -> str | None:
+    """The name of the agent a chain run is the own run of: LangChain 1's ``create_agent(..., name=NAME)`` graph,
+    whose runs carry ``lc_agent_name`` in their metadata and whose own run is named NAME (its ``model`` and
+    ``tools`` nodes are not); else None."""
+    extra = run.get("extra")
+    meta = extra.get("metadata") if isinstance(extra, dict) else None
+    if not isinstance(meta, dict):
+        return None
+    named = meta.get("lc_agent_name")
+    if not isinstance(named, str) or not named or named != as_text(run.get("name")):
+        return None
+    return named if meta.get("langgraph_node") != named else None
 
 
 def _node_name(run: dict[str, Any]) -> str | None:
@@ -259,7 +275,8 @@ def classify_run(run: dict[str, Any], span: Span, agent: bool, seen_inputs: set[
     inputs = run.get("inputs")
     if agent:
         text = _user_text(inputs)
-        mark_agent(step, span, _node_name(run) or span.name, "" if text in seen_inputs else text)
+        mark_agent(step, span, lc_agent_name(run) or _node_name(run) or span.name,
+                   "" if text in seen_inputs else text)
         seen_inputs.add(text)
     elif run_type in MODEL_TYPES:
         model_step(step, run)

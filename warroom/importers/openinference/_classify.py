@@ -14,6 +14,7 @@ from openinference.semconv import trace as semconv_trace
 from openinference.semconv.trace import (
     DocumentAttributes,
     ImageAttributes,
+    MessageAttributes,
     MessageContentAttributes,
     OpenInferenceSpanKindValues,
     SpanAttributes,
@@ -113,7 +114,8 @@ def _media_part(part: dict[str, Any]) -> str:
 
 def _message(message: dict[str, Any]) -> Message:
     """One flattened message as the exports' :class:`~warroom.importers.exports.Message` (shown as they show it):
-    its ``content`` verbatim, else the text parts of its ``contents`` joined by newlines; its tool calls."""
+    its ``content`` verbatim, else the text parts of its ``contents`` joined by newlines; its tool calls; a tool
+    message's ``tool_call_id``."""
     text_key, type_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT, MessageContentAttributes.MESSAGE_CONTENT_TYPE
     content = as_text(message.get("content"))
     if not content:
@@ -121,7 +123,8 @@ def _message(message: dict[str, Any]) -> Message:
                             for p in _numbered(message, "contents")
                             if (p.get(text_key) is not None and p.get(type_key, "text") == "text")
                             or p.get(type_key) in _MEDIA)
-    return Message(as_text(message.get("role")), content, _calls(message))
+    return Message(as_text(message.get("role")), content, _calls(message),
+                   call_id=as_text(message.get(MessageAttributes.MESSAGE_TOOL_CALL_ID.removeprefix("message."))))
 
 
 #: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
@@ -165,7 +168,8 @@ def _model(span: Span, step: Step) -> None:
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
     step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls]  # Gemini's have no ids
-    step.asked_arguments = {i: args for m in out or [] for i, _, args in m.calls if i}
+    step.asked_arguments = {i or f"#{j}": args for j, (i, _, args) in enumerate(c for m in out or [] for c in m.calls)}
+    step.told = [(m.call_id, m.text, m.status == "error") for m in ins or [] if m.role == "tool"]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
@@ -195,6 +199,33 @@ def _langgraph_meta(span: Span) -> dict[str, Any]:
         except (ValueError, RecursionError):
             return {}
     return meta if isinstance(meta, dict) and "langgraph_node" in meta else {}
+
+
+#: The methods of a tool object that OpenInference's DSPy instrumentor names its TOOL spans by (``NAME.__call__``).
+_CALLED = (".__call__", ".acall")
+
+
+def _called_tool(span: Span, kind: str) -> str | None:
+    """The tool of a TOOL span without ``tool.name`` named by the tool's method called (DSPy's instrumentor:
+    ``list_charges.__call__``, ``list_charges.acall``): the name before it; else None (the span's name)."""
+    if kind != _KINDS.TOOL.value:
+        return None
+    return next((span.name[: -len(m)] for m in _CALLED if span.name.endswith(m) and len(span.name) > len(m)), None)
+
+
+def _langchain_agent(span: Span) -> str | None:
+    """The agent a CHAIN span is the run of: LangChain 1's ``create_agent(..., name=NAME)`` graph, whose runs carry
+    ``lc_agent_name`` in their ``metadata`` and whose own run is named NAME (its nodes, ``model`` and ``tools``,
+    are not); else None."""
+    meta = span.attributes.get(SpanAttributes.METADATA)
+    if not isinstance(meta, str) or '"lc_agent_name"' not in meta:
+        return None
+    try:
+        meta = record_json(meta)
+    except (ValueError, RecursionError):
+        return None
+    named = meta.get("lc_agent_name") if isinstance(meta, dict) else None
+    return named if isinstance(named, str) and named == span.name and meta.get("langgraph_node") != named else None
 
 
 def _langgraph_node(span: Span) -> bool:
@@ -313,7 +344,8 @@ def classify(span: Span) -> Step:
     elif kind == _KINDS.LLM.value:
         _model(span, step)
     elif kind in (_KINDS.TOOL.value, _KINDS.RETRIEVER.value):
-        mark_tool(step, span, a.get(SpanAttributes.TOOL_NAME), a.get(ToolCallAttributes.TOOL_CALL_ID))
+        mark_tool(step, span, a.get(SpanAttributes.TOOL_NAME) or _called_tool(span, kind),
+                  a.get(ToolCallAttributes.TOOL_CALL_ID))
         raw = a.get(SpanAttributes.TOOL_PARAMETERS) if kind == _KINDS.TOOL.value else None
         value = a.get(SpanAttributes.INPUT_VALUE)
         step.arguments = as_arguments(value) if kind == _KINDS.TOOL.value else (
@@ -330,6 +362,8 @@ def classify(span: Span) -> Step:
         command_handoff(step, step.result)
     elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:
         mark_agent(step, span, agent, "")
+    elif kind == _KINDS.CHAIN.value and (agent := _langchain_agent(span)) is not None:
+        mark_agent(step, span, agent, _agent_input(a))
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):
         mark_agent(step, span, span.name, _chain_input(a))
         step.graph_node = True

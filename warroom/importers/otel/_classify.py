@@ -15,7 +15,12 @@ from opentelemetry.semconv.attributes import error_attributes, server_attributes
 from warroom.core.files import record_json
 from warroom.importers.otel import _frameworks as frameworks
 from warroom.importers.otel import _legacy as legacy
-from warroom.importers.otel._messages import message_tool_calls, messages_text
+from warroom.importers.otel._messages import (
+    message_call_arguments,
+    message_tool_calls,
+    message_tool_results,
+    messages_text,
+)
 from warroom.importers.spans import (
     MODEL,
     OTHER,
@@ -67,6 +72,8 @@ def _model(span: Span, step: Step) -> None:
     inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
     step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
     step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
+    step.asked_arguments = message_call_arguments(out) if out is not None else {}
+    step.told = message_tool_results(inputs) if inputs is not None else []
     cost = a.get(OPERATION_COST)
     step.cost = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0 else None
     reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)

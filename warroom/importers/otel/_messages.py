@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.files import record_json
-from warroom.importers.exports import gemini_answer, gemini_call, part_text
+from warroom.importers.exports import call_form, gemini_answer, gemini_call, part_text
 from warroom.importers.spans import as_text
 
 
@@ -27,13 +27,27 @@ def messages_text(value: Any, role: str | None = None) -> str:
             continue
         if isinstance(m.get("content"), str):
             texts.append(m["content"])
-        listed = m.get("parts")
-        parts: list[Any] = listed if isinstance(listed, list) else []
+        parts = _message_parts(m)
         if role == "user":  # the user's words: not the tool results that some (Pydantic AI) send in a user message
             parts = [p for p in parts if not (isinstance(p, dict) and p.get("type") == "tool_call_response")
                      and gemini_answer(p) is None]  # Gemini's functionResponse parts too
         texts.extend(t for t in map(_part_text, parts) if t is not None)
     return "\n".join(texts)
+
+
+def _message_parts(m: dict[str, Any]) -> list[Any]:
+    """A GenAI message's ``parts``, then the tool calls of a message in OpenAI's chat-completions shape (``tool_calls``
+    of ``{"id", "function": {"name", "arguments"}}``, as AG2's telemetry records the model's output) as ``tool_call``
+    parts."""
+    listed = m.get("parts")
+    parts: list[Any] = list(listed) if isinstance(listed, list) else []
+    calls = m.get("tool_calls")
+    for c in calls if isinstance(calls, list) else []:
+        form = call_form(c) if isinstance(c, dict) else None
+        if form is not None and isinstance(form["function"], dict):
+            parts.append({"type": "tool_call", "id": form.get("id"), "name": form["function"].get("name"),
+                          "arguments": form["function"].get("arguments")})
+    return parts
 
 
 def _part_text(p: Any) -> str | None:
@@ -53,8 +67,37 @@ def message_tool_calls(value: Any) -> list[tuple[str, str]]:
             return []
     calls = []
     for m in value if isinstance(value, list) else []:
-        for p in (m.get("parts") or []) if isinstance(m, dict) else []:
+        for p in _message_parts(m) if isinstance(m, dict) else []:
             p = {"type": "tool_call", **call} if (call := gemini_call(p)) else p  # Gemini's functionCall
             if isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("id"), str):
                 calls.append((p["id"], as_text(p.get("name"))))
     return calls
+
+
+def _parts(value: Any) -> list[dict[str, Any]]:
+    """The parts of GenAI messages (a JSON string or a list), each a mapping (Gemini's as the REST API's)."""
+    if isinstance(value, str):
+        try:
+            value = record_json(value)
+        except (ValueError, RecursionError):
+            return []
+    parts: list[Any] = []
+    for m in value if isinstance(value, list) else []:
+        if isinstance(m, dict):
+            parts.extend(_message_parts(m))
+            if m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str):  # chat-completions' tool message
+                parts.append({"type": "tool_call_response", "id": m["tool_call_id"], "response": m.get("content")})
+    return [p for p in parts if isinstance(p, dict)]
+
+
+def message_call_arguments(value: Any) -> dict[str, str]:
+    """The arguments (as text) of each ``tool_call`` part of GenAI output messages, by its id."""
+    return {p["id"]: as_text(p.get("arguments")) for p in _parts(value)
+            if p.get("type") == "tool_call" and isinstance(p.get("id"), str) and p["id"]}
+
+
+def message_tool_results(value: Any) -> list[tuple[str, str, bool]]:
+    """``(call id, result as text, failed)`` of each ``tool_call_response`` part of GenAI input messages: the tool
+    results a model call was sent."""
+    return [(p["id"], as_text(p.get("response", p.get("result"))), False) for p in _parts(value)
+            if p.get("type") == "tool_call_response" and isinstance(p.get("id"), str) and p["id"]]

@@ -39,7 +39,7 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
     first: TraceError | None = None
     for i, (trace_id, spans) in enumerate(traces.items()):
         try:
-            parts = trace_to_drill(spans, classify, options=options)
+            parts = trace_to_drill(spans, classify, options=options, calls_from_models=True)
         except NothingToPlay as e:
             if not several:
                 raise

@@ -29,8 +29,11 @@ class NothingToPlay(TraceError):
 
 @lru_cache(maxsize=4096)
 def agent_id(name: str) -> str:
-    """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:80] or "agent"
+    """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80), ``-agent`` added to a name that
+    is ``user`` or ``tools`` (the drill's own human and tool host: a LangGraph node named ``tools`` that holds
+    another agent's model calls is an agent, not the tool host), as ``import chat`` names its agents."""
+    named = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:80] or "agent"
+    return f"{named}-agent" if named in (USER, TOOLS) else named
 
 
 def nearest_agent(step: Step | None, by_id: dict[str, Step], memo: dict[str, Step | None] | None = None) -> Step | None:
@@ -335,9 +338,12 @@ def _title_steps(plan: list[dict[str, Any]], events: list[dict[str, Any]]) -> No
 
 
 def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, Any]:
+    """The planner's first model, the first model of the other agents' calls (the planner's own when they use the
+    same: it is in the trace), and the rest as ``others``."""
     planner = next((e["model"] for e in events if e["kind"] == "planner_call" and "model" in e), PLANNER_MODEL)
-    names = list(dict.fromkeys(e["model"] for e in events if "model" in e and e["model"] != planner))
-    executor = names.pop(0) if names else EXECUTOR_MODEL
+    executor = next((e["model"] for e in events if e["kind"] == "executor_message" and "model" in e), None)
+    names = list(dict.fromkeys(e["model"] for e in events if "model" in e and e["model"] not in (planner, executor)))
+    executor = executor or (names.pop(0) if names else EXECUTOR_MODEL)
     models: dict[str, Any] = {"planner": options.price.model(planner), "executor": options.price.model(executor)}
     if names:
         models["others"] = [options.price.model(n) for n in names]
@@ -361,12 +367,15 @@ def _agents(tr: _Trace, events: list[dict[str, Any]], planner: str | None) -> li
     return out
 
 
-def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOptions | None = None
-                   ) -> dict[str, Any]:
+def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOptions | None = None,
+                   calls_from_models: bool = False) -> dict[str, Any]:
     """The drill parts made from one trace's ``spans`` (sorted by start): ``models``, ``agents``, ``plan``,
     ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``, and
     the spans read otherwise than recorded: ``orphans`` whose parent is not in the file, read as roots, and
     ``ended_before_start``, read as ending at their start).
+    ``calls_from_models``: a trace with no tool span has the tool calls its model spans asked for
+    (:func:`_calls_without_spans`: OTLP traces, where a model client is often instrumented alone; an export of a
+    platform's runs records its tools, and a cut-off one is not made up from its model calls).
     Raises TraceError for a trace too long for the drill clock or a token count out of range; NothingToPlay for no
     agent, model or tool span (the other convention's trace, say)."""
     steps = [classify(s) for s in spans]
@@ -378,6 +387,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     _graph_parents(tr)
     _handoff_tools(tr)
     _asked_in_order(tr)
+    unspanned = _calls_without_spans(tr) if calls_from_models else []
     roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
     plan, events = _ids_and_plan(tr, _raw_events(tr, planner), planner)
@@ -398,6 +408,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "orphans": sum(1 for s in spans if s.parent_id and s.parent_id not in tr.by_id),
         "ended_before_start": sum(1 for s in spans if s.ended_before_start),
         "not_recorded": sum(1 for s in steps if s.kind == TOOL and s.not_recorded),
+        "unspanned": (len(unspanned), sum(1 for s in unspanned if s.result == NO_TOOL_SPAN)),
         "dropped": _dropped(steps),
         "span_events": tr.span_events,
         "no_model_spans": not any(s.kind == MODEL for s in steps),
@@ -477,6 +488,69 @@ def _asked_in_order(tr: _Trace) -> None:
         ran = [s for s in tr.steps if s.kind == TOOL and _in_turn(tr, s, turn)]
         if ran and all(s.call_id for s in ran):
             model.tool_calls_asked = [(s.call_id or "", s.tool or s.span.name) for s in ran]
+
+
+#: The result of a tool call that no span records and no later model call was sent.
+NO_TOOL_SPAN = ("(not recorded: the trace holds no span of this tool call, and no later model call's input holds "
+                "its result)")
+
+
+def _calls_without_spans(tr: _Trace) -> list[Step]:
+    """A trace with no tool span whose model calls asked for tools (the model instrumented alone, or a framework's
+    instrumentor that traces no tool, as Haystack's): each call asked for a tool step of its own, from the model
+    call's end to its agent's next model call, with the arguments it was asked with and the result that next calls'
+    input holds for its id (else :data:`NO_TOOL_SPAN`); the steps added to ``tr``, and returned. The results are
+    those of the next call's tool messages that this call was not sent already (a conversation is sent whole each
+    time): a call id used again (a server that gives every call the id ``0``) takes the first of them not taken."""
+    if any(s.kind == TOOL for s in tr.steps):
+        return []
+    models = [s for s in tr.steps if s.kind == MODEL]
+    made: list[Step] = []
+    for n, model in enumerate(models):
+        agent = tr.agent_of(model)
+        nxt = next((m for m in models[n + 1:] if tr.agent_of(m) == agent), None)
+        end = max(model.span.end_ns, nxt.span.start_ns) if nxt else model.span.end_ns
+        fresh = _new_results(model.told, nxt.told if nxt else [])
+        for j, (call_id, tool) in enumerate(model.tool_calls_asked):
+            told = next((t for t in fresh if call_id and t[0] == call_id), None)
+            if told is not None:
+                fresh.remove(told)
+            span = Span(model.span.trace_id, f"{model.span.span_id}#{j}", model.span.parent_id, tool or "tool",
+                        model.span.end_ns, end if told else model.span.end_ns, {}, service=model.span.service,
+                        error=bool(told and told[2]))
+            step = Step(span, TOOL, tool=tool or None, call_id=call_id or None,
+                        arguments=_asked_arguments(model.asked_arguments.get(call_id or f"#{j}")),
+                        result=told[1] if told else NO_TOOL_SPAN)
+            tr.by_id[span.span_id] = step
+            made.append(step)
+    tr.steps.extend(made)
+    return made
+
+
+def _new_results(sent: list[tuple[str, str, bool]], then: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:
+    """The tool results of ``then`` (a model call's input) that ``sent`` (the input of the call before it) did not
+    hold, in order: each of ``sent`` takes away one equal result of ``then``."""
+    left = list(sent)
+    fresh = []
+    for result in then:
+        if result in left:
+            left.remove(result)
+        else:
+            fresh.append(result)
+    return fresh
+
+
+def _asked_arguments(text: str | None) -> dict[str, Any]:
+    """The arguments a model call asked a tool with (JSON text): a JSON object as it is, other text kept as
+    ``{arguments: TEXT}``, and none recorded (a convention whose output messages this reader does not take them
+    from) as :data:`ARGUMENTS_NOT_RECORDED`, never ``{}``."""
+    if text is None:
+        return dict(ARGUMENTS_NOT_RECORDED)
+    try:
+        args = record_json(text) if text.strip() else {}
+    except (ValueError, RecursionError):
+        args = text
+    return args if isinstance(args, dict) else {"arguments": text}
 
 
 def _in_turn(tr: _Trace, step: Step, turn: tuple[int, int | None, str | None]) -> bool:

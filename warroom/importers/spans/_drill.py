@@ -32,6 +32,12 @@ def span_drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | No
     if parts.get("not_recorded"):
         ignored += (f" Not recorded: the arguments and result of {parts['not_recorded']} tool call(s) (the spans were "
                     "recorded without content); their results say so, and are not empty results.")
+    made, unanswered = parts.get("unspanned") or (0, 0)
+    if made:
+        ignored += (f" Read from the model calls: {made} tool call(s), which no span of the trace records (its model "
+                    "calls were traced, its tools were not): each call as its model call asked for it, its result "
+                    "as the next model call was sent it" + (f"; {unanswered} result(s) no model call was sent are "
+                    "not recorded, and say so." if unanswered else "."))
     if parts.get("no_model_spans"):
         reports = " (each agent's report is its own span's output)" if parts.get("reports") else ""
         ignored += (f" Not recorded: model usage: the trace has no model span{reports}, so no token counts (none are "

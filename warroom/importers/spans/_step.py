@@ -57,8 +57,11 @@ class Step:
     #: arguments are not recorded, not empty
     arguments_hidden: bool = False
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
-    #: input is one bare value
+    #: input is one bare value; a call without an id by its place among the calls, ``#0``, ``#1``, ...
     asked_arguments: dict[str, str] = field(default_factory=dict)
+    #: the tool results a model call was sent (its input's tool messages), each ``(call id, text, failed)``: the
+    #: results of calls that no tool span records (the model instrumented alone)
+    told: list[tuple[str, str, bool]] = field(default_factory=list)
     #: a span (not a tool call) that closes a turn's parallel tool calls, which its agent ran after its latest model
     #: call (Google ADK's ``(merged tools)``): that model call asked for them, one batch
     closes_batch: bool = False
@@ -157,14 +160,25 @@ def parsed_json(value: Any) -> Any:
     return value
 
 
+#: The fields of a text content part (MCP's ``TextContent``: ``annotations``, ``_meta``; the Agents SDK's
+#: ``ToolOutputText``), whose text is what a model is sent.
+_TEXT_PART = frozenset({"type", "text", "annotations", "_meta", "meta"})
+
+
 def unwrap_result(value: Any) -> tuple[Any, bool]:
     """A tool's result out of the framework's wrapper around it, and whether the wrapper says it failed: LangChain's
     ToolMessage (serialised ``{"lc": 1, "id": [..., "ToolMessage"], "kwargs": {...}}``, ``{"type": "tool", "data":
     {...}}`` or a plain ``{"type": "tool", "content": ...}``) is its ``content`` (``status: error`` a failure);
     LlamaIndex's ToolOutput (``{"content", "tool_name", "raw_input", "raw_output"}``) its ``raw_output``, the
-    tool's own result. Anything else (a list too: Strands' content blocks are read by the otel importer, which
-    knows its spans) is returned as it is."""
+    tool's own result; a text content part (``{"type": "text", "text": ...}``: an MCP tool's ``TextContent``, as
+    the Agents SDK records an MCP server's result, and its own ``ToolOutputText``), or a list of them, its text,
+    which is what the model was sent. Anything else (a list too: Strands' content blocks, without ``type``, are
+    read by the otel importer, which knows its spans) is returned as it is."""
     found = parsed_json(value)
+    parts = found if isinstance(found, list) and found else [found]
+    if all(isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+           and set(p) <= _TEXT_PART for p in parts):
+        return "\n".join(p["text"] for p in parts), False
     if not isinstance(found, dict):
         return value, False
     serialised = isinstance(found.get("id"), list) and found["id"][-1:] == ["ToolMessage"]

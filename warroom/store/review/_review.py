@@ -331,8 +331,11 @@ class ReviewData:
     def verification_lines(self) -> list[str]:
         """What verifying the session found, for people (nothing for a session stored by warroom and found right)."""
         v, check = self.verdict, self.check
-        if v is None:
-            return []
+        if v is None:  # not verified now (its drill is missing or does not load): what the store records, if anything
+            if check is None or check.state == "verified":
+                return []
+            return [f"Recorded as {check.state}: {check.reason}. The summary, the report and the console's figures "
+                    "leave the session out until `warroom scores verify` finds it right."]  # fmt: skip
         if v.newer_rules:
             return [f"This session was {v.reason}; this warroom cannot check its results (its rules are newer than "
                     "this warroom's). The headline and the scorecard shown are the store's, unchecked."]
@@ -398,19 +401,20 @@ def load_review(
     if session.mode == TUTORIAL:
         drill_dirs = ()
     claimed = session.drill_path
-    if store is not None and (check := store.checks([session.session_id]).get(session.session_id)) and check.submitted:
+    check = store.checks([session.session_id]).get(session.session_id) if store is not None else None
+    if check is not None and check.submitted:
         claimed = None  # stored without a check: the path is its client's claim, found by its drill id alone
     try:
         path = default_drill_resolver(drill_dirs)(session.drill_id, claimed)
-    except FileNotFoundError:
+    except FileNotFoundError:  # (with the store's record of it: an unverifiable session's review said nothing of it)
         return ReviewData(
             session, None, None, False,
-            f"The drill file of this session is not found{f' (was {claimed})' if claimed else ''}.", None
+            f"The drill file of this session is not found{f' (was {claimed})' if claimed else ''}.", None, check=check
         )
     try:
         found = resolve_session_drill(session.info(), lambda _id, _path: path)
     except DrillUnavailable as exc:
-        return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
+        return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None, check=check)
     review_rows = build_review_rows(found.drill, list(session.actions), session.scoring_version)
     data = ReviewData(session, found.drill, found.path, found.changed, None, review_rows, found.twin)
     if store is None:

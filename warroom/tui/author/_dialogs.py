@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, TextArea
@@ -24,7 +24,7 @@ from textual.widgets import Input, Label, TextArea
 from warroom.core.model import FaultKind
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
-from warroom.tui.widgets import Dialog, TextEditor, TextInput
+from warroom.tui.widgets import Dialog, TextEditor, TextInput, mouse_buttons
 
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
@@ -108,6 +108,17 @@ class _Dialog(Dialog["object | None"]):
         if self.quote:
             yield Label(literal_line(self.quote, limit=300), classes="dialog-quote")
 
+    def buttons(self, *more: tuple[str, str, str]) -> Horizontal:
+        """The dialog's buttons for an author who uses only the mouse, each naming the key that does the same:
+        ``more`` (``(id, label, action)`` each), then ``Done (enter)``, which answers as :data:`ANSWER_KEY` in the
+        last field does (a refused answer is shown, the dialog stays), and ``Cancel (esc)``."""
+        done = ("annotate-done", f"Done ({self.ANSWER_KEY})", "screen.done")
+        return mouse_buttons(*more, done, ("annotate-cancel", "Cancel (esc)", "screen.cancel"))
+
+    def action_done(self) -> None:
+        """Answer with what the fields hold (the Done button), or show why they hold none."""
+        self.answer()
+
     def error(self, message: str) -> None:
         """Show ``message`` under the fields (the dialog stays open)."""
         self.query_one("#annotate-error", Label).update(Text(message, style="bold red"))
@@ -133,8 +144,8 @@ class _Dialog(Dialog["object | None"]):
 
     def read(self) -> object:
         """The answer the fields hold, or a :class:`Refusal` saying why they hold none (changing nothing): each
-        dialog's own (every subclass defines it; the base dialog holds no fields to read)."""
-        raise NotImplementedError(f"{type(self).__name__} reads no answer")
+        dialog reads its own fields; a dialog without fields of its own holds no answer."""
+        return Refusal(f"{type(self).__name__} has no fields to answer with")
 
     def answers(self, field_id: str | None, key: events.Key) -> bool:
         return field_id == self.ANSWER_FIELD and key.key == self.ANSWER_KEY and not isinstance(self.read(), Refusal)
@@ -182,6 +193,7 @@ class FaultDialog(_Dialog):
         self.origins, self.chosen = list(origins), 0
         self.kind, self.summary = kind, summary
 
+
     @staticmethod
     def _head_of(origin: tuple[str, str]) -> tuple[str, str]:
         return f"Fault origin: {clean_line(origin[0])}", origin[1]
@@ -207,6 +219,8 @@ class FaultDialog(_Dialog):
             yield Label("", id="annotate-error")
             # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+            other = ("fault-next-origin", "Other origin (ctrl+o)", "screen.next_origin")
+            yield self.buttons(*([other] if len(self.origins) > 1 else []))
             yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
 
     def action_next_origin(self) -> None:
@@ -247,6 +261,7 @@ class TextDialog(_Dialog):
             yield _line(self.value, placeholder=self.placeholder, id="annotate-line")
             yield Label("", id="annotate-error")
             yield Label("enter: done · escape cancels", classes="dialog-hint")
+            yield self.buttons()
 
     def parse(self, text: str) -> object | None:
         """The answer for the typed ``text`` (here the text, stripped), or None (then :attr:`problem` says why)."""
@@ -312,6 +327,7 @@ class DamageDialog(_Dialog):
                            "note (optional)")
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+            yield self.buttons()
 
     def read(self) -> object:
         amount = parse_amount(self.query_one("#damage-amount", Input).value, 0.0, strict=True)
@@ -350,6 +366,7 @@ class DebriefDialog(_Dialog):
             yield TextEditor(self.value, id="debrief-text", soft_wrap=True, max_length=TEXT_MAX)
             yield Label("", id="annotate-error")
             yield Label(self.hint, classes="dialog-hint")
+            yield self.buttons()
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
@@ -357,9 +374,6 @@ class DebriefDialog(_Dialog):
     def read(self) -> object:
         text = self.query_one(TextArea).text.strip()
         return text if text or self.empty_ok else Refusal(f"write {self.what} (escape cancels)")
-
-    def action_done(self) -> None:
-        self.answer()
 
 
 def _one_line(text: str) -> str:
@@ -418,6 +432,7 @@ class DrillInfoDialog(_Dialog):
                 yield labelled(_line(value, placeholder=placeholder, id=ident), label)
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+            yield self.buttons()
 
     def read(self) -> object:
         values = {ident: self.query_one(f"#{ident}", Input).value.strip() for ident in self.FIELDS}

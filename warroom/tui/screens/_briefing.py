@@ -98,8 +98,8 @@ class BriefingScreen(Screen[None]):
         Binding("down,j", "scroll(1)", "Scroll down", show=False, tooltip="scroll the briefing"),
         Binding("pageup", "page(-1)", "Page up", show=False, tooltip="scroll the briefing a page"),
         Binding("pagedown", "page(1)", "Page down", show=False, tooltip="scroll the briefing a page"),
-        Binding("home,ctrl+home", "edge(0)", "Top", show=False, tooltip="the top / end of the briefing"),
-        Binding("end,ctrl+end", "edge(1)", "End", show=False, tooltip="the top / end of the briefing"),
+        Binding("home,g,ctrl+home", "edge(0)", "Top", show=False, tooltip="the top / end of the briefing"),
+        Binding("end,G,ctrl+end", "edge(1)", "End", show=False, tooltip="the top / end of the briefing"),
     ]
 
     HELP_TITLE = "Briefing keys"

@@ -280,15 +280,16 @@ def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> T
 
 class ScrollPane(VerticalScroll):
     """A scrolling text pane (the debrief) whose keys the help lists: the keys of Textual's ``VerticalScroll``
-    bound again here with help text (see :mod:`warroom.tui.widgets._keyhelp`)."""
+    bound again here with help text (see :mod:`warroom.tui.widgets._keyhelp`), and j k, g G as on every other
+    screen (the picker, the war room, the review)."""
 
     BINDINGS = [
-        Binding("up", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
-        Binding("down", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
+        Binding("up,k", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
         Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
         Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
-        Binding("home", "scroll_home", "Top", show=False, tooltip="top / end"),
-        Binding("end", "scroll_end", "End", show=False, tooltip="top / end"),
+        Binding("home,g", "scroll_home", "Top", show=False, tooltip="top / end"),
+        Binding("end,G", "scroll_end", "End", show=False, tooltip="top / end"),
     ]
 
 

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
@@ -49,6 +50,20 @@ _TAGS_FOLD = 90
 _PREVIEW_MIN = 7
 
 
+class DrillTable(DataTable[Text]):
+    """The picker's list of drills: a click on the drill highlighted already posts :class:`Chosen` (the picker opens
+    it, as enter does), wherever in its row the click lands; a click on another drill highlights it."""
+
+    class Chosen(Message):
+        """A click on the drill under the cursor."""
+
+    def on_click(self, event: events.Click) -> None:
+        # runs before DataTable's own handler moves the cursor: the row clicked is compared with the cursor's before
+        row = event.style.meta.get("row")
+        if isinstance(row, int) and row >= 0 and self.row_count and row == self.cursor_row:
+            self.post_message(self.Chosen())
+
+
 class PickerScreen(Screen[None]):
     """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score, grouped by
     domain (:mod:`warroom.tui.logic._pickergroups`: the group's name in the first column of its first row; the tutorial
@@ -63,7 +78,8 @@ class PickerScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("enter", "start", "Start", priority=True, tooltip="open the selected drill's briefing"),
+        Binding("enter", "start", "Start", priority=True,
+                tooltip="open the selected drill's briefing (a click on it too)"),
         Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
         Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
@@ -131,7 +147,7 @@ class PickerScreen(Screen[None]):
         yield Static(self._banner(), id="picker-banner")
         yield TextInput(placeholder="filter: words of a title, domain or tag (enter keeps it, escape clears it)",
                     id="picker-filter", max_length=100)
-        table: DataTable[Text] = DataTable(id="picker-table", cursor_type="row")
+        table = DrillTable(id="picker-table", cursor_type="row")
         table.border_title = "Drills"
         yield table
         detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")
@@ -384,6 +400,11 @@ class PickerScreen(Screen[None]):
         if entry is None:
             return
         self.query_one("#picker-detail-body", Static).update(preview_text(entry, public=self.app.is_web))
+
+    @on(DrillTable.Chosen)
+    def clicked_again(self) -> None:
+        """A click on the highlighted drill opens it, as enter does (a trainee with only a mouse)."""
+        self.action_start()
 
     def state_line(self) -> str:
         """The picker's state in a line, for the key trace (``$WARROOM_KEY_TRACE``): reading its drills or not, the

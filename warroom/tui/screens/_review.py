@@ -40,6 +40,10 @@ _COLUMNS = (
 _FIXED_WIDTH = 6 + 5 + 9
 _KEY_WIDTH = (7, 14)
 _TRAINEE_WIDTH = (9, 22)
+#: On a wide table the answer-key and trainee columns widen past their bounds, to what their marks need (at most
+#: :data:`_SIDE_WIDE` cells each), while the summary keeps :data:`_SUMMARY_KEPT` cells.
+_SIDE_WIDE = 40
+_SUMMARY_KEPT = 60
 
 #: How the review's answer-key column marks a trace event (the side panel spells the marks out).
 REVIEW_NOTES = (
@@ -115,12 +119,18 @@ class ReviewTable(LineTable):
 
     def column_widths(self, width: int) -> list[int]:
         """The answer-key and trainee columns get what their marks need (within bounds, giving way down to their
-        minimum so the summary keeps 16 columns), the summary the rest (at least 8)."""
+        minimum so the summary keeps 16 columns), the summary the rest (at least 8). On a wide table they widen past
+        their bounds to what their marks need (``inspected at 35 s, flagged`` whole), up to :data:`_SIDE_WIDE` cells,
+        while the summary keeps :data:`_SUMMARY_KEPT`."""
         cells = width - 2 * self.CELL_PADDING * len(_COLUMNS) - _FIXED_WIDTH
         key = min(max(self.side_widths["key"], _KEY_WIDTH[0]), _KEY_WIDTH[1])
         trainee = min(max(self.side_widths["trainee"], _TRAINEE_WIDTH[0]), _TRAINEE_WIDTH[1])
         trainee = max(min(trainee, cells - 16 - key), _TRAINEE_WIDTH[0])
         key = max(min(key, cells - 16 - trainee), _KEY_WIDTH[0])
+        spare = max(cells - key - trainee - _SUMMARY_KEPT, 0)  # the room the summary does not need: the key's first
+        wider = min(max(min(self.side_widths["key"], _SIDE_WIDE) - key, 0), spare)
+        key += wider
+        trainee += min(max(min(self.side_widths["trainee"], _SIDE_WIDE) - trainee, 0), spare - wider)
         return [6, 5, 9, max(cells - key - trainee, 8), key, trainee]
 
 
@@ -153,9 +163,10 @@ class ReviewScreen(Screen[None]):
     # -- layout ---------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(headline(self.data), id="review-head")
-        lines = [f"! {n}" for n in self.data.notices] + self.data.note_lines()
-        yield Static(literal("\n".join(lines)), id="review-notice")
+        with VerticalScroll(id="review-top"):  # at most 40% of the screen, scrolling: the table keeps its rows
+            yield Static(headline(self.data), id="review-head")
+            lines = [f"! {n}" for n in self.data.notices] + self.data.note_lines()
+            yield Static(literal("\n".join(lines)), id="review-notice")
         with Horizontal(id="review-body"):
             yield ReviewTable(self.rows, self._cells, id="review-table")
             with VerticalScroll(id="review-side"):

@@ -31,7 +31,7 @@ from warroom.core.model import (
     value_at,
 )
 from warroom.core.text import clean_line, json_text
-from warroom.tui.widgets._dialogs import Dialog
+from warroom.tui.widgets._dialogs import Dialog, mouse_buttons
 from warroom.tui.widgets._textinput import TextInput
 
 #: Longest field path typed, in characters.
@@ -112,10 +112,16 @@ class FieldScreen(Dialog["str | None"]):
             yield TextInput(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
                         id="field-path")
             yield Label("enter goes there · escape cancels", classes="dialog-hint")
+            yield mouse_buttons(("field-go", "Go (enter)", "screen.go"),
+                                ("field-cancel", "Cancel (esc)", "screen.cancel"))
 
     @on(Input.Submitted, "#field-path")
     def submit(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip())
+
+    def action_go(self) -> None:
+        """Go to the path typed (the Go button, for the mouse), as enter does."""
+        self.dismiss(self.query_one("#field-path", Input).value.strip())
 
 
 def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None,

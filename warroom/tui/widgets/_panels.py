@@ -23,8 +23,17 @@ from warroom.tui.render import STEP_ICONS, literal_line
 CLOCK_GLYPH = "⏱"
 WEB_CLOCK_GLYPH = "◷"
 
+#: A one-line bar's text is cut at its end with "…": Textual wraps a Static's text at its width whatever the Rich
+#: Text's ``no_wrap`` says, so the words that did not fit went to a second line the bar does not show (a title cut
+#: mid-sentence without "…"), and a title whose first word did not fit (an imported run's id) was not shown at all.
+ONE_LINE_CSS = "text-wrap: nowrap; text-overflow: ellipsis;"
+
+
 class StatusBar(Static):
-    """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge."""
+    """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge; a title too long
+    for the line is cut with "…"."""
+
+    DEFAULT_CSS = f"StatusBar {{ {ONE_LINE_CSS} }}"
 
     _shown: tuple[str, str, float, bool, str] | None = None
 
@@ -59,8 +68,11 @@ class Meters(Static):
 
     Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike; then the
     bare amount (:func:`warroom.core.model.damage_meter_text`). The damage unit names the fault's consequence (it
-    is part of the answer key), so it is never shown before the debrief. The cost meter always shows in full.
+    is part of the answer key), so it is never shown before the debrief. The cost meter always shows in full (in
+    a line too narrow for it, cut with "…").
     """
+
+    DEFAULT_CSS = f"Meters {{ {ONE_LINE_CSS} }}"
 
     _shown: tuple[float, str, CostMeter] | None = None
     #: What the line shows: the figures and the width it was fitted to (a repeated call with these does nothing).

@@ -8,14 +8,16 @@ their panes the same way (``#upper``, ``#trace-table``, ``#inspector`` in warroo
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from textual.containers import Horizontal
 from textual.widget import Widget
 
-from warroom.tui.logic import agent_labels, shows_agents
+from warroom.core.text import clean_line
+from warroom.tui.logic import agent_labels, event_agent, shows_agents
 from warroom.tui.widgets._inspector import Inspector
-from warroom.tui.widgets._tracetable import AGENT_COLUMN, TraceTable, trace_columns
+from warroom.tui.widgets._tracetable import TraceTable, trace_columns
 
 
 def event_ids(drill: Any) -> list[str]:
@@ -25,17 +27,24 @@ def event_ids(drill: Any) -> list[str]:
     return [e.id for e in drill.trace] + replan + [p.id for p in getattr(drill, "probes", ()) or ()]
 
 
+def _agent_width(drill: Any) -> int:
+    """The cells the agent column needs to show every agent of ``drill`` whole: its agents' names and the roles shown
+    for events that name no agent (:func:`~warroom.tui.logic.event_agent`)."""
+    names = {agent.name for agent in drill.agents} | {event_agent(ev) or "" for ev in drill.trace}
+    return max((len(clean_line(name)) for name in names), default=0)
+
+
 def room_panes(side: Widget, drill: Any, repetitions: Mapping[str, int]) -> Iterator[Widget]:
     """Compose (``yield from`` inside a screen's ``compose``) ``side`` and the trace table (titled "Trace", with
     an agent column when ``drill`` has several agents; ``repetitions``: the replay's event id -> times shown so
     far, which the table reads) in a row (``#upper``), then the inspector (titled "Inspector")."""
     with Horizontal(id="upper"):
         yield side
-        labels = agent_labels(drill, AGENT_COLUMN.width or 0)
         agents = shows_agents(drill)
         columns = trace_columns(event_ids(drill), [s.id for s in drill.plan], agents)
-        timeline = TraceTable(id="trace-table", agents=agents, repetitions=repetitions, agent_labels=labels,
-                              columns=columns)
+        width = _agent_width(drill) if agents else 0
+        timeline = TraceTable(id="trace-table", agents=agents, repetitions=repetitions,
+                              agent_labels=partial(agent_labels, drill), agent_width=width, columns=columns)
         timeline.border_title = "Trace"
         yield timeline
     inspector = Inspector(id="inspector")

@@ -7,7 +7,7 @@ list entry per row. Drill text goes through :mod:`warroom.tui.render._text` (lit
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar, NamedTuple
 
 from rich.text import Text
@@ -35,9 +35,13 @@ COLUMNS = (
 )
 
 #: The agent column, shown after the step when the drill names agents (format 2); it folds away while the table is
-#: narrower than :data:`AGENT_FOLD` cells (at 80 columns the summary keeps its room).
+#: narrower than :data:`AGENT_FOLD` cells (at 80 columns the summary keeps its room). It is 7 cells wide, and widens
+#: to show the drill's longest agent name whole (up to :data:`AGENT_WIDTH_MAX`) while the summary keeps
+#: :data:`SUMMARY_KEPT` cells: a wide terminal shows ``coordinator`` where 80 columns show ``coordi…``.
 AGENT_FOLD = 60
 AGENT_COLUMN = Column("agent", "agent", 7, fold=AGENT_FOLD)
+AGENT_WIDTH_MAX = 20
+SUMMARY_KEPT = 60
 #: The widest an id or step id is shown (a longer step id is cut with "…"; a longer event id shows its end:
 #: :func:`id_shown`).
 ID_WIDTH_MAX = 8
@@ -117,18 +121,23 @@ class TraceTable(LineTable):
 
     def __init__(
         self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
-        repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
+        repetitions: Mapping[str, int] | None = None,
+        agent_labels: Callable[[int], Mapping[str, str]] | None = None, agent_width: int = 0,
         columns: Sequence[Column] | None = None,
     ) -> None:
         """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
-        it (:func:`warroom.tui.logic.agent_labels`; else as written, cut to the column), an event naming no
-        agent under the role its kind implies (:func:`~warroom.tui.logic.event_agent`); ``repetitions``: the
+        it for the column's width (:func:`warroom.tui.logic.agent_labels` of the drill; else as written, cut to the
+        column), an event naming no agent under the role its kind implies (:func:`~warroom.tui.logic.event_agent`);
+        ``agent_width``: the cells the longest name shown takes (the column widens to it where the table has the
+        room, up to :data:`AGENT_WIDTH_MAX`); ``repetitions``: the
         replay's repetitions so far by event id (:attr:`warroom.core.play.Replay.repetitions`), shown as ``×N``
         (without it: each event's count); ``columns``: :func:`trace_columns` of the drill shown (default: ids and
         steps of a few characters)."""
         super().__init__(columns or trace_columns(agents=agents), self.row_cells, id=id, classes=classes)
         self._agents = agents
-        self._agent_labels = dict(agent_labels or {})
+        self._agent_labels = agent_labels
+        self._agent_width = min(agent_width, AGENT_WIDTH_MAX)
+        self._labels_at: dict[int, Mapping[str, str]] = {}  # the agent labels by column width
         self._repetitions = repetitions
         self._events: dict[str, TraceEvent] = {}
         self._noted: dict[str, _Note] = {}
@@ -191,8 +200,33 @@ class TraceTable(LineTable):
         ]
         if self._agents:
             agent = event_agent(ev)
-            cells.insert(3, literal_line(self._agent_labels.get(agent, agent) if agent is not None else "—"))
+            cells.insert(3, literal_line(self._labels().get(agent, agent) if agent is not None else "—"))
         return cells
+
+    def _labels(self) -> Mapping[str, str]:
+        """The agents' labels for the agent column's width as now drawn (``agent_labels``, once a width)."""
+        if self._agent_labels is None:
+            return {}
+        index = next(i for i, c in enumerate(self.columns) if c.key == AGENT_COLUMN.key)
+        drawn = self._paint[1] if self._paint is not None else ()
+        width = drawn[index] if index < len(drawn) and drawn[index] else AGENT_COLUMN.width or 0
+        if width not in self._labels_at:
+            self._labels_at[width] = self._agent_labels(width)
+        return self._labels_at[width]
+
+    def column_widths(self, width: int) -> list[int]:
+        """The columns' widths (:meth:`LineTable.column_widths`), the agent column widened to show the longest agent
+        name whole (at most :data:`AGENT_WIDTH_MAX`) when the summary keeps :data:`SUMMARY_KEPT` cells."""
+        widths = super().column_widths(width)
+        keys = [c.key for c in self.columns]
+        if AGENT_COLUMN.key not in keys or "summary" not in keys:
+            return widths
+        agent, summary = keys.index(AGENT_COLUMN.key), keys.index("summary")
+        if widths[agent]:
+            extra = max(min(self._agent_width - widths[agent], widths[summary] - SUMMARY_KEPT), 0)
+            widths[agent] += extra
+            widths[summary] -= extra
+        return widths
 
     @property
     def following(self) -> bool:
