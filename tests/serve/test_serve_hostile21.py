@@ -171,8 +171,7 @@ async def test_a_tab_closed_while_its_opening_waits_on_a_busy_store_leaves_no_tr
     locked, release = threading.Event(), threading.Event()
 
     def hold() -> None:  # another writer of the store, for as long as the test needs
-        with ResultsStore(served.data_dir):  # the store made (a class's first tab may open before it is)
-            pass
+        ResultsStore(served.data_dir).close()  # the store made (a class's first tab may open before it is)
         conn = sqlite3.connect(served.data_dir / "results.sqlite3", timeout=30)
         conn.execute("BEGIN EXCLUSIVE")
         locked.set()
