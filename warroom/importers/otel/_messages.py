@@ -60,17 +60,11 @@ def _part_text(p: Any) -> str | None:
 
 def message_tool_calls(value: Any) -> list[tuple[str, str]]:
     """``(id, tool name)`` of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
-    if isinstance(value, str):
-        try:
-            value = record_json(value)
-        except (ValueError, RecursionError):
-            return []
     calls = []
-    for m in value if isinstance(value, list) else []:
-        for p in _message_parts(m) if isinstance(m, dict) else []:
-            p = {"type": "tool_call", **call} if (call := gemini_call(p)) else p  # Gemini's functionCall
-            if isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("id"), str):
-                calls.append((p["id"], as_text(p.get("name"))))
+    for p in _parts(value):
+        p = {"type": "tool_call", **call} if (call := gemini_call(p)) else p  # Gemini's functionCall
+        if p.get("type") == "tool_call" and isinstance(p.get("id"), str):
+            calls.append((p["id"], as_text(p.get("name"))))
     return calls
 
 
