@@ -31,9 +31,9 @@ def _drill(tmp_path: Path) -> Path:
         "    - event: e03\n      path: data.total\n      note: 41 open tickets, three listed.\n",
     )
     text = text.replace(
-        "  - {id: e04, t: 12,",
+        "  - {id: e03p, t: 9,",
         f'  - {{id: e03b, t: 7, step: s1, kind: log, source: helpdesk-client, level: warning, content: "{LONG_LOG}"}}\n'
-        "  - {id: e04, t: 12,",
+        "  - {id: e03p, t: 9,",
     )
     text = text.replace("  debrief: Read the paging fields", f"  habit: {HABIT}\n  debrief: Read the paging fields")
     text += ("distractors:\n  - {event: e03b, why_harmless: Connection housekeeping; the search answered.}\n"

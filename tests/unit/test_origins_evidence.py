@@ -129,7 +129,7 @@ def test_an_absence_and_a_field_path_are_cited_by_their_event():
 def test_a_bad_field_path_is_reported_at_its_line_with_a_did_you_mean():
     text = _text("shape-10-field-path").replace("path: data.next_cursor", "path: data.next_curser")
     message = _load_error(text)
-    assert message.startswith("x.yaml:45:13: the field path `data.next_curser` leads nowhere in the output of `e03`")
+    assert message.startswith("x.yaml:48:13: the field path `data.next_curser` leads nowhere in the output of `e03`")
     assert "did you mean `next_cursor`?" in message and "the keys there: tickets, next_cursor, total" in message
     text = _text("shape-10-field-path").replace("- event: e03\n      path", "- event: e02\n      path")
     assert "event `e02` is a tool_call, which has no output for a field path" in _load_error(text)
@@ -143,7 +143,7 @@ def test_a_field_path_through_a_list_gets_the_help_every_path_error_gets_in_the_
     `data.tickets.0`)."""
     base = _text("shape-10-field-path")
     message = _load_error(base.replace("path: data.next_cursor", "path: data.tickets.id"))
-    assert message.startswith("x.yaml:45:13: the field path `data.tickets.id` leads nowhere in the output of `e03`: "
+    assert message.startswith("x.yaml:48:13: the field path `data.tickets.id` leads nowhere in the output of `e03`: "
                               "`data.tickets` is a list of 3 items, not a mapping: reach a field of one of its items "
                               "with an index, e.g. `data.tickets[0].id` (items count from 0); the keys of its first "
                               "item: id, customer, age_days")
