@@ -43,7 +43,9 @@ def app_screen(pilot):
 
 
 async def _click(pilot, selector: str) -> None:
-    """Click the button ``selector`` of the dialog on top, which must be drawn whole inside the terminal."""
+    """Click the button ``selector`` of the dialog on top, which must be drawn whole inside the terminal (once the
+    dialog has been laid out: a click at a region not yet laid out lands beside it, outside the dialog)."""
+    await pilot.pause()
     button = pilot.app.screen.query_one(selector)
     region, size = button.region, pilot.app.size
     assert region.width and region.height and region.right <= size.width and region.bottom <= size.height, region
@@ -274,7 +276,7 @@ async def test_the_fault_dialogs_other_origin_is_chosen_with_the_mouse(tmp_path)
     from warroom.core.author import open_for_annotation
     from warroom.tui.author import FaultDialog
 
-    from .conftest import author_mode
+    from .conftest import author_mode, until
     from .test_annotate import imported
     from .test_annotate_items import select
 
@@ -284,10 +286,10 @@ async def test_the_fault_dialogs_other_origin_is_chosen_with_the_mouse(tmp_path)
         await pilot.press("o")
         assert isinstance(app.screen, FaultDialog)
         await _click(pilot, "#fault-next-origin")
-        assert "Fault origin: step p02" in screen_text(app)
+        await until(pilot, lambda: "Fault origin: step p02" in screen_text(app), "the other origin shown")
         app.screen.query_one("#fault-kind", Input).value = "invented_constraint"
         app.screen.query_one("#fault-summary", Input).value = "The re-plan was wrong."
         await _click(pilot, "#annotate-done")
-        assert app.screen is screen
+        await until(pilot, lambda: app.screen is screen, "the dialog closed")
         draft = screen.draft
         assert (draft.origin, draft.origin_step, draft.kind) == ("step", "p02", "invented_constraint")
