@@ -110,13 +110,12 @@ def _false_escalation_line(tc: Any) -> str:
     """What one false escalation costs: a planner re-plan call; when the drill has no tokens for it (no planner call
     in the trace, no ``models.replan_usage``: a chat imported without a planner), why it costs nothing and what to
     give."""
-    from warroom.core.play import NO_REPLAN_USAGE
+    from warroom.core.play import NO_REPLAN_TOKENS, NO_REPLAN_USAGE
 
     line = f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}"
     if tc.false_escalation_usage != NO_REPLAN_USAGE:
         return line
-    return (f"{line}, no tokens to charge: the trace has no planner call to take them from and the drill gives no "
-            "models.replan_usage (give it the tokens of one re-plan call to charge them)")
+    return f"{line}, {NO_REPLAN_TOKENS} (give it the tokens of one re-plan call to charge them)"
 
 
 def _spend_lines(tc: Any) -> list[str]:

@@ -12,7 +12,7 @@ from ._citations import (
     judge_citations,
     misplaced_evidence,
 )
-from ._cost import NO_REPLAN_USAGE, CostMeter, TraceCost, trace_cost
+from ._cost import NO_REPLAN_TOKENS, NO_REPLAN_USAGE, CostMeter, TraceCost, replan_usage_source, trace_cost
 from ._draft import EscalationDraft, escalation_draft
 from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
 from ._replay import EndReason, Replay, ReplayError
@@ -27,6 +27,7 @@ __all__ = [
     "EscalationResult",
     "EscalationVerdict",
     "FALSE_ESCALATION_DELAY",
+    "NO_REPLAN_TOKENS",
     "NO_REPLAN_USAGE",
     "Replay",
     "ReplayError",
@@ -43,5 +44,6 @@ __all__ = [
     "judge_citations",
     "misplaced_evidence",
     "missing_approvals",
+    "replan_usage_source",
     "trace_cost",
 ]

@@ -298,6 +298,10 @@ def _replan_cost(drill: Drill, cast: Cast) -> CostLine:
 
 #: :func:`replan_usage_source` of a drill whose re-plan call has no tokens to charge: it costs nothing.
 NO_REPLAN_USAGE = "none (no planner call in the trace, no models.replan_usage)"
+#: Why such a drill's false escalation is charged nothing, in the words of both `warroom cost` and the war room.
+NO_REPLAN_TOKENS = (
+    "no tokens to charge: the trace has no planner call to take them from and the drill gives no models.replan_usage"
+)
 
 
 def replan_usage_source(drill: Drill) -> str:

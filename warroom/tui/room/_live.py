@@ -21,7 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from warroom.core.model import Handoff, TraceEvent, field_cite, handoff_target, handoff_targets, target_label
-from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError, escalation_draft
+from warroom.core.play import (
+    FALSE_ESCALATION_DELAY,
+    NO_REPLAN_TOKENS,
+    NO_REPLAN_USAGE,
+    ReplayError,
+    escalation_draft,
+    replan_usage_source,
+)
 from warroom.core.text import PLAYBACK_SPEEDS, clean, clean_line, clock, seconds, speed, usd
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.logic import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, TraceIndex, hidden_actions
@@ -506,7 +513,10 @@ class WarRoomScreen(DrillScreen):
         # a drill with a twin plays as either trial: saying the escalation came before the evidence would tell which
         faulted = self.drill.answer_key is not None and self.entry.drill is not None and self.entry.drill.twin is None
         message = false_escalation_message(step, result.after_evidence, faulted, self.assessment)
-        message += f" Charged {usd(result.replan_usd)} and {seconds(FALSE_ESCALATION_DELAY)}."
+        charged = usd(result.replan_usd)
+        if replan_usage_source(self.drill) == NO_REPLAN_USAGE:  # $0.00, and why (as `warroom cost` says it)
+            charged += f" ({NO_REPLAN_TOKENS})"
+        message += f" Charged {charged} and {seconds(FALSE_ESCALATION_DELAY)}."
         self.apply(result.released)  # the trace ran on while the planner re-planned
         timeline = self.query_one(TraceTable)
         key = timeline.append_note(self.replay.now, "re-plan", message)
