@@ -281,10 +281,11 @@ def test_a_variant_renamed_before_it_is_validated_is_the_variant_renamed_after()
     assert checked >= 20  # (the bundled drills with a twin and variants, each trial, each seed)
 
 
-def test_sessions_recovered_together_are_numbered_in_the_order_of_their_journals_names(tmp_path: Path):
+def test_sessions_recovered_together_are_numbered_in_the_order_they_were_started(tmp_path: Path):
     """docs/cohorts.md, "Claim a start time": sessions left as journals (killed, or queued while a shared store was
-    down) are stored in the order of their journals' names (their session ids), after every session the store
-    holds: a later session already stored stays the first attempt."""
+    down) are stored in the order they were started in the data directory (their start lines' ``order``; not their
+    names, which the clock sets: tests/unit/test_queue_order.py), after every session the store holds: a later
+    session already stored stays the first attempt."""
     from store_support import bundled_drill_path
 
     from unit.test_forgeries import killed_journal
@@ -295,5 +296,5 @@ def test_sessions_recovered_together_are_numbered_in_the_order_of_their_journals
     assert all(r.stored for r in recover_unfinished(tmp_path))
     with ResultsStore(tmp_path) as store:
         seq = dict(store.db.conn.execute("SELECT session_id, stored_seq FROM sessions").fetchall())
-        assert sorted(seq, key=seq.__getitem__) == [stored, *sorted(left)]
+        assert sorted(seq, key=seq.__getitem__) == [stored, *left]  # left: in the order they were started
         assert _ann(store) == [(1, 3, 1, 1)] * 2  # the session stored first is the trial, a hit

@@ -69,6 +69,37 @@ def open_regular(path: Path) -> int:
     return fd
 
 
+def start_line(path: Path) -> dict[str, Any] | None:
+    """A journal's start line (its first line, read up to 64 KiB) as an object, or None when it cannot be read (not
+    a regular file, unreadable, not a start line)."""
+    from warroom.core.files import record_json
+
+    try:
+        fd = open_regular(path)
+        with os.fdopen(fd, "rb") as f:
+            first = f.read(65536).split(b"\n", 1)[0]
+        start = record_json(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+    except (OSError, WarroomError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return start if isinstance(start, dict) and start.get("type") == "start" else None
+
+
+def queue_order(start: dict[str, Any]) -> int:
+    """Where a journal's session stands among those waiting in its data directory: its start line's ``order`` (one
+    more than the highest of the journals waiting when it started: :func:`next_queue_order`), which no clock sets;
+    0 for a start line without one (a journal of an older warroom: delivered first, as then, by name)."""
+    order = start.get("order")
+    return order if isinstance(order, int) and not isinstance(order, bool) and 0 < order < 2**53 else 0
+
+
+def next_queue_order(jdir: Path) -> int:
+    """The ``order`` of a session starting now in the journal folder ``jdir``: after every journal waiting there
+    (live, killed or queued for a shared store that is out of reach), whatever the clock says."""
+    from warroom.store.datadir import journal_files
+
+    return 1 + max((queue_order(start_line(p) or {}) for p in journal_files(jdir)), default=0)
+
+
 @dataclass(frozen=True)
 class JournalProblem:
     """One line of a journal that could not be used: 1-based ``line`` number and what was wrong."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journals_dir
 from warroom.store.errors import StoreUnreachable
-from warroom.store.journal._file import JOURNAL_FORMAT, JournalWriter
+from warroom.store.journal._file import JOURNAL_FORMAT, JournalWriter, next_queue_order
 from warroom.store.results import ResultsStore, SessionInfo, WallClock
 from warroom.store.review import (
     file_sha256,
@@ -189,7 +189,8 @@ def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, J
         except OSError as exc:
             raise SessionError(f"cannot create a session journal in {jdir}: {exc.strerror or exc}") from None
         try:
-            start = {"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid(), **_served()}
+            start = {"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid(),
+                     "order": next_queue_order(jdir), **_served()}  # fmt: skip
             writer.append(start)
             if final.exists():  # pragma: no cover - another process took the same id within this second
                 writer.close()

@@ -174,34 +174,32 @@ def recover_unfinished(
 
 
 def _journals_to_recover(jdir: Path, trainee: str | None) -> tuple[list[Path], list[RecoveredSession]]:
-    """The journals in ``jdir`` to recover (``trainee``'s only, unless None), and one refusal for each journal that is
-    not a regular file (reported only when every trainee's journals are recovered)."""
-    candidates: list[Path] = []
+    """The journals in ``jdir`` to recover (``trainee``'s only, unless None), in the order their sessions were started
+    (:func:`~warroom.store.journal._file.queue_order`; by name among equals), and one refusal for each journal that
+    is not a regular file (reported only when every trainee's journals are recovered)."""
+    from warroom.store.journal._file import queue_order, start_line
+
+    candidates: list[tuple[int, Path]] = []
     refused: list[RecoveredSession] = []
     for path in journal_files(jdir):
         kind = _non_regular(path)
         if kind is None:
-            if trainee is None or journal_trainee(path) == trainee:
-                candidates.append(path)
+            start = start_line(path) or {}
+            if trainee is None or start.get("trainee") == trainee:
+                candidates.append((queue_order(start), path))
         elif kind and trainee is None:
             refused.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
-    return candidates, refused
+    # in the order the sessions were started in this data directory (their start lines' ``order``), not their names:
+    # a session id is its start time, which a clock set back puts before the sessions played earlier
+    return [path for _, path in sorted(candidates, key=lambda c: c[0])], refused
 
 
 def journal_trainee(path: Path) -> str | None:
     """The trainee named by a journal's start line (its first line, read up to 64 KiB), or None when it cannot be
     told (not a regular file, unreadable, no start line)."""
-    from warroom.core.files import record_json
-    from warroom.store.journal._file import open_regular
+    from warroom.store.journal._file import start_line
 
-    try:
-        fd = open_regular(path)
-        with os.fdopen(fd, "rb") as f:
-            first = f.read(65536).split(b"\n", 1)[0]
-        start = record_json(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
-    except (OSError, WarroomError, ValueError, UnicodeDecodeError, RecursionError):
-        return None
-    name = start.get("trainee") if isinstance(start, dict) and start.get("type") == "start" else None
+    name = (start_line(path) or {}).get("trainee")
     return name if isinstance(name, str) else None
 
 

@@ -426,8 +426,8 @@ class Services:
         reached, or killed) before a new session begins, as a start of the war room does: a session is a first
         attempt by the order the store stores it, so one queued, its debrief seen, then stored after a later session
         of its drill made that later one, played knowing the answer, the trial. Whatever cannot be stored yet stays
-        queued, before the new session in the order ``warroom store sync`` keeps (their journals' names). Called
-        again before a session is stored (a store back during the session). Nothing is shown to the trainee here:
+        queued, before the new session in the order ``warroom store sync`` keeps (the order they were started in).
+        Called again before a session is stored (a store back during the session). Nothing is shown to the trainee here:
         what was stored (a killed session recorded as abandoned) or set aside is told at their next start."""
         from contextlib import suppress
 
