@@ -39,6 +39,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "ui": ("bench_ui", {"small": 100, "large": 100_000, "presses": 20}, {"small": 100, "large": 10_000, "presses": 6}),
     "results": ("bench_results", {"sessions": 100_000, "repeat": 3}, {"sessions": 10_000, "repeat": 1}),
+    "report": ("bench_report", {"sessions": 10_000, "repeat": 3}, {"sessions": 2_000, "repeat": 1}),
     "summary-table": (
         "bench_summary_table",
         {"trainees": 6_000, "sessions": 18_000, "repeat": 3},

@@ -1,7 +1,7 @@
 # The API of warroom.console (its __init__.py loads each name on first use, from the module named here).
 
 from ._counting import counting_sentence
-from ._figures import FALSE_ALARM, HIT, NEUTRAL, detect_plot, figure, kinds_plot, sensitivity_plot, svg
+from ._figures import FALSE_ALARM, HIT, NEUTRAL, detect_plot, figure, kinds_plot, sensitivity_plot, split_markers, svg
 from ._gradebook import Graded, first_attempt_first, gradebook_csv, graded_sessions
 from ._grid import completion_grid
 from ._html import render
@@ -32,5 +32,6 @@ __all__ = [
     "render",
     "review_lines",
     "sensitivity_plot",
+    "split_markers",
     "svg",
 ]

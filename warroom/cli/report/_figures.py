@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from warroom.console import FALSE_ALARM, HIT, NEUTRAL, figure, svg
+from warroom.console import FALSE_ALARM, HIT, NEUTRAL, figure, split_markers, svg
 from warroom.core.stats import interval_text
 from warroom.core.text import clean, percent
 
@@ -71,39 +71,49 @@ def _point_labels(ax: Any, groups: Sequence[tuple[float, float, list[str]]]) -> 
         note.set_gid(f"trainee-label-{i}")
 
 
+def _point_title(t: Any) -> str:
+    """A trainee's point's tooltip: both rates with their counts and intervals, and d′ when there is one."""
+    against = t.false_alarms + t.noise_abandoned
+    return (
+        f"{clean(t.trainee)}: hit rate {t.hits}/{t.signal_trials} {percent(t.hit_rate)} "
+        f"[{interval_text(t.hit_rate_low, t.hit_rate_high, '%')}], false-alarm rate {against}/{t.noise_trials} "
+        f"{percent(t.false_alarm_rate)} [{interval_text(t.false_alarm_rate_low, t.false_alarm_rate_high, '%')}]"
+        + ("" if t.d_prime is None else f", d′ {t.d_prime:.2f} [{t.d_prime_low:.2f}, {t.d_prime_high:.2f}]")
+    )
+
+
 def detection_space(summary: Any) -> tuple[str, list[str]]:
     """Each trainee as a point at (false-alarm rate, hit rate) with each rate's 95% Wilson interval as an error bar,
-    the chance line dashed. Returns the SVG and the names of the trainees who could not be placed (no signal trial
-    or no noise trial)."""
+    the chance line dashed, its legend below the axes (inside them it covered the points of a corner). Returns the
+    SVG and the names of the trainees who could not be placed (no signal trial or no noise trial).
+
+    Every error bar is one collection and every point one line of markers, whatever the size of the class (a call
+    of ``errorbar`` per trainee took most of a minute for 1,700 trainees); the SVG is then cut into one group per
+    point (:func:`~warroom.console.split_markers`), with the trainee's tooltip."""
     placed = [t for t in summary.stats.trainees if t.hit_rate is not None and t.false_alarm_rate is not None]
-    missing = [t.trainee for t in summary.stats.trainees if t not in placed]
-    titles = {}
-    with figure(6.0, 5.2) as fig:
+    missing = [t.trainee for t in summary.stats.trainees if t.hit_rate is None or t.false_alarm_rate is None]
+    with figure(6.0, 5.6) as fig:
         ax = fig.add_subplot()
         ax.plot([0, 1], [0, 1], linestyle="--", color="#9e9e9e", linewidth=1, label="chance (d′ = 0)")
-        for i, t in enumerate(placed):
-            x, y = t.false_alarm_rate, t.hit_rate
-            bars = ax.errorbar(
-                [x], [y], xerr=[[x - t.false_alarm_rate_low], [t.false_alarm_rate_high - x]],
-                yerr=[[y - t.hit_rate_low], [t.hit_rate_high - y]], marker="o", markersize=6, color=NEUTRAL,
-                alpha=0.6, linestyle="", elinewidth=0.8, capsize=2,
+        xs, ys = [t.false_alarm_rate for t in placed], [t.hit_rate for t in placed]
+        if placed:
+            ax.errorbar(
+                xs, ys, fmt="none", ecolor=NEUTRAL, alpha=0.6, elinewidth=0.8, capsize=2,
+                xerr=[[t.false_alarm_rate - t.false_alarm_rate_low for t in placed],
+                      [t.false_alarm_rate_high - t.false_alarm_rate for t in placed]],
+                yerr=[[t.hit_rate - t.hit_rate_low for t in placed], [t.hit_rate_high - t.hit_rate for t in placed]],
             )  # fmt: skip
-            bars.lines[0].set_gid(f"trainee-point-{i}")
-            against = t.false_alarms + t.noise_abandoned
-            titles[f"trainee-point-{i}"] = (
-                f"{clean(t.trainee)}: hit rate {t.hits}/{t.signal_trials} {percent(t.hit_rate)} "
-                f"[{interval_text(t.hit_rate_low, t.hit_rate_high, '%')}], false-alarm rate {against}/{t.noise_trials} "
-                f"{percent(t.false_alarm_rate)} [{interval_text(t.false_alarm_rate_low, t.false_alarm_rate_high, '%')}]"
-                + ("" if t.d_prime is None else f", d′ {t.d_prime:.2f} [{t.d_prime_low:.2f}, {t.d_prime_high:.2f}]")
-            )
+            (points,) = ax.plot(xs, ys, "o", markersize=6, color=NEUTRAL, alpha=0.6)
+            points.set_gid("trainee-points")
         if len(placed) <= 40:
             _point_labels(ax, label_groups([(t.false_alarm_rate, t.hit_rate, t.trainee) for t in placed]))
         ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.03), aspect="equal")
         ax.set_xlabel("false-alarm rate (noise trials escalated or abandoned)")
         ax.set_ylabel("hit rate (signal trials: first escalation right, on time)")
         ax.set_title("Trainees in hit-rate vs false-alarm-rate space (95% intervals)")
-        ax.legend(loc="lower right", frameon=False)
-        return svg(fig, titles), missing
+        fig.legend(loc="outside lower center", frameon=False)
+        text = svg(fig)
+    return split_markers(text, "trainee-points", "trainee-point", [_point_title(t) for t in placed]), missing
 
 
 #: Trainees drawn in the d′ figure (beyond it, the first by name; the table lists every one).
