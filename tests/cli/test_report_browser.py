@@ -122,21 +122,3 @@ def test_the_drill_figure_titles_do_not_run_into_each_other(browser, tmp_path: P
     assert left is not None and right is not None
     assert left["x"] + left["width"] < right["x"]  # a gap between them, not an overlap
     page.close()
-
-
-def test_the_detection_legend_covers_no_point(browser, page_file: Path):
-    """The chance line's legend sat inside the axes at the lower right, over the point of a trainee who escalated
-    every noise trial and hit no signal trial (dee, at 100% false alarms and 0% hits): it is drawn below the axes."""
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(page_file.as_uri())
-    legend = page.locator("#detection svg g[id^='legend']").bounding_box()
-    assert legend is not None and legend["width"] > 0
-    points = page.locator("#detection svg g[id^='trainee-point-']")
-    assert points.count() == len(COHORT)
-    for i in range(points.count()):
-        p = points.nth(i).bounding_box()
-        assert p is not None
-        apart = (p["x"] + p["width"] < legend["x"] or legend["x"] + legend["width"] < p["x"]
-                 or p["y"] + p["height"] < legend["y"] or legend["y"] + legend["height"] < p["y"])  # fmt: skip
-        assert apart, (points.nth(i).locator("title").text_content(), p, legend)
-    page.close()

@@ -1,6 +1,7 @@
 """`warroom report`'s detection figure at the size of a class: every trainee's point is its own group with its own
 tooltip, drawn without a matplotlib call per trainee (one ``errorbar`` call per trainee took most of a minute of CPU
-for 1,700 trainees in 10,000 sessions: benchmarks/bench_report.py)."""
+for 1,700 trainees in 10,000 sessions: benchmarks/bench_report.py); and the legends of the report's and the console's
+figures below their axes, over no point."""
 
 from __future__ import annotations
 
@@ -53,3 +54,30 @@ def test_split_markers_refuses_a_line_without_one_marker_per_title():
     with pytest.raises(ValueError, match="no line pts"):
         split_markers("<svg></svg>", "pts", "p", ["a"])
     assert split_markers("<svg></svg>", "pts", "p", []) == "<svg></svg>"
+
+
+def _legend_below_the_axes(text: str) -> None:
+    """Every text of the figure's legend is below its axes (the axes' clip rectangle), where no point is drawn."""
+    axes = re.search(r'<clipPath id="[^"]+">\s*<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"', text)
+    assert axes is not None
+    y, height = float(axes[1]), float(axes[2])
+    legend = text[text.index('<g id="legend_1">') :]
+    ys = [float(v) for v in re.findall(r'<text [^>]*\by="([\d.]+)"', legend)]
+    assert ys and all(v > y + height for v in ys), (ys, y + height)
+
+
+def test_the_legends_are_drawn_below_the_axes_where_no_point_is():
+    """The detection figure's legend sat inside its axes at the lower right, over the point of a trainee at 100%
+    false alarms and 0% hits; the console's sensitivity legend was placed "best", inside the axes too, over the
+    bands and points wherever they left no room. Both are below the axes."""
+    from warroom.console import sensitivity_plot
+
+    trainees = [trainee(0, 0, 2), trainee(1, 4, 0), trainee(2, 2, 1)]  # (100%, 0%): the lower right corner
+    space, _ = figs.detection_space(SimpleNamespace(stats=SimpleNamespace(trainees=trainees)))
+    _legend_below_the_axes(space)
+    stats = [SimpleNamespace(d_prime=0.2 * i, d_prime_low=0.2 * i - 0.8, d_prime_high=0.2 * i + 0.8,
+                             criterion_c=0.5 - 0.05 * i, criterion_c_low=0.1 - 0.05 * i,
+                             criterion_c_high=0.9 - 0.05 * i, hits=i, signal_trials=i + 3, false_alarms=1,
+                             noise_trials=5) for i in range(1, 15)]  # fmt: skip
+    points = [SimpleNamespace(n=i + 1, stats=s) for i, s in enumerate(stats)]
+    _legend_below_the_axes(sensitivity_plot(SimpleNamespace(points=points)))
