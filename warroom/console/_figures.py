@@ -118,14 +118,8 @@ def sensitivity_plot(progress: Any) -> str | None:
             band = [(p.n, getattr(p.stats, low), getattr(p.stats, high)) for p in points]
             band = [b for b in band if b[1] is not None and b[2] is not None]
             if band:
-                ax.fill_between(
-                    [b[0] for b in band],
-                    [b[1] for b in band],
-                    [b[2] for b in band],
-                    color=colour,
-                    alpha=0.15,
-                    linewidth=0,
-                )
+                ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band], color=colour,
+                                alpha=0.15, linewidth=0)
 
         for i, p in enumerate(points):
             (dot,) = ax.plot([p.n], [p.stats.d_prime], "o", markersize=6, alpha=0)
