@@ -311,6 +311,13 @@ def count(db: StoreConnection, **filters: Unpack[Filters]) -> int:
     return int(db.conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
 @guarded
+def trainee_names(db: StoreConnection, limit: int = 10_000) -> list[str]:
+    """The names of the trainees with a stored session (at most ``limit``, in name order): what a ``--trainee`` that
+    matches no session may have meant to name (a trainee role reads its own name only)."""
+    sql = "SELECT DISTINCT trainee FROM sessions WHERE trainee IS NOT NULL ORDER BY trainee LIMIT ?"
+    return [str(r[0]) for r in db.conn.execute(sql, (limit,))]
+
+@guarded
 def invalid_rows(db: StoreConnection, *, limit: int = 100, **filters: Unpack[Filters]) -> list[CorruptSession]:
     """The rows matching the :class:`Filters` that the best scores leave out because a checked column holds a value
     of the wrong type or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most
