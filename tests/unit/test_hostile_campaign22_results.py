@@ -45,3 +45,46 @@ def test_a_trainee_with_no_stored_session_is_named_with_a_did_you_mean(class_of_
         f"No sessions match --trainee bbo: no session of trainee 'bbo' is stored in {store} (did you mean `bob`?).\n")
     as_json = runner.invoke(main, ["scores", "summary", "--format", "json", "--trainee", "anne", *data])
     assert as_json.exit_code == 0 and as_json.stderr.startswith("note: no session of trainee 'anne' is stored in")
+
+
+def test_a_session_keeps_at_most_max_actions_and_a_longer_log_is_refused_unread(tmp_path: Path):
+    """A session's action log had no bound: a row written by SQL with hundreds of thousands of pauses (16 MB) took
+    `scores verify` 91 s and 910 MB, and verified. The war room now records at most MAX_ACTIONS - 1 actions and the
+    quit; the store refuses a longer log at import, and a stored one is read as no session (unverifiable) before
+    any action of it is."""
+    import json
+    import sqlite3
+
+    from store_support import bundled_drill_path, load
+    from warroom.core.model import MAX_ACTIONS
+    from warroom.core.play import ActionLimitReached, Replay
+
+    drill = load(bundled_drill_path())
+    replay = Replay(drill)
+    replay.advance_to(1.0)
+    for i in range(MAX_ACTIONS - 1):
+        (replay.pause if i % 2 == 0 else replay.resume)()
+    with pytest.raises(ActionLimitReached, match="the session holds 9,999 actions, the most one session keeps"):
+        replay.pause()
+    assert len(replay.actions) == MAX_ACTIONS - 1 and not replay.ended
+    replay.quit()  # the trainee can still leave
+    assert len(replay.actions) == MAX_ACTIONS and replay.ended
+
+    data = tmp_path / "data"
+    session = play(data, "ann", GOOD).session_id
+    over = [{"t": 1.0, "kind": "pause" if i % 2 == 0 else "resume"} for i in range(MAX_ACTIONS)]
+    conn = sqlite3.connect(data / "results.sqlite3")
+    with conn:
+        conn.execute("UPDATE sessions SET actions = ?", (json.dumps([*over, *json.loads(
+            conn.execute("SELECT actions FROM sessions").fetchone()[0])]),))  # fmt: skip
+    conn.close()
+    runner = CliRunner()
+    said = runner.invoke(main, ["scores", "verify", "--data-dir", str(data)])
+    assert f"unverifiable: {session}: stored session {session} cannot be read: its action log holds 10,002 " \
+           "actions, more than the 10,000 one session keeps" in said.output  # fmt: skip
+    export = tmp_path / "all.jsonl"
+    assert runner.invoke(main, ["store", "export", "--data-dir", str(data), "-o", str(export)]).exit_code == 0
+    imported = runner.invoke(main, ["store", "import", "--all-trainees", "--data-dir", str(tmp_path / "b"),
+                                    str(export)])  # fmt: skip
+    assert imported.exit_code == 1
+    assert "actions: the action log holds 10,002 items, more than the 10,000 one session keeps" in imported.stderr
