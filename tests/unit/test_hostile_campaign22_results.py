@@ -88,3 +88,18 @@ def test_a_session_keeps_at_most_max_actions_and_a_longer_log_is_refused_unread(
                                     str(export)])  # fmt: skip
     assert imported.exit_code == 1
     assert "actions: the action log holds 10,002 items, more than the 10,000 one session keeps" in imported.stderr
+
+
+def test_a_session_id_draws_40_random_bits_so_no_role_can_take_anothers_in_advance():
+    """A session id was its start second and 4 random base32 characters (20 bits): a `warroom_trainee` role could
+    store a row under each of the million ids a classmate's session starting in a given second could draw, and that
+    session was then refused by the store for good (the row under its id is one the classmate cannot see). The id
+    now draws 8 characters (40 bits) of the same alphabet; it still sorts by start time as text."""
+    import re
+
+    from warroom.store.journal._recorder import new_session_id
+
+    ids = {new_session_id(1_795_000_000.0) for _ in range(2_000)}
+    assert len(ids) == 2_000
+    assert all(re.fullmatch(r"20261118-110640-[0-9a-hjkmnp-tv-z]{8}", i) for i in ids)
+    assert len({i[-8:] for i in ids}) == 2_000 and new_session_id(1.0) < new_session_id(2.0)
