@@ -103,3 +103,17 @@ def test_a_session_id_draws_40_random_bits_so_no_role_can_take_anothers_in_advan
     assert len(ids) == 2_000
     assert all(re.fullmatch(r"20261118-110640-[0-9a-hjkmnp-tv-z]{8}", i) for i in ids)
     assert len({i[-8:] for i in ids}) == 2_000 and new_session_id(1.0) < new_session_id(2.0)
+
+
+def test_a_drill_with_a_twin_played_only_as_noise_is_not_called_an_all_clear_drill():
+    """Four scripted trainees over the bundled library in assessment: `api-dns-cutover`, a fault drill with its twin,
+    drew the twin for each of its few trials, and the per-drill table (and the report's figure) called it
+    `api-dns-cutover (all-clear)`, which no bundled drill is any more. The mark says what the figure rests on: the
+    drill was played only as noise."""
+    from warroom.core.stats import SessionFacts, drill_cells, summarize
+
+    facts = [SessionFacts(trainee=f"t{i}", drill_id="api-dns-cutover", is_fault_drill=False, outcome="all_clear_held",
+                          score=100, started_at="2026-12-07T10:00:00.000000+00:00", mode="assessment",
+                          response="correct_rejection", false_escalations=0) for i in range(2)]  # fmt: skip
+    (drill,) = summarize(facts).drills
+    assert drill.all_clear and drill_cells(drill)[0] == "api-dns-cutover (noise only)"
