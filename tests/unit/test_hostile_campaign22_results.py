@@ -45,6 +45,9 @@ def test_a_trainee_with_no_stored_session_is_named_with_a_did_you_mean(class_of_
         f"No sessions match --trainee bbo: no session of trainee 'bbo' is stored in {store} (did you mean `bob`?).\n")
     as_json = runner.invoke(main, ["scores", "summary", "--format", "json", "--trainee", "anne", *data])
     assert as_json.exit_code == 0 and as_json.stderr.startswith("note: no session of trainee 'anne' is stored in")
+    for command in ("verify", "rescore"):  # they said only "verified 0 of 0 sessions", as if anne's were all right
+        said = runner.invoke(main, ["scores", command, "--trainee", "anne", *data])
+        assert said.stderr == f"note: no session of trainee 'anne' is stored in {store} (did you mean `ann`?)\n"
 
 
 def test_a_session_keeps_at_most_max_actions_and_a_longer_log_is_refused_unread(tmp_path: Path):
