@@ -31,18 +31,22 @@ def test_a_trainee_with_no_stored_session_is_named_with_a_did_you_mean(class_of_
     data = ["--data-dir", str(class_of_two)]
     said = runner.invoke(main, ["report", "--trainee", "ann", "--trainee", "anne", *data, "-o", str(page)])
     assert said.exit_code == 1 and not page.exists()
-    assert said.stderr == (f"Error: no session of trainee 'anne' is stored in {store} (did you mean `ann`?): nothing "
-                           "written (--trainee names a trainee with stored sessions)\n")
+    assert said.stderr == (
+        f"Error: no session of trainee 'anne' is stored in {store} (did you mean `ann`?): nothing "
+        "written (--trainee names a trainee with stored sessions)\n"
+    )
     said = runner.invoke(main, ["report", "--trainee", "nobody", *data, "-o", str(page)])
     assert said.exit_code == 1 and "no session of trainee 'nobody' is stored in" in said.stderr
     assert "did you mean" not in said.stderr  # nothing near enough to offer
     summary = runner.invoke(main, ["scores", "summary", "--trainee", "anne", *data])
     assert summary.exit_code == 0
     assert summary.stdout == (
-        f"No sessions match --trainee anne: no session of trainee 'anne' is stored in {store} (did you mean `ann`?).\n")
+        f"No sessions match --trainee anne: no session of trainee 'anne' is stored in {store} (did you mean `ann`?).\n"
+    )
     listed = runner.invoke(main, ["scores", "--trainee", "bbo", *data])
     assert listed.stdout == (
-        f"No sessions match --trainee bbo: no session of trainee 'bbo' is stored in {store} (did you mean `bob`?).\n")
+        f"No sessions match --trainee bbo: no session of trainee 'bbo' is stored in {store} (did you mean `bob`?).\n"
+    )
     as_json = runner.invoke(main, ["scores", "summary", "--format", "json", "--trainee", "anne", *data])
     assert as_json.exit_code == 0 and as_json.stderr.startswith("note: no session of trainee 'anne' is stored in")
     for command in ("verify", "rescore"):  # they said only "verified 0 of 0 sessions", as if anne's were all right
@@ -59,6 +63,7 @@ def test_a_session_keeps_at_most_max_actions_and_a_longer_log_is_refused_unread(
     import sqlite3
 
     from store_support import bundled_drill_path, load
+
     from warroom.core.model import MAX_ACTIONS
     from warroom.core.play import ActionLimitReached, Replay
 
@@ -120,3 +125,30 @@ def test_a_drill_with_a_twin_played_only_as_noise_is_not_called_an_all_clear_dri
                           response="correct_rejection", false_escalations=0) for i in range(2)]  # fmt: skip
     (drill,) = summarize(facts).drills
     assert drill.all_clear and drill_cells(drill)[0] == "api-dns-cutover (noise only)"
+
+
+def test_a_stored_log_longer_than_a_journal_can_hold_is_refused_before_it_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Under the bound of actions, a row written by SQL could still hold an action log of up to 1 GB of JSON (a few
+    actions with huge values), which every reader parsed whole (GBs of memory) before finding an action too long.
+    No session played holds a log longer than its journal may be (64 MiB); a longer one is refused unparsed. (The
+    bound is lowered here so that the test writes kilobytes, not 64 MiB.)"""
+    import sqlite3
+
+    from warroom.core import model
+
+    data = tmp_path / "data"
+    session = play(data, "ann", GOOD).session_id
+    conn = sqlite3.connect(data / "results.sqlite3")
+    with conn:
+        conn.execute(
+            "UPDATE sessions SET actions = ?", ('[{"t": 1.0, "kind": "pause", "note": "' + "x" * 5000 + '"}]',)
+        )
+    conn.close()
+    monkeypatch.setattr(model, "MAX_LOG_CHARS", 4096)
+    said = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
+    assert (
+        f"unverifiable: {session}: stored session {session} cannot be read: its action log is 5,041 characters of "
+        "JSON, more than the 4,096 a session's journal can hold"
+    ) in said.output

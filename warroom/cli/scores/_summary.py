@@ -107,7 +107,8 @@ def show_summary(
         if fmt != "table" and unverified.count:
             say(f"note:{unverified_sentence(unverified)}", err=True)
     summary = replace(summary, in_progress=in_progress)
-    unknown = unknown_trainees(store, [filters.trainee]) if store is not None and filters.trainee and not matched else []
+    asked = filters.trainee if store is not None and not matched else None
+    unknown = unknown_trainees(store, [asked]) if store is not None and asked else []
     if fmt != "table" and unknown:
         say(f"note: {unknown[0]}", err=True)
     if fmt == "json":

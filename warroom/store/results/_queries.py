@@ -265,7 +265,8 @@ def _stored(r: Any) -> StoredSession:
     action log cannot be read (not JSON, an action that does not validate)."""
     from pydantic import ValidationError
 
-    from warroom.core.model import MAX_ACTIONS, Action
+    from warroom.core import model
+    from warroom.core.model import Action
 
     sid = r["session_id"]
     keys = tuple(v if isinstance(v, str) else None for v in (r["trainee"], r["drill_id"]))  # named in an error
@@ -273,12 +274,15 @@ def _stored(r: Any) -> StoredSession:
         scorecard = strict_json(r["scorecard"])
         if not isinstance(scorecard, dict):
             raise ValueError("the scorecard is not a JSON object")
+        if isinstance(r["actions"], str) and len(r["actions"]) > model.MAX_LOG_CHARS:  # (parsed, it would take GBs)
+            raise ValueError(f"its action log is {len(r['actions']):,} characters of JSON, more than the "
+                             f"{model.MAX_LOG_CHARS:,} a session's journal can hold")
         raw_actions = strict_json(r["actions"])
         if not isinstance(raw_actions, list):
             raise ValueError("the action log is not a JSON list")
-        if len(raw_actions) > MAX_ACTIONS:  # (read before any action is: a log of SQL's making has no bound)
-            raise ValueError(f"its action log holds {len(raw_actions):,} actions, more than the {MAX_ACTIONS:,} "
-                             "one session keeps")
+        if len(raw_actions) > model.MAX_ACTIONS:  # (read before any action is: a log of SQL's making has no bound)
+            raise ValueError(f"its action log holds {len(raw_actions):,} actions, more than the "
+                             f"{model.MAX_ACTIONS:,} one session keeps")
         actions = [Action.model_validate(a) for a in raw_actions]
         return StoredSession(**_row(r), scorecard=scorecard, actions=actions)
     except ValidationError as exc:

@@ -87,7 +87,7 @@ def _json_text(kind: type, what: str, most: int | None = None) -> AfterValidator
             raise ValueError(f"{what} is not valid JSON (or holds a number out of range)") from None
         if not isinstance(parsed, kind):
             raise ValueError(f"{what} is not a JSON {'object' if kind is dict else 'list'}")
-        if most is not None and len(parsed) > most:
+        if most is not None and isinstance(parsed, list) and len(parsed) > most:
             raise ValueError(f"{what} holds {len(parsed):,} items, more than the {most:,} one session keeps")
         return value
 
