@@ -152,3 +152,20 @@ def test_a_stored_log_longer_than_a_journal_can_hold_is_refused_before_it_is_par
         f"unverifiable: {session}: stored session {session} cannot be read: its action log is 5,041 characters of "
         "JSON, more than the 4,096 a session's journal can hold"
     ) in said.output
+
+
+def test_a_trainee_role_is_not_told_that_another_trainee_has_no_session(
+    tmp_path: Path, postgres_server, store_url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """A trainee role reads its own sessions only: `scores summary --trainee bob` as `ann`'s role may not say that no
+    session of bob is stored (bob's are there, unseen); it says none that this login role may read is."""
+    from pg_support import as_role, secured_roles
+
+    ann, _ = secured_roles(postgres_server, store_url, tmp_path)
+    ann_url = as_role(store_url, ann)
+    monkeypatch.setenv("WARROOM_STORE", ann_url)
+    play(tmp_path / "ann", ann, GOOD)
+    said = CliRunner().invoke(main, ["scores", "summary", "--trainee", "bob", "--data-dir", str(tmp_path / "ann")])
+    assert said.stdout.startswith(
+        f"No sessions match --trainee bob: no session of trainee 'bob' that the login role '{ann}' may read is stored"
+    )

@@ -266,13 +266,17 @@ def unknown_trainees(store: ResultsStore, names: tuple[str, ...] | list[str]) ->
     typo's filter matched nothing, and the list, the summary and the report said only that nothing matched (the
     report, of two names one misspelt, left that trainee out unsaid)."""
     from warroom.core.text import clean_name, did_you_mean
+    from warroom.store.backends import own_sessions_only
 
     missing = [name for name in dict.fromkeys(names) if not store.count(trainee=name)]
     if not missing:
         return []
     known = store.trainee_names()
+    # a trainee role reads its own sessions only: another name's may be stored all the same
+    role = own_sessions_only(store)
+    readable = "" if role is None else f" that the login role {clean_name(repr(role))} may read"
     return [
-        f"no session of trainee {clean_name(repr(name))} is stored in {store.location}"
+        f"no session of trainee {clean_name(repr(name))}{readable} is stored in {store.location}"
         + clean_name(did_you_mean(name, known))
         for name in missing
     ]
