@@ -23,6 +23,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── TwinError [ValueError]                        warroom.core.model
     ├── VariantError [ValueError]                     warroom.core.variants
     ├── ReplayError [ValueError]                      warroom.core.play
+    │   └── ActionLimitReached
     ├── ScoringError [ValueError]                     warroom.core.scoring
     ├── AnnotateError                                 warroom.core.author
     ├── KeyWriteError                                 warroom.core.author

@@ -121,7 +121,7 @@ def test_the_summary_says_how_many_sessions_are_in_progress(tmp_path: Path) -> N
         table = run_sub(data, "summary", env={"COLUMNS": "200"}).output
         assert "2 sessions in progress, not counted yet (counted once they end)." in table
         table = run_sub(data, "summary", "--trainee", "ben", env={"COLUMNS": "200"}).output
-        assert "No sessions match." in table
+        assert "No sessions match --trainee ben: no session of trainee 'ben' is stored" in table
         assert "1 session in progress, not counted yet (counted once it ends)." in table
     finally:
         for writer in live:

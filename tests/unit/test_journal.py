@@ -64,7 +64,7 @@ def test_session_ids_are_unique_sortable_and_short(tmp_path: Path):
     recs = [start(tmp_path) for _ in range(20)]
     ids = [r.session_id for r in recs]
     assert len(set(ids)) == 20
-    assert all(len(i) == 20 and i[:8].isdigit() for i in ids)
+    assert all(len(i) == 24 and i[:8].isdigit() for i in ids)  # (8 random characters: campaign 22)
     for r in recs:
         r.close()
 

@@ -21,7 +21,7 @@ from warroom.cli.common import (
     settings_from,
     store_errors,
 )
-from warroom.cli.scores import include_unverified_option, parsed_since, set_filter_option
+from warroom.cli.scores import include_unverified_option, parsed_since, set_filter_option, unknown_trainees
 from warroom.core.text import clean, clean_name, plural, shown_path
 
 #: What to install when matplotlib is missing.
@@ -63,7 +63,8 @@ def report(
 
     The page needs no network access to open (everything is inline). Sessions are counted as in
     `warroom scores summary` (--mode; abandoned sessions apart; the sessions that are not verified left out, and
-    listed with why, unless --include-unverified). Exits 1 when no session matches.
+    listed with why, unless --include-unverified). Exits 1 when no session matches, or a --trainee has no stored
+    session (nothing written).
     """
     from datetime import UTC, datetime
 
@@ -85,6 +86,8 @@ def report(
         raise failure(f"no sessions recorded yet in {clean_name(settings.data_dir)}: nothing to report")
     live = _in_progress(settings.data_dir, trainees)
     with store, store_errors():
+        if unknown := unknown_trainees(store, trainees):  # a typo's report left that trainee out unsaid
+            raise failure("; ".join(unknown) + ": nothing written (--trainee names a trainee with stored sessions)")
         query = FactsQuery(since=since_ts, set_id=set_id, trainees=trainees, include_unverified=include_unverified)
         _write(store, query, mode, output, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), live)
 

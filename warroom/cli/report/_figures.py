@@ -170,7 +170,7 @@ def _hbars(ax: Any, names: Sequence[str], values: Sequence[float | None], gid: s
 def drill_quality_axes(fig: Any, drills: Sequence[Any]) -> tuple[Any, Any]:
     """Draw the difficulty and the discrimination of ``drills`` (the summary's per-drill figures) on ``fig``, side
     by side; returns the two axes. Each title takes two lines: on one line the two would run into each other."""
-    names = [d.drill_id + (" (all-clear)" if d.all_clear else "") for d in drills]
+    names = [d.drill_id + (" (noise only)" if d.all_clear else "") for d in drills]
     left, right = fig.subplots(1, 2, sharey=True)
     _hbars(left, names, [d.difficulty for d in drills], "difficulty-bar", NEUTRAL)
     left.set(xlim=(0, 1.15), title="Difficulty: share of trials correct\n(higher is easier)")

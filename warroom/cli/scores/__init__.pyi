@@ -2,7 +2,7 @@
 # keep: scores
 
 from ._group import scores
-from ._options import RulesOption, check_rules_option, parsed_since, set_filter_option
+from ._options import RulesOption, check_rules_option, parsed_since, set_filter_option, unknown_trainees
 from ._statistics import (
     LEGEND,
     approximated_line,
@@ -31,5 +31,6 @@ __all__ = [
     "scores",
     "set_filter_option",
     "tutorial_matches",
+    "unknown_trainees",
     "unverified_sentence",
 ]

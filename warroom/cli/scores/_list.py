@@ -23,6 +23,7 @@ from warroom.cli.scores._options import (
     reverse_option,
     sort_option,
     subcommand_options,
+    unknown_trainees,
 )
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name, plural
@@ -118,6 +119,9 @@ def list_sessions(settings: Settings, filters: Filters, opts: Mapping[str, Any])
             say(f"skipped: {problem}", err=True)
         checks = store.checks([r.session_id for r in rows])
         states = {sid: c.state for sid, c in checks.items()}
+        unknown = [] if rows or unreadable or not filters.trainee else unknown_trainees(store, [filters.trainee])
+        if fmt != "table" and unknown:
+            say(f"note: {unknown[0]}", err=True)
         if fmt == "json":
             emit_json([_json_row(r, states.get(r.session_id)) for r in rows], output)
         elif fmt == "csv":
@@ -125,7 +129,7 @@ def list_sessions(settings: Settings, filters: Filters, opts: Mapping[str, Any])
         elif rows or unreadable:
             _print_table(rows, store.count(**filters.as_kwargs()), states)
         else:
-            say(_none_match(filters, store.count()) if filters.given() else "No sessions recorded yet.")
+            say(_none_match(filters, store.count(), unknown) if filters.given() else "No sessions recorded yet.")
         if unreadable:
             raise click.ClickException(
                 f"{plural(len(unreadable), 'stored session')} could not be read and "
@@ -133,11 +137,14 @@ def list_sessions(settings: Settings, filters: Filters, opts: Mapping[str, Any])
             )
 
 
-def _none_match(filters: Any, stored: int) -> str:
+def _none_match(filters: Any, stored: int, unknown: list[str] | None = None) -> str:
     """What a list with filters that match nothing says: the filters, and that other sessions are stored (`warroom
-    scores --set week-1 --mode assessment` said only "No sessions match." of a set played in practice)."""
+    scores --set week-1 --mode assessment` said only "No sessions match." of a set played in practice); ``unknown``:
+    that the ``--trainee`` named has no session at all (:func:`unknown_trainees`), with a did-you-mean."""
     if not stored:
         return "No sessions match: no session is stored yet."
+    if unknown:
+        return f"No sessions match {filters.options()}: {unknown[0]}."
     return (f"No sessions match {filters.options()}: {plural(stored, 'session is', 'sessions are')} stored "
             "(`warroom scores` without these options lists them).")
 

@@ -260,6 +260,28 @@ def filters_of(settings: Settings, opts: dict[str, Any]) -> Filters:
     return Filters(who, opts["drill_id"], parsed_since(opts["since"]), opts["set_id"] or None, opts["mode"])
 
 
+def unknown_trainees(store: ResultsStore, names: tuple[str, ...] | list[str]) -> list[str]:
+    """For each of ``names`` (``--trainee``) under which no session is stored, what to say: ``no session of trainee
+    'anne' is stored in LOCATION (did you mean `ann`?)``, the name escaped; empty when every name has a session. A
+    typo's filter matched nothing, and the list, the summary and the report said only that nothing matched (the
+    report, of two names one misspelt, left that trainee out unsaid)."""
+    from warroom.core.text import clean_name, did_you_mean
+    from warroom.store.backends import own_sessions_only
+
+    missing = [name for name in dict.fromkeys(names) if not store.count(trainee=name)]
+    if not missing:
+        return []
+    known = store.trainee_names()
+    # a trainee role reads its own sessions only: another name's may be stored all the same
+    role = own_sessions_only(store)
+    readable = "" if role is None else f" that the login role {clean_name(repr(role))} may read"
+    return [
+        f"no session of trainee {clean_name(repr(name))}{readable} is stored in {store.location}"
+        + clean_name(did_you_mean(name, known))
+        for name in missing
+    ]
+
+
 #: The old spelling's mode flags (``warroom scores --summary``...): never together with a subcommand.
 MODE_FLAGS = {"summary": "summary", "rescore": "rescore", "delete": "delete"}
 

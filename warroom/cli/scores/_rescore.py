@@ -19,6 +19,7 @@ from warroom.cli.scores._options import (
     open_store,
     rules_option,
     subcommand_options,
+    unknown_trainees,
 )
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name, plural
@@ -49,6 +50,9 @@ def rescore_sessions(
             if not _agreed(results, rules or "", yes):
                 return
             results = apply_rescore(store, results)
+        unknown = [] if results or not filters.trainee else unknown_trainees(store, [filters.trainee])
+    for problem in unknown:  # (it said only "re-scored 0 of 0 sessions")
+        say(f"note: {problem}", err=True)
     counts = {status: 0 for status in RescoreStatus}
     for r in results:
         counts[r.status] += 1

@@ -23,6 +23,7 @@ from warroom.cli.scores._options import (
     open_store,
     output_option,
     subcommand_options,
+    unknown_trainees,
 )
 from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, tutorial_matches, unverified_sentence
 from warroom.core.settings import Settings
@@ -106,12 +107,18 @@ def show_summary(
         if fmt != "table" and unverified.count:
             say(f"note:{unverified_sentence(unverified)}", err=True)
     summary = replace(summary, in_progress=in_progress)
+    asked = filters.trainee if store is not None and not matched else None
+    unknown = unknown_trainees(store, [asked]) if store is not None and asked else []
+    if fmt != "table" and unknown:
+        say(f"note: {unknown[0]}", err=True)
     if fmt == "json":
         emit_json(summary.to_dict(), output)
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
     elif not matched:
-        say(_nothing_counted(store is not None, filters, summary.tutorial) + unverified_sentence(summary.unverified))
+        nothing = f"No sessions match {filters.options()}: {unknown[0]}." if unknown else None
+        say((nothing or _nothing_counted(store is not None, filters, summary.tutorial))
+            + unverified_sentence(summary.unverified))  # fmt: skip
         _say_in_progress(in_progress)
     else:
         print_tables(summary, filters.scope(), all_drills)

@@ -9,7 +9,14 @@ from typing import Any
 import click
 
 from warroom.cli.common import emit_json, file_progress, say, settings_from, store_errors
-from warroom.cli.scores._options import Filters, filter_options, filters_of, open_store, subcommand_options
+from warroom.cli.scores._options import (
+    Filters,
+    filter_options,
+    filters_of,
+    open_store,
+    subcommand_options,
+    unknown_trainees,
+)
 from warroom.core.settings import Settings
 from warroom.core.text import clean_name, plural
 
@@ -33,6 +40,9 @@ def verify_stored(settings: Settings, filters: Filters, fmt: str = "text") -> No
         resolver = default_drill_resolver(settings.drill_dirs)
         with file_progress(store.count(**filters.as_kwargs()), "verifying sessions") as done:
             results = verify_sessions(store, resolver, **filters.as_kwargs(), record=login_role is None, done=done)
+        unknown = [] if results or not filters.trainee else unknown_trainees(store, [filters.trainee])
+    for problem in unknown:  # `--trainee anne` said only "verified 0 of 0 sessions", as if anne's were all right
+        say(f"note: {problem}", err=True)
     wrong = [r for r in results if r.verdict is not Verdict.VERIFIED]
     if fmt == "json":
         emit_json([r.to_dict() for r in results])

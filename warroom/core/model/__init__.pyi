@@ -6,7 +6,7 @@
 # keep: ProbeChange, Repeat, ReportedStatus, Role, SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError,
 # keep: Usage, Variants, twin_of
 
-from ._actions import MAX_CITES, Action, ActionKind
+from ._actions import MAX_ACTIONS, MAX_CITES, MAX_LOG_CHARS, Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
 from ._answerkey import (
     AllClear,
@@ -197,7 +197,9 @@ __all__ = [
     "HumanMessage",
     "Jitter",
     "LogEvent",
+    "MAX_ACTIONS",
     "MAX_CITES",
+    "MAX_LOG_CHARS",
     "MAX_DRILL_SECONDS",
     "MAX_PROBE_SECONDS",
     "MAX_AMOUNT",

@@ -23,6 +23,14 @@ MAX_NOTE_CHARS = 2_000
 MAX_ACTION_ID_CHARS = 200
 #: Most trace events one escalation may cite.
 MAX_CITES = 1_000
+#: Most actions one session keeps, its quit included: the war room accepts no other action past
+#: ``MAX_ACTIONS - 1`` (only quitting), and the store and an import refuse a longer log (a 16 MB log, hundreds of
+#: thousands of pauses, took ``warroom scores verify`` 91 s and 910 MB). A trainee who reads a trace makes hundreds.
+MAX_ACTIONS = 10_000
+#: Longest stored action log, in characters of its JSON text: the journal that holds a session's actions is read only
+#: up to 64 MiB (``warroom.store.journal``'s ``MAX_JOURNAL_BYTES``), so no session played holds a longer log; a row a
+#: trainee role writes by SQL may (PostgreSQL keeps up to 1 GB), and is refused before it is parsed.
+MAX_LOG_CHARS = 64 * 1024 * 1024
 #: Fastest playback speed an action may set (the war room offers up to 32x).
 MAX_SPEED = 1_000.0
 

@@ -15,11 +15,12 @@ from ._citations import (
 from ._cost import NO_REPLAN_TOKENS, NO_REPLAN_USAGE, CostMeter, TraceCost, replan_usage_source, trace_cost
 from ._draft import EscalationDraft, escalation_draft
 from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
-from ._replay import EndReason, Replay, ReplayError
+from ._replay import ActionLimitReached, EndReason, Replay, ReplayError
 from ._steps import StepState
 from ._toolcalls import CallIndex, index_calls
 
 __all__ = [
+    "ActionLimitReached",
     "CallIndex",
     "CostMeter",
     "EndReason",

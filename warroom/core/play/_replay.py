@@ -38,6 +38,7 @@ from types import MappingProxyType
 from typing import Any
 
 from warroom.core.model import (
+    MAX_ACTIONS,
     TARGET_LABELS,
     Action,
     ActionKind,
@@ -75,6 +76,10 @@ class EndReason(StrEnum):
 class ReplayError(WarroomError, ValueError):
     """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
     second escalation after the incident was contained."""
+
+
+class ActionLimitReached(ReplayError):
+    """The session holds ``MAX_ACTIONS - 1`` actions: it accepts no other action but quitting (its last)."""
 
 
 def damage_by_event(drill: Drill) -> tuple[dict[str, float], float]:
@@ -395,6 +400,11 @@ class Replay:
     def _check_live(self) -> None:
         if self.ended:
             raise ReplayError("the drill has ended")
+        if len(self.actions) >= MAX_ACTIONS - 1:  # (a log has a bound: the store keeps MAX_ACTIONS, the quit too)
+            raise ActionLimitReached(
+                f"the session holds {len(self.actions):,} actions, the most one session keeps before its end "
+                f"({MAX_ACTIONS:,} with it): only quitting is recorded now"
+            )
 
     def inspect(self, event_id: str) -> Action:
         """Record that the trainee opened a released event in the inspector.

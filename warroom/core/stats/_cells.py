@@ -67,7 +67,7 @@ def drill_cells(d: DrillStats) -> list[str]:
     """A drill's line of the per-drill table, as text (to be cleaned or escaped where it is shown): drill, trials,
     replays, trainees, quit, difficulty [95%], discrimination, median ttd, median wall ttd, distractor pulls."""
     return [
-        d.drill_id + (" (all-clear)" if d.all_clear else ""), str(d.trials), str(d.replays), str(d.trainees),
+        d.drill_id + (" (noise only)" if d.all_clear else ""), str(d.trials), str(d.replays), str(d.trainees),
         str(d.abandoned), rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
         discrimination_cell(d), median_cell(d.median_time_to_detect, d.time_to_detect_trials),
         median_cell(d.median_wall_time_to_detect, d.wall_time_to_detect_trials),

@@ -49,13 +49,20 @@ class JournalWriteError(SessionError):
         self.journal = Path(journal)
 
 
-def new_session_id(now: float | None = None) -> str:
-    """A new session id: UTC time to the second plus 4 random base32 characters, e.g. ``20261129-152052-k3f9``.
+#: Random base32 characters closing a session id: 40 bits. With 4 (20 bits), a trainee's PostgreSQL role could store
+#: a row under every id another trainee's session starting in a given second could draw (a million rows), and that
+#: session was then refused by the store for good ("another session is stored under this id", a row it cannot see).
+ID_RANDOM_CHARS = 8
 
-    Ids sort by start time as text and are short enough to type (a unique prefix is enough for ``warroom review``).
+
+def new_session_id(now: float | None = None) -> str:
+    """A new session id: UTC time to the second plus :data:`ID_RANDOM_CHARS` random base32 characters, e.g.
+    ``20261129-152052-k3f9x2mq``.
+
+    Ids sort by start time as text; a unique prefix or suffix of one is enough for ``warroom review``.
     """
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if now is None else now))
-    suffix = "".join(secrets.choice(_ID_ALPHABET) for _ in range(4))
+    suffix = "".join(secrets.choice(_ID_ALPHABET) for _ in range(ID_RANDOM_CHARS))
     return f"{stamp}-{suffix}"
 
 

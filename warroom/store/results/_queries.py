@@ -265,6 +265,7 @@ def _stored(r: Any) -> StoredSession:
     action log cannot be read (not JSON, an action that does not validate)."""
     from pydantic import ValidationError
 
+    from warroom.core import model
     from warroom.core.model import Action
 
     sid = r["session_id"]
@@ -273,9 +274,15 @@ def _stored(r: Any) -> StoredSession:
         scorecard = strict_json(r["scorecard"])
         if not isinstance(scorecard, dict):
             raise ValueError("the scorecard is not a JSON object")
+        if isinstance(r["actions"], str) and len(r["actions"]) > model.MAX_LOG_CHARS:  # (parsed, it would take GBs)
+            raise ValueError(f"its action log is {len(r['actions']):,} characters of JSON, more than the "
+                             f"{model.MAX_LOG_CHARS:,} a session's journal can hold")
         raw_actions = strict_json(r["actions"])
         if not isinstance(raw_actions, list):
             raise ValueError("the action log is not a JSON list")
+        if len(raw_actions) > model.MAX_ACTIONS:  # (read before any action is: a log of SQL's making has no bound)
+            raise ValueError(f"its action log holds {len(raw_actions):,} actions, more than the "
+                             f"{model.MAX_ACTIONS:,} one session keeps")
         actions = [Action.model_validate(a) for a in raw_actions]
         return StoredSession(**_row(r), scorecard=scorecard, actions=actions)
     except ValidationError as exc:
@@ -309,6 +316,13 @@ def count(db: StoreConnection, **filters: Unpack[Filters]) -> int:
     """How many stored sessions match the :class:`Filters`."""
     where, params = _where(db, **filters)
     return int(db.conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
+
+@guarded
+def trainee_names(db: StoreConnection, limit: int = 10_000) -> list[str]:
+    """The names of the trainees with a stored session (at most ``limit``, in name order): what a ``--trainee`` that
+    matches no session may have meant to name (a trainee role reads its own name only)."""
+    sql = "SELECT DISTINCT trainee FROM sessions WHERE trainee IS NOT NULL ORDER BY trainee LIMIT ?"
+    return [str(r[0]) for r in db.conn.execute(sql, (limit,))]
 
 @guarded
 def invalid_rows(db: StoreConnection, *, limit: int = 100, **filters: Unpack[Filters]) -> list[CorruptSession]:

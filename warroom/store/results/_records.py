@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from warroom.core.model import MAX_DRILL_SECONDS, Action
+from warroom.core.model import MAX_ACTIONS, MAX_DRILL_SECONDS, Action
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import ID_PATTERN
 from warroom.store.results._checks import MAX_ACTION_SECONDS, OUTCOME_VALUES, strict_json
@@ -77,7 +77,9 @@ def _action_time(action: Action) -> Action:
     return action
 
 
-def _json_text(kind: type, what: str) -> AfterValidator:
+def _json_text(kind: type, what: str, most: int | None = None) -> AfterValidator:
+    """The check of a JSON column: text of a JSON ``kind``, of at most ``most`` items when given."""
+
     def check(value: str) -> str:
         try:
             parsed = strict_json(value)
@@ -85,6 +87,8 @@ def _json_text(kind: type, what: str) -> AfterValidator:
             raise ValueError(f"{what} is not valid JSON (or holds a number out of range)") from None
         if not isinstance(parsed, kind):
             raise ValueError(f"{what} is not a JSON {'object' if kind is dict else 'list'}")
+        if most is not None and isinstance(parsed, list) and len(parsed) > most:
+            raise ValueError(f"{what} holds {len(parsed):,} items, more than the {most:,} one session keeps")
         return value
 
     return AfterValidator(check)
@@ -151,7 +155,7 @@ COLUMNS: dict[str, tuple[Any, Any]] = {
     "played_as": (PlayedAsValue | None, None),
     "chosen": (Annotated[bool, Field(strict=True)], False),
     "scorecard": (Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")], ...),
-    "actions": (Annotated[str, Field(strict=True), _json_text(list, "the action log")], ...),
+    "actions": (Annotated[str, Field(strict=True), _json_text(list, "the action log", MAX_ACTIONS)], ...),
 }
 assert set(COLUMNS) == {*LIST_FIELDS, *FULL_FIELDS}, "a column of the sessions table has no check"
 

@@ -56,9 +56,10 @@ class ResultsStore:
     a file that is not a usable database. Use as a context manager or call :meth:`close`.
 
     Writing: :meth:`insert`, :meth:`insert_row`, :meth:`update_scorecard`, :meth:`delete`. Reading: :meth:`resolve`,
-    :meth:`get`, :meth:`query`, :meth:`query_readable`, :meth:`iter_sessions`, :meth:`count`, :meth:`invalid_rows`,
-    :meth:`best_scores`, :meth:`scorecard_history`, :meth:`facilitator_notes`. Checking: :meth:`verify` (the database
-    file). Which sessions are not verified (:mod:`warroom.store.results._verification`): :meth:`mark`,
+    :meth:`get`, :meth:`query`, :meth:`query_readable`, :meth:`iter_sessions`, :meth:`count`, :meth:`trainee_names`,
+    :meth:`invalid_rows`, :meth:`best_scores`, :meth:`scorecard_history`, :meth:`facilitator_notes`. Checking:
+    :meth:`verify` (the database file). Which sessions are not verified (:mod:`warroom.store.results._verification`):
+    :meth:`mark`,
     :meth:`checks`, :meth:`stored_order`, :meth:`any_left_out`. The facilitator's notes: :meth:`add_note`,
     :meth:`facilitator_notes`.
     """
@@ -77,6 +78,7 @@ class ResultsStore:
     query_readable = _on_db(_queries.query_readable)
     iter_sessions = _on_db(_queries.iter_sessions)
     count = _on_db(_queries.count)
+    trainee_names = _on_db(_queries.trainee_names)
     invalid_rows = _on_db(_queries.invalid_rows)
     best_scores = _on_db(_queries.best_scores)
     scorecard_history = _on_db(_queries.scorecard_history)

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from warroom.core.play import EndReason, Replay
+from warroom.core.play import ActionLimitReached, EndReason, Replay
 from warroom.tui.flow import ShowDebrief
 from warroom.tui.logic import PRACTICE, JournalUnwritable, SessionUnavailable
 from warroom.tui.render import without_server_paths
@@ -183,7 +183,8 @@ class DrillScreen(Screen[None]):
     def _act(self, method: Callable[..., _T], *args: Any) -> _T | None:
         """Apply one trainee action through the Replay (which journals it first). Returns what the Replay returned,
         or None when the action could not be saved: then it did not happen, the drill is paused for good and the
-        trainee is told (see :meth:`journal_failed`)."""
+        trainee is told (see :meth:`journal_failed`); None too, the trainee told, once the session holds the most
+        actions one session keeps (only quitting is recorded then)."""
         if self.journal_error is not None:
             self._tell_unsaved()
             return None
@@ -191,6 +192,9 @@ class DrillScreen(Screen[None]):
             return method(*args)
         except JournalUnwritable as exc:
             self.journal_failed(exc)
+            return None
+        except ActionLimitReached as exc:  # (a key held down for minutes): nothing more is recorded but the quit
+            self._tell(str(exc), severity="warning")
             return None
 
     def journal_failed(self, error: JournalUnwritable) -> None:
