@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.kit import READING_TIME, Refused, TraceError, TraceOptions, key_drill
+from warroom.importers.kit import READING_TIME, Refused, TraceError, TraceOptions, key_drill, warn
+from warroom.importers.otlp._convention import spans_convention
 from warroom.importers.otlp._document import read_spans
 from warroom.importers.spans import (
     Classifier,
@@ -36,6 +37,7 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
     out: list[Any] = []
     errors = read_trail(options.ground_truth) if options.ground_truth is not None else None
     idle: list[str] = []
+    foreign: list[tuple[str, str]] = []
     first: TraceError | None = None
     for i, (trace_id, spans) in enumerate(traces.items()):
         try:
@@ -43,8 +45,11 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
         except NothingToPlay as e:
             if not several:
                 raise
-            idle.append(trace_id)  # a trace of runtime spans beside the agents' (AutoGen's, each message its own)
             first = first or e
+            if (other := spans_convention(spans)) != prefix:  # two instrumentations' traces in one file
+                foreign.append((trace_id, other))
+                continue
+            idle.append(trace_id)  # a trace of runtime spans beside the agents' (AutoGen's, each message its own)
             continue
         drill = span_drill(parts, path, trace_id, i if several else None, prefix, convention, options)
         if (joined := len({s.trace_id for s in spans})) > 1:  # AutoGen's: a trace per message published
@@ -60,7 +65,25 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
             out.append(Refused(f"trace {trace_id}", str(e)))
     if first is not None and not out:  # no trace has work: the builder's refusal, which names the importers
         raise first
-    return idle_noted(out, idle, "span")
+    return _foreign_noted(idle_noted(out, idle, "span"), foreign, prefix)
+
+
+def _foreign_noted(out: list[Any], foreign: list[tuple[str, str]], prefix: str) -> list[Any]:
+    """``out`` with each drill's ``source`` naming the file's ``foreign`` traces, ``(trace id, convention)``: traces
+    whose spans follow another convention than this importer's (``prefix``), with nothing to play under its own
+    (a file where two instrumentations' traces were exported together); each is a warning too, naming the
+    importer that reads it, so that the summary does not say the file was imported whole."""
+    for trace_id, other in foreign:
+        warn(f"trace {trace_id} is not imported: its spans follow another convention ({other}); "
+             f"`warroom import {other} --trace-id {trace_id}` reads it")
+    if foreign:
+        names = ", ".join(f"{t} ({c})" for t, c in foreign[:5]) + (
+            f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        for drill in out:
+            if isinstance(drill, tuple):
+                drill[0]["source"] += (f" Traces of the file in another convention than `warroom import {prefix}` "
+                                       f"reads, not imported: {names}.")
+    return out
 
 
 def _keyed(drill: tuple[dict[str, Any], str], parts: dict[str, Any], errors: list[dict[str, Any]] | None,
