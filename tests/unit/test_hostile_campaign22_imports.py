@@ -130,3 +130,19 @@ def test_a_file_of_two_instrumentations_traces_says_which_trace_it_left_out_and_
             in warning.message
         source = result.output.read_text(encoding="utf-8") if result.output else ""
         assert f"({other})." in " ".join(source.split()) and "none of their spans" not in source
+
+
+def test_a_trace_in_utf32_or_in_utf16_without_a_byte_order_mark_is_named_with_its_encoding(tmp_path: Path):
+    """UTF-32's little-endian mark starts with UTF-16's: a UTF-32 file was called UTF-16 text, with an `iconv -f
+    UTF-16` that makes no JSON of it; UTF-16 without a mark was "not JSON: Expecting property name" after a warning
+    of a NUL byte at its end, and UTF-32BE "not JSON: Expecting value"."""
+    text = json.dumps([{"role": "user", "content": "Refund order 42."}])
+    for codec, named in (("utf-32", "UTF-32 text (its byte-order mark)"), ("utf-16-le", "UTF-16LE text"),
+                         ("utf-32-be", "UTF-32BE text"), ("utf-16", "UTF-16 text (its byte-order mark)")):
+        path = tmp_path / f"{codec}.json"
+        path.write_bytes(text.encode(codec))
+        [result] = import_files(chat.IMPORTER, [path], tmp_path / "out").results
+        wide = named.split()[0]
+        assert result.error == (f"{named}, not UTF-8: convert it first (`iconv -f {wide} -t UTF-8 FILE > OUT.json`) "
+                                "and import that")
+        assert result.warnings == ()
