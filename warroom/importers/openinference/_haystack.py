@@ -22,7 +22,7 @@ from warroom.importers.exports import Message
 MAX_REPR = 1_000_000
 #: A Python string literal as ``repr()`` writes it (skipped whole), or an enum member's repr,
 #: ``<ChatRole.USER: 'user'>`` (no Python expression: read as its value).
-_TOKEN = re.compile(r"""[bB]?'(?:[^'\\\n]|\\.)*'|[bB]?"(?:[^"\\\n]|\\.)*"|"""
+_TOKEN = re.compile(r"""[bB]?'[^'\\\n]*(?:\\.[^'\\\n]*)*'|[bB]?"[^"\\\n]*(?:\\.[^"\\\n]*)*"|"""
                     r"""<(?P<enum>[A-Za-z_][\w.]*): (?P<value>'[^'\\\n]*'|"[^"\\\n]*"|-?[0-9]+)>""")
 
 
