@@ -146,3 +146,17 @@ def test_a_trace_in_utf32_or_in_utf16_without_a_byte_order_mark_is_named_with_it
         assert result.error == (f"{named}, not UTF-8: convert it first (`iconv -f {wide} -t UTF-8 FILE > OUT.json`) "
                                 "and import that")
         assert result.warnings == ()
+
+
+def test_a_model_clients_instrumentor_beside_the_frameworks_makes_no_drill_of_each_call():
+    """LangChain's `create_agent` with OpenInference's LangChain and OpenAI instrumentors both on (recorded): the
+    OpenAI instrumentor's span of each model call is a trace of its own, so the import made six drills of one run,
+    five of them a single model call whose tool calls said their results were not recorded."""
+    drills = converter(openinference)(FRAMEWORKS / "langchain-openai-openinference.jsonl")
+    [(data, _)] = drills
+    alone = framework_drill("langchain-create-agent-openinference.jsonl")
+    assert sorted(c[1:] for c in _calls(data)) == sorted(c[1:] for c in _calls(alone))
+    assert [a["name"] for a in data["agents"]] == [a["name"] for a in alone["agents"]]
+    assert "Traces of the file not imported, each one model call that a model span of another trace already " \
+        "records" in data["source"]
+    assert data["source"].count(", ") >= 4  # the five traces named
