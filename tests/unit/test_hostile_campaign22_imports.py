@@ -160,3 +160,15 @@ def test_a_model_clients_instrumentor_beside_the_frameworks_makes_no_drill_of_ea
     assert "Traces of the file not imported, each one model call that a model span of another trace already " \
         "records" in data["source"]
     assert data["source"].count(", ") >= 4  # the five traces named
+
+
+def test_an_anthropic_tool_result_sent_as_an_error_is_an_error_result():
+    """The Anthropic client traced by openinference-instrumentation-anthropic (recorded): the 503 was sent back to the
+    model as a `tool_result` with `is_error: true`, which the flattened input messages drop; the drill's result was
+    `status: ok`, so the loud failure looked like a success beside the silent one."""
+    [(data, _)] = converter(openinference)(FRAMEWORKS / "anthropic-tool-loop-openinference.jsonl")
+    assert [(c[0], c[1], c[4]) for c in _calls(data)] == [
+        ("toolu_handoff_1", "transfer_to_executor", "ok"), ("toolu_lc", "list_charges", "ok"),
+        ("toolu_go", "get_order", "ok"), ("toolu_crm", "crm_lookup", "error"), ("toolu_close", "close_ticket", "ok")]
+    assert _calls(data)[3][3] == "503 Service Unavailable: crm is down for maintenance"
+    assert json.loads(_calls(data)[1][3]) == {"status": "ok", "duplicates": []}

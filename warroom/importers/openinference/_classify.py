@@ -24,7 +24,7 @@ from openinference.semconv.trace import (
 from warroom.core.files import record_json
 from warroom.importers.exports import Message, part_text, returned_value
 from warroom.importers.openinference._haystack import haystack_messages
-from warroom.importers.openinference._values import json_value, value_messages
+from warroom.importers.openinference._values import failed_results, json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
     OTHER,
@@ -175,7 +175,8 @@ def _model(span: Span, step: Step) -> None:
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
     step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls]  # Gemini's have no ids
     step.asked_arguments = {i or f"#{j}": args for j, (i, _, args) in enumerate(c for m in out or [] for c in m.calls)}
-    step.told = [(m.call_id, m.text, m.status == "error") for m in ins or [] if m.role == "tool"]
+    failed = failed_results(a.get(SpanAttributes.INPUT_VALUE))  # Anthropic's is_error, which the messages lose
+    step.told = [(m.call_id, m.text, m.status == "error" or m.call_id in failed) for m in ins or [] if m.role == "tool"]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
