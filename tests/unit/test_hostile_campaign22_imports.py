@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from trace_import_support import FIXTURES, converter, framework_drill
 
 from warroom.importers import chat, openinference, otel
@@ -172,3 +173,21 @@ def test_an_anthropic_tool_result_sent_as_an_error_is_an_error_result():
         ("toolu_go", "get_order", "ok"), ("toolu_crm", "crm_lookup", "error"), ("toolu_close", "close_ticket", "ok")]
     assert _calls(data)[3][3] == "503 Service Unavailable: crm is down for maintenance"
     assert json.loads(_calls(data)[1][3]) == {"status": "ok", "duplicates": []}
+
+
+def test_annotate_names_a_drill_in_utf16_without_its_mark_as_validate_does(tmp_path: Path):
+    """A drill saved as UTF-16 without a byte-order mark: `warroom validate` named it (with the iconv that converts
+    it); `warroom annotate` said it holds a NUL control character YAML does not allow, "if this is a binary file, it
+    is not a drill"."""
+    from warroom.core.author import AnnotateError, open_for_annotation
+    from warroom.core.load import DrillLoadError, load_drill
+
+    path = tmp_path / "d.yaml"
+    path.write_bytes((FIXTURES.parent.parent / "drills" / "tutorial.yaml").read_text(encoding="utf-8")
+                     .encode("utf-16-le"))
+    with pytest.raises(AnnotateError) as annotated:
+        open_for_annotation(path)
+    with pytest.raises(DrillLoadError) as validated:
+        load_drill(path)
+    assert annotated.value.problems == [str(p) for p in validated.value.problems]
+    assert "UTF-16LE text, not UTF-8" in annotated.value.problems[0]
