@@ -191,3 +191,19 @@ def test_annotate_names_a_drill_in_utf16_without_its_mark_as_validate_does(tmp_p
         load_drill(path)
     assert annotated.value.problems == [str(p) for p in validated.value.problems]
     assert "UTF-16LE text, not UTF-8" in annotated.value.problems[0]
+
+
+def test_two_files_whose_drill_ids_differ_only_in_case_are_not_both_written(tmp_path: Path):
+    """`Run.json` and `run.json` imported into one folder: `chat-Run.yaml` and `chat-run.yaml` were both written,
+    one file where names ignore case (macOS, Windows), so the second was refused as a file that "already exists",
+    or with --force overwrote the first, a drill lost."""
+    for name in ("Run.json", "run.json"):
+        (tmp_path / name).write_text(json.dumps([{"role": "user", "content": "Hi."},
+                                                 {"role": "assistant", "content": "Hello."}]), encoding="utf-8")
+    report = import_files(chat.IMPORTER, [tmp_path / "Run.json", tmp_path / "run.json"], tmp_path / "out")
+    first, second = report.results
+    assert first.ok and first.drill_id == "chat-Run"
+    assert second.error == (f"drill id 'chat-run' differs only in case from 'chat-Run', imported from "
+                            f"{tmp_path / 'Run.json'} in this run (file names that differ only in case are one file on "
+                            "macOS and Windows): rename one of them, or import it into another --out folder")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["chat-Run.yaml"]
