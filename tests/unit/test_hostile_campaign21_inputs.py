@@ -11,7 +11,6 @@ from trace_import_support import FIXTURES, assert_refused, converter, framework_
 from warroom.core.author import run_checks
 from warroom.importers import chat, openai_agents, openinference
 from warroom.importers.kit import import_files, recognise
-from warroom.importers.spans._build import NO_TOOL_SPAN
 from warroom.importers.spans._step import unwrap_result
 
 THIRD = FIXTURES / "thirdparty"
@@ -135,19 +134,6 @@ def _result_of(text: str, call: str) -> str:
     lines = text.splitlines()
     at = lines.index(f"  call: {call}")
     return next(line.split(": ")[1] for line in reversed(lines[:at]) if line.startswith("- id: "))
-
-
-def test_haystacks_instrumentor_tracing_no_tool_gives_calls_whose_results_say_they_are_not_recorded():
-    """Haystack's Agent traced by openinference-instrumentation-haystack: no TOOL span, and its tool messages are
-    recorded without their content: the calls are the model's, each result says it is not recorded (it was a
-    drill with no tool call)."""
-    data = framework_drill("haystack-openinference.jsonl")
-    assert [(tool, args, out) for _, tool, args, out, _ in _calls(data)] == [
-        ("transfer_to_executor", {"ticket": "4417"}, NO_TOOL_SPAN),
-        ("list_charges", {"order_id": "4417"}, NO_TOOL_SPAN),
-        ("get_order", {"order_id": "4417"}, NO_TOOL_SPAN), ("crm_lookup", {"order_id": "4417"}, NO_TOOL_SPAN),
-        ("close_ticket", {"ticket": "4417", "resolution": "no duplicate charge"}, NO_TOOL_SPAN)]
-    assert "5 result(s) no model call was sent are not recorded, and say so" in data["source"]
 
 
 @pytest.mark.parametrize(("module", "name"), [(openai_agents, "openai-agents-sdk-mcp.jsonl"),

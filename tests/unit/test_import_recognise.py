@@ -37,7 +37,8 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
               "openai-tool-loop-openinference.jsonl": "openinference", "openai-tool-loop-genai.jsonl": "otel",
               "langchain-create-agent-openinference.jsonl": "openinference",
               "langsmith-create-agent-batch.jsonl": "langsmith", "dspy-openinference.jsonl": "openinference",
-              "ag2-otel.jsonl": "otel"}
+              "ag2-otel.jsonl": "otel", "langchain-openai-openinference.jsonl": "openinference",
+              "anthropic-tool-loop-openinference.jsonl": "openinference"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

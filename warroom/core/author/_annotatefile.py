@@ -123,13 +123,16 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
     it) when it cannot."""
     import hashlib
 
-    from warroom.core.files import SpecialFile, TooLarge, read_limited
+    from warroom.core.files import SpecialFile, TooLarge, read_limited, wide_encoding_message, wide_encoding_of
     from warroom.core.load import limits, load_drill, load_yaml_text
     from warroom.core.text import clean_name
 
     shown = clean_name(os.fspath(path))  # on its line: a file name holding a newline forges no problem line
     try:  # opened without waiting and checked open: a FIFO is refused, never waited on
         raw = read_limited(path, limits.MAX_FILE_BYTES)
+        wide = wide_encoding_of(raw)  # UTF-16 without its mark decodes as UTF-8 text full of NULs
+        if wide is not None:
+            raise AnnotateError([f"{shown}:1:1: {wide_encoding_message(wide)}"])
         text = raw.decode("utf-8-sig")
         return text, load_yaml_text(text, os.fspath(path)), hashlib.sha256(raw).hexdigest()
     except SpecialFile as exc:

@@ -200,6 +200,8 @@ def _tool_call(c: Any, where: str) -> ToolCall:
     raw = fn.get("arguments", {})
     if isinstance(raw, dict):
         args = raw
+    elif raw is None or (isinstance(raw, str) and not raw.strip()):  # a call without arguments, as OpenAI sends it
+        args = {}
     else:
         try:
             parsed = parse_json(raw, TraceError, "tool arguments") if isinstance(raw, str) and raw.strip() else None

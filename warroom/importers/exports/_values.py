@@ -118,7 +118,7 @@ def tool_arguments(value: Any) -> dict[str, Any]:
         return parsed
     if isinstance(value, dict):
         return value
-    return {} if value is None or value == "" else {"input": value}
+    return {} if value is None or (isinstance(value, str) and not value.strip()) else {"input": value}
 
 
 #: Longest text read as a Python literal (``ast.literal_eval`` of more is slow).

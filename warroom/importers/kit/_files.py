@@ -131,10 +131,16 @@ class _Run:
             if redactor is not None:
                 data, header = redactor.data(data), redactor.text(header)
             drill_id = data["id"]
-            if drill_id in self.written or any(drill_id == d for d, _, _ in out):
-                first = clean_name(self.written.get(drill_id, f))
-                raise error(f"drill id {drill_id!r} was already imported from {first} in this run (the two files' "
-                            "names make the same id): rename one of them, or import it into another --out folder")
+            # ids that differ only in case (Run.json, run.json) name one file where names ignore case (macOS,
+            # Windows): the second would overwrite the first, or be refused as a file that already exists
+            same = next((d for d in [*self.written, *(d for d, _, _ in out)] if d.casefold() == drill_id.casefold()),
+                        None)
+            if same is not None:
+                first = clean_name(self.written.get(same, f))
+                what = (f"was already imported from {first} in this run (the two files' names make the same id)"
+                        if same == drill_id else f"differs only in case from {same!r}, imported from {first} in this "
+                        "run (file names that differ only in case are one file on macOS and Windows)")
+                raise error(f"drill id {drill_id!r} {what}: rename one of them, or import it into another --out folder")
             target = drill_target(self.out_dir, drill_id, self.force, error)
             try:
                 text = self.importer.finish(data, header)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.core.files import DuplicateKey, compression_of, record_json
+from warroom.core.files import DuplicateKey, compression_of, record_json, wide_encoding_of
 from warroom.core.text import SURROGATE_ESCAPE, plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
@@ -95,6 +95,11 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
 
 
 def _decode(raw: bytes, error: type[ValueError]) -> str:
+    wide = wide_encoding_of(raw)  # UTF-16 or UTF-32, with its byte-order mark or without
+    if wide is not None:
+        marked = " (its byte-order mark)" if wide in ("UTF-16", "UTF-32") else ""
+        raise error(f"{wide} text{marked}, not UTF-8: convert it first (`iconv -f {wide} -t UTF-8 FILE > OUT.json`) "
+                    "and import that")
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
         text = raw[bom:].decode("utf-8")
@@ -111,9 +116,6 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
                         "`gunzip` refuses it, but `gzip -dc FILE > OUT.jsonl` writes the text it holds (a last line "
                         "cut off is then skipped with a warning): import that") from None
         _refuse_compressed(raw, error)
-        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order marks (PowerShell's `>` writes it)
-            raise error("UTF-16 text (its byte-order mark), not UTF-8: convert it first (`iconv -f UTF-16 -t UTF-8 "
-                        "FILE > OUT.json`) and import that") from None
         offset = bom + e.start
         line = raw.count(b"\n", 0, offset) + 1
         column = len(raw[raw.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1

@@ -23,7 +23,8 @@ from openinference.semconv.trace import (
 
 from warroom.core.files import record_json
 from warroom.importers.exports import Message, part_text, returned_value
-from warroom.importers.openinference._values import json_value, value_messages
+from warroom.importers.openinference._haystack import haystack_messages
+from warroom.importers.openinference._values import failed_results, json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
     OTHER,
@@ -134,8 +135,13 @@ _NOT_OUTPUT_ROLES = ("user", "system", "developer", "tool", "function")
 def _span_messages(attrs: dict[str, Any], prefix: str, raw: str, mime: str) -> list[Message] | None:
     """The span's messages under ``prefix``; when it records none, those of its raw JSON value ``raw``
     (``output.value`` / ``input.value``, with its mime type attribute ``mime``: :func:`.values.value_messages`);
-    None when it has neither (the caller then keeps the raw value as text)."""
+    None when it has neither (the caller then keeps the raw value as text). Haystack's raw value (its
+    ``ChatMessage`` reprs: :func:`._haystack.haystack_messages`) is read before the flattened messages, which lose
+    its tool calls' ids and its tool messages' results, when it holds as many messages."""
     messages = [_message(m) for m in _flat_messages(attrs, prefix).values()]
+    haystack = haystack_messages(attrs.get(raw))
+    if haystack is not None and (not messages or len(haystack) == len(messages)):
+        return haystack
     return messages or value_messages(attrs.get(raw), attrs.get(mime))
 
 
@@ -169,18 +175,41 @@ def _model(span: Span, step: Step) -> None:
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
     step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in m.calls]  # Gemini's have no ids
     step.asked_arguments = {i or f"#{j}": args for j, (i, _, args) in enumerate(c for m in out or [] for c in m.calls)}
-    step.told = [(m.call_id, m.text, m.status == "error") for m in ins or [] if m.role == "tool"]
+    failed = failed_results(a.get(SpanAttributes.INPUT_VALUE))  # Anthropic's is_error, which the messages lose
+    step.told = [(m.call_id, m.text, m.status == "error" or m.call_id in failed) for m in ins or [] if m.role == "tool"]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
 
-def _chain_input(a: dict[str, Any]) -> str:
-    """A CHAIN span's input as a possible goal: ``input.value`` when it is text; empty when it is JSON (a framework's
-    state, such as LangGraph's ``{"messages": [...]}``: the user's words then come from the LLM spans' messages)."""
+def _chain_input(span: Span) -> str:
+    """A CHAIN span's input as a possible goal: ``input.value`` when it is text; a DSPy module's arguments
+    (:func:`_dspy_arguments`); empty when it is other JSON (a framework's state, such as LangGraph's ``{"messages":
+    [...]}``: the user's words then come from the LLM spans' messages)."""
+    a = span.attributes
     value = as_text(a.get(SpanAttributes.INPUT_VALUE))
     if a.get(SpanAttributes.INPUT_MIME_TYPE) == "application/json" or value.lstrip()[:1] in ("{", "["):
-        return ""
+        return _dspy_arguments(span)
     return value
+
+
+#: The methods of a DSPy module that OpenInference's DSPy instrumentor names its CHAIN spans by (``ReAct.forward``).
+_MODULE_CALLS = (".forward", ".aforward")
+
+
+def _dspy_arguments(span: Span) -> str:
+    """The text arguments a DSPy module was called with (its CHAIN span ``NAME.forward``, the input its bound
+    arguments as JSON: ``{"request": ...}``, or ReAct's ``{"input_args": {"request": ...}}``), the user's words
+    in its signature's input fields: the one text as it is, several each as ``field: text`` on a line of its own;
+    empty for any other span (the LLM spans' messages wrap them in the adapter's ``[[ ## request ## ]]`` prompt)."""
+    if not span.name.endswith(_MODULE_CALLS):
+        return ""
+    bound = json_value(span.attributes.get(SpanAttributes.INPUT_VALUE), "application/json")
+    if isinstance(bound, dict) and len(bound) == 1 and isinstance(next(iter(bound.values())), dict):
+        bound = next(iter(bound.values()))  # **input_args
+    texts = {k: v for k, v in bound.items() if isinstance(v, str) and v.strip()} if isinstance(bound, dict) else {}
+    if len(texts) == 1:
+        return next(iter(texts.values()))
+    return "\n".join(f"{k}: {v}" for k, v in texts.items())
 
 
 #: LlamaIndex's FunctionCallingLLM method that formats a request without calling the model: its LLM spans are not
@@ -365,9 +394,9 @@ def classify(span: Span) -> Step:
     elif kind == _KINDS.CHAIN.value and (agent := _langchain_agent(span)) is not None:
         mark_agent(step, span, agent, _agent_input(a))
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):
-        mark_agent(step, span, span.name, _chain_input(a))
+        mark_agent(step, span, span.name, _chain_input(span))
         step.graph_node = True
     else:
         step.kind = OTHER
-        step.inputs = _chain_input(a) if kind == _KINDS.CHAIN.value else ""
+        step.inputs = _chain_input(span) if kind == _KINDS.CHAIN.value else ""
     return step

@@ -112,3 +112,25 @@ def _response_items(items: list[Any]) -> list[Message] | None:
             or (item.get("type") in (None, "message") and _message(item) is not None)]
     out = [m for m in map(_message, responses_messages(read, "output")) if m is not None]
     return out or None
+
+
+def failed_results(value: Any) -> set[str]:
+    """The ids of the tool calls whose results a raw request (``input.value``, JSON) sends as failed: Anthropic's
+    ``tool_result`` blocks with ``is_error: true`` (``tool_use_id``) and Bedrock's ``toolResult`` blocks with
+    ``status: "error"`` (``toolUseId``), which the flattened ``llm.input_messages`` do not keep (OpenInference's
+    Anthropic instrumentor writes the result's text alone)."""
+    doc = json_value(value, "application/json") if isinstance(value, str) and "error" in value else None
+    listed = doc.get("messages") if isinstance(doc, dict) else None
+    failed: set[str] = set()
+    for m in listed if isinstance(listed, list) else []:
+        content = m.get("content") if isinstance(m, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if not isinstance(block, dict):
+                continue
+            bedrock = block.get("toolResult") if isinstance(block.get("toolResult"), dict) else None
+            if block.get("type") == "tool_result" and block.get("is_error") is True \
+                    and isinstance(block.get("tool_use_id"), str):
+                failed.add(block["tool_use_id"])
+            elif bedrock is not None and bedrock.get("status") == "error" and isinstance(bedrock.get("toolUseId"), str):
+                failed.add(bedrock["toolUseId"])
+    return failed

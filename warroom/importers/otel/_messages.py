@@ -36,10 +36,11 @@ def messages_text(value: Any, role: str | None = None) -> str:
 
 
 def _message_parts(m: dict[str, Any]) -> list[Any]:
-    """A GenAI message's ``parts``, then the tool calls of a message in OpenAI's chat-completions shape (``tool_calls``
-    of ``{"id", "function": {"name", "arguments"}}``, as AG2's telemetry records the model's output) as ``tool_call``
-    parts."""
-    listed = m.get("parts")
+    """A GenAI message's ``parts`` (or its ``content`` when that is the list of parts, as some instrumentations write
+    the newer conventions' messages: ``{"role", "content": [{"type": "text", "content": ...}]}``), then the tool
+    calls of a message in OpenAI's chat-completions shape (``tool_calls`` of ``{"id", "function": {"name",
+    "arguments"}}``, as AG2's telemetry records the model's output) as ``tool_call`` parts."""
+    listed = m.get("parts") if isinstance(m.get("parts"), list) else m.get("content")
     parts: list[Any] = list(listed) if isinstance(listed, list) else []
     calls = m.get("tool_calls")
     for c in calls if isinstance(calls, list) else []:

@@ -93,6 +93,12 @@ def _convention(values: Sequence[Any]) -> str | None:
     spans = _spans(values)
     if spans is None:
         return "openinference" if _names_openinference(values) else "otel"
+    return spans_convention(spans)
+
+
+def spans_convention(spans: Sequence[Span]) -> str:
+    """The convention of ``spans`` (a file's, or one trace's): ``langfuse``, ``openinference`` or ``otel``, by how
+    many spans carry each one's attributes (see the module's docstring)."""
     named = sum(1 for s in spans if OPENINFERENCE_KIND in s.attributes)
     genai = sum(1 for s in spans if any(k.startswith(GENAI_PREFIXES) for k in s.attributes))
     langfuse = sum(1 for s in spans if LANGFUSE_TYPE in s.attributes)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.kit import READING_TIME, Refused, TraceError, TraceOptions, key_drill
+from warroom.importers.kit import READING_TIME, Refused, TraceError, TraceOptions, key_drill, warn
+from warroom.importers.otlp._convention import spans_convention
 from warroom.importers.otlp._document import read_spans
+from warroom.importers.otlp._echoes import echo_traces
 from warroom.importers.spans import (
     Classifier,
     NothingToPlay,
@@ -33,18 +35,25 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
     path = Path(path)
     traces = pick_trace(join_linked_runs(group_traces(read_spans(path))), options.trace_id)
     several = len(traces) > 1
+    echoes = echo_traces(traces, classify)  # a model client's instrumentor beside the framework's, apart
     out: list[Any] = []
     errors = read_trail(options.ground_truth) if options.ground_truth is not None else None
     idle: list[str] = []
+    foreign: list[tuple[str, str]] = []
     first: TraceError | None = None
     for i, (trace_id, spans) in enumerate(traces.items()):
+        if trace_id in echoes:
+            continue
         try:
             parts = trace_to_drill(spans, classify, options=options, calls_from_models=True)
         except NothingToPlay as e:
             if not several:
                 raise
-            idle.append(trace_id)  # a trace of runtime spans beside the agents' (AutoGen's, each message its own)
             first = first or e
+            if (other := spans_convention(spans)) != prefix:  # two instrumentations' traces in one file
+                foreign.append((trace_id, other))
+                continue
+            idle.append(trace_id)  # a trace of runtime spans beside the agents' (AutoGen's, each message its own)
             continue
         drill = span_drill(parts, path, trace_id, i if several else None, prefix, convention, options)
         if (joined := len({s.trace_id for s in spans})) > 1:  # AutoGen's: a trace per message published
@@ -60,7 +69,38 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
             out.append(Refused(f"trace {trace_id}", str(e)))
     if first is not None and not out:  # no trace has work: the builder's refusal, which names the importers
         raise first
-    return idle_noted(out, idle, "span")
+    return _echoes_noted(_foreign_noted(idle_noted(out, idle, "span"), foreign, prefix), echoes)
+
+
+def _echoes_noted(out: list[Any], echoes: dict[str, str]) -> list[Any]:
+    """``out`` with each drill's ``source`` naming the file's traces that only repeat model calls of another
+    (:func:`~warroom.importers.otlp._echoes.echo_traces`), of which no drill was made."""
+    if echoes:
+        names = ", ".join(list(echoes)[:5]) + (f" and {len(echoes) - 5} more" if len(echoes) > 5 else "")
+        for drill in out:
+            if isinstance(drill, tuple):
+                drill[0]["source"] += (f" Traces of the file not imported, each one model call that a model span of "
+                                       f"another trace already records (a model client's instrumentor beside the "
+                                       f"framework's, its spans not joined to the framework's trace): {names}.")
+    return out
+
+
+def _foreign_noted(out: list[Any], foreign: list[tuple[str, str]], prefix: str) -> list[Any]:
+    """``out`` with each drill's ``source`` naming the file's ``foreign`` traces, ``(trace id, convention)``: traces
+    whose spans follow another convention than this importer's (``prefix``), with nothing to play under its own
+    (a file where two instrumentations' traces were exported together); each is a warning too, naming the
+    importer that reads it, so that the summary does not say the file was imported whole."""
+    for trace_id, other in foreign:
+        warn(f"trace {trace_id} is not imported: its spans follow another convention ({other}); "
+             f"`warroom import {other} --trace-id {trace_id}` reads it")
+    if foreign:
+        names = ", ".join(f"{t} ({c})" for t, c in foreign[:5]) + (
+            f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        for drill in out:
+            if isinstance(drill, tuple):
+                drill[0]["source"] += (f" Traces of the file in another convention than `warroom import {prefix}` "
+                                       f"reads, not imported: {names}.")
+    return out
 
 
 def _keyed(drill: tuple[dict[str, Any], str], parts: dict[str, Any], errors: list[dict[str, Any]] | None,

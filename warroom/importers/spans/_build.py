@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -505,6 +506,7 @@ def _calls_without_spans(tr: _Trace) -> list[Step]:
     if any(s.kind == TOOL for s in tr.steps):
         return []
     models = [s for s in tr.steps if s.kind == MODEL]
+    asked = Counter(call_id for m in models for call_id, _ in m.tool_calls_asked)
     made: list[Step] = []
     for n, model in enumerate(models):
         agent = tr.agent_of(model)
@@ -515,6 +517,8 @@ def _calls_without_spans(tr: _Trace) -> list[Step]:
             told = next((t for t in fresh if call_id and t[0] == call_id), None)
             if told is not None:
                 fresh.remove(told)
+            elif (later := _later_result(models[n + 1:], call_id, asked)) is not None:
+                told, end = later[0], max(model.span.end_ns, later[1])
             span = Span(model.span.trace_id, f"{model.span.span_id}#{j}", model.span.parent_id, tool or "tool",
                         model.span.end_ns, end if told else model.span.end_ns, {}, service=model.span.service,
                         error=bool(told and told[2]))
@@ -525,6 +529,16 @@ def _calls_without_spans(tr: _Trace) -> list[Step]:
             made.append(step)
     tr.steps.extend(made)
     return made
+
+
+def _later_result(later: list[Step], call_id: str, asked: Counter[str]) -> tuple[tuple[str, str, bool], int] | None:
+    """The result of the call ``call_id`` in the input of the first of the ``later`` model calls that holds it, with
+    that call's start: the agent that asked for it is not always the next to call its model (agents the trace does
+    not name apart, as Haystack's agents as tools: the asking agent's next call comes after the other's). None when
+    none holds it, or when the id is not one call's alone (``asked`` counts each id asked for)."""
+    if not call_id or asked[call_id] != 1:
+        return None
+    return next(((t, m.span.start_ns) for m in later for t in m.told if t[0] == call_id), None)
 
 
 def _new_results(sent: list[tuple[str, str, bool]], then: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:

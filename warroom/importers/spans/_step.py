@@ -110,7 +110,7 @@ def as_arguments(value: Any) -> dict[str, Any]:
             parsed = None
         if isinstance(parsed, dict):
             return parsed
-    return {} if value is None or value == "" else {"arguments": value}
+    return {} if value is None or (isinstance(value, str) and not value.strip()) else {"arguments": value}
 
 
 def as_tokens(value: Any) -> int | None:
