@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from warroom.core.settings import trace_key
-from warroom.core.text import clean_line
+from warroom.core.text import clean_line, visible_name
 from warroom.tui.flow import ShowBriefing
 from warroom.tui.logic import (
     ASSESSMENT,
@@ -159,7 +159,7 @@ class PickerScreen(Screen[None]):
         out = Text()
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
-        out.append(clean_line(self.services.trainee), style="bold")
+        out.append(visible_name(self.services.trainee), style="bold")
         active = self.services.drill_set
         if active is not None:
             out.append("\n drill set ")

@@ -18,7 +18,7 @@ from warroom.core.model import (
     target_label,
 )
 from warroom.core.scoring import MAX_TOTAL
-from warroom.core.text import clean, clock, damage, damage_amount
+from warroom.core.text import clean, clock, damage, damage_amount, visible_name
 from warroom.store.review import ReviewData
 from warroom.tui.logic import mode_line
 from warroom.tui.render import literal_line, prose, shown_line, summarize, without_vs16
@@ -69,7 +69,7 @@ def headline(data: ReviewData) -> Text:
     out.append(f", variant seed {seed})\n" if seed is not None else ")\n")
     # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
     out.append("trainee ")
-    out.append(shown_line(s.trainee), style="bold")
+    out.append(visible_name(s.trainee), style="bold")
     out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
     label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
     out.append(shown_line(label), style="bold " + outcome_colour(s.outcome))

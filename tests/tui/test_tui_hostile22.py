@@ -1,0 +1,49 @@
+"""Campaign 22 on the terminal UI (issue 30): bidirectional marks in drill text, invisible characters in a stored
+trainee name; what it found and what now holds."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from store_support import copy_drill
+
+from warroom.tui.logic import Services
+from warroom.tui.screens import BriefingScreen
+
+from .conftest import make_app, screen_text, until
+from .test_review import play
+
+
+async def test_a_right_to_left_mark_in_a_drill_title_is_shown_escaped_on_the_briefing(tmp_path: Path) -> None:
+    """A U+200F RIGHT-TO-LEFT MARK in a drill's title reached the terminal raw (U+202E was escaped): on a bidi-aware
+    terminal it reorders the line's neutral characters, and it shows nothing. It is shown ``\\u200f``, like the
+    other bidirectional controls."""
+    path = copy_drill(tmp_path / "drills")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('title: "Duplicate-charge', 'title: "INC-4471 \u200f- Duplicate-charge'),
+                    encoding="utf-8")  # fmt: skip
+    app = make_app(Services(trainee="tester", data_dir=tmp_path / "data"), drill_path=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(pilot.app.screen, BriefingScreen), "the briefing")
+        shown = screen_text(pilot.app)
+    assert "INC-4471 \\u200f- Duplicate-charge" in shown, shown
+    assert "\u200f" not in shown
+
+
+def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_in_the_review(tmp_path: Path) -> None:
+    """A trainee name holding a zero-width space, written into the store by SQL (no check runs there), was shown in
+    the review's heading as the name without it: ``ann\\u200b`` read as ``ann``. It is shown escaped."""
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+    from warroom.tui.screens._reviewpanels import headline
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = play(data, drill_path, trainee="ann")
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET trainee = ? WHERE session_id = ?", ("ann\u200b", sid))
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid), (drill_path.parent,), store)
+    shown = headline(review).plain
+    assert "trainee ann\\u200b  ·" in shown, shown
