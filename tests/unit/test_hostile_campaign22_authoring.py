@@ -177,3 +177,31 @@ def test_a_name_is_shown_with_its_invisible_characters_escaped(name: str, shown:
     from warroom.core.text import visible_name
 
     assert visible_name(name) == shown
+
+
+def test_an_id_with_a_zero_width_space_is_shown_by_warroom_new(tmp_path: Path) -> None:
+    """`warroom new` refused an id holding a zero-width space with "Invalid value for ID 'a​'", the character shown
+    as nothing: the author saw a valid id refused. It is shown escaped."""
+    result = CliRunner().invoke(main, ["new", "a\u200b", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "Invalid value for ID 'a\\u200b': use letters, digits" in result.output, result.output
+    assert "\u200b" not in result.output
+
+
+def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_by_warroom_scores(tmp_path: Path) -> None:
+    """A trainee name holding a zero-width space (written by SQL) was printed by `warroom scores` as the name without
+    it, beside the real one; and `--trainee` given one said "No sessions match --trainee 'ann​'". Both show it
+    escaped."""
+    from store_support import add_session
+    from scores_support import run
+
+    from warroom.store.results import ResultsStore
+
+    data = tmp_path / "data"
+    with ResultsStore(data) as store:
+        add_session(store, "s-one", trainee="ann", total=80)
+        add_session(store, "s-two", trainee="ann\u200b", total=90)
+    listed = run(data, "--format", "table").output
+    assert "ann\\u200b" in listed and "\u200b" not in listed, listed
+    missing = run(data, "--trainee", "bob\u200b").output
+    assert "No sessions match --trainee 'bob\\u200b': 2 sessions are stored" in missing, missing

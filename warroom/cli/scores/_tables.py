@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from warroom.core.text import clean, damage, damage_amount, seconds
+from warroom.core.text import clean, damage, damage_amount, seconds, visible_name
 
 #: A damage unit longer than this is written once per drill under the table, not in every row.
 SHORT_UNIT = 16
@@ -61,7 +61,7 @@ def _cells(r: Any, inline_units: bool, left_out: Mapping[str, str] | None = None
 
     return {
         "session": clean(r.session_id),
-        "trainee": clean(r.trainee),
+        "trainee": visible_name(r.trainee),  # a zero-width space in a name written by SQL: shown
         "drill": clean(r.drill_id),
         "when": fmt_when(r.started_at),
         "outcome": outcome_label(r.outcome, r.all_clear) + (" (recovered)" if r.recovered else ""),
