@@ -8,10 +8,13 @@ from pathlib import Path
 
 from store_support import copy_drill
 
+from textual.events import Paste
+from textual.widgets import DataTable, Input
+
 from warroom.tui.logic import Services
 from warroom.tui.screens import BriefingScreen
 
-from .conftest import make_app, screen_text, until
+from .conftest import make_app, picker_ready, screen_text, type_text, until
 from .test_review import play
 
 
@@ -47,3 +50,23 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_in_the_review(tmp_
         review = load_review(store.get(sid), (drill_path.parent,), store)
     shown = headline(review).plain
     assert "trainee ann\\u200b  ·" in shown, shown
+
+
+async def test_the_pickers_filter_of_invisible_characters_or_spaces_is_shown_as_it_is(services) -> None:
+    """A filter of a zero-width space matched no drill under the title "0 of 44 · filter “”" and the note "No drill
+    matches “”": the trainee could not see what they had typed. It is shown escaped. A filter of spaces alone (which
+    filters nothing) was titled "44 of 44 · filter “”"; no filter is named now."""
+    async with make_app(services, drill_path=None).run_test(size=(100, 30)) as pilot:
+        picker = await picker_ready(pilot)
+        everything = picker.query_one("#picker-table", DataTable).row_count
+        await pilot.press("slash")
+        await type_text(pilot, "   ")
+        await pilot.pause()
+        assert picker.query_one("#picker-table", DataTable).row_count == everything
+        assert "filter" not in str(picker.query_one("#picker-table", DataTable).border_title)
+        box = picker.query_one("#picker-filter", Input)
+        box.post_message(Paste("\u200b"))  # pasted (a key of it is not typed: Textual types printable keys only)
+        await until(pilot, lambda: "\u200b" in box.value, "the paste in the filter")
+        shown = screen_text(pilot.app)
+        assert f"Drills · 0 of {everything} · filter “\\u200b”" in shown, shown
+        assert "No drill matches “\\u200b” (title, domain or tag)" in shown, shown

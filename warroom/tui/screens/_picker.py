@@ -331,9 +331,8 @@ class PickerScreen(Screen[None]):
         if not self.entries:
             done = self.services.drill_set is not None and not self._catalog
             empty = "This drill set is complete." if done else "No drills found."
-            if self._catalog and self.filter_text:
-                empty = f"No drill matches “{clean_line(self.filter_text)}” (title, domain or tag): escape clears " \
-                        "the filter."
+            if self._catalog and self.filter_text.split():
+                empty = f"No drill matches “{self._shown_filter()}” (title, domain or tag): escape clears the filter."
             self.query_one("#picker-detail-body", Static).update(Text(empty))
         # Back from a drill, or after filtering: the cursor stays on its drill (matched by file).
         last = under_cursor.path if under_cursor is not None else self.last_drill
@@ -352,12 +351,17 @@ class PickerScreen(Screen[None]):
         """The table's title: how many drills are shown when a filter is on, the filter, the order when not by
         domain."""
         parts = ["Drills"]
-        if self.filter_text:
-            parts.append(f"{shown} of {len(self._catalog)} · filter “{clean_line(self.filter_text)}”")
+        if self.filter_text.split():  # (spaces alone filter nothing: no "filter “”" over every drill)
+            parts.append(f"{shown} of {len(self._catalog)} · filter “{self._shown_filter()}”")
         if self.sort != "domain":
             parts.append(SORTS[self.sort])
         # Content, not a str (a border's str is read as markup: a filter "[/x]" was a MarkupError that ended the app)
         self.query_one("#picker-table", DataTable).border_title = Content(" · ".join(parts))
+
+    def _shown_filter(self) -> str:
+        """The filter's words as the picker shows them: on one line, control and invisible characters escaped (a
+        filter of a zero-width space matched nothing and read “”)."""
+        return visible_name(" ".join(self.filter_text.split()))
 
     def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
         """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill
