@@ -7,14 +7,14 @@ import sqlite3
 from pathlib import Path
 
 from store_support import copy_drill
-
 from textual.events import Paste
 from textual.widgets import DataTable, Input
 
 from warroom.tui.logic import Services
 from warroom.tui.screens import BriefingScreen
+from warroom.tui.widgets import Inspector
 
-from .conftest import make_app, picker_ready, screen_text, type_text, until
+from .conftest import make_app, picker_ready, record_notifications, screen_text, type_text, until, war_room
 from .test_review import play
 
 
@@ -70,3 +70,18 @@ async def test_the_pickers_filter_of_invisible_characters_or_spaces_is_shown_as_
         shown = screen_text(pilot.app)
         assert f"Drills · 0 of {everything} · filter “\\u200b”" in shown, shown
         assert "No drill matches “\\u200b” (title, domain or tag)" in shown, shown
+
+
+async def test_an_inspector_search_for_an_invisible_character_is_shown_escaped(services) -> None:
+    """The inspector's search (``/``) for a pasted zero-width space was shown ``/: none`` in the inspector's border,
+    and ``n`` said "No “” here.": the text searched for could not be seen. Both show it escaped."""
+    app = make_app(services)
+    notes = record_notifications(app)
+    async with war_room(app, seconds=12) as (pilot, room):
+        inspector = room.query_one(Inspector)
+        inspector.search("\u200b")
+        await pilot.pause()
+        assert inspector.search_status() == "/\\u200b: none"
+        await pilot.press("n")
+        await pilot.pause()
+    assert "No “\\u200b” here." in notes, notes

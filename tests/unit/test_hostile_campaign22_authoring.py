@@ -113,11 +113,15 @@ def test_a_distractor_whose_json_text_says_another_thing_still_validates(tmp_pat
     assert code == 0, output
 
 
+#: What --drills adds to "NAME is a file, not a folder: --drills names a folder" (``{dir}``: the folder holding it).
+DRILLS_TOLD = " of drill files: give the folder that holds it (--drills {dir})"
+
+
 @pytest.mark.parametrize(
     ("args", "option", "told"),
     [
-        (["--drills", "{file}", "scores"], "--drills", " of drill files: give the folder that holds it (--drills {dir})"),
-        (["store", "sync", "--drills", "{file}"], "--drills", " of drill files: give the folder that holds it (--drills {dir})"),
+        (["--drills", "{file}", "scores"], "--drills", DRILLS_TOLD),
+        (["store", "sync", "--drills", "{file}"], "--drills", DRILLS_TOLD),
         (["--data-dir", "{file}", "scores"], "--data-dir", ""),
         (["new", "x", "--out", "{file}"], "--out", ""),
     ],
@@ -192,8 +196,8 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_by_warroom_scores(
     """A trainee name holding a zero-width space (written by SQL) was printed by `warroom scores` as the name without
     it, beside the real one; and `--trainee` given one said "No sessions match --trainee 'ann​'". Both show it
     escaped."""
-    from store_support import add_session
     from scores_support import run
+    from store_support import add_session
 
     from warroom.store.results import ResultsStore
 
