@@ -209,3 +209,17 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_by_warroom_scores(
     assert "ann\\u200b" in listed and "\u200b" not in listed, listed
     missing = run(data, "--trainee", "bob\u200b").output
     assert "No sessions match --trainee 'bob\\u200b': 2 sessions are stored" in missing, missing
+
+
+@pytest.mark.parametrize(
+    ("events", "told"), [(["e03"], "write `e03` as the item"), ([], "write the event's id as the item")]
+)
+def test_a_comparison_of_one_event_is_told_to_name_the_event_alone(tmp_path: Path, events: list, told: str) -> None:
+    """`evidence: [{all_of: [e03]}]` was "needs at least 2 items", leaving the author to guess that one event is
+    written as its id alone. The message says so, with the id."""
+    data = _basic()
+    data["answer_key"]["evidence"] = [{"all_of": events}]
+    code, output, _ = _validate(tmp_path, data)
+    assert code == 1
+    assert ("`all_of` of evidence item #1 needs at least 2 items: a comparison is of two or more events; one event is "
+            f"evidence on its own ({told})") in output, output
