@@ -37,7 +37,14 @@ from warroom.tui.logic import (
     new_trainee,
     sort_entries,
 )
-from warroom.tui.screens._pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
+from warroom.tui.screens._pickerview import (
+    GROUP_WIDTH,
+    entry_cells,
+    group_label,
+    preview_text,
+    shown_filter,
+    table_title,
+)
 from warroom.tui.widgets import HelpScreen, KeyFooter, TextInput
 
 #: Fixed and flexible column widths of the picker's table.
@@ -332,7 +339,8 @@ class PickerScreen(Screen[None]):
             done = self.services.drill_set is not None and not self._catalog
             empty = "This drill set is complete." if done else "No drills found."
             if self._catalog and self.filter_text.split():
-                empty = f"No drill matches “{self._shown_filter()}” (title, domain or tag): escape clears the filter."
+                typed = shown_filter(self.filter_text)
+                empty = f"No drill matches “{typed}” (title, domain or tag): escape clears the filter."
             self.query_one("#picker-detail-body", Static).update(Text(empty))
         # Back from a drill, or after filtering: the cursor stays on its drill (matched by file).
         last = under_cursor.path if under_cursor is not None else self.last_drill
@@ -348,20 +356,10 @@ class PickerScreen(Screen[None]):
         self.fit_heights()
 
     def _show_title(self, shown: int) -> None:
-        """The table's title: how many drills are shown when a filter is on, the filter, the order when not by
-        domain."""
-        parts = ["Drills"]
-        if self.filter_text.split():  # (spaces alone filter nothing: no "filter “”" over every drill)
-            parts.append(f"{shown} of {len(self._catalog)} · filter “{self._shown_filter()}”")
-        if self.sort != "domain":
-            parts.append(SORTS[self.sort])
+        """The table's title (:func:`table_title`)."""
+        title = table_title(shown, len(self._catalog), self.filter_text, self.sort)
         # Content, not a str (a border's str is read as markup: a filter "[/x]" was a MarkupError that ended the app)
-        self.query_one("#picker-table", DataTable).border_title = Content(" · ".join(parts))
-
-    def _shown_filter(self) -> str:
-        """The filter's words as the picker shows them: on one line, control and invisible characters escaped (a
-        filter of a zero-width space matched nothing and read “”)."""
-        return visible_name(" ".join(self.filter_text.split()))
+        self.query_one("#picker-table", DataTable).border_title = Content(title)
 
     def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
         """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill
