@@ -223,3 +223,14 @@ def test_a_comparison_of_one_event_is_told_to_name_the_event_alone(tmp_path: Pat
     assert code == 1
     assert ("`all_of` of evidence item #1 needs at least 2 items: a comparison is of two or more events; one event is "
             f"evidence on its own ({told})") in output, output
+
+
+def test_a_damage_pattern_with_a_zero_width_space_is_shown_by_warroom_project(tmp_path: Path) -> None:
+    """`warroom project --damage 'route53​*=5'` (a zero-width space pasted in) said "no call after it matches --damage
+    route53​*", the pattern shown as if it matched the route53 calls it then listed. The pattern is shown escaped."""
+    drill = Path(__file__).parent.parent.parent / "drills" / "api-dns-cutover.yaml"
+    args = ["project", str(drill), "--template", "stale-data", "--at", "e06", "--out", str(tmp_path / "out")]
+    result = CliRunner().invoke(main, [*args, "--damage", "route53\u200b*=5"])
+    assert result.exit_code != 0
+    assert "no call after it matches --damage route53\\u200b* (the tools called after it: route53.get_change" in (
+        result.output), result.output
