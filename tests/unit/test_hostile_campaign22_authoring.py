@@ -70,12 +70,12 @@ def test_an_absence_in_accepted_evidence_is_told_to_go_to_evidence(tmp_path: Pat
 EVIDENCE_JSON = '{"ok": false, "error": "permission denied for schema analytics", "rows": []}'
 
 
-def _with_repeat(data: dict, output: str) -> dict:
-    """``data`` with its evidence e03's output :data:`EVIDENCE_JSON`, and a retry of e02/e03 (e03a, e03b) whose
-    result is ``output`` as written, listed as a distractor."""
+def _with_repeat(data: dict, output: str, evidence: object = EVIDENCE_JSON) -> dict:
+    """``data`` with its evidence e03's output ``evidence``, and a retry of e02/e03 (e03a, e03b) whose result is
+    ``output`` as written, listed as a distractor."""
     trace = data["trace"]
     at = next(i for i, e in enumerate(trace) if e["id"] == "e03")
-    trace[at]["output"] = EVIDENCE_JSON
+    trace[at]["output"] = evidence
     call = {**copy.deepcopy(trace[at - 1]), "id": "e03a", "t": 11}
     result = {**copy.deepcopy(trace[at]), "id": "e03b", "t": 12, "call": "e03a", "output": output}
     trace[at + 1 : at + 1] = [call, result]
@@ -84,19 +84,22 @@ def _with_repeat(data: dict, output: str) -> dict:
 
 
 @pytest.mark.parametrize(
-    "written",
+    ("written", "evidence"),
     [
-        '{"rows": [], "error": "permission denied for schema analytics", "ok": false}',  # keys reordered
-        '{\n  "ok": false,\n  "error": "permission denied for schema analytics",\n  "rows": []\n}',  # indented
+        ('{"rows": [], "error": "permission denied for schema analytics", "ok": false}', EVIDENCE_JSON),  # reordered
+        ('{\n  "ok": false,\n  "error": "permission denied for schema analytics",\n  "rows": []\n}', EVIDENCE_JSON),
+        ('{"rows": [], "error": "permission denied for schema analytics", "ok": false}', json.loads(EVIDENCE_JSON)),
     ],
+    ids=["reordered", "indented", "yaml-evidence"],
 )
 def test_a_distractor_repeating_the_evidences_json_text_in_another_order_is_refused(
-    tmp_path: Path, written: str
+    tmp_path: Path, written: str, evidence: object
 ) -> None:
     """The "distractor repeats the evidence" rule compared a tool result's JSON text as written: the evidence's
     ``{"ok": false, "error": ..., "rows": []}`` repeated by a retry as ``{"rows": [], "error": ..., "ok": false}``
-    (or indented) passed, though it says the same to a trainee. JSON text is compared by its value."""
-    data = _with_repeat(_basic(), written)
+    (or indented, or the evidence's output written as YAML) passed, though it says the same to a trainee. JSON
+    text is compared by its value."""
+    data = _with_repeat(_basic(), written, evidence)
     code, output, _ = _validate(tmp_path, data)
     assert code == 1, output
     assert "distractor event `e03b` says what evidence event `e03` says (the same tool_result" in output, output

@@ -410,15 +410,15 @@ _ANSWERING = ("call", "request")
 
 def _json_value(value: Any) -> Any:
     """A field's value as what it says: a JSON text of an object or array (a tool result's output written as JSON)
-    by its value, whatever the order of its keys and its white space, as a trainee reads it (the inspector shows it
-    as JSON); anything else as it is."""
+    by its value, whatever the order of its keys and its white space, and so the same as that value written as YAML
+    (a trainee reads the same fields and values); anything else as it is."""
     if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
         try:
             parsed = json.loads(value)
         except ValueError:
             return value
         if isinstance(parsed, (dict, list)):
-            return {"json": parsed}
+            return parsed
     return value
 
 
