@@ -208,10 +208,12 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_by_warroom_scores(
     with ResultsStore(data) as store:
         add_session(store, "s-one", trainee="ann", total=80)
         add_session(store, "s-two", trainee="ann\u200b", total=90)
+        add_session(store, "s-three", trainee="bob", drill_id="duplicate-charge-refunds\u2060", total=70)
     listed = run(data, "--format", "table").output
-    assert "ann\\u200b" in listed and "\u200b" not in listed, listed
+    assert "ann\\u200b" in listed and "refunds\\u2060" in listed, listed
+    assert "\u200b" not in listed and "\u2060" not in listed
     missing = run(data, "--trainee", "bob\u200b").output
-    assert "No sessions match --trainee 'bob\\u200b': 2 sessions are stored" in missing, missing
+    assert "No sessions match --trainee 'bob\\u200b': 3 sessions are stored" in missing, missing
 
 
 @pytest.mark.parametrize(

@@ -60,9 +60,10 @@ def _cells(r: Any, inline_units: bool, left_out: Mapping[str, str] | None = None
     from warroom.core.model import outcome_label
 
     return {
-        "session": clean(r.session_id),
-        "trainee": visible_name(r.trainee),  # a zero-width space in a name written by SQL: shown
-        "drill": clean(r.drill_id),
+        # names and ids are checked when stored, not when read: one written by SQL with a zero-width space is shown
+        "session": visible_name(r.session_id),
+        "trainee": visible_name(r.trainee),
+        "drill": visible_name(r.drill_id),
         "when": fmt_when(r.started_at),
         "outcome": outcome_label(r.outcome, r.all_clear) + (" (recovered)" if r.recovered else ""),
         "score": str(r.total) + (" !" if left_out and r.session_id in left_out else ""),
