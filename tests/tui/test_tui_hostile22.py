@@ -48,6 +48,11 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_in_the_review(tmp_
         review = load_review(store.get(sid), (drill_path.parent,), store)
     shown = headline(review).plain
     assert "trainee ann\\u200b  ·" in shown, shown
+    with sqlite3.connect(data / "results.sqlite3") as conn:  # a drill id the same way: named in the heading
+        conn.execute("UPDATE sessions SET drill_id = ? WHERE session_id = ?", ("duplicate-charge-refunds\u2060", sid))
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid), (), store)
+    assert "(duplicate-charge-refunds\\u2060 v" in headline(review).plain, headline(review).plain
 
 
 def test_the_pickers_filter_of_invisible_characters_or_spaces_is_shown_as_it_is() -> None:

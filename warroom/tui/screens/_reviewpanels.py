@@ -59,10 +59,10 @@ def headline(data: ReviewData) -> Text:
     drill = data.drill
     out = Text(no_wrap=False)
     out.append("After-action review  ", style="bold")
-    out.append(shown_line(s.session_id), style="bold cyan")
+    out.append(visible_name(s.session_id), style="bold cyan")  # ids and names as stored, which SQL may have written
     out.append("\n")
-    out.append(shown_line(drill.title if drill else s.drill_id), style="bold")
-    out.append(f"  ({shown_line(s.drill_id)} v{s.drill_version}")
+    out.append(shown_line(drill.title) if drill else visible_name(s.drill_id), style="bold")
+    out.append(f"  ({visible_name(s.drill_id)} v{s.drill_version}")
     # the variant replayed here; never the seed of a session that did not reach its debrief (it draws its trial,
     # which `warroom scores` hides too: `warroom run --seed N` would replay that trial knowingly)
     seed = None if "seed" in hidden_session_fields(s.outcome) else s.seed
