@@ -239,3 +239,14 @@ def test_a_damage_pattern_with_a_zero_width_space_is_shown_by_warroom_project(tm
     assert result.exit_code != 0
     assert "no call after it matches --damage route53\\u200b* (the tools called after it: route53.get_change" in (
         result.output), result.output
+
+
+def test_a_fixed_set_value_with_a_zero_width_space_is_shown_escaped_and_named(tmp_path: Path) -> None:
+    """`origin: "plan\u200b"` said "unknown value `plan` ...; did you mean `plan`?": the zero-width space that made
+    it unknown was shown as nothing. The value is shown escaped, with the character named, as an id is."""
+    data = _basic()
+    data["answer_key"]["fault"]["origin"] = "step\u200b"
+    code, output, _ = _validate(tmp_path, data)
+    assert code == 1
+    assert ("unknown value `step\\u200b` (zero width space U+200B) for `answer_key.fault.origin`; did you mean "
+            "`step`?") in output, output

@@ -271,6 +271,8 @@ def _choice_message(
         return msg + number_hint(value_node)
     # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
     word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
+    if isinstance(value, str) and value and not (value.isascii() and value.isprintable()):
+        word = shown_id(value)  # `plan\u200b` (zero width space U+200B): "unknown value `plan`; did you mean `plan`?"
     if data_path[-2:] == ("fault", "kind"):
         msg = f"unknown fault kind {word}; {_hint(suggest, value, choices)}the fault kinds are: {', '.join(choices)}"
     else:
