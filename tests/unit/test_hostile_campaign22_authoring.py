@@ -199,7 +199,7 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_by_warroom_scores(
     """A trainee name holding a zero-width space (written by SQL) was printed by `warroom scores` as the name without
     it, beside the real one; and `--trainee` given one said "No sessions match --trainee 'ann​'". Both show it
     escaped."""
-    from scores_support import run
+    from scores_support import run, run_sub
     from store_support import add_session
 
     from warroom.store.results import ResultsStore
@@ -212,6 +212,8 @@ def test_a_zero_width_space_in_a_stored_trainee_name_is_shown_by_warroom_scores(
     listed = run(data, "--format", "table").output
     assert "ann\\u200b" in listed and "refunds\\u2060" in listed, listed
     assert "\u200b" not in listed and "\u2060" not in listed
+    summary = run_sub(data, "summary", "--mode", "all").output  # its table, its warnings and its bars
+    assert summary.count("ann\\u200b") >= 3 and "\u200b" not in summary, summary
     missing = run(data, "--trainee", "bob\u200b").output
     assert "No sessions match --trainee 'bob\\u200b': 3 sessions are stored" in missing, missing
 
