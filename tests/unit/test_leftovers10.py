@@ -62,7 +62,8 @@ def test_a_long_existing_file_given_as_a_drill_folder_is_cut_too(tmp_path: Path)
     assert result.exit_code == 2
     name = str(file)
     assert name not in result.output
-    assert f"Directory {name[:12]}…yaml ({len(name):,} characters) is a file." in result.stderr
+    cut = f"{name[:12]}…yaml ({len(name):,} characters)"
+    assert f"{cut} is a file, not a folder: --drills names a folder" in result.stderr
 
 
 def test_a_short_path_is_still_echoed_whole_and_quoted():

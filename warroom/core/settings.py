@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warroom.core.files import expand_home
-from warroom.core.text import control_chars
+from warroom.core.text import control_chars, is_invisible
 from warroom.errors import SettingsError
 
 #: Environment variable naming the trainee when ``--trainee`` is not given.
@@ -66,7 +66,7 @@ def trainee_name_problem(name: str) -> str | None:
     bad = control_chars(name)
     if bad:
         return f"contains control characters ({', '.join(bad)}): a trainee name is {why}"
-    invisible = sorted({f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in name if _invisible(ch)})
+    invisible = sorted({f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in name if is_invisible(ch)})
     if invisible:
         return (f"contains invisible characters ({', '.join(invisible)}): two names that look the same must be the "
                 f"same name; a trainee name is {why}")  # fmt: skip
@@ -96,26 +96,6 @@ def _checked_trainee(name: str, source: str) -> str:
     if problem:
         raise SettingsError(f"the trainee name from {source} {problem}")
     return name
-
-
-#: Characters that show nothing but are neither format characters nor separators: Unicode's default-ignorable code
-#: points of other categories (the combining grapheme joiner, the Hangul fillers, Khmer's inherent vowels, the
-#: Mongolian and other variation selectors, the tag block) and the blank Braille pattern. ``ann`` followed by one of
-#: them looked like ``ann`` and was another name.
-_BLANK_RANGES: tuple[tuple[int, int], ...] = (
-    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF),
-)  # fmt: skip
-
-
-def _invisible(ch: str) -> bool:
-    """A format character (Unicode category Cf: zero-width space and joiners, word joiner, BOM...), a separator
-    other than the plain space (line and paragraph separators, no-break and other odd spaces), or another character
-    that shows nothing (:data:`_BLANK_RANGES`)."""
-    category = unicodedata.category(ch)
-    if category == "Cf" or (category in ("Zl", "Zp", "Zs") and ch != " "):
-        return True
-    return any(low <= ord(ch) <= high for low, high in _BLANK_RANGES)
 
 
 def resolve_trainee(name: str | None = None, source: str = "--trainee") -> str:

@@ -99,7 +99,7 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
 def _id_and_suffix(given: str) -> tuple[str, str]:
     """The drill id and file suffix of ``warroom new``'s ID: a file name given as ID (`x.yaml`, `x.yml`) means the
     file x.yaml, never x.yaml.yaml of id x.yaml. Raises click.BadParameter for an invalid id."""
-    from warroom.core.text import clean_name, is_valid_id
+    from warroom.core.text import is_valid_id, visible_name
 
     drill_id, suffix = given, ".yaml"
     for ending in (".yaml", ".yml"):
@@ -111,7 +111,7 @@ def _id_and_suffix(given: str) -> tuple[str, str]:
         raise click.BadParameter(
             "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
             "(e.g. 'refund-pagination')",
-            param_hint=f"ID '{clean_name(given)}'",
+            param_hint=f"ID '{visible_name(given)}'",  # a zero-width space shown, not left to look like nothing
         )
     return drill_id, suffix
 

@@ -41,6 +41,8 @@ class GivenPath(click.Path):
             self._fail_on_slash(os.fsdecode(value), param, ctx)
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.exists(value):
             self._fail_on_missing(value, param, ctx)
+        if not self.file_okay and isinstance(value, (str, os.PathLike)) and os.path.isfile(value):
+            self._fail_on_file(os.fsdecode(value), param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as exc:
@@ -62,6 +64,20 @@ class GivenPath(click.Path):
             what = _option_name(param, self.unnamed)
             self.fail(f"{clean_name(name)}: a name ending in / names a folder, and {what} {self.slash_refusal}", param,
                       ctx)
+
+    #: What a folder option given a file's name is told after "``NAME`` is a file, not a folder: ``OPTION`` names a
+    #: folder" (``FOLDER``: the folder that holds the file).
+    folder_use = ""
+
+    def _fail_on_file(self, name: str, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """A file's name where a folder is wanted, said with what to give: click said "Directory 'x.yaml' is a
+        file"."""
+        from warroom.core.text import shown_path
+
+        what = _option_name(param, self.unnamed)
+        folder = shown_path(os.path.dirname(os.path.abspath(name)))
+        self.fail(f"{shown_path(name)} is a file, not a folder: {what} names a folder"
+                  + self.folder_use.replace("FOLDER", folder).replace("OPTION", what), param, ctx)  # fmt: skip
 
     def _fail_on_missing(self, value: str | os.PathLike[str], param: click.Parameter | None,
                          ctx: click.Context | None) -> None:
@@ -209,6 +225,8 @@ mode_option = click.option(
 class FolderPath(GivenPath):
     """An existing folder: click's ``Path(exists=True, file_okay=False)`` refuses a regular file but lets a FIFO, a
     socket or a device through (it checks for a regular file only), which then offered no drill without a word."""
+
+    folder_use = " of drill files: give the folder that holds it (OPTION FOLDER)"
 
     def __init__(self) -> None:
         super().__init__(exists=True, file_okay=False, path_type=Path)

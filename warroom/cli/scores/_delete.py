@@ -11,7 +11,7 @@ import click
 from warroom.cli.common import data_dir_option, say, settings_from, store_errors
 from warroom.cli.scores._options import open_store, subcommand_options
 from warroom.core.settings import Settings
-from warroom.core.text import clean_name, plural
+from warroom.core.text import clean_name, plural, visible_name
 
 yes_help = "Do not ask for confirmation."
 
@@ -55,9 +55,10 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
         try:
             r = store.get(sid)
             outcome = outcome_label(r.outcome, r.all_clear)
-            what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome}  {r.total}"
+            what = f"{visible_name(r.trainee)}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome}  {r.total}"
         except CorruptSession as exc:
-            of = f"{exc.trainee}  {exc.drill_id}  " if exc.trainee is not None and exc.drill_id is not None else ""
+            known = exc.trainee is not None and exc.drill_id is not None
+            of = f"{visible_name(exc.trainee)}  {exc.drill_id}  " if known else ""
             what = f"{of}(a stored row that cannot be read)"
         say(f"  {sid}  {what}")
     for note in _next_first_attempts(store, ids):

@@ -18,7 +18,7 @@ from warroom.cli.common import WholeNumber, data_dir_option, format_option, open
 from warroom.cli.common import output_option as common_output_option
 from warroom.core.files import expand_home
 from warroom.core.settings import Settings
-from warroom.core.text import clean, cut_value
+from warroom.core.text import clean, cut_value, visible_name
 from warroom.store.results import SORT_KEYS
 
 if TYPE_CHECKING:
@@ -225,12 +225,12 @@ class Filters:
 
     def options(self) -> str:
         """The filters as the options that set them, for a message (``--set week-1 --mode assessment``); each value
-        quoted as a shell needs it, control characters escaped."""
+        quoted as a shell needs it, control and invisible characters escaped (a zero-width space showed as nothing)."""
         import shlex
 
         given = (("--trainee", self.trainee), ("--drill", self.drill), ("--since", self.since), ("--set", self.set_id),
                  ("--mode", self.mode if self.mode in SESSION_MODES else None))
-        return " ".join(f"{option} {clean(shlex.quote(value))}" for option, value in given if value)
+        return " ".join(f"{option} {visible_name(shlex.quote(value))}" for option, value in given if value)
 
     def scope(self) -> str:
         """The mode and drill set the sessions are limited to, for a title (``assessment sessions · drill set

@@ -15,7 +15,7 @@ import click
 
 from warroom.core.scoring import SCORING_VERSION
 from warroom.core.stats import d_prime_cell, drill_cells, estimate_cell, median_cell, rate_cell
-from warroom.core.text import clean, number, percent, plural
+from warroom.core.text import clean, number, percent, plural, visible_name
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats, DrillStats, Reliability, TraineeStats
@@ -230,7 +230,7 @@ def approximated_line(summary: Summary) -> str | None:
 def _trainee_rows(trainees: list[TraineeStats]) -> list[list[str]]:
     return [
         [
-            clean(t.trainee),
+            visible_name(t.trainee),  # (a zero-width space in a name written by SQL: shown)
             str(t.trials),
             str(t.replays),
             str(t.abandoned),
@@ -293,7 +293,7 @@ def warnings_line(trainees: list[TraineeStats], most: int = 8) -> str | None:
     if not marked:
         return None
     names = ", ".join(
-        f"{clean(t.trainee)} ({plural(t.noise_trials, 'noise trial')}, {plural(t.distinct_controls, 'control')})"
+        f"{visible_name(t.trainee)} ({plural(t.noise_trials, 'noise trial')}, {plural(t.distinct_controls, 'control')})"
         for t in marked[:most]
     )
     more = f", {len(marked) - most:,} more" if len(marked) > most else ""
@@ -305,16 +305,17 @@ def warnings_line(trainees: list[TraineeStats], most: int = 8) -> str | None:
 
 def bar_lines(headers: tuple[str, str, str], rows: list[tuple[str, float | None, float | None]]) -> list[str]:
     """Plain lines of two bars per row: ``name  bar1 value1  bar2 value2`` (values as shares, shown as percentages;
-    a negative second value is drawn by its size and shown with its sign, as a correlation). Names are cleaned and
-    padded to the widest; the first bar is green, the second red (blue for a positive correlation) on a terminal.
-    Plain strings rather than a table: a cohort of 500 trainees prints in milliseconds."""
+    a negative second value is drawn by its size and shown with its sign, as a correlation). Names are cleaned
+    (invisible characters escaped too) and padded to the widest; the first bar is green, the second red (blue for a
+    positive correlation) on a terminal. Plain strings rather than a table: a cohort of 500 trainees prints in
+    milliseconds."""
     from rich.cells import cell_len
 
-    width = max([cell_len(clean(n)) for n, _, _ in rows] + [cell_len(headers[0])])
+    width = max([cell_len(visible_name(n)) for n, _, _ in rows] + [cell_len(headers[0])])
     second_is_r = headers[2] == "discrimination"
     lines = [f"{headers[0]}{' ' * (width - cell_len(headers[0]))}  {headers[1]:<{BAR_WIDTH + 5}}  {headers[2]}"]
     for name, first, second in rows:
-        text = clean(name)
+        text = visible_name(name)
         pad = " " * (width - cell_len(text))
         one = click.style(bar(first), fg="green") + f" {percent(first):>4}"
         size = None if second is None else abs(second)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from warroom.core.text import clean, damage, damage_amount, seconds
+from warroom.core.text import clean, damage, damage_amount, seconds, visible_name
 
 #: A damage unit longer than this is written once per drill under the table, not in every row.
 SHORT_UNIT = 16
@@ -60,9 +60,10 @@ def _cells(r: Any, inline_units: bool, left_out: Mapping[str, str] | None = None
     from warroom.core.model import outcome_label
 
     return {
-        "session": clean(r.session_id),
-        "trainee": clean(r.trainee),
-        "drill": clean(r.drill_id),
+        # names and ids are checked when stored, not when read: one written by SQL with a zero-width space is shown
+        "session": visible_name(r.session_id),
+        "trainee": visible_name(r.trainee),
+        "drill": visible_name(r.drill_id),
         "when": fmt_when(r.started_at),
         "outcome": outcome_label(r.outcome, r.all_clear) + (" (recovered)" if r.recovered else ""),
         "score": str(r.total) + (" !" if left_out and r.session_id in left_out else ""),

@@ -13,7 +13,7 @@ from warroom.core.load._problems import Problem, problem_at
 from warroom.core.load._yaml.hints import cut, number_hint, show_value, yaml_hint
 from warroom.core.load._yaml.pos import locate
 from warroom.core.model import PATH_PATTERN, TEXT_PATTERN
-from warroom.core.text import clean, plural, shown_id, vocabulary_hint
+from warroom.core.text import clean, is_valid_id, plural, shown_id, vocabulary_hint
 
 _ITEM_NAMES = {
     "plan": "plan step",
@@ -271,6 +271,8 @@ def _choice_message(
         return msg + number_hint(value_node)
     # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
     word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
+    if isinstance(value, str) and value and not (value.isascii() and value.isprintable()):
+        word = shown_id(value)  # `plan\u200b` (zero width space U+200B): "unknown value `plan`; did you mean `plan`?"
     if data_path[-2:] == ("fault", "kind"):
         msg = f"unknown fault kind {word}; {_hint(suggest, value, choices)}the fault kinds are: {', '.join(choices)}"
     else:
@@ -301,8 +303,18 @@ def _text_message(
     if etype == "string_too_long":
         return f"{label} is too long: at most {ctx.get('max_length')} characters"
     if etype == "too_short":
-        return f"{label} needs at least {plural(int(ctx.get('min_length') or 0), 'item')}"
+        least = plural(int(ctx.get("min_length") or 0), "item")
+        return f"{label} needs at least {least}{_too_short_hint(data_path, value)}"
     return None
+
+
+def _too_short_hint(data_path: tuple[Any, ...], value: Any) -> str:
+    """What to write instead of a comparison (``all_of``) of fewer than two events: its one event alone."""
+    if not data_path or data_path[-1] != "all_of":
+        return ""
+    one = value[0] if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str) else None
+    item = f"`{clean(one)}`" if one is not None and is_valid_id(one) else "the event's id"
+    return f": a comparison is of two or more events; one event is evidence on its own (write {item} as the item)"
 
 
 _BOUNDS = {

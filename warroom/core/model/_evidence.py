@@ -24,6 +24,7 @@ from pydantic import Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
 from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
+from warroom.core.text import is_valid_id
 
 #: A field path inside an event's output: keys joined by ``.``, list indexes as ``[n]`` (``data.items[3].id``).
 PATH_PATTERN = r"^[^.\[\]\s]+(\[\d+\])*(\.[^.\[\]\s]+(\[\d+\])*)*$"
@@ -106,6 +107,29 @@ class FieldRef(_Strict):
     note: Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)] | None = Field(
         default=None, description="What this shows (shown in the debrief)."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_evidence_form(cls, data: Any) -> Any:
+        """An ``all_of`` or ``absent`` (forms of ``evidence`` only) said as what to write instead: it was "missing
+        the required key `event`" and "unknown key `all_of`", which left the author to guess."""
+        if not isinstance(data, dict):
+            return data
+        if "all_of" in data:
+            named = data["all_of"]
+            ids = ", ".join(named) if isinstance(named, list) and named and all(
+                isinstance(i, str) and is_valid_id(i) for i in named) else "ID, ID"  # fmt: skip
+            raise PydanticCustomError(
+                "accepted_form", "`all_of` (a comparison) is a form of `evidence`, not of `accepted_evidence`, whose "
+                "items are single events: to accept a citation of any of these events, list them "
+                "(`accepted_evidence: [{ids}]`); to count them only together, move the comparison to `evidence`",
+                {"at": "all_of", "ids": ids})  # fmt: skip
+        if "absent" in data:
+            raise PydanticCustomError(
+                "accepted_form", "`absent` (an absence at a checkpoint) is a form of `evidence`, not of "
+                "`accepted_evidence`, whose items are an event or a field of one (`event` with a `path`): "
+                "move the absence to `evidence`", {"at": "absent"})  # fmt: skip
+        return data
 
 
 def _accepted_tag(value: Any) -> str:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from warroom.core.projection._problems import ProjectionError
-from warroom.core.text import damage_shown_otherwise, exact_figure
+from warroom.core.text import damage_shown_otherwise, exact_figure, visible_name
 
 #: The verbs of tool names that change something: the default consequential calls (``cancel*``, ``modify*``, ...).
 WRITE_VERBS = (
@@ -112,7 +112,8 @@ def damage_rules(given: list[DamageRule]) -> tuple[list[DamageRule], bool]:
     for r in given:  # as `warroom validate` checks the drill's amounts: the drill written must validate
         shown = damage_shown_otherwise(r.amount, unit)
         if shown is not None:
-            raise ProjectionError(f"--damage {r.pattern}={exact_figure(r.amount)}: the amount shows as {shown} on "
+            rule = f"{visible_name(r.pattern)}={exact_figure(r.amount)}"
+            raise ProjectionError(f"--damage {rule}: the amount shows as {shown} on "
                                   "the damage meter and the scorecard (amounts show to two decimals, and money as "
                                   "dollars and cents): give it with at most two decimals, or count in a smaller "
                                   "unit (cents, grams, seconds)")

@@ -20,7 +20,7 @@ from warroom.core.projection._source import HealthySource
 from warroom.core.projection._templates import TEMPLATES, Template
 from warroom.core.projection._view import ResultView, RunText, result_views
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
-from warroom.core.text import clean
+from warroom.core.text import clean, visible_name
 
 #: Trace events that must come before the changed result (so that the evidence is never among the first things
 #: on screen, and escalating everything released by then cites mostly what is not evidence): as many as the current
@@ -111,7 +111,8 @@ def _problem(view: ResultView, damage: tuple[str, ...], survey: Survey) -> tuple
         tools = dict.fromkeys(str(e.get("tool")) for e in survey.events[view.index + 1:]
                               if e.get("kind") == "tool_call" and float(e["t"]) > t)
         called = ", ".join(clean(name) for name in list(tools)[:8]) + (", ..." if len(tools) > 8 else "")
-        return REASONS[2], (f"no call after it matches --damage {', '.join(clean(r.pattern) for r in survey.rules)} "
+        patterns = ", ".join(visible_name(r.pattern) for r in survey.rules)  # (a zero-width space in one: shown)
+        return REASONS[2], (f"no call after it matches --damage {patterns} "
                             f"(the tools called after it: {called or 'none'})")
     return None
 

@@ -20,6 +20,7 @@ model call with a usage, and a budget deadline is passed by the full damage (:fu
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -380,7 +381,7 @@ class AnswerKeyRules:
         data = raw.model_dump(mode="json", exclude_none=True) if hasattr(raw, "model_dump") else raw
         if not isinstance(data, dict) or not all(known(v) for v in data.values()):
             return None
-        said = {k: v for k, v in data.items() if k not in _NOT_SAID}
+        said = {k: _json_value(v) for k, v in data.items() if k not in _NOT_SAID}
         answered = next((data[name] for name in _ANSWERING if isinstance(data.get(name), str)), None)
         if answering and answered is not None:
             said["answers"] = self.said(answered, answering=False)
@@ -405,6 +406,20 @@ _NOT_SAID = PLACING_FIELDS | {"usage", "agent", "size_bytes"}
 #: Fields naming the event an event answers (a tool or command result's call, an approval decision's request):
 #: what that event says is part of what the answer says.
 _ANSWERING = ("call", "request")
+
+
+def _json_value(value: Any) -> Any:
+    """A field's value as what it says: a JSON text of an object or array (a tool result's output written as JSON)
+    by its value, whatever the order of its keys and its white space, and so the same as that value written as YAML
+    (a trainee reads the same fields and values); anything else as it is."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value
+        if isinstance(parsed, (dict, list)):
+            return parsed
+    return value
 
 
 def _last_at(ev: Ev, repeat: Any) -> float:

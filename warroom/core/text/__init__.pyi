@@ -1,6 +1,7 @@
 # The API of warroom.core.text (its __init__.py loads each name on first use, from the module named here).
 
 from ._format import (
+    BIDI_CONTROLS,
     EXACT_PLACES,
     ID_PATTERN,
     PLAYBACK_SPEEDS,
@@ -20,6 +21,7 @@ from ._format import (
     damage_shown_otherwise,
     exact_figure,
     exact_seconds,
+    is_invisible,
     is_usd_unit,
     is_valid_id,
     json_text,
@@ -34,11 +36,13 @@ from ._format import (
     spreadsheet_safe,
     usd,
     usd_price,
+    visible_name,
 )
 from ._ids import Suggester, did_you_mean, id_list, shown_id, vocabulary_hint
 from ._words import natural_key, plural
 
 __all__ = [
+    "BIDI_CONTROLS",
     "EXACT_PLACES",
     "ID_PATTERN",
     "PLAYBACK_SPEEDS",
@@ -61,6 +65,7 @@ __all__ = [
     "exact_figure",
     "exact_seconds",
     "id_list",
+    "is_invisible",
     "is_usd_unit",
     "is_valid_id",
     "json_text",
@@ -79,4 +84,5 @@ __all__ = [
     "usd",
     "usd_price",
     "vocabulary_hint",
+    "visible_name",
 ]

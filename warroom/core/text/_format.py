@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import unicodedata
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
@@ -29,12 +30,19 @@ from typing import Any
 #: multipliers of real time: drill seconds per real second.
 PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 
+#: The bidirectional controls, as a regular expression's character class body: the embeddings and overrides
+#: (U+202A-U+202E), the isolates (U+2066-U+2069) and the marks (U+061C, U+200E, U+200F). Every screen and message
+#: shows them escaped (:func:`clean`), every field as a sign, and no note or trainee name may hold one.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+
 #: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes; so are the
 #: bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which make a bidi-aware
-#: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source"). So is a
+#: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source"), and the
+#: bidirectional marks (U+200E LEFT-TO-RIGHT MARK, U+200F RIGHT-TO-LEFT MARK, U+061C ARABIC LETTER MARK), which
+#: reorder the neutral characters around them (``1 - 2`` read as ``2 - 1``) and show nothing. So is a
 #: lone surrogate: a byte of a file name that is not UTF-8 (Python's ``surrogateescape``, U+DC80-U+DCFF, shown as
 #: the byte, ``\\xff``), which would otherwise reach the terminal raw or end the command unwritable.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff]")
 
 #: A lone UTF-16 surrogate (U+D800-U+DFFF): half of a pair, not a character; no UTF-8 file can hold one.
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -64,7 +72,7 @@ def clean(text: object) -> str:
 
 
 #: Every character :func:`clean` escapes, and newline and tab too: what a one-line name (a trainee) must not hold.
-_CONTROL_OR_SPACE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROL_OR_SPACE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff]")
 
 
 #: The longest option value a refusal echoes whole (:func:`cut_value`).
@@ -101,6 +109,39 @@ def clean_name(text: object) -> str:
     stay on its line, such as a file name in a summary line (a name holding a newline would otherwise forge a line
     of its own)."""
     return _CONTROL_OR_SPACE.sub(_escape_control, str(text))
+
+
+#: Characters that show nothing but are neither format characters nor separators: Unicode's default-ignorable code
+#: points of other categories (the combining grapheme joiner, the Hangul fillers, Khmer's inherent vowels, the
+#: Mongolian and other variation selectors, the tag block) and the blank Braille pattern. ``ann`` followed by one of
+#: them looked like ``ann`` and was another name.
+_BLANK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
+def is_invisible(ch: str) -> bool:
+    """A format character (Unicode category Cf: zero-width space and joiners, word joiner, BOM...), a separator
+    other than the plain space (line and paragraph separators, no-break and other odd spaces), or another character
+    that shows nothing (:data:`_BLANK_RANGES`)."""
+    category = unicodedata.category(ch)
+    if category == "Cf" or (category in ("Zl", "Zp", "Zs") and ch != " "):
+        return True
+    return any(low <= ord(ch) <= high for low, high in _BLANK_RANGES)
+
+
+def visible_name(text: object) -> str:
+    """A name (a trainee's, a note's author) as a screen shows it: :func:`clean_name`, and every invisible character
+    (:func:`is_invisible`: a zero-width space, a word joiner, a no-break space, a Hangul filler) written as
+    ``\\uNNNN`` too. Names are checked when stored, but a row written into the store by other means (SQL) can
+    hold one: ``ann`` followed by a zero-width space is shown ``ann\\u200b``, never as ``ann``."""
+    return "".join(_escaped(ch) if is_invisible(ch) else ch for ch in clean_name(text))
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def control_chars(text: str) -> list[str]:

@@ -9,10 +9,12 @@ name. Deleting a session deletes its notes (a foreign key, ``ON DELETE CASCADE``
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.text import BIDI_CONTROLS
 from warroom.store.errors import SessionNotFound, StoreError
 from warroom.store.results._connection import guarded
 
@@ -60,9 +62,9 @@ def note_problem(text: str) -> str | None:
         return f"the note is {len(text):,} characters long; at most {MAX_NOTE_CHARS:,} are kept"
     if any((ord(c) < 0x20 and c not in "\r\n\t") or 0x7F <= ord(c) < 0xA0 for c in text):
         return "the note holds a control character"
-    if any(0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069 for c in text):
-        return ("the note holds a bidirectional control character (U+202A to U+202E, U+2066 to U+2069), which would "
-                "show its words in another order than written; remove it")
+    if re.search(f"[{BIDI_CONTROLS}]", text):
+        return ("the note holds a bidirectional control character (U+202A to U+202E, U+2066 to U+2069, U+061C, U+200E "
+                "or U+200F), which would show its words in another order than written; remove it")
     return None
 
 

@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from warroom.core.settings import trace_key
-from warroom.core.text import clean_line
+from warroom.core.text import clean_line, visible_name
 from warroom.tui.flow import ShowBriefing
 from warroom.tui.logic import (
     ASSESSMENT,
@@ -37,7 +37,14 @@ from warroom.tui.logic import (
     new_trainee,
     sort_entries,
 )
-from warroom.tui.screens._pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
+from warroom.tui.screens._pickerview import (
+    GROUP_WIDTH,
+    entry_cells,
+    group_label,
+    preview_text,
+    shown_filter,
+    table_title,
+)
 from warroom.tui.widgets import HelpScreen, KeyFooter, TextInput
 
 #: Fixed and flexible column widths of the picker's table.
@@ -159,7 +166,7 @@ class PickerScreen(Screen[None]):
         out = Text()
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
-        out.append(clean_line(self.services.trainee), style="bold")
+        out.append(visible_name(self.services.trainee), style="bold")
         active = self.services.drill_set
         if active is not None:
             out.append("\n drill set ")
@@ -331,9 +338,9 @@ class PickerScreen(Screen[None]):
         if not self.entries:
             done = self.services.drill_set is not None and not self._catalog
             empty = "This drill set is complete." if done else "No drills found."
-            if self._catalog and self.filter_text:
-                empty = f"No drill matches “{clean_line(self.filter_text)}” (title, domain or tag): escape clears " \
-                        "the filter."
+            if self._catalog and self.filter_text.split():
+                typed = shown_filter(self.filter_text)
+                empty = f"No drill matches “{typed}” (title, domain or tag): escape clears the filter."
             self.query_one("#picker-detail-body", Static).update(Text(empty))
         # Back from a drill, or after filtering: the cursor stays on its drill (matched by file).
         last = under_cursor.path if under_cursor is not None else self.last_drill
@@ -349,15 +356,10 @@ class PickerScreen(Screen[None]):
         self.fit_heights()
 
     def _show_title(self, shown: int) -> None:
-        """The table's title: how many drills are shown when a filter is on, the filter, the order when not by
-        domain."""
-        parts = ["Drills"]
-        if self.filter_text:
-            parts.append(f"{shown} of {len(self._catalog)} · filter “{clean_line(self.filter_text)}”")
-        if self.sort != "domain":
-            parts.append(SORTS[self.sort])
+        """The table's title (:func:`table_title`)."""
+        title = table_title(shown, len(self._catalog), self.filter_text, self.sort)
         # Content, not a str (a border's str is read as markup: a filter "[/x]" was a MarkupError that ended the app)
-        self.query_one("#picker-table", DataTable).border_title = Content(" · ".join(parts))
+        self.query_one("#picker-table", DataTable).border_title = Content(title)
 
     def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
         """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill

@@ -8,14 +8,32 @@ import os
 from rich.text import Text
 
 from warroom.core.model import ESCALATION_INSTRUCTION
-from warroom.core.text import clean, clean_name, clock
-from warroom.tui.logic import DrillEntry, domain_of, is_tutorial
+from warroom.core.text import clean, clean_name, clock, visible_name
+from warroom.tui.logic import SORTS, DrillEntry, domain_of, is_tutorial
 from warroom.tui.render import literal_line, prose, shown_line
 from warroom.tui.screens._briefing import stars
 
 #: The widest the group column gets (a group's label in its first drill's row), in cells: it is as wide as the longest
 #: label shown, up to this (the bundled library's domains are at most 16 characters: docs/authoring.md).
 GROUP_WIDTH = 24
+
+
+def shown_filter(text: str) -> str:
+    """The picker's filter as the picker shows it: its words on one line, control and invisible characters escaped
+    (a pasted zero-width space matched no drill and read “”); "" for a filter of spaces alone, which filters
+    nothing."""
+    return visible_name(" ".join(text.split()))
+
+
+def table_title(shown: int, total: int, filter_text: str, sort: str) -> str:
+    """The drill list's title: ``Drills``, then ``shown`` of ``total`` and the filter while one filters (spaces alone
+    do not: no "filter “”" over every drill), then the order unless by domain."""
+    parts = ["Drills"]
+    if filter_text.split():
+        parts.append(f"{shown} of {total} · filter “{shown_filter(filter_text)}”")
+    if sort != "domain":
+        parts.append(SORTS[sort])
+    return " · ".join(parts)
 
 
 def group_label(label: str, *, reserved: bool = False) -> Text:

@@ -18,7 +18,7 @@ from warroom.core.model import (
     target_label,
 )
 from warroom.core.scoring import MAX_TOTAL
-from warroom.core.text import clean, clock, damage, damage_amount
+from warroom.core.text import clean, clock, damage, damage_amount, visible_name
 from warroom.store.review import ReviewData
 from warroom.tui.logic import mode_line
 from warroom.tui.render import literal_line, prose, shown_line, summarize, without_vs16
@@ -59,17 +59,17 @@ def headline(data: ReviewData) -> Text:
     drill = data.drill
     out = Text(no_wrap=False)
     out.append("After-action review  ", style="bold")
-    out.append(shown_line(s.session_id), style="bold cyan")
+    out.append(visible_name(s.session_id), style="bold cyan")  # ids and names as stored, which SQL may have written
     out.append("\n")
-    out.append(shown_line(drill.title if drill else s.drill_id), style="bold")
-    out.append(f"  ({shown_line(s.drill_id)} v{s.drill_version}")
+    out.append(shown_line(drill.title) if drill else visible_name(s.drill_id), style="bold")
+    out.append(f"  ({visible_name(s.drill_id)} v{s.drill_version}")
     # the variant replayed here; never the seed of a session that did not reach its debrief (it draws its trial,
     # which `warroom scores` hides too: `warroom run --seed N` would replay that trial knowingly)
     seed = None if "seed" in hidden_session_fields(s.outcome) else s.seed
     out.append(f", variant seed {seed})\n" if seed is not None else ")\n")
     # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
     out.append("trainee ")
-    out.append(shown_line(s.trainee), style="bold")
+    out.append(visible_name(s.trainee), style="bold")
     out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
     label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
     out.append(shown_line(label), style="bold " + outcome_colour(s.outcome))

@@ -35,7 +35,7 @@ from textual.strip import Strip
 from textual.worker import get_current_worker
 
 from warroom.core.model import TraceEvent
-from warroom.core.text import clean_line
+from warroom.core.text import visible_name
 from warroom.tui.logic import TraceIndex
 from warroom.tui.render import describe_event, event_heading, payload_chars
 from warroom.tui.widgets._linetable import set_virtual_size
@@ -209,10 +209,10 @@ class Inspector(ScrollView, can_focus=True):
 
     def search_status(self) -> str:
         """``/cursor 2 of 7`` (``/cursor: none``) while a search is made, else ``""``: plain text (the text typed,
-        its control characters escaped), never markup."""
+        its control and invisible characters escaped: a pasted zero-width space read ``/: none``), never markup."""
         if not self.query_text:
             return ""
-        typed = clean_line(self.query_text)
+        typed = visible_name(self.query_text)
         if not self.matches:
             return f"/{typed}: none"
         shown = f"{self.current_match + 1} of " if self.current_match is not None else ""

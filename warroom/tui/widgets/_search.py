@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
-from warroom.core.text import clean_line
+from warroom.core.text import clean_line, visible_name
 from warroom.tui.widgets._dialogs import Dialog
 from warroom.tui.widgets._inspector import Inspector
 from warroom.tui.widgets._textinput import TextInput
@@ -72,7 +72,7 @@ def _searched(screen: Any, inspector: Inspector, what: str, text: str | None) ->
         return
     found = inspector.search(text)  # (an empty text clears the last search)
     if text and not found:
-        screen.notify(f"No “{clean_line(text)}” in {clean_line(what)}.", severity="warning", markup=False)
+        screen.notify(f"No “{visible_name(text)}” in {clean_line(what)}.", severity="warning", markup=False)
 
 
 def open_search(screen: Any, inspector: Inspector, what: str) -> None:
@@ -95,7 +95,7 @@ def search_again(screen: Any, inspector: Inspector, direction: int) -> None:
         screen.notify("No search yet: / finds a text in the inspector.", severity="warning", markup=False)
         return
     if not inspector.matches:
-        screen.notify(f"No “{clean_line(inspector.query_text)}” here.", severity="warning", markup=False)
+        screen.notify(f"No “{visible_name(inspector.query_text)}” here.", severity="warning", markup=False)
         return
     if inspector.search_next(direction):
         where = "top" if direction > 0 else "bottom"

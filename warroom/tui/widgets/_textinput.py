@@ -31,15 +31,15 @@ from textual.widgets import Input, TextArea
 from textual.widgets.input import Selection
 from textual.widgets.text_area import Document, DocumentNavigator, EditResult, Location, WrappedDocument
 
-from warroom.core.text import SURROGATE
+from warroom.core.text import BIDI_CONTROLS, SURROGATE
 
 #: What a lone surrogate becomes.
 REPLACEMENT = "\ufffd"
 
 #: The characters a field draws as a visible sign: C0 controls but tab (drawn as Unicode's control pictures, ESC as
 #: ␛, a line break in a one-line field as ␊), DEL (␡), C1 controls and the bidirectional embedding, override and
-#: isolate controls (�), the characters :func:`warroom.core.text.clean` escapes everywhere else.
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: isolate controls and marks (�), the characters :func:`warroom.core.text.clean` escapes everywhere else.
+_CONTROL = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 
 
 def _sign(match: re.Match[str]) -> str:
