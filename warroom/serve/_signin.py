@@ -60,6 +60,10 @@ REQUEST_BODY_TIMEOUT = 20.0
 _ROSTER_LOOK = 1.0
 #: The paths only a facilitator's sign-in opens (the console); every other path is a trainee's.
 CONSOLE_PREFIX = "/console"
+#: Where ``GET /`` sends a trainee already playing in another tab: the HTTP 409 page
+#: (``WarroomServer.handle_another_tab``), at a path of its own so that reloading it is never taken for a reload of
+#: a war room tab.
+ANOTHER_TAB_PATH = "/another-tab"
 
 _STYLE = """
 body { background: #0c181f; color: #e8eef2; font-family: menlo, "Roboto Mono", monospace; display: flex;
@@ -562,6 +566,6 @@ class SignIns:
                         "your war room</a>.</p>", 403)
         mine = path == "/mine" or path.startswith("/mine/")  # a page too: a sign-in ended (a name removed from the
         # roster, a token rotated) got a 401 there, not the sign-in page the docs promise for the next request
-        if request.method == "GET" and (path == "/" or console or mine):
+        if request.method == "GET" and (path in ("/", ANOTHER_TAB_PATH) or console or mine):
             raise web.HTTPSeeOther("/signin")
         return page("War Room: sign in first", '<p><a href="/signin">Sign in</a> to use the war room.</p>', 401)
