@@ -52,3 +52,47 @@ async def test_the_already_playing_page_signed_out_leads_to_the_sign_in_page(ser
         nobody.get("/another-tab", allow_redirects=False) as r,
     ):
         assert (r.status, r.headers.get("Location")) == (303, "/signin")
+
+
+async def test_a_roster_changed_while_the_server_starts_is_read_at_the_first_request(tmp_path):
+    """The roster file's stamp was taken at the first request, not when the server read the roster: a token rotated
+    (or a name removed) while the server started (it reads the drill library and recovers sessions first, seconds),
+    or before anyone signed in, was never read until the file changed again: the new token was refused and the old
+    one went on signing in. The stamp is taken before the roster is read (the command passes it): the first request
+    reads the changed file."""
+    from serve_support import write_roster
+
+    from warroom.serve import Roster, SignIns
+
+    path = write_roster(tmp_path / "roster.yaml")
+    stamp = SignIns.stamp_of(path)
+    roster = Roster.load(path)
+    write_roster(path, {**TOKENS, "Ada Lovelace": "ada-rotated-token-0000"})  # `roster rotate` meanwhile
+    signins = SignIns(roster, "nobody", roster_path=path, roster_stamp=stamp)
+    await signins.reload_roster()  # the first request
+    assert signins.roster is not None and signins.roster.entries == Roster.load(path).entries
+    assert signins.roster.entries != roster.entries
+
+
+def test_the_serve_command_takes_the_roster_stamp_before_it_reads_the_roster(tmp_path, monkeypatch):
+    """`warroom serve` gives the server the roster file's stamp from before its read (above), not none."""
+    import click
+    from click.testing import CliRunner
+    from serve_support import write_roster
+
+    from warroom.cli import main
+    from warroom.serve import SignIns, WarroomServer
+
+    path = write_roster(tmp_path / "roster.yaml")
+    made: list[SignIns] = []
+
+    def serve(self: WarroomServer, debug: bool = False) -> None:
+        made.append(self.signins)
+        raise click.ClickException("stopped here by the test")
+
+    monkeypatch.setattr(WarroomServer, "serve", serve)
+    monkeypatch.setattr("warroom.cli.serve._warm_picker_cache", lambda settings: None)  # not what is tested here
+    args = ["--data-dir", str(tmp_path / "data"), "serve", "--port", "0", "--roster", str(path)]
+    result = CliRunner().invoke(main, args)
+    assert "stopped here by the test" in result.output, result.output
+    assert made and made[0].roster_stamp == SignIns.stamp_of(path)

@@ -132,8 +132,9 @@ def serve(
     for set_file in (drill_set, *console_sets):
         if set_file is not None:
             load_set_option(set_file, settings)  # a bad set file stops here, not in every browser tab
-    roster = None
+    roster, stamp = None, None
     if roster_path is not None:
+        stamp = SignIns.stamp_of(roster_path)  # before it is read: a change from now on is read again
         roster = _load_roster(roster_path)
         if not roster.entries:
             raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
@@ -149,7 +150,8 @@ def serve(
     # tab's without a roster, was never told)
     _warm_picker_cache(settings)
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
-    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies)
+    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies,
+                      roster_stamp=stamp)  # fmt: skip
     live = LiveClass(host_id(port, host), settings.data_dir)
     signins.on_change = live.signin_changed
     console = None
