@@ -132,13 +132,7 @@ def serve(
     for set_file in (drill_set, *console_sets):
         if set_file is not None:
             load_set_option(set_file, settings)  # a bad set file stops here, not in every browser tab
-    roster, stamp = None, None
-    if roster_path is not None:
-        stamp = SignIns.stamp_of(roster_path)  # before it is read: a change from now on is read again
-        roster = _load_roster(roster_path)
-        if not roster.entries:
-            raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
-                                       "`warroom serve roster add`")
+    roster, stamp = _served_roster(roster_path) if roster_path is not None else (None, None)
     _warn_of_stop_grace()
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
@@ -211,6 +205,19 @@ def _console(roster: Any, console: Any) -> Any:
 @serve.group("roster")
 def roster_group() -> None:
     """Manage the roster file of `warroom serve --roster`."""
+
+
+def _served_roster(roster_path: Path) -> tuple[Any, tuple[int, int]]:
+    """The roster ``warroom serve`` serves, and its file's stamp from before it was read (the server reads the file
+    again once its stamp changes: a change from now on is read). A roster of nobody is refused."""
+    from warroom.serve import SignIns
+
+    stamp = SignIns.stamp_of(roster_path)
+    roster = _load_roster(roster_path)
+    if not roster.entries:
+        raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
+                                   "`warroom serve roster add`")  # fmt: skip
+    return roster, stamp
 
 
 def _load_roster(roster_path: Path, *, must_exist: bool = False) -> Any:
