@@ -96,3 +96,74 @@ def test_the_serve_command_takes_the_roster_stamp_before_it_reads_the_roster(tmp
     result = CliRunner().invoke(main, args)
     assert "stopped here by the test" in result.output, result.output
     assert made and made[0].roster_stamp == SignIns.stamp_of(path)
+
+
+class _Pinged:
+    """A tab's websocket as the heartbeat sees it: its pings counted."""
+
+    def __init__(self) -> None:
+        self.pings = 0
+
+    async def ping(self) -> None:
+        self.pings += 1
+
+
+async def test_a_browser_still_reading_the_screens_sent_before_a_ping_is_not_taken_for_gone():
+    """A browser on a slow network (or a tab busy drawing) with a backlog of screens reads the server's ping only once
+    it has read them (a resize of a large window redraws the whole screen): aiohttp's heartbeat ended such a tab
+    after half the interval ("No PONG received after 7.5 seconds"), though it read all along (tried: a client
+    reading 20 KB/s and answering each ping as it read it was ended after a burst of resizes, with
+    ``WARROOM_SERVE_HEARTBEAT=4``). The wait goes on while the bytes unsent to it grow fewer; its answer is heard."""
+    import asyncio
+    import time
+
+    from warroom.serve._heartbeat import Hearing, heartbeat
+
+    hearing, ws = Hearing(at=time.monotonic() - 1), _Pinged()
+    backlog = [400_000]
+
+    def unsent() -> int:  # the browser reads 50 KB at each look
+        backlog[0] = max(backlog[0] - 50_000, 1)
+        return backlog[0]
+
+    beat = asyncio.ensure_future(heartbeat(ws, hearing, 0.2, unsent))
+    while backlog[0] > 100_000:  # several of the ping's waits, each past its half interval
+        assert not beat.done(), beat.result()
+        await asyncio.sleep(0.05)
+    hearing.at = time.monotonic()  # its answer (a pong) read at last
+    await asyncio.sleep(0.1)
+    assert not beat.done() and ws.pings >= 1
+    beat.cancel()
+
+
+async def test_a_browser_that_reads_nothing_and_answers_nothing_is_gone():
+    """A browser gone (its network lost, its machine asleep: the bytes unsent to it grow no fewer) is ended after the
+    ping's wait, as before; so is one with nothing unsent."""
+    import asyncio
+    import time
+
+    from warroom.serve._heartbeat import Hearing, heartbeat
+
+    for unsent in (lambda: 5_000, lambda: 0):
+        ws = _Pinged()
+        why = await asyncio.wait_for(heartbeat(ws, Hearing(at=time.monotonic() - 1), 0.2, unsent), 30)
+        assert why == "its browser answered no ping within 0.1 s (a network lost, a machine asleep)" and ws.pings == 1
+
+
+async def test_a_browser_whose_answer_waits_behind_a_slow_app_process_is_not_gone():
+    """The relay busy passing a message to an app process slow to take it reads nothing of the browser meanwhile (the
+    app process's input timeout, 10 s, ends a process that takes none): the browser's answer is not read yet, so the
+    ping's wait goes on (aiohttp heard the bytes arrive; this heartbeat hears what the relay reads)."""
+    import asyncio
+    import time
+
+    from warroom.serve._heartbeat import Hearing, heartbeat
+
+    hearing, ws = Hearing(at=time.monotonic() - 1, busy=True), _Pinged()
+    beat = asyncio.ensure_future(heartbeat(ws, hearing, 0.2, lambda: 0))
+    await asyncio.sleep(0.6)  # three of the ping's waits
+    assert not beat.done()
+    hearing.at, hearing.busy = time.monotonic(), False
+    await asyncio.sleep(0.1)
+    assert not beat.done()
+    beat.cancel()

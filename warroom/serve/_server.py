@@ -57,6 +57,7 @@ from warroom.serve._tab import (
     TERM_GRACE,
     WRITE_STALL,
     BadMessage,
+    BrowserGone,
     TabService,
     relay_until_ended,
     start_app,
@@ -117,8 +118,9 @@ WRITE_STALL_SECONDS, WRITE_STALL_WARNING = seconds_setting(
     MIN_WRITE_STALL,
 )
 #: Seconds a tab's connection may be quiet (nothing received from its browser) before the server pings it; a tab
-#: that has not answered within half of that more is ended ("No PONG received"): a browser answers at once, a browser
-#: gone (a laptop closed, a network lost) is found within 22.5 s by default. ``$WARROOM_SERVE_HEARTBEAT`` sets another
+#: that has not answered within half of that more is ended (:mod:`warroom.serve._heartbeat`, which waits longer while
+#: the browser still reads what was sent before the ping): a browser answers at once, a browser gone (a laptop
+#: closed, a network lost) is found within 22.5 s by default. ``$WARROOM_SERVE_HEARTBEAT`` sets another
 #: number from 1 to 3,600 (tests make the round short).
 DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT = 15.0, 1.0, 3600.0
 HEARTBEAT_SECONDS, HEARTBEAT_WARNING = seconds_setting(
@@ -620,8 +622,7 @@ class WarroomServer(Server):
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
-        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_MESSAGE_BYTES,
-                                          autoping=False)  # pings: _tab
+        websocket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab, _heartbeat
         try:
             await websocket.prepare(request)
         except ConnectionResetError:  # the tab closed while its opening waited (for the live table's claim on a busy
@@ -639,9 +640,13 @@ class WarroomServer(Server):
         who = f"the tab of {clean_line(trainee)!r}"
         try:
             if await start_app(websocket, service, width, height, who):
-                await relay_until_ended(websocket, service, who)
+                await relay_until_ended(websocket, service, who, HEARTBEAT_SECONDS)
         except asyncio.CancelledError:
             pass
+        except BrowserGone as exc:  # pinged, it answered nothing: its connection is dropped (nobody to close it with)
+            log.warning("ended the session of %r: %s", trainee, exc)
+            if request.transport is not None:
+                request.transport.abort()
         except BadMessage as exc:  # the sender's session ends; nobody else's (a stalled tab's was said: its reads
             if not service.stalled:  # failed once its connection was dropped)
                 log.warning("ended the session of %r: %s", trainee, exc)
