@@ -52,6 +52,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── RosterError                                   warroom.serve
     ├── ServeError                                    warroom.serve
     ├── BadMessage                                    warroom.serve
+    │   └── BrowserGone
     ├── DrillProblem                                  warroom.tui
     ├── SessionUnavailable                            warroom.tui
     │   └── JournalUnwritable

@@ -132,12 +132,7 @@ def serve(
     for set_file in (drill_set, *console_sets):
         if set_file is not None:
             load_set_option(set_file, settings)  # a bad set file stops here, not in every browser tab
-    roster = None
-    if roster_path is not None:
-        roster = _load_roster(roster_path)
-        if not roster.entries:
-            raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
-                                       "`warroom serve roster add`")
+    roster, stamp = _served_roster(roster_path) if roster_path is not None else (None, None)
     _warn_of_stop_grace()
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
@@ -149,7 +144,8 @@ def serve(
     # tab's without a roster, was never told)
     _warm_picker_cache(settings)
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
-    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies)
+    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path, proxies=proxies,
+                      roster_stamp=stamp)  # fmt: skip
     live = LiveClass(host_id(port, host), settings.data_dir)
     signins.on_change = live.signin_changed
     console = None
@@ -209,6 +205,19 @@ def _console(roster: Any, console: Any) -> Any:
 @serve.group("roster")
 def roster_group() -> None:
     """Manage the roster file of `warroom serve --roster`."""
+
+
+def _served_roster(roster_path: Path) -> tuple[Any, tuple[int, int]]:
+    """The roster ``warroom serve`` serves, and its file's stamp from before it was read (the server reads the file
+    again once its stamp changes: a change from now on is read). A roster of nobody is refused."""
+    from warroom.serve import SignIns
+
+    stamp = SignIns.stamp_of(roster_path)
+    roster = _load_roster(roster_path)
+    if not roster.entries:
+        raise click.ClickException(f"{clean_name(roster_path)}: the roster has no trainees; add one with "
+                                   "`warroom serve roster add`")  # fmt: skip
+    return roster, stamp
 
 
 def _load_roster(roster_path: Path, *, must_exist: bool = False) -> Any:

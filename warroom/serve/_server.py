@@ -49,7 +49,7 @@ from warroom.errors import WarroomError
 from warroom.serve._hosts import HostNames
 from warroom.serve._paste import with_paste_guard
 from warroom.serve._proxies import client_access_logger, wide_proxies_warning
-from warroom.serve._signin import SignIns, from_another_site, page
+from warroom.serve._signin import ANOTHER_TAB_PATH, SignIns, from_another_site, page
 from warroom.serve._stall import unsent_bytes, written_while_read
 from warroom.serve._tab import (
     MAX_MESSAGE_BYTES,
@@ -57,6 +57,7 @@ from warroom.serve._tab import (
     TERM_GRACE,
     WRITE_STALL,
     BadMessage,
+    BrowserGone,
     TabService,
     relay_until_ended,
     start_app,
@@ -117,8 +118,9 @@ WRITE_STALL_SECONDS, WRITE_STALL_WARNING = seconds_setting(
     MIN_WRITE_STALL,
 )
 #: Seconds a tab's connection may be quiet (nothing received from its browser) before the server pings it; a tab
-#: that has not answered within half of that more is ended ("No PONG received"): a browser answers at once, a browser
-#: gone (a laptop closed, a network lost) is found within 22.5 s by default. ``$WARROOM_SERVE_HEARTBEAT`` sets another
+#: that has not answered within half of that more is ended (:mod:`warroom.serve._heartbeat`, which waits longer while
+#: the browser still reads what was sent before the ping): a browser answers at once, a browser gone (a laptop
+#: closed, a network lost) is found within 22.5 s by default. ``$WARROOM_SERVE_HEARTBEAT`` sets another
 #: number from 1 to 3,600 (tests make the round short).
 DEFAULT_HEARTBEAT, MIN_HEARTBEAT, MAX_HEARTBEAT = 15.0, 1.0, 3600.0
 HEARTBEAT_SECONDS, HEARTBEAT_WARNING = seconds_setting(
@@ -433,6 +435,21 @@ class WarroomServer(Server):
         )
         return page("War Room: already playing in another tab", body, status=409)
 
+    async def handle_another_tab(self, request: web.Request) -> web.StreamResponse:
+        """``GET /another-tab``: the HTTP 409 page of a trainee already playing in another tab (``GET /`` sends them
+        here), or back to ``/`` once they no longer are. Served at ``/`` itself, the page reloaded (its trainee's
+        other tab still open in the same browser) was taken for a reload of that war room tab: the terminal page,
+        whose websocket was refused, and the browser said "Session ended." where the 409 had said why."""
+        trainee = self.signins.trainee_of(request)
+        if self.signins.roster is None or trainee is None:
+            raise web.HTTPSeeOther("/")
+        asked = request.headers.get("Cache-Control", "").lower()
+        if "max-age=0" in asked or "no-cache" in asked:  # reloaded: the other tab may be closing this moment
+            await self._wait_until(lambda: not self.playing_elsewhere(trainee), RELOAD_WAIT)
+        if not self.playing_elsewhere(trainee):
+            raise web.HTTPSeeOther("/")
+        return self.another_tab_page(trainee)
+
     async def handle_takeover(self, request: web.Request) -> web.StreamResponse:
         """``POST /takeover``: end the signed-in trainee's other tabs (each told its session moved to another tab;
         a drill being played there is stored as abandoned), then back to ``/``, where this tab gets the war room."""
@@ -527,7 +544,7 @@ class WarroomServer(Server):
         holder = (self.signins.trainee_of(request) or "") if self.signins.roster else f"address {request.remote}"
         reload = self.reloading(request, holder)  # its tab's websocket waits for the old one to close
         if self.signins.roster is not None and not reload and await self._wait_for_a_tab(holder):
-            return self.another_tab_page(holder)
+            raise web.HTTPSeeOther(ANOTHER_TAB_PATH)  # a page of its own: reloaded, it is asked again (below)
         if await self._wait_for_leaving(holder):
             return self.still_closing_page()
         if self.max_sessions is not None:
@@ -605,8 +622,7 @@ class WarroomServer(Server):
 
     async def _relay(self, request: web.Request, command: str, tab: _Tab) -> web.WebSocketResponse:
         trainee = tab.trainee
-        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=MAX_MESSAGE_BYTES,
-                                          autoping=False)  # pings: _tab
+        websocket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES, autoping=False)  # pings: _tab, _heartbeat
         try:
             await websocket.prepare(request)
         except ConnectionResetError:  # the tab closed while its opening waited (for the live table's claim on a busy
@@ -624,9 +640,13 @@ class WarroomServer(Server):
         who = f"the tab of {clean_line(trainee)!r}"
         try:
             if await start_app(websocket, service, width, height, who):
-                await relay_until_ended(websocket, service, who)
+                await relay_until_ended(websocket, service, who, HEARTBEAT_SECONDS)
         except asyncio.CancelledError:
             pass
+        except BrowserGone as exc:  # pinged, it answered nothing: its connection is dropped (nobody to close it with)
+            log.warning("ended the session of %r: %s", trainee, exc)
+            if request.transport is not None:
+                request.transport.abort()
         except BadMessage as exc:  # the sender's session ends; nobody else's (a stalled tab's was said: its reads
             if not service.stalled:  # failed once its connection was dropped)
                 log.warning("ended the session of %r: %s", trainee, exc)
@@ -973,6 +993,7 @@ def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) ->
             web.post("/signout", server.signins.handle_signout),
             web.post("/takeover", server.handle_takeover),
             web.get("/", server.handle_index, name="index"),
+            web.get(ANOTHER_TAB_PATH, server.handle_another_tab),
             web.get("/ws", server.handle_websocket, name="websocket"),
             web.get("/ws/{ticket}", server.handle_websocket, name="websocket-seat"),
             web.get("/download/{key}", server.handle_download, name="download"),

@@ -60,6 +60,10 @@ REQUEST_BODY_TIMEOUT = 20.0
 _ROSTER_LOOK = 1.0
 #: The paths only a facilitator's sign-in opens (the console); every other path is a trainee's.
 CONSOLE_PREFIX = "/console"
+#: Where ``GET /`` sends a trainee already playing in another tab: the HTTP 409 page
+#: (``WarroomServer.handle_another_tab``), at a path of its own so that reloading it is never taken for a reload of
+#: a war room tab.
+ANOTHER_TAB_PATH = "/another-tab"
 
 _STYLE = """
 body { background: #0c181f; color: #e8eef2; font-family: menlo, "Roboto Mono", monospace; display: flex;
@@ -324,7 +328,11 @@ class SignIns:
     throttle: ClientThrottle = field(default_factory=ClientThrottle)
     #: The reverse proxies whose ``X-Forwarded-For`` names the client (``--forwarded-allow-ips``; none by default).
     proxies: tuple[Network, ...] = ()
-    _roster_stamp: tuple[int, int] | None = None
+    #: The roster file's stamp (:meth:`stamp_of`) when ``roster`` was read from it: the file is read again once its
+    #: stamp is another. None: the stamp at the first look (a change before it is not seen). The command takes it
+    #: before it reads the roster: taken at the first request, a roster changed (a token rotated, a name removed)
+    #: while the server started, or before anyone signed in, was never read: the old token went on signing in.
+    roster_stamp: tuple[int, int] | None = None
     _roster_looked: float = 0.0
     #: The roster file being read again in a worker thread (:meth:`reload_roster`), or None.
     _roster_reading: asyncio.Future[Roster | None] | None = None
@@ -364,6 +372,15 @@ class SignIns:
             with contextlib.suppress(Exception):  # in the log why it could not be read: the last roster stays in use
                 await asyncio.shield(reading)
 
+    @staticmethod
+    def stamp_of(path: Path) -> tuple[int, int]:
+        """The roster file's modification time (ns) and size, ``(0, 0)`` when it cannot be looked at (gone)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return (0, 0)
+        return (st.st_mtime_ns, st.st_size)
+
     def _look_at_roster(self) -> asyncio.Future[Roster | None] | None:
         """Start reading the roster file in a worker thread when it changed (looked at once a second at most): the
         read, which :meth:`_roster_read` uses when done; None when there is nothing to read."""
@@ -373,17 +390,13 @@ class SignIns:
         if now - self._roster_looked < _ROSTER_LOOK:
             return None
         self._roster_looked = now
-        try:
-            st = os.stat(self.roster_path)
-            stamp = (st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = (0, 0)
-        if self._roster_stamp is None:
-            self._roster_stamp = stamp
+        stamp = self.stamp_of(self.roster_path)
+        if self.roster_stamp is None:
+            self.roster_stamp = stamp
             return None
-        if stamp == self._roster_stamp:
+        if stamp == self.roster_stamp:
             return None
-        self._roster_stamp = stamp
+        self.roster_stamp = stamp
         if stamp == (0, 0):  # gone (moved, deleted, an editor between delete and write): Roster.load reads no file as
             # an empty roster, which ended every sign-in (the facilitator's too) and let nobody sign in again
             log.error("the roster file %s is gone; the last one read stays in use", self.roster_path)
@@ -562,6 +575,6 @@ class SignIns:
                         "your war room</a>.</p>", 403)
         mine = path == "/mine" or path.startswith("/mine/")  # a page too: a sign-in ended (a name removed from the
         # roster, a token rotated) got a 401 there, not the sign-in page the docs promise for the next request
-        if request.method == "GET" and (path == "/" or console or mine):
+        if request.method == "GET" and (path in ("/", ANOTHER_TAB_PATH) or console or mine):
             raise web.HTTPSeeOther("/signin")
         return page("War Room: sign in first", '<p><a href="/signin">Sign in</a> to use the war room.</p>', 401)

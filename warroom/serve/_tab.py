@@ -37,7 +37,7 @@ import re
 import signal
 import time
 from asyncio.subprocess import Process
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -46,6 +46,7 @@ from textual_serve.app_service import AppService
 from warroom.core.settings import KEYS_RECEIVED_META, trace_key
 from warroom.core.text import clean_line
 from warroom.errors import WarroomError
+from warroom.serve._heartbeat import Hearing, heard, heartbeat
 from warroom.serve._stall import while_read
 
 log = logging.getLogger("warroom.serve")
@@ -102,6 +103,11 @@ KINDS = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 class BadMessage(WarroomError):
     """A tab sent something the protocol does not allow, or more than its budget: its session ends (the message
     says why, for the server's log)."""
+
+
+class BrowserGone(BadMessage):
+    """A tab's browser answered no ping (:func:`~warroom.serve._heartbeat.heartbeat`): its session ends, its
+    connection dropped at once (closing it would wait for a browser that is gone)."""
 
 
 class InputBudget:
@@ -561,22 +567,22 @@ async def _to_app(sending: Any) -> Any:
 
 
 async def relay_messages(websocket: web.WebSocketResponse, service: AppService, resizes: Resizes | None = None,
-                         who: str = "a tab") -> None:  # fmt: skip
+                         who: str = "a tab", hearing: Hearing | None = None) -> None:  # fmt: skip
     """Pass the browser's keys, resizes (through ``resizes``, which bounds and spaces them: :class:`Resizes`), focus
     changes and pings to the app process (textual-serve's protocol), until the browser goes away. Raises
     :class:`BadMessage` for a message that ends the session, and when the app process stops taking its input
-    (:func:`_to_app`)."""
+    (:func:`_to_app`). Each message read is noted in ``hearing`` (:mod:`warroom.serve._heartbeat`)."""
     budget, sequences = InputBudget(), KeySequences()
     resizes = resizes or Resizes(service)
     try:
-        await _relay(websocket, service, budget, sequences, resizes, who)
+        await _relay(websocket, heard(websocket, hearing or Hearing()), service, budget, sequences, resizes, who)
     finally:
         await resizes.close()
 
 
-async def _relay(websocket: Any, service: AppService, budget: InputBudget, sequences: KeySequences,
-                 resizes: Resizes, who: str) -> None:  # fmt: skip
-    async for message in websocket:
+async def _relay(websocket: Any, messages: AsyncIterator[Any], service: AppService, budget: InputBudget,
+                 sequences: KeySequences, resizes: Resizes, who: str) -> None:  # fmt: skip
+    async for message in messages:
         received = time.monotonic()  # the keys' time for the app (warroom.tui.app's KeyClock), before any wait below
         try:
             kind, data = read_message(message, budget, sequences)
@@ -648,16 +654,24 @@ async def start_app(websocket: web.WebSocketResponse, service: TabService, width
     return True
 
 
-async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, who: str = "a tab") -> None:
+async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, who: str = "a tab",
+                            heartbeat_every: float | None = None) -> None:  # fmt: skip
     """:func:`relay_messages` until the browser goes away or the app process ends; in the second case the websocket
     is closed now (the browser shows that the session ended), not left open on a frozen screen. Raises
-    :class:`BadMessage` as :func:`relay_messages` does."""
-    relay = asyncio.ensure_future(relay_messages(websocket, service, who=who))
+    :class:`BadMessage` as :func:`relay_messages` does, and when the browser is gone: pinged after
+    ``heartbeat_every`` quiet seconds, it did not answer (:func:`~warroom.serve._heartbeat.heartbeat`)."""
+    hearing = Hearing()
+    relay = asyncio.ensure_future(relay_messages(websocket, service, who=who, hearing=hearing))
     ended = asyncio.ensure_future(service.ended.wait())
+    tasks: set[asyncio.Future[Any]] = {relay, ended}
+    if heartbeat_every is not None:
+        tasks.add(asyncio.ensure_future(heartbeat(websocket, hearing, heartbeat_every, service.unsent or _none)))
     try:
-        done, _ = await asyncio.wait({relay, ended}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         if relay in done:
             relay.result()  # a BadMessage ends the session
+        elif ended not in done:  # the heartbeat's: the browser is gone
+            raise BrowserGone(next(iter(done)).result())
         elif service.drew:
             log.info("a served app process ended; its tab is told the session ended")
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the war room closed")
@@ -666,6 +680,11 @@ async def relay_until_ended(websocket: web.WebSocketResponse, service: TabServic
             log.warning("the app process of %s could not start (the lines above say why): its tab is told so", who)
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=COULD_NOT_START.encode())
     finally:
-        for task in (relay, ended):
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(relay, ended, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _none() -> int:
+    """No bytes unsent (a service that cannot tell)."""
+    return 0

@@ -11,12 +11,14 @@ for good), and ends the session: :meth:`DrillScreen.abandon` (quit, stored as ab
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual.clock import Clock
+from textual.css.query import NoMatches
 from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
@@ -147,7 +149,13 @@ class DrillScreen(Screen[None]):
                     self.tick()  # so its answer (an escalation) is timed at that key, not at the last tick before
                 if self.finished:  # the drill ended before that key (its debrief is on its way): too late to answer
                     return
-                if answer is not None:
+                if answer is not None and not self.is_attached:  # the app closes as the answer came (a served tab
+                    # closed the moment its escalation was confirmed, a signal): the answer's actions are recorded,
+                    # its screen, whose widgets are gone, is not drawn (a query of them raised: a traceback, and the
+                    # app ended with it)
+                    with contextlib.suppress(NoMatches):
+                        answer(result)
+                elif answer is not None:
                     answer(result)
             finally:
                 if held:
