@@ -10,10 +10,10 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
+from library_support import load_bundled
 from pydantic import BaseModel
 from rich.cells import cell_len
 
-from warroom.core.load import load_drill
 from warroom.core.model import Drill
 
 
@@ -54,7 +54,7 @@ def covering_drills(paths: Iterable[Path], cost: str = "duration") -> list[Path]
 
 @cache
 def _cover(paths: Sequence[Path], cost: str) -> tuple[Path, ...]:
-    drills = {p: load_drill(p) for p in paths}
+    drills = {p: load_bundled(p) for p in paths}
     wanted = {p: features(d) for p, d in drills.items()}
     chosen = {max(paths, key=lambda p: (cell_len(drills[p].title), p.name)),
               max(paths, key=lambda p: (len(drills[p].trace), p.name))}

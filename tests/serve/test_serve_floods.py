@@ -42,11 +42,14 @@ def app_pids(trainee: str, data_dir: Path) -> list[int]:
     return out
 
 
-def wait_for(condition, timeout: float = 40.0, what: str = "") -> None:
+async def wait_for(condition, timeout: float = 40.0, what: str = "") -> None:
+    """Wait until ``condition()`` holds (``what``: named when it still does not after ``timeout`` seconds), looking
+    every 0.2 s. Awaited, never a blocking sleep: the test's open tabs keep reading (and answering the server's pings)
+    while it waits; a blocked event loop left them unread for the whole wait."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
+        await asyncio.sleep(0.2)
 
 
 async def closed_with(ws: aiohttp.ClientWebSocketResponse, timeout: float = 30.0) -> int | None:
@@ -98,7 +101,7 @@ async def test_a_key_flood_ends_only_the_flooding_session(tmp_path):
                     assert await closed_with(small_flood) == aiohttp.WSCloseCode.POLICY_VIOLATION
             await calm.send_str(json.dumps(["stdin", "\r"]))  # the other trainee plays on
             await read_until(calm, BRIEFING_TEXT)
-            wait_for(lambda: app_pids("Ada Lovelace", served.data_dir) == [], what="the flooded processes to end")
+            await wait_for(lambda: app_pids("Ada Lovelace", served.data_dir) == [], what="the flooded processes to end")
             assert len(app_pids("Grace Hopper", served.data_dir)) == 1
         log = served.log.read_text(errors="replace")
     assert log.count("ended the session of 'Ada Lovelace'") == 2, log
@@ -170,7 +173,7 @@ async def test_a_closed_tab_s_hung_process_is_ended_its_seat_held_until_then_its
                 await ws.send_str(json.dumps(["stdin", "\r"]))
                 await read_until(ws, BRIEFING_TEXT)
                 await ws.send_str(json.dumps(["stdin", "\r"]))  # the drill starts: a journal
-                wait_for(lambda: list((served.data_dir / "journals").glob("*.jsonl")), what="the journal")
+                await wait_for(lambda: list((served.data_dir / "journals").glob("*.jsonl")), what="the journal")
                 (pid,) = app_pids("Ada Lovelace", served.data_dir)
                 os.kill(pid, signal.SIGSTOP)  # a process that no longer answers
                 await ws.close()  # the tab closes
@@ -186,8 +189,8 @@ async def test_a_closed_tab_s_hung_process_is_ended_its_seat_held_until_then_its
                     assert full.value.status == 503
                     ada_seen = await read_until(again, PICKER_TEXT)
                     ada_seen += await _more(again, 3.0)
-                wait_for(lambda: not app_pids("Ada Lovelace", served.data_dir), what="Ada's tab's process to quit")
-                wait_for(lambda: "recovered session" in served.log.read_text(errors="replace"), what="recovery")
+                await wait_for(lambda: not app_pids("Ada Lovelace", served.data_dir), what="Ada's process to quit")
+                await wait_for(lambda: "recovered session" in served.log.read_text(errors="replace"), what="recovery")
                 grace = await served.signed_in("Grace Hopper")
                 async with grace, grace.ws_connect("/ws") as other:  # the seat is free again
                     seen = await read_until(other, PICKER_TEXT)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from screen_support import record_notifications, screen_text
+from serve_support import warm_picker_cache
 from textual.clock import MockClock
 from textual.events import Key
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
@@ -27,8 +28,8 @@ from warroom.tui.room import WarRoomScreen
 from warroom.tui.screens import PickerScreen
 
 __all__ = [
-    "STALE", "advance", "author_mode", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text",
-    "services", "type_text", "until", "war_room",
+    "STALE", "advance", "author_mode", "cold_services", "escalate", "make_app", "picker_ready", "record_notifications",
+    "screen_text", "services", "type_text", "until", "war_room",
 ]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
@@ -36,6 +37,19 @@ STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
 @pytest.fixture
 def services(tmp_path: Path) -> Services:
+    """The services of a trainee ``tester`` over a data directory of the test's own, with a picker cache (in a folder
+    of the test's own) that already lists the bundled drills, as every start after warroom's first finds it
+    (tests/serve_support.py's :func:`warm_picker_cache`: the library read once per test worker). Without it each
+    picker of a test read and checked all the bundled drills again (about 0.6 s of CPU each, some 60 pickers). A test
+    about how the picker reads drill files that are not in the cache takes :func:`cold_services`."""
+    cache = tmp_path / "picker-cache"
+    warm_picker_cache(cache)
+    return Services(trainee="tester", data_dir=tmp_path / "data", cache_dir=cache)
+
+
+@pytest.fixture
+def cold_services(tmp_path: Path) -> Services:
+    """:func:`services` without a picker cache: every picker reads and checks each drill file itself."""
     return Services(trainee="tester", data_dir=tmp_path / "data")
 
 

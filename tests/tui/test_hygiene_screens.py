@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from cover_support import covering_drills
 from hygiene_support import bundled, leaks, normalise, visible_text
+from library_support import load_bundled
 from rich.console import Console
 from textual.clock import MockClock
 from textual.containers import VerticalScroll
 
 from warroom.core.library import TUTORIAL_ID
-from warroom.core.load import load_drill
 from warroom.core.model import ESCALATION_INSTRUCTION
 from warroom.tui.app import WarroomApp
 from warroom.tui.logic import Services, load_entry
@@ -31,7 +31,7 @@ from warroom.tui.widgets import HelpScreen
 from .conftest import advance, picker_ready, screen_text
 
 BUNDLED = bundled()
-DRILLS = [load_drill(p) for p in BUNDLED]
+DRILLS = [load_bundled(p) for p in BUNDLED]
 
 
 class _NullRecorder:
@@ -98,7 +98,7 @@ def _briefing_rows(drill) -> int:
 
 #: The briefings shown on screen: the drills that cover every feature of the bundled drills, and the one whose
 #: briefing is the tallest (each briefing's text, for every bundled drill: tests/unit/test_hygiene_trace.py).
-_BRIEFED = set(covering_drills(BUNDLED, cost="one")) | {max(BUNDLED, key=lambda p: _briefing_rows(load_drill(p)))}
+_BRIEFED = set(covering_drills(BUNDLED, cost="one")) | {max(BUNDLED, key=lambda p: _briefing_rows(load_bundled(p)))}
 BRIEFED = [(p, d) for p, d in zip(BUNDLED, DRILLS, strict=True) if p in _BRIEFED]
 
 

@@ -29,7 +29,7 @@ async def test_question_mark_opens_the_help_of_every_screen(services):
     async with app.run_test(size=(80, 24)) as pilot:
         await picker_ready(pilot)
         await _help_shows(pilot, "Drill picker keys")
-        i = next(i for i, e in enumerate(app.screen.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
+        i = next(i for i, e in enumerate(app.screen.entries) if e.card and e.card.id == "duplicate-charge-refunds")
         app.screen.query_one("#picker-table").move_cursor(row=i)
         await pilot.press("enter")
         assert isinstance(app.screen, BriefingScreen)

@@ -15,8 +15,9 @@ from warroom.tui.screens import BriefingScreen, PickerScreen
 from .conftest import STALE, advance, escalate, make_app, picker_ready, screen_text
 
 
-async def test_picker_lists_the_bundled_drills(services):
-    app = make_app(services, drill_path=None)
+async def test_picker_lists_the_bundled_drills(cold_services):
+    """The first start: every bundled drill read from its file and checked (no picker cache yet)."""
+    app = make_app(cold_services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
         picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
@@ -163,7 +164,7 @@ async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
         assert detail.size.height >= 20  # the height is chosen to leave a 20-row preview
         text = screen_text(app)
         entry = picker.entries[0]
-        assert "You are watching" in text and f"{entry.drill.plan[-1].id} {entry.drill.plan[-1].title}" in text
+        assert "You are watching" in text and f"{entry.card.plan[-1][0]} {entry.card.plan[-1][1]}" in text
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -246,7 +247,7 @@ async def test_picker_tells_a_quit_drill_from_a_played_zero(services):
         picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
-        best = {e.drill.id: table.get_row_at(i)[5] for i, e in enumerate(picker.entries) if e.drill}
+        best = {e.card.id: table.get_row_at(i)[5] for i, e in enumerate(picker.entries) if e.card}
         quit_cell = best["duplicate-charge-refunds"]
         assert str(quit_cell) == "quit" and "italic" in str(quit_cell.style)
         assert str(best["clinic-rebooking"]) == "0"

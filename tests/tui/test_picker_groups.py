@@ -87,7 +87,7 @@ async def _picker_rows(app, pilot) -> tuple[list[str], list[str]]:
     picker = await picker_ready(pilot)
     table = picker.query_one("#picker-table", DataTable)
     labels = [str(table.get_cell(row, "group")) for row in table.rows]
-    return [e.drill.id for e in picker.entries], labels
+    return [e.card.id for e in picker.entries], labels
 
 
 async def test_the_picker_shows_the_tutorial_first_to_a_new_trainee_and_last_after_it(services):
@@ -99,7 +99,7 @@ async def test_the_picker_shows_the_tutorial_first_to_a_new_trainee_and_last_aft
     async with app.run_test(size=(100, 40)) as pilot:
         ids, labels = await _picker_rows(app, pilot)
         assert ids[0] == "tutorial" and labels[0] == "start here"
-        assert app.screen.selected().drill.id == "tutorial"  # enter starts it
+        assert app.screen.selected().card.id == "tutorial"  # enter starts it
         code = ids.index("stripe-sdk-upgrade")
         assert labels[code] == "" or domain_key(labels[code]) == "code-agent"
         assert sum(domain_key(label) == "code-agent" for label in labels) == 1  # one labelled row per group
@@ -120,7 +120,7 @@ async def test_the_preview_separates_the_author_from_the_domain(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(100, 40)) as pilot:
         picker = await picker_ready(pilot)
-        ids = [e.drill.id for e in picker.entries]
+        ids = [e.card.id for e in picker.entries]
         table = picker.query_one(DataTable)
         table.move_cursor(row=ids.index("late-delivery-replies"))
         await pilot.pause()
@@ -145,7 +145,7 @@ async def test_the_group_names_are_on_screen_beside_their_first_drill(services):
         title_at = first.index("Tutorial:")
         assert stripe.index("Stripe SDK upgrade") == title_at  # every title in one column, labelled or not
         assert any(line.startswith("│ code-agent") for line in lines)
-        assert picker.entries[0].drill.id == "tutorial"
+        assert picker.entries[0].card.id == "tutorial"
         # The race cannot be forced here (Pilot often paints after the table noticed its labels), so: no row labels.
         table = picker.query_one("#picker-table", DataTable)
         assert all(row.label is None for row in table.rows.values())

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from library_support import load_bundled
 from locations import ALL_CLEAR
 
 from warroom.core.library import bundled_drills_dir
@@ -17,7 +18,7 @@ from warroom.core.model import Action, ActionKind, Drill, PlayedAs, earliest_evi
 from warroom.core.play import Replay
 from warroom.core.variants import draw_played_as, session_drill
 
-BANK = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+BANK = [load_bundled(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
 FORMER = sorted(p.stem for p in ALL_CLEAR.glob("*.yaml"))
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from library_support import load_bundled
 
 from warroom.core.author import _check as check
 from warroom.core.author import check_variants
@@ -37,7 +38,7 @@ MIN_FAULT_KINDS = 10
 DRILL_FILES = find_drill_files([bundled_drills_dir()])
 #: Every bundled drill, read once when the module is collected (each xdist worker collects every module): the
 #: parameter lists below are chosen by what the drills hold.
-_COLLECTED = {p: loader.load_drill(p) for p in DRILL_FILES}
+_COLLECTED = {p: load_bundled(p) for p in DRILL_FILES}  # read once per process (tests/library_support.py)
 #: The drills with a fault (an answer key), as opposed to all-clear controls.
 FAULT_DRILL_FILES = [p for p in DRILL_FILES if _COLLECTED[p].answer_key is not None]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from library_support import load_bundled
 
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
@@ -57,7 +58,7 @@ _MAST_TAG = re.compile(r"^MAST:\s*(.+)$")
 def _library() -> tuple[Drill, ...]:
     paths = sorted(bundled_drills_dir().glob("*.yaml"))
     assert paths, f"no bundled drills in {bundled_drills_dir()}"
-    return tuple(load_drill(p) for p in paths)
+    return tuple(load_bundled(p) for p in paths)
 
 
 def fault_kind_table() -> dict[str, list[str]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library_support import load_bundled
 
 from warroom.core.author._examples import example_path
 from warroom.core.library import bundled_drills_dir
@@ -27,7 +28,7 @@ from warroom.core.variants import session_drill
 #: The ids ids_by_position gives: ``e`` and the event's position in the played trace, from 1.
 PLAYED_ID = re.compile(r"e\d+")
 EXAMPLES = example_path("full").parent
-BANK = [load_drill(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
+BANK = [load_bundled(p) for p in sorted(bundled_drills_dir().glob("*.yaml"))]
 TWINNED = [d for d in BANK if d.twin is not None]
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from warroom.cli import main
@@ -279,15 +278,6 @@ def test_check_variants_fails_a_drill_whose_variant_fails(monkeypatch):
     assert r.exit_code == 1
     assert f": seed {rephrased[0]}: e08 was rephrased" in r.output  # after path:line:col of the variants
     assert f"variants: 8 seeds checked, {len(rephrased)} failed" in r.output
-
-
-def test_every_bundled_drill_passes_its_variants():
-    for path in sorted(bundled_drills_dir().glob("*.yaml")):
-        drill = load_drill(path)
-        assert check_variants(drill, 4).problems == (), path.name
-        if drill.variants is None:
-            continue
-        assert yaml.safe_load(path.read_text())["variants"]  # written in the file, not made up here
 
 
 def test_a_phrasing_of_an_event_kind_with_no_text_to_replace_is_a_problem_not_a_crash() -> None:
