@@ -83,8 +83,8 @@ def test_a_connection_as_the_trainee_group_is_told_the_logins_name(tmp_path: Pat
         assert refused is not None and f"may store only the sessions of trainee {ann!r}" in refused
 
 
-def _as_version_24(store_url: str) -> None:
-    """The store's policies and trigger as schema version 24 made them (``current_user``), and its version."""
+def _as_version_24(store_url: str, version: int = 24) -> None:
+    """The store's policies and trigger as schema version 24 made them (``current_user``), and its ``version``."""
     with psycopg.connect(store_url, autocommit=True) as conn:
         roles = backends.store_roles(_Qmark(conn))
         assert roles is not None
@@ -92,7 +92,7 @@ def _as_version_24(store_url: str) -> None:
                backends.mark_submitted_function(roles), *backends.history_statements(roles)]  # fmt: skip
         for statement in old:
             conn.execute(statement.replace("session_user", "current_user"))
-        conn.execute("UPDATE warroom_schema SET version = 24")
+        conn.execute("UPDATE warroom_schema SET version = %s", (version,))
 
 
 class _Qmark:
@@ -142,3 +142,42 @@ def test_a_store_secured_at_version_24_gets_the_logins_policies_on_upgrade(
             conn.execute(_ROW, ("forged-25", trainees))
         conn.execute(_ROW, ("own", ann))
         assert conn.execute("SELECT session_id, submitted_by FROM session_checks").fetchall() == [("own", ann)]
+
+
+def _played(data: Path, trainee: str) -> str:
+    """A session played for real and stored by warroom's recorder (no action: missed, 0), as ``trainee``."""
+    from store_support import bundled_drill_path, load
+
+    from warroom.core.scoring import score
+    from warroom.store.journal import SessionRecorder
+
+    drill = load(bundled_drill_path())
+    rec = SessionRecorder.start(data, trainee, bundled_drill_path(), drill)
+    rec.finish(score(drill, rec.actions))
+    return rec.session_id
+
+
+def test_a_session_stored_under_the_group_before_the_upgrade_never_verifies(
+    tmp_path: Path, class_roles, store_url: str, monkeypatch
+):
+    """A session genuinely played by a login connected as its trainee group (``options=-c role=...``), stored under
+    the group's name at schema version 24, was verified by ``scores verify`` and counted under that name: its record
+    names a role that cannot log in, and it is unverifiable (whose it is is not known); the login's own session,
+    stored after the upgrade, is verified."""
+    ann, fac, _, trainees = class_roles
+    _as_version_24(store_url, version=SCHEMA_VERSION)  # the policies of 24 (the store's version kept: no upgrade)
+    monkeypatch.setenv("WARROOM_STORE", as_role(store_url, ann) + quote(f" -c role={trainees}", safe=""))
+    forged = _played(tmp_path / "ann", trainees)
+    _as_version_24(store_url)
+    migrated = CliRunner().invoke(main, ["--store", store_url, "store", "migrate", "--data-dir", str(tmp_path / "o")])
+    assert migrated.exit_code == 0, migrated.output
+    monkeypatch.setenv("WARROOM_STORE", as_role(store_url, ann))
+    own = _played(tmp_path / "ann", ann)
+    monkeypatch.setenv("WARROOM_STORE", as_role(store_url, fac))
+    verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(tmp_path / "fac")])
+    assert f"unverifiable: {forged} ({trainees}, " in verify.output, verify.output
+    assert f"stored by the role '{trainees}', which cannot log in" in verify.output
+    assert "verified 1 of 2 sessions: 0 disagree, 1 cannot be verified" in verify.output
+    with ResultsStore(tmp_path / "fac") as store:
+        checks = store.checks()
+    assert (checks[forged].state, checks[own].state, checks[own].submitted_by) == ("unverifiable", "verified", ann)
