@@ -235,7 +235,7 @@ def test_migration_23_keeps_older_rows_drawn_and_indexes_the_flag(tmp_path: Path
         before = cohort_stats(store).stats
         _as_version_22(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 24
+        assert store.schema_version == SCHEMA_VERSION == 25
         assert {r[0] for r in store.db.conn.execute("SELECT chosen FROM sessions")} == {0}
         assert _both_paths(store) == before
         if store.dialect.name == "sqlite":

@@ -159,7 +159,7 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
         store.db.conn.execute("UPDATE sessions SET all_clear = 0 WHERE session_id = 's0001'")
         _as_version_11(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 24
+        assert store.schema_version == SCHEMA_VERSION == 25
         conn = store.db.conn
         rows = {r[0]: tuple(r[1:]) for r in conn.execute(
             "SELECT session_id, response, outcome, all_clear, false_escalations FROM sessions")}  # fmt: skip

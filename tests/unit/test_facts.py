@@ -189,7 +189,7 @@ def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Pa
         _as_version_3(s)
         assert s.db.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert SCHEMA_VERSION == 24 and s.schema_version == 24
+        assert SCHEMA_VERSION == 25 and s.schema_version == 25
         assert FACTS_INDEX in _indexes(s)
         filled = s.db.conn.execute(
             "SELECT session_id, distractors_shown, distractor_escalations FROM sessions "

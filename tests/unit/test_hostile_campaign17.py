@@ -52,11 +52,11 @@ def test_a_price_too_small_for_a_float_is_refused_not_read_as_free(typed: str) -
     assert Price.parse("0e-400/0.000e5") == Price(0.0, 0.0)
 
 
-@pytest.mark.parametrize("version", [5, 24])
+@pytest.mark.parametrize("version", [5, 25])
 def test_another_programs_sqlite_database_with_a_user_version_is_refused_unchanged(tmp_path: Path,
                                                                                    version: int) -> None:
     """Campaign 16 refused another program's database at the store's name only at user version 0: one that sets
-    SQLite's user_version itself (many do: 5, or this warroom's own 24) was put in WAL mode, then refused as 'no such
+    SQLite's user_version itself (many do: 5, or this warroom's own 25) was put in WAL mode, then refused as 'no such
     table: sessions' with nothing of what to do, or 'the file was not changed' of a file that was."""
     from store_support import refused_unchanged
 

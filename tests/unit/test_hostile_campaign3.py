@@ -142,7 +142,7 @@ def test_a_trainee_role_cannot_bring_a_re_score_by_the_facilitator_with_a_sessio
                 "sessions s WHERE s.session_id = scorecard_history.session_id AND s.xmin = pg_current_xact_id()::xid))"
             )
         with ResultsStore(tmp_path, url=store_url) as store:
-            assert store.schema_version == 24
+            assert store.schema_version == 25
     result = _import_with_history(tmp_path, as_role(store_url, ann), ann, fac, monkeypatch)
     assert result.exit_code == 1 and "violates row-level security policy" in result.output, result.output
     with psycopg.connect(as_role(store_url, fac), autocommit=True) as conn:

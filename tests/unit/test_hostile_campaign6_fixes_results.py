@@ -172,7 +172,7 @@ def test_the_store_numbers_each_row_as_it_stores_it_whatever_the_client_gives(tm
     first = play(tmp_path, "ann", GOOD).session_id
     second = play(tmp_path, "ann", [LATE]).session_id
     with ResultsStore(tmp_path) as store:
-        assert store.schema_version == 24
+        assert store.schema_version == 25
         row = forged_row(row_of(store.db.conn, second), "20260101-000000-sql", stored_seq=-5)
         insert(store.db.conn, row)
         seqs = dict(store.db.conn.execute("SELECT session_id, stored_seq FROM sessions").fetchall())
@@ -195,7 +195,7 @@ def test_a_sqlite_store_of_version_19_is_upgraded_its_older_rows_unnumbered(tmp_
         conn.execute("PRAGMA user_version = 19")
     new = play(tmp_path, "ann", [LATE]).session_id  # opening the store upgrades it
     with ResultsStore(tmp_path) as store:
-        assert store.schema_version == 24
+        assert store.schema_version == 25
         assert store.stored_order([old, new]) == {old: (0, 0), new: (1, 1)}
 
 
@@ -223,7 +223,7 @@ def test_a_trainee_roles_import_stores_its_lines_in_one_transaction_a_savepoint_
                                   "FROM sessions s WHERE s.session_id = session_checks.session_id AND s.xmin = "
                                   "pg_current_xact_id()::xid))")  # fmt: skip
         with ResultsStore(tmp_path / "owner", url=store_url) as store:
-            assert store.schema_version == 24
+            assert store.schema_version == 25
             (check,) = store.db.conn.execute("SELECT with_check FROM pg_policies WHERE tablename = 'session_checks' "
                                              "AND policyname = 'warroom_trainee_own'").fetchone()  # fmt: skip
             assert "pg_xact_status" in check

@@ -163,7 +163,7 @@ def test_migration_13_gives_older_sessions_the_trial_they_were(tmp_path: Path, b
         if not getattr(s.db.conn, "in_transaction", False) and hasattr(s.db.conn, "commit"):
             s.db.conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert s.schema_version == SCHEMA_VERSION == 24
+        assert s.schema_version == SCHEMA_VERSION == 25
         assert {r.session_id: r.played_as for r in s.query()} == {"fault": "signal", "clear": "noise"}
 
 

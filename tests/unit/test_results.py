@@ -52,7 +52,7 @@ def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
     conn.commit()
     conn.close()
     with ResultsStore(tmp_path) as s:
-        assert user_version(tmp_path) == SCHEMA_VERSION == 24
+        assert user_version(tmp_path) == SCHEMA_VERSION == 25
         (row,) = s.query()
     assert (row.session_id, row.total, row.mode, row.set_id, row.seed) == ("s-1", 80, "practice", None, None)
     assert (row.pauses, row.paused_seconds, row.wall_time_to_detect) == (0, None, None)
@@ -337,7 +337,7 @@ def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp
         if not getattr(s.db.conn, "in_transaction", False) and hasattr(s.db.conn, "commit"):
             s.db.conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert s.schema_version == SCHEMA_VERSION == 24
+        assert s.schema_version == SCHEMA_VERSION == 25
         assert _wall_ttd(s, "unsupported") is None
         assert _wall_ttd(s, "hit") == 25.9
 

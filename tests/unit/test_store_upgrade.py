@@ -86,7 +86,7 @@ def test_an_upgrade_from_20_ends_at_a_new_stores_schema_read_from_the_index_alon
 ):
     new = _version_20_store(tmp_path, backend_url)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 24
+        assert store.schema_version == SCHEMA_VERSION == 25
         assert _definitions(store) == new
         assert {r[0] for r in store.db.conn.execute("SELECT chosen FROM sessions")} == {0}
         plan = _first_attempt_plan(store)
@@ -143,4 +143,4 @@ def test_an_upgrade_failing_half_way_leaves_version_20_and_the_next_opening_upgr
         assert _definitions(store) == old
     monkeypatch.setitem(migrations.BACKFILLS, 23, step)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == 24 and _definitions(store) == new
+        assert store.schema_version == 25 and _definitions(store) == new

@@ -362,7 +362,7 @@ def upgrade_refused(
     versions, the role, the server's reason and who runs what; the URL's password never in it."""
     diag = getattr(exc, "diag", None)
     why = getattr(diag, "message_primary", None) or str(exc).splitlines()[0]
-    user = conn.execute("SELECT current_user").fetchone()[0]
+    user = conn.execute("SELECT session_user").fetchone()[0]
     assert target.url is not None
     return StoreError(scrub(
         f"the results store {target.location} has schema version {version}, and this warroom needs version "

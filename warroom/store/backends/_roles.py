@@ -5,7 +5,8 @@ creates the store's two group roles (:mod:`._role_names`: ``warroom_trainee`` an
 default schema, names of the store's own elsewhere) and the policies of the ``sessions`` table:
 
 - ``warroom_trainee``: may store sessions and read them, only where ``trainee`` is the login role's own name
-  (``current_user``): a trainee's database role is named like the trainee (``--trainee``, ``$WARROOM_TRAINEE``);
+  (``session_user``: a ``SET ROLE`` changes nothing, :data:`LOGIN`): a trainee's database role is named like the
+  trainee (``--trainee``, ``$WARROOM_TRAINEE``);
 - ``warroom_facilitator``: reads, re-scores and deletes every session (``scores summary`` of the whole cohort,
   ``review`` of any trainee's session).
 
@@ -67,14 +68,32 @@ def _statements(schema: str, roles: Roles) -> list[str]:
         f"GRANT SELECT, INSERT ON sessions TO {trainee}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON sessions TO {facilitator}",
         "ALTER TABLE sessions ENABLE ROW LEVEL SECURITY",
-        "DROP POLICY IF EXISTS warroom_trainee_own ON sessions",
-        f"CREATE POLICY warroom_trainee_own ON sessions TO {trainee} "
-        "USING (trainee = current_user) WITH CHECK (trainee = current_user)",
-        "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
-        f"CREATE POLICY warroom_facilitator_all ON sessions TO {facilitator} USING (true) WITH CHECK (true)",
+        *sessions_policies(roles),
         *history_statements(roles),
         *checks_statements(roles),
         *console_statements(roles),
+    ]
+
+
+#: Who a trainee role's policies and the trigger name: the login role (``session_user``), never ``current_user``
+#: (schema version 25). A login role may ``SET ROLE`` to any role it is a member of (or connect with ``options=-c
+#: role=NAME``), its trainee group included: with ``current_user`` in the policies it then stored and read sessions
+#: as trainee ``warroom_trainee`` (or as any other role it is a member of), and its not-verified record named that
+#: role, so a session genuinely played that way passed ``scores verify`` and counted under a name not its own.
+#: ``session_user`` is the role that logged in, whatever ``SET ROLE`` does (only a superuser may change it).
+LOGIN = "session_user"
+
+
+def sessions_policies(roles: Roles) -> list[str]:
+    """The policies of ``sessions``: a trainee role stores and reads only the sessions whose trainee is its login's
+    name (:data:`LOGIN`), a facilitator role all of them."""
+    trainee, facilitator = roles.sql()
+    return [
+        "DROP POLICY IF EXISTS warroom_trainee_own ON sessions",
+        f"CREATE POLICY warroom_trainee_own ON sessions TO {trainee} "
+        f"USING (trainee = {LOGIN}) WITH CHECK (trainee = {LOGIN})",
+        "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
+        f"CREATE POLICY warroom_facilitator_all ON sessions TO {facilitator} USING (true) WITH CHECK (true)",
     ]
 
 
@@ -106,11 +125,11 @@ def history_statements(roles: Roles) -> list[str]:
     reads the history of the sessions they may read (their own) and adds history only as ``warroom store import``
     does, with the session, in the transaction that stores it (:func:`stored_now`): never to a session stored before,
     where a made-up "re-scored by the facilitator" entry would stand beside a verified session; and only as its own
-    (``replaced_by`` its own name, narrowed in 19), never as a facilitator's re-score of its new session. A
-    facilitator reads all of it and adds to it when re-scoring."""
+    (``replaced_by`` its own name, narrowed in 19; its login's, :data:`LOGIN`, from 25), never as a facilitator's
+    re-score of its new session. A facilitator reads all of it and adds to it when re-scoring."""
     table = "scorecard_history"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
-    check = f"{stored_now(table)} AND replaced_by = current_user"
+    check = f"{stored_now(table)} AND replaced_by = {LOGIN}"
     trainee, facilitator = roles.sql()
     return [
         f"GRANT SELECT, INSERT ON {table} TO {trainee}, {facilitator}",
@@ -124,8 +143,10 @@ def history_statements(roles: Roles) -> list[str]:
 
 #: The trigger function that records every session a role of the store's trainee group stores as not verified:
 #: the role's client computed its results, which the store cannot trust (docs/cohorts.md, "What a trainee can and
-#: cannot do to their results"). It runs as the role that stores (so ``current_user`` is that role); the role may
-#: add only such rows (its policy on ``session_checks``) and neither change nor delete them.
+#: cannot do to their results"). It runs as the role that stores (so ``current_user`` is that role, whose rights
+#: decide whether it is a trainee's), and records the login (``session_user``, :data:`LOGIN`: the role that logged in,
+#: whatever ``SET ROLE`` made ``current_user``; schema version 25); the role may add only such rows (its policy on
+#: ``session_checks``) and neither change nor delete them.
 _MARK_SUBMITTED = """CREATE OR REPLACE FUNCTION warroom_mark_submitted() RETURNS trigger LANGUAGE plpgsql
 SET search_path FROM CURRENT AS {tag}
 BEGIN
@@ -137,9 +158,9 @@ BEGIN
                                       (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'MEMBER')
        AND NOT pg_catalog.pg_has_role(current_user, {facilitator}, 'MEMBER') THEN
         EXECUTE pg_catalog.format('INSERT INTO %I.session_checks (session_id, state, reason, checked_at, checked_by, '
-                                  'submitted_by) VALUES ($1, ''unverified'', $2, $3, current_user, current_user) '
+                                  'submitted_by) VALUES ($1, ''unverified'', $2, $3, session_user, session_user) '
                                   'ON CONFLICT (session_id) DO NOTHING', TG_TABLE_SCHEMA)
-        USING NEW.session_id, 'stored by the trainee role ' || pg_catalog.quote_ident(current_user)
+        USING NEW.session_id, 'stored by the trainee role ' || pg_catalog.quote_ident(session_user)
               || ', whose own client computed its results: not verified yet',
               pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"');
     END IF;
@@ -187,12 +208,13 @@ def trainee_checks_policy(roles: Roles) -> list[str]:
     the records of its own sessions, and may add a record only as its own client does, in the transaction that
     stores the session (the trigger's, and ``warroom store import``'s, which the trigger's leaves as it is): for a
     session row inserted by the current transaction or one of its savepoints (:func:`stored_now`), not verified,
-    checked by the role itself and submitted by it (or by an import). So it can neither add a record to a session
-    stored before (one without a record) nor put another user's name in ``checked_by`` or ``submitted_by``."""
+    checked by the role's login itself and submitted by it (or by an import; the login, :data:`LOGIN`, from 25). So
+    it can neither add a record to a session stored before (one without a record) nor put another user's name in
+    ``checked_by`` or ``submitted_by``."""
     table = "session_checks"
     own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
-    check = (f"{stored_now(table)} AND state = 'unverified' AND checked_by = current_user "
-             f"AND submitted_by IN (current_user, '{IMPORT_SUBMITTER}')")  # fmt: skip
+    check = (f"{stored_now(table)} AND state = 'unverified' AND checked_by = {LOGIN} "
+             f"AND submitted_by IN ({LOGIN}, '{IMPORT_SUBMITTER}')")  # fmt: skip
     return [
         f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
         f"CREATE POLICY warroom_trainee_own ON {table} TO {ident(roles.trainee)} USING ({own}) WITH CHECK ({check})",
@@ -370,7 +392,7 @@ def group_roles(store: OpenStore) -> Roles:
     return store.db.roles
 
 
-_OWN_ONLY = """SELECT current_user,
+_OWN_ONLY = """SELECT session_user,
     c.relrowsecurity,
     r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'MEMBER'),
     EXISTS (SELECT 1 FROM pg_roles f WHERE f.rolname = ? AND pg_has_role(current_user, f.oid, 'MEMBER'))
@@ -379,10 +401,11 @@ WHERE c.oid = to_regclass('sessions') AND r.rolname = current_user"""
 
 
 def own_sessions_only(store: OpenStore) -> str | None:
-    """The login role's name when the row-level security of ``warroom store secure`` limits it to its own
-    sessions (a role of the store's trainee group: it may store and read only sessions whose trainee is that
-    name); None when it may store any trainee's sessions (a SQLite store, no row-level security, a member of the
-    store's facilitator group, the owner of the tables or a superuser). Raises :class:`StoreError` when the store
+    """The login role's name (``session_user``, whatever ``SET ROLE`` made the current role) when the row-level
+    security of ``warroom store secure`` limits it to its own sessions (its current role is of the store's trainee
+    group: it may store and read only sessions whose trainee is the login's name); None when it may store any
+    trainee's sessions (a SQLite store, no row-level security, a member of the store's facilitator group, the owner
+    of the tables or a superuser). Raises :class:`StoreError` when the store
     cannot be read."""
     if store.dialect.name != "postgresql":
         return None

@@ -37,7 +37,7 @@ from warroom.store.results._migrations import MIGRATIONS, backfills_to, effectiv
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 24
+SCHEMA_VERSION = 25
 #: The tables a warroom store holds (a database with none of them and a user version is another program's).
 _STORE_TABLES = frozenset({"sessions", "scorecard_history", "session_checks", "facilitator_notes", "live_sessions"})
 

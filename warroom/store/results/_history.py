@@ -83,7 +83,9 @@ def rescored_by(db: StoreConnection) -> str:
 
 def _user_name(db: StoreConnection) -> str:
     if db.dialect.name != "sqlite":
-        return str(db.conn.execute("SELECT current_user").fetchone()[0])
+        # the login (``session_user``), whatever ``SET ROLE`` made the current role: the name a trainee role's
+        # policies accept (schema version 25), and the one a facilitator's verdicts and re-scores record
+        return str(db.conn.execute("SELECT session_user").fetchone()[0])
     try:
         return getpass.getuser()
     except (OSError, KeyError):  # no user name (a container without a passwd entry)

@@ -237,6 +237,12 @@ MIGRATIONS: dict[int, str] = {
     # without it (migration 7 is not run again), its summary then reading every row to find those few. Made here when
     # missing (instant when the store has it; on a million sessions a few seconds otherwise).
     24: "CREATE INDEX IF NOT EXISTS ix_sessions_not_countable ON sessions(session_id) WHERE countable IS NOT TRUE",
+    # 25: on a PostgreSQL store secured by `warroom store secure`, BACKFILLS[25] makes a trainee role's policies on
+    # `sessions`, `session_checks` and `scorecard_history`, and the trigger recording its sessions as not verified,
+    # name the login (`session_user`) instead of the current role (issue 30): a trainee's login may `SET ROLE` to its
+    # group (or to any role it is a member of), and then stored sessions as trainee `warroom_trainee`, its
+    # not-verified record naming that role. SQLite: nothing.
+    25: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -474,7 +480,8 @@ def _chosen_23(conn: Any, dialect: Dialect) -> None:
 #: records (16), the trigger function that names every relation with its schema (17), the trainee's narrower policy
 #: on the history (18) and a trainee role's history naming it (19); the order in which the database stores
 #: sessions (20) and the indexes reading first attempts in that order (21); on PostgreSQL, the check that a session
-#: ends no earlier than it starts (22); whether a session's trial was chosen (23).
+#: ends no earlier than it starts (22); whether a session's trial was chosen (23); a trainee role's policies and
+#: the trigger naming the login, not the role a ``SET ROLE`` made current (25).
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10,
     11: _on_secured(lambda roles: backends.history_statements(roles)),
@@ -485,6 +492,8 @@ BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     18: _on_secured(lambda roles: backends.history_statements(roles)),
     19: _on_secured(lambda roles: backends.history_statements(roles)),
     20: _stored_seq_20, 21: _stored_order_21, 22: _ends_after_start_22, 23: _chosen_23,
+    25: _on_secured(lambda roles: [*backends.sessions_policies(roles), *backends.trainee_checks_policy(roles),
+                                   backends.mark_submitted_function(roles), *backends.history_statements(roles)]),
 }  # fmt: skip
 
 #: version -> the later version whose step remakes all that this version's step makes (migration 23 drops and remakes

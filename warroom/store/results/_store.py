@@ -59,9 +59,8 @@ class ResultsStore:
     :meth:`get`, :meth:`query`, :meth:`query_readable`, :meth:`iter_sessions`, :meth:`count`, :meth:`trainee_names`,
     :meth:`invalid_rows`, :meth:`best_scores`, :meth:`scorecard_history`, :meth:`facilitator_notes`. Checking:
     :meth:`verify` (the database file). Which sessions are not verified (:mod:`warroom.store.results._verification`):
-    :meth:`mark`,
-    :meth:`checks`, :meth:`stored_order`, :meth:`any_left_out`. The facilitator's notes: :meth:`add_note`,
-    :meth:`facilitator_notes`.
+    :meth:`mark`, :meth:`checks`, :meth:`stored_order`, :meth:`any_left_out`, :meth:`submitted_as_group`. The
+    facilitator's notes: :meth:`add_note`, :meth:`facilitator_notes`.
     """
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
@@ -87,6 +86,7 @@ class ResultsStore:
     checks = _on_db(guarded(_verification.read_checks))
     stored_order = _on_db(guarded(_verification.stored_order))
     any_left_out = _on_db(guarded(_verification.any_left_out))
+    submitted_as_group = _on_db(guarded(_verification.submitted_as_group))
     add_note = _on_db(_notes.add_note)
     facilitator_notes = _on_db(_notes.facilitator_notes)
 

@@ -152,3 +152,19 @@ def any_left_out(db: StoreConnection) -> bool:
     """True when some stored session is left out of the statistics by default (so their queries must say so)."""
     row = db.conn.execute(f"SELECT 1 FROM {CHECKS_TABLE} WHERE state <> '{VERIFIED}' LIMIT 1").fetchone()
     return row is not None
+
+
+#: The recorded submitters (``submitted_by``) that are roles which cannot log in, on PostgreSQL.
+_SUBMITTED_AS_GROUP = f"""SELECT DISTINCT c.submitted_by FROM {CHECKS_TABLE} c
+JOIN pg_catalog.pg_roles r ON r.rolname = c.submitted_by WHERE NOT r.rolcanlogin"""
+
+
+def submitted_as_group(db: StoreConnection) -> frozenset[str]:
+    """The names of the roles that cannot log in (a group: ``warroom_trainee``...) that the records of sessions
+    stored without a check name as their submitter: before schema version 25 the trigger named the current role, so
+    a login that became its group (``SET ROLE``) stored sessions under the group's name, and whose they are is not
+    known (:func:`warroom.store.backends.sessions_policies`). From version 25 a record names the login. Empty on
+    SQLite (no roles)."""
+    if db.dialect.name != "postgresql":
+        return frozenset()
+    return frozenset(str(r[0]) for r in db.conn.execute(_SUBMITTED_AS_GROUP))

@@ -11,7 +11,8 @@ by a later warroom is no disagreement), the columns the statistics count (the di
 **disagrees** when something differs or its action log does not replay; it is **unverifiable** when its drill
 cannot be found or loaded, its row cannot be read, its drill file changed since it was played and scores it
 otherwise, or it was stored without a check in a drill set, of a drill with a twin (its trial, drawn with the set's
-``noise_rate``, cannot be checked: :func:`unverifiable_trial`).
+``noise_rate``, cannot be checked: :func:`unverifiable_trial`), or its record names as its submitter a role that
+cannot log in (a login stored it as its group, ``SET ROLE``, before schema version 25: whose it is is unknown).
 
 A session stored without a check (``submitted_by``: a trainee role, ``store import``) is verified by its drill id
 alone (a path it names is its client's claim) and by the current scoring rules (the rules it names are its client's
@@ -126,6 +127,7 @@ def verify_sessions(
     cache = DrillCache()  # each drill file found, hashed, loaded and made into each variant once
     copies: CopyIndex = {}
     checks = store.checks()  # every record, read once (a query per session was a third of the time)
+    groups = store.submitted_as_group()  # records naming a group role, not a login (stored under SET ROLE)
     figures = stored_figures(store)
     out: list[VerifyResult] = []
     pending: list[tuple[VerifyResult, SessionCheck | None, Any]] = []
@@ -135,7 +137,7 @@ def verify_sessions(
             result = VerifyResult(session_id_text(s.session_id), None, None, Verdict.UNVERIFIABLE, (str(s),),
                                   _submitter(previous), previous.state if previous else None)  # fmt: skip
         else:
-            result = verify_session(store, s, resolver, previous, cache, copies, figures)
+            result = verify_session(store, s, resolver, previous, cache, copies, figures, groups)
         if record and isinstance(s.session_id, str):  # (an id that is not text names no row a command can read)
             pending.append((result, previous, s.session_id))
             if len(pending) >= _RECORDED_AT_ONCE:
@@ -194,15 +196,20 @@ def verify_session(
     cache: dict[Path, Drill] | None = None,
     copies: CopyIndex | None = None,
     figures: dict[str, tuple[Any, ...]] | None = None,
+    groups: frozenset[str] | None = None,
 ) -> VerifyResult:
     """Verify one stored session (``previous``: its verification record, if any); see the module docstring.
     ``cache`` and ``copies`` keep the drills and the trainees' sessions read for the next session verified;
-    ``figures`` holds every session's stored figure columns, read at once (None: this session's are read)."""
+    ``figures`` holds every session's stored figure columns, read at once (None: this session's are read);
+    ``groups`` the submitters that are roles which cannot log in (None: read here)."""
     submitted = _submitter(previous)
 
     def result(verdict: Verdict, problems: list[str], newer: bool = False) -> VerifyResult:
         return VerifyResult(s.session_id, s.trainee, s.drill_id, verdict, tuple(problems), submitted,
                             previous.state if previous else None, newer)  # fmt: skip
+
+    if submitted is not None and submitted in (store.submitted_as_group() if groups is None else groups):
+        return result(Verdict.UNVERIFIABLE, [_stored_as_group(submitted)])
 
     info = s.info()
     if submitted is not None:  # the path it names is its client's claim: found by its drill id alone
@@ -236,6 +243,15 @@ def verify_session(
             "rescore --allow-changed` scores it on this one)"
         ])  # fmt: skip
     return result(Verdict.DISAGREES, problems)
+
+
+def _stored_as_group(role: str) -> str:
+    """Why a session whose record names a role that cannot log in (a group) is unverifiable."""
+    from warroom.core.text import clean_name
+
+    return (f"stored by the role '{clean_name(role)}', which cannot log in: a login became it (SET ROLE, before schema "
+            "version 25 named the login) and stored the session under its name, so whose session it is is not known "
+            "(delete it with `warroom scores delete`)")  # fmt: skip
 
 
 def differences(
