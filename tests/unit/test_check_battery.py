@@ -126,7 +126,8 @@ def test_flag_and_confirm_copies_the_flags_once_not_per_event(monkeypatch: pytes
 
 def test_cite_everything_knows_where_and_when_and_is_not_specific():
     run = play_battery_trainee(REFUNDS, "cite-everything")
-    assert _escalations(run) == [(12.0, "s1", ("e01", "e02", "e03", "e04"))]  # 1 of 4 is evidence
+    # 1 of 6 is evidence (the count query e30-e31 comes before the duplicate query)
+    assert _escalations(run) == [(12.0, "s1", ("e01", "e02", "e30", "e31", "e03", "e04"))]
     assert (run.scorecard.outcome.value, run.scorecard.total, run.response) == (
         "right_step_unsupported", 10, Response.LOCALISATION_ERROR
     )
