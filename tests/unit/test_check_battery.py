@@ -17,7 +17,6 @@ from warroom.core.author import run_checks
 from warroom.core.author._battery import (
     BATTERY,
     RANDOM_SEEDS,
-    first_of_kind_events,
     play_battery_trainee,
     specific_moments,
     step_report_cues,
@@ -34,9 +33,9 @@ REFUNDS = load_drill(DRILLS / "duplicate-charge-refunds.yaml")
 
 
 def _battery_size(drill) -> int:
-    """How many runs the battery plays on ``drill``: one per trainee, but random (once per seed), first-of-kind (once
-    per kind) and step-report (once per cue)."""
-    return len(BATTERY) - 3 + RANDOM_SEEDS + len(first_of_kind_events(drill)) + len(step_report_cues(drill))
+    """How many runs the battery plays on ``drill``: one per trainee, but random (once per seed) and step-report (once
+    per cue)."""
+    return len(BATTERY) - 2 + RANDOM_SEEDS + len(step_report_cues(drill))
 
 
 def _escalations(run):
@@ -185,7 +184,7 @@ def test_check_json_has_every_battery_run_and_the_table_a_few():
     assert "  until-accepted     0/100  right step, unsupported  localisation error" in table
     assert "  cite-everything   10/100  right step, unsupported  localisation error" in table
     assert "  random (seed " in table
-    assert "  gaming battery: no hit in 33 runs: 9 trainees, random over 20 seeds" in table
+    assert "  gaming battery: no hit in 28 runs: 8 trainees, random over 20 seeds" in table
 
 
 def test_specific_moments_name_when_citing_everything_would_be_specific():
@@ -213,8 +212,8 @@ plan:
   - {id: s3, title: Push to the storefront, objective: Every delta applied.}
 trace:
   - {id: e01, t: 0, kind: planner_call, content: "Plan: s1, s2, s3.", usage: {input_tokens: 1000, output_tokens: 200}}
-  - {id: e00b, t: 1, step: s1, kind: tool_call, tool: export.status, arguments: {}}
-  - {id: e00c, t: 1.5, step: s1, kind: tool_result, call: e00b, status: ok, output: {service: up}}
+  - {id: e00b, t: 1, step: s1, kind: executor_message, content: "Reading today's export."}
+  - {id: e00c, t: 1.5, step: s1, kind: log, source: export, level: info, content: "export service up"}
   - {id: e01b, t: 2, step: s1, kind: tool_call, tool: export.read, arguments: {day: today}}
   - {id: e02, t: 5, step: s1, kind: tool_result, call: e01b, status: ok, output: {note: "export is from last month"}}
   - {id: e03, t: 30, step: s2, kind: executor_report, status: success, content: "s2 done: 5000 deltas."}
@@ -364,55 +363,3 @@ def test_the_examples_are_not_won_by_the_step_report_play(example):
     assert report.passed, report.problems
     assert [r.trainee for r in report.battery if r.hit] == []
     assert len(report.seeded("step-report")) == len(step_report_cues(drill))
-
-
-def _refunds_without_the_count_query():
-    """duplicate-charge-refunds as it was before version 2: without its count query (e30, e31), the evidence e04 is
-    the trace's first tool result."""
-    import yaml
-
-    from warroom.core.load import load_drill_text
-
-    data = yaml.safe_load((DRILLS / "duplicate-charge-refunds.yaml").read_text(encoding="utf-8"))
-    data["trace"] = [e for e in data["trace"] if e["id"] not in ("e30", "e31")]
-    return load_drill_text(yaml.safe_dump(data, sort_keys=False), "refunds.yaml")
-
-
-def test_first_of_kind_wins_a_drill_whose_evidence_is_the_first_of_its_kind_and_check_says_so():
-    """A campaign helper's blind script: escalate the step of the first event of a kind (the first tool result,
-    handoff, executor message, command result ...) at its release, citing it, unread: a hit on four bundled drills
-    (duplicate-charge-refunds, dental-recall-calls, derm-clinic-rebooking-calls, winback-sms-lapsed-members) while
-    `warroom check` passed them. It is the battery's first-of-kind, one run per kind (not the trace's first event:
-    that is trigger-happy's)."""
-    unfair = _refunds_without_the_count_query()
-    cues = [(e.kind, e.id) for e in first_of_kind_events(unfair)]
-    assert cues == [("executor_message", "e02"), ("tool_call", "e03"), ("tool_result", "e04"),
-                    ("executor_report", "e05"), ("log", "e09")]  # fmt: skip
-    runs = [play_battery_trainee(unfair, "first-of-kind", i) for i in range(len(cues))]
-    assert [r.hit for r in runs] == [False, False, True, False, False]
-    assert _escalations(runs[2]) == [(12.0, "s1", ("e04",))] and runs[2].notes == ["the first tool_result: e04 at 12 s"]
-    report = run_checks(unfair)
-    assert not report.passed and [r.hit for r in report.seeded("first-of-kind")] == [False, False, True, False, False]
-    (problem,) = [p for p in report.problems if "first-of-kind" in p]
-    assert problem == (
-        "fairness rule battery-hit: the first-of-kind trainee is a hit without reading the trace: its first "
-        "escalation named s1 at 12 s citing e04, the first tool_result of the trace, never read: a trainee who "
-        "escalates the first event of each kind wins. Put a healthy tool_result (of this or an earlier step) before "
-        "the evidence, so that the first tool_result is not the evidence"
-    )
-    # the bundled drill, with its count query on the primary before the duplicate query: no first is the evidence
-    fair = [play_battery_trainee(REFUNDS, "first-of-kind", i) for i in range(len(first_of_kind_events(REFUNDS)))]
-    assert [_escalations(r)[0][2] for r in fair] == [("e02",), ("e30",), ("e31",), ("e05",), ("e09",)]
-    assert not any(r.hit for r in fair)
-
-
-@pytest.mark.parametrize("example", ["full", "loop"])
-def test_the_examples_and_the_skeleton_are_not_won_by_the_first_of_kind_play(example):
-    from warroom.core.author import skeleton_text
-    from warroom.core.author._examples import example_path
-    from warroom.core.load import load_drill_text
-
-    drills = [load_drill(example_path(example)), load_drill_text(skeleton_text("blind"), "blind.yaml")]
-    for drill in drills:
-        runs = [play_battery_trainee(drill, "first-of-kind", i) for i in range(len(first_of_kind_events(drill)))]
-        assert runs and not any(r.hit for r in runs), drill.id

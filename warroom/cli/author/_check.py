@@ -229,20 +229,21 @@ def _bounded_variants(value: int) -> int:
 def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
-    PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in a
-    --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy, wrong-step and
-    prober, and the gaming battery of trainees that do not read the trace: until-accepted, flag-and-confirm,
-    cite-everything, step-sweep, probe-sweep, random (20 seeds), quit-when-losing, first-of-kind and step-report
-    (docs/scoring.md defines them; the table shows a few, --format json every one). A drill with a fault passes when the
-    ideal trainee contains it in time, the scores rank ideal > late > never and ideal above trigger-happy and every
-    battery trainee, and it keeps the fairness rules (docs/authoring.md, "What makes a drill fair"): no trainee of the
+    PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
+    a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy, wrong-step
+    and prober, and the gaming battery of trainees that do not read the trace: until-accepted, flag-and-confirm,
+    cite-everything, step-sweep, probe-sweep, random (20 seeds), quit-when-losing and step-report (docs/scoring.md
+    defines them; the table shows a few, --format json every one). A drill with a fault passes when the ideal trainee
+    contains it in time, the scores rank ideal > late > never and ideal above trigger-happy and every battery
+    trainee, and it keeps the fairness rules (docs/authoring.md, "What makes a drill fair"): no trainee of the
     battery, nor trigger-happy, is a hit (the trial's response, read from the first escalation); every damage event
     comes strictly after the deadline (an escalation at the deadline is on time but comes after the events released
     then); the deadline comes before the last damage event; the cascade does not name the origin step; citing a
-    distractor alone does not contain (a distractor may share an evidence event's kind and plan step: telling them apart
-    by content is the skill); no distractor is a damage event. An all-clear drill passes when never holds the all clear
-    and every escalation scores less. A drill with a twin (its healthy run, played as a noise trial) passes only when
-    its twin passes as an all-clear drill too (its problems start "twin:").
+    distractor alone does not contain (a distractor may share an evidence event's kind and plan step: telling them
+    apart by content is the skill); no distractor is a damage event. An all-clear
+    drill passes when never holds the all clear and every escalation scores less. A drill with a twin (its
+    healthy run, played as a noise trial) passes only when its twin passes as an all-clear drill too (its
+    problems start "twin:").
 
     For a drill with a fault it also shows the newest guess: the chance that a trainee who reads nothing, at a
     random moment moving onto the newest event and confirming what the escalation dialog offers (its step, citing

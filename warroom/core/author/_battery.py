@@ -20,9 +20,6 @@ hit as a fairness problem (:mod:`warroom.core.author._fairness`). The strategies
   times (uniform over the trace), each citing every released event.
 - **quit-when-losing**: plays like trigger-happy and quits as soon as a re-plan says nothing was found or damage is
   shown (a quit is a response too: what it did until then).
-- **first-of-kind**: for each kind of trace event (tool_result, executor_report, handoff, ...), one run: at the
-  release of the first event of that kind, escalates its target citing it, unread. The first tool result (or
-  report, or handoff) of a drill must not be its evidence.
 - **step-report**: two runs: at the first executor report, and when the work first moves on from the first plan
   step to another, escalates that step citing its last :data:`STEP_REPORT_CITES` (or fewer) released events,
   unread. The first step to report must not give itself away by its own last few events.
@@ -41,7 +38,6 @@ from __future__ import annotations
 import random as _random
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
 from warroom.core.author._fairness import trigger_happy_targets
 from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
@@ -62,7 +58,7 @@ from warroom.core.text import EXACT_PLACES, exact_figure, exact_seconds
 #: The battery's trainees, in the order they are played and shown.
 BATTERY: tuple[str, ...] = (
     "until-accepted", "flag-and-confirm", "cite-everything", "step-sweep", "probe-sweep", "random",
-    "quit-when-losing", "first-of-kind", "step-report",
+    "quit-when-losing", "step-report",
 )  # fmt: skip
 
 #: The seeds the *random* trainee plays: ``0 .. RANDOM_SEEDS - 1``.
@@ -84,7 +80,6 @@ BATTERY_DESCRIPTIONS: dict[str, str] = {
     "probe-sweep": "asks every probe as soon as it can and escalates the step of the first answer, citing it",
     "random": f"1-3 escalations of random steps at random times, citing everything (seeds 0-{RANDOM_SEEDS - 1})",
     "quit-when-losing": "plays like trigger-happy and quits once a re-plan finds nothing or damage shows",
-    "first-of-kind": "escalates the first event of each kind (one run per kind) at its release, citing it",
     "step-report": f"at the first report (or the first step's end) escalates that step citing its last "
                    f"{STEP_REPORT_CITES} events",
 }
@@ -265,24 +260,6 @@ _PLAYS: dict[str, Callable[[Drill, Replay, list[str]], None]] = {
 }
 
 
-def first_of_kind_events(drill: Drill) -> list[Any]:
-    """The *first-of-kind* trainee's cues: the first trace event of each kind, in trace order (one run each), but
-    the trace's first event (escalating the first event seen is the *trigger-happy* trainee's play, judged by
-    fairness rule ``trigger-happy-contains``; its kind's next event is taken instead)."""
-    firsts: dict[str, Any] = {}
-    for ev in drill.trace[1:]:
-        firsts.setdefault(ev.kind, ev)
-    return list(firsts.values())
-
-
-def _first_of_kind(drill: Drill, replay: Replay, notes: list[str], index: int) -> None:
-    ev = first_of_kind_events(drill)[index]
-    notes.append(f"the first {ev.kind}: {ev.id} at {exact_seconds(ev.t)}")
-    replay.advance_to(max(ev.t, replay.now))
-    if not replay.ended and not replay.contained:
-        replay.escalate(event_target(drill, ev), "first-of-kind trainee", (ev.id,))
-
-
 def step_report_cues(drill: Drill) -> list[tuple[float, str]]:
     """The *step-report* trainee's cues, ``(drill time, plan step)``: the first executor report's time and step, and
     the time the work first moves on from the first plan step to another (with that first step); each once."""
@@ -307,16 +284,15 @@ def _step_report(drill: Drill, replay: Replay, notes: list[str], index: int) -> 
     replay.escalate(step, "step-report trainee", own[-STEP_REPORT_CITES:])
 
 
-#: The battery trainees played once per cue (a kind, a moment), by how many cues a drill has and how each is played.
+#: The battery trainees played once per cue (a moment), by how many cues a drill has and how each is played.
 _PER_CUE: dict[str, tuple[Callable[[Drill], int], Callable[[Drill, Replay, list[str], int], None]]] = {
-    "first-of-kind": (lambda d: len(first_of_kind_events(d)), _first_of_kind),
     "step-report": (lambda d: len(step_report_cues(d)), _step_report),
 }
 
 
 def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0, *, self_test: bool = True) -> TraineeRun:
     """Play ``drill`` with the battery trainee named ``trainee`` (one of :data:`BATTERY`; ``seed`` is the *random*
-    trainee's, or the cue's index of a trainee played once per cue: *first-of-kind*, *step-report*) and score it
+    trainee's, or the cue's index of a trainee played once per cue: *step-report*) and score it
     (``self_test``: as :func:`~warroom.core.author._trainee.scored_run`). Raises KeyError for an unknown name."""
     description = BATTERY_DESCRIPTIONS[trainee]
     replay = Replay(drill)
@@ -338,8 +314,8 @@ def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0, *, self_test
 
 
 def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS, *, self_test: bool = True) -> list[TraineeRun]:
-    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order: *first-of-kind* and *step-report* once
-    per cue, the *random* trainee once per seed of ``0 .. seeds - 1`` (``self_test``: as
+    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order: *step-report* once per cue, the
+    *random* trainee once per seed of ``0 .. seeds - 1`` (``self_test``: as
     :func:`~warroom.core.author._trainee.scored_run`)."""
     runs: list[TraineeRun] = []
     for trainee in BATTERY:

@@ -127,8 +127,8 @@ class CheckReport:
         raise KeyError(trainee)
 
     def seeded(self, trainee: str) -> list[TraineeRun]:
-        """Every run of the named battery trainee (one per seed for *random*, one per cue for *first-of-kind* and
-        *step-report*, else one), in seed (cue) order."""
+        """Every run of the named battery trainee (one per seed for *random*, one per cue for *step-report*, else
+        one), in seed (cue) order."""
         return [r for r in self.battery if r.trainee == trainee]
 
     @property

@@ -30,11 +30,10 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
 6. ``distractor-does-damage``: no distractor may be a damage event: a distractor is harmless by definition, so an
    event that does cascade damage is part of the incident, not noise beside it.
 7. ``battery-hit``: no other trainee of the gaming battery (:mod:`warroom.core.author._battery`: flag-and-confirm,
-   cite-everything, step-sweep, probe-sweep, random over its seeds, first-of-kind, step-report) may be a hit: each
-   wins only by not reading, typically by citing every event released when so few are out that the citation is
-   specific, (probe-sweep) by escalating the step of the first probe answer unread, (first-of-kind) by citing the
-   first event of a kind, or (step-report) by citing the last few events of the first step to report. Nor may
-   there be
+   cite-everything, step-sweep, probe-sweep, random over its seeds, step-report) may be a hit: each wins only by
+   not reading, typically by citing every event released when so few are out that the citation is specific,
+   (probe-sweep) by escalating the step of the first probe answer unread, or (step-report) by citing the last few
+   events of the first step to report. Nor may there be
    any moment from the earliest evidence to the deadline when citing everything released is specific
    (:func:`~warroom.core.author._battery.specific_moments`): whatever the random trainee's seeds, a guess of the
    origin then is a hit.
@@ -81,7 +80,7 @@ MAX_LISTED = 5
 FIRST_EVENT_JUDGED: tuple[str, ...] = ("trigger-happy", "until-accepted", "quit-when-losing")
 #: The gaming battery's trainees judged by rule ``battery-hit`` (the others are judged by rule 1), in order.
 BATTERY_JUDGED: tuple[str, ...] = (
-    "flag-and-confirm", "cite-everything", "step-sweep", "probe-sweep", "random", "first-of-kind", "step-report",
+    "flag-and-confirm", "cite-everything", "step-sweep", "probe-sweep", "random", "step-report",
 )  # fmt: skip
 
 
@@ -163,13 +162,6 @@ def _battery_problem(drill: Drill, runs: Sequence[Any], edition: Any) -> str:
         return (
             f"{head}, which the escalation dialog offered with nothing chosen: the dialog must offer only what the "
             "trainee chose (a bug in warroom, not in the drill)"
-        )
-    if run.trainee == "first-of-kind":
-        kind = next((e.kind for e in drill.trace if e.id in cites), "event")
-        return (
-            f"{head}, the first {kind} of the trace, never read: a trainee who escalates the first event of each "
-            f"kind wins. Put a healthy {kind} (of this or an earlier step) before the evidence, so that the first "
-            f"{kind} is not the evidence"
         )
     if run.trainee == "step-report":
         return (
