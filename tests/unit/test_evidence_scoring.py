@@ -204,7 +204,6 @@ def test_the_version_2_worked_examples_in_docs_match():
 
     from warroom.core.library import bundled_drills_dir
     from warroom.core.load import load_drill
-
     from warroom.core.model import PlayedAs
     from warroom.core.variants import session_drill
 
