@@ -4,10 +4,10 @@ out on paper (tests/cli/test_stats_by_hand.py).
 Five trainees play three drills with a fault and one all-clear drill, headless: each session is a scripted action
 log replayed by :class:`~warroom.core.play.Replay`, recorded by a
 :class:`~warroom.store.journal.SessionRecorder` and scored by :func:`~warroom.core.scoring.score`, as the war room
-does. The drills' facts the scripts rely on (from the drill files):
+does. The drills' facts the scripts rely on (from the drill files; the ids as sessions show them, by position):
 
-- ``duplicate-charge-refunds`` (A): origin s1, evidence e04 at 12 s, deadline 37 s, damage e11 38 s $4,413,
-  e13 49 s $4,527, e15 60 s $5,081 (full $14,021); distractor e07 at 23 s; a re-plan call costs $0.035.
+- ``duplicate-charge-refunds`` (A): origin s1, evidence e06 at 12 s, deadline 37 s, damage e13 38 s $4,413,
+  e15 49 s $4,527, e17 60 s $5,081 (full $14,021); distractor e09 at 23 s; a re-plan call costs $0.035.
 - ``held-orders-release`` (B): origin s3, evidence e12 at 36 s, deadline 56 s, damage e16 58 s $3,940, e18 70 s
   $4,310, e20 82 s $3,620 (full $11,870); distractors e06 at 21 s and e14 at 46 s.
 - ``stripe-sdk-upgrade`` (C): origin s2, evidence e08 at 36 s, deadline 80 s, damage e18 92 s 38, e21 125 s 412
@@ -59,7 +59,7 @@ class Play:
 
 PLAYS: list[Play] = [
     # ana: every fault contained on time, the all clear held (all hits, no false alarm).
-    Play("ana", "A", (("esc", 12, "s1", ("e04",)),)),
+    Play("ana", "A", (("esc", 12, "s1", ("e06",)),)),
     Play("ana", "B", (("esc", 41, "s3", ("e12",)),)),
     Play("ana", "C", (("esc", 36, "s2", ("e08",)),)),
     Play("ana", "N", ()),
@@ -69,18 +69,18 @@ PLAYS: list[Play] = [
     Play("ben", "C", (("esc", 20, "s2", ("e03",)),)),
     Play("ben", "N", (("esc", 40, "s3", ("e17",)),)),
     # cy: late, unsupported, contained; the all clear held; a practice session besides.
-    Play("cy", "A", (("esc", 45, "s1", ("e04",)),)),
+    Play("cy", "A", (("esc", 45, "s1", ("e06",)),)),
     Play("cy", "B", (("esc", 46, "s3", ("e14",)),)),
     Play("cy", "C", (("esc", 46, "s2", ("e08",)),)),
     Play("cy", "N", ()),
-    Play("cy", "A", (("esc", 12, "s1", ("e04",)),), mode="practice"),
+    Play("cy", "A", (("esc", 12, "s1", ("e06",)),), mode="practice"),
     # dee: the docs' worked example on A, quits B, contained C with a half point, two false escalations on N.
-    Play("dee", "A", (("esc", 14, "s2", ("e04",)), ("esc", 30, "s1", ("e04",)))),
+    Play("dee", "A", (("esc", 14, "s2", ("e06",)), ("esc", 30, "s1", ("e06",)))),
     Play("dee", "B", (("quit", 30),)),
     Play("dee", "C", (("esc", 58, "s2", ("e08",)),)),
     Play("dee", "N", (("esc", 20, "s2", ("e06",)), ("esc", 60, "s4", ("e23",)))),
     # eve: never played the all-clear drill (no d'), cites a distractor on the right step.
-    Play("eve", "A", (("esc", 24, "s1", ("e07",)),)),
+    Play("eve", "A", (("esc", 24, "s1", ("e09",)),)),
     Play("eve", "B", (("esc", 36, "s3", ("e12",)),)),
     Play("eve", "C", ()),
 ]

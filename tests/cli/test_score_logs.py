@@ -59,8 +59,8 @@ def test_the_auditors_example_of_the_docs_prints_what_the_docs_say(tmp_path: Pat
 
 
 def test_logs_scored_as_the_war_room_scores_them_with_their_response(tmp_path: Path):
-    hit = write(tmp_path / "hit.jsonl", esc(12, "s1", "e04"))
-    late = write(tmp_path / "late.jsonl", {"t": 5, "kind": "inspect", "event": "e02"}, esc(45, "s1", "e04"))
+    hit = write(tmp_path / "hit.jsonl", esc(12, "s1", "e06"))
+    late = write(tmp_path / "late.jsonl", {"t": 5, "kind": "inspect", "event": "e02"}, esc(45, "s1", "e06"))
     quit_ = write(tmp_path / "quit.jsonl", {"t": 10, "kind": "quit"})
     r = score_cli(str(REFUNDS), str(hit), str(late), str(quit_))
     assert r.exit_code == 0, r.output
@@ -76,14 +76,14 @@ def test_logs_scored_as_the_war_room_scores_them_with_their_response(tmp_path: P
 
 
 def test_json_is_one_object_per_log_per_line_with_the_scorecard_the_function_gives(tmp_path: Path):
-    drill = load_drill(REFUNDS)
-    log = write(tmp_path / "a.jsonl", esc(14, "s2", "e04"), esc(30, "s1", "e04"))
+    drill = session_drill(load_drill(REFUNDS), None, PlayedAs.SIGNAL)  # its ids by position, as a log names them
+    log = write(tmp_path / "a.jsonl", esc(14, "s2", "e06"), esc(30, "s1", "e06"))
     early = write(tmp_path / "b.jsonl", esc(5, "s1"))
     r = score_cli("duplicate-charge-refunds", str(log), str(early), "--json")
     assert r.exit_code == 0, r.output
     first, second = (json.loads(line) for line in r.stdout.splitlines())
-    expected = score(drill, [Action(t=14, kind=ActionKind.ESCALATE, step="s2", cites=("e04",)),
-                             Action(t=30, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))])
+    expected = score(drill, [Action(t=14, kind=ActionKind.ESCALATE, step="s2", cites=("e06",)),
+                             Action(t=30, kind=ActionKind.ESCALATE, step="s1", cites=("e06",))])
     assert first == {
         "log": str(log), "drill_id": "duplicate-charge-refunds", "seed": None, "rules": "6", "outcome": "contained",
         "response": "localisation_error", "total": 72, "scorecard": json.loads(json.dumps(expected.to_dict())),
@@ -112,12 +112,12 @@ BAD = {
     "typo.jsonl": ([{"t": 5, "kind": "escalat", "step": "s1"}], "1:10", "not an action: kind: Input should be"),
     "extra-key.jsonl": ([{"t": 5, "kind": "pause", "who": "me"}], "1:27", "not an action: who: Extra inputs are not"),
     "nan.jsonl": (['{"t": NaN, "kind": "pause"}'], "1:2", "not an action: t:"),
-    "backwards.jsonl": ([esc(12, "s1", "e04"), {"t": 10, "kind": "flag", "event": "e02"}], "2:1",
+    "backwards.jsonl": ([esc(12, "s1", "e06"), {"t": 10, "kind": "flag", "event": "e02"}], "2:1",
                         "action 2 (flag at 10 s) comes before the drill clock (12 s)"),
-    "unreleased.jsonl": ([esc(5, "s1", "e09")], "1:1", "action 1 (escalate at 5 s): trace event 'e09' has not been "
+    "unreleased.jsonl": ([esc(5, "s1", "e11")], "1:1", "action 1 (escalate at 5 s): trace event 'e11' has not been "
                                                   "released yet"),
     "unknown-step.jsonl": ([esc(5, "s9")], "1:1", "action 1 (escalate at 5 s): no plan step 's9' in drill"),
-    "after-containment.jsonl": ([esc(12, "s1", "e04"), esc(13, "s2", "e04")], "2:1",
+    "after-containment.jsonl": ([esc(12, "s1", "e06"), esc(13, "s2", "e06")], "2:1",
                                 "action 2 (escalate at 13 s): the incident is already contained"),
     "after-the-end.jsonl": ([{"t": 5, "kind": "pause"}, {"t": 500, "kind": "resume"}], "2:1", "the drill has ended"),
     "not-utf8.jsonl": ([b'{"t": 5, "kind": "flag", "event": "\xe901"}'], "1:36",
@@ -132,7 +132,7 @@ BAD = {
 def test_a_refused_log_gets_path_line_col_message_and_exit_1_and_the_others_are_scored(tmp_path: Path, name: str):
     lines, at, message = BAD[name]
     bad = write(tmp_path / name, *lines)
-    good = write(tmp_path / "good.jsonl", esc(12, "s1", "e04"))
+    good = write(tmp_path / "good.jsonl", esc(12, "s1", "e06"))
     r = score_cli(str(REFUNDS), str(bad), str(good))
     assert r.exit_code == 1
     (refused,) = r.stderr.splitlines()
@@ -146,7 +146,7 @@ def test_a_refused_log_gets_path_line_col_message_and_exit_1_and_the_others_are_
 
 def test_the_first_problem_by_line_is_the_one_reported(tmp_path: Path):
     # line 2 is an escalation after the containment, line 3 no JSON: line 2 is reported
-    bad = write(tmp_path / "two.jsonl", esc(12, "s1", "e04"), esc(13, "s2", "e04"), "not json")
+    bad = write(tmp_path / "two.jsonl", esc(12, "s1", "e06"), esc(13, "s2", "e06"), "not json")
     r = score_cli(str(REFUNDS), str(bad))
     assert r.stderr.startswith(f"{bad}:2:1: action 2 (escalate at 13 s): the incident is already contained")
 
@@ -161,17 +161,18 @@ def test_files_that_are_no_logs_are_refused_without_a_traceback(tmp_path: Path):
 
 
 def test_standard_input_is_a_log():
-    r = score_cli(str(REFUNDS), "-", input=json.dumps(esc(12, "s1", "e04")) + "\n")
+    r = score_cli(str(REFUNDS), "-", input=json.dumps(esc(12, "s1", "e06")) + "\n")
     assert r.exit_code == 0 and r.stdout.startswith("-: 100/100; contained; response: hit")
 
 
 def test_a_journal_is_scored_as_the_session_was(tmp_path: Path):
     drill = load_drill(REFUNDS)
     rec = SessionRecorder.start(tmp_path / "data", "ann", REFUNDS, drill)
+    drill = rec.drill  # its ids by position, as the session plays them
     replay = Replay(drill, on_action=rec.record)
     replay.advance(12)
-    replay.inspect("e04")
-    replay.escalate("s1", "stale snapshot", ("e04", "e03"))
+    replay.inspect("e06")
+    replay.escalate("s1", "stale snapshot", ("e06", "e05"))
     replay.run_to_end()
     rec.finish(score(drill, rec.actions))
     with ResultsStore(tmp_path / "data") as store:
@@ -208,7 +209,7 @@ def test_a_journal_of_a_variant_is_scored_on_its_seed_and_seed_overrides_it(tmp_
 
 
 def test_rules_n_scores_by_that_edition(tmp_path: Path):
-    everything = write(tmp_path / "everything.jsonl", esc(20, "s1", "e01", "e02", "e03", "e04"))
+    everything = write(tmp_path / "everything.jsonl", esc(20, "s1", "e01", "e02", "e03", "e04", "e05", "e06"))
     now = json.loads(score_cli(str(REFUNDS), str(everything), "--json").stdout)
     old = json.loads(score_cli(str(REFUNDS), str(everything), "--json", "--rules", "3").stdout)
     assert (now["outcome"], now["total"], now["response"]) == ("right_step_unsupported", 10, "localisation_error")
@@ -218,7 +219,7 @@ def test_rules_n_scores_by_that_edition(tmp_path: Path):
 
 
 def test_as_noise_scores_the_twin_and_a_drill_cannot_be_played_as_what_it_is_not(tmp_path: Path):
-    log = write(tmp_path / "log.jsonl", esc(12, "s1", "e04"))
+    log = write(tmp_path / "log.jsonl", esc(12, "s1", "e06"))
     signal = json.loads(score_cli(str(REFUNDS), str(log), "--as", "signal", "--json").stdout)
     noise = json.loads(score_cli(str(REFUNDS), str(log), "--as", "noise", "--json").stdout)
     assert signal["response"] != noise["response"] and noise["response"] == "false_alarm"
@@ -242,6 +243,9 @@ def test_the_drill_a_log_is_scored_on():
         session_drill(clear, None, PlayedAs.SIGNAL)
     replies = load_drill(REPLIES)
     assert session_drill(replies, 3, PlayedAs.SIGNAL, by_position=False) == apply_variant(replies, 3)
-    # by position (rules 6): the same trace, its re-plan numbered on after it
+    # by position (rules 6): the same trace, its events e01, e02, ... in order (the count query e30, e31 shown as
+    # e03, e04), its re-plan numbered on after it
     played = session_drill(drill, None, PlayedAs.SIGNAL)
-    assert played.trace == drill.trace and [e.id for e in played.answer_key.replan] == ["e23"]
+    assert [(e.t, e.kind) for e in played.trace] == [(e.t, e.kind) for e in drill.trace]
+    assert [e.id for e in played.trace] == [f"e{k:02d}" for k in range(1, 25)]
+    assert [e.id for e in played.answer_key.replan] == ["e25"] and played.answer_key.evidence == ["e06"]

@@ -168,7 +168,7 @@ def test_exports_carry_every_stored_field(tmp_path: Path):
         "kind": "escalate",
         "step": "s1",
         "note": "stale snapshot",
-        "cites": ["e04"],
+        "cites": ["e06"],
     }
     assert j["drill_path"] == str(drill_path.resolve()) and j["notes"] == ["a facilitator's note"]
     assert j["rescored_at"] and j["all_clear"] is False

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest  # BACKEND-TMP
-from scores_support import played_session, run, run_sub
+from scores_support import copy_drill_by_position, played_session, run, run_sub
 from store_support import copy_drill
 
 from warroom.core.scoring import Scorecard
@@ -62,21 +62,21 @@ def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path
     original_sha = file_sha256(drill_path)
     with ResultsStore(data) as store:
         before = store.get(sid)
-    assert before.drill_sha256 == original_sha and before.drill_version == 1
+    assert before.drill_sha256 == original_sha and before.drill_version == 2
     # The author edits the drill: earlier evidence (e03 at 7 s) makes the escalation at 12 s slower (fewer points).
-    edited = original_text.replace("\nversion: 1\n", "\nversion: 2\n")
+    edited = original_text.replace("\nversion: 2\n", "\nversion: 3\n")
     edited = edited.replace("evidence: [e04]", "evidence: [e03, e04]")
-    assert edited.count("\nversion: 2\n") == 1 and "evidence: [e03, e04]" in edited
+    assert edited.count("\nversion: 3\n") == 1 and "evidence: [e03, e04]" in edited
     drill_path.write_text(edited)
     new_sha = file_sha256(drill_path)
 
     r = run(data, "--rescore", "--allow-changed")
     assert r.exit_code == 0, r.output
-    assert f"changed: {sid}" in r.stdout and "drill file version 1 -> 2" in r.stdout
+    assert f"changed: {sid}" in r.stdout and "drill file version 2 -> 3" in r.stdout
     with ResultsStore(data) as store:
         after = store.get(sid)
     assert (before.total, after.total) == (100, 96) and after.time_to_detect == 5.0
-    assert after.drill_sha256 == new_sha and after.drill_version == 2
+    assert after.drill_sha256 == new_sha and after.drill_version == 3
     assert after.rescored_at is not None
     (note,) = after.notes
     assert "changed drill file" in note and new_sha in note and original_sha in note
@@ -159,11 +159,12 @@ def test_rescore_keeps_the_pauses_and_drops_the_wall_time_to_detect_of_no_detect
 
 
 def _v3_sessions(tmp_path: Path) -> tuple[Path, list[str]]:
-    """Three sessions scored by the rules 3 on duplicate-charge-refunds at 12 s: s1 citing the evidence e04, s1
-    citing e01-e04 (everything out), s1 citing nothing."""
-    drill_path = copy_drill(tmp_path / "drills")
+    """Three sessions scored by the rules 3 on duplicate-charge-refunds at 12 s (a copy with its ids by position, so
+    that the rules 3 and the recorder read them alike): s1 citing the evidence e06, s1 citing the last four events
+    out (e03-e06, 1 of 4 evidence), s1 citing nothing."""
+    drill_path = copy_drill_by_position(tmp_path / "drills")
     data = tmp_path / "data"
-    cites = [("e04",), ("e01", "e02", "e03", "e04"), ()]
+    cites = [("e06",), ("e03", "e04", "e05", "e06"), ()]
     return data, [played_session(data, drill_path, cites=c, rules="3") for c in cites]
 
 

@@ -29,7 +29,7 @@ A, B, C, N = (DRILL[k] for k in "ABCN")
 #: first planner call.
 EXPECTED = [
     # ana
-    ("contained", 100, 0.0, 0, 0, 0.0, 0, ()),  # A at 12 s: 50 + 25 + 25; stopped before e07 (23 s)
+    ("contained", 100, 0.0, 0, 0, 0.0, 0, ()),  # A at 12 s: 50 + 25 + 25; stopped before e09 (23 s)
     ("contained", 94, 5.0, 0, 0, 0.0, 1, ()),  # B at 41 s: 25 x (1 - 5/20) = 18.75 -> 19; 50 + 19 + 25
     ("contained", 100, 0.0, 0, 0, 0.0, 1, ()),  # C at 36 s; e03 shown
     ("all_clear_held", 100, None, 0, 0, 0.0, 5, ()),  # N watched to the end: 5 distractors shown
@@ -53,7 +53,7 @@ EXPECTED = [
     ("contained", 88, 22.0, 0, 0, 0.0, 2, ()),  # C at 58 s: 25 x (1 - 22/44) = 12.5 -> 13 (half up)
     ("false_alarm", 30, None, 0, 2, 0.0206, 5, ("e06", "e23")),  # N: 50 - 2 x 10
     # eve
-    ("right_step_unsupported", 10, None, 0, 0, 0.0, 1, ("e07",)),  # A: s1 at 24 s citing distractor e07 only
+    ("right_step_unsupported", 10, None, 0, 0, 0.0, 1, ("e09",)),  # A: s1 at 24 s citing distractor e09 only
     ("contained", 100, 0.0, 0, 0, 0.0, 1, ()),  # B at 36 s
     ("missed", 0, None, 450, 0, 0.0, 2, ()),  # C
 ]
@@ -153,11 +153,12 @@ def test_every_scorecard_is_the_docs_formula(played: tuple[Path, list[str]]):
     assert [a["t"] for a in stored[ids[13]]["actions"] if a["kind"] == "escalate"] == [14.0, 30.0]
     assert stored[ids[13]]["scorecard"]["contained_at"] == 30.0
     # the cost of the calls released (docs/scoring.md, "Cost math"), A's prices $5/$25 planner, $1/$5 executor:
-    # to 12 s e01 (3,000/800) $0.035, e02 (1,150/90) $0.0016, e03 (1,220/160) $0.00202, plus the re-plan after the
-    # containment (3,400/620) $0.0325; to 30 s also e05 $0.0026, e06 $0.00184, e08 $0.00166 and one false
-    # escalation's re-plan $0.035; to 45 s (late) e01-e08 and e10 $0.00215, e12 $0.00217, plus $0.0325
+    # to 12 s e01 (3,000/800) $0.035, e02 (1,150/90) $0.0016, the count query e03 (1,180/70) $0.00153, e05
+    # (1,220/160) $0.00202, plus the re-plan after the containment (3,400/620) $0.0325; to 30 s also e07 $0.0026, e08
+    # $0.00184, e10 $0.00166 and one false escalation's re-plan $0.035; to 45 s (late) e01-e10 and e12 $0.00215, e14
+    # $0.00217, plus $0.0325 (the ids as sessions show them, by position)
     costs = [stored[ids[i]]["cost_usd"] for i in (0, 13, 8)]
-    assert costs == pytest.approx([0.07112, 0.11222, 0.08154], abs=1e-12)
+    assert costs == pytest.approx([0.07265, 0.11375, 0.08307], abs=1e-12)
 
 
 def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):

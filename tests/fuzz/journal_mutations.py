@@ -32,12 +32,12 @@ def real_journal() -> bytes:
     drill = load_drill_file(drill_path())
     with tempfile.TemporaryDirectory() as d:
         rec = SessionRecorder.start(Path(d), "kim", drill_path(), drill)
-        replay = Replay(drill, on_action=rec.record)
+        replay = Replay(rec.drill, on_action=rec.record)  # its ids by position, as the session plays them
         replay.advance(0)
         replay.inspect("e01")
         replay.advance(12)
-        replay.inspect("e04")
-        replay.flag("e04", "row count 41, billing said about 300 — [bold]check[/] \x1b[31m")
+        replay.inspect("e06")  # the evidence (e04 in the drill file)
+        replay.flag("e06", "row count 41, billing said about 300 — [bold]check[/] \x1b[31m")
         replay.set_speed(2.0)
         replay.pause()
         replay.resume()

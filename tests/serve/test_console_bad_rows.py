@@ -25,7 +25,7 @@ async def test_bad_rows_are_skipped_and_counted_on_every_console_page(tmp_path):
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
-    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     forge(data, good, "bad-date", started_at="not a date")
     forge(data, good, "bad-deep", distractor_escalations=DEEP)
     pages = ["/console/sessions", "/console/trainees/Ada%20Lovelace", "/console/sets/week-1", "/console/sets",
@@ -62,7 +62,7 @@ async def test_the_sessions_page_marks_the_sessions_the_figures_leave_out(tmp_pa
     from warroom.store.results import ResultsStore
 
     data = tmp_path / "data"
-    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     forge(data, good, "forged-100", total=100)
     with ResultsStore(data) as store:
         store.mark("forged-100", "disagrees", "total 100 is stored, 92 recomputed")

@@ -111,7 +111,7 @@ async def test_a_trainee_reads_their_own_reviews_but_never_the_answer_key_of_a_d
 
     data = tmp_path / "data"
     quit_id = play(data, Play("Ada Lovelace", "B", (("quit", 30),)))
-    done_id = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    done_id = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     other_id = play(data, Play("Grace Hopper", "A", ()))
     with serving(tmp_path, data_dir=data) as served:
         ada = await served.signed_in("Ada Lovelace")
@@ -135,7 +135,7 @@ async def test_a_trainees_progress_counts_the_abandoned_session_its_plots_show(t
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
-    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     play(data, Play("Ada Lovelace", "B", (("quit", 30),)))
     play(data, Play("Ada Lovelace", "C", (("esc", 36, "s2", ("e08",)),)))
     play(data, Play("Ada Lovelace", "N", ()))
@@ -164,7 +164,7 @@ async def test_the_gradebook_of_an_unknown_set_is_refused_not_an_empty_csv(tmp_p
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
-    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     with serving(tmp_path, data_dir=data) as served:
         facilitator = await served.signed_in(FACILITATOR)
         async with facilitator:
@@ -184,7 +184,7 @@ async def test_a_session_whose_results_disagree_is_no_grade_and_its_review_says_
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
-    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     forged = play(data, Play("Grace Hopper", "A", ()))  # a miss
     with sqlite3.connect(data / "results.sqlite3") as conn:
         conn.execute("UPDATE sessions SET outcome = 'contained', total = 100, response = 'hit' WHERE session_id = ?",

@@ -24,7 +24,7 @@ from warroom.tui.logic import Services, load_entry
 from warroom.tui.room import EscalateScreen, WarRoomScreen
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
-#: The drill time of STALE's earliest evidence (e04), where its time to detect starts.
+#: The drill time of STALE's earliest evidence (e06), where its time to detect starts.
 EARLIEST_EVIDENCE = 12.0
 
 
@@ -134,7 +134,7 @@ async def test_a_delayed_app_process_does_not_lengthen_the_stored_time_to_detect
         await pilot.press("enter")
         live = app.live
         assert isinstance(live, WarRoomScreen)
-        for t in range(1, 27):  # 13 s of drill time, ticked every half second: e04, the evidence, is out
+        for t in range(1, 27):  # 13 s of drill time, ticked every half second: e06, the evidence, is out
             clock.set_time(t / 2)
             live.tick(at_key=False)
         await pilot.pause()
@@ -147,8 +147,8 @@ async def test_a_delayed_app_process_does_not_lengthen_the_stored_time_to_detect
         app.post_message(key)  # the escalation's dialog (practice: the drill clock stops at the key)
         await pilot.pause()
         await pilot.press(*"s1", "tab", "tab")
-        if "e04" not in app.screen.cites:  # type: ignore[attr-defined]
-            await pilot.press(*"e04", "space")
+        if "e06" not in app.screen.cites:  # type: ignore[attr-defined]
+            await pilot.press(*"e06", "space")
         await pilot.press("enter", "y")
         await pilot.pause()
         escalations = [a.t for a in live.replay.actions if a.kind is ActionKind.ESCALATE]

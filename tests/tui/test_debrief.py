@@ -26,7 +26,7 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
         assert any("Charged $0.035 and 15 s." in m for m in messages), messages  # USD as docs/scoring.md writes it
         await advance(pilot, 7.3, step=7.3)
         now = app.live.replay.now
-        await _escalate(pilot, "s1", "stale", cite="e04")
+        await _escalate(pilot, "s1", "stale", cite="e06")
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)
         text = "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
@@ -64,7 +64,7 @@ async def test_debrief_times_agree_and_a_penalty_shows_its_points_alone(services
         await advance(pilot, 3.25, step=3.25)
         await _escalate(pilot, "s3", "odd")  # false: the clock jumps 15 s to 18.25 s
         assert app.live.replay.now == 18.25
-        await _escalate(pilot, "s1", "stale", cite="e04")
+        await _escalate(pilot, "s1", "stale", cite="e06")
         await advance(pilot, 5)  # the re-plan plays, then the debrief opens
         assert isinstance(app.screen, DebriefScreen)
         card = app.screen.scorecard

@@ -95,16 +95,16 @@ async def test_each_dialog_in_practice_is_a_recorded_pause(wall, services, key, 
 
 async def test_a_flag_set_in_its_dialog_is_journalled_between_the_pause_and_the_resume(wall, services):
     app = _app(wall, services)
-    async with war_room(app, size=(100, 34), seconds=13) as (pilot, live):  # e04 selected
+    async with war_room(app, size=(100, 34), seconds=13) as (pilot, live):  # e06 selected
         await pilot.press("f")
         await advance(pilot, 4)
         await type_text(pilot, "stale")
         await pilot.press("enter")
         await pilot.pause()
         assert [(a.kind, a.event, a.note, a.t) for a in live.replay.actions] == [
-            (P, None, None, 13), (ActionKind.FLAG, "e04", "stale", 13), (R, None, None, 13),
+            (P, None, None, 13), (ActionKind.FLAG, "e06", "stale", 13), (R, None, None, 13),
         ]
-        assert not live.paused and live.replay.flagged == {"e04": "stale"}
+        assert not live.paused and live.replay.flagged == {"e06": "stale"}
 
 
 async def test_an_escalation_in_its_dialog_is_pause_escalate_resume_with_no_second_resume(wall, services):
@@ -123,9 +123,9 @@ async def test_an_escalation_in_its_dialog_is_pause_escalate_resume_with_no_seco
         await advance(pilot, 5)
         assert live.replay.now == t
         await type_text(pilot, "s1")
-        await pilot.press("tab", "tab")  # past the reason to the evidence list: cite e04, the write errors
-        if "e04" not in app.screen.cites:
-            await type_text(pilot, "e04")
+        await pilot.press("tab", "tab")  # past the reason to the evidence list: cite e06, the write errors
+        if "e06" not in app.screen.cites:
+            await type_text(pilot, "e06")
             await pilot.press("space")
         await pilot.press("enter", "y")
         await pilot.pause()

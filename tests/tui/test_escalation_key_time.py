@@ -31,7 +31,7 @@ async def test_an_escalation_is_timed_at_its_confirming_key(tmp_path, mode, expe
         assert isinstance(app.screen, EscalateScreen)
         await type_text(pilot, "s1")
         await pilot.press("tab", "tab")
-        await type_text(pilot, "e04")
+        await type_text(pilot, "e06")
         await pilot.press("space")
         app.clock.set_time(app.clock.time + 0.8)  # the confirming keys come 0.8 s after the clock's last tick
         await pilot.press("enter", "y")
@@ -64,14 +64,14 @@ async def test_a_served_assessment_escalation_is_timed_when_the_relay_received_i
         await pilot.press("enter")
         live = app.live
         assert isinstance(live, WarRoomScreen)
-        for t in range(1, 27):  # 13 s of drill time, ticked every half second: e04, the evidence, is out
+        for t in range(1, 27):  # 13 s of drill time, ticked every half second: e06, the evidence, is out
             clock.set_time(t / 2)
             live.tick(at_key=False)
         await pilot.press("e")
         await pilot.pause()
         await pilot.press(*"s1", "tab", "tab")
-        if "e04" not in app.screen.cites:  # type: ignore[attr-defined]
-            await pilot.press(*"e04", "space")
+        if "e06" not in app.screen.cites:  # type: ignore[attr-defined]
+            await pilot.press(*"e06", "space")
         await pilot.press("enter")
         clock.set_time(16.0)  # the app reads `y` at 16.0; the relay received it at 15.0
         clock.received(time.monotonic() - 1.0)

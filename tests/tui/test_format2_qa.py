@@ -67,9 +67,9 @@ async def test_the_war_rooms_inspector_of_a_repeated_log_shows_no_total(services
     app = make_app(services, DENTAL)
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.press("enter")
-        await advance(pilot, 90, step=2)  # e15 (x4, every 22 s from 63 s) has repeated twice
+        await advance(pilot, 90, step=2)  # e16 (x4, every 22 s from 63 s; e15 in the file) has repeated twice
         table = app.live.query_one(TraceTable)
-        table.move_cursor(table.row_index("e15"))
+        table.move_cursor(table.row_index("e16"))  # shown by position: the lead's handoff e30 is shown as e02
         await pilot.pause()
         shown = screen_text(app)
         assert "2 so far: 01:03 01:25" in shown

@@ -59,7 +59,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         inspector.show_event(big, TraceIndex(drill))
         assert inspector.pending and inspector.text == ""
         # Until the worker hands the body over (on this event loop, so not before the next await): the header.
-        assert "e04 · result" in inspector.render_line(0).text
+        assert "e31 · result" in inspector.render_line(0).text  # the drill's first tool result, its count query's
         assert f"laying out {len(line):,} characters…" in inspector.render_line(1).text
         await pilot.pause(START_DELAY * 2)  # the worker starts once the selection has stayed put
         await app.workers.wait_for_complete()

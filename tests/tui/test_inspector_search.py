@@ -22,9 +22,9 @@ async def test_slash_finds_a_text_n_and_shift_n_go_through_its_places(services):
     app = make_app(services)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("enter")
-        await advance(pilot, 12)  # e04: the duplicate-charge query's result, with dates of 2026 in it
+        await advance(pilot, 12)  # e06: the duplicate-charge query's result, with dates of 2026 in it
         live = app.live
-        assert live.query_one(TraceTable).selected_key == "e04"
+        assert live.query_one(TraceTable).selected_key == "e06"
         told = record_notifications(app)
         await pilot.press("slash")
         assert isinstance(app.screen, SearchScreen)
@@ -56,7 +56,7 @@ async def test_slash_finds_a_text_n_and_shift_n_go_through_its_places(services):
         await type_text(pilot, "zzz-nowhere")
         await pilot.press("enter")
         await pilot.pause()
-        assert inspector.matches == [] and any("No “zzz-nowhere” in e03" in m for m in told)
+        assert inspector.matches == [] and any("No “zzz-nowhere” in e05" in m for m in told)
         # `:` still goes to a field path.
         await pilot.press("colon")
         assert isinstance(app.screen, FieldScreen)

@@ -55,8 +55,8 @@ async def test_an_assessment_session_refuses_pause_and_speed_and_its_clock_never
         await advance(pilot, 5)
         assert live.replay.now == now + 5  # the help does not stop the clock
         await pilot.press("escape")
-        await advance(pilot, 6)  # past the evidence (e04 at 12 s)
-        await escalate(pilot, "s1", "stale snapshot", cite="e04")
+        await advance(pilot, 6)  # past the evidence (e06 at 12 s)
+        await escalate(pilot, "s1", "stale snapshot", cite="e06")
         assert live.replay.contained
         await advance(pilot, 30)
         assert isinstance(app.screen, DebriefScreen)
@@ -95,7 +95,7 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
             await pilot.press("space")
             assert not live.paused
         await advance(pilot, 6)
-        await escalate(pilot, "s1", "stale snapshot", cite="e04")
+        await escalate(pilot, "s1", "stale snapshot", cite="e06")
         await advance(pilot, 30)
         assert isinstance(app.screen, DebriefScreen)
     with ResultsStore(data) as store:

@@ -33,18 +33,18 @@ async def test_play_to_containment_by_keys(services):
         await advance(pilot, 12)
         assert live.replay.now == 12
         timeline = live.query_one(TraceTable)
-        assert timeline.selected_key == "e04" and timeline.following  # followed the newest event
+        assert timeline.selected_key == "e06" and timeline.following  # followed the newest event
         await pilot.press("e")
         modal = app.screen
         assert isinstance(modal, EscalateScreen)
         assert modal.step is None and modal.cites == ()  # following the newest event: nothing chosen for the trainee
         await pilot.press("escape")
-        await pilot.press("enter")  # inspect it: the trainee reads e04, and the trace stops following
-        assert live.replay.actions[-1].kind is ActionKind.INSPECT and live.replay.actions[-1].event == "e04"
+        await pilot.press("enter")  # inspect it: the trainee reads e06, and the trace stops following
+        assert live.replay.actions[-1].kind is ActionKind.INSPECT and live.replay.actions[-1].event == "e06"
         assert not timeline.following
         await pilot.press("e")
         modal = app.screen
-        assert modal.step == "s1" and modal.cites == ("e04",)  # the event the trainee chose, and its step
+        assert modal.step == "s1" and modal.cites == ("e06",)  # the event the trainee chose, and its step
         await pilot.press("escape")
         await escalate(pilot, "s1", "snapshot from last week")
         assert app.screen is live
@@ -69,7 +69,7 @@ async def test_play_to_containment_by_keys(services):
             ActionKind.PAUSE, ActionKind.RESUME, ActionKind.INSPECT, ActionKind.PAUSE, ActionKind.RESUME,
             ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME,
         ]
-        assert stored.actions[6].note == "snapshot from last week" and stored.actions[6].cites == ("e04",)
+        assert stored.actions[6].note == "snapshot from last week" and stored.actions[6].cites == ("e06",)
         assert stored.scorecard["response"] == "hit"
         assert {a.t for a in stored.actions} == {12}  # the drill clock stood still while the dialogs were open
 
@@ -152,16 +152,16 @@ async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
         await pilot.press("enter")
         live = app.screen
         await advance(pilot, 16)
-        await pilot.press("up")  # away from the newest event (e05) to e04
+        await pilot.press("up")  # away from the newest event (e07) to e06
         timeline = live.query_one(TraceTable)
-        assert timeline.selected_key == "e04"
-        await advance(pilot, 5)  # e06 is released; the cursor stays, a hint counts it
-        assert timeline.selected_key == "e04" and timeline.unseen == 1
+        assert timeline.selected_key == "e06"
+        await advance(pilot, 5)  # e08 is released; the cursor stays, a hint counts it
+        assert timeline.selected_key == "e06" and timeline.unseen == 1
         assert "1 new" in screen_text(app)
         await pilot.press("f")
         await type_text(pilot, "cache")
         await pilot.press("enter")
-        assert live.query_one(TraceTable).mark_of("e04") == "⚑"
+        assert live.query_one(TraceTable).mark_of("e06") == "⚑"
         await pilot.press("q")
         assert "Quit this drill?" in screen_text(app)
         await pilot.press("y")
@@ -173,7 +173,7 @@ async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
         stored = store.get(rows[0].session_id)
         assert [(a.kind, a.event, a.note) for a in stored.actions] == [
             (ActionKind.PAUSE, None, None),
-            (ActionKind.FLAG, "e04", "cache"),
+            (ActionKind.FLAG, "e06", "cache"),
             (ActionKind.RESUME, None, None),
             (ActionKind.PAUSE, None, None),
             (ActionKind.QUIT, None, None),

@@ -26,12 +26,13 @@ def play(data_dir: Path, drill_path: Path, trainee: str = "ann") -> str:
     """A session: inspect and flag the evidence, a false escalation of s3, then contain at s1."""
     drill = load(drill_path)
     rec = SessionRecorder.start(data_dir, trainee, drill_path, drill)
+    drill = rec.drill  # its ids by position, as the session plays them
     replay = Replay(drill, on_action=rec.record)
     replay.advance(12)
-    replay.inspect("e04")
-    replay.flag("e04", "41 rows, billing said [about 300]")
+    replay.inspect("e06")
+    replay.flag("e06", "41 rows, billing said [about 300]")
     replay.escalate("s3", "refund batch looks small")
-    replay.escalate("s1", "snapshot is stale", ["e04"])
+    replay.escalate("s1", "snapshot is stale", ["e06"])
     replay.run_to_end()
     rec.finish(score(drill, rec.actions))
     return rec.session_id
@@ -48,20 +49,24 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     data, drill_path, sid = stored
     with ResultsStore(data) as store:
         session = store.get(sid)
-    tl = build_review_rows(load(drill_path), session.actions)
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import session_drill
+
+    played = session_drill(load(drill_path), None, PlayedAs.SIGNAL)  # its ids by position, as the session played
+    tl = build_review_rows(played, session.actions)
     assert tl.warning is None and tl.contained_at == 27.0
-    e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
-    assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
-    assert e04.trainee == ["inspected at 12 s", "flagged", "cited"]
+    e06 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e06")
+    assert {"evidence", "earliest evidence", "fault step"} <= set(e06.key)
+    assert e06.trainee == ["inspected at 12 s", "flagged", "cited"]
     actions = [r for r in tl.rows if r.is_trainee_action]
     assert [a.text for a in actions] == [
-        "flagged e04: 41 rows, billing said [about 300]",
+        "flagged e06: 41 rows, billing said [about 300]",
         "escalated step s3: refund batch looks small",
         "escalated step s1: snapshot is stale",
     ]
     assert actions[0].trainee == ["evidence flagged"]
     assert actions[1].trainee == ["false escalation", "fault was in step s1"]  # recorded with no citations
-    assert actions[2].trainee == ["contained", "cited e04 (evidence)"]
+    assert actions[2].trainee == ["contained", "cited e06 (evidence)"]
     # the false escalation let the trace run on for 15 s: those events come between the two escalations
     i1, i2 = [i for i, r in enumerate(tl.rows) if r.is_trainee_action][1:]
     between = [r.event.id for r in tl.rows[i1 + 1 : i2] if r.kind == "event"]
@@ -70,7 +75,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     replan = [r for r in tl.rows if "re-plan" in r.key]
     assert replan and all(r.played for r in replan)
     not_played = [r for r in tl.rows if r.kind == "event" and not r.played]
-    assert not_played and not_played[-1].event.id == load(drill_path).trace[-1].id
+    assert not_played and not_played[-1].event.id == played.trace[-1].id
     assert any(r.kind == "marker" and "deadline" in r.text for r in tl.rows)
 
 
@@ -122,7 +127,7 @@ async def test_review_screen_steps_through_the_session(stored):
         await pilot.press("n")
         assert screen.selected.action.step == "s1" and "contained" in _text(screen, "#review-detail")
         # what the containing escalation cited, and what it is by the answer key
-        assert "cited:\n  e04 (evidence) " in _text(screen, "#review-detail")
+        assert "cited:\n  e06 (evidence) " in _text(screen, "#review-detail")
         await pilot.press("n")  # no later action: stays
         assert screen.selected.action.step == "s1"
         await pilot.press("p", "p")
@@ -157,19 +162,19 @@ async def test_the_trainee_reads_the_facilitators_notes_in_their_review(stored):
 
     data, _, sid = stored
     with ResultsStore(data) as store:
-        first = store.add_note(sid, author="Fran Allen", text="Good catch on e04.", at="2026-12-01T14:10:00Z")
-        store.add_note(sid, author="Fran Allen", text="Next: cite [bold]e04[/bold] at once.", at="2026-12-01T14:12:00Z")
+        first = store.add_note(sid, author="Fran Allen", text="Good catch on e06.", at="2026-12-01T14:10:00Z")
+        store.add_note(sid, author="Fran Allen", text="Next: cite [bold]e06[/bold] at once.", at="2026-12-01T14:12:00Z")
         review = load_review(store.get(sid))
     assert first.seq == 1
     assert review.note_lines() == [
-        "Note from Fran Allen (2026-12-01 14:10 UTC): Good catch on e04.",
-        "Note from Fran Allen (2026-12-01 14:12 UTC): Next: cite [bold]e04[/bold] at once.",
+        "Note from Fran Allen (2026-12-01 14:10 UTC): Good catch on e06.",
+        "Note from Fran Allen (2026-12-01 14:12 UTC): Next: cite [bold]e06[/bold] at once.",
     ]
     app = ReviewApp(review)
     async with app.run_test(size=(160, 50)):
         notice = app.screen.query_one("#review-notice")
         shown = _text(app.screen, "#review-notice")
-        assert notice.display and "Note from Fran Allen (2026-12-01 14:12 UTC): Next: cite [bold]e04[/bold]" in shown
+        assert notice.display and "Note from Fran Allen (2026-12-01 14:12 UTC): Next: cite [bold]e06[/bold]" in shown
 
 
 async def test_review_without_the_drill_file_still_shows_the_actions(tmp_path: Path):
@@ -228,10 +233,11 @@ async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
     data = tmp_path / "data"
     drill = load(drill_path)
     rec = SessionRecorder.start(data, "ann", drill_path, drill)
+    drill = rec.drill  # its ids by position, as the session plays them
     replay = Replay(drill, on_action=rec.record)
     replay.advance(14.4027)
-    replay.inspect("e04")
-    replay.flag("e04", "too few rows")
+    replay.inspect("e06")
+    replay.flag("e06", "too few rows")
     replay.advance(4.1114)
     replay.escalate("s1", "stale snapshot")
     rec.finish(score(drill, rec.actions))
@@ -239,8 +245,8 @@ async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
         session = store.get(rec.session_id)
     assert session.actions[0].t == 14.4027  # the stored log keeps full precision
     review = load_review(session)
-    e04 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e04")
-    assert e04.trainee == ["inspected at 14.4 s", "flagged"]
+    e06 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e06")
+    assert e06.trainee == ["inspected at 14.4 s", "flagged"]
     app = ReviewApp(review)
     async with app.run_test(size=(160, 50)) as pilot:
         detail = _text(app.screen, "#review-detail")
@@ -303,25 +309,26 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
     data = tmp_path / "data"
     drill = load(drill_path)
     rec = SessionRecorder.start(data, "bo", drill_path, drill)
+    drill = rec.drill  # its ids by position, as the session plays them
     replay = Replay(drill, on_action=rec.record)
     replay.advance(24)
-    replay.escalate("s1", "the refunds list is empty", ["e07", "e05"])  # a distractor and s1's report
+    replay.escalate("s1", "the refunds list is empty", ["e09", "e07"])  # a distractor and s1's report
     replay.run_to_end()
     rec.finish(score(drill, rec.actions))
     with ResultsStore(data) as store:
         review = load_review(store.get(rec.session_id))
     (row,) = [r for r in review.review_rows.rows if r.is_trainee_action]
-    assert row.trainee == ["right step, unsupported", "cited e07 (distractor)", "cited e05 (irrelevant)"]
-    e07 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e07")
-    assert e07.trainee == ["cited"] and "distractor" in e07.key
+    assert row.trainee == ["right step, unsupported", "cited e09 (distractor)", "cited e07 (irrelevant)"]
+    e09 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e09")
+    assert e09.trainee == ["cited"] and "distractor" in e09.key
     app = ReviewApp(review)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = app.screen
         head = _text(screen, "#review-head")  # the outcome's label, as `warroom scores` shows it, not its raw value
         assert "·  right step, unsupported  10/100" in head and "right_step_unsupported" not in head
         detail = _text(screen, "#review-detail")
-        assert "cited:\n  e07 (distractor) " in detail and "  e05 (irrelevant) " in detail
-        assert "Escalation of s1 at 24 s cited e07 (a distractor), e05 (shows nothing about the fault)." in " ".join(
+        assert "cited:\n  e09 (distractor) " in detail and "  e07 (irrelevant) " in detail
+        assert "Escalation of s1 at 24 s cited e09 (a distractor), e07 (shows nothing about the fault)." in " ".join(
             _text(screen, "#review-scorecard").split()
         )
         await pilot.pause()

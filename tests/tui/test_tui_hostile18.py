@@ -65,17 +65,17 @@ async def test_keys_typed_fast_in_the_war_room_run_in_order_and_go_where_the_foc
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
         await pilot.press("up")
-        assert table.selected_key == "e03"
+        assert table.selected_key == "e05"
         await type_keys(pilot, "up", "enter", "down", "down")
-        assert [(a.kind.value, a.event) for a in live.replay.actions][-1] == ("inspect", "e02")
-        assert table.selected_key == "e02" and app.focused is live.query_one(Inspector)
+        assert [(a.kind.value, a.event) for a in live.replay.actions][-1] == ("inspect", "e04")
+        assert table.selected_key == "e04" and app.focused is live.query_one(Inspector)
         await type_keys(pilot, "escape", "k", "f", "enter")
-        assert [(a.kind.value, a.event) for a in live.replay.actions if a.kind.value == "flag"] == [("flag", "e01")]
+        assert [(a.kind.value, a.event) for a in live.replay.actions if a.kind.value == "flag"] == [("flag", "e03")]
         assert app.focused is table
         await type_keys(pilot, "tab", "down")
-        assert app.focused is live.query_one(Inspector) and table.selected_key == "e01"
+        assert app.focused is live.query_one(Inspector) and table.selected_key == "e03"
         await type_keys(pilot, "tab", "down")
-        assert app.focused is table and table.selected_key == "e02"
+        assert app.focused is table and table.selected_key == "e04"
 
 
 def _drawn(color: Color, widget: Widget, mono: bool) -> Color:
@@ -97,7 +97,7 @@ async def test_every_panels_border_and_title_and_the_evidence_lists_citing_can_b
     """Under NO_COLOR (monochrome, 16 colours) a border blended toward the background, as a blurred panel's is, came
     out black on a black background: the plan's and the inspector's borders and titles were never on the screen.
     And in every terminal the escalation dialog's blurred lists drew their titles in their border's colour, rgb
-    25,25,25 on 30,30,30: while the keys were in the steps, the evidence list's bottom border (``citing: e04``, what
+    25,25,25 on 30,30,30: while the keys were in the steps, the evidence list's bottom border (``citing: e06``, what
     the escalation cites) could not be read; nor the step list's title while they were in the evidence list."""
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(services)
@@ -138,7 +138,7 @@ async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the
     shutil.copy(STALE, drill)
     async with author_mode(drill, size=(100, 30), whole_trace=True) as (app, pilot, screen):
         table = screen.query_one(TraceTable)
-        table.move_cursor(table.row_index("e04"))
+        table.move_cursor(table.row_index("e06"))
         await pilot.press("d")
         assert isinstance(app.screen, DamageDialog)
         await type_keys(pilot, "1", "2", "enter", "U", "S", "D", "enter", "n")
@@ -146,6 +146,6 @@ async def test_keys_typed_right_after_enter_in_an_author_mode_dialog_go_into_the
         assert fields == {"damage-amount": "12", "damage-unit": "USD", "damage-note": "n"}
         await pilot.press("escape")
         await type_keys(pilot, "enter", "down", "down")  # the trace's keys run as read, the focus moved at once
-        assert app.focused is screen.query_one(Inspector) and table.selected_key == "e04"
+        assert app.focused is screen.query_one(Inspector) and table.selected_key == "e06"
         await type_keys(pilot, "tab", "down")
-        assert app.focused is table and table.selected_key == "e05"
+        assert app.focused is table and table.selected_key == "e07"

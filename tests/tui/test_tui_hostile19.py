@@ -21,21 +21,21 @@ async def test_keys_typed_right_behind_a_key_that_closes_a_dialog_reach_the_war_
     app = make_app(services)
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
-        assert table.selected_key == "e04"
+        assert table.selected_key == "e06"
         await type_keys(pilot, "enter", "slash", "x", "enter", "f", "enter")
-        assert app.screen is live and _marks(live) == [("inspect", "e04"), ("flag", "e04")]
+        assert app.screen is live and _marks(live) == [("inspect", "e06"), ("flag", "e06")]
         await pilot.press("f")
         await type_keys(pilot, "escape", "question_mark", "escape", "k", "f", "enter")  # help closed, then k and f
-        assert app.screen is live and table.selected_key == "e03" and _marks(live)[-1] == ("flag", "e03")
+        assert app.screen is live and table.selected_key == "e05" and _marks(live)[-1] == ("flag", "e05")
         await type_keys(pilot, "q", "n", "j", "f", "enter")  # the quit question answered no, then j and f
-        assert app.screen is live and _marks(live)[-1] == ("flag", "e04")
-        for opens in ("e", "v", "colon", "slash"):  # each dialog cancelled, then f: e04 unflagged
+        assert app.screen is live and _marks(live)[-1] == ("flag", "e06")
+        for opens in ("e", "v", "colon", "slash"):  # each dialog cancelled, then f: e06 unflagged
             await type_keys(pilot, opens, "escape", "f")
-            assert app.screen is live and _marks(live)[-1] == ("unflag", "e04"), opens
+            assert app.screen is live and _marks(live)[-1] == ("unflag", "e06"), opens
             await pilot.press("f", "enter")
-            assert _marks(live)[-1] == ("flag", "e04")
-        await type_keys(pilot, "k", "f", "f", "x", "escape", "f", "enter")  # unflag e03; its note dialog cancelled; f
-        assert app.screen is live and _marks(live)[-2:] == [("unflag", "e03"), ("flag", "e03")]
+            assert _marks(live)[-1] == ("flag", "e06")
+        await type_keys(pilot, "k", "f", "f", "x", "escape", "f", "enter")  # unflag e05; its note dialog cancelled; f
+        assert app.screen is live and _marks(live)[-2:] == [("unflag", "e05"), ("flag", "e05")]
 
 
 async def test_keys_typed_right_behind_the_enter_that_answers_a_dialog_reach_the_war_room(services):
@@ -47,11 +47,11 @@ async def test_keys_typed_right_behind_the_enter_that_answers_a_dialog_reach_the
         table = live.query_one(TraceTable)
         await type_keys(pilot, "f", "x", "enter", "k")
         assert [(a.kind.value, a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"] == [
-            ("flag", "e04", "x")]
-        assert table.selected_key == "e03" and app.screen is live
+            ("flag", "e06", "x")]
+        assert table.selected_key == "e05" and app.screen is live
         await type_keys(pilot, "f", "enter", "k", "f", "enter")
-        assert _marks(live)[-2:] == [("flag", "e03"), ("flag", "e02")] and table.selected_key == "e02"
-        await type_keys(pilot, "enter", "slash", "x", "enter", "f")  # e02 flagged: f unflags it, in the war room
-        assert app.screen is live and _marks(live)[-2:] == [("inspect", "e02"), ("unflag", "e02")]
+        assert _marks(live)[-2:] == [("flag", "e05"), ("flag", "e04")] and table.selected_key == "e04"
+        await type_keys(pilot, "enter", "slash", "x", "enter", "f")  # e04 flagged: f unflags it, in the war room
+        assert app.screen is live and _marks(live)[-2:] == [("inspect", "e04"), ("unflag", "e04")]
         await type_keys(pilot, "colon", "x", "enter", "escape", "j", "f")
-        assert app.screen is live and table.selected_key == "e03" and _marks(live)[-1] == ("unflag", "e03")
+        assert app.screen is live and table.selected_key == "e05" and _marks(live)[-1] == ("unflag", "e05")

@@ -65,14 +65,14 @@ async def test_a_trainee_who_uses_only_the_mouse_flags_cites_escalates_and_close
         await _click_footer(pilot, "f")
         await pilot.click("#flag-yes")
         await pilot.pause()
-        assert app.screen is live and list(live.replay.flagged) == ["e04"]
+        assert app.screen is live and list(live.replay.flagged) == ["e06"]
         await _click_footer(pilot, "e")
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen) and dialog.cites == ()
-        await pilot.click("#escalate-cites", offset=(30, 2))  # e04, highlighted: ticked (the list shows e03, e04)
-        await pilot.click("#escalate-cites", offset=(30, 1))  # e03: highlighted, then ticked
+        await pilot.click("#escalate-cites", offset=(30, 2))  # e06, highlighted: ticked (the list shows e05, e06)
+        await pilot.click("#escalate-cites", offset=(30, 1))  # e05: highlighted, then ticked
         await pilot.click("#escalate-cites", offset=(30, 1))
-        assert dialog.cites == ("e04", "e03") and "e03" in str(dialog.query_one("#escalate-cites").border_subtitle)
+        assert dialog.cites == ("e06", "e05") and "e05" in str(dialog.query_one("#escalate-cites").border_subtitle)
         await pilot.click("#escalate-steps", offset=(4, 1))  # s1: asks
         assert dialog.asking and str(dialog.query_one("#escalate-second").label) == "Yes, escalate (y)"
         await pilot.click("#escalate-first")  # no: back to the dialog; then Escalate asks again, never sends
@@ -81,7 +81,7 @@ async def test_a_trainee_who_uses_only_the_mouse_flags_cites_escalates_and_close
         await pilot.click("#escalate-second")
         await pilot.pause()
         escalation = [a for a in live.replay.actions if a.kind.value == "escalate"]
-        assert [(a.step, tuple(a.cites)) for a in escalation] == [("s1", ("e04", "e03"))]
+        assert [(a.step, tuple(a.cites)) for a in escalation] == [("s1", ("e06", "e05"))]
         assert app.screen is live
 
 
@@ -121,7 +121,7 @@ async def test_editing_keys_typed_fast_in_a_field_run_in_the_order_typed(service
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         await pilot.press("f")
         await type_keys(pilot, "a", "b", "left", "c", "home", "x", "end", "y", "backspace", "z", "enter")
-        assert live.replay.flagged == {"e04": "xacbz"}
+        assert live.replay.flagged == {"e06": "xacbz"}
         await pilot.press("e")
         await type_keys(pilot, "tab", "a", "b", "left", "c", "home", "x")
         assert app.screen.query_one("#escalate-reason", Input).value == "xacb"

@@ -119,12 +119,12 @@ async def test_a_wide_terminal_shows_each_agent_name_whole_in_the_trace(services
     app = make_app(services, bundled_drills_dir() / "dental-recall-calls.yaml")
     async with war_room(app, size=(200, 40), seconds=5) as (pilot, live):
         table = live.query_one(TraceTable)
-        assert "e02" in table.keys
-        row = next(line for line in screen_text(app).splitlines() if " e02 " in line)
+        assert "e03" in table.keys  # the coordinator's first message (e02 is the lead's handoff to it)
+        row = next(line for line in screen_text(app).splitlines() if " e03 " in line)
         assert " coordinator " in row and "coordi…" not in row, row
         await pilot.resize_terminal(100, 30)
         await advance(pilot, 0.5)
-        row = next(line for line in screen_text(app).splitlines() if " e02 " in line)
+        row = next(line for line in screen_text(app).splitlines() if " e03 " in line)
         assert " coordi… " in row, row
 
 

@@ -15,11 +15,11 @@ async def test_keys_typed_fast_through_the_flag_dialog_keep_the_note_and_the_mov
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
         await pilot.press("up")
-        assert table.selected_key == "e03"
+        assert table.selected_key == "e05"
         await type_keys(pilot, "f", "x", "y", "enter", "up")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
-        assert flags == [("e03", "xy")]
-        assert app.screen is live and table.selected_key == "e02"
+        assert flags == [("e05", "xy")]
+        assert app.screen is live and table.selected_key == "e04"
 
 
 async def test_keys_typed_fast_through_the_search_and_field_dialogs_and_escape_go_where_they_were_typed(services):
@@ -30,14 +30,14 @@ async def test_keys_typed_fast_through_the_search_and_field_dialogs_and_escape_g
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         table = live.query_one(TraceTable)
         await type_keys(pilot, "slash", "q", "enter", "up")
-        assert live.query_one(Inspector).query_text == "q" and table.selected_key == "e03"
+        assert live.query_one(Inspector).query_text == "q" and table.selected_key == "e05"
         await type_keys(pilot, "colon", "z", "enter", "up")
-        assert table.selected_key == "e02" and app.screen is live
+        assert table.selected_key == "e04" and app.screen is live
         await type_keys(pilot, "f", "x", "escape", "up")
-        assert table.selected_key == "e01" and not live.replay.flagged
+        assert table.selected_key == "e03" and not live.replay.flagged
         await type_keys(pilot, "down", "f", "a", "enter", "up", "f", "b", "enter", "down", "down")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
-        assert flags == [("e02", "a"), ("e01", "b")] and table.selected_key == "e03"
+        assert flags == [("e04", "a"), ("e03", "b")] and table.selected_key == "e05"
 
 
 def test_the_reviews_answer_key_reflows_the_authors_paragraphs_as_the_debrief_does():
@@ -74,7 +74,7 @@ async def test_keys_typed_behind_a_dialogs_enter_act_after_its_answer_as_when_ty
     async with war_room(app, size=(100, 30), seconds=13) as (pilot, live):
         await type_keys(pilot, "f", "a", "enter", "slash", "q", "enter", "up", "f", "b", "enter", "space")
         flags = [(a.event, a.note) for a in live.replay.actions if a.kind.value == "flag"]
-        assert flags == [("e04", "a"), ("e03", "b")] and live.query_one(Inspector).query_text == "q"
+        assert flags == [("e06", "a"), ("e05", "b")] and live.query_one(Inspector).query_text == "q"
         assert [a.kind.value for a in live.replay.actions] == [
             "pause", "flag", "resume", "pause", "resume", "pause", "flag", "resume", "pause"]
         assert live.paused

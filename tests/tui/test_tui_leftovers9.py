@@ -24,7 +24,7 @@ async def test_a_symbol_with_vs16_is_shown_one_cell_wide_in_the_trace_and_the_in
     drill = tmp_path / STALE.name
     drill.write_text(text, encoding="utf-8")
     app = make_app(services, drill)
-    async with war_room(app, size=(140, 40), seconds=6) as (_pilot, _room):
+    async with war_room(app, size=(140, 40), seconds=4.5) as (_pilot, _room):  # e02 (4 s) the newest
         shown = screen_text(app)
         assert "\ufe0f" not in shown
         assert "\u26a0 Plan for INC-4471" in shown and "\u2714 Starting s1." in shown, shown  # the trace table's rows

@@ -129,17 +129,17 @@ async def test_f_toggles_a_flag_and_unflag_is_journaled(services):
         await advance(pilot, 13)
         timeline = live.query_one(TraceTable)
         await pilot.press("f", "enter")
-        assert live.replay.flagged == {"e04": None}
-        assert timeline.mark_of("e04") == "⚑" and screen_text(app).count("⚑") == 2  # the column header and e04
+        assert live.replay.flagged == {"e06": None}
+        assert timeline.mark_of("e06") == "⚑" and screen_text(app).count("⚑") == 2  # the column header and e06
         await pilot.press("f")  # no dialog: the flag comes off
         await pilot.pause()
         assert live.replay.flagged == {}
-        assert timeline.mark_of("e04") == "" and screen_text(app).count("⚑") == 1  # the header only
+        assert timeline.mark_of("e06") == "" and screen_text(app).count("⚑") == 1  # the header only
         kinds = [a.kind for a in live.replay.actions]
         # the flag dialog paused the drill (practice) and resumed it once the flag was set; unflag has no dialog
         assert kinds == [ActionKind.PAUSE, ActionKind.FLAG, ActionKind.RESUME, ActionKind.UNFLAG]
         await pilot.press("f", "enter")  # and on again: one flag, not two
-        assert list(live.replay.flagged) == ["e04"]
+        assert list(live.replay.flagged) == ["e06"]
         assert score(live.drill, live.replay.actions).outcome is not None  # the log replays
 
 
@@ -183,8 +183,8 @@ async def test_the_inspector_shows_the_selected_calls_result_line(services):
         await pilot.press("enter")
         live = app.live
         await advance(pilot, 13)
-        await pilot.press("k")  # e03, the tool call
-        assert "e04 (t=12 s)" in live.query_one(Inspector).text
+        await pilot.press("k")  # e05, the tool call
+        assert "e06 (t=12 s)" in live.query_one(Inspector).text
 
 
 def test_an_early_escalation_is_called_early_not_a_check_that_found_nothing():

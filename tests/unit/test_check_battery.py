@@ -126,7 +126,8 @@ def test_flag_and_confirm_copies_the_flags_once_not_per_event(monkeypatch: pytes
 
 def test_cite_everything_knows_where_and_when_and_is_not_specific():
     run = play_battery_trainee(REFUNDS, "cite-everything")
-    assert _escalations(run) == [(12.0, "s1", ("e01", "e02", "e03", "e04"))]  # 1 of 4 is evidence
+    # 1 of 6 is evidence (the count query e30-e31 comes before the duplicate query)
+    assert _escalations(run) == [(12.0, "s1", ("e01", "e02", "e30", "e31", "e03", "e04"))]
     assert (run.scorecard.outcome.value, run.scorecard.total, run.response) == (
         "right_step_unsupported", 10, Response.LOCALISATION_ERROR
     )
@@ -362,3 +363,56 @@ def test_the_examples_are_not_won_by_the_step_report_play(example):
     assert report.passed, report.problems
     assert [r.trainee for r in report.battery if r.hit] == []
     assert len(report.seeded("step-report")) == len(step_report_cues(drill))
+
+
+def _first_of_kind_hits(drill) -> list[str]:
+    """A blind play `warroom check` does not yet make: for each kind of trace event, escalate the target of the first
+    event of that kind at its release, citing it, unread (the trace's first event is trigger-happy's). The ids of
+    those that are a hit."""
+    from warroom.core.author._trainee import scored_run
+    from warroom.core.model import event_target
+    from warroom.core.play import Replay
+
+    firsts: dict[str, object] = {}
+    for ev in drill.trace[1:]:
+        firsts.setdefault(ev.kind, ev)
+    hits = []
+    for ev in firsts.values():
+        replay = Replay(drill)
+        replay.advance_to(ev.t)
+        replay.escalate(event_target(drill, ev), "first of its kind", (ev.id,))
+        if scored_run("first-of-kind", "", replay, [], self_test=False).hit:
+            hits.append(ev.id)
+    return hits
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        ("duplicate-charge-refunds", "e30"),  # e31, the count query's result, is the first tool result
+        ("dental-recall-calls", "e30"),  # the lead's handoff to the coordinator comes before the dialer's
+        ("derm-clinic-rebooking-calls", "e60"),  # the executor's message once slots are found
+        ("winback-sms-lapsed-members", "e40"),  # the git pull's result is the first command result
+    ],
+)
+def test_the_first_event_of_a_kind_is_not_the_evidence_of_these_bundled_drills(name, first):
+    """A campaign helper's blind script escalated the first tool result (handoff, executor message, command
+    result) of each of these drills at its release, citing it, unread: a hit, 100 points, on all four (the
+    evidence was that first event). Each now has a healthy event of that kind before its evidence."""
+    drill = load_drill(DRILLS / f"{name}.yaml")
+    assert first in [e.id for e in drill.trace] and _first_of_kind_hits(drill) == []
+    # as the refunds drill was before its count query: its evidence e04 the first tool result, won blind
+    before = _refunds_without_the_count_query() if name == "duplicate-charge-refunds" else None
+    assert before is None or _first_of_kind_hits(before) == ["e04"]
+
+
+def _refunds_without_the_count_query():
+    """duplicate-charge-refunds as it was before version 2: without its count query (e30, e31), the evidence e04 is
+    the trace's first tool result."""
+    import yaml
+
+    from warroom.core.load import load_drill_text
+
+    data = yaml.safe_load((DRILLS / "duplicate-charge-refunds.yaml").read_text(encoding="utf-8"))
+    data["trace"] = [e for e in data["trace"] if e["id"] not in ("e30", "e31")]
+    return load_drill_text(yaml.safe_dump(data, sort_keys=False), "refunds.yaml")

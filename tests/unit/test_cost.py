@@ -159,7 +159,7 @@ def test_cost_of_a_drill_file_and_by_id(tmp_path):
 def test_cost_of_a_bundled_drill_by_id():
     result = CliRunner().invoke(main, ["cost", "duplicate-charge-refunds"])
     assert result.exit_code == 0, result.output
-    assert "total: 14 calls, 22,890 tokens, $0.06021" in result.output
+    assert "total: 15 calls, 24,140 tokens, $0.06174" in result.output
 
 
 def test_cost_usage_and_load_errors(tmp_path):

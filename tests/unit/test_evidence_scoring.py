@@ -204,14 +204,17 @@ def test_the_version_2_worked_examples_in_docs_match():
 
     from warroom.core.library import bundled_drills_dir
     from warroom.core.load import load_drill
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import session_drill
 
     doc = (REPO / "docs" / "scoring.md").read_text()
-    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    # as sessions play it, its events by position (the page names them so: e06 the evidence, e09 the distractor)
+    drill = session_drill(load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml"), None, PlayedAs.SIGNAL)
     rows = [
-        ("at 30 s escalates s1 citing e04 |", esc(30, "s1", ("e04",)), "contained", 82),
-        ("at 24 s escalates s1 citing e07 and e04", esc(24, "s1", ("e07", "e04")), "contained", 88),
-        ("at 30 s escalates s1 citing e05", esc(30, "s1", ("e05",)), "right step, unsupported", 10),
-        ("at 24 s escalates s1 citing e07 (a distractor)", esc(24, "s1", ("e07",)), "right step, unsupported", 10),
+        ("at 30 s escalates s1 citing e06 |", esc(30, "s1", ("e06",)), "contained", 82),
+        ("at 24 s escalates s1 citing e09 and e06", esc(24, "s1", ("e09", "e06")), "contained", 88),
+        ("at 30 s escalates s1 citing e07", esc(30, "s1", ("e07",)), "right step, unsupported", 10),
+        ("at 24 s escalates s1 citing e09 (a distractor)", esc(24, "s1", ("e09",)), "right step, unsupported", 10),
         ("at 24 s escalates s1 citing nothing", esc(24, "s1", ()), "right step, unsupported", 10),
     ]
     for what, action, outcome, total in rows:
@@ -219,11 +222,11 @@ def test_the_version_2_worked_examples_in_docs_match():
         (line,) = [ln for ln in doc.splitlines() if what in ln]
         assert f"| {outcome} |" in line and line.endswith(f"**{total}** |"), line
         assert card.total == total and card.outcome.value == outcome.replace(", ", "_").replace(" ", "_"), what
-    fourth = score(drill, [esc(24, "s1", ("e07",))])
+    fourth = score(drill, [esc(24, "s1", ("e09",))])
     flat = " ".join(doc.split())
     assert fourth.outcome_text.split(" The right step")[0] in flat
-    assert "Escalation of s1 at 24 s cited e07 (a distractor)." in fourth.lines and (
-        "(\"Escalation of s1 at 24 s cited e07 (a distractor).\")" in flat
+    assert "Escalation of s1 at 24 s cited e09 (a distractor)." in fourth.lines and (
+        "(\"Escalation of s1 at 24 s cited e09 (a distractor).\")" in flat
     )
     assert f"worth **{RIGHT_STEP_UNSUPPORTED_POINTS} points**" in doc
 

@@ -16,19 +16,21 @@ from pg_support import PostgresServer, as_role, group_roles, secured_roles
 from store_support import DRILL_ID, add_session, bundled_drill_path, copy_drill, load
 
 from warroom.cli import main
-from warroom.core.model import Action, ActionKind
+from warroom.core.model import Action, ActionKind, Drill, PlayedAs
 from warroom.core.play import Replay
 from warroom.core.scoring import score
+from warroom.core.variants import session_drill
 from warroom.store.cohort import FactsQuery, cohort_stats, read_facts, unverified_sessions
 from warroom.store.errors import StoreError
 from warroom.store.journal import SessionRecorder, recover_unfinished
 from warroom.store.results import ResultsStore
 from warroom.store.review import Verdict, default_drill_resolver, load_review, verify_sessions
 
-#: A trainee who finds the fault on time: the bundled drill's evidence e04 cited at 12 s (contained, 100).
-GOOD = [Action(t=12.0, kind=ActionKind.INSPECT, event="e04"),
-        Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot: e04 served the cache before the "
-               "write", cites=("e04",))]  # fmt: skip
+#: A trainee who finds the fault on time: the bundled drill's evidence cited at 12 s (contained, 100), e06 as the
+#: session shows it (by position; e04 in the drill file).
+GOOD = [Action(t=12.0, kind=ActionKind.INSPECT, event="e06"),
+        Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot: e06 served the cache before the "
+               "write", cites=("e06",))]  # fmt: skip
 
 
 def play(data: Path, trainee: str, actions: list[Action], drill_path: Path | None = None, mode: str = "practice"):
@@ -36,7 +38,7 @@ def play(data: Path, trainee: str, actions: list[Action], drill_path: Path | Non
     path = drill_path or bundled_drill_path()
     drill = load(path)
     rec = SessionRecorder.start(data, trainee, path, drill, mode=mode)
-    replay = Replay(drill, on_action=rec.record)
+    replay = Replay(rec.drill, on_action=rec.record)  # the ids as the session plays them (by position)
     for a in actions:
         replay.advance_to(a.t)
         if a.kind is ActionKind.INSPECT:
@@ -45,7 +47,7 @@ def play(data: Path, trainee: str, actions: list[Action], drill_path: Path | Non
             replay.flag(a.event, a.note)
         elif a.kind is ActionKind.ESCALATE:
             replay.escalate(a.step, a.note, a.cites)
-    rec.finish(score(drill, rec.actions))
+    rec.finish(score(rec.drill, rec.actions))
     return rec
 
 
@@ -186,8 +188,13 @@ def killed_with_end_line(data: Path, actions: list[Action], end: dict, drill_pat
     return rec.session_id
 
 
+def played_drill() -> Drill:
+    """The bundled drill as a session of the current rules plays it (its ids by position, as :data:`GOOD` cites)."""
+    return session_drill(load(bundled_drill_path()), None, PlayedAs.SIGNAL)
+
+
 def perfect(drill_id: str = DRILL_ID) -> dict:
-    card = score(load(bundled_drill_path()), GOOD).to_dict()
+    card = score(played_drill(), GOOD).to_dict()
     return {**card, "drill_id": drill_id}
 
 
@@ -203,7 +210,7 @@ def perfect(drill_id: str = DRILL_ID) -> dict:
 def test_recovery_never_trusts_a_forged_end_line(tmp_path: Path, actions, end):
     sid = killed_with_end_line(tmp_path, actions, end)
     (rec,) = recover_unfinished(tmp_path)
-    made = score(load(bundled_drill_path()), actions)
+    made = score(played_drill(), actions)
     assert rec.stored and (rec.outcome, rec.total) == (made.outcome.value, made.total) and made.total < 100
     assert any("the journal's end line is not what its actions score" in p for p in rec.problems)
     with ResultsStore(tmp_path) as store:
@@ -216,7 +223,7 @@ def test_recovery_never_trusts_a_forged_end_line(tmp_path: Path, actions, end):
 
 
 def test_the_later_of_two_end_lines_is_not_taken(tmp_path: Path):
-    made = score(load(bundled_drill_path()), GOOD).to_dict()
+    made = score(played_drill(), GOOD).to_dict()
     sid = killed_with_end_line(tmp_path, GOOD, {"outcome": made["outcome"], "total": made["total"], "scorecard": made})
     path = tmp_path / "journals" / f"{sid}.jsonl"
     forged = {"type": "end", "ended_at": "2026-11-29T10:01:00+00:00", "outcome": "contained", "total": 100,
@@ -284,6 +291,7 @@ def test_the_recorder_stores_the_score_its_actions_make_whatever_it_is_given(tmp
     path = bundled_drill_path()
     drill = load(path)
     rec = SessionRecorder.start(tmp_path, "ann", path, drill)
+    drill = rec.drill
     rec.record(Action(t=4.0, kind=ActionKind.INSPECT, event="e02"))
     forged = score(drill, GOOD)  # a perfect scorecard for a session that did not escalate
     rec.finish(forged)
@@ -310,7 +318,7 @@ def test_the_recorder_stores_the_score_its_actions_make_whatever_it_is_given(tmp
 )
 def test_verify_finds_every_edited_column(tmp_path: Path, column: str, value, said: str | None):
     drill = copy_drill(tmp_path / "drills")
-    actions = [GOOD[0], Action(t=20.0, kind=ActionKind.ESCALATE, step="s1", note="late", cites=("e04",))]
+    actions = [GOOD[0], Action(t=20.0, kind=ActionKind.ESCALATE, step="s1", note="late", cites=("e06",))]
     sid = play(tmp_path / "data", "ann", actions, drill).session_id
     db = tmp_path / "data" / "results.sqlite3"
     conn = sqlite3.connect(db)

@@ -28,9 +28,10 @@ _CITING_EVERYTHING = [Action(t=20.0, kind=ActionKind.ESCALATE, step="s1",
                              cites=("e01", "e02", "e03", "e04", "e05", "e06"))]  # fmt: skip
 
 
-def _signal_seed() -> int:
-    """A seed whose assessment session of the bundled drill (which has a twin) is a signal trial."""
-    drill = load(bundled_drill_path())
+def _signal_seed(path: Path | None = None) -> int:
+    """A seed whose assessment session of the bundled drill at ``path`` (default duplicate-charge-refunds; it has a
+    twin) is a signal trial."""
+    drill = load(path or bundled_drill_path())
     return next(s for s in range(100) if draw_played_as(drill, s) is PlayedAs.SIGNAL)
 
 
@@ -75,10 +76,12 @@ def test_a_journal_of_older_rules_that_score_its_actions_alike_is_recovered_as_b
     """A session killed before an upgrade keeps the rules it was played under; when the current rules score its
     actions the same (outcome, total, response), nothing is flagged: it is counted at once, and verified."""
     monkeypatch.delenv("WARROOM_STORE", raising=False)
-    honest = [Action(t=12.0, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))]
-    assert score(load(bundled_drill_path()), honest).outcome.value == "contained" and SCORING_VERSION != "5"
-    sid = killed_journal(tmp_path, bundled_drill_path(), {"scoring_version": "5"}, honest, mode="assessment",
-                         seed=_signal_seed())
+    # held-orders-release: its file's ids are its ids by position, so the rules 5 (authored ids) and the current (by
+    # position) read its evidence e12 alike (duplicate-charge-refunds' e04 is shown as e06)
+    path = bundled_drill_path().with_name("held-orders-release.yaml")
+    honest = [Action(t=36.0, kind=ActionKind.ESCALATE, step="s3", cites=("e12",))]
+    assert score(load(path), honest).outcome.value == "contained" and SCORING_VERSION != "5"
+    sid = killed_journal(tmp_path, path, {"scoring_version": "5"}, honest, mode="assessment", seed=_signal_seed(path))
     (rec,) = recover_unfinished(tmp_path)
     assert rec.stored and rec.outcome == "contained" and not any("scoring rules" in p for p in rec.problems)
     with ResultsStore(tmp_path) as store:

@@ -159,7 +159,7 @@ def test_the_gradebook_never_grades_a_replay_as_the_first_attempt_when_the_first
     first = play(data, Play("Ada Lovelace", "A", ()))  # a miss, stored by a trainee's own client
     with ResultsStore(data) as store:
         store.mark(first, "unverifiable", "stored by a trainee role without a check", submitted_by="ada")
-    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))  # the replay, knowing the answer: 100
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))  # the replay, knowing the answer: 100
     with ResultsStore(data) as store:
         graded = graded_sessions(store, set_id="week-1")
     assert graded.unverified == {first} and len(graded.rows) == 1 and len(graded.every) == 2

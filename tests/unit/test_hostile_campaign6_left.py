@@ -311,15 +311,15 @@ def test_a_rescore_that_finds_the_session_re_scored_meanwhile_skips_it_saying_so
     then agrees: A's writes replaced B's (the last writer won; a second history entry for nothing) and A said "1
     changed". Now each write checks, in its transaction, that the session was not re-scored since it was read: A
     skips it, says why and what to do, exits 1; B's scorecard and one history entry stay."""
-    from scores_support import played_session, run_sub
-    from store_support import copy_drill
+    from scores_support import copy_drill_by_position, played_session, run_sub
 
     import warroom.cli.scores._delete as delete
     import warroom.cli.scores._rescore as rescore_module
     from warroom.store.results import ResultsStore
 
     data = tmp_path / "data"
-    session = played_session(data, copy_drill(tmp_path / "drills"), cites=("e01", "e02", "e03", "e04"), rules="3")
+    drill = copy_drill_by_position(tmp_path / "drills")  # rules 3 read authored ids, the recorder ids by position
+    session = played_session(data, drill, cites=("e03", "e04", "e05", "e06"), rules="3")
     monkeypatch.setattr(delete, "_stdin_is_a_terminal", lambda: True)
     other: list[Any] = []
 

@@ -242,13 +242,11 @@ def test_a_journal_whose_end_line_ends_before_its_start_is_recovered_ended_at_it
     """A finished journal (queued, or killed while storing) whose end line says it ended before it started: the
     store refuses such a row, so recovery quarantined the whole session. An end line is never trusted: the session
     is stored ended at its start, and its notes say why."""
-    from store_support import bundled_drill_path, load
-
-    from unit.test_forgeries import killed_with_end_line
+    from unit.test_forgeries import killed_with_end_line, played_drill
     from warroom.core.scoring import score
     from warroom.store.journal import recover_unfinished
 
-    made = score(load(bundled_drill_path()), GOOD).to_dict()
+    made = score(played_drill(), GOOD).to_dict()
     sid = killed_with_end_line(tmp_path, GOOD, {"outcome": made["outcome"], "total": made["total"], "scorecard": made,
                                                 "ended_at": "2000-01-01T00:00:00+00:00"})  # fmt: skip
     (rec,) = recover_unfinished(tmp_path)

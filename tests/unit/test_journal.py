@@ -52,7 +52,7 @@ def test_start_line_and_actions_are_on_disk_at_once(tmp_path: Path):
     assert contents.session_id == rec.session_id
     assert contents.start["trainee"] == "ann"
     assert contents.start["drill_id"] == "duplicate-charge-refunds"
-    assert contents.start["drill_version"] == 1
+    assert contents.start["drill_version"] == 2
     assert contents.start["drill_sha256"] == file_sha256(bundled_drill_path())
     assert contents.start["drill_path"] == str(bundled_drill_path().resolve())
     assert contents.actions == ACTIONS
@@ -310,14 +310,14 @@ def test_recovery_reports_a_changed_drill_file(tmp_path: Path):
     rec.record(ACTIONS[0])
     rec.close()
     played_sha = file_sha256(drill_path)
-    drill_path.write_text(drill_path.read_text().replace("\nversion: 1\n", "\nversion: 2\n") + "\n# edited\n")
+    drill_path.write_text(drill_path.read_text().replace("\nversion: 2\n", "\nversion: 3\n") + "\n# edited\n")
     (r,) = recover_unfinished(tmp_path / "data")
     assert r.stored and any("changed since the session" in p for p in r.problems)
     # Scored against the current file, so that file is recorded with the score (and the played one in a note).
     with ResultsStore(tmp_path / "data") as store:
         stored = store.get(rec.session_id)
-    assert stored.drill_sha256 == file_sha256(drill_path) and stored.drill_version == 2
-    assert any(played_sha in n and "played on version 1" in n for n in stored.notes)
+    assert stored.drill_sha256 == file_sha256(drill_path) and stored.drill_version == 3
+    assert any(played_sha in n and "played on version 2" in n for n in stored.notes)
 
 
 def test_unreadable_journal_is_set_aside_never_deleted(tmp_path: Path):

@@ -126,7 +126,7 @@ def test_a_cache_file_edited_to_numbers_no_drill_has_is_ignored(tmp_path, librar
     reads.clear()
     now = {e.path.name: e.card for e in _services(tmp_path, library).catalog() if e.path.parent == library}
     assert sorted(reads) == ["alpha.yaml", "beta.yaml"] and now == first  # read again, as they are
-    assert now["alpha.yaml"].difficulty == 2 and now["alpha.yaml"].version == 1
+    assert now["alpha.yaml"].difficulty == 2 and now["alpha.yaml"].version == 2
     assert [r.card for r in cache.read().values()] == [first["alpha.yaml"], first["beta.yaml"]]  # rewritten true
 
 

@@ -44,9 +44,10 @@ def test_damage_released_during_a_false_escalations_wait_stands():
     assert (card.outcome, card.total, card.time_to_detect, card.damage) == ("contained_late", 27, 33.0, 4413.0)
     assert _points(card) == [("Outcome", 50 - 30), ("Speed", 0), ("Damage avoided", 17), ("False escalations", -10)]
     # the re-plan of the false escalation, 3,000 x $5 + 800 x $25 per million, and of the containment, 3,400 x $5 +
-    # 620 x $25: $0.035 + $0.0325; the calls released to 45 s: e01-e12 (docs/scoring.md, "Cost math")
+    # 620 x $25: $0.035 + $0.0325; the calls released to 45 s: e01-e12 with the count query e30 (docs/scoring.md,
+    # "Cost math")
     assert card.replan_usd == 0.035
-    assert round(card.cost_usd, 10) == round(0.04904 + 0.035 + 0.0325, 10)
+    assert round(card.cost_usd, 10) == round(0.05057 + 0.035 + 0.0325, 10)
 
 
 def test_an_escalation_at_exactly_the_deadline_is_on_time():

@@ -13,6 +13,7 @@ from warroom.core.load import load_drill
 from warroom.core.model import RESPONSE_LABELS, Action, ActionKind, PlayedAs, Response, outcome_label
 from warroom.core.play import citation_precision, is_specific
 from warroom.core.scoring import EDITIONS, Scorecard, score
+from warroom.core.variants import session_drill
 
 # duplicate-charge-refunds: evidence e04 at 12 s (step s1, the origin); e05 (s1's report) at 16 s; distractor e07
 # (s2) at 23 s; the deadline at 37 s; the first refund batch is accepted at 38 s.
@@ -134,19 +135,22 @@ DOC = (Path(__file__).resolve().parents[2] / "docs" / "scoring.md").read_text(en
 CLEAR = load_drill(TESTS / "fixtures" / "all-clear" / "clickstream-backfill.yaml")  # as bundled before its twin
 QUIT = ActionKind.QUIT
 
+#: duplicate-charge-refunds as sessions play it, its events by position (the page names them so: e06 the evidence).
+SHOWN = session_drill(DRILL, None, PlayedAs.SIGNAL)
+
 #: The first cell of each row of the page's tables -> (drill, the action log it describes).
 ROWS = {
-    "e04": (DRILL, [esc(20, "s1", "e04")]),
-    "e04, e05": (DRILL, [esc(20, "s1", "e04", "e05")]),
-    "e04, e05, e02": (DRILL, [esc(20, "s1", "e04", "e05", "e02")]),
-    "e01 to e06 (everything out)": (DRILL, [esc(20, "s1", "e01", "e02", "e03", "e04", "e05", "e06")]),
-    "at 12 s escalates s1 citing e04": (DRILL, [esc(12, "s1", "e04")]),
-    "at 14 s escalates s2 citing e04, then at 30 s s1 citing e04 (the worked example above)": (
-        DRILL, [esc(14, "s2", "e04"), esc(30, "s1", "e04")]),
-    "at 5 s escalates s1, citing nothing": (DRILL, [esc(5, "s1")]),
-    "at 45 s escalates s1 citing e04": (DRILL, [esc(45, "s1", "e04")]),
-    "quits at 10 s": (DRILL, [Action(t=10, kind=QUIT)]),
-    "at 14 s escalates s2 citing e04, quits at 30 s": (DRILL, [esc(14, "s2", "e04"), Action(t=30, kind=QUIT)]),
+    "e06": (SHOWN, [esc(20, "s1", "e06")]),
+    "e06, e07": (SHOWN, [esc(20, "s1", "e06", "e07")]),
+    "e06, e07, e02": (SHOWN, [esc(20, "s1", "e06", "e07", "e02")]),
+    "e01 to e08 (everything out)": (SHOWN, [esc(20, "s1", *(f"e{k:02d}" for k in range(1, 9)))]),
+    "at 12 s escalates s1 citing e06": (SHOWN, [esc(12, "s1", "e06")]),
+    "at 14 s escalates s2 citing e06, then at 30 s s1 citing e06 (the worked example above)": (
+        SHOWN, [esc(14, "s2", "e06"), esc(30, "s1", "e06")]),
+    "at 5 s escalates s1, citing nothing": (SHOWN, [esc(5, "s1")]),
+    "at 45 s escalates s1 citing e06": (SHOWN, [esc(45, "s1", "e06")]),
+    "quits at 10 s": (SHOWN, [Action(t=10, kind=QUIT)]),
+    "at 14 s escalates s2 citing e06, quits at 30 s": (SHOWN, [esc(14, "s2", "e06"), Action(t=30, kind=QUIT)]),
     "`clickstream-backfill`: never escalates": (CLEAR, []),
     "`clickstream-backfill`: at 20 s escalates s1": (CLEAR, [esc(20, "s1")]),
     "`clickstream-backfill`: quits at 10 s": (CLEAR, [Action(t=10, kind=QUIT)]),

@@ -74,8 +74,8 @@ def _played(rec: SessionRecorder) -> list[Action]:
     actions = [
         Action(t=10.0, kind=ActionKind.PAUSE),
         Action(t=10.0, kind=ActionKind.RESUME),
-        Action(t=38.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot", cites=("e04",)),
-    ]
+        Action(t=38.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot", cites=("e06",)),
+    ]  # e06: the evidence as the session shows it (by position; e04 in the drill file)
     for a in actions:
         rec.record(a)
     return actions
@@ -85,7 +85,7 @@ def test_a_finished_session_stores_its_wall_clock_figures(tmp_path: Path):
     drill = load(bundled_drill_path())
     rec = SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), drill, mode="practice", set_id="wk1")
     actions = _played(rec)
-    rec.finish(score(drill, actions))
+    rec.finish(score(rec.drill, actions))
     lines = [json.loads(x) for x in rec.journal_path.read_text().splitlines()]
     times = [x["at"] for x in lines if x["type"] == "action"]
     expected = wall_clock(rec.info.started_at, actions, times, contained_at=38.0)
