@@ -302,6 +302,7 @@ def test_a_note_holding_a_bidirectional_control_is_refused_as_a_control_characte
     from warroom.store.results._notes import note_problem
 
     assert note_problem(f"escalation {bidi}devorppa\u202c ok") == (
-        "the note holds a bidirectional control character (U+202A to U+202E, U+2066 to U+2069), which would show its "
-        "words in another order than written; remove it")
+        "the note holds a bidirectional control character (U+202A to U+202E, U+2066 to U+2069, U+061C, U+200E or "
+        "U+200F), which would show its words in another order than written; remove it"
+    )
     assert note_problem("escalation approved, مرحبا ok") is None  # right-to-left text itself is a note
