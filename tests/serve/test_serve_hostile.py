@@ -76,7 +76,7 @@ async def test_a_set_id_written_by_sql_never_breaks_the_gradebooks_download(tmp_
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
-    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     with sqlite3.connect(data / "results.sqlite3") as conn:
         conn.execute("UPDATE sessions SET set_id = ?", ("wk\r\nX-Evil: 1",))
     with serving(tmp_path, data_dir=data) as served:
@@ -99,7 +99,7 @@ async def test_every_trainees_page_is_reachable_from_the_console_whatever_the_na
     data = tmp_path / "data"
     names = ["ann/x", "..", ".", "a%2Fb"]
     for name in names:
-        play(data, Play("placeholder", "A", (("esc", 12, "s1", ("e04",)),)))
+        play(data, Play("placeholder", "A", (("esc", 12, "s1", ("e06",)),)))
         with sqlite3.connect(data / "results.sqlite3") as conn:
             conn.execute("UPDATE sessions SET trainee = ? WHERE trainee = 'placeholder'", (name,))
     with serving(tmp_path, data_dir=data) as served:
@@ -127,7 +127,7 @@ async def test_a_session_id_written_by_sql_links_to_its_own_review(tmp_path):
 
     data = tmp_path / "data"
     for _ in range(3):
-        play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+        play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     with sqlite3.connect(data / "results.sqlite3") as conn:
         ids = [r[0] for r in conn.execute("SELECT session_id FROM sessions ORDER BY session_id")]
         for old, new in zip(ids, ["S1", "S%31", "a?b"], strict=True):

@@ -225,7 +225,7 @@ async def test_compare_shows_each_trainee_s_first_attempt_as_the_gradebook_finds
     from handcohort_support import DRILL, Play, play
 
     first = play(served.data_dir, Play("cass", "A", (("quit", 5),)))
-    replay = play(served.data_dir, Play("cass", "A", (("esc", 12, "s1", ("e04",)),)))
+    replay = play(served.data_dir, Play("cass", "A", (("esc", 12, "s1", ("e06",)),)))
     with sqlite3.connect(served.data_dir / "results.sqlite3") as conn:
         conn.execute("UPDATE sessions SET started_at = '2025-11-29T10:00:00.000000Z' WHERE session_id = ?", (replay,))
     fran = await served.signed_in("Fran Allen")

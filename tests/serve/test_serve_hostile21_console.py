@@ -89,7 +89,7 @@ def served(tmp_path_factory) -> Iterator[tuple[Served, str]]:
     gone = _gone_drill_session(data, folder)
     verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
     assert verify.exit_code == 1 and f"unverifiable: {gone}" in verify.output, verify.output
-    play(data, Play("Grace Hopper", "A", (("esc", 12, "s1", ("e04",)),)))
+    play(data, Play("Grace Hopper", "A", (("esc", 12, "s1", ("e06",)),)))
     _busy_trainee(data)
     _forged_sets(data)
     with shared_serving(folder, "--set", str(week_2), "--drills", str(folder / "drills2")) as server:

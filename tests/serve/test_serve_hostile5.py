@@ -104,7 +104,7 @@ def test_facilitators_of_two_hosts_noting_one_session_at_once_all_have_their_not
     from warroom.store.results import ResultsStore
 
     data = tmp_path / "data"
-    session_id = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    session_id = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e06",)),)))
     errors: list[str] = []
 
     def facilitator(i: int) -> None:

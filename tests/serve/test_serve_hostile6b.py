@@ -94,7 +94,7 @@ async def test_a_name_or_an_id_holding_a_brace_has_its_page(tmp_path):
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
-    session_id = play(data, Play("{{7*7}}", "A", (("esc", 12, "s1", ("e04",)),)))
+    session_id = play(data, Play("{{7*7}}", "A", (("esc", 12, "s1", ("e06",)),)))
     with sqlite3.connect(data / "results.sqlite3") as conn:
         conn.execute("UPDATE sessions SET session_id = 'S{1}', set_id = 'wk{1}' WHERE session_id = ?", (session_id,))
     with serving(tmp_path, data_dir=data) as served:

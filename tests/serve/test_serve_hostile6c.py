@@ -198,7 +198,7 @@ async def test_the_served_grid_and_gradebook_agree_on_a_drill_first_played_outsi
 
     data = tmp_path / "data"
     first = play(data, Play("ana", "A", (("quit", 5),)))  # abandoned: 0
-    play(data, Play("ana", "A", (("esc", 12, "s1", ("e04",)),)))  # the replay, in the set
+    play(data, Play("ana", "A", (("esc", 12, "s1", ("e06",)),)))  # the replay, in the set
     with sqlite3.connect(data / "results.sqlite3") as conn:  # the first made outside the set, the day before
         conn.execute("UPDATE sessions SET set_id = NULL, started_at = '2026-11-29T10:00:00.000000Z' "
                      "WHERE session_id = ?", (first,))  # fmt: skip

@@ -237,7 +237,7 @@ async def test_the_served_grid_and_gradebook_take_the_first_attempt_the_store_st
 
     data = tmp_path / "data"
     first = play(data, Play("ana", "A", (("quit", 5),)))  # abandoned: 0
-    replay = play(data, Play("ana", "A", (("esc", 12, "s1", ("e04",)),)))  # well, after the review
+    replay = play(data, Play("ana", "A", (("esc", 12, "s1", ("e06",)),)))  # well, after the review
     with sqlite3.connect(data / "results.sqlite3") as conn:  # its clock set back a year
         conn.execute("UPDATE sessions SET started_at = '2025-11-29T10:00:00.000000Z' WHERE session_id = ?", (replay,))
     with serving(tmp_path, data_dir=data) as served:

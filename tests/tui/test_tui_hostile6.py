@@ -91,7 +91,7 @@ def test_input_that_is_not_utf8_never_ends_warroom_review(tmp_path):
     if not WARROOM.exists():
         pytest.skip(f"no warroom script beside {sys.executable}")
     data = tmp_path / "data"
-    session_id = play(data, Play("tester", "A", (("esc", 12, "s1", ("e04",)),)))
+    session_id = play(data, Play("tester", "A", (("esc", 12, "s1", ("e06",)),)))
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
     proc = subprocess.Popen([str(WARROOM), "--data-dir", str(data), "review", session_id], stdin=slave, stdout=slave,
