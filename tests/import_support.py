@@ -1,11 +1,13 @@
 """Shared helpers of the Who&When importer tests (tests/unit/test_import_*.py, tests/cli/test_import_cli.py).
 
 Small records written for these tests live in tests/fixtures/who_and_when/ (good/ by kind, bad/ one per problem);
-the shared corpus is used when it is present (:func:`corpus_dir`).
+the shared corpus is used when it is present (:func:`corpus_dir`). :func:`refund_chat` writes the smallest chat
+`warroom import chat` reads (one tool call, no planner), for the tests of what a drill without a planner costs.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -17,6 +19,19 @@ from warroom.core.play import Replay
 from warroom.importers import who_and_when as ww
 
 FIXTURES = WHO_AND_WHEN
+
+
+def refund_chat(path: Path) -> Path:
+    """Write at ``path`` an OpenAI-shaped chat of one tool call (look up an order, then refund it) and no system
+    prompt or planner: what `warroom import chat` reads as a drill whose re-plan has no tokens to charge."""
+    path.write_text(json.dumps({"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "Refund order 42"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "lookup_order", "arguments": "{\"id\": 42}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"paid\"}"},
+        {"role": "assistant", "content": "Refunded order 42."},
+    ]}))  # fmt: skip
+    return path
 GOOD = FIXTURES / "good"
 BAD = FIXTURES / "bad"
 

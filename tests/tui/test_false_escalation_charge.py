@@ -4,10 +4,10 @@ why, where `warroom cost` says why; it now says the same words."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from import_support import refund_chat
 
 from warroom.cli import main
 from warroom.tui.room import EscalateScreen
@@ -17,14 +17,7 @@ from .conftest import advance, escalate, make_app, record_notifications
 
 def chat_drill(folder: Path) -> Path:
     """A chat of one tool call imported by `warroom import chat`, marked up as a healthy run."""
-    chat = folder / "chat.json"
-    chat.write_text(json.dumps({"model": "gpt-4o", "messages": [
-        {"role": "user", "content": "Refund order 42"},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
-            "name": "lookup_order", "arguments": "{\"id\": 42}"}}]},
-        {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"paid\"}"},
-        {"role": "assistant", "content": "Refunded order 42."},
-    ]}))  # fmt: skip
+    chat = refund_chat(folder / "chat.json")
     imported = CliRunner().invoke(main, ["import", "chat", str(chat), "--out", str(folder / "drills")])
     assert imported.exit_code == 0, imported.output
     path = folder / "drills" / "chat.yaml"

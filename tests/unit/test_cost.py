@@ -8,6 +8,7 @@ import math
 import pytest
 from click.testing import CliRunner
 from core_support import drill_yaml, make_drill
+from import_support import refund_chat
 
 from warroom.cli import main
 from warroom.core.author import seed_example_path
@@ -376,14 +377,7 @@ def test_a_false_escalation_of_a_chat_imported_without_a_planner_says_why_it_cos
     costs, but a chat records no planner call to take that call's tokens from, and the drill gives no
     `models.replan_usage`: `warroom cost` printed `one false escalation (a planner re-plan call): $0.00` with
     nothing said. It says why, and what to give; its JSON says whose tokens the re-plan call has."""
-    chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps({"model": "gpt-4o", "messages": [
-        {"role": "user", "content": "Refund order 42"},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
-            "name": "lookup_order", "arguments": "{\"id\": 42}"}}]},
-        {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"paid\"}"},
-        {"role": "assistant", "content": "Refunded order 42."},
-    ]}))  # fmt: skip
+    chat = refund_chat(tmp_path / "chat.json")
     out = tmp_path / "drills"
     imported = CliRunner().invoke(main, ["import", "chat", str(chat), "--out", str(out)])
     assert imported.exit_code == 0, imported.output
