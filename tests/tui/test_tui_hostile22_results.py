@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from warroom.core.model import ActionKind
-from warroom.tui.room import WarRoomScreen
 
-from .conftest import advance, make_app, record_notifications
+from .conftest import make_app, record_notifications, war_room
 
 
 async def test_past_the_most_actions_a_session_keeps_the_war_room_says_so_and_quitting_still_works(
@@ -21,11 +20,7 @@ async def test_past_the_most_actions_a_session_keeps_the_war_room_says_so_and_qu
     monkeypatch.setattr(_replay, "MAX_ACTIONS", 4)
     app = make_app(services)
     messages = record_notifications(app)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("enter")
-        live = app.screen
-        assert isinstance(live, WarRoomScreen)
-        await advance(pilot, 12)
+    async with war_room(app, seconds=12) as (pilot, live):
         await pilot.press("space", "space", "space")  # pause, resume, pause: 3 actions
         await pilot.press("space")  # a fourth would leave no room for the quit
         await pilot.pause()
