@@ -381,3 +381,37 @@ def test_a_killed_assessment_session_is_a_trial_with_its_response_in_the_statist
     assert result.counted.label == "assessment" and (kim.trials, kim.abandoned, kim.abandoned_apart) == (2, 2, 0)
     assert (kim.signal_trials, kim.misses, kim.hit_rate) == (1, 1, 0.0)
     assert (kim.noise_trials, kim.noise_abandoned, kim.correct_rejections, kim.false_alarm_rate) == (1, 1, 0, 1.0)
+
+
+def _with_format(journal: Path, value: object) -> None:
+    """Rewrite the start line of ``journal`` with ``format`` set to ``value``."""
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = json.loads(lines[0])
+    start["format"] = value
+    lines[0] = json.dumps(start) + "\n"
+    journal.write_text("".join(lines), encoding="utf-8")
+
+
+def test_a_journal_of_a_newer_format_is_kept_for_a_newer_warroom_not_read_as_this_ones(tmp_path: Path):
+    """The start line's ``format`` was never read: a journal of format 99 (a newer warroom's, whose lines may mean
+    something else) was recovered as if it were format 1 and stored. It is kept in place, saying why and what to do;
+    a format that is no format number is quarantined."""
+    rec = start(tmp_path)
+    rec.record(ACTIONS[0])
+    rec.close()  # as if the process died
+    _with_format(rec.journal_path, 99)
+    (r,) = recover_unfinished(tmp_path)
+    assert not r.stored and rec.journal_path.exists()
+    assert r.error.endswith(
+        ":1: a journal of format 99, written by a newer warroom (this one reads format 1); it was kept in place: "
+        "recover it with a warroom as new as the one that wrote it (pip install --upgrade warroom, then start warroom)"
+    ), r.error
+    with ResultsStore(tmp_path) as store:
+        assert store.count() == 0
+    _with_format(rec.journal_path, "1")
+    (r,) = recover_unfinished(tmp_path)
+    assert r.quarantined and not r.stored and "the session start line's format is '1', not a journal format" in r.error
+    _with_format(r.journal, 1)  # the format this warroom writes is recovered as before
+    r.journal.rename(rec.journal_path)
+    (r,) = recover_unfinished(tmp_path)
+    assert r.stored

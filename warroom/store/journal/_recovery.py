@@ -35,6 +35,7 @@ from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journal_files, journals_dir
 from warroom.store.errors import DuplicateSession, InvalidSession, StoreError
 from warroom.store.journal._file import (
+    JOURNAL_FORMAT,
     JournalContents,
     JournalError,
     NotRegularFile,
@@ -338,6 +339,10 @@ def _recover_one(
         rec.error = f"{exc}; the journal was kept as {dest}"
         return
     rec.problems.extend(str(p) for p in contents.problems)
+    newer = _newer_format(path, contents.start)
+    if newer is not None:
+        rec.error = newer
+        return
     try:
         info = SessionInfo.from_dict(contents.start)
     except ValueError as exc:
@@ -369,6 +374,26 @@ def _recover_one(
     dest = done_dir(data_dir) / path.name
     move_file(path, dest)
     rec.journal = dest
+
+
+def _newer_format(path: Path, start: dict[str, object]) -> str | None:
+    """Why the journal at ``path`` is left for a newer warroom (its start line's ``format`` is newer than
+    :data:`JOURNAL_FORMAT`: read as this one's, its lines might mean something else), or None for a format this
+    warroom reads (a start line without one was written by the first format). Raises :class:`Unrecoverable` for a
+    ``format`` that is no format number."""
+    fmt = start.get("format", JOURNAL_FORMAT)
+    if isinstance(fmt, bool) or not isinstance(fmt, int) or fmt < 1:
+        raise Unrecoverable(
+            f"{shown_path(path)}:1: the session start line's format is {fmt!r}, not a journal format number "
+            f"(this warroom writes format {JOURNAL_FORMAT})"
+        )
+    if fmt <= JOURNAL_FORMAT:
+        return None
+    return (
+        f"{shown_path(path)}:1: a journal of format {fmt}, written by a newer warroom (this one reads format "
+        f"{JOURNAL_FORMAT}); it was kept in place: recover it with a warroom as new as the one that wrote it "
+        f"(pip install --upgrade warroom, then start warroom)"
+    )
 
 
 def _journal_check(
