@@ -25,9 +25,11 @@ pass. What is left is matplotlib drawing the per-drill figures (40 drills) and i
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,18 +46,13 @@ WIDE_DRILLS = (0, 1, 7, 2)
 
 def fill_wide(data_dir: Path, sessions: int) -> None:
     """``sessions`` sessions in ``data_dir``'s store: trainee ``i // 4`` plays the drills of :data:`WIDE_DRILLS`."""
-    session = bench_results._session
 
-    def four_each(i: int, rng: object, start: object) -> tuple:
+    def four_each(i: int, rng: random.Random, start: datetime) -> tuple:
         j = bench_results.DRILLS * (i // 4) + WIDE_DRILLS[i % 4]  # a drill number that is WIDE_DRILLS[i % 4]
-        info, card, actions, when, wall = session(j, rng, start)  # type: ignore[arg-type]
+        info, card, actions, when, wall = bench_results._session(j, rng, start)
         return (replace(info, trainee=f"trainee-{i // 4:05d}"), card, actions, when, wall)
 
-    bench_results._session = four_each  # type: ignore[assignment]
-    try:
-        bench_results.fill(data_dir, sessions)
-    finally:
-        bench_results._session = session
+    bench_results.fill(data_dir, sessions, session=four_each)
 
 
 def report_args(data_dir: Path) -> list[str]:

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -94,8 +95,10 @@ def _session(i: int, rng: random.Random, start: datetime) -> tuple:
     return info, card, actions, when, wall
 
 
-def fill(data_dir: Path, n: int, seed: int = 8) -> float:
-    """Fill ``data_dir``'s store with ``n`` sessions in one transaction; returns the seconds it took."""
+def fill(data_dir: Path, n: int, seed: int = 8, session: Callable[..., tuple] | None = None) -> float:
+    """Fill ``data_dir``'s store with ``n`` sessions in one transaction; returns the seconds it took. ``session``
+    makes session ``i`` (:func:`_session`'s arguments and result; by default :func:`_session` itself): the other
+    benchmarks give one that renames the trainee or the drill of :func:`_session`'s sessions."""
     from warroom.core.model import Action
     from warroom.store.results import ResultsStore
 
@@ -105,7 +108,7 @@ def fill(data_dir: Path, n: int, seed: int = 8) -> float:
     with ResultsStore(data_dir) as store:
         store.db.conn.execute("BEGIN")  # one transaction: filling is not what is measured
         for i in range(n):
-            info, card, actions, when, wall = _session(i, rng, start)
+            info, card, actions, when, wall = (session or _session)(i, rng, start)
             store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when, wall=wall)
         store.db.conn.execute("COMMIT")
         assert store.count() == n

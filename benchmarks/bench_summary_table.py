@@ -16,9 +16,11 @@ asserts on timing.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -29,32 +31,22 @@ import bench_results  # (after the path: the store filled as bench_results fills
 
 def fill(data_dir: Path, trainees: int, sessions: int) -> None:
     """``sessions`` sessions in ``data_dir``'s store, trainee ``i % trainees`` playing session ``i``."""
-    session = bench_results._session
 
-    def of_many(i: int, rng: object, start: object) -> tuple:
-        info, card, actions, when, wall = session(i, rng, start)  # type: ignore[arg-type]
+    def of_many(i: int, rng: random.Random, start: datetime) -> tuple:
+        info, card, actions, when, wall = bench_results._session(i, rng, start)
         return (replace(info, trainee=f"trainee-{i % trainees:05d}"), card, actions, when, wall)
 
-    bench_results._session = of_many  # type: ignore[assignment]
-    try:
-        bench_results.fill(data_dir, sessions)
-    finally:
-        bench_results._session = session
+    bench_results.fill(data_dir, sessions, session=of_many)
 
 
 def fill_drills(data_dir: Path, drills: int) -> None:
     """One trainee's ``drills`` sessions in ``data_dir``'s store, each of a drill of its own (a trial each)."""
-    session = bench_results._session
 
-    def each_its_drill(i: int, rng: object, start: object) -> tuple:
-        info, card, actions, when, wall = session(i, rng, start)  # type: ignore[arg-type]
+    def each_its_drill(i: int, rng: random.Random, start: datetime) -> tuple:
+        info, card, actions, when, wall = bench_results._session(i, rng, start)
         return (replace(info, trainee="ana", drill_id=f"drill-{i:05d}"), card, actions, when, wall)
 
-    bench_results._session = each_its_drill  # type: ignore[assignment]
-    try:
-        bench_results.fill(data_dir, drills)
-    finally:
-        bench_results._session = session
+    bench_results.fill(data_dir, drills, session=each_its_drill)
 
 
 def measure_drills(drills: int, repeat: int) -> dict[str, float]:
