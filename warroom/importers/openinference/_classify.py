@@ -21,7 +21,6 @@ from openinference.semconv.trace import (
     ToolCallAttributes,
 )
 
-from warroom.core.files import record_json
 from warroom.importers.exports import Message, part_text, returned_value
 from warroom.importers.openinference._haystack import haystack_messages
 from warroom.importers.openinference._values import failed_results, json_value, value_messages
@@ -223,10 +222,7 @@ def _langgraph_meta(span: Span) -> dict[str, Any]:
     """The LangGraph ``metadata`` (JSON) of ``span`` when it names a node (``langgraph_node``), else empty."""
     meta = span.attributes.get(SpanAttributes.METADATA)
     if isinstance(meta, str) and '"langgraph_node"' in meta:
-        try:
-            meta = record_json(meta)
-        except (ValueError, RecursionError):
-            return {}
+        meta = json_value(meta, None)
     return meta if isinstance(meta, dict) and "langgraph_node" in meta else {}
 
 
@@ -249,10 +245,7 @@ def _langchain_agent(span: Span) -> str | None:
     meta = span.attributes.get(SpanAttributes.METADATA)
     if not isinstance(meta, str) or '"lc_agent_name"' not in meta:
         return None
-    try:
-        meta = record_json(meta)
-    except (ValueError, RecursionError):
-        return None
+    meta = json_value(meta, None)
     named = meta.get("lc_agent_name") if isinstance(meta, dict) else None
     return named if isinstance(named, str) and named == span.name and meta.get("langgraph_node") != named else None
 

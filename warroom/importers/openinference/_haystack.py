@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.files import record_json
 from warroom.importers.exports import Message
+from warroom.importers.openinference._values import json_value
 
 #: Longest repr of one message read (a longer one, a page a tool returned, leaves the span's messages as flattened).
 MAX_REPR = 1_000_000
@@ -40,10 +40,7 @@ def haystack_messages(value: Any) -> list[Message] | None:
     repr does not read (then the span's flattened messages are read as they are)."""
     if not isinstance(value, str) or "ChatMessage(" not in value:
         return None
-    try:
-        doc = record_json(value)
-    except (ValueError, RecursionError):
-        return None
+    doc = json_value(value, None)
     listed = next((doc[k] for k in ("messages", "replies") if isinstance(doc, dict) and isinstance(doc.get(k), list)),
                   None)
     if not listed or not all(isinstance(r, str) and r.startswith("ChatMessage(") for r in listed):
